@@ -1,0 +1,61 @@
+# straddle: `make` builds build/straddle; `make run` and `make check` first
+# install what is missing (scripts/deps.sh), then run or test everything.
+
+CC       ?= gcc
+CFLAGS   ?= -O2 -g
+WARN     := -std=c17 -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+DEFS     := -D_GNU_SOURCE
+LIBS     := -lZydis -lZycore -lcapstone -ldw -lelf -ljansson -lpthread
+SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+# Layers bottom-up; a layer's files may include only the headers of the
+# layers before it (DESIGN: data flows down).
+LAYERS   := base elf decode cfg model results report
+LIB_SRC  := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
+CMD_SRC  := $(wildcard src/cmd/*.c)
+HEADERS  := $(wildcard src/*/*.h)
+
+B        := build
+S        := build/san
+
+.PHONY: all run check test deps fuzz bench clean fixtures unit
+
+all: $(B)/straddle
+
+$(B)/obj/%.o: src/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(DEFS) $(CFLAGS) -c -o $@ $<
+
+$(S)/obj/%.o: src/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(DEFS) $(SANFLAGS) -c -o $@ $<
+
+$(B)/libstraddle.a: $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(S)/libstraddle.a: $(patsubst src/%.c,$(S)/obj/%.o,$(LIB_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/straddle: $(patsubst src/%.c,$(B)/obj/%.o,$(CMD_SRC)) $(B)/libstraddle.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+$(S)/straddle: $(patsubst src/%.c,$(S)/obj/%.o,$(CMD_SRC)) $(S)/libstraddle.a
+	$(CC) $(SANFLAGS) -o $@ $^ $(LIBS)
+
+deps:
+	@scripts/deps.sh
+
+# The main job on a built-in default: this machine's vDSO and C library.
+run: deps
+	$(MAKE) all
+	$(B)/straddle uarch
+	$(B)/straddle scan --limit 25
+
+include tests/tests.mk
+include fuzz/fuzz.mk
+include bench/bench.mk
+
+clean:
+	rm -rf build

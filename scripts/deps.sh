@@ -1,0 +1,20 @@
+#!/bin/sh
+# Install the Debian packages straddle needs, only those missing.
+# Used by `make run` and `make check`; CI starts from a clean machine.
+set -e
+PKGS="gcc make binutils libc6-dev
+libzydis-dev libcapstone-dev libelf-dev libdw-dev libjansson-dev libcmocka-dev
+gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+clang libclang-rt-14-dev llvm jq libllvm14 libllvm15"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "deps: installing$missing"
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO=sudo
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -1,0 +1,48 @@
+/* base: the lowest layer. Error messages, checked allocation, growable
+ * arrays. Every other layer may include this; it includes nothing of ours. */
+#ifndef STRADDLE_BASE_H
+#define STRADDLE_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#define STRADDLE_VERSION "0.1.0"
+
+/* An error is one line of text naming what is wrong; the caller adds the
+ * file name when it prints it (DESIGN: "one clear line on stderr"). */
+struct err {
+	char msg[256];
+};
+
+/* printf into e->msg; always returns -1 so callers can `return err_set(...)`. */
+int err_set(struct err *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Allocation that never returns NULL: running out of memory is not bad
+ * input, it is the end of the process, so abort with a message. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* Grow *buf (element size `size`) so it can hold at least `need` elements.
+ * Capacity doubles, so appending n elements costs O(n) in total. */
+void grow_array(void **buf, size_t *cap, size_t need, size_t size);
+#define GROW(arr, cap, need) grow_array((void **)&(arr), &(cap), (need), sizeof *(arr))
+
+/* "0x..." into buf (at least 19 bytes). Addresses are strings in JSON
+ * because kernel addresses exceed 2^53 (DESIGN: Result files). */
+const char *hex_addr(char buf[static 20], uint64_t addr);
+
+/* Write a file atomically: `write` fills a temporary file beside `path`,
+ * which is then renamed over it; on any failure nothing is left behind
+ * (DESIGN: "never half-written"). write returns 0 on success. */
+int write_atomic(const char *path, int (*write)(FILE *f, void *ctx), void *ctx,
+		 struct err *e);
+
+/* Shell-style glob match, used by --func. */
+bool glob_match(const char *pattern, const char *name);
+
+#endif

@@ -1,0 +1,169 @@
+/* Basic blocks: a leader is the entry, a branch target, or the instruction
+ * after a block-ending branch. */
+#include "cfg.h"
+#include "internal.h"
+
+#include <string.h>
+
+/* Index of the instruction starting exactly at addr, or CFG_NONE (outside
+ * the function, or inside an instruction). */
+static uint32_t insn_at(const struct cfg *g, uint64_t addr)
+{
+	size_t lo = 0, hi = g->ninsn;
+
+	if (!g->ninsn || addr < g->insn[0].addr)
+		return CFG_NONE;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (g->insn[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < g->ninsn && g->insn[lo].addr == addr ? (uint32_t)lo : CFG_NONE;
+}
+
+static bool has_target(const struct insn *i)
+{
+	return i->kind == BR_COND || i->kind == BR_JUMP;
+}
+
+/* All scratch arrays have room for one entry per instruction plus the
+ * virtual root: a function has no more blocks than instructions. */
+static void reserve_scratch(struct cfg *g, size_t n)
+{
+	size_t cap = g->scratch_cap;
+
+	if (n + 2 <= cap)
+		return;
+	while (cap < n + 2)
+		cap = cap ? cap * 2 : 64;
+	g->pred_off = xrealloc(g->pred_off, cap * sizeof *g->pred_off);
+	g->post = xrealloc(g->post, cap * sizeof *g->post);
+	g->order = xrealloc(g->order, cap * sizeof *g->order);
+	g->idom = xrealloc(g->idom, cap * sizeof *g->idom);
+	g->mark = xrealloc(g->mark, cap * sizeof *g->mark);
+	g->stack = xrealloc(g->stack, cap * sizeof *g->stack);
+	g->edge_at = xrealloc(g->edge_at, cap * sizeof *g->edge_at);
+	g->leader = xrealloc(g->leader, cap);
+	g->root = xrealloc(g->root, cap);
+	g->scratch_cap = cap;
+}
+
+static void mark_leaders(struct cfg *g)
+{
+	memset(g->leader, 0, g->ninsn);
+	g->leader[0] = 1;
+	for (size_t i = 0; i < g->ninsn; i++) {
+		const struct insn *in = &g->insn[i];
+
+		if (has_target(in)) {
+			uint32_t t = insn_at(g, in->target);
+
+			if (t != CFG_NONE)
+				g->leader[t] = 1;
+		}
+		if (insn_ends_block(in) && i + 1 < g->ninsn)
+			g->leader[i + 1] = 1;
+	}
+}
+
+/* Block index of each leader instruction, kept in edge_at while building. */
+static void cut_blocks(struct cfg *g)
+{
+	g->nblock = 0;
+	for (size_t i = 0; i < g->ninsn; i++) {
+		struct cfg_block *b;
+
+		if (g->leader[i]) {
+			GROW(g->block, g->block_cap, g->nblock + 1);
+			b = &g->block[g->nblock++];
+			b->start = g->insn[i].addr;
+			b->first = (uint32_t)i;
+			b->ninsn = 0;
+			b->has_call = false;
+		}
+		b = &g->block[g->nblock - 1];
+		b->ninsn++;
+		b->end = g->insn[i].addr + g->insn[i].len;
+		if (g->insn[i].kind == BR_CALL || g->insn[i].kind == BR_CALL_IND)
+			b->has_call = true;
+		g->edge_at[i] = (uint32_t)(g->nblock - 1);
+	}
+}
+
+static void link_successors(struct cfg *g)
+{
+	for (size_t k = 0; k < g->nblock; k++) {
+		struct cfg_block *b = &g->block[k];
+		const struct insn *last = &g->insn[b->first + b->ninsn - 1];
+		uint32_t next = k + 1 < g->nblock ? (uint32_t)k + 1 : CFG_NONE;
+		uint32_t t;
+
+		b->succ[0] = b->succ[1] = CFG_NONE;
+		switch (last->kind) {
+		case BR_COND:
+			b->succ[0] = next;
+			/* fall through */
+		case BR_JUMP:
+			t = insn_at(g, last->target);
+			b->succ[1] = t == CFG_NONE ? CFG_NONE : g->edge_at[t];
+			break;
+		case BR_NONE: case BR_CALL: case BR_CALL_IND:
+			b->succ[0] = next;
+			break;
+		default:
+			break;  /* ret, indirect jump, trap, bad bytes: no known successor */
+		}
+	}
+}
+
+/* Predecessor lists in compressed form: pred[pred_off[b] .. pred_off[b+1]). */
+static void link_predecessors(struct cfg *g)
+{
+	size_t total = 0;
+
+	memset(g->pred_off, 0, (g->nblock + 2) * sizeof *g->pred_off);
+	for (size_t k = 0; k < g->nblock; k++)
+		for (int s = 0; s < 2; s++)
+			if (g->block[k].succ[s] != CFG_NONE) {
+				g->pred_off[g->block[k].succ[s] + 1]++;
+				total++;
+			}
+	for (size_t k = 0; k < g->nblock; k++)
+		g->pred_off[k + 1] += g->pred_off[k];
+	GROW(g->pred, g->pred_cap, total + 1);
+	memcpy(g->mark, g->pred_off, g->nblock * sizeof *g->mark);
+	for (size_t k = 0; k < g->nblock; k++)
+		for (int s = 0; s < 2; s++)
+			if (g->block[k].succ[s] != CFG_NONE)
+				g->pred[g->mark[g->block[k].succ[s]]++] = (uint32_t)k;
+}
+
+void cfg_make_blocks(struct cfg *g)
+{
+	reserve_scratch(g, g->ninsn);
+	mark_leaders(g);
+	cut_blocks(g);
+	link_successors(g);
+	link_predecessors(g);
+}
+
+bool cfg_may_have_cycle(const struct insn *insn, size_t n)
+{
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (has_target(&insn[i]) && insn[i].target <= insn[i].addr &&
+		    insn[i].target >= insn[0].addr)
+			return true;
+	return false;
+}
+
+const struct insn *cfg_block_last(const struct cfg *g, uint32_t block)
+{
+	const struct cfg_block *b = &g->block[block];
+
+	return &g->insn[b->first + b->ninsn - 1];
+}

@@ -1,0 +1,76 @@
+/* cfg: basic blocks of one function, dominators, natural loops with their
+ * nesting, and the cycles that are not natural loops (irreducible), which
+ * are reported as such rather than dropped.
+ *
+ * A struct cfg is reusable scratch: cfg_build() keeps its buffers, so
+ * analysing a whole library allocates only while the largest function
+ * grows them. */
+#ifndef STRADDLE_CFG_H
+#define STRADDLE_CFG_H
+
+#include "../base/base.h"
+#include "../decode/decode.h"
+
+#define CFG_NONE UINT32_MAX
+
+struct cfg_block {
+	uint64_t start, end;            /* [start, end) bytes */
+	uint32_t first, ninsn;          /* into the instruction array */
+	uint32_t succ[2];               /* CFG_NONE when absent */
+	bool has_call;
+};
+
+struct cfg_loop {
+	uint32_t header;                /* block index */
+	uint32_t body, nbody;           /* into cfg.members: block indices */
+	uint32_t latch, nlatch;         /* into cfg.members: blocks with a back edge */
+	uint32_t parent;                /* enclosing loop index, or CFG_NONE */
+	uint32_t depth;                 /* 1 for an outermost loop */
+	bool innermost;
+	bool has_call;
+	/* DESIGN, hazard model: the contiguous range holding the header and
+	 * every latch; body blocks outside it are out of line (cold). */
+	uint64_t start, end;
+	uint32_t cold_blocks;
+	uint64_t cold_bytes;
+	uint32_t ninsn;                 /* instructions inside [start, end) */
+};
+
+struct cfg_irreducible {
+	uint64_t entry;                 /* block entered by a retreating edge */
+	uint64_t from;                  /* block the edge leaves */
+};
+
+struct cfg {
+	const struct insn *insn;
+	size_t ninsn;
+	struct cfg_block *block;
+	size_t nblock, block_cap;
+	struct cfg_loop *loop;
+	size_t nloop, loop_cap;
+	uint32_t *members;
+	size_t nmembers, members_cap;
+	struct cfg_irreducible *irr;
+	size_t nirr, irr_cap;
+	/* scratch, sized to the largest function seen */
+	uint32_t *pred_off, *pred, *post, *order, *idom, *mark, *stack, *edge_at;
+	uint8_t *leader, *root;
+	uint32_t *retreat;               /* pairs (from, to) of retreating edges */
+	size_t nretreat, retreat_cap;
+	size_t scratch_cap, pred_cap;
+};
+
+/* Build the CFG of one function whose instructions (sorted, contiguous)
+ * are insn[0..n). Branch targets outside [insn[0].addr, end) leave the
+ * function. */
+void cfg_build(struct cfg *g, const struct insn *insn, size_t n);
+void cfg_free(struct cfg *g);
+
+/* Cheap test: can this function contain a cycle at all? Every cycle needs
+ * a branch to an address at or before itself, inside the function. */
+bool cfg_may_have_cycle(const struct insn *insn, size_t n);
+
+/* The branch instruction ending a latch block (its back edge). */
+const struct insn *cfg_block_last(const struct cfg *g, uint32_t block);
+
+#endif

@@ -1,0 +1,22 @@
+/* cmd: one file per command. Each parses its options, calls the layers and
+ * prints. Exit status: 0 success, 1 a gate failed, 2 usage or input error. */
+#ifndef STRADDLE_CMD_H
+#define STRADDLE_CMD_H
+
+#include "../base/base.h"
+#include "../model/model.h"
+
+enum { EXIT_OK = 0, EXIT_GATE = 1, EXIT_USAGE = 2 };
+
+int cmd_scan(int argc, char **argv);
+int cmd_uarch(int argc, char **argv);
+
+/* Shared by the commands that take --uarch NAME[,NAME...]|host|all:
+ * fills out[] (at most max) and says in `why` how "host" was resolved. */
+int select_profiles(const char *spec, const struct profile **out, size_t max,
+		    size_t *n, char *why, size_t why_len);
+
+/* One line on stderr: "straddle: WHAT: MESSAGE". */
+void complain(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,429 @@
+/* straddle scan [FILE...|vdso]: which loops and functions are placed so
+ * that they straddle a fetch window, a uop-cache window or a cache line
+ * (seeds 000, 002, 003). */
+#include "cmd.h"
+#include "../report/report.h"
+#include "../results/results.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct scan_cmd {
+	struct scan_opts opts;
+	const struct profile *profiles[32];
+	char host_why[160];
+	bool json;
+	bool source_lines;
+	unsigned long limit;
+	unsigned fail_rules;            /* bit per enum rule */
+	const char *dump_vdso;
+	json_t *doc, *files, *errors;
+	bool gate_failed;
+};
+
+static void help(FILE *out)
+{
+	fputs("usage: straddle scan [OPTIONS] [FILE...|vdso]\n"
+	      "\n"
+	      "Find loops and functions whose placement is a code-layout hazard: a loop\n"
+	      "that straddles more fetch windows, uop-cache windows or cache lines than it\n"
+	      "needs, a back-edge branch that crosses or ends on a window where the CPU's\n"
+	      "rule says so, a small function whose entry makes it span two lines. Each\n"
+	      "hazard comes with its fix: the .p2align that removes it and its padding.\n"
+	      "\n"
+	      "With no FILE: this process's vDSO and C library. 'vdso' reads the running\n"
+	      "vDSO from memory. Addresses are the ELF's own virtual addresses.\n"
+	      "\n"
+	      "  --uarch NAME[,NAME]|host|all  profiles to apply (default host; see 'straddle uarch')\n"
+	      "  --all              list every loop and irreducible cycle, not only hazards\n"
+	      "  --func GLOB        only functions whose name matches GLOB\n"
+	      "  --json             JSON on standard output\n"
+	      "  -j, --jobs N       threads (default: online CPUs)\n"
+	      "  --limit N          at most N hazard rows per file in the table (default 40, 0: all)\n"
+	      "  --fail-on RULE,..  exit 1 if a hazard of these rules is found ('any' for all):\n"
+	      "                     loop-straddles-window, branch-crosses-window,\n"
+	      "                     branch-ends-window, entry-misaligned\n"
+	      "  --no-source        do not look up source lines (DWARF)\n"
+	      "  --dump-vdso FILE   save the running vDSO image to FILE\n"
+	      "  -h, --help         this help\n"
+	      "\n"
+	      "Exit status: 0 done (hazards or not), 1 --fail-on matched, 2 bad usage or a file\n"
+	      "that could not be scanned (the other files are still scanned).\n", out);
+}
+
+static int parse_fail_on(struct scan_cmd *c, const char *spec)
+{
+	char *copy = xstrdup(spec), *save = NULL;
+	int rc = 0;
+
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int r = rule_from_name(t);
+
+		if (strcmp(t, "any") == 0)
+			c->fail_rules = ~0u;
+		else if (r >= 0)
+			c->fail_rules |= 1u << r;
+		else {
+			complain("--fail-on", "unknown rule '%s'", t);
+			rc = -1;
+		}
+	}
+	free(copy);
+	return rc;
+}
+
+static int parse_number(const char *opt, const char *s, unsigned long min,
+			unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+
+	if (!*s || *end || v < min || v > max || s[0] == '-') {
+		complain(opt, "'%s' is not a number from %lu to %lu", s, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* ---- the text table ---- */
+
+struct row {
+	const struct func_report *func;
+	const struct loop_report *loop;         /* NULL: a function entry hazard */
+	const struct hazard *hazard;
+};
+
+static uint64_t row_bytes(const struct scan_result *r, const struct row *x)
+{
+	return x->loop ? x->loop->end - x->loop->start : r->funcs.v[x->func->func].size;
+}
+
+static uint64_t row_addr(const struct scan_result *r, const struct row *x)
+{
+	return x->loop ? x->loop->start : r->funcs.v[x->func->func].addr;
+}
+
+/* Worst first: severity, then smaller (tighter) loops, then address. */
+static int by_worst(const void *a, const void *b, void *ctx)
+{
+	const struct scan_result *r = ctx;
+	const struct row *x = a, *y = b;
+	uint64_t bx = row_bytes(r, x), by = row_bytes(r, y);
+	uint64_t ax = row_addr(r, x), ay = row_addr(r, y);
+
+	if (x->hazard->severity != y->hazard->severity)
+		return x->hazard->severity > y->hazard->severity ? -1 : 1;
+	if (x->hazard->certain != y->hazard->certain)
+		return x->hazard->certain ? -1 : 1;
+	if (bx != by)
+		return bx < by ? -1 : 1;
+	if (ax != ay)
+		return ax < ay ? -1 : 1;
+	return (x->hazard > y->hazard) - (x->hazard < y->hazard);
+}
+
+static size_t collect_rows(const struct scan_result *r, struct row **out)
+{
+	struct row *v = xcalloc(r->nhazard, sizeof *v);
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nfunc; i++) {
+		const struct func_report *f = &r->func[i];
+
+		for (uint32_t l = f->loop; l < f->loop + f->nloop; l++)
+			for (uint32_t h = 0; h < r->loop[l].nhazard; h++)
+				v[n++] = (struct row){ f, &r->loop[l], &r->hazard[r->loop[l].hazard + h] };
+		for (uint32_t h = f->hazard; h < f->hazard + f->nhazard; h++)
+			v[n++] = (struct row){ f, NULL, &r->hazard[h] };
+	}
+	qsort_r(v, n, sizeof *v, by_worst, (void *)r);
+	*out = v;
+	return n;
+}
+
+static const char *severity_name(unsigned s)
+{
+	return s >= 3 ? "high" : s == 2 ? "medium" : "low";
+}
+
+static void format_fix(const struct hazard *h, char *buf, size_t n)
+{
+	unsigned log2 = 0;
+
+	if (!h->fix_align) {
+		snprintf(buf, n, "none by alignment");
+		return;
+	}
+	while ((1u << log2) < h->fix_align)
+		log2++;
+	snprintf(buf, n, ".p2align %u (+%u B)", log2, h->fix_pad);
+}
+
+static void format_windows(const struct scan_result *r, const struct row *x, char *buf,
+			   size_t n)
+{
+	uint64_t start = row_addr(r, x), bytes = row_bytes(r, x);
+	unsigned w = x->hazard->window;
+
+	if (x->hazard->rule == RULE_BRANCH_CROSSES || x->hazard->rule == RULE_BRANCH_ENDS)
+		snprintf(buf, n, "branch %#" PRIx64, x->loop->branch);
+	else
+		snprintf(buf, n, "%u/%u", windows_touched(start, start + bytes, w),
+			 x->hazard->rule == RULE_ENTRY_MISALIGNED ? 1 : windows_best(bytes, w));
+}
+
+static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r)
+{
+	static const char *const cols[] = { "severity", "function", "address", "source",
+		">bytes", "window", "touched/best", "rule", "profile", "placement", "fix" };
+	struct table t;
+	struct row *rows;
+	size_t n = collect_rows(r, &rows), shown = n;
+
+	if (c->limit && shown > c->limit)
+		shown = c->limit;
+	table_init(&t, 11, cols);
+	for (size_t i = 0; i < shown; i++) {
+		const struct row *x = &rows[i];
+		const struct hazard *h = x->hazard;
+		char addr[20], src[128], bytes[24], win[16], tb[40], place[32], fix[40];
+
+		hex_addr(addr, row_addr(r, x));
+		if (!c->source_lines || !*elf_source_line(img, row_addr(r, x), src, sizeof src))
+			snprintf(src, sizeof src, "-");
+		snprintf(bytes, sizeof bytes, "%" PRIu64, row_bytes(r, x));
+		snprintf(win, sizeof win, "%u", h->window);
+		format_windows(r, x, tb, sizeof tb);
+		if (h->certain)
+			snprintf(place, sizeof place, "certain");
+		else
+			snprintf(place, sizeof place, "%u of %u", h->bad_placements, h->all_placements);
+		format_fix(h, fix, sizeof fix);
+		table_row(&t, severity_name(h->severity), r->funcs.v[x->func->func].name, addr,
+			  src, bytes, win, tb, rule_name(h->rule), h->profile->name, place, fix);
+	}
+	if (n)
+		table_print(&t, stdout);
+	if (shown < n)
+		printf("... and %zu more hazards (--limit 0 shows all)\n", n - shown);
+	table_free(&t);
+	free(rows);
+}
+
+static void print_all_loops(const struct scan_result *r)
+{
+	static const char *const cols[] = { "function", "start", "end", ">bytes", ">insns",
+		">depth", "inner", "call", ">16", ">32", ">64", ">hazards" };
+	struct table t;
+
+	table_init(&t, 12, cols);
+	for (size_t i = 0; i < r->nfunc; i++) {
+		const struct func_report *f = &r->func[i];
+
+		for (uint32_t k = f->loop; k < f->loop + f->nloop; k++) {
+			const struct loop_report *l = &r->loop[k];
+			char s[20], e[20], b[24], ni[16], d[16], w[3][16], hz[16];
+			static const unsigned sizes[3] = { 16, 32, 64 };
+
+			hex_addr(s, l->start);
+			hex_addr(e, l->end);
+			snprintf(b, sizeof b, "%" PRIu64, l->end - l->start);
+			snprintf(ni, sizeof ni, "%u", l->ninsn);
+			snprintf(d, sizeof d, "%u", l->depth);
+			for (int j = 0; j < 3; j++)
+				snprintf(w[j], sizeof w[j], "%u/%u",
+					 windows_touched(l->start, l->end, sizes[j]),
+					 windows_best(l->end - l->start, sizes[j]));
+			snprintf(hz, sizeof hz, "%u", l->nhazard);
+			table_row(&t, r->funcs.v[f->func].name, s, e, b, ni, d,
+				  l->innermost ? "yes" : "no", l->has_call ? "yes" : "no",
+				  w[0], w[1], w[2], hz);
+		}
+	}
+	if (t.nrows)
+		table_print(&t, stdout);
+	table_free(&t);
+	for (size_t i = 0; i < r->nfunc; i++)
+		for (uint32_t k = r->func[i].irr; k < r->func[i].irr + r->func[i].nirr; k++)
+			printf("irreducible cycle in %s: entered at %#" PRIx64 " from %#" PRIx64 "\n",
+			       r->funcs.v[r->func[i].func].name, r->irr[k].entry, r->irr[k].from);
+}
+
+static void print_text(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r)
+{
+	size_t loops_with = 0, entries = 0;
+
+	for (size_t i = 0; i < r->nloop; i++)
+		loops_with += r->loop[i].nhazard > 0;
+	for (size_t i = 0; i < r->nfunc; i++)
+		entries += r->func[i].nhazard > 0;
+	printf("%s: %s %s, %zu functions, %" PRIu64 " instructions, %" PRIu64 " loops; profile",
+	       img->path, arch_name(img->arch), elf_type_name(img->type), r->functions_scanned,
+	       r->instructions, r->loops_total);
+	for (size_t i = 0; i < r->nprofile; i++)
+		printf("%s %s", i ? "," : "", r->profile[i]->name);
+	printf("\n");
+	print_hazards(c, img, r);
+	if (c->opts.keep_all)
+		print_all_loops(r);
+	printf("%zu hazards: %zu loops, %zu function entries\n\n", r->nhazard, loops_with, entries);
+}
+
+static void check_gate(struct scan_cmd *c, const struct scan_result *r)
+{
+	for (size_t i = 0; i < r->nhazard; i++)
+		if (c->fail_rules & (1u << r->hazard[i].rule))
+			c->gate_failed = true;
+}
+
+static int open_target(const char *arg, struct elf_image *img, struct err *e)
+{
+	if (strcmp(arg, "vdso") == 0)
+		return elf_open_vdso(img, e);
+	return elf_open_file(img, arg, e);
+}
+
+/* Scan one file; 0, or -1 after saying why on stderr. */
+static int scan_one(struct scan_cmd *c, const char *arg)
+{
+	struct elf_image img;
+	struct scan_result r;
+	struct err e = { "" };
+
+	if (open_target(arg, &img, &e) || scan_image(&img, &c->opts, &r, &e)) {
+		complain(strcmp(arg, "vdso") == 0 ? "[vdso]" : arg, "%s", e.msg);
+		if (c->json)
+			json_array_append_new(c->errors, json_pack("{s:s, s:s}", "path", arg,
+								   "error", e.msg));
+		elf_close(&img);
+		return -1;
+	}
+	check_gate(c, &r);
+	if (c->json)
+		json_array_append_new(c->files, results_scan_file(&img, &r, c->source_lines));
+	else
+		print_text(c, &img, &r);
+	scan_result_free(&r);
+	elf_close(&img);
+	return 0;
+}
+
+static int dump_vdso(const char *path)
+{
+	struct elf_image img;
+	struct err e = { "" };
+	int rc = elf_open_vdso(&img, &e);
+
+	if (rc == 0 && (rc = elf_save(&img, path, &e)) == 0)
+		fprintf(stderr, "straddle: saved the vDSO (%zu bytes) to %s\n", img.size, path);
+	if (rc)
+		complain(path, "%s", e.msg);
+	elf_close(&img);
+	return rc;
+}
+
+static int parse_options(struct scan_cmd *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "uarch", required_argument, NULL, 'u' }, { "all", no_argument, NULL, 'a' },
+		{ "func", required_argument, NULL, 'f' }, { "json", no_argument, NULL, 'J' },
+		{ "jobs", required_argument, NULL, 'j' }, { "limit", required_argument, NULL, 'l' },
+		{ "fail-on", required_argument, NULL, 'F' },
+		{ "no-source", no_argument, NULL, 'S' },
+		{ "dump-vdso", required_argument, NULL, 'D' }, { "help", no_argument, NULL, 'h' },
+		{ 0 } };
+	const char *uarch = "host";
+	unsigned long v;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int ch;
+
+	c->opts.jobs = cpus > 0 ? (unsigned)(cpus < 16 ? cpus : 16) : 1;
+	c->limit = 40;
+	c->source_lines = true;
+	while ((ch = getopt_long(argc, argv, "j:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'u': uarch = optarg; break;
+		case 'a': c->opts.keep_all = true; break;
+		case 'f': c->opts.func_glob = optarg; break;
+		case 'J': c->json = true; break;
+		case 'S': c->source_lines = false; break;
+		case 'D': c->dump_vdso = optarg; break;
+		case 'j':
+			if (parse_number("--jobs", optarg, 1, 256, &v))
+				return -1;
+			c->opts.jobs = (unsigned)v;
+			break;
+		case 'l':
+			if (parse_number("--limit", optarg, 0, ~0ul >> 1, &c->limit))
+				return -1;
+			break;
+		case 'F':
+			if (parse_fail_on(c, optarg))
+				return -1;
+			break;
+		case 'h': help(stdout); exit(EXIT_OK);
+		default: help(stderr); return -1;
+		}
+	}
+	if (select_profiles(uarch, c->profiles, 32, &c->opts.nprofiles, c->host_why,
+			    sizeof c->host_why))
+		return -1;
+	c->opts.profiles = c->profiles;
+	return 0;
+}
+
+int cmd_scan(int argc, char **argv)
+{
+	struct scan_cmd c = { 0 };
+	const char *defaults[2] = { "vdso", elf_libc_path() };
+	const char **targets = (const char **)argv;
+	int status = EXIT_OK, ntargets;
+
+	if (parse_options(&c, argc, argv))
+		return EXIT_USAGE;
+	if (c.dump_vdso && dump_vdso(c.dump_vdso))
+		return EXIT_USAGE;
+	targets += optind;
+	ntargets = argc - optind;
+	if (ntargets == 0) {
+		if (c.dump_vdso)
+			return EXIT_OK;
+		targets = defaults;
+		ntargets = defaults[1] ? 2 : 1;
+	}
+	if (c.host_why[0] && !c.json)
+		printf("%s\n", c.host_why);
+	if (c.json) {
+		c.doc = results_new("scan");
+		c.files = json_array();
+		c.errors = json_array();
+		json_t *names = json_array();
+		for (size_t i = 0; i < c.opts.nprofiles; i++)
+			json_array_append_new(names, json_string(c.profiles[i]->name));
+		json_object_set_new(c.doc, "profiles", names);
+		if (c.host_why[0])
+			json_object_set_new(c.doc, "host", json_string(c.host_why));
+	}
+	for (int i = 0; i < ntargets; i++)
+		if (scan_one(&c, targets[i]))
+			status = EXIT_USAGE;
+	if (c.json) {
+		struct err e;
+
+		json_object_set_new(c.doc, "files", c.files);
+		json_object_set_new(c.doc, "errors", c.errors);
+		if (results_write(c.doc, "-", &e)) {
+			complain("stdout", "%s", e.msg);
+			status = EXIT_USAGE;
+		}
+		json_decref(c.doc);
+	}
+	if (status == EXIT_OK && c.gate_failed)
+		status = EXIT_GATE;
+	return status;
+}

@@ -1,0 +1,94 @@
+/* Source lines through libdw: from the image's own DWARF, else from the
+ * separate debug file named by its build-id (Debian's *-dbg packages put
+ * them under /usr/lib/debug/.build-id/). Opened lazily: most scans print
+ * a handful of lines and need no DWARF at all. */
+#include "elf.h"
+#include "internal.h"
+
+#include <elfutils/libdw.h>
+#include <fcntl.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct dwarf_state {
+	Elf *elf;
+	Dwarf *dw;
+	int fd;
+	bool tried;
+};
+
+static void open_debug_file(struct elf_image *img, struct dwarf_state *st)
+{
+	char path[256];
+	int n;
+
+	if (img->build_id_len < 2)
+		return;
+	n = snprintf(path, sizeof path, "/usr/lib/debug/.build-id/%02x/", img->build_id[0]);
+	for (size_t i = 1; i < img->build_id_len && n < (int)sizeof path - 8; i++)
+		n += snprintf(path + n, sizeof path - (size_t)n, "%02x", img->build_id[i]);
+	snprintf(path + n, sizeof path - (size_t)n, ".debug");
+	st->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (st->fd >= 0)
+		st->dw = dwarf_begin(st->fd, DWARF_C_READ);
+}
+
+static struct dwarf_state *dwarf_state(struct elf_image *img)
+{
+	struct dwarf_state *st = img->dwarf;
+
+	if (st)
+		return st;
+	st = xcalloc(1, sizeof *st);
+	st->fd = -1;
+	img->dwarf = st;
+	/* Relocatable objects would need their .rela.debug_* applied first. */
+	if (img->type == 1 /* ET_REL */)
+		return st;
+	elf_version(EV_CURRENT);
+	st->elf = elf_memory((char *)img->data, img->size);
+	if (st->elf)
+		st->dw = dwarf_begin_elf(st->elf, DWARF_C_READ, NULL);
+	if (!st->dw)
+		open_debug_file(img, st);
+	return st;
+}
+
+const char *elf_source_line(struct elf_image *img, uint64_t addr, char *buf, size_t n)
+{
+	struct dwarf_state *st = dwarf_state(img);
+	Dwarf_Die cu;
+	Dwarf_Line *line;
+	const char *file, *base;
+	int lineno = 0;
+
+	buf[0] = 0;
+	if (!st->dw || !dwarf_addrdie(st->dw, addr, &cu))
+		return buf;
+	line = dwarf_getsrc_die(&cu, addr);
+	if (!line || !(file = dwarf_linesrc(line, NULL, NULL)) ||
+	    dwarf_lineno(line, &lineno) != 0)
+		return buf;
+	base = strrchr(file, '/');
+	snprintf(buf, n, "%s:%d", base ? base + 1 : file, lineno);
+	return buf;
+}
+
+void elf_dwarf_close(struct elf_image *img)
+{
+	struct dwarf_state *st = img->dwarf;
+
+	if (!st)
+		return;
+	if (st->dw)
+		dwarf_end(st->dw);
+	if (st->elf)
+		elf_end(st->elf);
+	if (st->fd >= 0)
+		close(st->fd);
+	free(st);
+	img->dwarf = NULL;
+}

@@ -1,0 +1,96 @@
+/* elf: an ELF64 little-endian image, from a file or from memory (the vDSO).
+ * Sections, function ranges (symtab, else dynsym, plus .eh_frame FDEs so
+ * stripped code is covered), build-id, source lines through libdw.
+ *
+ * Every offset and size read from the image is checked against the image
+ * before use: the input is untrusted (issue 2, "Bad input"). */
+#ifndef STRADDLE_ELF_H
+#define STRADDLE_ELF_H
+
+#include "../base/base.h"
+
+enum arch { ARCH_NONE, ARCH_X86_64, ARCH_AARCH64 };
+
+const char *arch_name(enum arch a);
+
+struct elf_section {
+	const char *name;
+	uint32_t name_off;
+	uint32_t type;
+	uint64_t flags;
+	uint64_t addr;
+	uint64_t offset;
+	uint64_t size;
+	uint64_t addralign;
+	uint32_t link;
+	uint64_t entsize;
+};
+
+struct elf_image {
+	char *path;             /* as given, or "[vdso]" */
+	const uint8_t *data;
+	size_t size;
+	int mapped;             /* data is an mmap of the file */
+	int owned;              /* data is a malloc'd copy */
+	enum arch arch;
+	uint16_t type;          /* ET_EXEC, ET_DYN, ET_REL */
+	struct elf_section *sec;
+	size_t nsec;
+	uint8_t build_id[64];
+	size_t build_id_len;
+	void *dwarf;            /* libdw state, opened on first line lookup */
+};
+
+/* Where a function's name came from. */
+enum func_source { FROM_SYMTAB, FROM_DYNSYM, FROM_FDE };
+
+struct elf_func {
+	uint64_t addr;
+	uint64_t size;
+	const char *name;       /* into the image's string table or the list's pool */
+	uint32_t sec;           /* section index holding the bytes */
+	uint8_t source;         /* enum func_source */
+	uint8_t local;          /* STB_LOCAL */
+};
+
+struct elf_funcs {
+	struct elf_func *v;
+	size_t n;
+	size_t skipped;         /* symbols that pointed outside their section */
+	char *pool;             /* storage for generated names ("fde@0x...") */
+};
+
+int elf_open_file(struct elf_image *img, const char *path, struct err *e);
+int elf_open_memory(struct elf_image *img, const void *p, size_t n,
+		    const char *label, struct err *e);
+void elf_close(struct elf_image *img);
+
+const char *elf_type_name(uint16_t type);
+
+/* Functions sorted by (section, address), aliases folded. */
+int elf_functions(const struct elf_image *img, struct elf_funcs *out, struct err *e);
+void elf_funcs_free(struct elf_funcs *f);
+
+/* The bytes of a function; NULL if they are not in the file (never for a
+ * function returned by elf_functions). */
+const uint8_t *elf_func_bytes(const struct elf_image *img, const struct elf_func *f);
+
+/* Placement certainty (DESIGN: Placement certainty). Loaded images keep
+ * address mod 4096, so 4096 is returned; a relocatable object only knows its
+ * section's sh_addralign. */
+uint64_t elf_placement_align(const struct elf_image *img, uint32_t sec);
+
+/* Source "file:line" for an address, "" when there is no DWARF. Looks in
+ * the image, then in /usr/lib/debug/.build-id/ by build-id. Not thread
+ * safe: call from one thread. */
+const char *elf_source_line(struct elf_image *img, uint64_t addr,
+			    char *buf, size_t n);
+
+/* The vDSO of this process: a private copy of its image. */
+int elf_open_vdso(struct elf_image *img, struct err *e);
+/* Path of the C library this process runs with, or NULL. */
+const char *elf_libc_path(void);
+/* Save the image bytes to a file (atomically: temporary name, rename). */
+int elf_save(const struct elf_image *img, const char *path, struct err *e);
+
+#endif

@@ -1,0 +1,198 @@
+/* Function ranges: STT_FUNC symbols of .symtab (else .dynsym), then the
+ * FDEs of .eh_frame for code no symbol names (stripped objects). */
+#include "elf.h"
+#include "internal.h"
+
+#include <elf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool is_code(const struct elf_section *s)
+{
+	return s->type == SHT_PROGBITS && (s->flags & SHF_EXECINSTR);
+}
+
+/* The function lies inside its code section's bytes. In a relocatable
+ * object symbol values are section offsets; elsewhere virtual addresses. */
+static bool func_fits(const struct elf_image *img, const struct elf_func *f)
+{
+	const struct elf_section *s = &img->sec[f->sec];
+	uint64_t base = img->type == ET_REL ? 0 : s->addr;
+
+	return f->addr >= base && f->size <= s->size &&
+	       f->addr - base <= s->size - f->size;
+}
+
+const uint8_t *elf_func_bytes(const struct elf_image *img, const struct elf_func *f)
+{
+	const struct elf_section *s;
+
+	if (f->sec >= img->nsec || !is_code(&img->sec[f->sec]) || !func_fits(img, f))
+		return NULL;
+	s = &img->sec[f->sec];
+	return img->data + s->offset + (f->addr - (img->type == ET_REL ? 0 : s->addr));
+}
+
+/* The section holding [addr, addr+size) in a loaded image, or 0. */
+static uint32_t section_of(const struct elf_image *img, uint64_t addr, uint64_t size)
+{
+	for (uint32_t i = 1; i < img->nsec; i++) {
+		const struct elf_section *s = &img->sec[i];
+
+		if (is_code(s) && addr >= s->addr && size <= s->size &&
+		    addr - s->addr <= s->size - size)
+			return i;
+	}
+	return 0;
+}
+
+static void read_symbols(const struct elf_image *img, const struct elf_section *symtab,
+			 struct elf_funcs *out, size_t *cap)
+{
+	const struct elf_section *strtab;
+	size_t count;
+	Elf64_Sym sym;
+
+	if (symtab->link >= img->nsec || symtab->entsize != sizeof sym)
+		return;
+	strtab = &img->sec[symtab->link];
+	count = symtab->size / sizeof sym;
+	for (size_t i = 1; i < count; i++) {
+		struct elf_func f = { 0 };
+
+		memcpy(&sym, img->data + symtab->offset + i * sizeof sym, sizeof sym);
+		if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_size == 0 ||
+		    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= img->nsec)
+			continue;
+		f.addr = sym.st_value;
+		f.size = sym.st_size;
+		f.name = elf_string(img, strtab, sym.st_name);
+		f.sec = sym.st_shndx;
+		f.source = symtab->type == SHT_SYMTAB ? FROM_SYMTAB : FROM_DYNSYM;
+		f.local = ELF64_ST_BIND(sym.st_info) == STB_LOCAL;
+		if (!is_code(&img->sec[f.sec]) || !func_fits(img, &f)) {
+			out->skipped++;
+			continue;
+		}
+		GROW(out->v, *cap, out->n + 1);
+		out->v[out->n++] = f;
+	}
+}
+
+static int by_place(const void *a, const void *b)
+{
+	const struct elf_func *x = a, *y = b;
+
+	if (x->sec != y->sec)
+		return x->sec < y->sec ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* Among aliases keep symbols before FDEs, globals before locals. */
+	if (x->source != y->source)
+		return x->source < y->source ? -1 : 1;
+	if (x->local != y->local)
+		return x->local - y->local;
+	return strcmp(x->name, y->name);
+}
+
+/* Aliases (same section and start) become one function: the first after
+ * sorting, with the largest size among them. */
+static void fold_aliases(struct elf_funcs *f)
+{
+	size_t w = 0;
+
+	for (size_t r = 0; r < f->n; r++) {
+		if (w > 0 && f->v[w - 1].sec == f->v[r].sec && f->v[w - 1].addr == f->v[r].addr) {
+			if (f->v[r].size > f->v[w - 1].size && f->v[r].source != FROM_FDE)
+				f->v[w - 1].size = f->v[r].size;
+			continue;
+		}
+		f->v[w++] = f->v[r];
+	}
+	f->n = w;
+}
+
+/* FDE ranges inside a named function are that function's own unwind info
+ * (or a part of it); only code no symbol covers becomes "fde@0x...". */
+static void add_uncovered_fdes(const struct elf_image *img, struct elf_funcs *out,
+			       size_t *cap)
+{
+	struct elf_func *fde = NULL;
+	size_t nfde = 0, fcap = 0, named = out->n, pool_len = 0;
+
+	elf_fde_ranges(img, &fde, &nfde, &fcap);
+	if (nfde == 0) {
+		free(fde);
+		return;
+	}
+	qsort(out->v, named, sizeof *out->v, by_place);
+	out->pool = xmalloc(nfde * 24);
+	for (size_t i = 0; i < nfde; i++) {
+		struct elf_func f = fde[i];
+		bool covered = false;
+
+		f.sec = section_of(img, f.addr, f.size);
+		if (!f.sec)
+			continue;
+		/* Binary search the last named function starting at or before f. */
+		size_t lo = 0, hi = named;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (out->v[mid].sec < f.sec ||
+			    (out->v[mid].sec == f.sec && out->v[mid].addr <= f.addr))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t k = lo; k-- > 0 && out->v[k].sec == f.sec;) {
+			if (out->v[k].addr + out->v[k].size > f.addr)
+				covered = true;
+			if (k + 64 < lo) /* nested symbols deeper than this are absurd */
+				break;
+		}
+		if (covered)
+			continue;
+		char *name = out->pool + pool_len;
+		pool_len += (size_t)snprintf(name, 24, "fde@0x%" PRIx64, f.addr) + 1;
+		f.name = name;
+		f.source = FROM_FDE;
+		GROW(out->v, *cap, out->n + 1);
+		out->v[out->n++] = f;
+	}
+	free(fde);
+}
+
+int elf_functions(const struct elf_image *img, struct elf_funcs *out, struct err *e)
+{
+	const struct elf_section *symtab = NULL, *dynsym = NULL;
+	size_t cap = 0;
+
+	(void)e;
+	memset(out, 0, sizeof *out);
+	for (size_t i = 0; i < img->nsec; i++) {
+		if (img->sec[i].type == SHT_SYMTAB && !symtab)
+			symtab = &img->sec[i];
+		if (img->sec[i].type == SHT_DYNSYM && !dynsym)
+			dynsym = &img->sec[i];
+	}
+	if (symtab)
+		read_symbols(img, symtab, out, &cap);
+	if (out->n == 0 && dynsym)
+		read_symbols(img, dynsym, out, &cap);
+	/* Relocatable objects: FDE addresses are unrelocated zeros, and the
+	 * symbols are complete anyway. */
+	if (img->type != ET_REL)
+		add_uncovered_fdes(img, out, &cap);
+	qsort(out->v, out->n, sizeof *out->v, by_place);
+	fold_aliases(out);
+	return 0;
+}
+
+void elf_funcs_free(struct elf_funcs *f)
+{
+	free(f->v);
+	free(f->pool);
+	memset(f, 0, sizeof *f);
+}

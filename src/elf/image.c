@@ -1,0 +1,241 @@
+/* Opening an ELF image: header, section table, build-id. */
+#include "elf.h"
+#include "internal.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *arch_name(enum arch a)
+{
+	switch (a) {
+	case ARCH_X86_64: return "x86_64";
+	case ARCH_AARCH64: return "aarch64";
+	default: return "none";
+	}
+}
+
+const char *elf_type_name(uint16_t type)
+{
+	switch (type) {
+	case ET_REL: return "rel";
+	case ET_EXEC: return "exec";
+	case ET_DYN: return "dyn";
+	default: return "other";
+	}
+}
+
+bool elf_range_ok(const struct elf_image *img, uint64_t off, uint64_t len)
+{
+	return off <= img->size && len <= img->size - off;
+}
+
+static int read_header(struct elf_image *img, Elf64_Ehdr *h, struct err *e)
+{
+	if (img->size < EI_NIDENT || memcmp(img->data, ELFMAG, SELFMAG) != 0)
+		return err_set(e, "not an ELF file");
+	if (img->data[EI_CLASS] != ELFCLASS64)
+		return err_set(e, "not a 64-bit ELF file (class %u)", img->data[EI_CLASS]);
+	if (img->data[EI_DATA] != ELFDATA2LSB)
+		return err_set(e, "not a little-endian ELF file");
+	if (img->size < sizeof *h)
+		return err_set(e, "truncated ELF header (%zu bytes)", img->size);
+	memcpy(h, img->data, sizeof *h);
+	if (h->e_machine == EM_X86_64)
+		img->arch = ARCH_X86_64;
+	else if (h->e_machine == EM_AARCH64)
+		img->arch = ARCH_AARCH64;
+	else
+		return err_set(e, "unsupported machine %u (x86-64 and AArch64 only)",
+			       h->e_machine);
+	if (h->e_type != ET_REL && h->e_type != ET_EXEC && h->e_type != ET_DYN)
+		return err_set(e, "unsupported ELF type %u (not exec, dyn or rel)", h->e_type);
+	img->type = h->e_type;
+	return 0;
+}
+
+static int read_sections(struct elf_image *img, const Elf64_Ehdr *h, struct err *e)
+{
+	Elf64_Shdr sh;
+	const struct elf_section *strsec;
+
+	if (h->e_shnum == 0 || h->e_shoff == 0)
+		return err_set(e, "no section headers");
+	if (h->e_shentsize != sizeof sh)
+		return err_set(e, "bad section header size %u", h->e_shentsize);
+	if (!elf_range_ok(img, h->e_shoff, (uint64_t)h->e_shnum * sizeof sh))
+		return err_set(e, "section header table outside the file (offset 0x%llx)",
+			       (unsigned long long)h->e_shoff);
+	img->nsec = h->e_shnum;
+	img->sec = xcalloc(img->nsec, sizeof *img->sec);
+	for (size_t i = 0; i < img->nsec; i++) {
+		struct elf_section *s = &img->sec[i];
+
+		memcpy(&sh, img->data + h->e_shoff + i * sizeof sh, sizeof sh);
+		s->name_off = sh.sh_name;
+		s->type = sh.sh_type;
+		s->flags = sh.sh_flags;
+		s->addr = sh.sh_addr;
+		s->offset = sh.sh_offset;
+		s->size = sh.sh_size;
+		s->addralign = sh.sh_addralign ? sh.sh_addralign : 1;
+		s->link = sh.sh_link;
+		s->entsize = sh.sh_entsize;
+		s->name = "";
+		if (s->type != SHT_NOBITS && s->type != SHT_NULL &&
+		    !elf_range_ok(img, s->offset, s->size))
+			return err_set(e, "section %zu outside the file (offset 0x%llx, size 0x%llx)",
+				       i, (unsigned long long)s->offset,
+				       (unsigned long long)s->size);
+	}
+	if (h->e_shstrndx >= img->nsec)
+		return err_set(e, "section name table index %u out of range", h->e_shstrndx);
+	strsec = &img->sec[h->e_shstrndx];
+	for (size_t i = 0; i < img->nsec; i++)
+		img->sec[i].name = elf_string(img, strsec, img->sec[i].name_off);
+	return 0;
+}
+
+const char *elf_string(const struct elf_image *img, const struct elf_section *strtab,
+		       uint64_t off)
+{
+	const char *s;
+
+	if (strtab->type != SHT_STRTAB || off >= strtab->size)
+		return "";
+	s = (const char *)img->data + strtab->offset + off;
+	if (!memchr(s, 0, strtab->size - off))
+		return "";
+	return s;
+}
+
+const struct elf_section *elf_section_named(const struct elf_image *img, const char *name)
+{
+	for (size_t i = 0; i < img->nsec; i++)
+		if (strcmp(img->sec[i].name, name) == 0)
+			return &img->sec[i];
+	return NULL;
+}
+
+/* The GNU build-id note, used to find separate debug info. */
+static void read_build_id(struct elf_image *img)
+{
+	for (size_t i = 0; i < img->nsec; i++) {
+		const struct elf_section *s = &img->sec[i];
+		const uint8_t *p = img->data + s->offset;
+		uint64_t off = 0;
+
+		if (s->type != SHT_NOTE)
+			continue;
+		while (off + 12 <= s->size) {
+			uint32_t nsz, dsz, type;
+			uint64_t desc;
+
+			memcpy(&nsz, p + off, 4);
+			memcpy(&dsz, p + off + 4, 4);
+			memcpy(&type, p + off + 8, 4);
+			desc = off + 12 + (((uint64_t)nsz + 3) & ~3ull);
+			if (desc > s->size || dsz > s->size - desc)
+				break;
+			if (type == NT_GNU_BUILD_ID && nsz == 4 &&
+			    memcmp(p + off + 12, "GNU", 4) == 0 && dsz <= sizeof img->build_id) {
+				memcpy(img->build_id, p + desc, dsz);
+				img->build_id_len = dsz;
+				return;
+			}
+			off = desc + (((uint64_t)dsz + 3) & ~3ull);
+		}
+	}
+}
+
+static int parse(struct elf_image *img, struct err *e)
+{
+	Elf64_Ehdr h;
+
+	if (read_header(img, &h, e) || read_sections(img, &h, e))
+		return -1;
+	read_build_id(img);
+	return 0;
+}
+
+int elf_open_file(struct elf_image *img, const char *path, struct err *e)
+{
+	struct stat st;
+	void *p;
+	int fd;
+
+	memset(img, 0, sizeof *img);
+	img->path = xstrdup(path);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return err_set(e, "cannot open: %s", strerror(errno));
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return err_set(e, S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
+	}
+	if (st.st_size == 0) {
+		close(fd);
+		return err_set(e, "empty file");
+	}
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return err_set(e, "cannot map: %s", strerror(errno));
+	img->data = p;
+	img->size = (size_t)st.st_size;
+	img->mapped = 1;
+	return parse(img, e);
+}
+
+int elf_open_memory(struct elf_image *img, const void *p, size_t n,
+		    const char *label, struct err *e)
+{
+	uint8_t *copy = xmalloc(n);
+
+	memset(img, 0, sizeof *img);
+	img->path = xstrdup(label);
+	memcpy(copy, p, n);
+	img->data = copy;
+	img->size = n;
+	img->owned = 1;
+	return parse(img, e);
+}
+
+void elf_close(struct elf_image *img)
+{
+	elf_dwarf_close(img);
+	if (img->mapped)
+		munmap((void *)img->data, img->size);
+	if (img->owned)
+		free((void *)img->data);
+	free(img->sec);
+	free(img->path);
+	memset(img, 0, sizeof *img);
+}
+
+uint64_t elf_placement_align(const struct elf_image *img, uint32_t sec)
+{
+	if (img->type != ET_REL)
+		return 4096;
+	if (sec >= img->nsec)
+		return 1;
+	return img->sec[sec].addralign;
+}
+
+static int write_image(FILE *f, void *ctx)
+{
+	const struct elf_image *img = ctx;
+
+	return fwrite(img->data, 1, img->size, f) == img->size ? 0 : -1;
+}
+
+int elf_save(const struct elf_image *img, const char *path, struct err *e)
+{
+	return write_atomic(path, write_image, (void *)img, e);
+}

@@ -1,0 +1,187 @@
+/* The hazard rules of DESIGN.md and the padding that fixes each hazard.
+ * Every rule is a predicate on a placement, so the same code answers "is it
+ * hazardous here", "at how many of the possible placements" (relocatable
+ * objects) and "after which .p2align is it gone". */
+#include "model.h"
+
+#include <string.h>
+
+const char *rule_name(enum rule r)
+{
+	switch (r) {
+	case RULE_LOOP_STRADDLES: return "loop-straddles-window";
+	case RULE_BRANCH_CROSSES: return "branch-crosses-window";
+	case RULE_BRANCH_ENDS: return "branch-ends-window";
+	case RULE_ENTRY_MISALIGNED: return "entry-misaligned";
+	}
+	return "?";
+}
+
+int rule_from_name(const char *name)
+{
+	for (int r = RULE_LOOP_STRADDLES; r <= RULE_ENTRY_MISALIGNED; r++)
+		if (strcmp(rule_name(r), name) == 0)
+			return r;
+	return -1;
+}
+
+unsigned windows_touched(uint64_t start, uint64_t end, unsigned w)
+{
+	return end <= start ? 0 : (unsigned)((end - 1) / w - start / w + 1);
+}
+
+unsigned windows_best(uint64_t bytes, unsigned w)
+{
+	return (unsigned)((bytes + w - 1) / w);
+}
+
+/* [a, b) spans a boundary of w. */
+static bool crosses(uint64_t a, uint64_t b, unsigned w)
+{
+	return b > a && a / w != (b - 1) / w;
+}
+
+/* What is tested: a loop (geometry) or a function entry (size only). */
+struct subject {
+	const struct loop_geometry *loop;
+	uint64_t size;
+};
+
+static bool edge_hazard(const struct profile *p, enum rule r, unsigned w,
+			const struct back_edge *e, uint64_t s)
+{
+	if (r == RULE_BRANCH_ENDS)
+		return (s + e->end) % w == 0;
+	if (p->branch_rule == BRANCH_RULE_JCC_ERRATUM)
+		return crosses(s + e->pair, s + e->end, w);
+	return crosses(s + e->branch, s + e->end, w) ||
+	       crosses(s + e->pair, s + e->branch, w);
+}
+
+/* Is the subject hazardous with its first byte at s? */
+static bool present(const struct profile *p, enum rule r, unsigned w,
+		    const struct subject *x, uint64_t s)
+{
+	switch (r) {
+	case RULE_LOOP_STRADDLES:
+		return windows_touched(s, s + x->loop->bytes, w) > windows_best(x->loop->bytes, w);
+	case RULE_ENTRY_MISALIGNED:
+		return windows_touched(s, s + x->size, w) > 1;
+	default:
+		for (uint32_t i = 0; i < x->loop->nedge; i++)
+			if (edge_hazard(p, r, w, &x->loop->edge[i], s))
+				return true;
+		return false;
+	}
+}
+
+/* A section aligned to `align` puts a subject at offset `start` at
+ * addresses start + k*align: modulo w, w/align placements when align < w,
+ * else only the one it is at (DESIGN, placement certainty). */
+static unsigned count_bad(const struct profile *p, enum rule r, unsigned w,
+			  const struct subject *x, uint64_t start, uint64_t align,
+			  unsigned *all)
+{
+	unsigned bad = 0;
+
+	if (align >= w) {
+		*all = 1;
+		return present(p, r, w, x, start);
+	}
+	*all = (unsigned)(w / align);
+	for (unsigned k = 0; k < *all; k++)
+		bad += present(p, r, w, x, start % align + k * align);
+	return bad;
+}
+
+/* The smallest .p2align before the subject that removes the hazard at
+ * every placement it can then have; 0 when none up to 64 does. */
+static void find_fix(const struct profile *p, enum rule r, unsigned w,
+		     const struct subject *x, uint64_t start, uint64_t align,
+		     struct hazard *h)
+{
+	h->fix_align = 0;
+	h->fix_pad = 0;
+	for (uint64_t a = 2; a <= 64; a *= 2) {
+		uint64_t moved = (start + a - 1) & ~(a - 1);
+		unsigned all;
+
+		if (moved == start && a <= align)
+			continue;  /* already so aligned: no change */
+		if (count_bad(p, r, w, x, moved, align > a ? align : a, &all) == 0) {
+			h->fix_align = (uint16_t)a;
+			h->fix_pad = (uint16_t)(moved - start);
+			return;
+		}
+	}
+}
+
+static uint8_t severity(const struct profile *p, enum rule r, unsigned w)
+{
+	if (r == RULE_BRANCH_CROSSES || r == RULE_BRANCH_ENDS)
+		return 3;
+	if (r == RULE_LOOP_STRADDLES && w == p->line)
+		return 2;
+	return 1;
+}
+
+static size_t check(const struct profile *p, enum rule r, unsigned w,
+		    const struct subject *x, uint64_t start, uint64_t align,
+		    struct hazard *out, size_t n, size_t max)
+{
+	unsigned all, bad = count_bad(p, r, w, x, start, align, &all);
+
+	if (!bad || n >= max)
+		return n;
+	out[n] = (struct hazard){
+		.profile = p, .rule = (uint8_t)r, .window = (uint16_t)w,
+		.severity = severity(p, r, w), .certain = all == 1,
+		.bad_placements = (uint16_t)bad, .all_placements = (uint16_t)all,
+	};
+	find_fix(p, r, w, x, start, align, &out[n]);
+	return n + 1;
+}
+
+static bool in_loop_buffer(const struct profile *p, const struct loop_geometry *g)
+{
+	return p->loop_buffer && g->fits_loop_buffer_shape && g->ninsn <= p->loop_buffer;
+}
+
+size_t loop_hazards(const struct profile *p, const struct loop_geometry *g,
+		    uint64_t start, uint64_t placement_align,
+		    struct hazard *out, size_t max)
+{
+	struct subject x = { .loop = g };
+	unsigned windows[3] = { p->fetch, p->uop_window, p->line };
+	size_t n = 0;
+
+	/* Seed 000: a loop running from the loop buffer is not fetched, so
+	 * where its bytes lie does not matter (Haswell was unaffected). */
+	if (!in_loop_buffer(p, g))
+		for (int i = 0; i < 3; i++) {
+			bool repeat = false;
+
+			for (int j = 0; j < i; j++)
+				repeat |= windows[j] == windows[i];
+			if (windows[i] && !repeat)
+				n = check(p, RULE_LOOP_STRADDLES, windows[i], &x, start,
+					  placement_align, out, n, max);
+		}
+	if (p->branch_rule != BRANCH_RULE_NONE)
+		n = check(p, RULE_BRANCH_CROSSES, p->branch_window, &x, start,
+			  placement_align, out, n, max);
+	if (p->branch_rule == BRANCH_RULE_JCC_ERRATUM)
+		n = check(p, RULE_BRANCH_ENDS, p->branch_window, &x, start,
+			  placement_align, out, n, max);
+	return n;
+}
+
+size_t entry_hazards(const struct profile *p, uint64_t addr, uint64_t size,
+		     uint64_t placement_align, struct hazard *out, size_t max)
+{
+	struct subject x = { .size = size };
+
+	if (size == 0 || size > p->line)
+		return 0;
+	return check(p, RULE_ENTRY_MISALIGNED, p->line, &x, addr, placement_align, out, 0, max);
+}

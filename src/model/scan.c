@@ -1,0 +1,346 @@
+/* Scanning an image: every function is decoded, functions that can hold a
+ * cycle get a CFG, and every loop and every function entry is put to each
+ * profile's rules. Workers take functions in chunks; each keeps its own
+ * decoder, CFG scratch and output, so the hot path allocates nothing once
+ * its buffers have grown to the largest function. */
+#include "model.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK 64
+
+struct worker {
+	const struct elf_image *img;
+	const struct scan_opts *opts;
+	const struct profile *prof[32];
+	size_t nprof;
+	atomic_size_t *next;
+	struct decoder *dec;
+	struct cfg cfg;
+	struct insn *insn;
+	size_t insn_cap;
+	struct scan_result out;         /* func indices global, offsets local */
+	size_t func_cap, loop_cap, hazard_cap, irr_cap;
+	pthread_t thread;
+};
+
+static size_t decode_function(struct worker *w, const struct elf_func *f)
+{
+	const uint8_t *p = elf_func_bytes(w->img, f);
+	size_t n = 0;
+
+	if (!p)
+		return 0;
+	for (uint64_t off = 0; off < f->size; n++) {
+		GROW(w->insn, w->insn_cap, n + 1);
+		decode_one(w->dec, p + off, f->size - off, f->addr + off, &w->insn[n]);
+		off += w->insn[n].len;
+	}
+	return n;
+}
+
+static struct hazard *reserve_hazards(struct worker *w, size_t n)
+{
+	GROW(w->out.hazard, w->hazard_cap, w->out.nhazard + n);
+	return &w->out.hazard[w->out.nhazard];
+}
+
+static size_t insn_index(const struct worker *w, size_t n, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (w->insn[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* A closing branch: the latch's branch back to the header, or, in a
+ * rotated loop whose latch falls through into a test at the bottom, the
+ * header's own branch back to the top (DESIGN, hazard model). */
+static const struct insn *closing_branch(const struct cfg *g, const struct cfg_loop *l,
+					 uint32_t latch)
+{
+	const struct insn *last = cfg_block_last(g, latch);
+	const struct cfg_block *h = &g->block[l->header];
+
+	if ((last->kind == BR_COND || last->kind == BR_JUMP) && last->target == h->start)
+		return last;
+	last = cfg_block_last(g, l->header);
+	if ((last->kind == BR_COND || last->kind == BR_JUMP) &&
+	    last->target >= l->start && last->target < last->addr)
+		return last;
+	return NULL;
+}
+
+static void add_edge(struct loop_geometry *geo, const struct cfg *g, const struct insn *br,
+		     uint64_t start)
+{
+	const struct insn *first = g->insn;
+	const struct insn *prev = br > first ? br - 1 : NULL;
+	uint64_t pair = prev && insn_fuses(prev, br) ? prev->addr : br->addr;
+
+	for (uint32_t i = 0; i < geo->nedge; i++)
+		if (geo->edge[i].branch == br->addr - start)
+			return;
+	if (geo->nedge == MAX_BACK_EDGES)
+		return;
+	geo->edge[geo->nedge++] = (struct back_edge){
+		.pair = (uint32_t)(pair - start), .branch = (uint32_t)(br->addr - start),
+		.end = (uint32_t)(br->addr + br->len - start) };
+}
+
+static uint64_t shape_hash(const struct insn *insn, size_t first, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = first; i < first + n; i++) {
+		h ^= insn[i].shape;
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+static void report_loop(struct worker *w, const struct elf_func *f, size_t ninsn,
+			const struct cfg_loop *l)
+{
+	const struct cfg *g = &w->cfg;
+	struct loop_geometry geo = { .bytes = (uint32_t)(l->end - l->start), .ninsn = l->ninsn,
+		.fits_loop_buffer_shape = l->innermost && !l->has_call };
+	uint64_t align = elf_placement_align(w->img, f->sec);
+	struct loop_report *r;
+
+	for (uint32_t i = 0; i < l->nlatch; i++) {
+		const struct insn *br = closing_branch(g, l, g->members[l->latch + i]);
+
+		if (br)
+			add_edge(&geo, g, br, l->start);
+	}
+	GROW(w->out.loop, w->loop_cap, w->out.nloop + 1);
+	r = &w->out.loop[w->out.nloop];
+	*r = (struct loop_report){
+		.start = l->start, .end = l->end, .depth = l->depth, .innermost = l->innermost,
+		.has_call = l->has_call, .ninsn = l->ninsn, .cold_blocks = l->cold_blocks,
+		.cold_bytes = l->cold_bytes,
+		.branch = geo.nedge ? l->start + geo.edge[0].branch : 0,
+		.shape_hash = shape_hash(w->insn, insn_index(w, ninsn, l->start), l->ninsn),
+		.hazard = (uint32_t)w->out.nhazard,
+	};
+	for (size_t k = 0; k < w->nprof; k++) {
+		const struct profile *p = w->prof[k];
+
+		if (p->loop_buffer && geo.fits_loop_buffer_shape && geo.ninsn <= p->loop_buffer)
+			r->in_loop_buffer = true;
+		w->out.nhazard += loop_hazards(p, &geo, l->start, align,
+					       reserve_hazards(w, 8), 8);
+	}
+	r->nhazard = (uint32_t)(w->out.nhazard - r->hazard);
+	if (r->nhazard || w->opts->keep_all)
+		w->out.nloop++;
+	else
+		w->out.nhazard = r->hazard;
+}
+
+static uint64_t entry_alignment(uint64_t addr, uint64_t cap)
+{
+	uint64_t a = addr ? addr & -addr : cap;
+
+	return a < cap ? a : cap;
+}
+
+static void scan_function(struct worker *w, size_t index)
+{
+	const struct elf_func *f = &w->out.funcs.v[index];
+	uint64_t align = elf_placement_align(w->img, f->sec);
+	struct func_report fr = { .func = index, .entry_align = entry_alignment(f->addr, align) };
+	size_t n;
+
+	if (w->opts->func_glob && !glob_match(w->opts->func_glob, f->name))
+		return;
+	w->out.functions_scanned++;
+	n = decode_function(w, f);
+	fr.ninsn = (uint32_t)n;
+	w->out.instructions += n;
+	w->out.bytes_decoded += f->size;
+	fr.loop = (uint32_t)w->out.nloop;
+	if (cfg_may_have_cycle(w->insn, n)) {
+		cfg_build(&w->cfg, w->insn, n);
+		w->out.loops_total += w->cfg.nloop;
+		for (size_t i = 0; i < w->cfg.nloop; i++)
+			report_loop(w, f, n, &w->cfg.loop[i]);
+		fr.irr = (uint32_t)w->out.nirr;
+		fr.nirr = (uint32_t)w->cfg.nirr;
+		GROW(w->out.irr, w->irr_cap, w->out.nirr + w->cfg.nirr);
+		memcpy(w->out.irr + w->out.nirr, w->cfg.irr, w->cfg.nirr * sizeof *w->cfg.irr);
+		w->out.nirr += w->cfg.nirr;
+	}
+	fr.nloop = (uint32_t)(w->out.nloop - fr.loop);
+	fr.hazard = (uint32_t)w->out.nhazard;
+	for (size_t k = 0; k < w->nprof; k++)
+		w->out.nhazard += entry_hazards(w->prof[k], f->addr, f->size, align,
+						reserve_hazards(w, 1), 1);
+	fr.nhazard = (uint32_t)(w->out.nhazard - fr.hazard);
+	if (fr.nloop || fr.nhazard || fr.nirr || w->opts->keep_all) {
+		GROW(w->out.func, w->func_cap, w->out.nfunc + 1);
+		w->out.func[w->out.nfunc++] = fr;
+	}
+}
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	size_t total = w->out.funcs.n;
+
+	for (;;) {
+		size_t first = atomic_fetch_add(w->next, CHUNK);
+
+		if (first >= total)
+			return NULL;
+		for (size_t i = first; i < total && i < first + CHUNK; i++)
+			scan_function(w, i);
+	}
+}
+
+static int by_func(const void *a, const void *b)
+{
+	const struct func_report *x = a, *y = b;
+
+	return (x->func > y->func) - (x->func < y->func);
+}
+
+/* Concatenate the workers' output, in function order, rebasing indices. */
+static void merge(struct scan_result *r, struct worker *w, unsigned nw)
+{
+	size_t nf = 0, nl = 0, nh = 0, ni = 0;
+
+	for (unsigned k = 0; k < nw; k++) {
+		nf += w[k].out.nfunc;
+		nl += w[k].out.nloop;
+		nh += w[k].out.nhazard;
+		ni += w[k].out.nirr;
+		r->functions_scanned += w[k].out.functions_scanned;
+		r->instructions += w[k].out.instructions;
+		r->loops_total += w[k].out.loops_total;
+		r->bytes_decoded += w[k].out.bytes_decoded;
+	}
+	r->func = xcalloc(nf, sizeof *r->func);
+	r->loop = xcalloc(nl, sizeof *r->loop);
+	r->hazard = xcalloc(nh, sizeof *r->hazard);
+	r->irr = xcalloc(ni, sizeof *r->irr);
+	for (unsigned k = 0; k < nw; k++) {
+		struct scan_result *o = &w[k].out;
+
+		for (size_t i = 0; i < o->nfunc; i++) {
+			struct func_report fr = o->func[i];
+
+			for (uint32_t j = fr.loop; j < fr.loop + fr.nloop; j++) {
+				struct loop_report lr = o->loop[j];
+
+				memcpy(r->hazard + r->nhazard, o->hazard + lr.hazard,
+				       lr.nhazard * sizeof *r->hazard);
+				lr.hazard = (uint32_t)r->nhazard;
+				r->nhazard += lr.nhazard;
+				r->loop[r->nloop + (j - fr.loop)] = lr;
+			}
+			fr.loop = (uint32_t)r->nloop;
+			r->nloop += fr.nloop;
+			memcpy(r->hazard + r->nhazard, o->hazard + fr.hazard,
+			       fr.nhazard * sizeof *r->hazard);
+			fr.hazard = (uint32_t)r->nhazard;
+			r->nhazard += fr.nhazard;
+			memcpy(r->irr + r->nirr, o->irr + fr.irr, fr.nirr * sizeof *r->irr);
+			fr.irr = (uint32_t)r->nirr;
+			r->nirr += fr.nirr;
+			r->func[r->nfunc++] = fr;
+		}
+	}
+	/* Each worker's output is in order; restore the global order while
+	 * keeping every loop block where it was written. */
+	qsort(r->func, r->nfunc, sizeof *r->func, by_func);
+}
+
+static void worker_free(struct worker *w)
+{
+	decoder_free(w->dec);
+	cfg_free(&w->cfg);
+	free(w->insn);
+	free(w->out.func);
+	free(w->out.loop);
+	free(w->out.hazard);
+	free(w->out.irr);
+}
+
+int scan_image(const struct elf_image *img, const struct scan_opts *o,
+	       struct scan_result *r, struct err *e)
+{
+	unsigned nw = o->jobs ? o->jobs : 1;
+	struct worker *w;
+	atomic_size_t next = 0;
+	int rc = 0;
+
+	memset(r, 0, sizeof *r);
+	if (elf_functions(img, &r->funcs, e))
+		return -1;
+	for (size_t i = 0; i < o->nprofiles && r->nprofile < 32; i++)
+		if (o->profiles[i]->arch == img->arch)
+			r->profile[r->nprofile++] = o->profiles[i];
+	if (r->nprofile == 0)
+		r->profile[r->nprofile++] = profile_named(
+			img->arch == ARCH_AARCH64 ? "generic-arm64" : "generic-x86");
+	w = xcalloc(nw, sizeof *w);
+	for (unsigned k = 0; k < nw; k++) {
+		w[k].img = img;
+		w[k].opts = o;
+		w[k].next = &next;
+		w[k].out.funcs = r->funcs;
+		memcpy(w[k].prof, r->profile, sizeof r->profile);
+		w[k].nprof = r->nprofile;
+		w[k].dec = decoder_new(img->arch);
+		if (!w[k].dec)
+			rc = err_set(e, "no decoder for %s", arch_name(img->arch));
+	}
+	if (rc == 0) {
+		bool started[nw];
+
+		/* A worker that cannot start leaves its share to the others. */
+		for (unsigned k = 1; k < nw; k++)
+			started[k] = pthread_create(&w[k].thread, NULL, work, &w[k]) == 0;
+		work(&w[0]);
+		for (unsigned k = 1; k < nw; k++)
+			if (started[k])
+				pthread_join(w[k].thread, NULL);
+		merge(r, w, nw);
+	}
+	for (unsigned k = 0; k < nw; k++)
+		worker_free(&w[k]);
+	free(w);
+	return rc;
+}
+
+void scan_result_free(struct scan_result *r)
+{
+	elf_funcs_free(&r->funcs);
+	free(r->func);
+	free(r->loop);
+	free(r->hazard);
+	free(r->irr);
+	memset(r, 0, sizeof *r);
+}
+
+unsigned loop_severity(const struct scan_result *r, const struct loop_report *l)
+{
+	unsigned s = 0;
+
+	for (uint32_t i = l->hazard; i < l->hazard + l->nhazard; i++)
+		if (r->hazard[i].severity > s)
+			s = r->hazard[i].severity;
+	return s;
+}

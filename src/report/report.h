@@ -1,0 +1,26 @@
+/* report: what people read. Text tables with aligned columns (more to come:
+ * CSV, SVG plots, the HTML page). */
+#ifndef STRADDLE_REPORT_H
+#define STRADDLE_REPORT_H
+
+#include "../base/base.h"
+#include <stdio.h>
+
+#define TABLE_MAX_COLS 12
+
+struct table {
+	size_t ncols;
+	const char *head[TABLE_MAX_COLS];
+	bool right[TABLE_MAX_COLS];     /* right-align (numbers) */
+	char **cell;                    /* nrows * ncols owned strings */
+	size_t nrows, cap;
+};
+
+/* Columns given as "name" (left) or ">name" (right-aligned). */
+void table_init(struct table *t, size_t ncols, const char *const *cols);
+/* Add one row: exactly ncols strings, copied. */
+void table_row(struct table *t, ...);
+void table_print(const struct table *t, FILE *out);
+void table_free(struct table *t);
+
+#endif

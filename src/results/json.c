@@ -1,0 +1,144 @@
+/* JSON documents and their atomic writing. */
+#include "results.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+json_t *results_new(const char *command)
+{
+	return json_pack("{s:i, s:s, s:s}", "schema", 1, "command", command,
+			 "tool_version", STRADDLE_VERSION);
+}
+
+static json_t *hex(uint64_t v)
+{
+	char buf[20];
+
+	return json_string(hex_addr(buf, v));
+}
+
+json_t *results_hazard(const struct hazard *h)
+{
+	json_t *o = json_pack("{s:s, s:s, s:i, s:i, s:b}", "profile", h->profile->name,
+			      "rule", rule_name(h->rule), "window", (int)h->window,
+			      "severity", (int)h->severity, "certain", h->certain);
+
+	json_object_set_new(o, "placements", json_pack("{s:i, s:i}", "hazardous",
+		(int)h->bad_placements, "possible", (int)h->all_placements));
+	json_object_set_new(o, "fix", h->fix_align ?
+		json_pack("{s:i, s:i}", "align", (int)h->fix_align, "pad", (int)h->fix_pad) :
+		json_null());
+	return o;
+}
+
+static json_t *hazards(const struct scan_result *r, uint32_t first, uint32_t n)
+{
+	json_t *a = json_array();
+
+	for (uint32_t i = first; i < first + n; i++)
+		json_array_append_new(a, results_hazard(&r->hazard[i]));
+	return a;
+}
+
+static json_t *windows(uint64_t start, uint64_t end)
+{
+	static const unsigned sizes[] = { 16, 32, 64 };
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < 3; i++) {
+		char key[8];
+
+		snprintf(key, sizeof key, "%u", sizes[i]);
+		json_object_set_new(o, key, json_pack("{s:i, s:i}",
+			"touched", (int)windows_touched(start, end, sizes[i]),
+			"best", (int)windows_best(end - start, sizes[i])));
+	}
+	return o;
+}
+
+static json_t *loop_json(struct elf_image *img, const struct scan_result *r,
+			 const struct loop_report *l, bool lines)
+{
+	char src[256];
+	json_t *o = json_pack("{s:o, s:o, s:I, s:i, s:b, s:b, s:b, s:i, s:i, s:I}",
+		"start", hex(l->start), "end", hex(l->end), "bytes", (json_int_t)(l->end - l->start),
+		"depth", (int)l->depth, "innermost", l->innermost, "has_call", l->has_call,
+		"in_loop_buffer", l->in_loop_buffer, "instructions", (int)l->ninsn,
+		"cold_blocks", (int)l->cold_blocks, "cold_bytes", (json_int_t)l->cold_bytes);
+
+	json_object_set_new(o, "branch", l->branch ? hex(l->branch) : json_null());
+	if (lines && *elf_source_line(img, l->start, src, sizeof src))
+		json_object_set_new(o, "source", json_string(src));
+	json_object_set_new(o, "windows", windows(l->start, l->end));
+	json_object_set_new(o, "hazards", hazards(r, l->hazard, l->nhazard));
+	return o;
+}
+
+static const char *source_name(uint8_t s)
+{
+	return s == FROM_SYMTAB ? "symtab" : s == FROM_DYNSYM ? "dynsym" : "eh_frame";
+}
+
+static json_t *function_json(struct elf_image *img, const struct scan_result *r,
+			     const struct func_report *fr, bool lines)
+{
+	const struct elf_func *f = &r->funcs.v[fr->func];
+	json_t *loops = json_array(), *irr = json_array();
+	json_t *o = json_pack("{s:s, s:o, s:I, s:I, s:s, s:s, s:i}", "name", f->name,
+		"addr", hex(f->addr), "size", (json_int_t)f->size,
+		"entry_align", (json_int_t)fr->entry_align, "section", img->sec[f->sec].name,
+		"from", source_name(f->source), "instructions", (int)fr->ninsn);
+
+	for (uint32_t i = fr->loop; i < fr->loop + fr->nloop; i++)
+		json_array_append_new(loops, loop_json(img, r, &r->loop[i], lines));
+	for (uint32_t i = fr->irr; i < fr->irr + fr->nirr; i++)
+		json_array_append_new(irr, json_pack("{s:o, s:o}", "entry",
+			hex(r->irr[i].entry), "from", hex(r->irr[i].from)));
+	json_object_set_new(o, "loops", loops);
+	json_object_set_new(o, "irreducible", irr);
+	json_object_set_new(o, "hazards", hazards(r, fr->hazard, fr->nhazard));
+	return o;
+}
+
+json_t *results_scan_file(struct elf_image *img, const struct scan_result *r,
+			  bool source_lines)
+{
+	json_t *funcs = json_array();
+	json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "path", img->path,
+		"arch", arch_name(img->arch), "elf_type", elf_type_name(img->type),
+		"functions_total", (json_int_t)r->funcs.n,
+		"functions_scanned", (json_int_t)r->functions_scanned,
+		"instructions", (json_int_t)r->instructions,
+		"loops_total", (json_int_t)r->loops_total,
+		"symbols_skipped", (json_int_t)r->funcs.skipped);
+
+	if (img->build_id_len) {
+		char id[2 * sizeof img->build_id + 1];
+
+		for (size_t i = 0; i < img->build_id_len; i++)
+			snprintf(id + 2 * i, 3, "%02x", img->build_id[i]);
+		json_object_set_new(o, "build_id", json_string(id));
+	}
+	for (size_t i = 0; i < r->nfunc; i++)
+		json_array_append_new(funcs, function_json(img, r, &r->func[i], source_lines));
+	json_object_set_new(o, "functions", funcs);
+	return o;
+}
+
+static int write_json(FILE *f, void *doc)
+{
+	return json_dumpf(doc, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER) == 0 &&
+	       fputc('\n', f) != EOF ? 0 : -1;
+}
+
+int results_write(json_t *doc, const char *path, struct err *e)
+{
+	if (strcmp(path, "-") == 0) {
+		if (write_json(stdout, doc) != 0 || fflush(stdout) != 0)
+			return err_set(e, "cannot write to standard output: %s", strerror(errno));
+		return 0;
+	}
+	return write_atomic(path, write_json, doc, e);
+}

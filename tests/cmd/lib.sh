@@ -1,0 +1,24 @@
+# Helpers for command tests. Each check prints one line and counts.
+PASSED=0
+FAILED=0
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+ok()   { PASSED=$((PASSED + 1)); echo "  ok   $1"; }
+fail() { FAILED=$((FAILED + 1)); echo "  FAIL $1"; }
+
+# expect_eq DESCRIPTION ACTUAL EXPECTED
+expect_eq() {
+	if [ "$2" = "$3" ]; then ok "$1"; else fail "$1: got '$2', want '$3'"; fi
+}
+
+# run CMD...: runs it, keeps stdout in $OUT, stderr in $ERR, status in $RC.
+run() {
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	RC=$?
+	OUT=$(cat "$TMP/out")
+	ERR=$(cat "$TMP/err")
+}
+
+# jq_of FILTER: applies a jq filter to the last $OUT.
+jq_of() { printf '%s' "$OUT" | jq -r "$1"; }

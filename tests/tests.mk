@@ -1,0 +1,46 @@
+# Tests: cmocka unit tests (tests/unit/*.c, one binary each) and command
+# tests (tests/cmd/*.sh) on assembled fixtures (tests/fixtures/), all run
+# against the AddressSanitizer + UBSan build.
+
+X86_FIX_SRC   := $(wildcard tests/fixtures/x86/*.S)
+ARM_FIX_SRC   := $(wildcard tests/fixtures/arm64/*.S)
+FIX           := $(B)/fixtures
+X86_FIX       := $(patsubst tests/fixtures/x86/%.S,$(FIX)/x86/%,$(X86_FIX_SRC)) \
+                 $(patsubst tests/fixtures/x86/%.S,$(FIX)/x86/%.o,$(X86_FIX_SRC))
+ARM_FIX       := $(patsubst tests/fixtures/arm64/%.S,$(FIX)/arm64/%,$(ARM_FIX_SRC))
+UNIT_SRC      := $(wildcard tests/unit/*.c)
+UNIT_BIN      := $(patsubst tests/unit/%.c,$(S)/tests/%,$(UNIT_SRC))
+
+# x86 fixtures: assembled (the .o is itself a relocatable fixture) and
+# linked with .text at 0x401000, so every address in them is known.
+$(FIX)/x86/%.o: tests/fixtures/x86/%.S
+	@mkdir -p $(dir $@)
+	gcc -c -o $@ $<
+
+$(FIX)/x86/%: $(FIX)/x86/%.o
+	ld -o $@ -e 0x401000 -Ttext=0x401000 --build-id=none $<
+
+$(FIX)/arm64/%.o: tests/fixtures/arm64/%.S
+	@mkdir -p $(dir $@)
+	aarch64-linux-gnu-gcc -c -o $@ $<
+
+$(FIX)/arm64/%: $(FIX)/arm64/%.o
+	aarch64-linux-gnu-ld -o $@ -e 0x400000 -Ttext=0x400000 --build-id=none $<
+
+-include tests/fixtures/extra.mk
+-include tests/tools/tools.mk
+
+fixtures: $(X86_FIX) $(ARM_FIX) $(EXTRA_FIX)
+
+$(S)/tests/%: tests/unit/%.c $(S)/libstraddle.a $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(DEFS) $(SANFLAGS) -Isrc -o $@ $< $(S)/libstraddle.a $(LIBS) -lcmocka
+
+unit: $(UNIT_BIN) fixtures
+	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; FIXTURES=$(FIX) $$t; done
+
+test: $(S)/straddle $(B)/straddle fixtures unit $(TOOLS_BIN)
+	@STRADDLE=$(S)/straddle FIXTURES=$(FIX) TOOLS=$(S)/tools sh tests/cmd/run.sh
+
+check: deps
+	$(MAKE) test
