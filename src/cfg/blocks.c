@@ -83,10 +83,12 @@ static void cut_blocks(struct cfg *g)
 			b->first = (uint32_t)i;
 			b->ninsn = 0;
 			b->has_call = false;
+			b->padding = true;
 		}
 		b = &g->block[g->nblock - 1];
 		b->ninsn++;
 		b->end = g->insn[i].addr + g->insn[i].len;
+		b->padding &= g->insn[i].padding;
 		if (g->insn[i].kind == BR_CALL || g->insn[i].kind == BR_CALL_IND)
 			b->has_call = true;
 		g->edge_at[i] = (uint32_t)(g->nblock - 1);

@@ -18,6 +18,7 @@ struct cfg_block {
 	uint32_t first, ninsn;          /* into the instruction array */
 	uint32_t succ[2];               /* CFG_NONE when absent */
 	bool has_call;
+	bool padding;                   /* only nops */
 };
 
 struct cfg_loop {
@@ -57,6 +58,7 @@ struct cfg {
 	uint8_t *leader, *root;
 	uint32_t *retreat;               /* pairs (from, to) of retreating edges */
 	size_t nretreat, retreat_cap;
+	size_t nvisited;                /* blocks numbered by the DFS */
 	size_t scratch_cap, pred_cap;
 };
 

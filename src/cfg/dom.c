@@ -60,14 +60,18 @@ static void number_blocks(struct cfg *g)
 	g->root[0] = 1;
 	dfs(g, 0, &count);
 	/* Unreached blocks without predecessors first, then whatever is left
-	 * (cycles entered only from unreached code). */
+	 * (cycles entered only from unreached code). Unreached nops are the
+	 * assembler's alignment padding, not code: rooting them would make a
+	 * second entry into whatever follows them. They stay unnumbered, with
+	 * no idom, and the loop finder skips them. */
 	for (int pass = 0; pass < 2; pass++)
 		for (uint32_t b = 0; b < g->nblock; b++)
-			if (g->mark[b] == UNSEEN &&
+			if (g->mark[b] == UNSEEN && !g->block[b].padding &&
 			    (pass == 1 || g->pred_off[b] == g->pred_off[b + 1])) {
 				g->root[b] = 1;
 				dfs(g, b, &count);
 			}
+	g->nvisited = count;
 	g->post[VROOT_OF(g)] = (uint32_t)g->nblock;
 }
 
@@ -93,7 +97,7 @@ void cfg_dominators(struct cfg *g)
 	g->idom[vroot] = vroot;
 	while (changed) {
 		changed = false;
-		for (size_t k = g->nblock; k-- > 0;) {  /* reverse postorder */
+		for (size_t k = g->nvisited; k-- > 0;) {  /* reverse postorder */
 			uint32_t b = g->order[k];
 			uint32_t best = g->root[b] ? vroot : CFG_NONE;
 

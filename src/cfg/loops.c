@@ -38,6 +38,8 @@ static void collect_body(struct cfg *g, struct cfg_loop *l, uint32_t stamp)
 		for (uint32_t i = g->pred_off[b]; i < g->pred_off[b + 1]; i++) {
 			uint32_t p = g->pred[i];
 
+			if (g->idom[p] == CFG_NONE)
+				continue;       /* unreached padding */
 			if (g->mark[p] != stamp) {
 				g->mark[p] = stamp;
 				append_member(g, p);

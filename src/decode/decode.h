@@ -29,6 +29,7 @@ struct insn {
 	uint8_t kind;           /* enum branch_kind */
 	uint8_t fuse_first;     /* class as the first of a fused pair, 0 none */
 	uint8_t fuse_cond;      /* class of a conditional branch's condition */
+	uint8_t padding;        /* a nop: alignment filler when nothing reaches it */
 };
 
 struct decoder;

@@ -100,6 +100,7 @@ void x86_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struct 
 	out->target = 0;
 	out->fuse_first = FUSE_NONE;
 	out->fuse_cond = COND_NONE;
+	out->padding = 0;
 	if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&d->z, NULL, p, n, &z))) {
 		out->len = 1;
 		out->kind = BR_INVALID;
@@ -109,6 +110,7 @@ void x86_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struct 
 	out->len = z.length;
 	out->shape = (uint16_t)z.mnemonic;
 	out->kind = branch_kind(&z);
+	out->padding = z.mnemonic == ZYDIS_MNEMONIC_NOP;
 	if (out->kind == BR_COND || out->kind == BR_JUMP || out->kind == BR_CALL)
 		out->target = addr + z.length + (uint64_t)z.raw.imm[0].value.s;
 	if (out->kind == BR_COND)

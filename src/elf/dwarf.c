@@ -5,6 +5,7 @@
 #include "elf.h"
 #include "internal.h"
 
+#include <elf.h>
 #include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <libelf.h>
@@ -46,7 +47,7 @@ static struct dwarf_state *dwarf_state(struct elf_image *img)
 	st->fd = -1;
 	img->dwarf = st;
 	/* Relocatable objects would need their .rela.debug_* applied first. */
-	if (img->type == 1 /* ET_REL */)
+	if (img->type == ET_REL)
 		return st;
 	elf_version(EV_CURRENT);
 	st->elf = elf_memory((char *)img->data, img->size);

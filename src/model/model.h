@@ -91,7 +91,7 @@ struct hazard {
 	uint8_t rule;                   /* enum rule */
 	uint8_t severity;               /* 3 branch rule, 2 line, 1 window or entry */
 	uint16_t window;
-	bool certain;
+	bool certain;                   /* hazardous wherever it can be placed */
 	uint16_t bad_placements;        /* when not certain: of all_placements */
 	uint16_t all_placements;
 	uint16_t fix_align;             /* .p2align bytes that fix it, 0: none does */
@@ -111,6 +111,18 @@ size_t loop_hazards(const struct profile *p, const struct loop_geometry *g,
 /* Seed 003: a function no larger than a line that touches two lines. */
 size_t entry_hazards(const struct profile *p, uint64_t addr, uint64_t size,
 		     uint64_t placement_align, struct hazard *out, size_t max);
+
+/* ---- noreturn functions (noreturn.c) ---- */
+
+/* Start addresses of the functions that never return, sorted. */
+struct noreturn_set {
+	uint64_t *addr;
+	size_t n;
+};
+
+void noreturn_find(const struct elf_image *img, const struct elf_funcs *f,
+		   struct noreturn_set *s);
+bool noreturn_has(const struct noreturn_set *s, uint64_t addr);
 
 /* ---- scanning an image (scan.c) ---- */
 

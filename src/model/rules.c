@@ -135,7 +135,7 @@ static size_t check(const struct profile *p, enum rule r, unsigned w,
 		return n;
 	out[n] = (struct hazard){
 		.profile = p, .rule = (uint8_t)r, .window = (uint16_t)w,
-		.severity = severity(p, r, w), .certain = all == 1,
+		.severity = severity(p, r, w), .certain = bad == all,
 		.bad_placements = (uint16_t)bad, .all_placements = (uint16_t)all,
 	};
 	find_fix(p, r, w, x, start, align, &out[n]);

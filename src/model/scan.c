@@ -14,6 +14,7 @@
 
 struct worker {
 	const struct elf_image *img;
+	const struct noreturn_set *noreturn;
 	const struct scan_opts *opts;
 	const struct profile *prof[32];
 	size_t nprof;
@@ -40,6 +41,14 @@ static size_t decode_function(struct worker *w, const struct elf_func *f)
 		off += w->insn[n].len;
 	}
 	return n;
+}
+
+/* A call that never returns ends the path, like ud2. */
+static void mark_noreturn_calls(struct worker *w, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (w->insn[i].kind == BR_CALL && noreturn_has(w->noreturn, w->insn[i].target))
+			w->insn[i].kind = BR_STOP;
 }
 
 static struct hazard *reserve_hazards(struct worker *w, size_t n)
@@ -172,6 +181,7 @@ static void scan_function(struct worker *w, size_t index)
 	w->out.bytes_decoded += f->size;
 	fr.loop = (uint32_t)w->out.nloop;
 	if (cfg_may_have_cycle(w->insn, n)) {
+		mark_noreturn_calls(w, n);
 		cfg_build(&w->cfg, w->insn, n);
 		w->out.loops_total += w->cfg.nloop;
 		for (size_t i = 0; i < w->cfg.nloop; i++)
@@ -283,6 +293,7 @@ int scan_image(const struct elf_image *img, const struct scan_opts *o,
 {
 	unsigned nw = o->jobs ? o->jobs : 1;
 	struct worker *w;
+	struct noreturn_set noreturn;
 	atomic_size_t next = 0;
 	int rc = 0;
 
@@ -295,9 +306,11 @@ int scan_image(const struct elf_image *img, const struct scan_opts *o,
 	if (r->nprofile == 0)
 		r->profile[r->nprofile++] = profile_named(
 			img->arch == ARCH_AARCH64 ? "generic-arm64" : "generic-x86");
+	noreturn_find(img, &r->funcs, &noreturn);
 	w = xcalloc(nw, sizeof *w);
 	for (unsigned k = 0; k < nw; k++) {
 		w[k].img = img;
+		w[k].noreturn = &noreturn;
 		w[k].opts = o;
 		w[k].next = &next;
 		w[k].out.funcs = r->funcs;
@@ -322,6 +335,7 @@ int scan_image(const struct elf_image *img, const struct scan_opts *o,
 	for (unsigned k = 0; k < nw; k++)
 		worker_free(&w[k]);
 	free(w);
+	free(noreturn.addr);
 	return rc;
 }
 

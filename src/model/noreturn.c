@@ -1,0 +1,144 @@
+/* Functions that never return. A call to one ends its block: without this,
+ * the code after `call exit` looks like a fall-through path, and the CFG
+ * grows cycles with two entries that are not in the program (libc's
+ * __libc_init_first: `call exit` falls into the thread-exit path, which
+ * jumps back before the call).
+ *
+ * Two sources: names from glibc's and the kernel's noreturn declarations,
+ * the C++ ABI and libgcc; and the code itself, for the many internal
+ * helpers (__libc_dynarray_at_failure...) no list knows. */
+#include "model.h"
+
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const noreturn_names[] = {
+	"exit", "_exit", "_Exit", "abort", "quick_exit", "__stack_chk_fail",
+	"__stack_chk_fail_local", "__assert_fail", "__assert_perror_fail", "__assert",
+	"__fortify_fail", "__chk_fail", "__libc_fatal", "__libc_message",
+	"longjmp", "_longjmp", "siglongjmp", "__longjmp_chk", "pthread_exit",
+	"__pthread_unwind", "__pthread_unwind_next", "__cxa_throw", "__cxa_rethrow",
+	"__cxa_bad_cast", "__cxa_bad_typeid", "__cxa_pure_virtual",
+	"__cxa_deleted_virtual", "__cxa_throw_bad_array_new_length", "_Unwind_Resume",
+	"_ZSt9terminatev", "err", "errx", "verr", "verrx", "_dl_signal_error",
+	"_dl_fatal_printf", "panic", "do_exit", "make_task_dead", "do_group_exit",
+	"kthread_exit", "usercopy_abort", "__ubsan_handle_builtin_unreachable",
+	"__sanitizer_cov_trace_pc_unreachable",
+};
+
+static bool name_is_noreturn(const char *name)
+{
+	/* glibc's internal aliases: __GI_exit, __GI___assert_fail */
+	if (strncmp(name, "__GI_", 5) == 0)
+		name += 5;
+	/* libstdc++'s std::__throw_* helpers */
+	if (strncmp(name, "_ZSt", 4) == 0 && strstr(name, "__throw_"))
+		return true;
+	for (size_t i = 0; i < sizeof noreturn_names / sizeof noreturn_names[0]; i++)
+		if (strcmp(name, noreturn_names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* What a function's own code says: it has no ret, no indirect jump and no
+ * jump leaving it, and its last instruction is a trap, a jump inside it, or
+ * a call (which then decides). */
+enum { ENDS_RETURNING, ENDS_STOPPED, ENDS_IN_CALL };
+
+struct candidate {
+	size_t func;
+	uint64_t last_call;     /* target of the final call, for ENDS_IN_CALL */
+};
+
+static int ends(struct decoder *d, const uint8_t *p, const struct elf_func *f,
+		uint64_t *last_call)
+{
+	struct insn in = { 0 };
+
+	for (uint64_t off = 0; off < f->size; off += in.len) {
+		decode_one(d, p + off, f->size - off, f->addr + off, &in);
+		if (in.kind == BR_RET || in.kind == BR_JUMP_IND)
+			return ENDS_RETURNING;
+		if ((in.kind == BR_JUMP || in.kind == BR_COND) &&
+		    (in.target < f->addr || in.target >= f->addr + f->size))
+			return ENDS_RETURNING;  /* a tail call */
+	}
+	if (in.kind == BR_STOP || in.kind == BR_JUMP)
+		return ENDS_STOPPED;
+	if (in.kind == BR_CALL) {
+		*last_call = in.target;
+		return ENDS_IN_CALL;
+	}
+	return ENDS_RETURNING;
+}
+
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+bool noreturn_has(const struct noreturn_set *s, uint64_t addr)
+{
+	return s->n && bsearch(&addr, s->addr, s->n, sizeof *s->addr, by_u64);
+}
+
+static void add(struct noreturn_set *s, uint64_t addr)
+{
+	s->addr[s->n++] = addr;
+	qsort(s->addr, s->n, sizeof *s->addr, by_u64);
+}
+
+/* A function with no byte 0xc3 or 0xc2 cannot hold a ret: only those are
+ * decoded, so the cost is a memchr over the image, not a second decode. */
+static bool may_be_noreturn(const uint8_t *p, uint64_t n)
+{
+	return !memchr(p, 0xc3, n) && !memchr(p, 0xc2, n);
+}
+
+void noreturn_find(const struct elf_image *img, const struct elf_funcs *f,
+		   struct noreturn_set *s)
+{
+	struct decoder *d = decoder_new(img->arch);
+	struct candidate *c = xcalloc(f->n, sizeof *c);
+	size_t nc = 0;
+	bool grew = true;
+
+	s->n = 0;
+	s->addr = xcalloc(f->n + 1, sizeof *s->addr);
+	/* Relocatable objects: call targets are unrelocated, nothing to match. */
+	if (img->type == ET_REL || !d)
+		goto out;
+	for (size_t i = 0; i < f->n; i++) {
+		const uint8_t *p = elf_func_bytes(img, &f->v[i]);
+		uint64_t last = 0;
+
+		if (name_is_noreturn(f->v[i].name)) {
+			s->addr[s->n++] = f->v[i].addr;
+			continue;
+		}
+		if (!p || img->arch != ARCH_X86_64 || !may_be_noreturn(p, f->v[i].size))
+			continue;
+		switch (ends(d, p, &f->v[i], &last)) {
+		case ENDS_STOPPED: s->addr[s->n++] = f->v[i].addr; break;
+		case ENDS_IN_CALL: c[nc++] = (struct candidate){ i, last }; break;
+		}
+	}
+	qsort(s->addr, s->n, sizeof *s->addr, by_u64);
+	/* A function whose last act is calling a noreturn function is one. */
+	while (grew) {
+		grew = false;
+		for (size_t k = 0; k < nc; k++)
+			if (c[k].last_call && noreturn_has(s, c[k].last_call) &&
+			    !noreturn_has(s, f->v[c[k].func].addr)) {
+				add(s, f->v[c[k].func].addr);
+				c[k].last_call = 0;
+				grew = true;
+			}
+	}
+out:
+	free(c);
+	decoder_free(d);
+}

@@ -1,0 +1,211 @@
+/* The hazard rules on loops and entries whose geometry is given by hand. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "model/model.h"
+
+static void windows_count(void **state)
+{
+	(void)state;
+	/* Seed 000: the 15-byte loop at 0x...3a spans 0x3a..0x48. */
+	assert_int_equal(windows_touched(0x3a, 0x3a + 15, 16), 2);
+	assert_int_equal(windows_best(15, 16), 1);
+	assert_int_equal(windows_touched(0x3a, 0x3a + 15, 64), 2);
+	/* the 10-byte loop at the same start ends at 0x44: still two 16 B windows */
+	assert_int_equal(windows_touched(0x36, 0x36 + 10, 16), 1);
+	assert_int_equal(windows_touched(0x40, 0x50, 16), 1);
+	assert_int_equal(windows_touched(0x40, 0x51, 16), 2);
+	assert_int_equal(windows_best(16, 16), 1);
+	assert_int_equal(windows_best(17, 16), 2);
+	assert_int_equal(windows_touched(5, 5, 16), 0);
+}
+
+static struct loop_geometry tight_loop(uint32_t bytes, uint32_t pair, uint32_t branch)
+{
+	struct loop_geometry g = { .bytes = bytes, .nedge = 1, .ninsn = 4,
+				   .fits_loop_buffer_shape = true };
+
+	g.edge[0] = (struct back_edge){ .pair = pair, .branch = branch, .end = bytes };
+	return g;
+}
+
+static void zen1_seed000(void **state)
+{
+	const struct profile *p = profile_named("zen1");
+	/* movq $0,(%rdi) 7; addq $8,%rdi 4; decl %ecx 2 @11; jnz 2 @13 */
+	struct loop_geometry g = tight_loop(15, 11, 13);
+	struct hazard h[8];
+	size_t n;
+
+	/* at 0x3a: crosses 16 at 0x40 and the line at 0x40 */
+	n = loop_hazards(p, &g, 0x1003a, 4096, h, 8);
+	assert_int_equal(n, 2);
+	assert_int_equal(h[0].rule, RULE_LOOP_STRADDLES);
+	assert_int_equal(h[0].window, 16);
+	assert_true(h[0].certain);
+	/* .p2align 2 moves 0x3a to 0x3c: 0x3c..0x4a still crosses 0x40;
+	 * .p2align 3 -> 0x40: fits. pad 6 */
+	assert_int_equal(h[0].fix_align, 8);
+	assert_int_equal(h[0].fix_pad, 6);
+	assert_int_equal(h[1].window, 64);
+	assert_int_equal(h[1].severity, 2);
+	assert_int_equal(h[1].fix_align, 8);
+	/* at 0x30: inside one 16 B window (0x30..0x3e) */
+	assert_int_equal(loop_hazards(p, &g, 0x10030, 4096, h, 8), 0);
+}
+
+static void loop_buffer_hides_straddle(void **state)
+{
+	struct loop_geometry g = tight_loop(15, 11, 13);
+	struct hazard h[8];
+
+	assert_int_equal(loop_hazards(profile_named("haswell"), &g, 0x3a, 4096, h, 8), 0);
+	g.fits_loop_buffer_shape = false;       /* a call inside: not from the LSD */
+	/* 0x3a..0x48 straddles 16, the 32 B DSB window and the line */
+	assert_int_equal(loop_hazards(profile_named("haswell"), &g, 0x3a, 4096, h, 8), 3);
+}
+
+static void jcc_erratum(void **state)
+{
+	const struct profile *p = profile_named("skylake");
+	struct hazard h[8];
+	/* 12-byte loop; fused cmp (3 B at 6) + jcc (3 B at 9, ends at 12) */
+	struct loop_geometry g = tight_loop(12, 6, 9);
+
+	/* start 0x14: pair 0x1a..0x20 ends on 32: branch-ends-window only */
+	assert_int_equal(loop_hazards(p, &g, 0x14, 4096, h, 8), 1);
+	assert_int_equal(h[0].rule, RULE_BRANCH_ENDS);
+	assert_int_equal(h[0].window, 32);
+	/* start 0x16: cmp at 0x1c..0x1f, jcc 0x1f..0x22: pair crosses 0x20;
+	 * the loop 0x16..0x22 also straddles 16 and 32 */
+	size_t n = loop_hazards(p, &g, 0x16, 4096, h, 8);
+	assert_int_equal(n, 3);
+	assert_int_equal(h[2].rule, RULE_BRANCH_CROSSES);
+	assert_int_equal(h[2].severity, 3);
+	/* start 0x18: cmp 0x1e..0x21 split by 0x20, jcc after: the pair crosses */
+	n = loop_hazards(p, &g, 0x18, 4096, h, 8);
+	assert_int_equal(h[n - 1].rule, RULE_BRANCH_CROSSES);
+	/* start 0x00: nothing */
+	assert_int_equal(loop_hazards(p, &g, 0x00, 4096, h, 8), 0);
+}
+
+static void goldencove_part_rule(void **state)
+{
+	const struct profile *p = profile_named("goldencove");
+	struct hazard h[8];
+	/* decl (2 B at 11) + jnz (2 B at 13) */
+	struct loop_geometry g = tight_loop(15, 11, 13);
+	size_t n;
+
+	/* start 0x34: decl 0x3f..0x41 spans the line */
+	n = loop_hazards(p, &g, 0x34, 4096, h, 8);
+	assert_int_equal(h[n - 1].rule, RULE_BRANCH_CROSSES);
+	assert_int_equal(h[n - 1].window, 64);
+	/* start 0x33: decl 0x3e..0x40, jnz 0x40..0x42: boundary between the
+	 * parts, neither part spans it */
+	n = loop_hazards(p, &g, 0x33, 4096, h, 8);
+	for (size_t i = 0; i < n; i++)
+		assert_int_not_equal(h[i].rule, RULE_BRANCH_CROSSES);
+	/* start 0x32: jnz 0x3f..0x41 spans it */
+	n = loop_hazards(p, &g, 0x32, 4096, h, 8);
+	assert_int_equal(h[n - 1].rule, RULE_BRANCH_CROSSES);
+}
+
+static void relocatable_placements(void **state)
+{
+	const struct profile *p = profile_named("zen1");
+	struct loop_geometry g = tight_loop(15, 11, 13);
+	struct hazard h[8];
+	size_t n;
+
+	/* offset 0x30 in a 16-aligned section: 16 B verdict certain (fits);
+	 * 64 B: placements 0x30, 0x40, 0x50, 0x60 mod 64 -> starts at 0x30
+	 * (0x30..0x3f fits), 0x00, 0x10, 0x20: none crosses a line. */
+	assert_int_equal(loop_hazards(p, &g, 0x30, 16, h, 8), 0);
+	/* offset 0x39, align 4: 16 B has 4 placements (1, 5, 9, 13 mod 16):
+	 * 15 bytes from 1 end at 15 and fit; from 5, 9, 13 they straddle */
+	n = loop_hazards(p, &g, 0x39, 4, h, 8);
+	assert_int_equal(n, 2);
+	assert_false(h[0].certain);
+	assert_int_equal(h[0].window, 16);
+	assert_int_equal(h[0].bad_placements, 3);
+	assert_int_equal(h[0].all_placements, 4);
+	/* 64 B: 16 placements 1+4k; 15 bytes cross the line when the start is
+	 * 50 or more: 53, 57, 61 -> 3 of 16 */
+	assert_int_equal(h[1].window, 64);
+	assert_int_equal(h[1].bad_placements, 3);
+	assert_int_equal(h[1].all_placements, 16);
+	/* fix: .p2align 4 puts it at 0x40 (pad 7), 16-aligned: then certain at
+	 * 16 B, and 15 B from a multiple of 16 never cross a line */
+	assert_int_equal(h[0].fix_align, 16);
+	assert_int_equal(h[0].fix_pad, 7);
+	/* offset 0x3a, align 4: every placement (2, 6, 10, 14) straddles 16 B,
+	 * so the verdict is certain although the section is only 4-aligned */
+	n = loop_hazards(p, &g, 0x3a, 4, h, 8);
+	assert_true(h[0].certain);
+	assert_int_equal(h[0].bad_placements, 4);
+	assert_int_equal(h[0].all_placements, 4);
+}
+
+static void entry_misaligned(void **state)
+{
+	const struct profile *p = profile_named("generic-x86");
+	struct hazard h[2];
+
+	/* Seed 003: 40 bytes at a line boundary, then shifted by 30 */
+	assert_int_equal(entry_hazards(p, 0x1000, 40, 4096, h, 2), 0);
+	assert_int_equal(entry_hazards(p, 0x101e, 40, 4096, h, 2), 1);
+	assert_int_equal(h[0].rule, RULE_ENTRY_MISALIGNED);
+	assert_int_equal(h[0].window, 64);
+	/* 0x101e -> .p2align 5 gives 0x1020..0x1048: crosses 0x1040; 64 -> 0x1040, pad 34 */
+	assert_int_equal(h[0].fix_align, 64);
+	assert_int_equal(h[0].fix_pad, 34);
+	/* larger than a line: not this rule's business */
+	assert_int_equal(entry_hazards(p, 0x101e, 65, 4096, h, 2), 0);
+}
+
+static void rule_names(void **state)
+{
+	assert_string_equal(rule_name(RULE_LOOP_STRADDLES), "loop-straddles-window");
+	assert_int_equal(rule_from_name("branch-ends-window"), RULE_BRANCH_ENDS);
+	assert_int_equal(rule_from_name("entry-misaligned"), RULE_ENTRY_MISALIGNED);
+	assert_int_equal(rule_from_name("nope"), -1);
+}
+
+static void host_tables(void **state)
+{
+	assert_string_equal(profile_for_x86("GenuineIntel", 6, 0xcf)->name, "goldencove");
+	assert_string_equal(profile_for_x86("GenuineIntel", 6, 0x55)->name, "skylake");
+	assert_string_equal(profile_for_x86("GenuineIntel", 6, 0x3c)->name, "haswell");
+	assert_string_equal(profile_for_x86("AuthenticAMD", 0x17, 0x01)->name, "zen1");
+	assert_string_equal(profile_for_x86("AuthenticAMD", 0x17, 0x31)->name, "zen2");
+	assert_string_equal(profile_for_x86("AuthenticAMD", 0x19, 0x61)->name, "zen4");
+	assert_string_equal(profile_for_x86("AuthenticAMD", 0x19, 0x21)->name, "zen3");
+	assert_null(profile_for_x86("GenuineIntel", 6, 0x01));
+	assert_string_equal(profile_for_midr(0x481fd010)->name, "hip08");
+	assert_string_equal(profile_for_midr(0x413fd0c1)->name, "neoverse-n1");
+	assert_null(profile_for_midr(0x410fd030));
+	for (size_t i = 0; i < profile_count(); i++) {
+		assert_non_null(profile_at(i)->evidence);
+		assert_true(profile_at(i)->line == 64);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(windows_count),
+		cmocka_unit_test(zen1_seed000),
+		cmocka_unit_test(loop_buffer_hides_straddle),
+		cmocka_unit_test(jcc_erratum),
+		cmocka_unit_test(goldencove_part_rule),
+		cmocka_unit_test(relocatable_placements),
+		cmocka_unit_test(entry_misaligned),
+		cmocka_unit_test(rule_names),
+		cmocka_unit_test(host_tables),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
