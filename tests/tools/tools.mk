@@ -1,0 +1,12 @@
+# Test tools: small programs over libstraddle that the command tests run
+# (tests/cmd/t_*.sh find them in $TOOLS). Built with the sanitizers, like
+# everything `make test` runs.
+#   insn_dump  instruction starts per function, and their comparison with
+#              objdump's (tests/cmd/t_objdump.sh)
+
+TOOLS_SRC := $(wildcard tests/tools/*.c)
+TOOLS_BIN := $(patsubst tests/tools/%.c,$(S)/tools/%,$(TOOLS_SRC))
+
+$(S)/tools/%: tests/tools/%.c $(S)/libstraddle.a $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(DEFS) $(SANFLAGS) -Isrc -o $@ $< $(S)/libstraddle.a $(LIBS)
