@@ -21,7 +21,8 @@ struct scan_cmd {
 	unsigned long limit;
 	unsigned fail_rules;            /* bit per enum rule */
 	const char *dump_vdso;
-	json_t *doc, *files, *errors;
+	struct json_stream out;
+	json_t *errors;
 	bool gate_failed;
 };
 
@@ -305,7 +306,7 @@ static int scan_one(struct scan_cmd *c, const char *arg)
 	}
 	check_gate(c, &r);
 	if (c->json)
-		json_array_append_new(c->files, results_scan_file(&img, &r, c->source_lines));
+		results_scan_file(&c->out, &img, &r, c->source_lines);
 	else
 		print_text(c, &img, &r);
 	scan_result_free(&r);
@@ -399,29 +400,27 @@ int cmd_scan(int argc, char **argv)
 	if (c.host_why[0] && !c.json)
 		printf("%s\n", c.host_why);
 	if (c.json) {
-		c.doc = results_new("scan");
-		c.files = json_array();
-		c.errors = json_array();
-		json_t *names = json_array();
+		json_t *head = results_new("scan"), *names = json_array();
+
 		for (size_t i = 0; i < c.opts.nprofiles; i++)
 			json_array_append_new(names, json_string(c.profiles[i]->name));
-		json_object_set_new(c.doc, "profiles", names);
+		json_object_set_new(head, "profiles", names);
 		if (c.host_why[0])
-			json_object_set_new(c.doc, "host", json_string(c.host_why));
+			json_object_set_new(head, "host", json_string(c.host_why));
+		c.errors = json_array();
+		jstream_begin(&c.out, stdout, head);
+		jstream_open(&c.out, "files", '[');
 	}
 	for (int i = 0; i < ntargets; i++)
 		if (scan_one(&c, targets[i]))
 			status = EXIT_USAGE;
 	if (c.json) {
-		struct err e;
-
-		json_object_set_new(c.doc, "files", c.files);
-		json_object_set_new(c.doc, "errors", c.errors);
-		if (results_write(c.doc, "-", &e)) {
-			complain("stdout", "%s", e.msg);
+		jstream_close(&c.out);
+		jstream_put(&c.out, "errors", c.errors);
+		if (jstream_end(&c.out)) {
+			complain("stdout", "cannot write the JSON output");
 			status = EXIT_USAGE;
 		}
-		json_decref(c.doc);
 	}
 	if (status == EXIT_OK && c.gate_failed)
 		status = EXIT_GATE;

@@ -140,7 +140,8 @@ void elf_fde_ranges(const struct elf_image *img, struct elf_func **v, size_t *n,
 	const uint8_t *base;
 	uint64_t off = 0;
 
-	if (!s || s->type != SHT_PROGBITS)
+	/* lld and newer binutils type it SHT_X86_64_UNWIND */
+	if (!s || (s->type != SHT_PROGBITS && s->type != SHT_X86_64_UNWIND))
 		return;
 	base = img->data + s->offset;
 	while (off + 4 <= s->size) {

@@ -35,8 +35,9 @@ static size_t decode_function(struct worker *w, const struct elf_func *f)
 
 	if (!p)
 		return 0;
+	/* no more instructions than bytes: one reservation per function */
+	GROW(w->insn, w->insn_cap, f->size);
 	for (uint64_t off = 0; off < f->size; n++) {
-		GROW(w->insn, w->insn_cap, n + 1);
 		decode_one(w->dec, p + off, f->size - off, f->addr + off, &w->insn[n]);
 		off += w->insn[n].len;
 	}

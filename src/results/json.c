@@ -102,29 +102,110 @@ static json_t *function_json(struct elf_image *img, const struct scan_result *r,
 	return o;
 }
 
-json_t *results_scan_file(struct elf_image *img, const struct scan_result *r,
-			  bool source_lines)
+void results_scan_file(struct json_stream *s, struct elf_image *img,
+		       const struct scan_result *r, bool source_lines)
 {
-	json_t *funcs = json_array();
-	json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "path", img->path,
+	json_t *head = json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "path", img->path,
 		"arch", arch_name(img->arch), "elf_type", elf_type_name(img->type),
 		"functions_total", (json_int_t)r->funcs.n,
 		"functions_scanned", (json_int_t)r->functions_scanned,
 		"instructions", (json_int_t)r->instructions,
 		"loops_total", (json_int_t)r->loops_total,
 		"symbols_skipped", (json_int_t)r->funcs.skipped);
+	json_t *profiles = json_array();
+	const char *key;
+	json_t *v;
 
 	if (img->build_id_len) {
 		char id[2 * sizeof img->build_id + 1];
 
 		for (size_t i = 0; i < img->build_id_len; i++)
 			snprintf(id + 2 * i, 3, "%02x", img->build_id[i]);
-		json_object_set_new(o, "build_id", json_string(id));
+		json_object_set_new(head, "build_id", json_string(id));
 	}
+	for (size_t i = 0; i < r->nprofile; i++)
+		json_array_append_new(profiles, json_string(r->profile[i]->name));
+	json_object_set_new(head, "profiles", profiles);
+	jstream_open(s, NULL, '{');
+	json_object_foreach(head, key, v)
+		jstream_put(s, key, json_incref(v));
+	json_decref(head);
+	jstream_open(s, "functions", '[');
 	for (size_t i = 0; i < r->nfunc; i++)
-		json_array_append_new(funcs, function_json(img, r, &r->func[i], source_lines));
-	json_object_set_new(o, "functions", funcs);
-	return o;
+		jstream_put(s, NULL, function_json(img, r, &r->func[i], source_lines));
+	jstream_close(s);
+	jstream_close(s);
+}
+
+static void separator(struct json_stream *s)
+{
+	if (!s->first[s->depth])
+		fputc(',', s->f);
+	s->first[s->depth] = false;
+	fprintf(s->f, "\n%*s", s->depth, "");
+}
+
+void jstream_begin(struct json_stream *s, FILE *f, json_t *head)
+{
+	const char *key;
+	json_t *v;
+
+	memset(s, 0, sizeof *s);
+	s->f = f;
+	fputc('{', f);
+	s->depth = 1;
+	s->first[1] = true;
+	json_object_foreach(head, key, v)
+		jstream_put(s, key, json_incref(v));
+	json_decref(head);
+}
+
+static void put_key(struct json_stream *s, const char *key)
+{
+	separator(s);
+	if (key) {
+		json_t *k = json_string(key);
+
+		if (json_dumpf(k, s->f, JSON_ENCODE_ANY) != 0)
+			s->failed = true;
+		fputc(':', s->f);
+		json_decref(k);
+	}
+}
+
+void jstream_open(struct json_stream *s, const char *key, char bracket)
+{
+	put_key(s, key);
+	fputc(bracket, s->f);
+	if (s->depth + 1 < (int)(sizeof s->first / sizeof s->first[0]))
+		s->depth++;
+	s->first[s->depth] = true;
+	/* remember the closing bracket in the indentation's place */
+	s->closer[s->depth] = bracket == '[' ? ']' : '}';
+}
+
+void jstream_put(struct json_stream *s, const char *key, json_t *v)
+{
+	put_key(s, key);
+	if (json_dumpf(v, s->f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY) != 0)
+		s->failed = true;
+	json_decref(v);
+}
+
+void jstream_close(struct json_stream *s)
+{
+	char closer = s->closer[s->depth];
+
+	s->depth--;
+	fprintf(s->f, "\n%*s%c", s->depth, "", closer);
+}
+
+int jstream_end(struct json_stream *s)
+{
+	fputs("\n}\n", s->f);
+	if (fflush(s->f) != 0 || ferror(s->f))
+		s->failed = true;
+	return s->failed ? -1 : 0;
 }
 
 static int write_json(FILE *f, void *doc)

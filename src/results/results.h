@@ -13,10 +13,34 @@
 /* {"schema":1,"command":name,"tool_version":...}: the head of every document. */
 json_t *results_new(const char *command);
 
-/* One scanned file of `straddle scan --json`: path, arch, type, functions
- * with their loops, windows, hazards and fixes, irreducible cycles. */
-json_t *results_scan_file(struct elf_image *img, const struct scan_result *r,
-			  bool source_lines);
+/* A JSON document written as it is made: fields and array elements are
+ * jansson values dumped one at a time, so a scan of a 100 MB library never
+ * holds its whole document in memory (a jansson tree of libLLVM's scan
+ * took 520 MB and four seconds). Elements go one per line. */
+struct json_stream {
+	FILE *f;
+	int depth;
+	bool first[8];
+	char closer[8];
+	bool failed;
+};
+
+/* "{" and the fields of `head` (stolen). */
+void jstream_begin(struct json_stream *s, FILE *f, json_t *head);
+/* Open an array ('[') or object ('{'), as field `key` or (key NULL) as an
+ * element of the enclosing array. */
+void jstream_open(struct json_stream *s, const char *key, char bracket);
+/* A field (key) or element (key NULL); steals v. */
+void jstream_put(struct json_stream *s, const char *key, json_t *v);
+void jstream_close(struct json_stream *s);
+/* Close the document; 0, or -1 when a write failed. */
+int jstream_end(struct json_stream *s);
+
+/* One scanned file of `straddle scan --json`, as an element of the
+ * enclosing array: path, arch, type, counts, then its functions with their
+ * loops, windows, hazards and fixes, and irreducible cycles. */
+void results_scan_file(struct json_stream *s, struct elf_image *img,
+		       const struct scan_result *r, bool source_lines);
 
 /* A hazard as JSON: profile, rule, window, certainty, placements, fix. */
 json_t *results_hazard(const struct hazard *h);
