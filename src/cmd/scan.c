@@ -181,7 +181,7 @@ static void format_windows(const struct scan_result *r, const struct row *x, cha
 static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r)
 {
 	static const char *const cols[] = { "severity", "function", "address", "source",
-		">bytes", "window", "touched/best", "rule", "profile", "placement", "fix" };
+		">bytes", "window", "detail", "rule", "profile", "placement", "fix" };
 	struct table t;
 	struct row *rows;
 	size_t n = collect_rows(r, &rows), shown = n;
