@@ -27,6 +27,10 @@ struct cfg_loop {
 	uint32_t latch, nlatch;         /* into cfg.members: blocks with a back edge */
 	uint32_t parent;                /* enclosing loop index, or CFG_NONE */
 	uint32_t depth;                 /* 1 for an outermost loop */
+	/* entered other than through its header: the cycle of a retreating
+	 * edge whose target does not dominate its source. Its body is taken
+	 * as the blocks inside [start, end). */
+	bool irreducible;
 	bool innermost;
 	bool has_call;
 	/* DESIGN, hazard model: the contiguous range holding the header and
@@ -56,7 +60,7 @@ struct cfg {
 	/* scratch, sized to the largest function seen */
 	uint32_t *pred_off, *pred, *post, *order, *idom, *mark, *stack, *edge_at;
 	uint8_t *leader, *root;
-	uint32_t *retreat;               /* pairs (from, to) of retreating edges */
+	uint32_t *retreat;               /* (from, to, irreducible) of retreating edges */
 	size_t nretreat, retreat_cap;
 	size_t nvisited;                /* blocks numbered by the DFS */
 	size_t scratch_cap, pred_cap;

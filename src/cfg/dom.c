@@ -11,9 +11,10 @@ enum { UNSEEN, ON_STACK, DONE };
 
 static void add_retreat(struct cfg *g, uint32_t from, uint32_t to)
 {
-	GROW(g->retreat, g->retreat_cap, 2 * g->nretreat + 2);
-	g->retreat[2 * g->nretreat] = from;
-	g->retreat[2 * g->nretreat + 1] = to;
+	GROW(g->retreat, g->retreat_cap, 3 * g->nretreat + 3);
+	g->retreat[3 * g->nretreat] = from;
+	g->retreat[3 * g->nretreat + 1] = to;
+	g->retreat[3 * g->nretreat + 2] = 0;    /* irreducible: decided later */
 	g->nretreat++;
 }
 

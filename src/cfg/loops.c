@@ -50,9 +50,8 @@ static void collect_body(struct cfg *g, struct cfg_loop *l, uint32_t stamp)
 	l->nbody = (uint32_t)(g->nmembers - l->body);
 }
 
-/* DESIGN, hazard model: [start, end) spans the header and every latch;
- * body blocks wholly outside it are out of line. */
-static void measure_range(struct cfg *g, struct cfg_loop *l)
+/* DESIGN, hazard model: [start, end) spans the header and every latch. */
+static void set_range(struct cfg *g, struct cfg_loop *l)
 {
 	const struct cfg_block *h = &g->block[l->header];
 	uint32_t lo = l->header, hi = l->header;
@@ -72,6 +71,23 @@ static void measure_range(struct cfg *g, struct cfg_loop *l)
 		}
 	}
 	l->ninsn = g->block[hi].first + g->block[hi].ninsn - g->block[lo].first;
+}
+
+/* An irreducible cycle has no header that bounds it; take what lies in
+ * its range (blocks are in address order). */
+static void collect_range(struct cfg *g, struct cfg_loop *l)
+{
+	l->body = (uint32_t)g->nmembers;
+	for (uint32_t b = 0; b < g->nblock; b++)
+		if (g->block[b].start >= l->start && g->block[b].end <= l->end &&
+		    g->idom[b] != CFG_NONE)
+			append_member(g, b);
+	l->nbody = (uint32_t)(g->nmembers - l->body);
+}
+
+/* Body blocks wholly outside the range are out of line (cold). */
+static void measure_body(struct cfg *g, struct cfg_loop *l)
+{
 	l->has_call = false;
 	l->cold_blocks = 0;
 	l->cold_bytes = 0;
@@ -86,10 +102,13 @@ static void measure_range(struct cfg *g, struct cfg_loop *l)
 	}
 }
 
+/* Natural loops first, grouped by header; then irreducible entries. */
 static int by_header(const void *a, const void *b)
 {
-	const uint32_t *x = a, *y = b;  /* (from, to) pairs */
+	const uint32_t *x = a, *y = b;  /* (from, to, irreducible) */
 
+	if (x[2] != y[2])
+		return x[2] < y[2] ? -1 : 1;
 	if (x[1] != y[1])
 		return x[1] < y[1] ? -1 : 1;
 	return x[0] < y[0] ? -1 : x[0] > y[0];
@@ -97,24 +116,18 @@ static int by_header(const void *a, const void *b)
 
 static void split_retreating_edges(struct cfg *g)
 {
-	size_t nback = 0;
-
 	g->nirr = 0;
 	for (size_t i = 0; i < g->nretreat; i++) {
-		uint32_t from = g->retreat[2 * i], to = g->retreat[2 * i + 1];
+		uint32_t from = g->retreat[3 * i], to = g->retreat[3 * i + 1];
 
-		if (cfg_dominates(g, to, from)) {
-			g->retreat[2 * nback] = from;
-			g->retreat[2 * nback + 1] = to;
-			nback++;
+		if (cfg_dominates(g, to, from))
 			continue;
-		}
+		g->retreat[3 * i + 2] = 1;
 		GROW(g->irr, g->irr_cap, g->nirr + 1);
 		g->irr[g->nirr++] = (struct cfg_irreducible){
 			.entry = g->block[to].start, .from = g->block[from].start };
 	}
-	g->nretreat = nback;
-	qsort(g->retreat, nback, 2 * sizeof *g->retreat, by_header);
+	qsort(g->retreat, g->nretreat, 3 * sizeof *g->retreat, by_header);
 }
 
 static void make_loops(struct cfg *g)
@@ -124,18 +137,24 @@ static void make_loops(struct cfg *g)
 	g->nmembers = 0;
 	for (size_t i = 0; i < g->nretreat;) {
 		struct cfg_loop *l;
-		uint32_t h = g->retreat[2 * i + 1];
+		uint32_t h = g->retreat[3 * i + 1], irr = g->retreat[3 * i + 2];
 
 		GROW(g->loop, g->loop_cap, g->nloop + 1);
 		l = &g->loop[g->nloop++];
 		memset(l, 0, sizeof *l);
 		l->header = h;
+		l->irreducible = irr;
 		l->latch = (uint32_t)g->nmembers;
-		for (; i < g->nretreat && g->retreat[2 * i + 1] == h; i++)
-			append_member(g, g->retreat[2 * i]);
+		for (; i < g->nretreat && g->retreat[3 * i + 1] == h &&
+		       g->retreat[3 * i + 2] == irr; i++)
+			append_member(g, g->retreat[3 * i]);
 		l->nlatch = (uint32_t)(g->nmembers - l->latch);
-		collect_body(g, l, (uint32_t)g->nloop);
-		measure_range(g, l);
+		set_range(g, l);
+		if (irr)
+			collect_range(g, l);
+		else
+			collect_body(g, l, (uint32_t)g->nloop);
+		measure_body(g, l);
 	}
 }
 

@@ -219,10 +219,10 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 static void print_all_loops(const struct scan_result *r)
 {
 	static const char *const cols[] = { "function", "start", "end", ">bytes", ">insns",
-		">depth", "inner", "call", ">16", ">32", ">64", ">hazards" };
+		">depth", "inner", "call", "entries", ">16", ">32", ">64", ">hazards" };
 	struct table t;
 
-	table_init(&t, 12, cols);
+	table_init(&t, 13, cols);
 	for (size_t i = 0; i < r->nfunc; i++) {
 		const struct func_report *f = &r->func[i];
 
@@ -243,7 +243,7 @@ static void print_all_loops(const struct scan_result *r)
 			snprintf(hz, sizeof hz, "%u", l->nhazard);
 			table_row(&t, r->funcs.v[f->func].name, s, e, b, ni, d,
 				  l->innermost ? "yes" : "no", l->has_call ? "yes" : "no",
-				  w[0], w[1], w[2], hz);
+				  l->irreducible ? "several" : "one", w[0], w[1], w[2], hz);
 		}
 	}
 	if (t.nrows)

@@ -138,6 +138,7 @@ struct loop_report {
 	uint64_t start, end;
 	uint32_t depth;
 	bool innermost, has_call, in_loop_buffer;
+	bool irreducible;               /* a cycle with more than one entry */
 	uint32_t ninsn;
 	uint32_t cold_blocks;
 	uint64_t cold_bytes;

@@ -138,7 +138,7 @@ static void report_loop(struct worker *w, const struct elf_func *f, size_t ninsn
 	r = &w->out.loop[w->out.nloop];
 	*r = (struct loop_report){
 		.start = l->start, .end = l->end, .depth = l->depth, .innermost = l->innermost,
-		.has_call = l->has_call, .ninsn = l->ninsn, .cold_blocks = l->cold_blocks,
+		.has_call = l->has_call, .irreducible = l->irreducible, .ninsn = l->ninsn, .cold_blocks = l->cold_blocks,
 		.cold_bytes = l->cold_bytes,
 		.branch = geo.nedge ? l->start + geo.edge[0].branch : 0,
 		.shape_hash = shape_hash(w->insn, insn_index(w, ninsn, l->start), l->ninsn),

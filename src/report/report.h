@@ -6,7 +6,7 @@
 #include "../base/base.h"
 #include <stdio.h>
 
-#define TABLE_MAX_COLS 12
+#define TABLE_MAX_COLS 16
 
 struct table {
 	size_t ncols;

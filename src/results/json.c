@@ -68,6 +68,7 @@ static json_t *loop_json(struct elf_image *img, const struct scan_result *r,
 		"in_loop_buffer", l->in_loop_buffer, "instructions", (int)l->ninsn,
 		"cold_blocks", (int)l->cold_blocks, "cold_bytes", (json_int_t)l->cold_bytes);
 
+	json_object_set_new(o, "irreducible", json_boolean(l->irreducible));
 	json_object_set_new(o, "branch", l->branch ? hex(l->branch) : json_null());
 	if (lines && *elf_source_line(img, l->start, src, sizeof src))
 		json_object_set_new(o, "source", json_string(src));

@@ -88,10 +88,15 @@ static void irreducible_cycle(void **state)
 	};
 
 	cfg_build(&g, v, N(v));
-	assert_int_equal(g.nloop, 0);
 	assert_int_equal(g.nirr, 1);
 	assert_int_equal(g.irr[0].entry, 0x02);
 	assert_int_equal(g.irr[0].from, 0x06);
+	/* still a loop the CPU runs: its range is checked like any other */
+	assert_int_equal(g.nloop, 1);
+	assert_true(g.loop[0].irreducible);
+	assert_int_equal(g.loop[0].start, 0x02);
+	assert_int_equal(g.loop[0].end, 0x0a);
+	assert_int_equal(g.loop[0].nbody, 2);
 	cfg_free(&g);
 }
 
@@ -153,6 +158,7 @@ static void out_of_line_blocks(void **state)
 	assert_int_equal(g.loop[0].end, 0x08);
 	assert_int_equal(g.loop[0].cold_blocks, 1);
 	assert_int_equal(g.loop[0].cold_bytes, 4);
+	assert_false(g.loop[0].irreducible);
 	assert_int_equal(g.nirr, 0);
 	cfg_free(&g);
 }
@@ -174,10 +180,13 @@ static void code_falling_into_a_loop_body(void **state)
 	};
 
 	cfg_build(&g, v, N(v));
-	assert_int_equal(g.nloop, 0);
 	assert_int_equal(g.nirr, 1);
 	assert_int_equal(g.irr[0].entry, 0x00);
 	assert_int_equal(g.irr[0].from, 0x04);
+	assert_int_equal(g.nloop, 1);
+	assert_true(g.loop[0].irreducible);
+	assert_int_equal(g.loop[0].start, 0x00);
+	assert_int_equal(g.loop[0].end, 0x08);
 	cfg_free(&g);
 }
 
