@@ -125,7 +125,24 @@ static int by_worst(const void *a, const void *b, void *ctx)
 		return bx < by ? -1 : 1;
 	if (ax != ay)
 		return ax < ay ? -1 : 1;
+	if (x->loop != y->loop)         /* a loop and its function's entry */
+		return x->loop ? -1 : 1;
+	if (x->hazard->rule != y->hazard->rule)
+		return x->hazard->rule < y->hazard->rule ? -1 : 1;
+	if (x->hazard->window != y->hazard->window)
+		return x->hazard->window < y->hazard->window ? -1 : 1;
 	return (x->hazard > y->hazard) - (x->hazard < y->hazard);
+}
+
+/* The same verdict under several profiles is one row naming them all. */
+static bool same_verdict(const struct row *x, const struct row *y)
+{
+	const struct hazard *a = x->hazard, *b = y->hazard;
+
+	return x->func == y->func && x->loop == y->loop && a->rule == b->rule &&
+	       a->window == b->window && a->bad_placements == b->bad_placements &&
+	       a->all_placements == b->all_placements && a->fix_align == b->fix_align &&
+	       a->fix_pad == b->fix_pad;
 }
 
 static size_t collect_rows(const struct scan_result *r, struct row **out)
@@ -184,15 +201,19 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 		">bytes", "window", "detail", "rule", "profile", "placement", "fix" };
 	struct table t;
 	struct row *rows;
-	size_t n = collect_rows(r, &rows), shown = n;
+	size_t n = collect_rows(r, &rows), shown = 0, i = 0;
 
-	if (c->limit && shown > c->limit)
-		shown = c->limit;
 	table_init(&t, 11, cols);
-	for (size_t i = 0; i < shown; i++) {
+	while (i < n && (!c->limit || shown < c->limit)) {
 		const struct row *x = &rows[i];
 		const struct hazard *h = x->hazard;
 		char addr[20], src[128], bytes[24], win[16], tb[40], place[32], fix[40];
+		char profiles[256] = "";
+
+		for (; i < n && same_verdict(x, &rows[i]); i++)
+			snprintf(profiles + strlen(profiles), sizeof profiles - strlen(profiles),
+				 "%s%s", *profiles ? "," : "", rows[i].hazard->profile->name);
+		shown++;
 
 		hex_addr(addr, row_addr(r, x));
 		if (!c->source_lines || !*elf_source_line(img, row_addr(r, x), src, sizeof src))
@@ -206,12 +227,12 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 			snprintf(place, sizeof place, "%u of %u", h->bad_placements, h->all_placements);
 		format_fix(h, fix, sizeof fix);
 		table_row(&t, severity_name(h->severity), r->funcs.v[x->func->func].name, addr,
-			  src, bytes, win, tb, rule_name(h->rule), h->profile->name, place, fix);
+			  src, bytes, win, tb, rule_name(h->rule), profiles, place, fix);
 	}
 	if (n)
 		table_print(&t, stdout);
-	if (shown < n)
-		printf("... and %zu more hazards (--limit 0 shows all)\n", n - shown);
+	if (i < n)
+		printf("... and more (--limit 0 shows every row)\n");
 	table_free(&t);
 	free(rows);
 }

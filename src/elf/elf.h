@@ -71,6 +71,15 @@ const char *elf_type_name(uint16_t type);
 int elf_functions(const struct elf_image *img, struct elf_funcs *out, struct err *e);
 void elf_funcs_free(struct elf_funcs *f);
 
+/* A PLT stub and the name of the symbol it calls ("exit" for exit@plt). */
+struct elf_plt_stub {
+	uint64_t addr;
+	const char *name;
+};
+
+/* The stubs of .plt.sec or .plt; *out is malloc'd (free it). */
+size_t elf_plt_stubs(const struct elf_image *img, struct elf_plt_stub **out);
+
 /* The bytes of a function; NULL if they are not in the file (never for a
  * function returned by elf_functions). */
 const uint8_t *elf_func_bytes(const struct elf_image *img, const struct elf_func *f);

@@ -91,6 +91,19 @@ static void add(struct noreturn_set *s, uint64_t addr)
 	qsort(s->addr, s->n, sizeof *s->addr, by_u64);
 }
 
+/* exit@plt never returns either. */
+static void add_plt_stubs(const struct elf_image *img, struct noreturn_set *s, size_t nfuncs)
+{
+	struct elf_plt_stub *stub;
+	size_t n = elf_plt_stubs(img, &stub);
+
+	s->addr = xrealloc(s->addr, (nfuncs + n + 1) * sizeof *s->addr);
+	for (size_t i = 0; i < n; i++)
+		if (name_is_noreturn(stub[i].name))
+			s->addr[s->n++] = stub[i].addr;
+	free(stub);
+}
+
 /* A function with no byte 0xc3 or 0xc2 cannot hold a ret: only those are
  * decoded, so the cost is a memchr over the image, not a second decode. */
 static bool may_be_noreturn(const uint8_t *p, uint64_t n)
@@ -126,6 +139,7 @@ void noreturn_find(const struct elf_image *img, const struct elf_funcs *f,
 		case ENDS_IN_CALL: c[nc++] = (struct candidate){ i, last }; break;
 		}
 	}
+	add_plt_stubs(img, s, f->n);
 	qsort(s->addr, s->n, sizeof *s->addr, by_u64);
 	/* A function whose last act is calling a noreturn function is one. */
 	while (grew) {
