@@ -21,17 +21,25 @@ struct dwarf_state {
 	bool tried;
 };
 
+bool elf_debug_file_path(const struct elf_image *img, char *path, size_t size)
+{
+	int n;
+
+	if (img->build_id_len < 2 || size < 64)
+		return false;
+	n = snprintf(path, size, "/usr/lib/debug/.build-id/%02x/", img->build_id[0]);
+	for (size_t i = 1; i < img->build_id_len && n < (int)size - 8; i++)
+		n += snprintf(path + n, size - (size_t)n, "%02x", img->build_id[i]);
+	snprintf(path + n, size - (size_t)n, ".debug");
+	return true;
+}
+
 static void open_debug_file(struct elf_image *img, struct dwarf_state *st)
 {
 	char path[256];
-	int n;
 
-	if (img->build_id_len < 2)
+	if (!elf_debug_file_path(img, path, sizeof path))
 		return;
-	n = snprintf(path, sizeof path, "/usr/lib/debug/.build-id/%02x/", img->build_id[0]);
-	for (size_t i = 1; i < img->build_id_len && n < (int)sizeof path - 8; i++)
-		n += snprintf(path + n, sizeof path - (size_t)n, "%02x", img->build_id[i]);
-	snprintf(path + n, sizeof path - (size_t)n, ".debug");
 	st->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (st->fd >= 0)
 		st->dw = dwarf_begin(st->fd, DWARF_C_READ);

@@ -58,6 +58,7 @@ struct elf_funcs {
 	size_t n;
 	size_t skipped;         /* symbols that pointed outside their section */
 	char *pool;             /* storage for generated names ("fde@0x...") */
+	struct elf_image *debug;        /* separate debug file lending its .symtab */
 };
 
 int elf_open_file(struct elf_image *img, const char *path, struct err *e);
@@ -67,7 +68,9 @@ void elf_close(struct elf_image *img);
 
 const char *elf_type_name(uint16_t type);
 
-/* Functions sorted by (section, address), aliases folded. */
+/* Functions sorted by (section, address), aliases folded. A stripped image
+ * borrows the .symtab of its separate debug file (by build-id) when one is
+ * installed, so local functions keep their names. */
 int elf_functions(const struct elf_image *img, struct elf_funcs *out, struct err *e);
 void elf_funcs_free(struct elf_funcs *f);
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static bool is_code(const struct elf_section *s)
 {
@@ -48,31 +49,33 @@ static uint32_t section_of(const struct elf_image *img, uint64_t addr, uint64_t 
 	return 0;
 }
 
-static void read_symbols(const struct elf_image *img, const struct elf_section *symtab,
-			 struct elf_funcs *out, size_t *cap)
+/* Symbols of `symtab`, a section of `from` (the image itself, or its
+ * debug file, whose section indices are then mapped by address). */
+static void read_symbols(const struct elf_image *img, const struct elf_image *from,
+			 const struct elf_section *symtab, struct elf_funcs *out, size_t *cap)
 {
 	const struct elf_section *strtab;
 	size_t count;
 	Elf64_Sym sym;
 
-	if (symtab->link >= img->nsec || symtab->entsize != sizeof sym)
+	if (symtab->link >= from->nsec || symtab->entsize != sizeof sym)
 		return;
-	strtab = &img->sec[symtab->link];
+	strtab = &from->sec[symtab->link];
 	count = symtab->size / sizeof sym;
 	for (size_t i = 1; i < count; i++) {
 		struct elf_func f = { 0 };
 
-		memcpy(&sym, img->data + symtab->offset + i * sizeof sym, sizeof sym);
+		memcpy(&sym, from->data + symtab->offset + i * sizeof sym, sizeof sym);
 		if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_size == 0 ||
-		    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= img->nsec)
+		    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= from->nsec)
 			continue;
 		f.addr = sym.st_value;
 		f.size = sym.st_size;
-		f.name = elf_string(img, strtab, sym.st_name);
-		f.sec = sym.st_shndx;
+		f.name = elf_string(from, strtab, sym.st_name);
+		f.sec = from == img ? sym.st_shndx : section_of(img, f.addr, f.size);
 		f.source = symtab->type == SHT_SYMTAB ? FROM_SYMTAB : FROM_DYNSYM;
 		f.local = ELF64_ST_BIND(sym.st_info) == STB_LOCAL;
-		if (!is_code(&img->sec[f.sec]) || !func_fits(img, &f)) {
+		if (f.sec >= img->nsec || !is_code(&img->sec[f.sec]) || !func_fits(img, &f)) {
 			out->skipped++;
 			continue;
 		}
@@ -164,6 +167,27 @@ static void add_uncovered_fdes(const struct elf_image *img, struct elf_funcs *ou
 	free(fde);
 }
 
+/* The .symtab of the installed debug file with the same build-id. */
+static const struct elf_section *debug_symtab(const struct elf_image *img,
+					      struct elf_funcs *out)
+{
+	char path[256];
+	struct err e;
+
+	if (img->type == ET_REL || !elf_debug_file_path(img, path, sizeof path) ||
+	    access(path, R_OK) != 0)
+		return NULL;
+	out->debug = xcalloc(1, sizeof *out->debug);
+	if (elf_open_file(out->debug, path, &e) == 0 && out->debug->arch == img->arch)
+		for (size_t i = 0; i < out->debug->nsec; i++)
+			if (out->debug->sec[i].type == SHT_SYMTAB)
+				return &out->debug->sec[i];
+	elf_close(out->debug);
+	free(out->debug);
+	out->debug = NULL;
+	return NULL;
+}
+
 int elf_functions(const struct elf_image *img, struct elf_funcs *out, struct err *e)
 {
 	const struct elf_section *symtab = NULL, *dynsym = NULL;
@@ -177,10 +201,12 @@ int elf_functions(const struct elf_image *img, struct elf_funcs *out, struct err
 		if (img->sec[i].type == SHT_DYNSYM && !dynsym)
 			dynsym = &img->sec[i];
 	}
+	if (!symtab)
+		symtab = debug_symtab(img, out);
 	if (symtab)
-		read_symbols(img, symtab, out, &cap);
+		read_symbols(img, out->debug ? out->debug : img, symtab, out, &cap);
 	if (out->n == 0 && dynsym)
-		read_symbols(img, dynsym, out, &cap);
+		read_symbols(img, img, dynsym, out, &cap);
 	/* Relocatable objects: FDE addresses are unrelocated zeros, and the
 	 * symbols are complete anyway. */
 	if (img->type != ET_REL)
@@ -194,5 +220,9 @@ void elf_funcs_free(struct elf_funcs *f)
 {
 	free(f->v);
 	free(f->pool);
+	if (f->debug) {
+		elf_close(f->debug);
+		free(f->debug);
+	}
 	memset(f, 0, sizeof *f);
 }

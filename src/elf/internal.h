@@ -19,6 +19,10 @@ const struct elf_section *elf_section_named(const struct elf_image *img, const c
 void elf_fde_ranges(const struct elf_image *img, struct elf_func **v, size_t *n,
 		    size_t *cap);
 
+/* /usr/lib/debug/.build-id/xx/yyyy.debug for the image's build-id;
+ * false when it has none. */
+bool elf_debug_file_path(const struct elf_image *img, char *path, size_t size);
+
 /* Release the libdw state opened by elf_source_line. */
 void elf_dwarf_close(struct elf_image *img);
 
