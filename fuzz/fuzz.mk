@@ -1,0 +1,40 @@
+# `make fuzz`: the libFuzzer harness over the whole scan path (issue 2,
+# Bad input), run for FUZZ_SECONDS on a seed corpus of real and broken ELF
+# files made here. Everything is built with clang: libFuzzer needs clang's
+# coverage instrumentation, so the library is compiled again, with
+# -fsanitize=fuzzer-no-link and ASan+UBSan, into build/fuzz/obj. A crash,
+# a sanitizer report or a leak stops the run with a non-zero status and
+# leaves the input in build/fuzz/artifacts/.
+#
+#   make fuzz                 60 s
+#   make fuzz FUZZ_SECONDS=600
+#   build/fuzz/fuzz_scan build/fuzz/artifacts/crash-...   replay one input
+
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang
+F            := $(B)/fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_FLAGS   := -O1 -g -fno-omit-frame-pointer $(FUZZ_SAN)
+FUZZ_WARN    := $(filter-out -Werror,$(WARN))
+
+$(F)/obj/%.o: src/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_WARN) $(DEFS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(F)/libstraddle.a: $(patsubst src/%.c,$(F)/obj/%.o,$(LIB_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(F)/fuzz_scan: fuzz/fuzz_scan.c $(F)/libstraddle.a $(HEADERS)
+	$(FUZZ_CC) $(FUZZ_WARN) $(DEFS) $(FUZZ_FLAGS) -fsanitize=fuzzer -Isrc \
+		-o $@ $< $(F)/libstraddle.a $(LIBS)
+
+# The seeds are made afresh on every run (a second or so); what the
+# fuzzer finds is kept in build/fuzz/corpus across runs.
+fuzz: $(F)/fuzz_scan $(B)/straddle
+	sh fuzz/make_corpus.sh $(F)/seeds $(B)/straddle
+	@mkdir -p $(F)/corpus $(F)/artifacts
+	UBSAN_OPTIONS=print_stacktrace=1 \
+	$(F)/fuzz_scan -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=4096 \
+		-max_len=65536 -print_final_stats=1 -artifact_prefix=$(F)/artifacts/ \
+		$(F)/corpus $(F)/seeds
