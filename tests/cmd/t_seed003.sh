@@ -50,8 +50,8 @@ expect_eq "003 .o: elf_type" "$(jq_of '.files[0].elf_type')" rel
 expect_eq "003 .o: offsets" "$(jq_of '[.files[0].functions[] | .addr] | join(",")')" 0x0,0x48,0xc0,0x101,0x141
 expect_eq "003 .o: entry_align" "$(jq_of '[.files[0].functions[] | .entry_align] | join(",")')" 1,1,1,1,1
 # 60 bytes at s: two lines when s + 59 >= 64, s = 5..63: 59 of 64.
-# Fix: every .p2align below 64 still leaves 59/64 ... bad placements;
-# .p2align 6 makes the start certain: at 0x0 (+0) it fits.
+# Fix: after .p2align 2..32 some placements still cross (e.g. s = 32),
+# so it takes .p2align 6, which makes the start certain: 0x0 (+0) fits.
 expect_eq "003 .o aligned" "$(s3_hz vdso_aligned generic-x86)" "entry-misaligned/64/false/59of64/64+0"
 # At 0x48: .p2align 6 moves it to 0x80 (+56).
 expect_eq "003 .o shifted" "$(s3_hz vdso_shifted generic-x86)" "entry-misaligned/64/false/59of64/64+56"
