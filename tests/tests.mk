@@ -28,6 +28,7 @@ $(FIX)/arm64/%: $(FIX)/arm64/%.o
 	aarch64-linux-gnu-ld -o $@ -e 0x400000 -Ttext=0x400000 --build-id=none $<
 
 -include tests/fixtures/extra.mk
+-include tests/fixtures/diff/diff.mk
 -include tests/tools/tools.mk
 
 fixtures: $(X86_FIX) $(ARM_FIX) $(EXTRA_FIX)

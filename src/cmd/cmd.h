@@ -10,11 +10,19 @@ enum { EXIT_OK = 0, EXIT_GATE = 1, EXIT_USAGE = 2 };
 
 int cmd_scan(int argc, char **argv);
 int cmd_uarch(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 /* Shared by the commands that take --uarch NAME[,NAME...]|host|all:
  * fills out[] (at most max) and says in `why` how "host" was resolved. */
 int select_profiles(const char *spec, const struct profile **out, size_t max,
 		    size_t *n, char *why, size_t why_len);
+
+/* --fail-on RULE,...|any into a mask of (1 << enum rule). */
+int parse_rules(const char *opt, const char *spec, unsigned *mask);
+
+/* A decimal number in [min, max], or one line on stderr and -1. */
+int parse_number(const char *opt, const char *s, unsigned long min, unsigned long max,
+		 unsigned long *out);
 
 /* One line on stderr: "straddle: WHAT: MESSAGE". */
 void complain(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -1,4 +1,4 @@
-/* --uarch: which profiles a command applies. */
+/* Options more than one command takes: --uarch, --fail-on, numbers. */
 #include "cmd.h"
 
 #include <stdio.h>
@@ -62,4 +62,44 @@ int select_profiles(const char *spec, const struct profile **out, size_t max,
 	}
 	free(copy);
 	return rc;
+}
+
+int parse_rules(const char *opt, const char *spec, unsigned *mask)
+{
+	char *copy = xstrdup(spec), *save = NULL;
+	int rc = 0;
+
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int r = rule_from_name(t);
+
+		if (strcmp(t, "any") == 0)
+			*mask = ~0u;
+		else if (r >= 0)
+			*mask |= 1u << r;
+		else {
+			complain(opt, "unknown rule '%s'", t);
+			rc = -1;
+		}
+	}
+	free(copy);
+	return rc;
+}
+
+int parse_number(const char *opt, const char *s, unsigned long min, unsigned long max,
+		 unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!*s || s[0] == '-' || s[0] == '+') {
+		complain(opt, "'%s' is not a number from %lu to %lu", s, min, max);
+		return -1;
+	}
+	v = strtoul(s, &end, 10);
+	if (*end || v < min || v > max) {
+		complain(opt, "'%s' is not a number from %lu to %lu", s, min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
 }

@@ -56,41 +56,6 @@ static void help(FILE *out)
 	      "that could not be scanned (the other files are still scanned).\n", out);
 }
 
-static int parse_fail_on(struct scan_cmd *c, const char *spec)
-{
-	char *copy = xstrdup(spec), *save = NULL;
-	int rc = 0;
-
-	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		int r = rule_from_name(t);
-
-		if (strcmp(t, "any") == 0)
-			c->fail_rules = ~0u;
-		else if (r >= 0)
-			c->fail_rules |= 1u << r;
-		else {
-			complain("--fail-on", "unknown rule '%s'", t);
-			rc = -1;
-		}
-	}
-	free(copy);
-	return rc;
-}
-
-static int parse_number(const char *opt, const char *s, unsigned long min,
-			unsigned long max, unsigned long *out)
-{
-	char *end;
-	unsigned long v = strtoul(s, &end, 10);
-
-	if (!*s || *end || v < min || v > max || s[0] == '-') {
-		complain(opt, "'%s' is not a number from %lu to %lu", s, min, max);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
 /* ---- the text table ---- */
 
 struct row {
@@ -164,24 +129,6 @@ static size_t collect_rows(const struct scan_result *r, struct row **out)
 	return n;
 }
 
-static const char *severity_name(unsigned s)
-{
-	return s >= 3 ? "high" : s == 2 ? "medium" : "low";
-}
-
-static void format_fix(const struct hazard *h, char *buf, size_t n)
-{
-	unsigned log2 = 0;
-
-	if (!h->fix_align) {
-		snprintf(buf, n, "none by alignment");
-		return;
-	}
-	while ((1u << log2) < h->fix_align)
-		log2++;
-	snprintf(buf, n, ".p2align %u (+%u B)", log2, h->fix_pad);
-}
-
 static void format_windows(const struct scan_result *r, const struct row *x, char *buf,
 			   size_t n)
 {
@@ -221,11 +168,8 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 		snprintf(bytes, sizeof bytes, "%" PRIu64, row_bytes(r, x));
 		snprintf(win, sizeof win, "%u", h->window);
 		format_windows(r, x, tb, sizeof tb);
-		if (h->certain)
-			snprintf(place, sizeof place, "certain");
-		else
-			snprintf(place, sizeof place, "%u of %u", h->bad_placements, h->all_placements);
 		format_fix(h, fix, sizeof fix);
+		format_placement(h, place, sizeof place);
 		table_row(&t, severity_name(h->severity), r->funcs.v[x->func->func].name, addr,
 			  src, bytes, win, tb, rule_name(h->rule), profiles, place, fix);
 	}
@@ -385,7 +329,7 @@ static int parse_options(struct scan_cmd *c, int argc, char **argv)
 				return -1;
 			break;
 		case 'F':
-			if (parse_fail_on(c, optarg))
+			if (parse_rules("--fail-on", optarg, &c->fail_rules))
 				return -1;
 			break;
 		case 'h': help(stdout); exit(EXIT_OK);

@@ -180,6 +180,37 @@ int scan_image(const struct elf_image *img, const struct scan_opts *o,
 	       struct scan_result *r, struct err *e);
 void scan_result_free(struct scan_result *r);
 
+/* ---- comparing two scans (diff.c) ---- */
+
+/* One subject that changed: a loop (matched, added or removed) or a
+ * function's entry (entry set, no loops). */
+struct layout_change {
+	const struct func_report *fold, *fnew;  /* NULL for the side it is missing from */
+	const struct loop_report *lold, *lnew;
+	bool entry;                     /* the function entry itself */
+	bool resized;                   /* loop bytes changed */
+	bool moved;                     /* entry alignment changed */
+	uint32_t added, nadded;         /* into layout_diff.refs: hazards gained */
+	uint32_t removed, nremoved;     /* hazards lost */
+};
+
+struct layout_diff {
+	struct layout_change *v;
+	size_t n, cap;
+	const struct hazard **refs;
+	size_t nrefs, refs_cap;
+	const struct func_report **only_old, **only_new;
+	size_t only_old_cap, only_new_cap;
+	size_t funcs_matched, funcs_unchanged, funcs_only_old, funcs_only_new;
+	size_t loops_added, loops_removed, loops_resized;
+	size_t hazards_added, hazards_removed;
+};
+
+/* Both scans made with keep_all (every function and loop reported). */
+void layout_diff(const struct scan_result *old, const struct scan_result *new,
+		 struct layout_diff *d);
+void layout_diff_free(struct layout_diff *d);
+
 /* The loop's highest-severity hazard, 0 when it has none. */
 unsigned loop_severity(const struct scan_result *r, const struct loop_report *l);
 

@@ -4,6 +4,7 @@
 #define STRADDLE_REPORT_H
 
 #include "../base/base.h"
+#include "../model/model.h"
 #include <stdio.h>
 
 #define TABLE_MAX_COLS 16
@@ -22,5 +23,10 @@ void table_init(struct table *t, size_t ncols, const char *const *cols);
 void table_row(struct table *t, ...);
 void table_print(const struct table *t, FILE *out);
 void table_free(struct table *t);
+
+/* How a hazard reads in a table (hazard.c). */
+const char *severity_name(unsigned severity);           /* high, medium, low */
+void format_fix(const struct hazard *h, char *buf, size_t n);      /* ".p2align 4 (+6 B)" */
+void format_placement(const struct hazard *h, char *buf, size_t n); /* "certain", "3 of 4" */
 
 #endif

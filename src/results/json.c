@@ -58,8 +58,8 @@ static json_t *windows(uint64_t start, uint64_t end)
 	return o;
 }
 
-static json_t *loop_json(struct elf_image *img, const struct scan_result *r,
-			 const struct loop_report *l, bool lines)
+json_t *results_loop(struct elf_image *img, const struct scan_result *r,
+		     const struct loop_report *l, bool lines)
 {
 	char src[256];
 	json_t *o = json_pack("{s:o, s:o, s:I, s:i, s:b, s:b, s:b, s:i, s:i, s:I}",
@@ -93,7 +93,7 @@ static json_t *function_json(struct elf_image *img, const struct scan_result *r,
 		"from", source_name(f->source), "instructions", (int)fr->ninsn);
 
 	for (uint32_t i = fr->loop; i < fr->loop + fr->nloop; i++)
-		json_array_append_new(loops, loop_json(img, r, &r->loop[i], lines));
+		json_array_append_new(loops, results_loop(img, r, &r->loop[i], lines));
 	for (uint32_t i = fr->irr; i < fr->irr + fr->nirr; i++)
 		json_array_append_new(irr, json_pack("{s:o, s:o}", "entry",
 			hex(r->irr[i].entry), "from", hex(r->irr[i].from)));

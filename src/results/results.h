@@ -45,6 +45,10 @@ void results_scan_file(struct json_stream *s, struct elf_image *img,
 /* A hazard as JSON: profile, rule, window, certainty, placements, fix. */
 json_t *results_hazard(const struct hazard *h);
 
+/* A loop as JSON: range, nesting, windows at 16/32/64, hazards. */
+json_t *results_loop(struct elf_image *img, const struct scan_result *r,
+		     const struct loop_report *l, bool lines);
+
 /* Write `doc` to stdout ("-") or atomically to path. */
 int results_write(json_t *doc, const char *path, struct err *e);
 
