@@ -64,3 +64,36 @@ expect_eq "reloc exec: seed000" "$(rl_hz reloc_seed000 generic-x86)" \
 	"loop-straddles-window/16/true/1of1/16+12 loop-straddles-window/64/true/1of1/16+12"
 expect_eq "reloc exec: forty clean" "$(rl_loop reloc_forty '.hazards | length')" 0
 expect_eq "reloc exec: entry_align" "$(jq_of '[.files[0].functions[].entry_align] | join(",")')" 4096,128
+
+# Branch rules are placement-dependent too. reloc_seed000's decl/jnz pair is
+# at loop offsets 0xb..0xf. skylake, W = 32, starts 4 and 20: pair [15, 19)
+# clear, [31, 35) spans 32: 1 of 2; it never ends on a window (ends 18, 34).
+# goldencove, W = 64, starts 4, 20, 36, 52: the decl [63, 65) spans 64 at
+# 52 only: 1 of 4. Fix: .p2align 8 -> 0x38: starts 8 and 24 (mod 32) put the
+# pair at [19, 23) and [35, 39); starts 8..56 (mod 64) put the decl at
+# 19, 35, 51, 67 and the jnz at 21, 37, 53, 69: clear (+4).
+run "$STRADDLE" scan --json --all --uarch skylake,goldencove "$RO"
+expect_eq "reloc .o seed000: skylake branch" \
+	"$(rl_hz reloc_seed000 skylake | tr ' ' '\n' | grep '^branch' | tr '\n' ' ')" \
+	"branch-crosses-window/32/false/1of2/8+4 "
+expect_eq "reloc .o seed000: goldencove branch" \
+	"$(rl_hz reloc_seed000 goldencove | tr ' ' '\n' | grep '^branch' | tr '\n' ' ')" \
+	"branch-crosses-window/64/false/1of4/8+4 "
+
+# seed000_fixed.o: `.align 16` gives .text sh_addralign 16 and the loop
+# offset 0x40. At 0, 16, 32, 48 (mod 64) the 15 bytes fit every window; the
+# pair at s+11..s+15 never spans 32 or 64 nor ends on a window: clean for
+# every profile at every placement.
+run "$STRADDLE" scan --json --all --uarch all "$FIXTURES/x86/seed000_fixed.o"
+expect_eq "seed000_fixed.o: clean at every placement" \
+	"$RC $(jq_of '[.files[0].functions[].loops[] | "\(.start):\(.hazards | length)"] | join(",")')" "0 0x40:0"
+
+# seed000_after.o has no alignment directive: sh_addralign 1, so the loop at
+# 0x34 may start at any s mod W. 15 bytes span a 16 B boundary for s = 2..15:
+# 14 of 16; a 64 B one for s = 50..63: 14 of 64. Fix: .p2align 2 and 4 keep
+# s even / a multiple of 4 mod 16, still crossing at 2 or 4; .p2align 8 ->
+# 0x38, s = 0 or 8, crossing at 8; .p2align 16 -> 0x40 (+12): certain and
+# clear, for both windows.
+run "$STRADDLE" scan --json --all --uarch generic-x86 "$FIXTURES/x86/seed000_after.o"
+expect_eq "seed000_after.o: generic-x86" "$(rl_hz clear_user_after generic-x86)" \
+	"loop-straddles-window/16/false/14of16/16+12 loop-straddles-window/64/false/14of64/16+12"
