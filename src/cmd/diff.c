@@ -23,6 +23,7 @@ struct diff_cmd {
 	const struct profile *profiles[32];
 	char host_why[160];
 	bool json, all, source_lines;
+	unsigned long limit;            /* rows per section, 0: all */
 	unsigned fail_rules;
 	struct side old, new;
 	struct layout_diff d;
@@ -45,6 +46,7 @@ static void help(FILE *out)
 	      "                     branch-ends-window, entry-misaligned\n"
 	      "  --func GLOB        only functions whose name matches GLOB\n"
 	      "  --all              also list functions found on one side only\n"
+	      "  --limit N          at most N rows per section (default 40, 0: all)\n"
 	      "  --json             JSON on standard output\n"
 	      "  -j, --jobs N       threads per scan (default: online CPUs)\n"
 	      "  --no-source        do not look up source lines (DWARF)\n"
@@ -61,7 +63,7 @@ static int parse_options(struct diff_cmd *c, int argc, char **argv)
 		{ "func", required_argument, NULL, 'f' }, { "json", no_argument, NULL, 'J' },
 		{ "jobs", required_argument, NULL, 'j' }, { "fail-on", required_argument, NULL, 'F' },
 		{ "no-source", no_argument, NULL, 'S' }, { "help", no_argument, NULL, 'h' },
-		{ 0 } };
+		{ "limit", required_argument, NULL, 'l' }, { 0 } };
 	const char *uarch = "host";
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned long v;
@@ -70,6 +72,7 @@ static int parse_options(struct diff_cmd *c, int argc, char **argv)
 	c->opts.jobs = cpus > 0 ? (unsigned)(cpus < 16 ? cpus : 16) : 1;
 	c->opts.keep_all = true;        /* every loop: the unchanged ones match the rest */
 	c->source_lines = true;
+	c->limit = 40;
 	while ((ch = getopt_long(argc, argv, "j:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'u': uarch = optarg; break;
@@ -84,6 +87,10 @@ static int parse_options(struct diff_cmd *c, int argc, char **argv)
 			break;
 		case 'F':
 			if (parse_rules("--fail-on", optarg, &c->fail_rules))
+				return -1;
+			break;
+		case 'l':
+			if (parse_number("--limit", optarg, 0, ~0ul >> 1, &c->limit))
 				return -1;
 			break;
 		case 'h': help(stdout); exit(EXIT_OK);
@@ -239,7 +246,7 @@ static size_t hazard_rows(const struct diff_cmd *c, bool added, struct table *t)
 	struct verdict *v;
 	size_t n = collect_verdicts(c, added, &v);
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n && (!c->limit || i < c->limit); i++)
 		verdict_row(c, &v[i], added, t);
 	free(v);
 	return n;
@@ -251,10 +258,15 @@ static void print_hazards(const struct diff_cmd *c, bool added)
 		"touched/best", "rule", "profile", "fix" };
 	struct table t;
 
+	size_t n;
+
 	table_init(&t, 9, cols);
-	if (hazard_rows(c, added, &t)) {
+	t.max[1] = 48;
+	if ((n = hazard_rows(c, added, &t))) {
 		printf("%s\n", added ? "new hazards:" : "fixed hazards:");
 		table_print(&t, stdout);
+		if (n > t.nrows)
+			printf("... and %zu more (--limit 0 shows every row)\n", n - t.nrows);
 		printf("\n");
 	}
 	table_free(&t);
@@ -266,11 +278,13 @@ static void print_resized(const struct diff_cmd *c)
 	struct table t;
 
 	table_init(&t, 3, cols);
+	t.max[0] = 48;
 	for (size_t k = 0; k < c->d.n; k++) {
 		const struct layout_change *ch = &c->d.v[k];
 		char addr[64], bytes[64], tb[64];
 
-		if (!ch->resized || ch->nadded || ch->nremoved)
+		if (!ch->resized || ch->nadded || ch->nremoved ||
+		    (c->limit && t.nrows >= c->limit))
 			continue;
 		subject_columns(c, ch, 0, addr, bytes, tb, sizeof addr);
 		table_row(&t, func_name(c, ch), addr, bytes);

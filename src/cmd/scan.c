@@ -151,6 +151,7 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 	size_t n = collect_rows(r, &rows), shown = 0, i = 0;
 
 	table_init(&t, 11, cols);
+	t.max[1] = 48;
 	while (i < n && (!c->limit || shown < c->limit)) {
 		const struct row *x = &rows[i];
 		const struct hazard *h = x->hazard;
@@ -188,6 +189,7 @@ static void print_all_loops(const struct scan_result *r)
 	struct table t;
 
 	table_init(&t, 13, cols);
+	t.max[0] = 48;
 	for (size_t i = 0; i < r->nfunc; i++) {
 		const struct func_report *f = &r->func[i];
 

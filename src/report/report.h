@@ -13,6 +13,7 @@ struct table {
 	size_t ncols;
 	const char *head[TABLE_MAX_COLS];
 	bool right[TABLE_MAX_COLS];     /* right-align (numbers) */
+	size_t max[TABLE_MAX_COLS];     /* longer cells are cut to this, 0: no limit */
 	char **cell;                    /* nrows * ncols owned strings */
 	size_t nrows, cap;
 };

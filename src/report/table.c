@@ -21,8 +21,14 @@ void table_row(struct table *t, ...)
 
 	GROW(t->cell, t->cap, (t->nrows + 1) * t->ncols);
 	va_start(ap, t);
-	for (size_t c = 0; c < t->ncols; c++)
-		t->cell[t->nrows * t->ncols + c] = xstrdup(va_arg(ap, const char *));
+	for (size_t c = 0; c < t->ncols; c++) {
+		char *cell = xstrdup(va_arg(ap, const char *));
+
+		/* C++ names run to 200 characters: keep the head, mark the cut */
+		if (t->max[c] > 3 && strlen(cell) > t->max[c])
+			strcpy(cell + t->max[c] - 3, "...");
+		t->cell[t->nrows * t->ncols + c] = cell;
+	}
 	va_end(ap);
 	t->nrows++;
 }
