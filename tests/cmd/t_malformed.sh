@@ -91,6 +91,9 @@ expect_eq "odd symbols .o" \
 # A stripped .so whose .eh_frame is garbage: the FDEs are not believed;
 # so_exported (from .dynsym) is still scanned.
 mf_odd ehframe-garbage "$BADDIR/ehframe-garbage" "so_exported@0x2000+16"
+# Section header 0 is SHT_NULL: the ELF specification leaves its other
+# fields undefined, so a wild sh_offset there is legal and must be ignored.
+mf_odd null-offset "$BADDIR/null-offset" "clear_user_after@0x401000+68"
 # An empty .text (the .o; the linked file has no .text at all).
 mf_odd empty-text-o "$FIXTURES/x86/empty_text.o" ""
 mf_odd empty-text "$FIXTURES/x86/empty_text" ""
