@@ -95,4 +95,10 @@ expect_eq "dumped vDSO: exit 0" "$RC" 0
 expect_eq "dumped vDSO: same function count" "$(jq_of '.files[0].functions_total')" "$VDSO_N"
 expect_eq "dumped vDSO: same functions" \
 	"$(jq_of '[.files[0].functions[] | "\(.name)@\(.addr)+\(.size)"] | join(" ")')" "$VDSO_F"
+# Independently of straddle: the dump's .dynsym functions as readelf shows
+# them (value and size; aliases share both) are the named functions found.
+expect_eq "dumped vDSO: the functions readelf lists" \
+	"$(jq_of '[.files[0].functions[] | select(.from != "eh_frame") | "\(.addr)+\(.size)"] | sort | unique | join(" ")')" \
+	"$(readelf --dyn-syms -W "$TMP/vdso.so" | awk '$4 == "FUNC" && $3 != 0 { print $2, $3 }' |
+		while read -r v s; do printf '0x%x+%d\n' "0x$v" "$s"; done | LC_ALL=C sort -u | tr '\n' ' ' | sed 's/ $//')"
 cli_usage "--dump-vdso into a missing directory" scan --dump-vdso "$TMP/no/such/dir/vdso.so"
