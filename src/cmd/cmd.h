@@ -24,6 +24,10 @@ int parse_rules(const char *opt, const char *spec, unsigned *mask);
 int parse_number(const char *opt, const char *s, unsigned long min, unsigned long max,
 		 unsigned long *out);
 
+/* getopt_long returned '?' or ':' (option strings start with ':' and
+ * opterr is 0, so getopt says nothing itself): one line, returns -1. */
+int bad_option(const char *cmd, int ch, char **argv);
+
 /* One line on stderr: "straddle: WHAT: MESSAGE". */
 void complain(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -73,7 +73,8 @@ static int parse_options(struct diff_cmd *c, int argc, char **argv)
 	c->opts.keep_all = true;        /* every loop: the unchanged ones match the rest */
 	c->source_lines = true;
 	c->limit = 40;
-	while ((ch = getopt_long(argc, argv, "j:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":j:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'u': uarch = optarg; break;
 		case 'a': c->all = true; break;
@@ -94,7 +95,7 @@ static int parse_options(struct diff_cmd *c, int argc, char **argv)
 				return -1;
 			break;
 		case 'h': help(stdout); exit(EXIT_OK);
-		default: help(stderr); return -1;
+		default: return bad_option("diff", ch, argv);
 		}
 	}
 	if (argc - optind != 2) {

@@ -1,6 +1,7 @@
 /* Options more than one command takes: --uarch, --fail-on, numbers. */
 #include "cmd.h"
 
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,4 +103,15 @@ int parse_number(const char *opt, const char *s, unsigned long min, unsigned lon
 	}
 	*out = v;
 	return 0;
+}
+
+int bad_option(const char *cmd, int ch, char **argv)
+{
+	const char *arg = argv[optind - 1];
+
+	if (ch == ':')
+		complain(cmd, "option '%s' needs a value (see 'straddle %s --help')", arg, cmd);
+	else
+		complain(cmd, "unknown option '%s' (see 'straddle %s --help')", arg, cmd);
+	return -1;
 }

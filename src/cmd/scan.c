@@ -287,7 +287,7 @@ static int dump_vdso(const char *path)
 	struct err e = { "" };
 	int rc = elf_open_vdso(&img, &e);
 
-	if (rc == 0 && (rc = elf_save(&img, path, &e)) == 0)
+	if (rc == 0 && (rc = elf_save(&img, path, &e)) == 0 && isatty(STDERR_FILENO))
 		fprintf(stderr, "straddle: saved the vDSO (%zu bytes) to %s\n", img.size, path);
 	if (rc)
 		complain(path, "%s", e.msg);
@@ -313,7 +313,8 @@ static int parse_options(struct scan_cmd *c, int argc, char **argv)
 	c->opts.jobs = cpus > 0 ? (unsigned)(cpus < 16 ? cpus : 16) : 1;
 	c->limit = 40;
 	c->source_lines = true;
-	while ((ch = getopt_long(argc, argv, "j:h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":j:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'u': uarch = optarg; break;
 		case 'a': c->opts.keep_all = true; break;
@@ -335,7 +336,7 @@ static int parse_options(struct scan_cmd *c, int argc, char **argv)
 				return -1;
 			break;
 		case 'h': help(stdout); exit(EXIT_OK);
-		default: help(stderr); return -1;
+		default: return bad_option("scan", ch, argv);
 		}
 	}
 	if (select_profiles(uarch, c->profiles, 32, &c->opts.nprofiles, c->host_why,

@@ -86,14 +86,15 @@ int cmd_uarch(int argc, char **argv)
 	bool json = false;
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		if (ch == 'J')
 			json = true;
 		else if (ch == 'h') {
 			help(stdout);
 			return EXIT_OK;
 		} else {
-			help(stderr);
+			bad_option("uarch", ch, argv);
 			return EXIT_USAGE;
 		}
 	}

@@ -59,6 +59,8 @@ struct elf_funcs {
 	size_t skipped;         /* symbols that pointed outside their section */
 	char *pool;             /* storage for generated names ("fde@0x...") */
 	struct elf_image *debug;        /* separate debug file lending its .symtab */
+	struct elf_func *labels;        /* zero-size function symbols, for FDEs */
+	size_t nlabels;
 };
 
 int elf_open_file(struct elf_image *img, const char *path, struct err *e);

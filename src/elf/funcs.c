@@ -52,21 +52,20 @@ static uint32_t section_of(const struct elf_image *img, uint64_t addr, uint64_t 
 /* Symbols of `symtab`, a section of `from` (the image itself, or its
  * debug file, whose section indices are then mapped by address). */
 static void read_symbols(const struct elf_image *img, const struct elf_image *from,
-			 const struct elf_section *symtab, struct elf_funcs *out, size_t *cap)
+			 const struct elf_section *symtab, struct elf_funcs *out, size_t *cap,
+			 size_t *label_cap)
 {
 	const struct elf_section *strtab;
 	size_t count;
 	Elf64_Sym sym;
 
-	if (symtab->link >= from->nsec || symtab->entsize != sizeof sym)
-		return;
-	strtab = &from->sec[symtab->link];
+	strtab = &from->sec[symtab->link];     /* checked by symtab_ok */
 	count = symtab->size / sizeof sym;
 	for (size_t i = 1; i < count; i++) {
 		struct elf_func f = { 0 };
 
 		memcpy(&sym, from->data + symtab->offset + i * sizeof sym, sizeof sym);
-		if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || sym.st_size == 0 ||
+		if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC ||
 		    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= from->nsec)
 			continue;
 		f.addr = sym.st_value;
@@ -77,6 +76,11 @@ static void read_symbols(const struct elf_image *img, const struct elf_image *fr
 		f.local = ELF64_ST_BIND(sym.st_info) == STB_LOCAL;
 		if (f.sec >= img->nsec || !is_code(&img->sec[f.sec]) || !func_fits(img, &f)) {
 			out->skipped++;
+			continue;
+		}
+		if (f.size == 0) {      /* an assembler label typed as a function */
+			GROW(out->labels, *label_cap, out->nlabels + 1);
+			out->labels[out->nlabels++] = f;
 			continue;
 		}
 		GROW(out->v, *cap, out->n + 1);
@@ -119,6 +123,52 @@ static void fold_aliases(struct elf_funcs *f)
 
 /* FDE ranges inside a named function are that function's own unwind info
  * (or a part of it); only code no symbol covers becomes "fde@0x...". */
+/* Does a named function (out->v[0..named), sorted) overlap the FDE's range? */
+static bool fde_covered(const struct elf_funcs *out, size_t named, const struct elf_func *f)
+{
+	size_t lo = 0, hi = named;
+
+	/* the first named function starting after f */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (out->v[mid].sec < f->sec ||
+		    (out->v[mid].sec == f->sec && out->v[mid].addr <= f->addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < named && out->v[lo].sec == f->sec && out->v[lo].addr < f->addr + f->size)
+		return true;
+	for (size_t k = lo; k-- > 0 && out->v[k].sec == f->sec && k + 64 >= lo;)
+		if (out->v[k].addr + out->v[k].size > f->addr)
+			return true;
+	return false;
+}
+
+/* A zero-size function symbol inside the FDE's range is the code's real
+ * start and name: glibc's __restore_rt (size 0) has its FDE begin one byte
+ * early, inside the nop before it, for the unwinder's sake; decoding from
+ * the FDE's start would cut that nop in two. */
+static bool take_label(const struct elf_funcs *out, struct elf_func *f)
+{
+	for (size_t i = 0; i < out->nlabels; i++) {
+		const struct elf_func *l = &out->labels[i];
+
+		if (l->addr >= f->addr && l->addr < f->addr + f->size) {
+			f->size -= l->addr - f->addr;
+			f->addr = l->addr;
+			f->name = l->name;
+			f->source = l->source;
+			f->local = l->local;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* FDE ranges that no named function overlaps become functions of their
+ * own, named by a zero-size symbol inside them or "fde@0x...". */
 static void add_uncovered_fdes(const struct elf_image *img, struct elf_funcs *out,
 			       size_t *cap)
 {
@@ -126,45 +176,37 @@ static void add_uncovered_fdes(const struct elf_image *img, struct elf_funcs *ou
 	size_t nfde = 0, fcap = 0, named = out->n, pool_len = 0;
 
 	elf_fde_ranges(img, &fde, &nfde, &fcap);
-	if (nfde == 0) {
-		free(fde);
-		return;
-	}
-	qsort(out->v, named, sizeof *out->v, by_place);
-	out->pool = xmalloc(nfde * 24);
+	if (named)
+		qsort(out->v, named, sizeof *out->v, by_place);
+	out->pool = xmalloc(nfde * 24 + 1);
 	for (size_t i = 0; i < nfde; i++) {
 		struct elf_func f = fde[i];
-		bool covered = false;
 
 		f.sec = section_of(img, f.addr, f.size);
-		if (!f.sec)
+		if (!f.sec || fde_covered(out, named, &f))
 			continue;
-		/* Binary search the last named function starting at or before f. */
-		size_t lo = 0, hi = named;
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-			if (out->v[mid].sec < f.sec ||
-			    (out->v[mid].sec == f.sec && out->v[mid].addr <= f.addr))
-				lo = mid + 1;
-			else
-				hi = mid;
+		if (!take_label(out, &f)) {
+			char *name = out->pool + pool_len;
+
+			pool_len += (size_t)snprintf(name, 24, "fde@0x%" PRIx64, f.addr) + 1;
+			f.name = name;
+			f.source = FROM_FDE;
 		}
-		for (size_t k = lo; k-- > 0 && out->v[k].sec == f.sec;) {
-			if (out->v[k].addr + out->v[k].size > f.addr)
-				covered = true;
-			if (k + 64 < lo) /* nested symbols deeper than this are absurd */
-				break;
-		}
-		if (covered)
-			continue;
-		char *name = out->pool + pool_len;
-		pool_len += (size_t)snprintf(name, 24, "fde@0x%" PRIx64, f.addr) + 1;
-		f.name = name;
-		f.source = FROM_FDE;
 		GROW(out->v, *cap, out->n + 1);
 		out->v[out->n++] = f;
 	}
 	free(fde);
+}
+
+static int symtab_ok(const struct elf_image *img, const struct elf_section *s, struct err *e)
+{
+	if (s->entsize != sizeof(Elf64_Sym))
+		return err_set(e, "symbol table %s: entry size %llu, not %zu", s->name,
+			       (unsigned long long)s->entsize, sizeof(Elf64_Sym));
+	if (s->link == 0 || s->link >= img->nsec || img->sec[s->link].type != SHT_STRTAB)
+		return err_set(e, "symbol table %s: its string table (section %u) is not one",
+			       s->name, s->link);
+	return 0;
 }
 
 /* The .symtab of the installed debug file with the same build-id. */
@@ -180,7 +222,8 @@ static const struct elf_section *debug_symtab(const struct elf_image *img,
 	out->debug = xcalloc(1, sizeof *out->debug);
 	if (elf_open_file(out->debug, path, &e) == 0 && out->debug->arch == img->arch)
 		for (size_t i = 0; i < out->debug->nsec; i++)
-			if (out->debug->sec[i].type == SHT_SYMTAB)
+			if (out->debug->sec[i].type == SHT_SYMTAB &&
+			    symtab_ok(out->debug, &out->debug->sec[i], &e) == 0)
 				return &out->debug->sec[i];
 	elf_close(out->debug);
 	free(out->debug);
@@ -191,9 +234,8 @@ static const struct elf_section *debug_symtab(const struct elf_image *img,
 int elf_functions(const struct elf_image *img, struct elf_funcs *out, struct err *e)
 {
 	const struct elf_section *symtab = NULL, *dynsym = NULL;
-	size_t cap = 0;
+	size_t cap = 0, label_cap = 0;
 
-	(void)e;
 	memset(out, 0, sizeof *out);
 	for (size_t i = 0; i < img->nsec; i++) {
 		if (img->sec[i].type == SHT_SYMTAB && !symtab)
@@ -201,18 +243,22 @@ int elf_functions(const struct elf_image *img, struct elf_funcs *out, struct err
 		if (img->sec[i].type == SHT_DYNSYM && !dynsym)
 			dynsym = &img->sec[i];
 	}
+	if ((symtab && symtab_ok(img, symtab, e)) || (dynsym && symtab_ok(img, dynsym, e)))
+		return -1;
 	if (!symtab)
 		symtab = debug_symtab(img, out);
 	if (symtab)
-		read_symbols(img, out->debug ? out->debug : img, symtab, out, &cap);
+		read_symbols(img, out->debug ? out->debug : img, symtab, out, &cap, &label_cap);
 	if (out->n == 0 && dynsym)
-		read_symbols(img, img, dynsym, out, &cap);
+		read_symbols(img, img, dynsym, out, &cap, &label_cap);
 	/* Relocatable objects: FDE addresses are unrelocated zeros, and the
 	 * symbols are complete anyway. */
 	if (img->type != ET_REL)
 		add_uncovered_fdes(img, out, &cap);
-	qsort(out->v, out->n, sizeof *out->v, by_place);
-	fold_aliases(out);
+	if (out->n) {
+		qsort(out->v, out->n, sizeof *out->v, by_place);
+		fold_aliases(out);
+	}
 	return 0;
 }
 
@@ -220,6 +266,7 @@ void elf_funcs_free(struct elf_funcs *f)
 {
 	free(f->v);
 	free(f->pool);
+	free(f->labels);
 	if (f->debug) {
 		elf_close(f->debug);
 		free(f->debug);

@@ -128,11 +128,12 @@ static void read_build_id(struct elf_image *img)
 {
 	for (size_t i = 0; i < img->nsec; i++) {
 		const struct elf_section *s = &img->sec[i];
-		const uint8_t *p = img->data + s->offset;
+		const uint8_t *p;
 		uint64_t off = 0;
 
 		if (s->type != SHT_NOTE)
 			continue;
+		p = img->data + s->offset;      /* checked by read_sections */
 		while (off + 12 <= s->size) {
 			uint32_t nsz, dsz, type;
 			uint64_t desc;
@@ -175,7 +176,12 @@ int elf_open_file(struct elf_image *img, const char *path, struct err *e)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return err_set(e, "cannot open: %s", strerror(errno));
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) != 0) {
+		err_set(e, "cannot stat: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
 		close(fd);
 		return err_set(e, S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
 	}

@@ -189,9 +189,10 @@ static void scan_function(struct worker *w, size_t index)
 			report_loop(w, f, n, &w->cfg.loop[i]);
 		fr.irr = (uint32_t)w->out.nirr;
 		fr.nirr = (uint32_t)w->cfg.nirr;
-		GROW(w->out.irr, w->irr_cap, w->out.nirr + w->cfg.nirr);
-		memcpy(w->out.irr + w->out.nirr, w->cfg.irr, w->cfg.nirr * sizeof *w->cfg.irr);
-		w->out.nirr += w->cfg.nirr;
+		for (size_t i = 0; i < w->cfg.nirr; i++) {
+			GROW(w->out.irr, w->irr_cap, w->out.nirr + 1);
+			w->out.irr[w->out.nirr++] = w->cfg.irr[i];
+		}
 	}
 	fr.nloop = (uint32_t)(w->out.nloop - fr.loop);
 	fr.hazard = (uint32_t)w->out.nhazard;
@@ -227,6 +228,14 @@ static int by_func(const void *a, const void *b)
 	return (x->func > y->func) - (x->func < y->func);
 }
 
+/* Append src[first .. first+n); src is NULL when a worker found none. */
+static void copy_hazards(struct scan_result *r, const struct hazard *src, uint32_t first,
+			 uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		r->hazard[r->nhazard + i] = src[first + i];
+}
+
 /* Concatenate the workers' output, in function order, rebasing indices. */
 static void merge(struct scan_result *r, struct worker *w, unsigned nw)
 {
@@ -255,19 +264,18 @@ static void merge(struct scan_result *r, struct worker *w, unsigned nw)
 			for (uint32_t j = fr.loop; j < fr.loop + fr.nloop; j++) {
 				struct loop_report lr = o->loop[j];
 
-				memcpy(r->hazard + r->nhazard, o->hazard + lr.hazard,
-				       lr.nhazard * sizeof *r->hazard);
+				copy_hazards(r, o->hazard, lr.hazard, lr.nhazard);
 				lr.hazard = (uint32_t)r->nhazard;
 				r->nhazard += lr.nhazard;
 				r->loop[r->nloop + (j - fr.loop)] = lr;
 			}
 			fr.loop = (uint32_t)r->nloop;
 			r->nloop += fr.nloop;
-			memcpy(r->hazard + r->nhazard, o->hazard + fr.hazard,
-			       fr.nhazard * sizeof *r->hazard);
+			copy_hazards(r, o->hazard, fr.hazard, fr.nhazard);
 			fr.hazard = (uint32_t)r->nhazard;
 			r->nhazard += fr.nhazard;
-			memcpy(r->irr + r->nirr, o->irr + fr.irr, fr.nirr * sizeof *r->irr);
+			for (uint32_t j = 0; j < fr.nirr; j++)
+				r->irr[r->nirr + j] = o->irr[fr.irr + j];
 			fr.irr = (uint32_t)r->nirr;
 			r->nirr += fr.nirr;
 			r->func[r->nfunc++] = fr;
