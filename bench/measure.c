@@ -1,9 +1,10 @@
 /* measure RUNS CMD [ARG...]: run CMD RUNS times, its standard output to
  * /dev/null, and print one line:
- *     MEDIAN MIN MAX MAXRSS
- * wall seconds (median, fastest, slowest run) and the largest peak
- * resident set of any run in KiB (wait4's ru_maxrss). Exit 1 if a run
- * fails. Used by bench/bench.sh; it needs nothing but libc. */
+ *     MEDIAN MIN MAX MAXRSS CPU
+ * wall seconds (median, fastest, slowest run), the largest peak resident
+ * set of any run in KiB (wait4's ru_maxrss), and the median CPU seconds
+ * (user + system, all threads), which other load on the machine disturbs
+ * less than wall time. Exit 1 if a run fails. Used by bench/bench.sh; it needs nothing but libc. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,10 +28,16 @@ static int by_value(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, by_value);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 int main(int argc, char **argv)
 {
 	int runs = argc > 2 ? atoi(argv[1]) : 0;
-	double *t;
+	double *t, *cpu, wall;
 	long maxrss = 0;
 
 	if (runs < 1) {
@@ -38,6 +45,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	t = calloc((size_t)runs, sizeof *t);
+	cpu = calloc((size_t)runs, sizeof *cpu);
 	for (int i = 0; i < runs; i++) {
 		struct rusage ru;
 		int status;
@@ -66,12 +74,14 @@ int main(int argc, char **argv)
 			fprintf(stderr, "measure: %s failed (status %d)\n", argv[2], status);
 			return 1;
 		}
+		cpu[i] = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+			 (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 		if (ru.ru_maxrss > maxrss)
 			maxrss = ru.ru_maxrss;
 	}
-	qsort(t, (size_t)runs, sizeof *t, by_value);
-	printf("%.3f %.3f %.3f %ld\n", runs % 2 ? t[runs / 2] : (t[runs / 2 - 1] + t[runs / 2]) / 2,
-	       t[0], t[runs - 1], maxrss);
+	wall = median(t, runs);
+	printf("%.3f %.3f %.3f %ld %.3f\n", wall, t[0], t[runs - 1], maxrss, median(cpu, runs));
 	free(t);
+	free(cpu);
 	return 0;
 }
