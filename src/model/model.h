@@ -96,6 +96,7 @@ struct hazard {
 	uint16_t all_placements;
 	uint16_t fix_align;             /* .p2align bytes that fix it, 0: none does */
 	uint16_t fix_pad;               /* padding bytes it costs here */
+	bool fix_clean;                 /* brings in no other hazard of the profile */
 };
 
 /* Windows touched and the best any placement achieves (DESIGN). */

@@ -96,21 +96,86 @@ static unsigned count_bad(const struct profile *p, enum rule r, unsigned w,
 
 /* The smallest .p2align before the subject that removes the hazard at
  * every placement it can then have; 0 when none up to 64 does. */
-static void find_fix(const struct profile *p, enum rule r, unsigned w,
+/* The rules a profile applies to a subject: (rule, window) pairs. */
+struct check {
+	enum rule rule;
+	unsigned window;
+};
+
+#define MAX_CHECKS 6
+
+static bool in_loop_buffer(const struct profile *p, const struct loop_geometry *g)
+{
+	return p->loop_buffer && g->fits_loop_buffer_shape && g->ninsn <= p->loop_buffer;
+}
+
+static size_t loop_checks(const struct profile *p, const struct loop_geometry *g,
+			  struct check *c)
+{
+	unsigned windows[3] = { p->fetch, p->uop_window, p->line };
+	size_t n = 0;
+
+	/* Seed 000: a loop running from the loop buffer is not fetched, so
+	 * where its bytes lie does not matter (Haswell was unaffected). */
+	if (!in_loop_buffer(p, g))
+		for (int i = 0; i < 3; i++) {
+			bool repeat = false;
+
+			for (int j = 0; j < i; j++)
+				repeat |= windows[j] == windows[i];
+			if (windows[i] && !repeat)
+				c[n++] = (struct check){ RULE_LOOP_STRADDLES, windows[i] };
+		}
+	if (p->branch_rule != BRANCH_RULE_NONE)
+		c[n++] = (struct check){ RULE_BRANCH_CROSSES, p->branch_window };
+	if (p->branch_rule == BRANCH_RULE_JCC_ERRATUM)
+		c[n++] = (struct check){ RULE_BRANCH_ENDS, p->branch_window };
+	return n;
+}
+
+/* Which checks fail with the subject at `start`: a bit each. */
+static unsigned failing(const struct profile *p, const struct check *c, size_t n,
+			const struct subject *x, uint64_t start, uint64_t align)
+{
+	unsigned mask = 0, all;
+
+	for (size_t i = 0; i < n; i++)
+		if (count_bad(p, c[i].rule, c[i].window, x, start, align, &all))
+			mask |= 1u << i;
+	return mask;
+}
+
+/* The smallest .p2align before the subject that removes hazard `k` at
+ * every placement it can then have, preferring one that brings in no hazard
+ * of the same profile that is not there now (aligning a loop for the JCC
+ * rule should not make it straddle a window); failing that, the smallest
+ * that removes it, marked as not clean; 0 when no alignment up to 64 does. */
+static void find_fix(const struct profile *p, const struct check *c, size_t n, size_t k,
 		     const struct subject *x, uint64_t start, uint64_t align,
 		     struct hazard *h)
 {
+	unsigned now = failing(p, c, n, x, start, align);
+
 	h->fix_align = 0;
 	h->fix_pad = 0;
+	h->fix_clean = false;
 	for (uint64_t a = 2; a <= 64; a *= 2) {
 		uint64_t moved = (start + a - 1) & ~(a - 1);
-		unsigned all;
+		unsigned after;
 
 		if (moved == start && a <= align)
 			continue;  /* already so aligned: no change */
-		if (count_bad(p, r, w, x, moved, align > a ? align : a, &all) == 0) {
+		after = failing(p, c, n, x, moved, align > a ? align : a);
+		if (after & (1u << k))
+			continue;
+		if (!h->fix_align) {
 			h->fix_align = (uint16_t)a;
 			h->fix_pad = (uint16_t)(moved - start);
+		}
+		if (!(after & ~now)) {
+			h->fix_align = (uint16_t)a;
+			h->fix_pad = (uint16_t)(moved - start);
+			h->fix_clean = true;
 			return;
 		}
 	}
@@ -125,26 +190,27 @@ static uint8_t severity(const struct profile *p, enum rule r, unsigned w)
 	return 1;
 }
 
-static size_t check(const struct profile *p, enum rule r, unsigned w,
+/* Every failing check becomes a hazard with its fix. */
+static size_t apply(const struct profile *p, const struct check *c, size_t nc,
 		    const struct subject *x, uint64_t start, uint64_t align,
-		    struct hazard *out, size_t n, size_t max)
+		    struct hazard *out, size_t max)
 {
-	unsigned all, bad = count_bad(p, r, w, x, start, align, &all);
+	size_t n = 0;
 
-	if (!bad || n >= max)
-		return n;
-	out[n] = (struct hazard){
-		.profile = p, .rule = (uint8_t)r, .window = (uint16_t)w,
-		.severity = severity(p, r, w), .certain = bad == all,
-		.bad_placements = (uint16_t)bad, .all_placements = (uint16_t)all,
-	};
-	find_fix(p, r, w, x, start, align, &out[n]);
-	return n + 1;
-}
+	for (size_t k = 0; k < nc && n < max; k++) {
+		unsigned all, bad = count_bad(p, c[k].rule, c[k].window, x, start, align, &all);
 
-static bool in_loop_buffer(const struct profile *p, const struct loop_geometry *g)
-{
-	return p->loop_buffer && g->fits_loop_buffer_shape && g->ninsn <= p->loop_buffer;
+		if (!bad)
+			continue;
+		out[n] = (struct hazard){
+			.profile = p, .rule = (uint8_t)c[k].rule, .window = (uint16_t)c[k].window,
+			.severity = severity(p, c[k].rule, c[k].window), .certain = bad == all,
+			.bad_placements = (uint16_t)bad, .all_placements = (uint16_t)all,
+		};
+		find_fix(p, c, nc, k, x, start, align, &out[n]);
+		n++;
+	}
+	return n;
 }
 
 size_t loop_hazards(const struct profile *p, const struct loop_geometry *g,
@@ -152,36 +218,19 @@ size_t loop_hazards(const struct profile *p, const struct loop_geometry *g,
 		    struct hazard *out, size_t max)
 {
 	struct subject x = { .loop = g };
-	unsigned windows[3] = { p->fetch, p->uop_window, p->line };
-	size_t n = 0;
+	struct check c[MAX_CHECKS];
+	size_t n = loop_checks(p, g, c);
 
-	/* Seed 000: a loop running from the loop buffer is not fetched, so
-	 * where its bytes lie does not matter (Haswell was unaffected). */
-	if (!in_loop_buffer(p, g))
-		for (int i = 0; i < 3; i++) {
-			bool repeat = false;
-
-			for (int j = 0; j < i; j++)
-				repeat |= windows[j] == windows[i];
-			if (windows[i] && !repeat)
-				n = check(p, RULE_LOOP_STRADDLES, windows[i], &x, start,
-					  placement_align, out, n, max);
-		}
-	if (p->branch_rule != BRANCH_RULE_NONE)
-		n = check(p, RULE_BRANCH_CROSSES, p->branch_window, &x, start,
-			  placement_align, out, n, max);
-	if (p->branch_rule == BRANCH_RULE_JCC_ERRATUM)
-		n = check(p, RULE_BRANCH_ENDS, p->branch_window, &x, start,
-			  placement_align, out, n, max);
-	return n;
+	return apply(p, c, n, &x, start, placement_align, out, max);
 }
 
 size_t entry_hazards(const struct profile *p, uint64_t addr, uint64_t size,
 		     uint64_t placement_align, struct hazard *out, size_t max)
 {
 	struct subject x = { .size = size };
+	struct check c = { RULE_ENTRY_MISALIGNED, p->line };
 
 	if (size == 0 || size > p->line)
 		return 0;
-	return check(p, RULE_ENTRY_MISALIGNED, p->line, &x, addr, placement_align, out, 0, max);
+	return apply(p, &c, 1, &x, addr, placement_align, out, max);
 }

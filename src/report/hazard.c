@@ -16,7 +16,8 @@ void format_fix(const struct hazard *h, char *buf, size_t n)
 	}
 	while ((1u << log2) < h->fix_align)
 		log2++;
-	snprintf(buf, n, ".p2align %u (+%u B)", log2, h->fix_pad);
+	snprintf(buf, n, ".p2align %u (+%u B)%s", log2, h->fix_pad,
+		 h->fix_clean ? "" : ", adds another");
 }
 
 void format_placement(const struct hazard *h, char *buf, size_t n)

@@ -28,7 +28,8 @@ json_t *results_hazard(const struct hazard *h)
 	json_object_set_new(o, "placements", json_pack("{s:i, s:i}", "hazardous",
 		(int)h->bad_placements, "possible", (int)h->all_placements));
 	json_object_set_new(o, "fix", h->fix_align ?
-		json_pack("{s:i, s:i}", "align", (int)h->fix_align, "pad", (int)h->fix_pad) :
+		json_pack("{s:i, s:i, s:b}", "align", (int)h->fix_align, "pad", (int)h->fix_pad,
+			  "clean", h->fix_clean) :
 		json_null());
 	return o;
 }

@@ -91,6 +91,23 @@ static void jcc_erratum(void **state)
 	assert_int_equal(loop_hazards(p, &g, 0x00, 4096, h, 8), 0);
 }
 
+static void fix_brings_in_nothing_new(void **state)
+{
+	const struct profile *p = profile_named("skylake");
+	struct hazard h[8];
+	/* 28-byte loop, unfused jnz in its last 2 bytes, at 0x184: the jnz ends
+	 * on 0x1a0 (branch-ends-window), nothing else. .p2align 3 (0x188)
+	 * would spread it over 3 windows of 16 and 2 of 32; .p2align 4
+	 * (0x190): 2 of 32; .p2align 5 (0x1a0, +28) is clean. */
+	struct loop_geometry g = tight_loop(28, 26, 26);
+
+	assert_int_equal(loop_hazards(p, &g, 0x184, 4096, h, 8), 1);
+	assert_int_equal(h[0].rule, RULE_BRANCH_ENDS);
+	assert_int_equal(h[0].fix_align, 32);
+	assert_int_equal(h[0].fix_pad, 28);
+	assert_true(h[0].fix_clean);
+}
+
 static void goldencove_part_rule(void **state)
 {
 	const struct profile *p = profile_named("goldencove");
@@ -200,6 +217,7 @@ int main(void)
 		cmocka_unit_test(zen1_seed000),
 		cmocka_unit_test(loop_buffer_hides_straddle),
 		cmocka_unit_test(jcc_erratum),
+		cmocka_unit_test(fix_brings_in_nothing_new),
 		cmocka_unit_test(goldencove_part_rule),
 		cmocka_unit_test(relocatable_placements),
 		cmocka_unit_test(entry_misaligned),
