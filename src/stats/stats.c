@@ -1,0 +1,141 @@
+/* Descriptive statistics and the bootstrap. */
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t rng_next(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+size_t rng_below(uint64_t *state, size_t n)
+{
+	return n ? (size_t)(rng_next(state) % n) : 0;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+void stats_sort(double *v, size_t n)
+{
+	if (n > 1)
+		qsort(v, n, sizeof *v, by_value);
+}
+
+double stats_median_sorted(const double *s, size_t n)
+{
+	if (n == 0)
+		return NAN;
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+double stats_mean95_sorted(const double *s, size_t n)
+{
+	size_t k = n * 95 / 100;
+
+	if (n == 0)
+		return NAN;
+	if (k < 1)
+		k = 1;
+	return stats_mean(s, k);
+}
+
+double stats_mean(const double *v, size_t n)
+{
+	double sum = 0;
+
+	if (n == 0)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	return sum / (double)n;
+}
+
+double stats_stddev(const double *v, size_t n)
+{
+	double m = stats_mean(v, n), ss = 0;
+
+	if (n < 2)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		ss += (v[i] - m) * (v[i] - m);
+	return sqrt(ss / (double)(n - 1));
+}
+
+/* The median of a resample, by selection on a scratch copy. */
+static double resample_median(const double *v, size_t n, double *scratch, uint64_t *rng)
+{
+	for (size_t i = 0; i < n; i++)
+		scratch[i] = v[rng_below(rng, n)];
+	stats_sort(scratch, n);
+	return stats_median_sorted(scratch, n);
+}
+
+void stats_bootstrap_median_ci(const double *v, size_t n, unsigned resamples,
+			       uint64_t seed, double *lo, double *hi)
+{
+	double *scratch, *medians;
+	uint64_t rng = seed;
+
+	if (n == 0 || resamples == 0) {
+		*lo = *hi = NAN;
+		return;
+	}
+	scratch = xmalloc(n * sizeof *scratch);
+	medians = xmalloc(resamples * sizeof *medians);
+	for (unsigned r = 0; r < resamples; r++)
+		medians[r] = resample_median(v, n, scratch, &rng);
+	stats_sort(medians, resamples);
+	*lo = medians[(size_t)floor(0.025 * (resamples - 1))];
+	*hi = medians[(size_t)ceil(0.975 * (resamples - 1))];
+	free(scratch);
+	free(medians);
+}
+
+void stats_summarize(const double *v, size_t n, uint64_t seed, struct summary *s)
+{
+	double *sorted = xmalloc((n ? n : 1) * sizeof *sorted);
+
+	memset(s, 0, sizeof *s);
+	s->n = n;
+	if (n == 0) {
+		free(sorted);
+		return;
+	}
+	memcpy(sorted, v, n * sizeof *v);
+	stats_sort(sorted, n);
+	s->min = sorted[0];
+	s->max = sorted[n - 1];
+	s->median = stats_median_sorted(sorted, n);
+	s->mean = stats_mean(sorted, n);
+	s->mean95 = stats_mean95_sorted(sorted, n);
+	s->stddev = stats_stddev(sorted, n);
+	s->cv = s->mean ? s->stddev / s->mean : 0;
+	stats_bootstrap_median_ci(v, n, 1000, seed, &s->ci_lo, &s->ci_hi);
+	free(sorted);
+}
+
+bool stats_ci_overlap(double lo1, double hi1, double lo2, double hi2)
+{
+	return lo1 <= hi2 && lo2 <= hi1;
+}
+
+double stats_change_robot(double base, double new)
+{
+	return 100.0 * (new - base) / base;
+}
+
+double stats_change_mmtests(double base, double new, bool lower_is_better)
+{
+	return lower_is_better ? 100.0 * (base - new) / base : 100.0 * (new - base) / base;
+}

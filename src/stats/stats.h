@@ -1,0 +1,61 @@
+/* stats: the statistics of DESIGN.md, defined once. Every function works
+ * on samples (lower is better for times) and allocates only where it says. */
+#ifndef STRADDLE_STATS_H
+#define STRADDLE_STATS_H
+
+#include "../base/base.h"
+
+struct summary {
+	size_t n;
+	double min, max;
+	double median;          /* mean of the two middles for even n */
+	double mean;
+	double mean95;          /* mean of the best max(1, floor(0.95 n)) (lowest) */
+	double stddev;          /* sample, n - 1 */
+	double cv;              /* stddev / mean */
+	double ci_lo, ci_hi;    /* bootstrap 95% CI of the median */
+};
+
+/* A small, fast, reproducible generator (splitmix64): bootstrap resampling
+ * and the sweep's random order use it, with a seed, so runs can be redone. */
+uint64_t rng_next(uint64_t *state);
+/* Uniform in [0, n). */
+size_t rng_below(uint64_t *state, size_t n);
+
+void stats_sort(double *v, size_t n);
+double stats_median_sorted(const double *sorted, size_t n);
+double stats_mean95_sorted(const double *sorted, size_t n);
+double stats_mean(const double *v, size_t n);
+double stats_stddev(const double *v, size_t n);
+
+/* Percentile bootstrap of the median: `resamples` resamples with the
+ * generator seeded by `seed`; [lo, hi] the 2.5th and 97.5th percentiles. */
+void stats_bootstrap_median_ci(const double *v, size_t n, unsigned resamples,
+			       uint64_t seed, double *lo, double *hi);
+
+/* Everything above for v[0..n) (copied, not reordered). */
+void stats_summarize(const double *v, size_t n, uint64_t seed, struct summary *s);
+
+/* Two-sided Mann-Whitney U test. u is U of the first sample as scipy
+ * reports it: R1 - n1 (n1 + 1) / 2, the pairs with a > b, ties counting one
+ * half; p is exact (by counting)
+ * when there are no ties and n1 + n2 <= 40, else from the normal
+ * approximation with tie correction and continuity correction. */
+struct mann_whitney {
+	double u;
+	double z;               /* 0 when p is exact */
+	double p;
+	bool exact;
+};
+
+void stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
+			struct mann_whitney *out);
+
+bool stats_ci_overlap(double lo1, double hi1, double lo2, double hi2);
+
+/* Percent change in the kernel test robot's sign: 100 (new - base) / base. */
+double stats_change_robot(double base, double new);
+/* In mmtests' sign: positive is better, whatever the metric's direction. */
+double stats_change_mmtests(double base, double new, bool lower_is_better);
+
+#endif
