@@ -72,13 +72,64 @@ double stats_stddev(const double *v, size_t n)
 	return sqrt(ss / (double)(n - 1));
 }
 
-/* The median of a resample, by selection on a scratch copy. */
+/* The k-th smallest of v[0..n) (Hoare's selection; reorders v). */
+static double select_kth(double *v, size_t n, size_t k)
+{
+	size_t lo = 0, hi = n - 1;
+
+	while (lo < hi) {
+		double pivot = v[lo + (hi - lo) / 2];
+		size_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (v[i] < pivot)
+				i++;
+			while (v[j] > pivot)
+				j--;
+			if (i <= j) {
+				double t = v[i];
+
+				v[i++] = v[j];
+				v[j] = t;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			break;
+	}
+	return v[k];
+}
+
+double stats_median_select(double *v, size_t n)
+{
+	double upper, lower;
+
+	if (n == 0)
+		return NAN;
+	upper = select_kth(v, n, n / 2);
+	if (n % 2)
+		return upper;
+	/* the other middle is the largest of what selection left below */
+	lower = v[0];
+	for (size_t i = 1; i < n / 2; i++)
+		if (v[i] > lower)
+			lower = v[i];
+	return (lower + upper) / 2;
+}
+
+/* The median of a resample, by selection: linear, not a sort, because the
+ * sweep's stopping rule asks for many of them every few rounds. */
 static double resample_median(const double *v, size_t n, double *scratch, uint64_t *rng)
 {
 	for (size_t i = 0; i < n; i++)
 		scratch[i] = v[rng_below(rng, n)];
-	stats_sort(scratch, n);
-	return stats_median_sorted(scratch, n);
+	return stats_median_select(scratch, n);
 }
 
 void stats_bootstrap_median_ci(const double *v, size_t n, unsigned resamples,

@@ -24,6 +24,8 @@ size_t rng_below(uint64_t *state, size_t n);
 
 void stats_sort(double *v, size_t n);
 double stats_median_sorted(const double *sorted, size_t n);
+/* The same median by selection, in linear time; reorders v. */
+double stats_median_select(double *v, size_t n);
 double stats_mean95_sorted(const double *sorted, size_t n);
 double stats_mean(const double *v, size_t n);
 double stats_stddev(const double *v, size_t n);

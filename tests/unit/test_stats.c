@@ -20,6 +20,22 @@ static void medians(void **state)
 	assert_true(isnan(stats_median_sorted(one, 0)));
 }
 
+static void median_by_selection(void **state)
+{
+	uint64_t rng = 5;
+
+	/* against the sorted median, on arrays with many repeated values */
+	for (int t = 0; t < 3000; t++) {
+		size_t n = 1 + rng_below(&rng, 40);
+		double v[40], s[40];
+
+		for (size_t i = 0; i < n; i++)
+			s[i] = v[i] = (double)rng_below(&rng, 7);
+		stats_sort(s, n);
+		assert_true(stats_median_select(v, n) == stats_median_sorted(s, n));
+	}
+}
+
 static void mean95(void **state)
 {
 	double v[20];
@@ -133,6 +149,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(medians),
+		cmocka_unit_test(median_by_selection),
 		cmocka_unit_test(mean95),
 		cmocka_unit_test(spread),
 		cmocka_unit_test(bootstrap),
