@@ -109,6 +109,16 @@ size_t loop_hazards(const struct profile *p, const struct loop_geometry *g,
 		    uint64_t start, uint64_t placement_align,
 		    struct hazard *out, size_t max);
 
+/* ---- geometry (geometry.c) ---- */
+
+void loop_geometry(const struct cfg *g, const struct cfg_loop *l, struct loop_geometry *geo);
+
+/* The hazards under `p` of the innermost loop containing
+ * loop_addr in the code bytes code[0..size) placed at addr (a placement
+ * in memory: addresses mod 4096 are exact). For the sweep's prediction. */
+size_t code_loop_hazards(const struct profile *p, const uint8_t *code, size_t size,
+			 uint64_t addr, uint64_t loop_addr, struct hazard *out, size_t max);
+
 /* Seed 003: a function no larger than a line that touches two lines. */
 size_t entry_hazards(const struct profile *p, uint64_t addr, uint64_t size,
 		     uint64_t placement_align, struct hazard *out, size_t max);

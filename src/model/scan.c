@@ -73,41 +73,6 @@ static size_t insn_index(const struct worker *w, size_t n, uint64_t addr)
 	return lo;
 }
 
-/* A closing branch: the latch's branch back to the header, or, in a
- * rotated loop whose latch falls through into a test at the bottom, the
- * header's own branch back to the top (DESIGN, hazard model). */
-static const struct insn *closing_branch(const struct cfg *g, const struct cfg_loop *l,
-					 uint32_t latch)
-{
-	const struct insn *last = cfg_block_last(g, latch);
-	const struct cfg_block *h = &g->block[l->header];
-
-	if ((last->kind == BR_COND || last->kind == BR_JUMP) && last->target == h->start)
-		return last;
-	last = cfg_block_last(g, l->header);
-	if ((last->kind == BR_COND || last->kind == BR_JUMP) &&
-	    last->target >= l->start && last->target < last->addr)
-		return last;
-	return NULL;
-}
-
-static void add_edge(struct loop_geometry *geo, const struct cfg *g, const struct insn *br,
-		     uint64_t start)
-{
-	const struct insn *first = g->insn;
-	const struct insn *prev = br > first ? br - 1 : NULL;
-	uint64_t pair = prev && insn_fuses(prev, br) ? prev->addr : br->addr;
-
-	for (uint32_t i = 0; i < geo->nedge; i++)
-		if (geo->edge[i].branch == br->addr - start)
-			return;
-	if (geo->nedge == MAX_BACK_EDGES)
-		return;
-	geo->edge[geo->nedge++] = (struct back_edge){
-		.pair = (uint32_t)(pair - start), .branch = (uint32_t)(br->addr - start),
-		.end = (uint32_t)(br->addr + br->len - start) };
-}
-
 static uint64_t shape_hash(const struct insn *insn, size_t first, size_t n)
 {
 	uint64_t h = 1469598103934665603ull;
@@ -122,18 +87,11 @@ static uint64_t shape_hash(const struct insn *insn, size_t first, size_t n)
 static void report_loop(struct worker *w, const struct elf_func *f, size_t ninsn,
 			const struct cfg_loop *l)
 {
-	const struct cfg *g = &w->cfg;
-	struct loop_geometry geo = { .bytes = (uint32_t)(l->end - l->start), .ninsn = l->ninsn,
-		.fits_loop_buffer_shape = l->innermost && !l->has_call };
+	struct loop_geometry geo;
 	uint64_t align = elf_placement_align(w->img, f->sec);
 	struct loop_report *r;
 
-	for (uint32_t i = 0; i < l->nlatch; i++) {
-		const struct insn *br = closing_branch(g, l, g->members[l->latch + i]);
-
-		if (br)
-			add_edge(&geo, g, br, l->start);
-	}
+	loop_geometry(&w->cfg, l, &geo);
 	GROW(w->out.loop, w->loop_cap, w->out.nloop + 1);
 	r = &w->out.loop[w->out.nloop];
 	*r = (struct loop_report){
