@@ -21,7 +21,13 @@ $(F)/obj/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_WARN) $(DEFS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-$(F)/libstraddle.a: $(patsubst src/%.c,$(F)/obj/%.o,$(LIB_SRC))
+# Assembly (the Makefile's KERNEL_ASM, if any) needs no instrumentation.
+$(F)/obj/%.o: src/%.S $(KERNEL_ASM_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(DEFS) -g -c -o $@ $<
+
+$(F)/libstraddle.a: $(patsubst src/%.c,$(F)/obj/%.o,$(LIB_SRC)) \
+		    $(patsubst src/%.S,$(F)/obj/%.o,$(KERNEL_ASM))
 	@rm -f $@
 	ar rcs $@ $^
 
