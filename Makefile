@@ -30,6 +30,21 @@ $(S)/obj/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(DEFS) $(SANFLAGS) -c -o $@ $<
 
+# The kernels' assembly, for the host's architecture only (src/kernels/).
+KERNEL_ASM := $(wildcard src/kernels/$(shell uname -m)/*.S)
+KERNEL_ASM_H := $(wildcard src/kernels/*.h src/kernels/*/*.h)
+
+$(B)/obj/%.o: src/%.S $(KERNEL_ASM_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(DEFS) -g -c -o $@ $<
+
+$(S)/obj/%.o: src/%.S $(KERNEL_ASM_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(DEFS) -g -c -o $@ $<
+
+$(B)/libstraddle.a: $(patsubst src/%.S,$(B)/obj/%.o,$(KERNEL_ASM))
+$(S)/libstraddle.a: $(patsubst src/%.S,$(S)/obj/%.o,$(KERNEL_ASM))
+
 $(B)/libstraddle.a: $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRC))
 	@rm -f $@
 	ar rcs $@ $^

@@ -1,0 +1,115 @@
+/* kernels: the copy and clear routines of the seeds, as position-independent
+ * leaf code with an exception table, and the byte-exact fault contract that
+ * makes them behave like the kernel's user-copy routines (DESIGN: Kernels
+ * and placement; seeds 000, 001, 002).
+ *
+ * Calling convention (the kernel's, with a C return):
+ *	clear(dst, len)      -> bytes not cleared
+ *	copy(dst, src, len)  -> bytes not copied
+ * Contract: after a fault, every byte before the first inaccessible byte
+ * (of the destination, or for a copy of the source) has been processed,
+ * none after it has been written, and the return value counts from that
+ * byte to the end. Seed 001: 130 bytes from 66 before an unmapped page ->
+ * 66 processed, 64 returned. */
+#ifndef STRADDLE_KERNELS_H
+#define STRADDLE_KERNELS_H
+
+#include "../base/base.h"
+#include "../elf/elf.h"
+#include "../place/place.h"
+
+enum kernel_kind { KERNEL_CLEAR, KERNEL_COPY };
+
+/* CPU features a kernel wants (cpuid leaf 7). */
+enum {
+	KFEAT_ERMS = 1u << 0,   /* enhanced rep movsb/stosb: leaf 7.0 EBX bit 9 */
+	KFEAT_FSRM = 1u << 1,   /* fast short rep movsb: leaf 7.0 EDX bit 4 */
+	KFEAT_FZRM = 1u << 2,   /* fast zero-length rep movsb: leaf 7.1 EAX bit 10 */
+	KFEAT_FSRS = 1u << 3,   /* fast short rep stosb: leaf 7.1 EAX bit 11 */
+	KFEAT_COUNT = 4
+};
+
+/* An exception-table entry: offsets from the kernel's first byte. */
+struct kernel_fixup {
+	uint32_t fault;         /* the instruction that may fault */
+	uint32_t fixup;         /* where it goes on */
+};
+
+typedef size_t (*kernel_clear_fn)(void *dst, size_t len);
+typedef size_t (*kernel_copy_fn)(void *dst, const void *src, size_t len);
+
+struct kernel {
+	const char *name;
+	enum kernel_kind kind;
+	enum arch arch;
+	const char *seed;               /* "000", "001", "002"; "-" for libc's */
+	const char *summary;            /* one line */
+	unsigned features;              /* KFEAT_* it wants */
+	bool placeable;                 /* false: libc's, called where it is */
+	const uint8_t *code;            /* the bytes the arena copies */
+	size_t size;
+	const struct kernel_fixup *fixups;
+	size_t nfixups;
+	uint32_t loop_start;            /* hot loop: first byte, one past the last */
+	uint32_t loop_end;
+	kernel_clear_fn ref_clear;      /* references only: libc wrapped in the */
+	kernel_copy_fn ref_copy;        /* kernel convention (they return 0) */
+};
+
+/* The kernels this host can run: its architecture's, then libc's memset and
+ * memcpy. */
+size_t kernel_count(void);
+const struct kernel *kernel_at(size_t i);
+const struct kernel *kernel_named(const char *name);
+
+/* KFEAT_* of this CPU (0 on AArch64), and a feature bit's name. */
+unsigned kernels_host_features(void);
+const char *kernel_feature_name(unsigned bit);
+
+/* The entry for a fault at `offset` from the kernel's first byte, or NULL. */
+const struct kernel_fixup *kernel_fixup_at(const struct kernel *k, uint32_t offset);
+
+/* The SIGSEGV/SIGBUS handler: a fault in registered placed kernel code with
+ * a table entry goes on at the fixup; any other fault gets the previous
+ * disposition back and happens again (a real crash stays a crash).
+ * Idempotent; kernel_place installs it. */
+int kernels_install_fault_handler(struct err *e);
+
+/* Copy a placeable kernel to `offset` of a fresh mapping and register it
+ * (place_code + place_register): *p must not move until place_free(p). */
+int kernel_place(const struct kernel *k, uint32_t offset, struct placement *p,
+		 struct err *e);
+
+/* Run a kernel: placed code through `p`, a reference directly (p unused).
+ * For a clear, src is ignored. */
+size_t kernel_run(const struct kernel *k, const struct placement *p, void *dst,
+		  const void *src, size_t len);
+
+/* `straddle kernels --check`: the contract for every placeable kernel at
+ * each code offset (offsets not valid for the architecture are rounded up
+ * to its instruction size), every length 0..max_len without a fault, and
+ * every start 0..fault_span bytes before a PROT_NONE page for each length
+ * that reaches it (destination; for copies the source too), with contents
+ * compared byte for byte; and seed 001's case by name. Failures (at most
+ * a few per kernel) and one line per kernel go to `out`. */
+#define KERNELS_CHECK_MAX_LEN 300
+#define KERNELS_CHECK_FAULT_SPAN 256
+
+struct kernels_check_opts {
+	/* NULL: 0,1,7,13,33,63 (x86-64) or 0,4,12,28,36,60 (AArch64). */
+	const uint32_t *offsets;
+	size_t noffsets;
+	size_t max_len;                 /* KERNELS_CHECK_MAX_LEN */
+	size_t fault_span;              /* KERNELS_CHECK_FAULT_SPAN */
+	const char *only;               /* one kernel's name, or NULL: all */
+	FILE *out;
+};
+
+struct kernels_check_result {
+	unsigned long passed, failed;
+};
+
+int kernels_check(const struct kernels_check_opts *o, struct kernels_check_result *r,
+		  struct err *e);
+
+#endif
