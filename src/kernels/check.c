@@ -1,0 +1,317 @@
+/* `straddle kernels --check`: the byte-exact fault contract, proved for
+ * every placeable kernel by running it, placed, on buffers that end at a
+ * PROT_NONE page (issue 4; seed 001: "write of 130 bytes across an unmapped
+ * page returns 66"). One check is one call whose return value and every
+ * byte around its buffers are compared with what the contract says. */
+#include "kernels.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define GUARD 64                /* bytes watched on each side of a buffer */
+#define FILL 0xee               /* untouched bytes; never a source byte */
+#define MAX_SHOWN 5             /* failures printed per kernel */
+
+/* Source bytes are 1..127, so none equals FILL or a cleared 0. */
+static uint8_t pattern(size_t i)
+{
+	return (uint8_t)(1 + (i * 37 + i / 127) % 127);
+}
+
+/* Two mappings that end at a PROT_NONE page (one for a faulting
+ * destination, one for a faulting source) and two plain areas. */
+struct arena {
+	size_t page;
+	uint8_t *dst_edge, *src_edge;   /* first byte of the PROT_NONE page */
+	uint8_t *dst_area, *src_area;   /* GUARD + longest + 8 + GUARD, in the clear */
+	size_t area;
+	uint8_t *maps[3];
+	size_t map_len[3];
+};
+
+struct run {
+	const struct kernels_check_opts *o;
+	struct arena a;
+	const struct kernel *k;
+	struct placement *p;
+	uint32_t offset;
+	unsigned long passed, failed, shown;
+};
+
+static uint8_t *map_rw(struct arena *a, int i, size_t len, struct err *e)
+{
+	uint8_t *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED) {
+		err_set(e, "cannot map %zu bytes: %s", len, strerror(errno));
+		return NULL;
+	}
+	a->maps[i] = m;
+	a->map_len[i] = len;
+	return m;
+}
+
+/* [RW page(s) | PROT_NONE page]: returns the start of the PROT_NONE page. */
+static uint8_t *map_edge(struct arena *a, int i, size_t rw, struct err *e)
+{
+	uint8_t *m = map_rw(a, i, rw + a->page, e);
+
+	if (!m)
+		return NULL;
+	if (mprotect(m + rw, a->page, PROT_NONE) != 0) {
+		err_set(e, "cannot protect a page: %s", strerror(errno));
+		return NULL;
+	}
+	return m + rw;
+}
+
+static void arena_free(struct arena *a)
+{
+	for (int i = 0; i < 3; i++)
+		if (a->maps[i])
+			munmap(a->maps[i], a->map_len[i]);
+}
+
+/* Room for lengths up to max_len and seed 001's 130, and for starts up to
+ * `span` (and 66) bytes before the edge. */
+static int arena_init(struct arena *a, size_t max_len, size_t span, struct err *e)
+{
+	size_t area = 2 * GUARD + (max_len > 130 ? max_len : 130) + 8;
+	size_t rw;
+	uint8_t *plain;
+
+	memset(a, 0, sizeof *a);
+	a->page = (size_t)sysconf(_SC_PAGESIZE);
+	a->area = area;
+	rw = ((span > 66 ? span : 66) + GUARD + a->page - 1) / a->page * a->page;
+	if (!(a->dst_edge = map_edge(a, 0, rw, e)) || !(a->src_edge = map_edge(a, 1, rw, e)) ||
+	    !(plain = map_rw(a, 2, 2 * area, e))) {
+		arena_free(a);
+		return -1;
+	}
+	a->dst_area = plain;
+	a->src_area = plain + area;
+	for (size_t i = 0; i < area; i++)
+		a->src_area[i] = pattern(i);
+	for (size_t i = 0; i < rw; i++)
+		a->src_edge[-(ptrdiff_t)rw + (ptrdiff_t)i] = pattern(i);
+	return 0;
+}
+
+/* ---- one call and its verdict ---- */
+
+struct call {
+	const char *what;               /* "no fault", "destination fault", ... */
+	uint8_t *dst;
+	const uint8_t *src;
+	size_t len;
+	size_t ok_bytes;                /* bytes before the first inaccessible one */
+	uint8_t *lo, *hi;               /* watched: [lo, hi) apart from dst[0..ok_bytes) */
+};
+
+static void report(struct run *r, const struct call *c, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void report(struct run *r, const struct call *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (r->shown++ >= MAX_SHOWN)
+		return;
+	fprintf(r->o->out, "FAIL %s at offset %u, %s, len %zu, %zu accessible: ", r->k->name,
+		r->offset, c->what, c->len, c->ok_bytes);
+	va_start(ap, fmt);
+	vfprintf(r->o->out, fmt, ap);
+	va_end(ap);
+	fputc('\n', r->o->out);
+}
+
+/* What byte i of the watched range must hold after the call. */
+static uint8_t wanted(const struct run *r, const struct call *c, const uint8_t *at)
+{
+	size_t i = (size_t)(at - c->dst);
+
+	if (at < c->dst || i >= c->ok_bytes)
+		return FILL;
+	return r->k->kind == KERNEL_CLEAR ? 0 : c->src[i];
+}
+
+static bool verify(struct run *r, const struct call *c, size_t got)
+{
+	size_t want = c->len - c->ok_bytes;
+
+	if (got != want) {
+		report(r, c, "returned %zu, want %zu", got, want);
+		return false;
+	}
+	for (uint8_t *at = c->lo; at < c->hi; at++)
+		if (*at != wanted(r, c, at)) {
+			report(r, c, "byte %td is 0x%02x, want 0x%02x", at - c->dst, *at,
+			       wanted(r, c, at));
+			return false;
+		}
+	return true;
+}
+
+static bool one_call(struct run *r, struct call *c)
+{
+	bool ok;
+
+	memset(c->lo, FILL, (size_t)(c->hi - c->lo));
+	ok = verify(r, c, kernel_run(r->k, r->p, c->dst, c->src, c->len));
+	if (ok)
+		r->passed++;
+	else
+		r->failed++;
+	return ok;
+}
+
+/* ---- the three kinds of check ---- */
+
+/* (a) No fault: everything processed, 0 returned, guards untouched. The
+ * buffers' alignment varies with the length so that every kernel meets
+ * misaligned heads and tails. */
+static void no_fault(struct run *r, size_t len)
+{
+	struct call c = { .what = "no fault", .len = len, .ok_bytes = len };
+
+	c.lo = r->a.dst_area;
+	c.dst = c.lo + GUARD + len % 8;
+	c.hi = c.lo + r->a.area;
+	c.src = r->a.src_area + GUARD + (len * 3) % 8;
+	one_call(r, &c);
+}
+
+/* (b) The destination starts `k` bytes before a PROT_NONE page. */
+static void dst_fault(struct run *r, size_t len, size_t k)
+{
+	struct call c = { .what = "destination fault", .len = len, .ok_bytes = k };
+
+	c.dst = r->a.dst_edge - k;
+	c.lo = c.dst - GUARD;
+	c.hi = r->a.dst_edge;
+	c.src = r->a.src_area + GUARD + len % 8;
+	one_call(r, &c);
+}
+
+/* (c) The source starts `k` bytes before a PROT_NONE page: nothing at or
+ * after dst[k] may be written. */
+static void src_fault(struct run *r, size_t len, size_t k)
+{
+	struct call c = { .what = "source fault", .len = len, .ok_bytes = k };
+
+	c.lo = r->a.dst_area;
+	c.dst = c.lo + GUARD + len % 8;
+	c.hi = c.lo + r->a.area;
+	c.src = r->a.src_edge - k;
+	one_call(r, &c);
+}
+
+static void all_lengths(struct run *r)
+{
+	const struct kernels_check_opts *o = r->o;
+
+	for (size_t len = 0; len <= o->max_len; len++)
+		no_fault(r, len);
+	for (size_t k = 0; k <= o->fault_span; k++)
+		for (size_t len = k + 1; len <= o->max_len; len++) {
+			dst_fault(r, len, k);
+			if (r->k->kind == KERNEL_COPY)
+				src_fault(r, len, k);
+		}
+}
+
+/* Seed 001's case by name, with its own line. */
+static void seed001(struct run *r)
+{
+	static const char *const side[] = { "destination", "source" };
+	const char *verb = r->k->kind == KERNEL_CLEAR ? "cleared" : "copied";
+
+	for (int s = 0; s < (r->k->kind == KERNEL_COPY ? 2 : 1); s++) {
+		unsigned long failed = r->failed;
+
+		if (s == 0)
+			dst_fault(r, 130, 66);
+		else
+			src_fault(r, 130, 66);
+		fprintf(r->o->out, "seed 001: %s, 130 bytes, %s 66 before an unmapped page: "
+			"66 %s, 64 returned: %s\n", r->k->name, side[s], verb,
+			r->failed == failed ? "ok" : "FAIL");
+	}
+}
+
+/* ---- every kernel at every offset ---- */
+
+static const uint32_t default_offsets[] = {
+#if defined(__aarch64__)
+	0, 4, 12, 28, 36, 60,   /* instructions are 4 bytes: place/ wants multiples of 4 */
+#else
+	0, 1, 7, 13, 33, 63,    /* line start, odd, mid-window, window and line ends */
+#endif
+};
+
+static uint32_t valid_offset(const struct kernel *k, uint32_t off)
+{
+	return k->arch == ARCH_AARCH64 ? (off + 3) / 4 * 4 : off;
+}
+
+static void print_offsets(FILE *out, const struct kernel *k, const uint32_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s%u", i ? "," : "", valid_offset(k, v[i]));
+}
+
+static int check_kernel(struct run *r, const uint32_t *offsets, size_t n, struct err *e)
+{
+	static struct placement placed;         /* registered: must not move */
+	unsigned long passed = r->passed, failed = r->failed;
+
+	r->shown = 0;
+	for (size_t i = 0; i < n; i++) {
+		r->offset = valid_offset(r->k, offsets[i]);
+		if (kernel_place(r->k, r->offset, &placed, e))
+			return -1;
+		r->p = &placed;
+		all_lengths(r);
+		if (i == 0)
+			seed001(r);
+		place_free(&placed);
+	}
+	if (r->shown > MAX_SHOWN)
+		fprintf(r->o->out, "FAIL %s: %lu more failures not shown\n", r->k->name,
+			r->shown - MAX_SHOWN);
+	fprintf(r->o->out, "%-16s offsets ", r->k->name);
+	print_offsets(r->o->out, r->k, offsets, n);
+	fprintf(r->o->out, ": %lu passed, %lu failed\n", r->passed - passed, r->failed - failed);
+	return 0;
+}
+
+int kernels_check(const struct kernels_check_opts *o, struct kernels_check_result *res,
+		  struct err *e)
+{
+	struct kernels_check_opts opts = *o;
+	struct run r = { .o = &opts };
+	const uint32_t *offsets = o->offsets ? o->offsets : default_offsets;
+	size_t n = o->offsets ? o->noffsets : sizeof default_offsets / sizeof default_offsets[0];
+	int rc = 0;
+
+	if (!opts.out)
+		opts.out = stdout;
+	if (o->only && !kernel_named(o->only))
+		return err_set(e, "no kernel named '%s'", o->only);
+	if (arena_init(&r.a, opts.max_len, opts.fault_span, e))
+		return -1;
+	for (size_t i = 0; i < kernel_count() && !rc; i++) {
+		r.k = kernel_at(i);
+		if (!r.k->placeable || (o->only && strcmp(o->only, r.k->name) != 0))
+			continue;
+		rc = check_kernel(&r, offsets, n, e);
+	}
+	arena_free(&r.a);
+	res->passed = r.passed;
+	res->failed = r.failed;
+	return rc;
+}
