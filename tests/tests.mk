@@ -45,3 +45,5 @@ test: $(S)/straddle $(B)/straddle fixtures unit $(TOOLS_BIN)
 
 check: deps
 	$(MAKE) test
+
+-include tests/kernels.mk
