@@ -91,8 +91,9 @@ static uint64_t get_encoded(struct cursor *c, uint8_t enc, bool apply)
 	return v;
 }
 
-/* The FDE pointer encoding of the CIE at `cie` (default absptr). */
-static int cie_fde_encoding(struct cursor c)
+/* The FDE pointer encoding of the CIE at `cie` (default absptr); *signal
+ * set when its augmentation has 'S' (a signal trampoline's frame). */
+static int cie_fde_encoding(struct cursor c, bool *signal)
 {
 	char aug[16];
 	size_t n = 0;
@@ -119,6 +120,7 @@ static int cie_fde_encoding(struct cursor c)
 	if (aug[0] != 'z')
 		return c.bad ? -1 : 0;
 	get_uleb(&c);                   /* augmentation length */
+	*signal = strchr(aug, 'S') != NULL;
 	for (const char *a = aug + 1; *a && !c.bad; a++) {
 		if (*a == 'R')
 			enc = (uint8_t)get_bytes(&c, 1);
@@ -164,6 +166,7 @@ void elf_fde_ranges(const struct elf_image *img, struct elf_func **v, size_t *n,
 			struct cursor cc = { base + cie, base + s->size, s->addr + cie, false };
 			uint64_t clen = get_bytes(&cc, 4);
 			int enc;
+			bool signal = false;
 
 			if (clen == 0xffffffff)
 				clen = get_bytes(&cc, 8);
@@ -171,11 +174,19 @@ void elf_fde_ranges(const struct elf_image *img, struct elf_func **v, size_t *n,
 				break;  /* an FDE pointing at something that is no CIE */
 			cc.end = base + cie + 4 + clen < base + s->size ?
 				 base + cie + 4 + clen : base + s->size;
-			enc = cie_fde_encoding(cc);
+			enc = cie_fde_encoding(cc, &signal);
 			if (enc >= 0) {
 				uint64_t start = get_encoded(&c, (uint8_t)enc, true);
 				uint64_t range = get_encoded(&c, (uint8_t)(enc & 0x0f), false);
 
+				/* glibc starts a signal frame's FDE one byte before the
+				 * trampoline (the nop before __restore_rt) so that an
+				 * unwinder looking up pc - 1 finds it: the code is
+				 * one byte on. */
+				if (signal && range > 1) {
+					start++;
+					range--;
+				}
 				if (!c.bad && range > 0 && range < (1ull << 32)) {
 					GROW(*v, *cap, *n + 1);
 					(*v)[(*n)++] = (struct elf_func){ .addr = start, .size = range };

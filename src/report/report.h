@@ -25,6 +25,26 @@ void table_row(struct table *t, ...);
 void table_print(const struct table *t, FILE *out);
 void table_free(struct table *t);
 
+/* An SVG line plot (svg.c): points with optional whiskers, marked points
+ * in red, dashed vertical guides (window boundaries). */
+struct plot_series {
+	const char *name;
+	const double *x, *y;
+	const double *lo, *hi;          /* whiskers, or NULL */
+	const bool *mark;               /* or NULL */
+	size_t n;
+};
+
+struct plot {
+	const char *title, *xlabel, *ylabel;
+	const struct plot_series *series;
+	size_t nseries;
+	const double *vlines;
+	size_t nvlines;
+};
+
+int plot_svg(FILE *out, const struct plot *p);
+
 /* How a hazard reads in a table (hazard.c). */
 const char *severity_name(unsigned severity);           /* high, medium, low */
 void format_fix(const struct hazard *h, char *buf, size_t n);      /* ".p2align 4 (+6 B)" */

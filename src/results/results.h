@@ -9,6 +9,7 @@
 
 #include "../base/base.h"
 #include "../model/model.h"
+#include "../kernels/kernels.h"
 
 /* {"schema":1,"command":name,"tool_version":...}: the head of every document. */
 json_t *results_new(const char *command);
@@ -44,6 +45,12 @@ void results_scan_file(struct json_stream *s, struct elf_image *img,
 
 /* A hazard as JSON: profile, rule, window, certainty, placements, fix. */
 json_t *results_hazard(const struct hazard *h);
+
+/* The machine: CPU identity, microcode, ERMS/FSRM/FZRM/FSRS, kernel. */
+json_t *results_machine(void);
+/* The head of a result file: schema, command, tool version, the command
+ * line, the time (UTC) and the machine. */
+json_t *results_run_info(const char *command, int argc, char **argv);
 
 /* A loop as JSON: range, nesting, windows at 16/32/64, hazards. */
 json_t *results_loop(struct elf_image *img, const struct scan_result *r,

@@ -1,0 +1,514 @@
+/* straddle sweep KERNEL...: each kernel placed at every code offset and
+ * measured, with confidence intervals and a significance test per offset,
+ * beside what the layout model predicted for that placement (seed 002: the
+ * maintainers wanted measured bandwidth, not a proxy; seed 000: the loop
+ * that straddled a window). */
+#include "cmd.h"
+#include "../measure/measure.h"
+#include "../report/report.h"
+#include "../results/results.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_VARIANTS 1024
+
+struct sweep_cmd {
+	struct sweep s;
+	const struct kernel *kernels[32];
+	size_t nkernels;
+	uint32_t first, last, step;
+	const char *out_json, *plot;
+	bool csv;
+	const struct profile *host;
+	char host_why[160];
+	int argc;
+	char **argv;
+};
+
+static void help(FILE *out)
+{
+	fputs("usage: straddle sweep [OPTIONS] KERNEL...\n"
+	      "\n"
+	      "Place each kernel at every code offset and measure it: per offset the median\n"
+	      "time per call, bandwidth, 95% CI, ratio to the best offset, and 'slow' where\n"
+	      "the offset is both significantly (Mann-Whitney, --alpha) and materially\n"
+	      "(--material) slower than the best; beside it what the layout model predicts\n"
+	      "for that placement on this CPU. 'straddle kernels' lists the kernels.\n"
+	      "\n"
+	      "  --offsets A..B[:STEP]  code offsets from a page (default 0..63; at most 4095)\n"
+	      "  --size BYTES       bytes per call, K/M suffixes (default 4096)\n"
+	      "  --precision P      stop when every median's 95% CI half-width is within P\n"
+	      "                     of it (default 1%)\n"
+	      "  --time S           or after S seconds (default 20)\n"
+	      "  --min-rounds N     rounds before the precision is checked (default 20)\n"
+	      "  --alpha A          significance level of the slow mark (default 0.05)\n"
+	      "  --material P       how much slower counts (default 5%)\n"
+	      "  --uarch NAME|host  profile of the prediction (default host)\n"
+	      "  --seed N           seed of the random order (default 1)\n"
+	      "  -o FILE.json       the result file, every raw sample in it ('-': stdout)\n"
+	      "  --csv              CSV on standard output instead of the table\n"
+	      "  --plot FILE.svg    time against offset, CI whiskers, window boundaries\n"
+	      "  -h, --help         this help\n", out);
+}
+
+/* "5%", "0.05" -> 0.05 */
+static int parse_fraction(const char *opt, const char *s, double max, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || (*end && strcmp(end, "%") != 0) || !(v > 0)) {
+		complain(opt, "'%s' is not a positive fraction (like 1%% or 0.01)", s);
+		return -1;
+	}
+	if (*end == '%')
+		v /= 100;
+	if (v > max) {
+		complain(opt, "'%s' is more than %g", s, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* "20", "20s", "1.5" */
+static int parse_seconds(const char *opt, const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || (*end && strcmp(end, "s") != 0) || !(v > 0) || v > 86400) {
+		complain(opt, "'%s' is not a time in seconds (like 20 or 20s), at most a day", s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* "4096", "64K", "1M"; 1 byte to 1 GiB */
+static int parse_size(const char *opt, const char *s, size_t *out)
+{
+	char *end;
+	unsigned long long v;
+	unsigned long long mul = 1;
+
+	if (!*s || *s == '-' || *s == '+') {
+		complain(opt, "'%s' is not a size in bytes", s);
+		return -1;
+	}
+	v = strtoull(s, &end, 10);
+	if (*end == 'K' || *end == 'k')
+		mul = 1024, end++;
+	else if (*end == 'M' || *end == 'm')
+		mul = 1024 * 1024, end++;
+	else if (*end == 'G' || *end == 'g')
+		mul = 1024 * 1024 * 1024, end++;
+	if (*end || end == s) {
+		complain(opt, "'%s' is not a size in bytes (K, M, G suffixes)", s);
+		return -1;
+	}
+	if (v == 0 || v > (1ull << 30) / mul) {
+		complain(opt, "'%s': a call clears or copies 1 byte to 1 GiB", s);
+		return -1;
+	}
+	*out = (size_t)(v * mul);
+	return 0;
+}
+
+/* "A..B", "A..B:STEP", "A" */
+static int parse_offsets(struct sweep_cmd *c, const char *s)
+{
+	unsigned long a, b, step = 1;
+	int used = 0;
+
+	if (sscanf(s, "%lu..%lu:%lu%n", &a, &b, &step, &used) == 3 && !s[used])
+		;
+	else if (sscanf(s, "%lu..%lu%n", &a, &b, &used) == 2 && !s[used])
+		step = 1;
+	else if (sscanf(s, "%lu%n", &a, &used) == 1 && !s[used])
+		b = a;
+	else {
+		complain("--offsets", "'%s' is not A..B[:STEP] or A", s);
+		return -1;
+	}
+	if (s[0] == '-' || b < a || b > 4095 || step == 0) {
+		complain("--offsets", "'%s': need 0 <= A <= B <= 4095 and STEP >= 1", s);
+		return -1;
+	}
+	c->first = (uint32_t)a;
+	c->last = (uint32_t)b;
+	c->step = (uint32_t)step;
+	return 0;
+}
+
+static int parse_options(struct sweep_cmd *c, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "offsets", required_argument, NULL, 'O' }, { "size", required_argument, NULL, 's' },
+		{ "precision", required_argument, NULL, 'P' }, { "time", required_argument, NULL, 't' },
+		{ "min-rounds", required_argument, NULL, 'm' }, { "alpha", required_argument, NULL, 'a' },
+		{ "material", required_argument, NULL, 'M' }, { "uarch", required_argument, NULL, 'u' },
+		{ "seed", required_argument, NULL, 'S' }, { "csv", no_argument, NULL, 'C' },
+		{ "plot", required_argument, NULL, 'p' }, { "help", no_argument, NULL, 'h' },
+		{ 0 } };
+	const char *uarch = "host";
+	unsigned long v;
+	int ch;
+
+	c->first = 0, c->last = 63, c->step = 1;
+	c->s.size = 4096;
+	c->s.precision = 0.01;
+	c->s.budget_s = 20;
+	c->s.min_rounds = 20;
+	c->s.alpha = 0.05;
+	c->s.material = 0.05;
+	c->s.seed = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
+		int rc = 0;
+
+		switch (ch) {
+		case 'O': rc = parse_offsets(c, optarg); break;
+		case 's': rc = parse_size("--size", optarg, &c->s.size); break;
+		case 'P': rc = parse_fraction("--precision", optarg, 0.5, &c->s.precision); break;
+		case 't': rc = parse_seconds("--time", optarg, &c->s.budget_s); break;
+		case 'a': rc = parse_fraction("--alpha", optarg, 0.5, &c->s.alpha); break;
+		case 'M': rc = parse_fraction("--material", optarg, 10, &c->s.material); break;
+		case 'm':
+			rc = parse_number("--min-rounds", optarg, 1, 1000000, &v);
+			c->s.min_rounds = (unsigned)v;
+			break;
+		case 'S':
+			rc = parse_number("--seed", optarg, 0, ~0ul, &v);
+			c->s.seed = v;
+			break;
+		case 'u': uarch = optarg; break;
+		case 'o': c->out_json = optarg; break;
+		case 'C': c->csv = true; break;
+		case 'p': c->plot = optarg; break;
+		case 'h': help(stdout); exit(EXIT_OK);
+		default: return bad_option("sweep", ch, argv);
+		}
+		if (rc)
+			return -1;
+	}
+	const struct profile *one[1];
+	size_t n;
+	if (select_profiles(uarch, one, 1, &n, c->host_why, sizeof c->host_why))
+		return -1;
+	c->host = one[0];
+	return 0;
+}
+
+static int pick_kernels(struct sweep_cmd *c, int argc, char **argv)
+{
+	if (optind >= argc) {
+		complain("sweep", "name at least one kernel (see 'straddle kernels')");
+		return -1;
+	}
+	for (int i = optind; i < argc; i++) {
+		const struct kernel *k = kernel_named(argv[i]);
+
+		if (!k) {
+			complain(argv[i], "no such kernel on this %s host (see 'straddle kernels')",
+				 arch_name(place_host_arch()));
+			return -1;
+		}
+		if (c->nkernels == sizeof c->kernels / sizeof c->kernels[0]) {
+			complain("sweep", "at most %zu kernels at once", c->nkernels);
+			return -1;
+		}
+		c->kernels[c->nkernels++] = k;
+	}
+	return 0;
+}
+
+/* One variant per (kernel, offset); libc's references only once. */
+static int make_variants(struct sweep_cmd *c)
+{
+	size_t n = 0;
+
+	c->s.v = xcalloc(MAX_VARIANTS, sizeof *c->s.v);
+	for (size_t k = 0; k < c->nkernels; k++)
+		for (uint32_t off = c->first; off <= c->last; off += c->step) {
+			if (n == MAX_VARIANTS) {
+				complain("sweep", "more than %d kernel placements at once", MAX_VARIANTS);
+				return -1;
+			}
+			if (c->kernels[k]->arch == ARCH_AARCH64 && off % 4)
+				continue;       /* instructions are 4-byte aligned */
+			c->s.v[n++] = (struct variant){ .k = c->kernels[k], .offset = off };
+			if (!c->kernels[k]->placeable)
+				break;
+		}
+	c->s.n = n;
+	return 0;
+}
+
+/* ---- output ---- */
+
+static void predicted_text(const struct variant *v, char *buf, size_t n)
+{
+	buf[0] = 0;
+	if (!v->k->placeable) {
+		snprintf(buf, n, "n/a");
+		return;
+	}
+	for (size_t i = 0; i < v->npredicted; i++)
+		snprintf(buf + strlen(buf), n - strlen(buf), "%s%s@%u", i ? "," : "",
+			 rule_name(v->predicted[i].rule), v->predicted[i].window);
+	if (!buf[0])
+		snprintf(buf, n, "-");
+}
+
+static void kernel_table(const struct sweep_cmd *c, const struct kernel *k)
+{
+	static const char *const cols[] = { ">offset", ">loop@64", ">median ns", ">GB/s",
+		">95% CI", ">ratio", ">p", "slow", "predicted" };
+	struct table t;
+
+	table_init(&t, 9, cols);
+	for (size_t i = 0; i < c->s.n; i++) {
+		const struct variant *v = &c->s.v[i];
+		char off[16], loop[16], med[32], gbs[32], ci[48], ratio[16], p[16], pred[160];
+
+		if (v->k != k)
+			continue;
+		snprintf(off, sizeof off, k->placeable ? "%u" : "-", v->offset);
+		snprintf(loop, sizeof loop, k->placeable ? "%u" : "-",
+			 (v->offset + k->loop_start) % 64);
+		snprintf(med, sizeof med, "%.1f", v->sum.median);
+		snprintf(gbs, sizeof gbs, "%.2f", (double)c->s.size / v->sum.median);
+		snprintf(ci, sizeof ci, "[%.1f, %.1f]", v->sum.ci_lo, v->sum.ci_hi);
+		snprintf(ratio, sizeof ratio, "%.3f", v->ratio);
+		snprintf(p, sizeof p, v->ratio == 1 ? "-" : "%.3g", v->p_vs_best);
+		predicted_text(v, pred, sizeof pred);
+		table_row(&t, off, loop, med, gbs, ci, ratio, p, v->slow ? "slow" : "", pred);
+	}
+	table_print(&t, stdout);
+	table_free(&t);
+}
+
+/* The smallest alignment of the loop's start under which every measured
+ * placement is fast: a fix read off the measurement, not the model. */
+static unsigned measured_fix(const struct sweep_cmd *c, const struct kernel *k)
+{
+	for (unsigned a = 2; a <= 64; a *= 2) {
+		size_t seen = 0, slow = 0;
+
+		for (size_t i = 0; i < c->s.n; i++) {
+			const struct variant *v = &c->s.v[i];
+
+			if (v->k == k && (v->offset + k->loop_start) % a == 0) {
+				seen++;
+				slow += v->slow;
+			}
+		}
+		if (seen && !slow)
+			return a;
+	}
+	return 0;
+}
+
+static void kernel_summary(const struct sweep_cmd *c, const struct kernel *k)
+{
+	const struct variant *best = NULL, *worst = NULL;
+	size_t agree = 0, total = 0, nslow = 0;
+	unsigned fix = measured_fix(c, k);
+
+	printf("slow offsets:");
+	for (size_t i = 0; i < c->s.n; i++) {
+		const struct variant *v = &c->s.v[i];
+
+		if (v->k != k)
+			continue;
+		if (!best || v->sum.median < best->sum.median)
+			best = v;
+		if (!worst || v->sum.median > worst->sum.median)
+			worst = v;
+		if (v->slow) {
+			printf(" %u", v->offset);
+			nslow++;
+		}
+		agree += v->slow == (v->npredicted > 0);
+		total++;
+	}
+	printf("%s\n", nslow ? "" : " none");
+	printf("sensitivity: %.2fx (worst offset %u: %.1f ns, best offset %u: %.1f ns)\n",
+	       worst->sum.median / best->sum.median, worst->offset, worst->sum.median,
+	       best->offset, best->sum.median);
+	printf("model (%s) and measurement agree on %zu of %zu offsets\n", c->host->name, agree,
+	       total);
+	if (nslow && fix)
+		printf("fix: .p2align %d before the loop: no placement so aligned was slow here\n",
+		       __builtin_ctz(fix));
+}
+
+static void print_text(const struct sweep_cmd *c)
+{
+	const struct sweep *s = &c->s;
+
+	printf("clock %s (%.3f ns/tick, resolution %.1f ns), pinned to CPU %d; counters: %s\n",
+	       s->clock.source, s->clock.ns_per_tick, s->clock.resolution_ns, s->cpu,
+	       s->counters.why);
+	printf("stopped by %s after %u rounds (%.1f s): widest 95%% CI half-width %.2f%% of "
+	       "its median (asked: %.2f%%)\n", s->stopped_by, s->rounds, s->elapsed_s,
+	       100 * s->worst_halfwidth, 100 * s->precision);
+	for (size_t k = 0; k < c->nkernels; k++) {
+		const struct kernel *kn = c->kernels[k];
+
+		printf("\n%s (seed %s), %zu bytes per call", kn->name, kn->seed, s->size);
+		if (kn->placeable)
+			printf(", hot loop at +%u..+%u of the kernel", kn->loop_start, kn->loop_end);
+		printf("\n");
+		kernel_table(c, kn);
+		if (kn->placeable)
+			kernel_summary(c, kn);
+	}
+}
+
+static void print_csv(const struct sweep_cmd *c)
+{
+	printf("kernel,offset,loop_offset,samples,median_ns,ci_lo_ns,ci_hi_ns,gbps,ratio,p,slow,"
+	       "predicted\n");
+	for (size_t i = 0; i < c->s.n; i++) {
+		const struct variant *v = &c->s.v[i];
+		char pred[160];
+
+		predicted_text(v, pred, sizeof pred);
+		for (char *q = pred; *q; q++)
+			if (*q == ',')
+				*q = ' ';
+		printf("%s,%u,%u,%zu,%.3f,%.3f,%.3f,%.4f,%.4f,%.4g,%d,%s\n", v->k->name, v->offset,
+		       (v->offset + v->k->loop_start) % 64, v->n, v->sum.median, v->sum.ci_lo,
+		       v->sum.ci_hi, (double)c->s.size / v->sum.median, v->ratio, v->p_vs_best,
+		       v->slow, pred);
+	}
+}
+
+static json_t *variant_json(const struct sweep_cmd *c, const struct variant *v)
+{
+	json_t *samples = json_array(), *pred = json_array();
+	char name[96];
+
+	for (size_t i = 0; i < v->n; i++)
+		json_array_append_new(samples, json_real(v->samples[i]));
+	for (size_t i = 0; i < v->npredicted; i++)
+		json_array_append_new(pred, results_hazard(&v->predicted[i]));
+	snprintf(name, sizeof name, "%s@%u", v->k->name, v->offset);
+	return json_pack("{s:s, s:s, s:i, s:i, s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:[f,f],"
+			 " s:f, s:f, s:f, s:b, s:o, s:o}",
+		"name", name, "kernel", v->k->name, "offset", (int)v->offset,
+		"loop_offset", (int)((v->offset + v->k->loop_start) % 64),
+		"unit", "ns", "direction", "lower", "iterations_per_sample", (json_int_t)v->iters,
+		"median", v->sum.median, "mean95", v->sum.mean95, "stddev", v->sum.stddev,
+		"cv", v->sum.cv, "min", v->sum.min, "ci", v->sum.ci_lo, v->sum.ci_hi,
+		"gbps", (double)c->s.size / v->sum.median, "ratio", v->ratio,
+		"p_vs_best", v->p_vs_best, "slow", v->slow, "predicted", pred, "samples", samples);
+}
+
+static int write_json(const struct sweep_cmd *c)
+{
+	json_t *doc = results_run_info("sweep", c->argc, c->argv), *metrics = json_array();
+	struct err e;
+	int rc;
+
+	json_object_set_new(doc, "clock", json_pack("{s:s, s:f, s:f}", "source",
+		c->s.clock.source, "ns_per_tick", c->s.clock.ns_per_tick, "resolution_ns",
+		c->s.clock.resolution_ns));
+	json_object_set_new(doc, "sweep", json_pack("{s:I, s:i, s:s, s:i, s:f, s:f, s:f, s:f,"
+		" s:s, s:s}", "size", (json_int_t)c->s.size, "cpu", c->s.cpu, "stopped_by",
+		c->s.stopped_by, "rounds", (int)c->s.rounds, "elapsed_s", c->s.elapsed_s,
+		"precision", c->s.precision, "alpha", c->s.alpha, "material", c->s.material,
+		"profile", c->host->name, "counters", c->s.counters.why));
+	for (size_t i = 0; i < c->s.n; i++)
+		json_array_append_new(metrics, variant_json(c, &c->s.v[i]));
+	json_object_set_new(doc, "metrics", metrics);
+	rc = results_write(doc, c->out_json, &e);
+	if (rc)
+		complain(c->out_json, "%s", e.msg);
+	json_decref(doc);
+	return rc;
+}
+
+struct plot_job {
+	const struct sweep_cmd *c;
+	struct plot p;
+};
+
+static int write_plot_file(FILE *f, void *ctx)
+{
+	return plot_svg(f, &((struct plot_job *)ctx)->p);
+}
+
+/* Time against offset per kernel; guides where the first kernel's loop
+ * starts on a 16 B boundary. */
+static int write_plot(const struct sweep_cmd *c)
+{
+	struct plot_series *sr = xcalloc(c->nkernels, sizeof *sr);
+	size_t n = c->s.n;
+	double *x = xcalloc(n, sizeof *x), *y = xcalloc(n, sizeof *y), *lo = xcalloc(n, sizeof *lo);
+	double *hi = xcalloc(n, sizeof *hi), *vl = xcalloc(n + 1, sizeof *vl);
+	bool *mark = xcalloc(n, sizeof *mark);
+	size_t at = 0, nvl = 0;
+	struct err e;
+	int rc;
+
+	for (size_t k = 0; k < c->nkernels; k++) {
+		sr[k] = (struct plot_series){ c->kernels[k]->name, x + at, y + at, lo + at, hi + at,
+					      mark + at, 0 };
+		for (size_t i = 0; i < n; i++) {
+			const struct variant *v = &c->s.v[i];
+
+			if (v->k != c->kernels[k])
+				continue;
+			x[at] = v->offset, y[at] = v->sum.median, lo[at] = v->sum.ci_lo;
+			hi[at] = v->sum.ci_hi, mark[at] = v->slow;
+			at++, sr[k].n++;
+		}
+	}
+	for (uint32_t off = c->first; off <= c->last; off++)
+		if ((off + c->kernels[0]->loop_start) % 16 == 0 && nvl < n)
+			vl[nvl++] = off;
+	struct plot_job job = { c, { "straddle sweep: median time per call (95% CI), slow in red",
+		"code offset (dashed: the hot loop starts on a 16 B boundary)", "ns per call",
+		sr, c->nkernels, vl, nvl } };
+	rc = write_atomic(c->plot, write_plot_file, &job, &e);
+	if (rc)
+		complain(c->plot, "%s", e.msg);
+	free(sr), free(x), free(y), free(lo), free(hi), free(vl), free(mark);
+	return rc;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	struct sweep_cmd c = { .argc = argc, .argv = argv };
+	struct err e = { "" };
+	int status = EXIT_USAGE;
+
+	if (parse_options(&c, argc, argv) || pick_kernels(&c, argc, argv) || make_variants(&c))
+		goto out;
+	if (sweep_prepare(&c.s, &e) || sweep_run(&c.s, &e)) {
+		complain("sweep", "%s", e.msg);
+		goto out;
+	}
+	sweep_analyse(&c.s, c.host);
+	if (c.csv)
+		print_csv(&c);
+	else if (!c.out_json || strcmp(c.out_json, "-") != 0)
+		print_text(&c);
+	status = EXIT_OK;
+	if (c.out_json && write_json(&c))
+		status = EXIT_USAGE;
+	if (c.plot && write_plot(&c))
+		status = EXIT_USAGE;
+out:
+	sweep_free(&c.s);
+	free(c.s.v);
+	return status;
+}

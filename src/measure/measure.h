@@ -1,0 +1,99 @@
+/* measure: clocks, pinning, optional hardware counters, and the measuring
+ * of placed kernels: batches sized far above the timer's resolution,
+ * variants interleaved in a new random order every round, a stopping rule
+ * (DESIGN: Measuring). Every raw sample is kept. */
+#ifndef STRADDLE_MEASURE_H
+#define STRADDLE_MEASURE_H
+
+#include "../base/base.h"
+#include "../place/place.h"
+#include "../kernels/kernels.h"
+#include "../stats/stats.h"
+#include "../model/model.h"
+
+/* ---- clocks (clock.c) ---- */
+
+struct clock {
+	const char *source;     /* "tsc", "cntvct" or "clock_gettime" */
+	double ns_per_tick;
+	double resolution_ns;   /* smallest step seen between two reads */
+};
+
+int clock_init(struct clock *c, struct err *e);
+/* Ticks of the clock chosen by clock_init: TSC read with rdtscp after an
+ * lfence (no earlier instruction still running), CNTVCT after an isb. */
+uint64_t clock_ticks(void);
+
+/* ---- pinning (pin.c) ---- */
+
+/* Pin this thread to the CPU it is running on; *cpu says which. */
+int pin_to_current_cpu(int *cpu, struct err *e);
+
+/* ---- hardware counters (counters.c) ---- */
+
+enum { COUNTER_CYCLES, COUNTER_INSTRUCTIONS, COUNTER_ICACHE_MISSES, NCOUNTERS };
+
+struct counters {
+	int fd[NCOUNTERS];
+	bool supported;
+	char why[128];          /* "not supported: ..." when they are not */
+	uint64_t value[NCOUNTERS];
+};
+
+const char *counter_name(int i);
+/* Opens cycles, instructions and L1-icache misses for this thread. When
+ * the kernel refuses (perf_event_paranoid, a VM without a PMU) supported
+ * is false and why says so plainly; measuring goes on without them. */
+void counters_open(struct counters *c);
+void counters_start(struct counters *c);
+void counters_stop(struct counters *c);     /* adds to value[] */
+void counters_close(struct counters *c);
+
+/* ---- measuring placed kernels (sweep.c) ---- */
+
+struct variant {
+	const struct kernel *k;
+	uint32_t offset;                /* of the kernel's first byte in its mapping */
+	struct placement pl;            /* stays put: variants are never reallocated */
+	uint64_t iters;                 /* calls per sample */
+	double *samples;                /* ns per call, one per round */
+	size_t n, cap;
+	struct summary sum;
+	double ratio;                   /* median / the best median of its kernel */
+	double p_vs_best;               /* Mann-Whitney against the best */
+	bool slow;                      /* significantly and materially slower */
+	struct hazard predicted[8];     /* the host profile's static verdict here */
+	size_t npredicted;
+};
+
+struct sweep {
+	struct variant *v;
+	size_t n;
+	size_t size;                    /* bytes per call */
+	double precision;               /* CI half-width / median to stop at */
+	double budget_s;
+	unsigned min_rounds;
+	uint64_t seed;
+	double alpha, material;         /* the "slow" mark: p < alpha, ratio >= 1 + material */
+	/* set by sweep_prepare / sweep_run */
+	struct clock clock;
+	int cpu;
+	struct counters counters;
+	uint8_t *dst, *src;
+	size_t buf_len;
+	unsigned rounds;
+	double elapsed_s;
+	const char *stopped_by;         /* "precision" or "time" */
+	double worst_halfwidth;         /* relative, at the end */
+};
+
+/* Place every variant, map the buffers, pin, start the clock, size the
+ * batches so one sample lasts far above the clock's resolution. */
+int sweep_prepare(struct sweep *s, struct err *e);
+/* Rounds until every median's CI is within precision or the time is up. */
+int sweep_run(struct sweep *s, struct err *e);
+/* Summaries, ratios, slow marks, and the static prediction under `host`. */
+void sweep_analyse(struct sweep *s, const struct profile *host);
+void sweep_free(struct sweep *s);
+
+#endif

@@ -1,0 +1,235 @@
+/* Measuring placed kernels (DESIGN: Measuring). One sample is one batch of
+ * calls, timed as a whole and divided; every round runs each variant once,
+ * in a new random order, so that drift (frequency, a neighbour's load) hits
+ * all of them alike; rounds go on until the 95% CI of every median is
+ * within the requested width or the time budget is spent. */
+#include "measure.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+/* A sample should last this long: thousands of timer steps, short enough
+ * that a round of 64 variants stays near 10 ms. */
+#define SAMPLE_NS 150000.0
+#define WARMUP_ROUNDS 2
+#define CHECK_EVERY 10
+#define STOP_RESAMPLES 200
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* The batch: the only code between the two clock reads. */
+static double time_batch(const struct sweep *s, const struct variant *v)
+{
+	uint64_t t0, t1;
+
+	if (v->k->kind == KERNEL_CLEAR) {
+		kernel_clear_fn f = v->k->placeable ? (kernel_clear_fn)(void *)v->pl.code :
+						      v->k->ref_clear;
+
+		t0 = clock_ticks();
+		for (uint64_t i = 0; i < v->iters; i++)
+			f(s->dst, s->size);
+		t1 = clock_ticks();
+	} else {
+		kernel_copy_fn f = v->k->placeable ? (kernel_copy_fn)(void *)v->pl.code :
+						     v->k->ref_copy;
+
+		t0 = clock_ticks();
+		for (uint64_t i = 0; i < v->iters; i++)
+			f(s->dst, s->src, s->size);
+		t1 = clock_ticks();
+	}
+	return (double)(t1 - t0) * s->clock.ns_per_tick / (double)v->iters;
+}
+
+static int map_buffers(struct sweep *s, struct err *e)
+{
+	s->buf_len = s->size + 4096;
+	s->dst = mmap(NULL, s->buf_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		      -1, 0);
+	s->src = mmap(NULL, s->buf_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		      -1, 0);
+	if (s->dst == MAP_FAILED || s->src == MAP_FAILED) {
+		s->dst = s->dst == MAP_FAILED ? NULL : s->dst;
+		s->src = s->src == MAP_FAILED ? NULL : s->src;
+		return err_set(e, "cannot map two buffers of %zu bytes: %s", s->buf_len,
+			       strerror(errno));
+	}
+	memset(s->dst, 1, s->buf_len);  /* fault every page in before timing */
+	memset(s->src, 2, s->buf_len);
+	return 0;
+}
+
+/* Calls per sample, from a probe of each kernel at its first offset. */
+static void size_batches(struct sweep *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		struct variant *v = &s->v[i];
+		double per_call;
+
+		v->iters = 1;
+		time_batch(s, v);               /* first touch of the code */
+		v->iters = 16;
+		per_call = time_batch(s, v);
+		if (!(per_call > 0))
+			per_call = 1;
+		v->iters = (uint64_t)ceil(SAMPLE_NS / per_call);
+		if (v->iters < 1)
+			v->iters = 1;
+	}
+}
+
+int sweep_prepare(struct sweep *s, struct err *e)
+{
+	if (clock_init(&s->clock, e) || pin_to_current_cpu(&s->cpu, e) || map_buffers(s, e))
+		return -1;
+	for (size_t i = 0; i < s->n; i++) {
+		struct variant *v = &s->v[i];
+
+		if (v->k->placeable && kernel_place(v->k, v->offset, &v->pl, e))
+			return -1;
+	}
+	counters_open(&s->counters);
+	size_batches(s);
+	return 0;
+}
+
+static void add_sample(struct variant *v, double x)
+{
+	GROW(v->samples, v->cap, v->n + 1);
+	v->samples[v->n++] = x;
+}
+
+static void shuffle(size_t *order, size_t n, uint64_t *rng)
+{
+	for (size_t i = n; i > 1; i--) {
+		size_t j = rng_below(rng, i), t = order[i - 1];
+
+		order[i - 1] = order[j];
+		order[j] = t;
+	}
+}
+
+/* The widest relative CI half-width of any median. */
+static double worst_halfwidth(const struct sweep *s, unsigned resamples)
+{
+	double worst = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct variant *v = &s->v[i];
+		double lo, hi, *copy = xmalloc(v->n * sizeof *copy), med;
+
+		memcpy(copy, v->samples, v->n * sizeof *copy);
+		med = stats_median_select(copy, v->n);
+		free(copy);
+		stats_bootstrap_median_ci(v->samples, v->n, resamples, s->seed + i, &lo, &hi);
+		if (med > 0 && (hi - lo) / 2 / med > worst)
+			worst = (hi - lo) / 2 / med;
+	}
+	return worst;
+}
+
+int sweep_run(struct sweep *s, struct err *e)
+{
+	size_t *order = xmalloc(s->n * sizeof *order);
+	uint64_t rng = s->seed;
+	double start = now_s();
+
+	(void)e;
+	for (size_t i = 0; i < s->n; i++)
+		order[i] = i;
+	counters_start(&s->counters);
+	for (unsigned round = 0;; round++) {
+		shuffle(order, s->n, &rng);
+		for (size_t i = 0; i < s->n; i++) {
+			double x = time_batch(s, &s->v[order[i]]);
+
+			if (round >= WARMUP_ROUNDS)
+				add_sample(&s->v[order[i]], x);
+		}
+		s->elapsed_s = now_s() - start;
+		if (round < WARMUP_ROUNDS)
+			continue;
+		s->rounds = round + 1 - WARMUP_ROUNDS;
+		if (s->elapsed_s >= s->budget_s) {
+			s->stopped_by = "time";
+			break;
+		}
+		if (s->rounds >= s->min_rounds && s->rounds % CHECK_EVERY == 0 &&
+		    worst_halfwidth(s, STOP_RESAMPLES) <= s->precision) {
+			s->stopped_by = "precision";
+			break;
+		}
+	}
+	counters_stop(&s->counters);
+	free(order);
+	return 0;
+}
+
+/* The best (lowest median) variant of the same kernel. */
+static const struct variant *best_of(const struct sweep *s, const struct kernel *k)
+{
+	const struct variant *best = NULL;
+
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].k == k && (!best || s->v[i].sum.median < best->sum.median))
+			best = &s->v[i];
+	return best;
+}
+
+static void predict(struct variant *v, const struct profile *host)
+{
+	v->npredicted = 0;
+	if (!host || !v->k->placeable || host->arch != v->k->arch)
+		return;
+	v->npredicted = code_loop_hazards(host, v->k->code, v->k->size, v->offset,
+					  v->offset + v->k->loop_start, v->predicted, 8);
+}
+
+void sweep_analyse(struct sweep *s, const struct profile *host)
+{
+	for (size_t i = 0; i < s->n; i++)
+		stats_summarize(s->v[i].samples, s->v[i].n, s->seed + i, &s->v[i].sum);
+	for (size_t i = 0; i < s->n; i++) {
+		struct variant *v = &s->v[i];
+		const struct variant *best = best_of(s, v->k);
+		struct mann_whitney m;
+
+		v->ratio = v->sum.median / best->sum.median;
+		stats_mann_whitney(v->samples, v->n, best->samples, best->n, &m);
+		v->p_vs_best = v == best ? 1 : m.p;
+		v->slow = v != best && m.p < s->alpha && v->ratio >= 1 + s->material;
+		predict(v, host);
+	}
+	s->worst_halfwidth = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct summary *m = &s->v[i].sum;
+		double hw = (m->ci_hi - m->ci_lo) / 2 / m->median;
+
+		if (hw > s->worst_halfwidth)
+			s->worst_halfwidth = hw;
+	}
+}
+
+void sweep_free(struct sweep *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		place_free(&s->v[i].pl);
+		free(s->v[i].samples);
+	}
+	if (s->dst)
+		munmap(s->dst, s->buf_len);
+	if (s->src)
+		munmap(s->src, s->buf_len);
+	counters_close(&s->counters);
+}
