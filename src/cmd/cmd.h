@@ -11,6 +11,7 @@ enum { EXIT_OK = 0, EXIT_GATE = 1, EXIT_USAGE = 2 };
 int cmd_scan(int argc, char **argv);
 int cmd_uarch(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 int cmd_kernels(int argc, char **argv);
 
 /* Shared by the commands that take --uarch NAME[,NAME...]|host|all:
