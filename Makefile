@@ -62,11 +62,13 @@ $(S)/straddle: $(patsubst src/%.c,$(S)/obj/%.o,$(CMD_SRC)) $(S)/libstraddle.a
 deps:
 	@scripts/deps.sh
 
-# The main job on a built-in default: this machine's vDSO and C library.
+# The main job on a built-in default: this machine's vDSO and C library,
+# then seed 000's loop measured at every offset of a line.
 run: deps
 	$(MAKE) all
 	$(B)/straddle uarch
 	$(B)/straddle scan --limit 25
+	$(B)/straddle sweep --time 10 clear_movq_imm
 
 include tests/tests.mk
 include fuzz/fuzz.mk
