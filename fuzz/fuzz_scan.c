@@ -15,6 +15,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Why the JSON writer failed, as far as the harness can tell: jansson
+ * refuses strings that are not UTF-8, and ELF names are bytes. */
+static void explain_json_failure(const struct elf_image *img, const struct scan_result *r)
+{
+	for (size_t i = 0; i < r->funcs.n; i++) {
+		json_t *t = json_string(r->funcs.v[i].name);
+
+		if (!t) {
+			fprintf(stderr, "fuzz_scan: function name at %#llx is not UTF-8\n",
+				(unsigned long long)r->funcs.v[i].addr);
+			return;
+		}
+		json_decref(t);
+	}
+	for (size_t i = 0; i < img->nsec; i++) {
+		json_t *t = json_string(img->sec[i].name);
+
+		if (!t) {
+			fprintf(stderr, "fuzz_scan: section %zu's name is not UTF-8\n", i);
+			return;
+		}
+		json_decref(t);
+	}
+}
+
 /* The scan as `straddle scan --json` writes it (a streamed document), read
  * back: it must be valid JSON. Returns the text, NULL when the scan failed. */
 static char *scan_to_json(struct elf_image *img, const struct scan_opts *o)
@@ -39,6 +64,7 @@ static char *scan_to_json(struct elf_image *img, const struct scan_opts *o)
 		jstream_put(&s, "errors", json_array());
 		if (jstream_end(&s) || fclose(f)) {
 			fprintf(stderr, "fuzz_scan: writing the JSON failed\n");
+			explain_json_failure(img, &r);
 			abort();
 		}
 		back = json_loads(text, 0, &jerr);
