@@ -104,3 +104,12 @@ int write_atomic(const char *path, int (*write)(FILE *f, void *ctx), void *ctx,
 	free(tmp);
 	return 0;
 }
+
+const char *arch_name(enum arch a)
+{
+	switch (a) {
+	case ARCH_X86_64: return "x86_64";
+	case ARCH_AARCH64: return "aarch64";
+	default: return "none";
+	}
+}

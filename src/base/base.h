@@ -10,6 +10,11 @@
 
 #define STRADDLE_VERSION "0.1.0"
 
+/* The instruction sets straddle reads and runs. */
+enum arch { ARCH_NONE, ARCH_X86_64, ARCH_AARCH64 };
+
+const char *arch_name(enum arch a);
+
 /* An error is one line of text naming what is wrong; the caller adds the
  * file name when it prints it (DESIGN: "one clear line on stderr"). */
 struct err {

@@ -9,9 +9,6 @@
 
 #include "../base/base.h"
 
-enum arch { ARCH_NONE, ARCH_X86_64, ARCH_AARCH64 };
-
-const char *arch_name(enum arch a);
 
 struct elf_section {
 	const char *name;

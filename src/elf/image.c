@@ -12,15 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char *arch_name(enum arch a)
-{
-	switch (a) {
-	case ARCH_X86_64: return "x86_64";
-	case ARCH_AARCH64: return "aarch64";
-	default: return "none";
-	}
-}
-
 const char *elf_type_name(uint16_t type)
 {
 	switch (type) {

@@ -15,7 +15,6 @@
 #define STRADDLE_KERNELS_H
 
 #include "../base/base.h"
-#include "../elf/elf.h"
 #include "../place/place.h"
 
 enum kernel_kind { KERNEL_CLEAR, KERNEL_COPY };

@@ -34,6 +34,9 @@ struct profile {
 	unsigned branch_window;
 	unsigned loop_buffer;           /* instructions a loop buffer holds, 0 none */
 	const char *evidence;           /* source of every number above */
+	/* the windows whose straddling is a hazard, when evidence narrows
+	 * them; all 0: the fetch window, the uop-cache window and the line */
+	unsigned straddle_windows[3];
 };
 
 size_t profile_count(void);

@@ -114,6 +114,9 @@ static size_t loop_checks(const struct profile *p, const struct loop_geometry *g
 	unsigned windows[3] = { p->fetch, p->uop_window, p->line };
 	size_t n = 0;
 
+	if (p->straddle_windows[0])
+		memcpy(windows, p->straddle_windows, sizeof windows);
+
 	/* Seed 000: a loop running from the loop buffer is not fetched, so
 	 * where its bytes lie does not matter (Haswell was unaffected). */
 	if (!in_loop_buffer(p, g))

@@ -7,7 +7,6 @@
 #define STRADDLE_PLACE_H
 
 #include "../base/base.h"
-#include "../elf/elf.h"
 
 struct placement {
 	uint8_t *map;           /* the mapping: page aligned, r-x once placed */

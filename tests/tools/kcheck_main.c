@@ -13,13 +13,6 @@
 #include <string.h>
 #include <sys/mman.h>
 
-/* place/ names architectures in its messages through elf/'s arch_name,
- * whose file needs libelf and libdw: this stands in for it here. */
-const char *arch_name(enum arch a)
-{
-	return a == ARCH_X86_64 ? "x86_64" : a == ARCH_AARCH64 ? "aarch64" : "none";
-}
-
 /* A store to a PROT_NONE page (not NULL: UBSan would stop that first). */
 static int crash_plain(void)
 {
