@@ -22,6 +22,8 @@ struct table {
 void table_init(struct table *t, size_t ncols, const char *const *cols);
 /* Add one row: exactly ncols strings, copied. */
 void table_row(struct table *t, ...);
+/* The same from an array of ncols strings. */
+void table_row_v(struct table *t, const char *const *cells);
 void table_print(const struct table *t, FILE *out);
 void table_free(struct table *t);
 

@@ -15,22 +15,34 @@ void table_init(struct table *t, size_t ncols, const char *const *cols)
 	}
 }
 
+static char *cut_cell(const struct table *t, size_t c, const char *text)
+{
+	char *cell = xstrdup(text);
+
+	/* C++ names run to 200 characters: keep the head, mark the cut */
+	if (t->max[c] > 3 && strlen(cell) > t->max[c])
+		strcpy(cell + t->max[c] - 3, "...");
+	return cell;
+}
+
+void table_row_v(struct table *t, const char *const *cells)
+{
+	GROW(t->cell, t->cap, (t->nrows + 1) * t->ncols);
+	for (size_t c = 0; c < t->ncols; c++)
+		t->cell[t->nrows * t->ncols + c] = cut_cell(t, c, cells[c]);
+	t->nrows++;
+}
+
 void table_row(struct table *t, ...)
 {
+	const char *cells[TABLE_MAX_COLS];
 	va_list ap;
 
-	GROW(t->cell, t->cap, (t->nrows + 1) * t->ncols);
 	va_start(ap, t);
-	for (size_t c = 0; c < t->ncols; c++) {
-		char *cell = xstrdup(va_arg(ap, const char *));
-
-		/* C++ names run to 200 characters: keep the head, mark the cut */
-		if (t->max[c] > 3 && strlen(cell) > t->max[c])
-			strcpy(cell + t->max[c] - 3, "...");
-		t->cell[t->nrows * t->ncols + c] = cell;
-	}
+	for (size_t c = 0; c < t->ncols; c++)
+		cells[c] = va_arg(ap, const char *);
 	va_end(ap);
-	t->nrows++;
+	table_row_v(t, cells);
 }
 
 static void print_line(const struct table *t, FILE *out, const char *const *cells,

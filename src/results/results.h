@@ -52,6 +52,28 @@ json_t *results_machine(void);
  * line, the time (UTC) and the machine. */
 json_t *results_run_info(const char *command, int argc, char **argv);
 
+/* A result file read back (read.c): its metrics with their raw samples. */
+struct metric {
+	char *name, *unit;
+	bool lower_is_better;
+	double *samples;
+	size_t n;
+};
+
+struct result_file {
+	char *path;
+	json_t *doc;
+	const char *command;            /* "bench", "sweep" (in doc) */
+	json_t *machine;                /* borrowed from doc, may be NULL */
+	struct metric *m;
+	size_t n;
+};
+
+/* 0, or -1 with one line saying what is wrong with the file. */
+int results_read(const char *path, struct result_file *r, struct err *e);
+void results_file_free(struct result_file *r);
+const struct metric *results_metric(const struct result_file *r, const char *name);
+
 /* A loop as JSON: range, nesting, windows at 16/32/64, hazards. */
 json_t *results_loop(struct elf_image *img, const struct scan_result *r,
 		     const struct loop_report *l, bool lines);

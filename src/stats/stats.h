@@ -60,4 +60,35 @@ double stats_change_robot(double base, double new);
 /* In mmtests' sign: positive is better, whatever the metric's direction. */
 double stats_change_mmtests(double base, double new, bool lower_is_better);
 
+/* ---- comparing two sets of samples (compare.c) ---- */
+
+enum stat { STAT_MEAN95, STAT_MEDIAN, STAT_MEAN, STAT_MIN, STAT_MAX };
+
+const char *stat_name(enum stat s);
+int stat_from_name(const char *name);          /* -1 when unknown */
+double stat_of(const struct summary *s, enum stat which);
+
+struct compare_opts {
+	enum stat stat;                 /* the value shown and changed */
+	bool lower_is_better;
+	double alpha;                   /* significance level of the U test */
+	double threshold;               /* a fraction: how much worse is a regression */
+	uint64_t seed;                  /* of the bootstrap */
+};
+
+struct comparison {
+	double base, new;               /* the chosen statistic */
+	double base_stddev_pct, new_stddev_pct;  /* 100 sigma / mean */
+	double base_cv, new_cv;
+	double change_robot;            /* 100 (new - base) / base */
+	double change_mmtests;          /* positive = better */
+	double u, p;                    /* U of the new samples against the base */
+	bool ci_overlap;                /* the medians' bootstrap CIs overlap */
+	bool significant;               /* p < alpha */
+	bool regression, improvement;   /* significant and beyond the threshold */
+};
+
+void stats_compare(const double *base, size_t nb, const double *new, size_t nn,
+		   const struct compare_opts *o, struct comparison *c);
+
 #endif
