@@ -349,6 +349,34 @@ static void kernel_summary(const struct sweep_cmd *c, const struct kernel *k)
 		       __builtin_ctz(fix));
 }
 
+/* With several kernels: each at its best offset against the first. */
+static void compare_kernels(const struct sweep_cmd *c)
+{
+	const struct variant *first = NULL;
+
+	printf("\nat their best offsets:\n");
+	for (size_t k = 0; k < c->nkernels; k++) {
+		const struct variant *best = NULL;
+		struct mann_whitney m;
+
+		for (size_t i = 0; i < c->s.n; i++)
+			if (c->s.v[i].k == c->kernels[k] && c->s.v[i].ratio == 1.0)
+				best = &c->s.v[i];
+		if (!best)
+			continue;
+		if (!first) {
+			first = best;
+			printf("  %-16s %10.1f ns  %.2f GB/s\n", best->k->name, best->sum.median,
+			       (double)c->s.size / best->sum.median);
+			continue;
+		}
+		stats_mann_whitney(best->samples, best->n, first->samples, first->n, &m);
+		printf("  %-16s %10.1f ns  %.2f GB/s  %.3fx %s (p %.3g)\n", best->k->name,
+		       best->sum.median, (double)c->s.size / best->sum.median,
+		       best->sum.median / first->sum.median, first->k->name, m.p);
+	}
+}
+
 static void print_text(const struct sweep_cmd *c)
 {
 	const struct sweep *s = &c->s;
@@ -370,6 +398,8 @@ static void print_text(const struct sweep_cmd *c)
 		if (kn->placeable)
 			kernel_summary(c, kn);
 	}
+	if (c->nkernels > 1)
+		compare_kernels(c);
 }
 
 static void print_csv(const struct sweep_cmd *c)
