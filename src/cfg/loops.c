@@ -127,7 +127,8 @@ static void split_retreating_edges(struct cfg *g)
 		g->irr[g->nirr++] = (struct cfg_irreducible){
 			.entry = g->block[to].start, .from = g->block[from].start };
 	}
-	qsort(g->retreat, g->nretreat, 3 * sizeof *g->retreat, by_header);
+	if (g->nretreat)        /* retreat is NULL until a function has one */
+		qsort(g->retreat, g->nretreat, 3 * sizeof *g->retreat, by_header);
 }
 
 static void make_loops(struct cfg *g)

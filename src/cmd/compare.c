@@ -20,7 +20,7 @@ enum format { FORMAT_TEXT, FORMAT_MARKDOWN, FORMAT_CSV, FORMAT_JSON };
 struct compare_cmd {
 	enum style style;
 	enum format format;
-	enum stat stat;
+	enum stat_kind stat;
 	bool stat_given;
 	double alpha, threshold;
 	struct result_file *files;      /* [0] is the base */
@@ -110,7 +110,7 @@ static int parse_options(struct compare_cmd *c, int argc, char **argv)
 				complain("--stats", "'%s' is not mean95, median, mean, min or max", optarg);
 				return -1;
 			}
-			c->stat = (enum stat)v;
+			c->stat = (enum stat_kind)v;
 			c->stat_given = true;
 			break;
 		case 'a':
@@ -150,7 +150,7 @@ static void warn(struct compare_cmd *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
-	json_array_append_new(c->warnings, json_string(line));
+	json_array_append_new(c->warnings, json_text(line));
 }
 
 /* The machine fields that can explain a difference on their own. */
@@ -393,8 +393,8 @@ static void print_csv(const struct compare_cmd *c, const struct row *rows, size_
 static json_t *comparison_json(const struct compare_cmd *c, size_t f, const struct comparison *cmp,
 			       const struct metric *m)
 {
-	return json_pack("{s:s, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:b, s:b}",
-		"path", c->files[f].path, "n", (int)m->n, "value", cmp->new,
+	return json_pack("{s:o, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:b, s:b}",
+		"path", json_text(c->files[f].path), "n", (int)m->n, "value", cmp->new,
 		"stddev_pct", cmp->new_stddev_pct, "change_pct", cmp->change_robot,
 		"change_pct_mmtests", cmp->change_mmtests, "u", cmp->u, "p", cmp->p,
 		"ci_overlap", cmp->ci_overlap, "significant", cmp->significant,
@@ -407,8 +407,8 @@ static void print_json(const struct compare_cmd *c, const struct row *rows, size
 	struct err e;
 
 	for (size_t f = 1; f < c->nfiles; f++)
-		json_array_append_new(news, json_string(c->files[f].path));
-	json_object_set_new(doc, "base", json_string(c->files[0].path));
+		json_array_append_new(news, json_text(c->files[f].path));
+	json_object_set_new(doc, "base", json_text(c->files[0].path));
 	json_object_set_new(doc, "new", news);
 	json_object_set_new(doc, "stat", json_string(stat_name(c->stat)));
 	json_object_set_new(doc, "alpha", json_real(c->alpha));
@@ -420,8 +420,8 @@ static void print_json(const struct compare_cmd *c, const struct row *rows, size
 			json_array_append_new(per, rows[i].new[f - 1] ?
 				comparison_json(c, f, &rows[i].cmp[f - 1], rows[i].new[f - 1]) :
 				json_null());
-		json_array_append_new(metrics, json_pack("{s:s, s:s, s:s, s:i, s:f, s:f, s:o}",
-			"name", rows[i].base->name, "unit", rows[i].base->unit,
+		json_array_append_new(metrics, json_pack("{s:o, s:o, s:s, s:i, s:f, s:f, s:o}",
+			"name", json_text(rows[i].base->name), "unit", json_text(rows[i].base->unit),
 			"direction", rows[i].base->lower_is_better ? "lower" : "higher",
 			"n", (int)rows[i].base->n, "value", rows[i].base_value,
 			"stddev_pct", rows[i].base_stddev_pct, "new", per));

@@ -357,8 +357,8 @@ static void print_json(struct diff_cmd *c)
 
 	for (size_t i = 0; i < c->new.r.nprofile; i++)
 		json_array_append_new(names, json_string(c->new.r.profile[i]->name));
-	json_object_set_new(head, "old", json_string(c->old.img.path));
-	json_object_set_new(head, "new", json_string(c->new.img.path));
+	json_object_set_new(head, "old", json_text(c->old.img.path));
+	json_object_set_new(head, "new", json_text(c->new.img.path));
 	json_object_set_new(head, "arch", json_string(arch_name(c->new.img.arch)));
 	json_object_set_new(head, "profiles", names);
 	jstream_begin(&out, stdout, head);
@@ -368,8 +368,8 @@ static void print_json(struct diff_cmd *c)
 
 		if (ch->entry)
 			continue;
-		jstream_put(&out, NULL, json_pack("{s:s, s:o, s:o, s:o, s:o}",
-			"function", func_name(c, ch), "old", loop_side(c, &c->old, ch->lold),
+		jstream_put(&out, NULL, json_pack("{s:o, s:o, s:o, s:o, s:o}",
+			"function", json_text(func_name(c, ch)), "old", loop_side(c, &c->old, ch->lold),
 			"new", loop_side(c, &c->new, ch->lnew),
 			"added", hazard_list(d, ch->added, ch->nadded),
 			"removed", hazard_list(d, ch->removed, ch->nremoved)));
@@ -382,8 +382,8 @@ static void print_json(struct diff_cmd *c)
 
 		if (!ch->entry)
 			continue;
-		jstream_put(&out, NULL, json_pack("{s:s, s:s, s:s, s:I, s:I, s:o, s:o}",
-			"name", func_name(c, ch),
+		jstream_put(&out, NULL, json_pack("{s:o, s:s, s:s, s:I, s:I, s:o, s:o}",
+			"name", json_text(func_name(c, ch)),
 			"old_addr", hex_addr(a, c->old.r.funcs.v[ch->fold->func].addr),
 			"new_addr", hex_addr(b, c->new.r.funcs.v[ch->fnew->func].addr),
 			"old_entry_align", (json_int_t)ch->fold->entry_align,

@@ -266,8 +266,8 @@ static int scan_one(struct scan_cmd *c, const char *arg)
 	if (open_target(arg, &img, &e) || scan_image(&img, &c->opts, &r, &e)) {
 		complain(strcmp(arg, "vdso") == 0 ? "[vdso]" : arg, "%s", e.msg);
 		if (c->json)
-			json_array_append_new(c->errors, json_pack("{s:s, s:s}", "path", arg,
-								   "error", e.msg));
+			json_array_append_new(c->errors, json_pack("{s:o, s:o}", "path", json_text(arg),
+								   "error", json_text(e.msg)));
 		elf_close(&img);
 		return -1;
 	}

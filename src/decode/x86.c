@@ -62,9 +62,12 @@ static uint8_t fuse_class(const ZydisDecodedInstruction *z)
 	return c;
 }
 
+/* Direct means a relative immediate (rel8/rel32). ZYDIS_ATTRIB_IS_RELATIVE
+ * is also set for a RIP-relative memory operand, which would turn the PLT's
+ * `jmp *GOT(%rip)` into a jump to the next instruction. */
 static uint8_t branch_kind(const ZydisDecodedInstruction *z)
 {
-	bool rel = (z->attributes & ZYDIS_ATTRIB_IS_RELATIVE) != 0;
+	bool rel = z->raw.imm[0].is_relative;
 
 	switch (z->mnemonic) {
 	case ZYDIS_MNEMONIC_JMP:

@@ -12,6 +12,50 @@ json_t *results_new(const char *command)
 			 "tool_version", STRADDLE_VERSION);
 }
 
+/* Length of the valid UTF-8 sequence at p (n bytes left), or 0. */
+static size_t utf8_seq(const unsigned char *p, size_t n)
+{
+	size_t len = p[0] < 0x80 ? 1 : (p[0] & 0xe0) == 0xc0 ? 2 : (p[0] & 0xf0) == 0xe0 ? 3 :
+		     (p[0] & 0xf8) == 0xf0 ? 4 : 0;
+
+	if (!len || len > n || (len == 2 && p[0] < 0xc2) || (len == 4 && p[0] > 0xf4))
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+json_t *json_text(const char *s)
+{
+	json_t *j = json_string(s);
+	size_t n = strlen(s), w = 0;
+	char *fixed;
+
+	if (j)
+		return j;
+	/* Symbol names and paths are bytes: each byte that is not UTF-8
+	 * becomes U+FFFD, so the document stays JSON. */
+	fixed = xmalloc(3 * n + 1);
+	for (size_t i = 0; i < n;) {
+		size_t len = utf8_seq((const unsigned char *)s + i, n - i);
+
+		if (len) {
+			memcpy(fixed + w, s + i, len);
+			w += len;
+			i += len;
+		} else {
+			memcpy(fixed + w, "\xef\xbf\xbd", 3);
+			w += 3;
+			i++;
+		}
+	}
+	fixed[w] = 0;
+	j = json_string(fixed);
+	free(fixed);
+	return j ? j : json_string("");
+}
+
 static json_t *hex(uint64_t v)
 {
 	char buf[20];
@@ -72,7 +116,7 @@ json_t *results_loop(struct elf_image *img, const struct scan_result *r,
 	json_object_set_new(o, "irreducible", json_boolean(l->irreducible));
 	json_object_set_new(o, "branch", l->branch ? hex(l->branch) : json_null());
 	if (lines && *elf_source_line(img, l->start, src, sizeof src))
-		json_object_set_new(o, "source", json_string(src));
+		json_object_set_new(o, "source", json_text(src));
 	json_object_set_new(o, "windows", windows(l->start, l->end));
 	json_object_set_new(o, "hazards", hazards(r, l->hazard, l->nhazard));
 	return o;
@@ -88,9 +132,9 @@ static json_t *function_json(struct elf_image *img, const struct scan_result *r,
 {
 	const struct elf_func *f = &r->funcs.v[fr->func];
 	json_t *loops = json_array(), *irr = json_array();
-	json_t *o = json_pack("{s:s, s:o, s:I, s:I, s:s, s:s, s:i}", "name", f->name,
+	json_t *o = json_pack("{s:o, s:o, s:I, s:I, s:o, s:s, s:i}", "name", json_text(f->name),
 		"addr", hex(f->addr), "size", (json_int_t)f->size,
-		"entry_align", (json_int_t)fr->entry_align, "section", img->sec[f->sec].name,
+		"entry_align", (json_int_t)fr->entry_align, "section", json_text(img->sec[f->sec].name),
 		"from", source_name(f->source), "instructions", (int)fr->ninsn);
 
 	for (uint32_t i = fr->loop; i < fr->loop + fr->nloop; i++)
@@ -107,7 +151,7 @@ static json_t *function_json(struct elf_image *img, const struct scan_result *r,
 void results_scan_file(struct json_stream *s, struct elf_image *img,
 		       const struct scan_result *r, bool source_lines)
 {
-	json_t *head = json_pack("{s:s, s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "path", img->path,
+	json_t *head = json_pack("{s:o, s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "path", json_text(img->path),
 		"arch", arch_name(img->arch), "elf_type", elf_type_name(img->type),
 		"functions_total", (json_int_t)r->funcs.n,
 		"functions_scanned", (json_int_t)r->functions_scanned,
@@ -166,7 +210,7 @@ static void put_key(struct json_stream *s, const char *key)
 {
 	separator(s);
 	if (key) {
-		json_t *k = json_string(key);
+		json_t *k = json_text(key);
 
 		if (json_dumpf(k, s->f, JSON_ENCODE_ANY) != 0)
 			s->failed = true;

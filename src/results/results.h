@@ -11,6 +11,10 @@
 #include "../model/model.h"
 #include "../kernels/kernels.h"
 
+/* A JSON string of bytes that may not be UTF-8 (symbol names, paths):
+ * invalid bytes become U+FFFD. */
+json_t *json_text(const char *s);
+
 /* {"schema":1,"command":name,"tool_version":...}: the head of every document. */
 json_t *results_new(const char *command);
 

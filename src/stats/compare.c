@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-const char *stat_name(enum stat s)
+const char *stat_name(enum stat_kind s)
 {
 	switch (s) {
 	case STAT_MEAN95: return "mean95";
@@ -27,7 +27,7 @@ int stat_from_name(const char *name)
 	return -1;
 }
 
-double stat_of(const struct summary *s, enum stat which)
+double stat_of(const struct summary *s, enum stat_kind which)
 {
 	switch (which) {
 	case STAT_MEAN95: return s->mean95;

@@ -62,14 +62,14 @@ double stats_change_mmtests(double base, double new, bool lower_is_better);
 
 /* ---- comparing two sets of samples (compare.c) ---- */
 
-enum stat { STAT_MEAN95, STAT_MEDIAN, STAT_MEAN, STAT_MIN, STAT_MAX };
+enum stat_kind { STAT_MEAN95, STAT_MEDIAN, STAT_MEAN, STAT_MIN, STAT_MAX };
 
-const char *stat_name(enum stat s);
+const char *stat_name(enum stat_kind s);
 int stat_from_name(const char *name);          /* -1 when unknown */
-double stat_of(const struct summary *s, enum stat which);
+double stat_of(const struct summary *s, enum stat_kind which);
 
 struct compare_opts {
-	enum stat stat;                 /* the value shown and changed */
+	enum stat_kind stat;                 /* the value shown and changed */
 	bool lower_is_better;
 	double alpha;                   /* significance level of the U test */
 	double threshold;               /* a fraction: how much worse is a regression */

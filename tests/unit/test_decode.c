@@ -74,6 +74,10 @@ static void x86_branch_kinds(void **state)
 	assert_int_equal(call.target, 0x2015);
 	assert_int_equal(X(d, "\xff\xd0", 0).kind, BR_CALL_IND);
 	assert_int_equal(X(d, "\xff\xe0", 0).kind, BR_JUMP_IND);
+	/* through memory, RIP-relative: the PLT's jmp *GOT(%rip) and -fno-plt
+	 * calls are indirect, not jumps to the next instruction */
+	assert_int_equal(X(d, "\xff\x25\xca\x2f\x00\x00", 0x1030).kind, BR_JUMP_IND);
+	assert_int_equal(X(d, "\xff\x15\xca\x2f\x00\x00", 0x1030).kind, BR_CALL_IND);
 	assert_int_equal(X(d, "\xeb\xfe", 0x30).target, 0x30);        /* jmp . */
 	assert_int_equal(X(d, "\xeb\xfe", 0x30).kind, BR_JUMP);
 	assert_int_equal(X(d, "\xe9\x00\x01\x00\x00", 0x30).target, 0x135);
