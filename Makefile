@@ -10,7 +10,7 @@ SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-san
 
 # Layers bottom-up; a layer's files may include only the headers of the
 # layers before it (DESIGN: data flows down).
-LAYERS   := base elf decode cfg model place kernels stats measure results report
+LAYERS   := base elf decode cfg model place kernels stats measure workloads results report
 LIB_SRC  := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
 CMD_SRC  := $(wildcard src/cmd/*.c)
 HEADERS  := $(wildcard src/*/*.h)

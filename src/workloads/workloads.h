@@ -1,0 +1,182 @@
+/* workloads: the kernel benchmarks the seeds argue from, run on the running
+ * kernel with the semantics of the suites they come from (issue 5):
+ * libMicro's pread_z* and read_z* (seed 000), will-it-scale's read1 (seed
+ * 001) and poll2 (seed 004), the timens selftests' gettime_perf hot and
+ * cold (seed 003), and seed 001's write() across an unmapped page.
+ *
+ * A workload fills metrics (raw samples, unit, direction) and a JSON object
+ * of its settings and verdicts; `straddle bench` adds the statistics and
+ * writes the result file. The details are jansson values because they are
+ * free-form per workload and go nowhere but into that file. */
+#ifndef STRADDLE_WORKLOADS_H
+#define STRADDLE_WORKLOADS_H
+
+#include <jansson.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <sys/types.h>
+
+#include "../base/base.h"
+#include "../measure/measure.h"
+
+/* One measured quantity and every raw sample of it. */
+struct wl_metric {
+	char name[96];                  /* "pread_z1k", "read1.threads.ops_per_sec.tasks=2" */
+	char workload[16];
+	const char *unit;               /* "ns", "ops/s", "ticks" */
+	bool lower_is_better;
+	bool want_mode;                 /* integer samples whose mode is reported (cold ticks) */
+	double *samples;
+	size_t n, cap;
+};
+
+struct wl_result {
+	struct wl_metric **m;           /* each allocated alone: pointers stay valid */
+	size_t n, cap;
+	json_t *details;                /* per workload: settings, counts, verdicts */
+	bool failed;                    /* a correctness check failed (fault-write) */
+};
+
+struct wl_options {
+	double duration_s;              /* measured seconds per metric; 0: the workload's default */
+	unsigned warmup;                /* will-it-scale intervals discarded before measuring */
+	unsigned modes;                 /* will-it-scale: WIS_PROCESSES | WIS_THREADS; 0: both */
+	const unsigned *tasks;          /* will-it-scale task counts, ascending */
+	size_t ntasks;
+	const char *dir;                /* where temporary files are made (unlinked at once) */
+	volatile sig_atomic_t *stop;    /* set by a signal: end now, clean up, return -1 */
+	void (*progress)(const char *what);     /* or NULL */
+};
+
+struct workload {
+	const char *name;               /* "pread-zero" */
+	const char *summary;            /* one line for --help */
+	double default_duration_s;
+	int (*run)(const struct wl_options *o, struct wl_result *r, struct err *e);
+};
+
+size_t workload_count(void);
+const struct workload *workload_at(size_t i);
+const struct workload *workload_named(const char *name);
+
+/* The metric called name (made, empty, if new): --runs appends to it. */
+struct wl_metric *wl_metric(struct wl_result *r, const char *workload, const char *name,
+			    const char *unit, bool lower_is_better);
+void wl_sample(struct wl_metric *m, double v);
+void wl_result_free(struct wl_result *r);
+/* The most frequent value (the smallest of equals); v is sorted in place. */
+double wl_mode(double *v, size_t n);
+
+double wl_duration(const struct wl_options *o, const struct workload *w);
+bool wl_stopped(const struct wl_options *o);
+void wl_progress(const struct wl_options *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* ---- temporary files (tmpfile.c) ---- */
+
+/* An unlinked regular file in dir, open read-write: O_TMPFILE where the
+ * filesystem has it, else mkstemp and unlink with the terminating signals
+ * blocked in between, so that no interrupt ever leaves a name behind.
+ * *how (may be NULL) says which. */
+int wl_tmpfile(const char *dir, const char **how, struct err *e);
+
+/* ---- timed batches (batch.c): libMicro's way ---- */
+
+/* One variant of a batch-timed workload: `batch` makes n calls and is
+ * timed; `before` (or NULL) runs untimed ahead of each batch. */
+struct wl_timed {
+	void (*batch)(void *ctx, uint64_t n);
+	void (*before)(void *ctx);
+	void *ctx;
+	struct wl_metric *m;
+	uint64_t iters;                 /* calls per sample, set by the calibration */
+};
+
+/* Pins to one CPU, sizes each variant's batch so one sample takes about
+ * 1 ms, then measures the variants in a new random order every round until
+ * seconds_each * n has passed; samples are ns per call. */
+int wl_measure_batches(struct wl_timed *v, size_t n, double seconds_each,
+		       const struct wl_options *o, struct clock *clock, int *cpu,
+		       struct err *e);
+
+/* The calling thread's CPU affinity, kept and given back: pinning for a
+ * measurement must not shrink the set later workloads spread tasks over. */
+int wl_pin(cpu_set_t *saved, int *cpu, struct err *e);
+void wl_unpin(const cpu_set_t *saved);
+
+/* ---- will-it-scale's harness (scale.c) ---- */
+
+enum { WIS_PROCESSES = 1, WIS_THREADS = 2 };
+
+/* A test as will-it-scale defines one: per-task set-up, and a loop that
+ * counts iterations until told to stop. */
+struct wis_test {
+	const char *name;               /* "read1" */
+	size_t task_size;               /* bytes of per-task state */
+	unsigned fds_per_task;          /* for RLIMIT_NOFILE */
+	int (*open)(const char *dir, void *task, struct err *e);
+	void (*loop)(void *task, _Atomic uint64_t *count, atomic_int *stop);
+	void (*close)(void *task);
+};
+
+/* Processes, then threads (o->modes), at every task count of o->tasks (default 1 to
+ * the number of CPUs this process may run on); task i pinned to the i-th
+ * allowed CPU modulo their number; a count per task read every second
+ * (or every `seconds` when shorter), the first o->warmup intervals
+ * discarded. Adds NAME.MODE.ops_per_sec.tasks=T and NAME.per_process_ops,
+ * NAME.per_thread_ops (the mean over task counts of ops/s per task). */
+int wis_run(const struct wis_test *t, const struct wl_options *o, double seconds,
+	    struct wl_result *r, struct err *e);
+
+/* The allowed CPUs, ascending; returns how many (at most max). */
+size_t wl_cpus(int *cpus, size_t max);
+
+/* ---- the workloads' own steps, for the tests ---- */
+
+enum { READ1_BUFLEN = 4096, READ1_FILESIZE = 1024 * 1024 };
+
+struct read1_task {
+	int fd;
+	char *buf;                      /* READ1_FILESIZE bytes, zero */
+};
+
+int read1_open(const char *dir, void *task, struct err *e);
+/* One iteration of will-it-scale's read1: read(fd, buf, 4096), and at end
+ * of file (a read of 0) lseek to 0. Returns what read returned. */
+ssize_t read1_step(struct read1_task *t);
+void read1_close(void *task);
+
+enum { POLL2_NR_FILES = 128 };
+
+struct poll2_task {
+	int fds[POLL2_NR_FILES];
+	struct pollfd pfd[POLL2_NR_FILES];      /* as the last poll left it */
+};
+
+int poll2_open(const char *dir, void *task, struct err *e);
+/* One iteration of will-it-scale's poll2: the 128 pollfds made afresh
+ * with POLLOUT, then poll(pfd, 128, 0). Returns what poll returned. */
+int poll2_step(struct poll2_task *t);
+void poll2_close(void *task);
+
+/* Seed 001's probe: `len` bytes from `mapped` bytes before an unmapped page. */
+struct fault_probe {
+	const char *call;               /* "write" or "read" */
+	unsigned mapped, len;
+	long returned;                  /* -1 with err set */
+	int err;
+	bool content_ok;                /* the bytes moved are the right ones */
+	bool pass;                      /* returned == mapped and content_ok */
+};
+
+/* write(fd, &buf[4096 - 66], 130) to a file and the read() counterpart,
+ * where the page after buf is unmapped: both must move exactly 66 bytes
+ * and leave 64. probes[0] is write, probes[1] read. */
+int fault_probe_run(const char *dir, struct fault_probe probes[2], struct err *e);
+
+extern const struct workload wl_pread_zero, wl_read_zero, wl_read1, wl_poll2, wl_gettime,
+	wl_fault_write;
+
+#endif
