@@ -8,7 +8,7 @@
 /* In the order a full run takes them: the quick libMicro ones first, so
  * an interrupted run has said something useful. */
 static const struct workload *const all[] = {
-	&wl_pread_zero, &wl_read_zero, &wl_gettime, &wl_read1, &wl_poll2,
+	&wl_pread_zero, &wl_read_zero, &wl_gettime, &wl_fault_write, &wl_read1, &wl_poll2,
 };
 
 size_t workload_count(void)
