@@ -12,6 +12,7 @@ int cmd_scan(int argc, char **argv);
 int cmd_uarch(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_kernels(int argc, char **argv);
 

@@ -16,6 +16,7 @@ static const struct command commands[] = {
 	{ "diff", cmd_diff, "what got worse (or better) between two builds; exit 1 on a new hazard" },
 	{ "kernels", cmd_kernels, "the built-in copy/clear kernels; --check proves their fault contract" },
 	{ "sweep", cmd_sweep, "run a loop at every code offset and measure it" },
+	{ "bench", cmd_bench, "the seeds' kernel workloads (libMicro, will-it-scale, vDSO) on this kernel" },
 	{ "compare", cmd_compare, "tables of result files with % change and significance; exit 1 on regression" },
 	{ "uarch", cmd_uarch, "the CPU profiles, and what this host was detected as" },
 };
