@@ -1,0 +1,153 @@
+# straddle bench: usage errors (exit 2, one line), fault-write's counts,
+# the result file's metrics (names, units, directions, exact numbers), and
+# an interrupted run that leaves no file, task or result behind. Never
+# timing: every run is tiny (--duration 0.05).
+be_err() {
+	name=$1
+	shift
+	run "$STRADDLE" bench "$@"
+	expect_eq "bench $name: exit 2" "$RC" 2
+	expect_eq "bench $name: one line on stderr" "$(printf '%s\n' "$ERR" | grep -c .)" 1
+	expect_eq "bench $name: the line" "$ERR" "$BE_WANT"
+	expect_eq "bench $name: nothing on stdout" "$OUT" ""
+}
+
+BE_WANT="straddle: nope: no such workload (pread-zero, read-zero, gettime, fault-write, read1, poll2)"
+be_err "unknown workload" pread-zero nope
+BE_WANT="straddle: --duration: '0' is not a time in seconds (like 10 or 0.5s), at most a day"
+be_err "duration 0" --duration 0
+BE_WANT="straddle: --duration: 'soon' is not a time in seconds (like 10 or 0.5s), at most a day"
+be_err "duration garbage" --duration soon
+BE_WANT="straddle: --runs: '0' is not a number from 1 to 1000"
+be_err "runs 0" --runs 0
+BE_WANT="straddle: --warmup: '-1' is not a number from 0 to 1000"
+be_err "warmup negative" --warmup -1
+BE_WANT="straddle: --tasks: '0' is not a list of task counts from 1 to 1024 (like 1,2,4 or 1-4)"
+be_err "tasks 0" --tasks 0
+BE_WANT="straddle: --tasks: '3-1' is not a list of task counts from 1 to 1024 (like 1,2,4 or 1-4)"
+be_err "tasks reversed" --tasks 3-1
+BE_WANT="straddle: --tasks: '1,x' is not a list of task counts from 1 to 1024 (like 1,2,4 or 1-4)"
+be_err "tasks garbage" --tasks 1,x
+BE_WANT="straddle: --tasks: '2000' is not a list of task counts from 1 to 1024 (like 1,2,4 or 1-4)"
+be_err "tasks too many" --tasks 2000
+BE_WANT="straddle: --dir: '$TMP/nodir': No such file or directory"
+be_err "dir missing" --dir "$TMP/nodir"
+: >"$TMP/plain"
+BE_WANT="straddle: --dir: '$TMP/plain' is not a directory"
+be_err "dir is a file" --dir "$TMP/plain"
+BE_WANT="straddle: --mode: 'fibers' is not processes, threads or both"
+be_err "mode garbage" --mode fibers
+BE_WANT="straddle: bench: unknown option '--bogus' (see 'straddle bench --help')"
+be_err "unknown option" --bogus
+BE_WANT="straddle: bench: option '--duration' needs a value (see 'straddle bench --help')"
+be_err "missing value" --duration
+
+# A workload that cannot run: exit 2, one line naming it and the reason.
+run env TMPDIR="$TMP/nodir" "$STRADDLE" bench read1 --duration 0.05
+expect_eq "bench no temporary directory: exit 2" "$RC" 2
+expect_eq "bench no temporary directory: the line" "$ERR" \
+	"straddle: read1: cannot create a temporary file in $TMP/nodir: No such file or directory"
+
+run "$STRADDLE" bench --help
+expect_eq "bench --help: exit 0" "$RC" 0
+expect_eq "bench --help: usage" "$(printf '%s\n' "$OUT" | head -n 1)" "usage: straddle bench [WORKLOAD...] [OPTIONS]"
+expect_eq "bench --help: every workload listed" "$(printf '%s\n' "$OUT" | grep -cE '^  (pread-zero|read-zero|gettime|fault-write|read1|poll2) ')" 6
+
+# fault-write: seed 001's counts, exact, on this kernel.
+mkdir "$TMP/bd"
+run "$STRADDLE" bench fault-write --dir "$TMP/bd" -o "$TMP/fw.json"
+expect_eq "bench fault-write: exit 0" "$RC" 0
+expect_eq "bench fault-write: PASS" "$(printf '%s\n' "$OUT" | head -n 1 | cut -d' ' -f2)" "PASS"
+expect_eq "bench fault-write: counts" \
+	"$(jq -r '.workloads["fault-write"].runs[0] | [.write.returned, .write.short_by, .read.returned, .read.short_by, .write.pass, .read.pass] | join(",")' "$TMP/fw.json")" \
+	"66,64,66,64,true,true"
+expect_eq "bench fault-write: no metrics" "$(jq '.metrics | length' "$TMP/fw.json")" 0
+expect_eq "bench fault-write: nothing left in --dir" "$(ls -A "$TMP/bd")" ""
+
+# The batch-timed workloads: their exact metrics, ns and ticks, lower.
+run "$STRADDLE" bench pread-zero read-zero gettime --duration 0.05 -o "$TMP/b.json"
+expect_eq "bench batch: exit 0" "$RC" 0
+if [ "$(uname -m)" = x86_64 ]; then
+	BE_COLD=",gettime.cold.monotonic,gettime.cold.realtime,gettime.cold.boottime"
+	BE_UNITS="ns/lower,ticks/lower"
+else
+	BE_COLD=""
+	BE_UNITS="ns/lower"
+fi
+expect_eq "bench batch: metric names" "$(jq -r '[.metrics[].name] | join(",")' "$TMP/b.json")" \
+	"pread_z1k,pread_z10k,pread_z100k,read_z1k,read_z10k,read_z100k,gettime.hot.monotonic,gettime.hot.realtime,gettime.hot.boottime$BE_COLD"
+expect_eq "bench batch: units" "$(jq -r '[.metrics[] | "\(.unit)/\(.direction)"] | unique | join(",")' "$TMP/b.json")" "$BE_UNITS"
+expect_eq "bench batch: samples non-empty, n matches" \
+	"$(jq -r '[.metrics[] | (.samples | length) > 0 and (.samples | length) == .n] | all' "$TMP/b.json")" true
+expect_eq "bench batch: summary fields" \
+	"$(jq -r '[.metrics[] | has("median") and has("mean95") and has("stddev") and has("cv") and has("min")] | all' "$TMP/b.json")" true
+expect_eq "bench batch: a mode for cold ticks only" \
+	"$(jq -r '[.metrics[] | has("mode") == (.unit == "ticks")] | all' "$TMP/b.json")" true
+expect_eq "bench batch: head" "$(jq -r '[.schema, .command, (.machine | has("kernel") and has("vendor"))] | join(",")' "$TMP/b.json")" "1,bench,true"
+expect_eq "bench batch: libMicro sizes" "$(jq -r '[.workloads["pread-zero"].sizes[].bytes] | join(",")' "$TMP/b.json")" "1024,10240,102400"
+expect_eq "bench batch: the vDSO's own function" "$(jq -r '.workloads.gettime.function | test("^__(vdso|kernel)_clock_gettime$")' "$TMP/b.json")" true
+expect_eq "bench batch: one table row per metric" "$(printf '%s\n' "$OUT" | grep -cE '^(pread|read)_z|^gettime\.')" \
+	"$(jq '.metrics | length' "$TMP/b.json")"
+
+# read1 and poll2 at 1 and 3 tasks (3 > 2 CPUs: pinned modulo), twice:
+# 2 tests x (2 modes x 2 counts + 2 per-task means), 2 samples each.
+mkdir "$TMP/wd"
+run "$STRADDLE" bench read1 poll2 --duration 0.05 --warmup 0 --tasks 3,1 --runs 2 \
+	--dir "$TMP/wd" -o "$TMP/w.json"
+expect_eq "bench scale: exit 0" "$RC" 0
+expect_eq "bench scale: metric names" "$(jq -r '[.metrics[].name] | join(",")' "$TMP/w.json")" \
+	"read1.processes.ops_per_sec.tasks=1,read1.threads.ops_per_sec.tasks=1,read1.processes.ops_per_sec.tasks=3,read1.threads.ops_per_sec.tasks=3,read1.per_process_ops,read1.per_thread_ops,poll2.processes.ops_per_sec.tasks=1,poll2.threads.ops_per_sec.tasks=1,poll2.processes.ops_per_sec.tasks=3,poll2.threads.ops_per_sec.tasks=3,poll2.per_process_ops,poll2.per_thread_ops"
+expect_eq "bench scale: ops/s, higher" "$(jq -r '[.metrics[] | "\(.unit)/\(.direction)"] | unique | join(",")' "$TMP/w.json")" "ops/s/higher"
+expect_eq "bench scale: one sample per run" "$(jq -r '[.metrics[].samples | length] | unique | join(",")' "$TMP/w.json")" 2
+expect_eq "bench scale: settings" "$(jq -r '.workloads.poll2 | [.files_per_task, (.tasks | join("+")), .warmup_intervals, .measured_intervals] | join(",")' "$TMP/w.json")" "128,1+3,0,1"
+expect_eq "bench scale: mean95 of ops/s keeps the highest" \
+	"$(jq -r '[.metrics[] | .mean95 == (.samples | max)] | all' "$TMP/w.json")" true
+expect_eq "bench scale: runs recorded" "$(jq -r '.bench.runs' "$TMP/w.json")" 2
+expect_eq "bench scale: nothing left in --dir" "$(ls -A "$TMP/wd")" ""
+
+# Interrupted: SIGINT while read1's tasks run (processes, then threads).
+# bench kills and reaps them and dies of the signal; no temporary file in
+# --dir, no result file, no task left.
+# be_running MODE PID: read1's two tasks are there (processes: two
+# children; threads: the main thread and two more).
+be_running() {
+	if [ "$1" = processes ]; then
+		[ "$(ps -o pid= --ppid "$2" | wc -l)" -ge 2 ]
+	else
+		[ "$(ls /proc/"$2"/task 2>/dev/null | wc -l)" -ge 3 ]
+	fi
+}
+
+be_interrupt() {
+	mode=$1
+	mkdir "$TMP/int_$mode"
+	"$STRADDLE" bench read1 --mode $mode --duration 60 --tasks 2 --dir "$TMP/int_$mode" \
+		-o "$TMP/int_$mode.json" >/dev/null 2>"$TMP/int_$mode.err" &
+	pid=$!
+	tries=0
+	until be_running "$mode" $pid || [ $tries -ge 200 ]; do
+		sleep 0.05
+		tries=$((tries + 1))
+	done
+	kids=$(ps -o pid= --ppid $pid | tr -d ' ')
+	sleep 0.3
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	expect_eq "bench interrupted ($mode): reached the tasks" "$([ $tries -lt 200 ] && echo yes)" yes
+	expect_eq "bench interrupted ($mode): dies of SIGINT" "$rc" 130
+	expect_eq "bench interrupted ($mode): no file left in --dir" "$(ls -A "$TMP/int_$mode")" ""
+	expect_eq "bench interrupted ($mode): no result file" "$(ls "$TMP" | grep -c "^int_$mode.json")" 0
+	left=0
+	for k in $kids; do
+		[ -d /proc/$k ] && left=$((left + 1))
+	done
+	expect_eq "bench interrupted ($mode): no task left" "$left" 0
+	expect_eq "bench interrupted ($mode): stderr quiet" "$(cat "$TMP/int_$mode.err")" ""
+}
+be_interrupt processes
+be_interrupt threads
+
+run "$STRADDLE" bench read1 --mode threads --duration 0.05 --warmup 0 --tasks 1 -o "$TMP/t.json"
+expect_eq "bench --mode threads: threads only" "$(jq -r '[.metrics[].name] | join(",")' "$TMP/t.json")" \
+	"read1.threads.ops_per_sec.tasks=1,read1.per_thread_ops"
