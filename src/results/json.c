@@ -233,7 +233,7 @@ void jstream_open(struct json_stream *s, const char *key, char bracket)
 void jstream_put(struct json_stream *s, const char *key, json_t *v)
 {
 	put_key(s, key);
-	if (json_dumpf(v, s->f, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY) != 0)
+	if (json_dumpf(v, s->f, JSON_COMPACT | JSON_ENCODE_ANY) != 0)
 		s->failed = true;
 	json_decref(v);
 }
@@ -256,7 +256,7 @@ int jstream_end(struct json_stream *s)
 
 static int write_json(FILE *f, void *doc)
 {
-	return json_dumpf(doc, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER) == 0 &&
+	return json_dumpf(doc, f, JSON_INDENT(1)) == 0 &&
 	       fputc('\n', f) != EOF ? 0 : -1;
 }
 
