@@ -14,3 +14,22 @@ $(B)/bench/measure: bench/measure.c
 
 bench: $(B)/straddle $(B)/bench/zydis_walk $(B)/bench/measure
 	@sh bench/bench.sh $(B)
+
+# Issue 3: diff against scanning both; issue 4: the sweep's findings and
+# the arena's overhead. `make bench` runs every part.
+bench-scan: $(B)/straddle $(B)/bench/zydis_walk $(B)/bench/measure
+	@sh bench/bench.sh $(B)
+
+bench-diff: $(B)/straddle $(B)/bench/measure
+	@sh bench/diff.sh $(B)
+
+bench-sweep: $(B)/straddle
+	@sh bench/sweep.sh $(B)
+
+bench: bench-diff bench-sweep
+
+# Issue 5: the A/A false-positive rate of compare on bench's own runs.
+bench-aa: $(B)/straddle
+	@sh bench/aa.sh $(B)
+
+bench: bench-aa
