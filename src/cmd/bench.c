@@ -348,27 +348,9 @@ static double metric_mode(const struct wl_metric *m)
 	return mode;
 }
 
-/* stats_summarize's mean95 keeps the lowest 95% (best = lowest time,
- * DESIGN: Measuring); for ops/s the best are the highest, so it is taken
- * again from the top. */
 static void summarize(const struct wl_metric *m, struct summary *s)
 {
-	double *v, sum = 0;
-	size_t keep;
-
-	stats_summarize(m->samples, m->n, 1, s);
-	if (m->lower_is_better || m->n == 0)
-		return;
-	v = xmalloc(m->n * sizeof *v);
-	for (size_t i = 0; i < m->n; i++)
-		v[i] = -m->samples[i];
-	stats_sort(v, m->n);
-	keep = (size_t)floor(0.95 * (double)m->n);
-	keep = keep ? keep : 1;
-	for (size_t i = 0; i < keep; i++)
-		sum -= v[i];
-	s->mean95 = sum / (double)keep;
-	free(v);
+	stats_summarize(m->samples, m->n, 1, m->lower_is_better, s);
 }
 
 static void metric_row(struct table *t, const struct wl_metric *m)

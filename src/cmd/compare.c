@@ -209,7 +209,7 @@ static void compare_metric(struct compare_cmd *c, const struct metric *m, struct
 	struct summary s;
 
 	r->base = m;
-	stats_summarize(m->samples, m->n, 1, &s);
+	stats_summarize(m->samples, m->n, 1, m->lower_is_better, &s);
 	r->base_value = stat_of(&s, c->stat);
 	r->base_stddev_pct = s.mean ? 100 * s.stddev / s.mean : 0;
 	if (m->n < 9 || s.cv > 0.05)

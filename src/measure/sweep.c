@@ -199,7 +199,7 @@ static void predict(struct variant *v, const struct profile *host)
 void sweep_analyse(struct sweep *s, const struct profile *host)
 {
 	for (size_t i = 0; i < s->n; i++)
-		stats_summarize(s->v[i].samples, s->v[i].n, s->seed + i, &s->v[i].sum);
+		stats_summarize(s->v[i].samples, s->v[i].n, s->seed + i, true, &s->v[i].sum);
 	for (size_t i = 0; i < s->n; i++) {
 		struct variant *v = &s->v[i];
 		const struct variant *best = best_of(s, v->k);

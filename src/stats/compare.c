@@ -46,8 +46,8 @@ void stats_compare(const double *base, size_t nb, const double *new, size_t nn,
 	struct mann_whitney m;
 
 	memset(c, 0, sizeof *c);
-	stats_summarize(base, nb, o->seed, &sb);
-	stats_summarize(new, nn, o->seed + 1, &sn);
+	stats_summarize(base, nb, o->seed, o->lower_is_better, &sb);
+	stats_summarize(new, nn, o->seed + 1, o->lower_is_better, &sn);
 	c->base = stat_of(&sb, o->stat);
 	c->new = stat_of(&sn, o->stat);
 	c->base_stddev_pct = sb.mean ? 100 * sb.stddev / sb.mean : 0;

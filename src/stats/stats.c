@@ -50,6 +50,17 @@ double stats_mean95_sorted(const double *s, size_t n)
 	return stats_mean(s, k);
 }
 
+double stats_mean95_sorted_high(const double *s, size_t n)
+{
+	size_t k = n * 95 / 100;
+
+	if (n == 0)
+		return NAN;
+	if (k < 1)
+		k = 1;
+	return stats_mean(s + (n - k), k);
+}
+
 double stats_mean(const double *v, size_t n)
 {
 	double sum = 0;
@@ -153,7 +164,8 @@ void stats_bootstrap_median_ci(const double *v, size_t n, unsigned resamples,
 	free(medians);
 }
 
-void stats_summarize(const double *v, size_t n, uint64_t seed, struct summary *s)
+void stats_summarize(const double *v, size_t n, uint64_t seed, bool lower_is_better,
+		     struct summary *s)
 {
 	double *sorted = xmalloc((n ? n : 1) * sizeof *sorted);
 
@@ -169,7 +181,8 @@ void stats_summarize(const double *v, size_t n, uint64_t seed, struct summary *s
 	s->max = sorted[n - 1];
 	s->median = stats_median_sorted(sorted, n);
 	s->mean = stats_mean(sorted, n);
-	s->mean95 = stats_mean95_sorted(sorted, n);
+	s->mean95 = lower_is_better ? stats_mean95_sorted(sorted, n) :
+				      stats_mean95_sorted_high(sorted, n);
 	s->stddev = stats_stddev(sorted, n);
 	s->cv = s->mean ? s->stddev / s->mean : 0;
 	stats_bootstrap_median_ci(v, n, 1000, seed, &s->ci_lo, &s->ci_hi);

@@ -10,7 +10,8 @@ struct summary {
 	double min, max;
 	double median;          /* mean of the two middles for even n */
 	double mean;
-	double mean95;          /* mean of the best max(1, floor(0.95 n)) (lowest) */
+	double mean95;          /* mean of the best max(1, floor(0.95 n)): the lowest
+				 * times, the highest rates */
 	double stddev;          /* sample, n - 1 */
 	double cv;              /* stddev / mean */
 	double ci_lo, ci_hi;    /* bootstrap 95% CI of the median */
@@ -26,7 +27,10 @@ void stats_sort(double *v, size_t n);
 double stats_median_sorted(const double *sorted, size_t n);
 /* The same median by selection, in linear time; reorders v. */
 double stats_median_select(double *v, size_t n);
+/* Of ascending samples: the best are the lowest (times)... */
 double stats_mean95_sorted(const double *sorted, size_t n);
+/* ...or, for rates, the highest. */
+double stats_mean95_sorted_high(const double *sorted, size_t n);
 double stats_mean(const double *v, size_t n);
 double stats_stddev(const double *v, size_t n);
 
@@ -35,8 +39,10 @@ double stats_stddev(const double *v, size_t n);
 void stats_bootstrap_median_ci(const double *v, size_t n, unsigned resamples,
 			       uint64_t seed, double *lo, double *hi);
 
-/* Everything above for v[0..n) (copied, not reordered). */
-void stats_summarize(const double *v, size_t n, uint64_t seed, struct summary *s);
+/* Everything above for v[0..n) (copied, not reordered); lower_is_better
+ * says which end is "best" for mean95. */
+void stats_summarize(const double *v, size_t n, uint64_t seed, bool lower_is_better,
+		     struct summary *s);
 
 /* Two-sided Mann-Whitney U test. u is U of the first sample as scipy
  * reports it: R1 - n1 (n1 + 1) / 2, the pairs with a > b, ties counting one

@@ -60,6 +60,14 @@ expect_eq "robot: kernel differs, said once" "$(printf '%s\n' "$OUT" | grep '^wa
 run $C --style lkp --threshold 10% "$TMP/rbase.json" "$TMP/rnew.json"
 expect_eq "robot: 5.8% is within a 10% threshold: exit 0" "$RC" 0
 
+# mean95 of a rate keeps the best 95%, the highest: floor(0.95*9) = 8, one
+# lowest dropped: base (2*99 + 3*100 + 3*101)/8 = 100.125, new (2*93.2 +
+# 3*94.2 + 3*95.2)/8 = 94.325; mmtests' change 100 (94.325 - 100.125) /
+# 100.125 = -5.7927%
+run $C --format json "$TMP/rbase.json" "$TMP/rnew.json"
+expect_eq "rate mean95: values" "$(jq_of '.metrics[0] | "\(.value) \(.new[0].value * 1000 | round / 1000)"')" "100.125 94.325"
+expect_eq "rate mean95: change" "$(jq_of '.metrics[0].new[0].change_pct_mmtests * 10000 | round / 10000')" "-5.7928"
+
 # CSV and markdown carry the same numbers
 run $C --format csv "$TMP/xbase.json" "$TMP/xnew.json"
 expect_eq "csv row" "$(printf '%s\n' "$OUT" | sed -n 2p)" \

@@ -48,6 +48,9 @@ static void mean95(void **state)
 	assert_true(stats_mean95_sorted(v, 10) == 5);
 	/* floor(0.95 * 1) = 0 -> max(1, 0) = 1 */
 	assert_true(stats_mean95_sorted(v, 1) == 1);
+	/* rates: the best are the highest: mean of 2..20 = 11 */
+	assert_true(stats_mean95_sorted_high(v, 20) == 11);
+	assert_true(stats_mean95_sorted_high(v, 1) == 1);
 }
 
 static void spread(void **state)
@@ -58,7 +61,7 @@ static void spread(void **state)
 	/* mean 5; squares 9+1+1+1+0+0+4+16 = 32; 32/7 */
 	assert_true(stats_mean(v, 8) == 5);
 	assert_true(fabs(stats_stddev(v, 8) - sqrt(32.0 / 7)) < 1e-12);
-	stats_summarize(v, 8, 1, &s);
+	stats_summarize(v, 8, 1, true, &s);
 	assert_int_equal(s.n, 8);
 	assert_true(s.min == 2 && s.max == 9 && s.median == 4.5);
 	assert_true(fabs(s.cv - sqrt(32.0 / 7) / 5) < 1e-12);
