@@ -335,18 +335,41 @@ static void print_text(const struct diff_cmd *c)
 
 /* ---- JSON ---- */
 
-static json_t *hazard_list(const struct layout_diff *d, uint32_t first, uint32_t n)
+static void loop_side(struct diff_cmd *c, struct jw *w, const char *key, struct side *s,
+		      const struct loop_report *l)
 {
-	json_t *a = json_array();
-
-	for (uint32_t i = first; i < first + n; i++)
-		json_array_append_new(a, results_hazard(d->refs[i]));
-	return a;
+	if (l)
+		results_write_loop(w, key, &s->img, &s->r, l, c->source_lines);
+	else
+		jw_null(w, key);
 }
 
-static json_t *loop_side(struct diff_cmd *c, struct side *s, const struct loop_report *l)
+static void write_loop_change(struct diff_cmd *c, struct jw *w, const struct layout_change *ch)
 {
-	return l ? results_loop(&s->img, &s->r, l, c->source_lines) : json_null();
+	const struct layout_diff *d = &c->d;
+
+	jw_open(w, NULL, '{');
+	jw_string(w, "function", func_name(c, ch));
+	loop_side(c, w, "old", &c->old, ch->lold);
+	loop_side(c, w, "new", &c->new, ch->lnew);
+	results_write_hazards(w, "added", d->refs + ch->added, NULL, ch->nadded);
+	results_write_hazards(w, "removed", d->refs + ch->removed, NULL, ch->nremoved);
+	jw_close(w, '}');
+}
+
+static void write_entry_change(struct diff_cmd *c, struct jw *w, const struct layout_change *ch)
+{
+	const struct layout_diff *d = &c->d;
+
+	jw_open(w, NULL, '{');
+	jw_string(w, "name", func_name(c, ch));
+	jw_hex(w, "old_addr", c->old.r.funcs.v[ch->fold->func].addr);
+	jw_hex(w, "new_addr", c->new.r.funcs.v[ch->fnew->func].addr);
+	jw_int(w, "old_entry_align", (long long)ch->fold->entry_align);
+	jw_int(w, "new_entry_align", (long long)ch->fnew->entry_align);
+	results_write_hazards(w, "added", d->refs + ch->added, NULL, ch->nadded);
+	results_write_hazards(w, "removed", d->refs + ch->removed, NULL, ch->nremoved);
+	jw_close(w, '}');
 }
 
 static void print_json(struct diff_cmd *c)
@@ -364,32 +387,22 @@ static void print_json(struct diff_cmd *c)
 	jstream_begin(&out, stdout, head);
 	jstream_open(&out, "loops", '[');
 	for (size_t k = 0; k < d->n; k++) {
-		const struct layout_change *ch = &d->v[k];
+		struct jw w;
 
-		if (ch->entry)
+		if (d->v[k].entry)
 			continue;
-		jstream_put(&out, NULL, json_pack("{s:o, s:o, s:o, s:o, s:o}",
-			"function", json_text(func_name(c, ch)), "old", loop_side(c, &c->old, ch->lold),
-			"new", loop_side(c, &c->new, ch->lnew),
-			"added", hazard_list(d, ch->added, ch->nadded),
-			"removed", hazard_list(d, ch->removed, ch->nremoved)));
+		jstream_raw(&out, NULL, &w);
+		write_loop_change(c, &w, &d->v[k]);
 	}
 	jstream_close(&out);
 	jstream_open(&out, "functions", '[');
 	for (size_t k = 0; k < d->n; k++) {
-		const struct layout_change *ch = &d->v[k];
-		char a[20], b[20];
+		struct jw w;
 
-		if (!ch->entry)
+		if (!d->v[k].entry)
 			continue;
-		jstream_put(&out, NULL, json_pack("{s:o, s:s, s:s, s:I, s:I, s:o, s:o}",
-			"name", json_text(func_name(c, ch)),
-			"old_addr", hex_addr(a, c->old.r.funcs.v[ch->fold->func].addr),
-			"new_addr", hex_addr(b, c->new.r.funcs.v[ch->fnew->func].addr),
-			"old_entry_align", (json_int_t)ch->fold->entry_align,
-			"new_entry_align", (json_int_t)ch->fnew->entry_align,
-			"added", hazard_list(d, ch->added, ch->nadded),
-			"removed", hazard_list(d, ch->removed, ch->nremoved)));
+		jstream_raw(&out, NULL, &w);
+		write_entry_change(c, &w, &d->v[k]);
 	}
 	jstream_close(&out);
 	jstream_put(&out, "summary", json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",

@@ -376,6 +376,8 @@ int cmd_scan(int argc, char **argv)
 		if (c.host_why[0])
 			json_object_set_new(head, "host", json_string(c.host_why));
 		c.errors = json_array();
+		/* tens of megabytes: write them in large blocks */
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 		jstream_begin(&c.out, stdout, head);
 		jstream_open(&c.out, "files", '[');
 	}

@@ -12,8 +12,7 @@ json_t *results_new(const char *command)
 			 "tool_version", STRADDLE_VERSION);
 }
 
-/* Length of the valid UTF-8 sequence at p (n bytes left), or 0. */
-static size_t utf8_seq(const unsigned char *p, size_t n)
+size_t utf8_length(const unsigned char *p, size_t n)
 {
 	size_t len = p[0] < 0x80 ? 1 : (p[0] & 0xe0) == 0xc0 ? 2 : (p[0] & 0xf0) == 0xe0 ? 3 :
 		     (p[0] & 0xf8) == 0xf0 ? 4 : 0;
@@ -38,7 +37,7 @@ json_t *json_text(const char *s)
 	 * becomes U+FFFD, so the document stays JSON. */
 	fixed = xmalloc(3 * n + 1);
 	for (size_t i = 0; i < n;) {
-		size_t len = utf8_seq((const unsigned char *)s + i, n - i);
+		size_t len = utf8_length((const unsigned char *)s + i, n - i);
 
 		if (len) {
 			memcpy(fixed + w, s + i, len);
@@ -56,96 +55,24 @@ json_t *json_text(const char *s)
 	return j ? j : json_string("");
 }
 
-static json_t *hex(uint64_t v)
-{
-	char buf[20];
-
-	return json_string(hex_addr(buf, v));
-}
-
+/* The one shape of a hazard is results_write_hazard's; a jansson value of
+ * it for the documents built as values (sweep's result file). */
 json_t *results_hazard(const struct hazard *h)
 {
-	json_t *o = json_pack("{s:s, s:s, s:i, s:i, s:b}", "profile", h->profile->name,
-			      "rule", rule_name(h->rule), "window", (int)h->window,
-			      "severity", (int)h->severity, "certain", h->certain);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct jw w;
+	json_t *v;
 
-	json_object_set_new(o, "placements", json_pack("{s:i, s:i}", "hazardous",
-		(int)h->bad_placements, "possible", (int)h->all_placements));
-	json_object_set_new(o, "fix", h->fix_align ?
-		json_pack("{s:i, s:i, s:b}", "align", (int)h->fix_align, "pad", (int)h->fix_pad,
-			  "clean", h->fix_clean) :
-		json_null());
-	return o;
-}
-
-static json_t *hazards(const struct scan_result *r, uint32_t first, uint32_t n)
-{
-	json_t *a = json_array();
-
-	for (uint32_t i = first; i < first + n; i++)
-		json_array_append_new(a, results_hazard(&r->hazard[i]));
-	return a;
-}
-
-static json_t *windows(uint64_t start, uint64_t end)
-{
-	static const unsigned sizes[] = { 16, 32, 64 };
-	json_t *o = json_object();
-
-	for (size_t i = 0; i < 3; i++) {
-		char key[8];
-
-		snprintf(key, sizeof key, "%u", sizes[i]);
-		json_object_set_new(o, key, json_pack("{s:i, s:i}",
-			"touched", (int)windows_touched(start, end, sizes[i]),
-			"best", (int)windows_best(end - start, sizes[i])));
-	}
-	return o;
-}
-
-json_t *results_loop(struct elf_image *img, const struct scan_result *r,
-		     const struct loop_report *l, bool lines)
-{
-	char src[256];
-	json_t *o = json_pack("{s:o, s:o, s:I, s:i, s:b, s:b, s:b, s:i, s:i, s:I}",
-		"start", hex(l->start), "end", hex(l->end), "bytes", (json_int_t)(l->end - l->start),
-		"depth", (int)l->depth, "innermost", l->innermost, "has_call", l->has_call,
-		"in_loop_buffer", l->in_loop_buffer, "instructions", (int)l->ninsn,
-		"cold_blocks", (int)l->cold_blocks, "cold_bytes", (json_int_t)l->cold_bytes);
-
-	json_object_set_new(o, "irreducible", json_boolean(l->irreducible));
-	json_object_set_new(o, "branch", l->branch ? hex(l->branch) : json_null());
-	if (lines && *elf_source_line(img, l->start, src, sizeof src))
-		json_object_set_new(o, "source", json_text(src));
-	json_object_set_new(o, "windows", windows(l->start, l->end));
-	json_object_set_new(o, "hazards", hazards(r, l->hazard, l->nhazard));
-	return o;
-}
-
-static const char *source_name(uint8_t s)
-{
-	return s == FROM_SYMTAB ? "symtab" : s == FROM_DYNSYM ? "dynsym" : "eh_frame";
-}
-
-static json_t *function_json(struct elf_image *img, const struct scan_result *r,
-			     const struct func_report *fr, bool lines)
-{
-	const struct elf_func *f = &r->funcs.v[fr->func];
-	json_t *loops = json_array(), *irr = json_array();
-	json_t *o = json_pack("{s:o, s:o, s:I, s:I, s:o, s:s, s:i}", "name", json_text(f->name),
-		"addr", hex(f->addr), "size", (json_int_t)f->size,
-		"entry_align", (json_int_t)fr->entry_align, "section", json_text(img->sec[f->sec].name),
-		"from", source_name(f->source), "instructions", (int)fr->ninsn);
-
-	for (uint32_t i = fr->loop; i < fr->loop + fr->nloop; i++)
-		json_array_append_new(loops, results_loop(img, r, &r->loop[i], lines));
-	for (uint32_t i = fr->irr; i < fr->irr + fr->nirr; i++)
-		json_array_append_new(irr, json_pack("{s:o, s:o}", "entry",
-			hex(r->irr[i].entry), "from", hex(r->irr[i].from)));
-	json_object_set_new(o, "loops", loops);
-	json_object_set_new(o, "irreducible", irr);
-	json_object_set_new(o, "hazards", hazards(r, fr->hazard, fr->nhazard));
-	return o;
+	if (!f)
+		return json_null();
+	jw_init(&w, f);
+	results_write_hazard(&w, NULL, h);
+	fclose(f);
+	v = json_loadb(buf, len, 0, NULL);
+	free(buf);
+	return v ? v : json_null();
 }
 
 void results_scan_file(struct json_stream *s, struct elf_image *img,
@@ -177,8 +104,12 @@ void results_scan_file(struct json_stream *s, struct elf_image *img,
 		jstream_put(s, key, json_incref(v));
 	json_decref(head);
 	jstream_open(s, "functions", '[');
-	for (size_t i = 0; i < r->nfunc; i++)
-		jstream_put(s, NULL, function_json(img, r, &r->func[i], source_lines));
+	for (size_t i = 0; i < r->nfunc; i++) {
+		struct jw w;
+
+		jstream_raw(s, NULL, &w);
+		results_write_function(&w, img, r, &r->func[i], source_lines);
+	}
 	jstream_close(s);
 	jstream_close(s);
 }
@@ -228,6 +159,12 @@ void jstream_open(struct json_stream *s, const char *key, char bracket)
 	s->first[s->depth] = true;
 	/* remember the closing bracket in the indentation's place */
 	s->closer[s->depth] = bracket == '[' ? ']' : '}';
+}
+
+void jstream_raw(struct json_stream *s, const char *key, struct jw *w)
+{
+	put_key(s, key);
+	jw_init(w, s->f);
 }
 
 void jstream_put(struct json_stream *s, const char *key, json_t *v)

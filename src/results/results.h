@@ -14,6 +14,36 @@
 /* A JSON string of bytes that may not be UTF-8 (symbol names, paths):
  * invalid bytes become U+FFFD. */
 json_t *json_text(const char *s);
+/* The length of the valid UTF-8 sequence at p (n bytes left), or 0. */
+size_t utf8_length(const unsigned char *p, size_t n);
+
+/* A compact JSON writer straight to a FILE (writer.c), for the documents
+ * that can be tens of megabytes. Keys NULL inside arrays. */
+struct jw {
+	FILE *f;
+	int depth;
+	bool first[16];
+};
+
+void jw_init(struct jw *w, FILE *f);
+void jw_open(struct jw *w, const char *key, char bracket);
+void jw_close(struct jw *w, char bracket);
+void jw_string(struct jw *w, const char *key, const char *v);
+void jw_int(struct jw *w, const char *key, long long v);
+void jw_hex(struct jw *w, const char *key, uint64_t v);   /* "0x...": > 2^53 */
+void jw_bool(struct jw *w, const char *key, bool v);
+void jw_null(struct jw *w, const char *key);
+void jw_quote(FILE *f, const char *s);
+
+/* Hazards, loops and functions as scan and diff write them. h: pointers,
+ * else v: an array. */
+void results_write_hazard(struct jw *w, const char *key, const struct hazard *h);
+void results_write_hazards(struct jw *w, const char *key, const struct hazard *const *h,
+			   const struct hazard *v, size_t n);
+void results_write_loop(struct jw *w, const char *key, struct elf_image *img,
+			const struct scan_result *r, const struct loop_report *l, bool lines);
+void results_write_function(struct jw *w, struct elf_image *img, const struct scan_result *r,
+			    const struct func_report *fr, bool lines);
 
 /* {"schema":1,"command":name,"tool_version":...}: the head of every document. */
 json_t *results_new(const char *command);
@@ -37,6 +67,10 @@ void jstream_begin(struct json_stream *s, FILE *f, json_t *head);
 void jstream_open(struct json_stream *s, const char *key, char bracket);
 /* A field (key) or element (key NULL); steals v. */
 void jstream_put(struct json_stream *s, const char *key, json_t *v);
+/* The same, to be written by a jw: the separator and key, then *w set up
+ * to write exactly one value. */
+struct jw;
+void jstream_raw(struct json_stream *s, const char *key, struct jw *w);
 void jstream_close(struct json_stream *s);
 /* Close the document; 0, or -1 when a write failed. */
 int jstream_end(struct json_stream *s);
@@ -78,9 +112,6 @@ int results_read(const char *path, struct result_file *r, struct err *e);
 void results_file_free(struct result_file *r);
 const struct metric *results_metric(const struct result_file *r, const char *name);
 
-/* A loop as JSON: range, nesting, windows at 16/32/64, hazards. */
-json_t *results_loop(struct elf_image *img, const struct scan_result *r,
-		     const struct loop_report *l, bool lines);
 
 /* Write `doc` to stdout ("-") or atomically to path. */
 int results_write(json_t *doc, const char *path, struct err *e);

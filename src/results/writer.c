@@ -1,0 +1,212 @@
+/* A compact JSON writer straight to a FILE, for the big documents (a scan
+ * of libLLVM is 40 MB): building them as jansson values and dumping them
+ * cost a second of the scan's three, formatting them directly a tenth.
+ * The loops, functions and hazards of scan and diff are written here, and
+ * only here; small documents (heads, result files) stay jansson values. */
+#include "results.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+static void sep(struct jw *w, const char *key)
+{
+	if (!w->first[w->depth])
+		fputc(',', w->f);
+	w->first[w->depth] = false;
+	if (key) {
+		jw_quote(w->f, key);
+		fputc(':', w->f);
+	}
+}
+
+/* A JSON string of bytes that need not be UTF-8 (symbol names, paths):
+ * escapes as RFC 8259 asks, each invalid byte as U+FFFD. */
+void jw_quote(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t left = strlen(s);
+
+	fputc('"', f);
+	while (left) {
+		size_t len = *p < 0x80 ? 1 : utf8_length(p, left);
+
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else if (len == 1)
+			fputc(*p, f);
+		else if (len)
+			fwrite(p, 1, len, f);
+		else
+			fputs("\xef\xbf\xbd", f);
+		p += len ? len : 1;
+		left -= len ? len : 1;
+	}
+	fputc('"', f);
+}
+
+void jw_init(struct jw *w, FILE *f)
+{
+	memset(w, 0, sizeof *w);
+	w->f = f;
+	w->first[0] = true;
+}
+
+void jw_open(struct jw *w, const char *key, char bracket)
+{
+	sep(w, key);
+	fputc(bracket, w->f);
+	if (w->depth + 1 < (int)(sizeof w->first / sizeof w->first[0]))
+		w->depth++;
+	w->first[w->depth] = true;
+}
+
+void jw_close(struct jw *w, char bracket)
+{
+	fputc(bracket, w->f);
+	if (w->depth > 0)
+		w->depth--;
+}
+
+void jw_string(struct jw *w, const char *key, const char *v)
+{
+	sep(w, key);
+	jw_quote(w->f, v);
+}
+
+void jw_int(struct jw *w, const char *key, long long v)
+{
+	sep(w, key);
+	fprintf(w->f, "%lld", v);
+}
+
+void jw_hex(struct jw *w, const char *key, uint64_t v)
+{
+	sep(w, key);
+	fprintf(w->f, "\"0x%" PRIx64 "\"", v);
+}
+
+void jw_bool(struct jw *w, const char *key, bool v)
+{
+	sep(w, key);
+	fputs(v ? "true" : "false", w->f);
+}
+
+void jw_null(struct jw *w, const char *key)
+{
+	sep(w, key);
+	fputs("null", w->f);
+}
+
+void results_write_hazard(struct jw *w, const char *key, const struct hazard *h)
+{
+	jw_open(w, key, '{');
+	jw_string(w, "profile", h->profile->name);
+	jw_string(w, "rule", rule_name(h->rule));
+	jw_int(w, "window", h->window);
+	jw_int(w, "severity", h->severity);
+	jw_bool(w, "certain", h->certain);
+	jw_open(w, "placements", '{');
+	jw_int(w, "hazardous", h->bad_placements);
+	jw_int(w, "possible", h->all_placements);
+	jw_close(w, '}');
+	if (h->fix_align) {
+		jw_open(w, "fix", '{');
+		jw_int(w, "align", h->fix_align);
+		jw_int(w, "pad", h->fix_pad);
+		jw_bool(w, "clean", h->fix_clean);
+		jw_close(w, '}');
+	} else {
+		jw_null(w, "fix");
+	}
+	jw_close(w, '}');
+}
+
+void results_write_hazards(struct jw *w, const char *key, const struct hazard *const *h,
+			   const struct hazard *v, size_t n)
+{
+	jw_open(w, key, '[');
+	for (size_t i = 0; i < n; i++)
+		results_write_hazard(w, NULL, h ? h[i] : &v[i]);
+	jw_close(w, ']');
+}
+
+static void write_windows(struct jw *w, uint64_t start, uint64_t end)
+{
+	static const unsigned sizes[] = { 16, 32, 64 };
+
+	jw_open(w, "windows", '{');
+	for (size_t i = 0; i < 3; i++) {
+		char key[8];
+
+		snprintf(key, sizeof key, "%u", sizes[i]);
+		jw_open(w, key, '{');
+		jw_int(w, "touched", windows_touched(start, end, sizes[i]));
+		jw_int(w, "best", windows_best(end - start, sizes[i]));
+		jw_close(w, '}');
+	}
+	jw_close(w, '}');
+}
+
+void results_write_loop(struct jw *w, const char *key, struct elf_image *img,
+			const struct scan_result *r, const struct loop_report *l, bool lines)
+{
+	char src[256];
+
+	jw_open(w, key, '{');
+	jw_hex(w, "start", l->start);
+	jw_hex(w, "end", l->end);
+	jw_int(w, "bytes", (long long)(l->end - l->start));
+	jw_int(w, "depth", l->depth);
+	jw_bool(w, "innermost", l->innermost);
+	jw_bool(w, "has_call", l->has_call);
+	jw_bool(w, "in_loop_buffer", l->in_loop_buffer);
+	jw_int(w, "instructions", l->ninsn);
+	jw_int(w, "cold_blocks", l->cold_blocks);
+	jw_int(w, "cold_bytes", (long long)l->cold_bytes);
+	jw_bool(w, "irreducible", l->irreducible);
+	if (l->branch)
+		jw_hex(w, "branch", l->branch);
+	else
+		jw_null(w, "branch");
+	if (lines && *elf_source_line(img, l->start, src, sizeof src))
+		jw_string(w, "source", src);
+	write_windows(w, l->start, l->end);
+	results_write_hazards(w, "hazards", NULL, r->hazard + l->hazard, l->nhazard);
+	jw_close(w, '}');
+}
+
+static const char *source_name(uint8_t s)
+{
+	return s == FROM_SYMTAB ? "symtab" : s == FROM_DYNSYM ? "dynsym" : "eh_frame";
+}
+
+void results_write_function(struct jw *w, struct elf_image *img, const struct scan_result *r,
+			    const struct func_report *fr, bool lines)
+{
+	const struct elf_func *f = &r->funcs.v[fr->func];
+
+	jw_open(w, NULL, '{');
+	jw_string(w, "name", f->name);
+	jw_hex(w, "addr", f->addr);
+	jw_int(w, "size", (long long)f->size);
+	jw_int(w, "entry_align", (long long)fr->entry_align);
+	jw_string(w, "section", img->sec[f->sec].name);
+	jw_string(w, "from", source_name(f->source));
+	jw_int(w, "instructions", fr->ninsn);
+	jw_open(w, "loops", '[');
+	for (uint32_t i = fr->loop; i < fr->loop + fr->nloop; i++)
+		results_write_loop(w, NULL, img, r, &r->loop[i], lines);
+	jw_close(w, ']');
+	jw_open(w, "irreducible", '[');
+	for (uint32_t i = fr->irr; i < fr->irr + fr->nirr; i++) {
+		jw_open(w, NULL, '{');
+		jw_hex(w, "entry", r->irr[i].entry);
+		jw_hex(w, "from", r->irr[i].from);
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
+	results_write_hazards(w, "hazards", NULL, r->hazard + fr->hazard, fr->nhazard);
+	jw_close(w, '}');
+}
