@@ -63,6 +63,8 @@ struct cfg {
 	uint32_t *retreat;               /* (from, to, irreducible) of retreating edges */
 	size_t nretreat, retreat_cap;
 	size_t nvisited;                /* blocks numbered by the DFS */
+	uint32_t *at;                   /* byte offset -> instruction index */
+	size_t span, at_cap;
 	size_t scratch_cap, pred_cap;
 };
 

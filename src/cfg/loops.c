@@ -230,5 +230,6 @@ void cfg_free(struct cfg *g)
 	free(g->leader);
 	free(g->root);
 	free(g->retreat);
+	free(g->at);
 	memset(g, 0, sizeof *g);
 }
