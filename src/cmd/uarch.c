@@ -57,16 +57,20 @@ static int print_json(const struct host *h)
 static void print_text(const struct host *h)
 {
 	static const char *const cols[] = { "profile", "arch", ">fetch", ">uop-window", ">line",
-		"branch rule", ">loop-buffer", "covers" };
+		"straddles", "branch rule", ">loop-buffer", "covers" };
 	struct table t;
 
-	table_init(&t, 8, cols);
+	table_init(&t, 9, cols);
 	for (size_t i = 0; i < profile_count(); i++) {
 		const struct profile *p = profile_at(i);
-		char a[16], b[16], c[16], d[16];
+		char a[16], b[16], c[16], d[16], w[32] = "";
+		unsigned win[3];
+		size_t nw = profile_straddle_windows(p, win);
 
+		for (size_t k = 0; k < nw; k++)
+			snprintf(w + strlen(w), sizeof w - strlen(w), "%s%u", k ? "," : "", win[k]);
 		table_row(&t, p->name, arch_name(p->arch), num(p->fetch, a, sizeof a),
-			  num(p->uop_window, b, sizeof b), num(p->line, c, sizeof c),
+			  num(p->uop_window, b, sizeof b), num(p->line, c, sizeof c), w,
 			  branch_rule_name(p->branch_rule), num(p->loop_buffer, d, sizeof d), p->cpus);
 	}
 	table_print(&t, stdout);

@@ -43,6 +43,8 @@ size_t profile_count(void);
 const struct profile *profile_at(size_t i);
 const struct profile *profile_named(const char *name);
 const char *branch_rule_name(enum branch_rule r);
+/* The distinct windows a loop must not straddle under p (at most 3). */
+size_t profile_straddle_windows(const struct profile *p, unsigned out[3]);
 
 /* ---- host detection (host.c) ---- */
 

@@ -78,3 +78,20 @@ const char *branch_rule_name(enum branch_rule r)
 	default: return "-";
 	}
 }
+
+size_t profile_straddle_windows(const struct profile *p, unsigned out[3])
+{
+	unsigned all[3] = { p->fetch, p->uop_window, p->line };
+	const unsigned *w = p->straddle_windows[0] ? p->straddle_windows : all;
+	size_t n = 0;
+
+	for (int i = 0; i < 3; i++) {
+		bool repeat = false;
+
+		for (size_t j = 0; j < n; j++)
+			repeat |= out[j] == w[i];
+		if (w[i] && !repeat)
+			out[n++] = w[i];
+	}
+	return n;
+}

@@ -111,23 +111,14 @@ static bool in_loop_buffer(const struct profile *p, const struct loop_geometry *
 static size_t loop_checks(const struct profile *p, const struct loop_geometry *g,
 			  struct check *c)
 {
-	unsigned windows[3] = { p->fetch, p->uop_window, p->line };
-	size_t n = 0;
-
-	if (p->straddle_windows[0])
-		memcpy(windows, p->straddle_windows, sizeof windows);
+	unsigned windows[3];
+	size_t n = 0, nw = profile_straddle_windows(p, windows);
 
 	/* Seed 000: a loop running from the loop buffer is not fetched, so
 	 * where its bytes lie does not matter (Haswell was unaffected). */
 	if (!in_loop_buffer(p, g))
-		for (int i = 0; i < 3; i++) {
-			bool repeat = false;
-
-			for (int j = 0; j < i; j++)
-				repeat |= windows[j] == windows[i];
-			if (windows[i] && !repeat)
-				c[n++] = (struct check){ RULE_LOOP_STRADDLES, windows[i] };
-		}
+		for (size_t i = 0; i < nw; i++)
+			c[n++] = (struct check){ RULE_LOOP_STRADDLES, windows[i] };
 	if (p->branch_rule != BRANCH_RULE_NONE)
 		c[n++] = (struct check){ RULE_BRANCH_CROSSES, p->branch_window };
 	if (p->branch_rule == BRANCH_RULE_JCC_ERRATUM)
