@@ -434,6 +434,25 @@ static void print_json(const struct compare_cmd *c, const struct row *rows, size
 	json_decref(doc);
 }
 
+/* Under the table, both tests for every pair: the U test decides the star,
+ * the CI overlap is the second opinion (issue 5: "both reported"). */
+static void print_tests(const struct compare_cmd *c, const struct row *rows, size_t n)
+{
+	printf("\nsignificance (two-sided Mann-Whitney U, alpha %g; medians' 95%% CIs):\n",
+	       c->alpha);
+	for (size_t i = 0; i < n; i++)
+		for (size_t f = 1; f < c->nfiles; f++) {
+			const struct comparison *cmp = &rows[i].cmp[f - 1];
+
+			if (!rows[i].new[f - 1])
+				continue;
+			printf("  %-40s %-20s U %-8g p %-10.3g CIs %s%s\n", rows[i].base->name,
+			       label(&c->files[f]), cmp->u, cmp->p,
+			       cmp->ci_overlap ? "overlap" : "apart",
+			       cmp->regression ? "  REGRESSION" : cmp->improvement ? "  better" : "");
+		}
+}
+
 static void print_warnings(const struct compare_cmd *c)
 {
 	size_t i;
@@ -500,6 +519,8 @@ int cmd_compare(int argc, char **argv)
 		print_lkp(&c, rows, n);
 	else
 		print_mmtests(&c, rows, n);
+	if (c.format == FORMAT_TEXT)
+		print_tests(&c, rows, n);
 	if (c.format != FORMAT_JSON)
 		print_warnings(&c);
 	status = c.regression ? EXIT_GATE : EXIT_OK;

@@ -57,6 +57,9 @@ expect_eq "robot: exit 1" "$RC" 1
 expect_eq "robot: row" "$(printf '%s\n' "$OUT" | sed -n 5p | tr -s ' ')" \
 	" 100.00 -5.8%* 94.200 will-it-scale.per_process_ops"
 expect_eq "robot: kernel differs, said once" "$(printf '%s\n' "$OUT" | grep '^warning' | grep -c 'kernel "6.1" vs "6.2"')" 1
+expect_eq "robot: both tests under the table" \
+	"$(printf '%s\n' "$OUT" | grep '^  will-it-scale' | tr -s ' ')" \
+	" will-it-scale.per_process_ops rnew.json U 0 p 0.000348 CIs apart REGRESSION"
 run $C --style lkp --threshold 10% "$TMP/rbase.json" "$TMP/rnew.json"
 expect_eq "robot: 5.8% is within a 10% threshold: exit 0" "$RC" 0
 
