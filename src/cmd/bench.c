@@ -88,20 +88,6 @@ static void help(FILE *out)
 	      "not run.\n", out);
 }
 
-/* "10", "2.5s"; more than 0, at most a day. */
-static int parse_seconds(const char *opt, const char *s, double *out)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || (*end && strcmp(end, "s") != 0) || !(v > 0) || v > 86400) {
-		complain(opt, "'%s' is not a time in seconds (like 10 or 0.5s), at most a day", s);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
 static int cmp_unsigned(const void *a, const void *b)
 {
 	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;

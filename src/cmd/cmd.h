@@ -28,6 +28,11 @@ int parse_rules(const char *opt, const char *spec, unsigned *mask);
 int parse_number(const char *opt, const char *s, unsigned long min, unsigned long max,
 		 unsigned long *out);
 
+/* "20", "0.5s": more than 0, at most a day. */
+int parse_seconds(const char *opt, const char *s, double *out);
+/* "2%", "0.02", within [min, max]. */
+int parse_fraction(const char *opt, const char *s, double min, double max, double *out);
+
 /* getopt_long returned '?' or ':' (option strings start with ':' and
  * opterr is 0, so getopt says nothing itself): one line, returns -1. */
 int bad_option(const char *cmd, int ch, char **argv);

@@ -53,23 +53,6 @@ static void help(FILE *out)
 	      "2 bad usage or a result file that cannot be read.\n", out);
 }
 
-static int parse_fraction(const char *opt, const char *s, double *out)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || (*end && strcmp(end, "%") != 0) || !(v >= 0)) {
-		complain(opt, "'%s' is not a fraction (like 2%% or 0.02)", s);
-		return -1;
-	}
-	*out = *end == '%' ? v / 100 : v;
-	if (*out >= 1) {
-		complain(opt, "'%s' is not below 100%%", s);
-		return -1;
-	}
-	return 0;
-}
-
 static int parse_choice(const char *opt, const char *s, const char *const *names, int n)
 {
 	for (int i = 0; i < n; i++)
@@ -114,14 +97,11 @@ static int parse_options(struct compare_cmd *c, int argc, char **argv)
 			c->stat_given = true;
 			break;
 		case 'a':
-			if (parse_fraction("--alpha", optarg, &c->alpha) || c->alpha == 0) {
-				if (c->alpha == 0)
-					complain("--alpha", "must be above 0");
+			if (parse_fraction("--alpha", optarg, 1e-9, 0.5, &c->alpha))
 				return -1;
-			}
 			break;
 		case 't':
-			if (parse_fraction("--threshold", optarg, &c->threshold))
+			if (parse_fraction("--threshold", optarg, 0, 0.99, &c->threshold))
 				return -1;
 			break;
 		case 'h': help(stdout); exit(EXIT_OK);

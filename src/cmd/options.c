@@ -115,3 +115,35 @@ int bad_option(const char *cmd, int ch, char **argv)
 		complain(cmd, "unknown option '%s' (see 'straddle %s --help')", arg, cmd);
 	return -1;
 }
+
+int parse_seconds(const char *opt, const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || (*end && strcmp(end, "s") != 0) || !(v > 0) || v > 86400) {
+		complain(opt, "'%s' is not a time in seconds (like 10 or 0.5s), at most a day", s);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int parse_fraction(const char *opt, const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || (*end && strcmp(end, "%") != 0) || v != v) {
+		complain(opt, "'%s' is not a fraction (like 2%% or 0.02)", s);
+		return -1;
+	}
+	if (*end == '%')
+		v /= 100;
+	if (v < min || v > max) {
+		complain(opt, "'%s' is not from %g%% to %g%%", s, 100 * min, 100 * max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}

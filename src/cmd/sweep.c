@@ -56,40 +56,6 @@ static void help(FILE *out)
 	      "  -h, --help         this help\n", out);
 }
 
-/* "5%", "0.05" -> 0.05 */
-static int parse_fraction(const char *opt, const char *s, double max, double *out)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || (*end && strcmp(end, "%") != 0) || !(v > 0)) {
-		complain(opt, "'%s' is not a positive fraction (like 1%% or 0.01)", s);
-		return -1;
-	}
-	if (*end == '%')
-		v /= 100;
-	if (v > max) {
-		complain(opt, "'%s' is more than %g", s, max);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-/* "20", "20s", "1.5" */
-static int parse_seconds(const char *opt, const char *s, double *out)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || (*end && strcmp(end, "s") != 0) || !(v > 0) || v > 86400) {
-		complain(opt, "'%s' is not a time in seconds (like 20 or 20s), at most a day", s);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
 /* "4096", "64K", "1M"; 1 byte to 1 GiB */
 static int parse_size(const char *opt, const char *s, size_t *out)
 {
@@ -175,10 +141,10 @@ static int parse_options(struct sweep_cmd *c, int argc, char **argv)
 		switch (ch) {
 		case 'O': rc = parse_offsets(c, optarg); break;
 		case 's': rc = parse_size("--size", optarg, &c->s.size); break;
-		case 'P': rc = parse_fraction("--precision", optarg, 0.5, &c->s.precision); break;
+		case 'P': rc = parse_fraction("--precision", optarg, 1e-6, 0.5, &c->s.precision); break;
 		case 't': rc = parse_seconds("--time", optarg, &c->s.budget_s); break;
-		case 'a': rc = parse_fraction("--alpha", optarg, 0.5, &c->s.alpha); break;
-		case 'M': rc = parse_fraction("--material", optarg, 10, &c->s.material); break;
+		case 'a': rc = parse_fraction("--alpha", optarg, 1e-9, 0.5, &c->s.alpha); break;
+		case 'M': rc = parse_fraction("--material", optarg, 0, 10, &c->s.material); break;
 		case 'm':
 			rc = parse_number("--min-rounds", optarg, 1, 1000000, &v);
 			c->s.min_rounds = (unsigned)v;

@@ -39,26 +39,22 @@ double stats_median_sorted(const double *s, size_t n)
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
-double stats_mean95_sorted(const double *s, size_t n)
+/* DESIGN: the best max(1, floor(0.95 n)) samples. */
+static size_t best95(size_t n)
 {
 	size_t k = n * 95 / 100;
 
-	if (n == 0)
-		return NAN;
-	if (k < 1)
-		k = 1;
-	return stats_mean(s, k);
+	return k < 1 ? 1 : k;
+}
+
+double stats_mean95_sorted(const double *s, size_t n)
+{
+	return n ? stats_mean(s, best95(n)) : NAN;
 }
 
 double stats_mean95_sorted_high(const double *s, size_t n)
 {
-	size_t k = n * 95 / 100;
-
-	if (n == 0)
-		return NAN;
-	if (k < 1)
-		k = 1;
-	return stats_mean(s + (n - k), k);
+	return n ? stats_mean(s + (n - best95(n)), best95(n)) : NAN;
 }
 
 double stats_mean(const double *v, size_t n)

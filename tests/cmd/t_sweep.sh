@@ -27,9 +27,9 @@ SW_WANT="straddle: --size: '2G': a call clears or copies 1 byte to 1 GiB"
 sw_err "size huge" --size 2G clear_movq_imm
 SW_WANT="straddle: --size: '12Q' is not a size in bytes (K, M, G suffixes)"
 sw_err "size garbage" --size 12Q clear_movq_imm
-SW_WANT="straddle: --precision: '0' is not a positive fraction (like 1% or 0.01)"
+SW_WANT="straddle: --precision: '0' is not from 0.0001% to 50%"
 sw_err "precision 0" --precision 0 clear_movq_imm
-SW_WANT="straddle: --time: 'soon' is not a time in seconds (like 20 or 20s), at most a day"
+SW_WANT="straddle: --time: 'soon' is not a time in seconds (like 10 or 0.5s), at most a day"
 sw_err "time garbage" --time soon clear_movq_imm
 run "$STRADDLE" sweep --offsets 0..1024 clear_movq_imm clear_movq_reg
 expect_eq "sweep too many placements: exit 2" "$RC" 2
