@@ -135,6 +135,46 @@ static int cie_fde_encoding(struct cursor c, bool *signal)
 	return c.bad || enc == 0xff ? -1 : enc;
 }
 
+/* The CIE at offset `cie` of the section: its FDE pointer encoding and
+ * whether it describes a signal frame. false when it is no CIE. */
+static bool read_cie(const struct elf_section *s, const uint8_t *base, uint64_t cie,
+		     int *enc, bool *signal)
+{
+	struct cursor c = { base + cie, base + s->size, s->addr + cie, false };
+	uint64_t len = get_bytes(&c, 4), body;
+
+	if (len == 0xffffffff)
+		len = get_bytes(&c, 8);
+	body = (uint64_t)(c.p - base);
+	if (get_bytes(&c, 4) != 0 || c.bad)
+		return false;
+	/* bound it by its length, compared as offsets: len is untrusted */
+	if (len <= s->size - body)
+		c.end = base + body + len;
+	*enc = cie_fde_encoding(c, signal);
+	return *enc >= 0;
+}
+
+/* The FDE whose CIE pointer was just read by c: its range, if sound. */
+static void read_fde(struct cursor *c, int enc, bool signal, struct elf_func **v,
+		     size_t *n, size_t *cap)
+{
+	uint64_t start = get_encoded(c, (uint8_t)enc, true);
+	uint64_t range = get_encoded(c, (uint8_t)(enc & 0x0f), false);
+
+	/* glibc starts a signal frame's FDE one byte before the trampoline
+	 * (the nop before __restore_rt) so that an unwinder looking up pc - 1
+	 * finds it: the code is one byte on. */
+	if (signal && range > 1) {
+		start++;
+		range--;
+	}
+	if (c->bad || range == 0 || range >= (1ull << 32))
+		return;
+	GROW(*v, *cap, *n + 1);
+	(*v)[(*n)++] = (struct elf_func){ .addr = start, .size = range };
+}
+
 void elf_fde_ranges(const struct elf_image *img, struct elf_func **v, size_t *n,
 		    size_t *cap)
 {
@@ -148,8 +188,10 @@ void elf_fde_ranges(const struct elf_image *img, struct elf_func **v, size_t *n,
 	base = img->data + s->offset;
 	while (off + 4 <= s->size) {
 		struct cursor c = { base + off, base + s->size, s->addr + off, false };
-		uint64_t len = get_bytes(&c, 4), body, id_at;
+		uint64_t len = get_bytes(&c, 4), body;
 		uint32_t id;
+		int enc;
+		bool signal = false;
 
 		if (len == 0)
 			break;          /* terminator */
@@ -159,39 +201,11 @@ void elf_fde_ranges(const struct elf_image *img, struct elf_func **v, size_t *n,
 		if (c.bad || len > s->size - body)
 			break;
 		c.end = base + body + len;
-		id_at = body;
-		id = (uint32_t)get_bytes(&c, 4);
-		if (id != 0 && id <= id_at) {
-			uint64_t cie = id_at - id;
-			struct cursor cc = { base + cie, base + s->size, s->addr + cie, false };
-			uint64_t clen = get_bytes(&cc, 4);
-			int enc;
-			bool signal = false;
-
-			if (clen == 0xffffffff)
-				clen = get_bytes(&cc, 8);
-			if (get_bytes(&cc, 4) != 0 || cc.bad)
+		id = (uint32_t)get_bytes(&c, 4);        /* 0: a CIE; else back to one */
+		if (id != 0 && id <= body) {
+			if (!read_cie(s, base, body - id, &enc, &signal))
 				break;  /* an FDE pointing at something that is no CIE */
-			cc.end = base + cie + 4 + clen < base + s->size ?
-				 base + cie + 4 + clen : base + s->size;
-			enc = cie_fde_encoding(cc, &signal);
-			if (enc >= 0) {
-				uint64_t start = get_encoded(&c, (uint8_t)enc, true);
-				uint64_t range = get_encoded(&c, (uint8_t)(enc & 0x0f), false);
-
-				/* glibc starts a signal frame's FDE one byte before the
-				 * trampoline (the nop before __restore_rt) so that an
-				 * unwinder looking up pc - 1 finds it: the code is
-				 * one byte on. */
-				if (signal && range > 1) {
-					start++;
-					range--;
-				}
-				if (!c.bad && range > 0 && range < (1ull << 32)) {
-					GROW(*v, *cap, *n + 1);
-					(*v)[(*n)++] = (struct elf_func){ .addr = start, .size = range };
-				}
-			}
+			read_fde(&c, enc, signal, v, n, cap);
 		}
 		off = body + len;
 	}
