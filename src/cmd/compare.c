@@ -373,8 +373,9 @@ static void print_csv(const struct compare_cmd *c, const struct row *rows, size_
 static json_t *comparison_json(const struct compare_cmd *c, size_t f, const struct comparison *cmp,
 			       const struct metric *m)
 {
-	return json_pack("{s:o, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:b, s:b}",
-		"path", json_text(c->files[f].path), "n", (int)m->n, "value", cmp->new,
+	return json_pack("{s:o, s:i, s:i, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:b, s:b}",
+		"path", json_text(c->files[f].path), "n", (int)m->n, "units", (int)cmp->units,
+		"value", cmp->new,
 		"stddev_pct", cmp->new_stddev_pct, "change_pct", cmp->change_robot,
 		"change_pct_mmtests", cmp->change_mmtests, "u", cmp->u, "p", cmp->p,
 		"ci_overlap", cmp->ci_overlap, "significant", cmp->significant,
@@ -418,8 +419,8 @@ static void print_json(const struct compare_cmd *c, const struct row *rows, size
  * the CI overlap is the second opinion (issue 5: "both reported"). */
 static void print_tests(const struct compare_cmd *c, const struct row *rows, size_t n)
 {
-	printf("\nsignificance (two-sided Mann-Whitney U, alpha %g; medians' 95%% CIs):\n",
-	       c->alpha);
+	printf("\nsignificance (two-sided Mann-Whitney U, alpha %g, and the medians' 95%% CIs; "
+	       "from 20 samples on, on the medians of 10 consecutive blocks):\n", c->alpha);
 	for (size_t i = 0; i < n; i++)
 		for (size_t f = 1; f < c->nfiles; f++) {
 			const struct comparison *cmp = &rows[i].cmp[f - 1];

@@ -88,13 +88,20 @@ struct comparison {
 	double base_cv, new_cv;
 	double change_robot;            /* 100 (new - base) / base */
 	double change_mmtests;          /* positive = better */
-	double u, p;                    /* U of the new samples against the base */
+	double u, p;                    /* U of the new units against the base's */
+	size_t units;                   /* what was tested: samples, or block medians */
 	bool ci_overlap;                /* the medians' bootstrap CIs overlap */
 	bool significant;               /* p < alpha */
 	bool regression, improvement;   /* significant and beyond the threshold */
 };
 
+/* Samples in time order. The tests take, from 20 samples on, the medians
+ * of 10 consecutive blocks as their units (batch means), not the samples:
+ * consecutive samples are not independent. */
 void stats_compare(const double *base, size_t nb, const double *new, size_t nn,
 		   const struct compare_opts *o, struct comparison *c);
+/* The medians of k consecutive blocks of v (the last takes the rest) into
+ * out; k = 0 or blocks of fewer than 2: v itself. Returns how many. */
+size_t stats_block_medians(const double *v, size_t n, size_t k, double *out);
 
 #endif

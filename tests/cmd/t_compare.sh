@@ -71,6 +71,17 @@ run $C --format json "$TMP/rbase.json" "$TMP/rnew.json"
 expect_eq "rate mean95: values" "$(jq_of '.metrics[0] | "\(.value) \(.new[0].value * 1000 | round / 1000)"')" "100.125 94.325"
 expect_eq "rate mean95: change" "$(jq_of '.metrics[0].new[0].change_pct_mmtests * 10000 | round / 10000')" "-5.7928"
 
+# From 20 samples on the tests take the medians of 10 consecutive blocks:
+# base 1,1,2,2,...,10,10 -> blocks of two, medians 1..10; new 11,11,...,20,20
+# -> 11..20. U of new = 10*10 = 100, exact p = 2/C(20,10) = 1.0825e-05.
+bl() { awk -v a="$1" 'BEGIN { for (i = a; i < a + 10; i++) printf "%s%d,%d", (i > a ? "," : ""), i, i }'; }
+cmp_file bbase 6.1 "{\"name\":\"t\",\"unit\":\"ns\",\"direction\":\"lower\",\"samples\":[$(bl 1)]}"
+cmp_file bnew 6.1 "{\"name\":\"t\",\"unit\":\"ns\",\"direction\":\"lower\",\"samples\":[$(bl 11)]}"
+run $C --format json "$TMP/bbase.json" "$TMP/bnew.json"
+expect_eq "blocks: 20 samples, 10 units" "$(jq_of '.metrics[0].new[0] | "\(.n) \(.units)"')" "20 10"
+expect_eq "blocks: U of the block medians" "$(jq_of '.metrics[0].new[0].u')" "100"
+expect_eq "blocks: exact p" "$(jq_of '.metrics[0].new[0].p * 1e10 | round')" "108251"
+
 # CSV and markdown carry the same numbers
 run $C --format csv "$TMP/xbase.json" "$TMP/xnew.json"
 expect_eq "csv row" "$(printf '%s\n' "$OUT" | sed -n 2p)" \

@@ -137,6 +137,21 @@ static void mann_whitney_degenerate(void **state)
 	assert_true(m.p == 1);
 }
 
+static void block_medians(void **state)
+{
+	double v[23], out[23];
+
+	for (int i = 0; i < 23; i++)
+		v[i] = i;
+	/* 10 blocks of 2, the last takes the rest: {18,...,22} -> 20 */
+	assert_int_equal(stats_block_medians(v, 23, 10, out), 10);
+	assert_true(out[0] == 0.5 && out[1] == 2.5 && out[8] == 16.5 && out[9] == 20);
+	/* blocks of 1 would be no blocks: the samples themselves */
+	assert_int_equal(stats_block_medians(v, 15, 10, out), 15);
+	assert_true(out[14] == 14);
+	assert_int_equal(stats_block_medians(v, 5, 0, out), 5);
+}
+
 static void changes(void **state)
 {
 	/* seed 004: the robot's -5.8% on a higher-is-better metric */
@@ -159,6 +174,7 @@ int main(void)
 		cmocka_unit_test(mann_whitney_exact),
 		cmocka_unit_test(mann_whitney_ties),
 		cmocka_unit_test(mann_whitney_degenerate),
+		cmocka_unit_test(block_medians),
 		cmocka_unit_test(changes),
 	};
 
