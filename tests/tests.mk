@@ -47,3 +47,7 @@ check: deps
 	$(MAKE) test
 
 -include tests/kernels.mk
+
+# Fixture objects are kept: some are fixtures themselves, and keeping them
+# spares a rebuild.
+.SECONDARY:
