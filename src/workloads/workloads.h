@@ -94,6 +94,29 @@ struct wl_timed {
 	uint64_t iters;                 /* calls per sample, set by the calibration */
 };
 
+/* libMicro's /dev/zero readers (zero.c): pread_z* and read_z* differ only
+ * in how a batch calls and what comes before it. */
+#define ZERO_NSIZES 3
+
+struct zero_var {
+	int fd;
+	char *buf;
+	size_t size;
+	uint64_t errors;                /* calls that came back short */
+};
+
+struct zero_kind {
+	const struct workload *workload;
+	const char *names[ZERO_NSIZES];         /* the metrics, 1k, 10k, 100k */
+	const char *suite, *call, *progress;
+	void (*batch)(void *ctx, uint64_t n);   /* ctx: a struct zero_var */
+	void (*before)(void *ctx);              /* before each batch, untimed */
+	bool shared_fd;                         /* one fd for every size */
+};
+
+int zero_run(const struct zero_kind *k, const struct wl_options *o, struct wl_result *r,
+	     struct err *e);
+
 /* Pins to one CPU, sizes each variant's batch so one sample takes about
  * 1 ms, then measures the variants in a new random order every round until
  * seconds_each * n has passed; samples are ns per call. */
