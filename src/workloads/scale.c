@@ -483,8 +483,12 @@ int wis_run(const struct wis_test *t, const struct wl_options *o, double seconds
 	struct rlimit old;
 	rlim_t nofile = 0;
 	double *ops;
-	int rc;
+	const char *how;
+	int rc, fd = wl_tmpfile(o->dir, &how, e);  /* the directory works, before forking */
 
+	if (fd < 0)
+		return -1;
+	close(fd);
 	plan(o, seconds, &p, defaults);
 	if (p.tasks[p.ntasks - 1] > MAX_TASKS)
 		return err_set(e, "at most %d tasks", MAX_TASKS);
@@ -496,6 +500,7 @@ int wis_run(const struct wis_test *t, const struct wl_options *o, double seconds
 		per_task(t, &p, ops, r);
 		json_decref(r->details);
 		r->details = plan_json(t, o, &p, nofile);
+		json_object_set_new(r->details, "tmpfile", json_string(how));
 	}
 	setrlimit(RLIMIT_NOFILE, &old);
 	free(ops);

@@ -144,7 +144,8 @@ struct wis_test {
 	void (*close)(void *task);
 };
 
-/* Processes, then threads (o->modes), at every task count of o->tasks (default 1 to
+/* First checks that o->dir takes a temporary file (details: "tmpfile", how).
+ * Processes, then threads (o->modes), at every task count of o->tasks (default 1 to
  * the number of CPUs this process may run on); task i pinned to the i-th
  * allowed CPU modulo their number; a count per task read every second
  * (or every `seconds` when shorter), the first o->warmup intervals
