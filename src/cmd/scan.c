@@ -230,9 +230,12 @@ static void print_text(struct scan_cmd *c, struct elf_image *img, const struct s
 		loops_with += r->loop[i].nhazard > 0;
 	for (size_t i = 0; i < r->nfunc; i++)
 		entries += r->func[i].nhazard > 0;
-	printf("%s: %s %s, %zu functions, %" PRIu64 " instructions, %" PRIu64 " loops; profile",
+	printf("%s: %s %s, %zu functions, %" PRIu64 " instructions, %" PRIu64 " loops",
 	       img->path, arch_name(img->arch), elf_type_name(img->type), r->functions_scanned,
 	       r->instructions, r->loops_total);
+	if (c->opts.keep_all && img->arch == ARCH_AARCH64)
+		printf(", %" PRIu64 " undecoded words", r->undecoded);
+	printf("; profile");
 	for (size_t i = 0; i < r->nprofile; i++)
 		printf("%s %s", i ? "," : "", r->profile[i]->name);
 	printf("\n");

@@ -75,9 +75,19 @@ void arm64_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struc
 	out->fuse_first = 0;
 	out->fuse_cond = 0;
 	out->padding = 0;
+	out->undecoded = 0;
 	out->len = (uint8_t)(n < 4 ? n : 4);
-	if (n < 4 || !cs_disasm_iter(d->cs, &code, &size, &at, d->insn)) {
+	if (n < 4) {
 		out->kind = BR_INVALID;
+		out->shape = 0xffff;
+		return;
+	}
+	if (!cs_disasm_iter(d->cs, &code, &size, &at, d->insn)) {
+		/* SVE/MTE words Capstone 4 lacks: never a branch (the branch
+		 * encodings are all base A64, ARM ARM C4.1), so they fall
+		 * through. Ending the block here lost libc's SVE memcpy loop. */
+		out->kind = BR_NONE;
+		out->undecoded = 1;
 		out->shape = 0xffff;
 		return;
 	}

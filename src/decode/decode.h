@@ -18,7 +18,7 @@ enum branch_kind {
 	BR_CALL_IND,    /* indirect call: falls through */
 	BR_RET,
 	BR_STOP,        /* ud2, hlt, int3, brk...: no successor */
-	BR_INVALID      /* bytes that do not decode: one byte (x86) or word */
+	BR_INVALID      /* x86 bytes that do not decode: one byte, as objdump's (bad) */
 };
 
 struct insn {
@@ -30,6 +30,10 @@ struct insn {
 	uint8_t fuse_first;     /* class as the first of a fused pair, 0 none */
 	uint8_t fuse_cond;      /* class of a conditional branch's condition */
 	uint8_t padding;        /* a nop: alignment filler when nothing reaches it */
+	/* AArch64: a word Capstone 4 cannot decode (SVE, MTE, newer
+	 * extensions). Every branch encoding is in the base ISA, which it
+	 * decodes, so such a word is a plain instruction that falls through. */
+	uint8_t undecoded;
 };
 
 struct decoder;
@@ -38,8 +42,9 @@ struct decoder *decoder_new(enum arch arch);
 void decoder_free(struct decoder *d);
 
 /* Decode one instruction of `p[0..n)` at virtual address `addr`. Never
- * fails: undecodable bytes give BR_INVALID of the smallest step (1 byte on
- * x86, as objdump's "(bad)"; 4 on AArch64). n must be > 0. */
+ * fails: undecodable x86 bytes give BR_INVALID of one byte (objdump's
+ * "(bad)"); an undecodable AArch64 word is BR_NONE with `undecoded` set (a
+ * tail shorter than a word is BR_INVALID). n must be > 0. */
 void decode_one(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
 		struct insn *out);
 

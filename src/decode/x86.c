@@ -104,6 +104,7 @@ void x86_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struct 
 	out->fuse_first = FUSE_NONE;
 	out->fuse_cond = COND_NONE;
 	out->padding = 0;
+	out->undecoded = 0;
 	if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&d->z, NULL, p, n, &z))) {
 		out->len = 1;
 		out->kind = BR_INVALID;

@@ -191,6 +191,7 @@ struct scan_result {
 	uint64_t instructions;
 	uint64_t loops_total;
 	uint64_t bytes_decoded;
+	uint64_t undecoded;             /* AArch64 words Capstone cannot decode */
 };
 
 int scan_image(const struct elf_image *img, const struct scan_opts *o,

@@ -40,6 +40,7 @@ static size_t decode_function(struct worker *w, const struct elf_func *f)
 	for (uint64_t off = 0; off < f->size; n++) {
 		decode_one(w->dec, p + off, f->size - off, f->addr + off, &w->insn[n]);
 		off += w->insn[n].len;
+		w->out.undecoded += w->insn[n].undecoded;
 	}
 	return n;
 }
@@ -208,6 +209,7 @@ static void merge(struct scan_result *r, struct worker *w, unsigned nw)
 		r->instructions += w[k].out.instructions;
 		r->loops_total += w[k].out.loops_total;
 		r->bytes_decoded += w[k].out.bytes_decoded;
+		r->undecoded += w[k].out.undecoded;
 	}
 	r->func = xcalloc(nf, sizeof *r->func);
 	r->loop = xcalloc(nl, sizeof *r->loop);

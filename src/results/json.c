@@ -89,6 +89,8 @@ void results_scan_file(struct json_stream *s, struct elf_image *img,
 	const char *key;
 	json_t *v;
 
+	if (img->arch == ARCH_AARCH64)
+		json_object_set_new(head, "undecoded_words", json_integer((json_int_t)r->undecoded));
 	if (img->build_id_len) {
 		char id[2 * sizeof img->build_id + 1];
 
