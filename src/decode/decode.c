@@ -3,6 +3,7 @@
 #include "internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 struct decoder {
 	enum arch arch;
@@ -48,4 +49,21 @@ bool insn_fuses(const struct insn *first, const struct insn *jcc)
 	if (jcc->kind != BR_COND || first->addr + first->len != jcc->addr)
 		return false;
 	return x86_fuses(first, jcc);
+}
+
+/* x86-64: ret is c3 or c2 iw; a function with neither byte has none.
+ * AArch64: RET/RETAA/RETAB/ERET are one encoding family, D65F xxxx and
+ * D69F 03E0 (Arm ARM C6.2: RET, RETAA, ERET), searched word by word. */
+bool decode_may_hold_ret(enum arch arch, const uint8_t *p, size_t n)
+{
+	if (arch == ARCH_X86_64)
+		return memchr(p, 0xc3, n) || memchr(p, 0xc2, n);
+	for (size_t off = 0; off + 4 <= n; off += 4) {
+		uint32_t w = (uint32_t)p[off] | (uint32_t)p[off + 1] << 8 |
+			     (uint32_t)p[off + 2] << 16 | (uint32_t)p[off + 3] << 24;
+
+		if ((w & 0xfffff000u) == 0xd65f0000u || w == 0xd69f03e0u)
+			return true;
+	}
+	return false;
 }

@@ -55,6 +55,11 @@ void decode_one(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
  * with a memory operand and an immediate, or a RIP-relative operand. */
 bool insn_fuses(const struct insn *first, const struct insn *jcc);
 
+/* Can p[0..n) hold a return instruction? A cheap filter (a byte or word
+ * search, no decode) for finding functions that never return: false means
+ * there is certainly no ret; true means decode and see. */
+bool decode_may_hold_ret(enum arch arch, const uint8_t *p, size_t n);
+
 /* Is this a branch that ends a basic block? */
 static inline bool insn_ends_block(const struct insn *i)
 {
