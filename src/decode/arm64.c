@@ -104,3 +104,29 @@ void arm64_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struc
 	if (d->insn->id == ARM64_INS_B && out->kind == BR_COND)
 		out->fuse_cond = 1;
 }
+
+/* The PLT stub's load of its GOT slot, by encoding (Arm ARM C6.2): ADRP
+ * is 1 immlo 10000 immhi Rd, the page of PC plus imm << 12; LDR (immediate,
+ * unsigned offset, 64-bit) is F94 imm12 Rn Rt, address Rn + imm12 * 8. The
+ * slot is found once the ldr reads through the adrp's register. */
+uint64_t arm64_stub_slot(const uint8_t *p, size_t n, uint64_t addr)
+{
+	uint64_t page = 0;
+	unsigned page_reg = 32;         /* none yet */
+
+	for (size_t off = 0; off + 4 <= n; off += 4) {
+		uint32_t w = (uint32_t)p[off] | (uint32_t)p[off + 1] << 8 |
+			     (uint32_t)p[off + 2] << 16 | (uint32_t)p[off + 3] << 24;
+
+		if ((w & 0x9f000000u) == 0x90000000u) {
+			int64_t imm = (int64_t)((((w >> 5) & 0x7ffffu) << 2) | ((w >> 29) & 3u));
+
+			imm = (imm ^ 0x100000) - 0x100000;      /* sign of 21 bits */
+			page = ((addr + off) & ~(uint64_t)0xfff) + (uint64_t)(imm * 4096);
+			page_reg = w & 31u;
+		} else if ((w & 0xffc00000u) == 0xf9400000u && ((w >> 5) & 31u) == page_reg) {
+			return page + ((w >> 10) & 0xfffu) * 8;
+		}
+	}
+	return 0;
+}

@@ -44,6 +44,14 @@ void decode_one(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
 		arm64_decode_one(d->impl, p, n, addr, out);
 }
 
+uint64_t decode_stub_slot(void *decoder, const uint8_t *p, size_t n, uint64_t addr)
+{
+	struct decoder *d = decoder;
+
+	return d->arch == ARCH_X86_64 ? x86_stub_slot(d->impl, p, n, addr) :
+	       arm64_stub_slot(p, n, addr);
+}
+
 bool insn_fuses(const struct insn *first, const struct insn *jcc)
 {
 	if (jcc->kind != BR_COND || first->addr + first->len != jcc->addr)

@@ -60,6 +60,13 @@ bool insn_fuses(const struct insn *first, const struct insn *jcc);
  * there is certainly no ret; true means decode and see. */
 bool decode_may_hold_ret(enum arch arch, const uint8_t *p, size_t n);
 
+/* The memory slot whose contents the first indirect jump of the stub code
+ * p[0..n) at `addr` jumps to, 0 when there is none: `jmp *disp(%rip)` (after
+ * endbr64, with or without bnd) on x86-64; `adrp xN, page; ldr xM, [xN,
+ * #off]; ... br xM` on AArch64. Fits elf_stub_slot_fn with the decoder as
+ * context, for naming PLT stubs. */
+uint64_t decode_stub_slot(void *decoder, const uint8_t *p, size_t n, uint64_t addr);
+
 /* Is this a branch that ends a basic block? */
 static inline bool insn_ends_block(const struct insn *i)
 {

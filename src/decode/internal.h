@@ -7,9 +7,11 @@
 void *x86_decoder_new(void);
 void x86_decode_one(void *d, const uint8_t *p, size_t n, uint64_t addr, struct insn *out);
 bool x86_fuses(const struct insn *first, const struct insn *jcc);
+uint64_t x86_stub_slot(void *d, const uint8_t *p, size_t n, uint64_t addr);
 
 void *arm64_decoder_new(void);
 void arm64_decoder_free(void *d);
 void arm64_decode_one(void *d, const uint8_t *p, size_t n, uint64_t addr, struct insn *out);
+uint64_t arm64_stub_slot(const uint8_t *p, size_t n, uint64_t addr);
 
 #endif

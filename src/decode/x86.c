@@ -136,3 +136,22 @@ bool x86_fuses(const struct insn *first, const struct insn *jcc)
 		return false;
 	}
 }
+
+/* jmp *disp32(%rip): FF /4 with ModRM mod 00, rm 101 (Intel SDM Vol. 2,
+ * Table 2-7, RIP-relative addressing). */
+uint64_t x86_stub_slot(void *dv, const uint8_t *p, size_t n, uint64_t addr)
+{
+	struct x86_decoder *d = dv;
+	ZydisDecodedInstruction z;
+
+	for (size_t off = 0; off < n; off += z.length) {
+		if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&d->z, NULL, p + off, n - off, &z)))
+			return 0;
+		if (z.mnemonic != ZYDIS_MNEMONIC_JMP)
+			continue;
+		if (z.raw.modrm.offset == 0 || z.raw.modrm.mod != 0 || z.raw.modrm.rm != 5)
+			return 0;
+		return addr + off + z.length + (uint64_t)z.raw.disp.value;
+	}
+	return 0;
+}

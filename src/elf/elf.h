@@ -73,14 +73,30 @@ const char *elf_type_name(uint16_t type);
 int elf_functions(const struct elf_image *img, struct elf_funcs *out, struct err *e);
 void elf_funcs_free(struct elf_funcs *f);
 
-/* A PLT stub and the name of the symbol it calls ("exit" for exit@plt). */
+/* A PLT stub and the name of the symbol it calls ("exit" for exit@plt;
+ * "*ABS*+0x..." for an IRELATIVE slot, as objdump says). */
 struct elf_plt_stub {
 	uint64_t addr;
 	const char *name;
 };
 
-/* The stubs of .plt.sec or .plt; *out is malloc'd (free it). */
-size_t elf_plt_stubs(const struct elf_image *img, struct elf_plt_stub **out);
+struct elf_plt {
+	struct elf_plt_stub *v;
+	size_t n;
+	char *pool;
+};
+
+/* The GOT slot that the stub code p[0..n) at `addr` jumps through, 0 when
+ * it jumps through none: an instruction question the caller answers
+ * (decode_stub_slot), elf knows no opcode. */
+typedef uint64_t (*elf_stub_slot_fn)(void *ctx, const uint8_t *p, size_t n, uint64_t addr);
+
+/* The named stubs of .plt, .plt.sec and .plt.got, in that order: each
+ * stub's slot matched to the r_offset of a .rela.plt or .rela.dyn
+ * relocation. Free with elf_plt_free. */
+void elf_plt_stubs(const struct elf_image *img, elf_stub_slot_fn slot_of, void *ctx,
+		   struct elf_plt *out);
+void elf_plt_free(struct elf_plt *p);
 
 /* The bytes of a function; NULL if they are not in the file (never for a
  * function returned by elf_functions). */

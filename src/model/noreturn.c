@@ -106,16 +106,17 @@ static void add(struct noreturn_set *s, uint64_t addr)
 }
 
 /* exit@plt never returns either. */
-static void add_plt_stubs(const struct elf_image *img, struct noreturn_set *s, size_t nfuncs)
+static void add_plt_stubs(const struct elf_image *img, struct decoder *d,
+			  struct noreturn_set *s, size_t nfuncs)
 {
-	struct elf_plt_stub *stub;
-	size_t n = elf_plt_stubs(img, &stub);
+	struct elf_plt plt;
 
-	s->addr = xrealloc(s->addr, (nfuncs + n + 1) * sizeof *s->addr);
-	for (size_t i = 0; i < n; i++)
-		if (name_is_noreturn(stub[i].name))
-			s->addr[s->n++] = stub[i].addr;
-	free(stub);
+	elf_plt_stubs(img, decode_stub_slot, d, &plt);
+	s->addr = xrealloc(s->addr, (nfuncs + plt.n + 1) * sizeof *s->addr);
+	for (size_t i = 0; i < plt.n; i++)
+		if (name_is_noreturn(plt.v[i].name))
+			s->addr[s->n++] = plt.v[i].addr;
+	elf_plt_free(&plt);
 }
 
 void noreturn_find(const struct elf_image *img, const struct elf_funcs *f,
@@ -148,7 +149,7 @@ void noreturn_find(const struct elf_image *img, const struct elf_funcs *f,
 		case ENDS_IN_CALL: c[nc++] = (struct candidate){ i, last }; break;
 		}
 	}
-	add_plt_stubs(img, s, f->n);
+	add_plt_stubs(img, d, s, f->n);
 	qsort(s->addr, s->n, sizeof *s->addr, by_u64);
 	/* A function whose last act is calling a noreturn function is one. */
 	while (grew) {
