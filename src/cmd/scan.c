@@ -220,6 +220,11 @@ static void print_all_loops(const struct scan_result *r)
 		for (uint32_t k = r->func[i].irr; k < r->func[i].irr + r->func[i].nirr; k++)
 			printf("irreducible cycle in %s: entered at %#" PRIx64 " from %#" PRIx64 "\n",
 			       r->funcs.v[r->func[i].func].name, r->irr[k].entry, r->irr[k].from);
+	/* where a dispatch could not be read, a cycle through it is unseen */
+	for (size_t i = 0; i < r->nfunc; i++)
+		if (r->func[i].unresolved)
+			printf("indirect jumps unresolved in %s: %u\n",
+			       r->funcs.v[r->func[i].func].name, r->func[i].unresolved);
 }
 
 static void print_text(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r)
@@ -235,6 +240,9 @@ static void print_text(struct scan_cmd *c, struct elf_image *img, const struct s
 	       r->instructions, r->loops_total);
 	if (c->opts.keep_all && img->arch == ARCH_AARCH64)
 		printf(", %" PRIu64 " undecoded words", r->undecoded);
+	if (c->opts.keep_all)
+		printf(", %" PRIu64 " jump tables, %" PRIu64 " indirect jumps unresolved",
+		       r->jump_tables, r->unresolved);
 	printf("; profile");
 	for (size_t i = 0; i < r->nprofile; i++)
 		printf("%s %s", i ? "," : "", r->profile[i]->name);

@@ -44,6 +44,83 @@ void decode_one(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
 		arm64_decode_one(d->impl, p, n, addr, out);
 }
 
+static uint64_t read_entry(const uint8_t *p, const struct table_shape *t)
+{
+	uint64_t v = 0;
+
+	for (unsigned k = 0; k < t->size; k++)
+		v |= (uint64_t)p[k] << (8 * k);
+	if (t->sign && t->size < 8) {
+		uint64_t m = 1ull << (8 * t->size - 1);
+
+		v = (v ^ m) - m;
+	}
+	return v;
+}
+
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+size_t dispatch_prev(const struct dispatch *w, size_t k)
+{
+	size_t from = DISPATCH_NONE;
+
+	if (k > 0 && (w->insn[k - 1].kind == BR_NONE || w->insn[k - 1].kind == BR_COND))
+		return w->insn[k - 1].undecoded ? DISPATCH_NONE : k - 1;
+	for (size_t i = 0; i < w->n; i++)
+		if ((w->insn[i].kind == BR_COND || w->insn[i].kind == BR_JUMP) &&
+		    w->insn[i].target == w->insn[k].addr) {
+			if (from != DISPATCH_NONE)
+				return DISPATCH_NONE;   /* two ways in: the bound is not one */
+			from = i;
+		}
+	return from;
+}
+
+/* The shape of a dispatch is per back end; reading the table is common. */
+bool decode_jump_table(struct decoder *d, const struct elf_image *img, const uint8_t *code,
+		       const struct insn *insn, size_t n, size_t j, struct jump_targets *out)
+{
+	struct dispatch w = { code, insn, n, j };
+	struct table_shape t = { 0 };
+	uint64_t lo = insn[0].addr, hi = insn[n - 1].addr + insn[n - 1].len;
+	const uint8_t *p;
+	size_t k = 0, m = 0;
+
+	out->n = 0;
+	if (insn[j].kind != BR_JUMP_IND)
+		return false;
+	if (!(d->arch == ARCH_X86_64 ? x86_table_shape(d->impl, img, &w, &t) :
+	      arm64_table_shape(d->impl, img, &w, &t)))
+		return false;
+	/* a bound beyond 64 Ki entries is not a switch GCC or Clang emit */
+	if (t.count == 0 || t.count > 65536 || !(p = elf_vaddr_bytes(img, t.table, t.count * t.size)))
+		return false;
+	GROW(out->v, out->cap, t.count);
+	for (uint64_t e = 0; e < t.count; e++) {
+		uint64_t target = t.base + (read_entry(p + e * t.size, &t) << t.shift);
+
+		/* a case may sit in the function's cold part, elsewhere in
+		 * the text: only an entry leading out of code is a misread */
+		if (target < lo || target >= hi) {
+			if (!elf_vaddr_is_code(img, target))
+				return false;
+			continue;
+		}
+		out->v[m++] = target;
+	}
+	qsort(out->v, m, sizeof *out->v, by_u64);
+	for (uint64_t e = 0; e < m; e++)
+		if (k == 0 || out->v[e] != out->v[k - 1])
+			out->v[k++] = out->v[e];
+	out->n = k;
+	return true;
+}
+
 uint64_t decode_stub_slot(void *decoder, const uint8_t *p, size_t n, uint64_t addr)
 {
 	struct decoder *d = decoder;

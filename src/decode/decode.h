@@ -67,6 +67,25 @@ bool decode_may_hold_ret(enum arch arch, const uint8_t *p, size_t n);
  * context, for naming PLT stubs. */
 uint64_t decode_stub_slot(void *decoder, const uint8_t *p, size_t n, uint64_t addr);
 
+/* The successors of an indirect jump through a dispatch table (a switch),
+ * sorted and unique; a reusable buffer. */
+struct jump_targets {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+/* Resolve the indirect jump insn[j] of one function, whose instructions
+ * insn[0..n) were decoded contiguously from `code`, through its dispatch
+ * table: on x86-64 `lea T(%rip),t; movslq (t,i,4),r; add t,r; jmp *r` or
+ * `jmp *T(,i,8)`; on AArch64 `adrp t; add t,t,#lo; ldrb|ldrh|ldr v,[t,i..];
+ * adr b; add r,b,v,sxtb|uxtb|..|sxtw #s; br r`. The entry count comes from
+ * the `cmp i,#N` and the `ja|jae|b.hi|b.hs` (or inverse) that guards the
+ * dispatch. The table is read from the image. False (out->n = 0) when the
+ * jump is not such a dispatch, the bound is not found, or an entry leads
+ * outside the function. */
+bool decode_jump_table(struct decoder *d, const struct elf_image *img, const uint8_t *code,
+		       const struct insn *insn, size_t n, size_t j, struct jump_targets *out);
+
 /* Is this a branch that ends a basic block? */
 static inline bool insn_ends_block(const struct insn *i)
 {

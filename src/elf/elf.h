@@ -102,6 +102,15 @@ void elf_plt_free(struct elf_plt *p);
  * function returned by elf_functions). */
 const uint8_t *elf_func_bytes(const struct elf_image *img, const struct elf_func *f);
 
+/* The bytes at virtual address [addr, addr+len) of a loaded section
+ * (SHF_ALLOC, with file contents), or NULL: for reading a jump table out
+ * of .rodata. Always NULL in a relocatable object, whose addresses are
+ * unrelocated. */
+const uint8_t *elf_vaddr_bytes(const struct elf_image *img, uint64_t addr, uint64_t len);
+
+/* Does virtual address `addr` lie in an executable section? */
+bool elf_vaddr_is_code(const struct elf_image *img, uint64_t addr);
+
 /* Placement certainty (DESIGN: Placement certainty). Loaded images keep
  * address mod 4096, so 4096 is returned; a relocatable object only knows its
  * section's sh_addralign. */

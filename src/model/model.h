@@ -171,6 +171,8 @@ struct func_report {
 	uint32_t hazard, nhazard;       /* entry hazards, into scan_result.hazard */
 	uint32_t irr, nirr;             /* into scan_result.irr */
 	uint32_t ninsn;
+	uint32_t jump_tables;           /* indirect jumps resolved through a table */
+	uint32_t unresolved;            /* indirect jumps whose targets are unknown */
 };
 
 struct scan_result {
@@ -192,6 +194,7 @@ struct scan_result {
 	uint64_t loops_total;
 	uint64_t bytes_decoded;
 	uint64_t undecoded;             /* AArch64 words Capstone cannot decode */
+	uint64_t jump_tables, unresolved;       /* sums of func_report's */
 };
 
 int scan_image(const struct elf_image *img, const struct scan_opts *o,

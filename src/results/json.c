@@ -91,6 +91,8 @@ void results_scan_file(struct json_stream *s, struct elf_image *img,
 
 	if (img->arch == ARCH_AARCH64)
 		json_object_set_new(head, "undecoded_words", json_integer((json_int_t)r->undecoded));
+	json_object_set_new(head, "jump_tables", json_integer((json_int_t)r->jump_tables));
+	json_object_set_new(head, "indirect_jumps_unresolved", json_integer((json_int_t)r->unresolved));
 	if (img->build_id_len) {
 		char id[2 * sizeof img->build_id + 1];
 

@@ -195,6 +195,8 @@ void results_write_function(struct jw *w, struct elf_image *img, const struct sc
 	jw_string(w, "section", img->sec[f->sec].name);
 	jw_string(w, "from", source_name(f->source));
 	jw_int(w, "instructions", fr->ninsn);
+	jw_int(w, "jump_tables", fr->jump_tables);
+	jw_int(w, "indirect_jumps_unresolved", fr->unresolved);
 	jw_open(w, "loops", '[');
 	for (uint32_t i = fr->loop; i < fr->loop + fr->nloop; i++)
 		results_write_loop(w, NULL, img, r, &r->loop[i], lines);

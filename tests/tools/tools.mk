@@ -5,6 +5,8 @@
 #              objdump's (tests/cmd/t_objdump.sh)
 #   plt_dump   the PLT stubs straddle names, as objdump prints them
 #              (tests/cmd/t_plt.sh)
+#   jump_dump  every indirect jump and the dispatch-table targets straddle
+#              reads for it (tests/cmd/t_switch.sh)
 
 TOOLS_SRC := $(wildcard tests/tools/*.c)
 TOOLS_BIN := $(patsubst tests/tools/%.c,$(S)/tools/%,$(TOOLS_SRC))
