@@ -164,7 +164,8 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 		shown++;
 
 		hex_addr(addr, row_addr(r, x));
-		if (!c->source_lines || !*elf_source_line(img, row_addr(r, x), src, sizeof src))
+		if (!c->source_lines || !*elf_source_line(img, r->funcs.v[x->func->func].sec,
+							  row_addr(r, x), src, sizeof src))
 			snprintf(src, sizeof src, "-");
 		snprintf(bytes, sizeof bytes, "%" PRIu64, row_bytes(r, x));
 		snprintf(win, sizeof win, "%u", h->window);

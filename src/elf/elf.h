@@ -116,10 +116,12 @@ bool elf_vaddr_is_code(const struct elf_image *img, uint64_t addr);
  * section's sh_addralign. */
 uint64_t elf_placement_align(const struct elf_image *img, uint32_t sec);
 
-/* Source "file:line" for an address, "" when there is no DWARF. Looks in
- * the image, then in /usr/lib/debug/.build-id/ by build-id. Not thread
- * safe: call from one thread. */
-const char *elf_source_line(struct elf_image *img, uint64_t addr,
+/* Source "file:line" for an address of section `sec`, "" when there is
+ * no DWARF. Looks in the image, then in /usr/lib/debug/.build-id/ by
+ * build-id; a relocatable object's DWARF is relocated first (its addresses
+ * are offsets in `sec`, which only there tells which code is meant). Not
+ * thread safe: call from one thread. */
+const char *elf_source_line(struct elf_image *img, uint32_t sec, uint64_t addr,
 			    char *buf, size_t n);
 
 /* The vDSO of this process: a private copy of its image. */

@@ -153,6 +153,7 @@ struct scan_opts {
 
 struct loop_report {
 	uint64_t start, end;
+	uint32_t sec;                   /* section of its function */
 	uint32_t depth;
 	bool innermost, has_call, in_loop_buffer;
 	bool irreducible;               /* a cycle with more than one entry */

@@ -141,7 +141,7 @@ static void report_loop(struct worker *w, const struct elf_func *f, size_t ninsn
 	GROW(w->out.loop, w->loop_cap, w->out.nloop + 1);
 	r = &w->out.loop[w->out.nloop];
 	*r = (struct loop_report){
-		.start = l->start, .end = l->end, .depth = l->depth, .innermost = l->innermost,
+		.start = l->start, .end = l->end, .sec = f->sec, .depth = l->depth, .innermost = l->innermost,
 		.has_call = l->has_call, .irreducible = l->irreducible, .ninsn = l->ninsn, .cold_blocks = l->cold_blocks,
 		.cold_bytes = l->cold_bytes,
 		.branch = geo.nedge ? l->start + geo.edge[0].branch : 0,

@@ -170,7 +170,7 @@ void results_write_loop(struct jw *w, const char *key, struct elf_image *img,
 		jw_hex(w, "branch", l->branch);
 	else
 		jw_null(w, "branch");
-	if (lines && *elf_source_line(img, l->start, src, sizeof src))
+	if (lines && *elf_source_line(img, l->sec, l->start, src, sizeof src))
 		jw_string(w, "source", src);
 	write_windows(w, l->start, l->end);
 	results_write_hazards(w, "hazards", NULL, r->hazard + l->hazard, l->nhazard);
