@@ -83,12 +83,21 @@ void arm64_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struc
 		return;
 	}
 	if (!cs_disasm_iter(d->cs, &code, &size, &at, d->insn)) {
+		uint32_t w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+			     (uint32_t)p[3] << 24;
+
+		out->shape = 0xffff;
+		/* UDF #imm16 (0000 xxxx), which Capstone 4 does not decode
+		 * either, traps like brk: a block end with no successor */
+		if ((w & 0xffff0000u) == 0) {
+			out->kind = BR_STOP;
+			return;
+		}
 		/* SVE/MTE words Capstone 4 lacks: never a branch (the branch
 		 * encodings are all base A64, ARM ARM C4.1), so they fall
 		 * through. Ending the block here lost libc's SVE memcpy loop. */
 		out->kind = BR_NONE;
 		out->undecoded = 1;
-		out->shape = 0xffff;
 		return;
 	}
 	out->shape = (uint16_t)d->insn->id;

@@ -82,8 +82,9 @@ size_t dispatch_prev(const struct dispatch *w, size_t k)
 }
 
 /* The shape of a dispatch is per back end; reading the table is common. */
-bool decode_jump_table(struct decoder *d, const struct elf_image *img, const uint8_t *code,
-		       const struct insn *insn, size_t n, size_t j, struct jump_targets *out)
+enum jump_kind decode_jump_table(struct decoder *d, const struct elf_image *img,
+				 const uint8_t *code, const struct insn *insn, size_t n, size_t j,
+				 struct jump_targets *out)
 {
 	struct dispatch w = { code, insn, n, j };
 	struct table_shape t = { 0 };
@@ -93,13 +94,16 @@ bool decode_jump_table(struct decoder *d, const struct elf_image *img, const uin
 
 	out->n = 0;
 	if (insn[j].kind != BR_JUMP_IND)
-		return false;
+		return JUMP_UNKNOWN;
+	if (d->arch == ARCH_X86_64 &&
+	    x86_stub_slot(d->impl, code + (insn[j].addr - lo), insn[j].len, insn[j].addr))
+		return JUMP_SLOT;
 	if (!(d->arch == ARCH_X86_64 ? x86_table_shape(d->impl, img, &w, &t) :
 	      arm64_table_shape(d->impl, img, &w, &t)))
-		return false;
+		return JUMP_UNKNOWN;
 	/* a bound beyond 64 Ki entries is not a switch GCC or Clang emit */
 	if (t.count == 0 || t.count > 65536 || !(p = elf_vaddr_bytes(img, t.table, t.count * t.size)))
-		return false;
+		return JUMP_UNKNOWN;
 	GROW(out->v, out->cap, t.count);
 	for (uint64_t e = 0; e < t.count; e++) {
 		uint64_t target = t.base + (read_entry(p + e * t.size, &t) << t.shift);
@@ -108,7 +112,7 @@ bool decode_jump_table(struct decoder *d, const struct elf_image *img, const uin
 		 * the text: only an entry leading out of code is a misread */
 		if (target < lo || target >= hi) {
 			if (!elf_vaddr_is_code(img, target))
-				return false;
+				return JUMP_UNKNOWN;
 			continue;
 		}
 		out->v[m++] = target;
@@ -118,7 +122,7 @@ bool decode_jump_table(struct decoder *d, const struct elf_image *img, const uin
 		if (k == 0 || out->v[e] != out->v[k - 1])
 			out->v[k++] = out->v[e];
 	out->n = k;
-	return true;
+	return JUMP_TABLE;
 }
 
 uint64_t decode_stub_slot(void *decoder, const uint8_t *p, size_t n, uint64_t addr)

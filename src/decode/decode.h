@@ -74,17 +74,27 @@ struct jump_targets {
 	size_t n, cap;
 };
 
+/* What an indirect jump is, as far as its bytes and those before it say. */
+enum jump_kind {
+	JUMP_TABLE,     /* a dispatch whose table was read: out holds its targets */
+	JUMP_SLOT,      /* through a pointer slot (jmp *GOT(%rip)): a tail call
+			 * leaving the function, never a switch */
+	JUMP_UNKNOWN    /* anything else: successors unknown */
+};
+
 /* Resolve the indirect jump insn[j] of one function, whose instructions
  * insn[0..n) were decoded contiguously from `code`, through its dispatch
  * table: on x86-64 `lea T(%rip),t; movslq (t,i,4),r; add t,r; jmp *r` or
  * `jmp *T(,i,8)`; on AArch64 `adrp t; add t,t,#lo; ldrb|ldrh|ldr v,[t,i..];
  * adr b; add r,b,v,sxtb|uxtb|..|sxtw #s; br r`. The entry count comes from
  * the `cmp i,#N` and the `ja|jae|b.hi|b.hs` (or inverse) that guards the
- * dispatch. The table is read from the image. False (out->n = 0) when the
- * jump is not such a dispatch, the bound is not found, or an entry leads
- * outside the function. */
-bool decode_jump_table(struct decoder *d, const struct elf_image *img, const uint8_t *code,
-		       const struct insn *insn, size_t n, size_t j, struct jump_targets *out);
+ * dispatch. The table is read from the image; its targets inside the
+ * function go to `out` (sorted, unique), those elsewhere in code (a cold
+ * part) are left out. Not JUMP_TABLE when the jump is not such a dispatch,
+ * the bound is not found, or an entry leads out of code (out->n = 0). */
+enum jump_kind decode_jump_table(struct decoder *d, const struct elf_image *img,
+				 const uint8_t *code, const struct insn *insn, size_t n, size_t j,
+				 struct jump_targets *out);
 
 /* Is this a branch that ends a basic block? */
 static inline bool insn_ends_block(const struct insn *i)

@@ -288,15 +288,25 @@ static bool same_memory(const ZydisDecodedOperand *a, const ZydisDecodedOperand 
 	       a->mem.segment == b->mem.segment;
 }
 
+static int64_t imm_of(const ZydisDecodedOperand *o)
+{
+	return o->imm.is_signed ? o->imm.value.s : (int64_t)o->imm.value.u;
+}
+
 /* Back from insn[from] to the `cmp $N, idx` bounding the index, following
  * register moves (`mov %eax,%eax`, `movzbl %al,%eax`) and a load from
- * memory compared in place (`cmpl $11,8(%rbx); ja; mov 8(%rbx),%eax`). */
+ * memory compared in place (`cmpl $11,8(%rbx); ja; mov 8(%rbx),%eax`).
+ * A cmp of another register counts when the index turns out to be its
+ * copy, made before the cmp and with neither changed since (GCC hoists the
+ * copy out of the loop: libc's _nl_intern_locale_data). */
 static bool bound(const struct x86_walk *x, size_t from, ZydisRegister idx, uint64_t *count,
 		  int depth)
 {
 	struct x86_full a;
 	ZydisDecodedOperand mem = { 0 };
-	size_t k = from, jcc = DISPATCH_NONE;
+	size_t k = from, jcc = DISPATCH_NONE, other_jcc = DISPATCH_NONE;
+	ZydisRegister other = ZYDIS_REGISTER_NONE;
+	int64_t other_imm = 0;
 
 	for (unsigned step = 0; step < DISPATCH_WINDOW; step++) {
 		if ((k = dispatch_prev(x->w, k)) == DISPATCH_NONE || !full_at(x, k, &a))
@@ -305,8 +315,16 @@ static bool bound(const struct x86_walk *x, size_t from, ZydisRegister idx, uint
 			jcc = k;        /* the nearest after the cmp, once it is found */
 		if (a.i.mnemonic == ZYDIS_MNEMONIC_CMP && a.op[1].type == ZYDIS_OPERAND_TYPE_IMMEDIATE &&
 		    (mem.type ? same_memory(&a.op[0], &mem) : is_reg(&a.op[0], idx)))
-			return guard(x, jcc, a.op[1].imm.is_signed ? a.op[1].imm.value.s :
-					 (int64_t)a.op[1].imm.value.u, count);
+			return guard(x, jcc, imm_of(&a.op[1]), count);
+		if (other != ZYDIS_REGISTER_NONE && writes(&a, other))
+			other = ZYDIS_REGISTER_NONE;    /* not the value compared */
+		if (a.i.mnemonic == ZYDIS_MNEMONIC_CMP && a.op[1].type == ZYDIS_OPERAND_TYPE_IMMEDIATE &&
+		    a.op[0].type == ZYDIS_OPERAND_TYPE_REGISTER && other == ZYDIS_REGISTER_NONE &&
+		    !mem.type) {
+			other = family(a.op[0].reg.value);
+			other_imm = imm_of(&a.op[1]);
+			other_jcc = jcc;
+		}
 		if (mem.type) {
 			/* the compared memory is no longer the loaded one */
 			if ((mem.mem.base != ZYDIS_REGISTER_NONE && writes(&a, family(mem.mem.base))) ||
@@ -327,6 +345,8 @@ static bool bound(const struct x86_walk *x, size_t from, ZydisRegister idx, uint
 		    a.op[1].type != ZYDIS_OPERAND_TYPE_REGISTER)
 			return false;
 		idx = family(a.op[1].reg.value);
+		if (idx == other)
+			return guard(x, other_jcc, other_imm, count);
 	}
 	return false;
 }

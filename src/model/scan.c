@@ -64,8 +64,8 @@ static void mark_noreturn_calls(struct worker *w, size_t n)
 }
 
 /* Every indirect jump of the function through a dispatch table gets its
- * table's targets as successors (decode reads the table); the others are
- * counted as unresolved. True when a table leads backward, so the
+ * table's targets as successors (decode reads the table); the others,
+ * except tail calls through a GOT slot, are counted as unresolved. True when a table leads backward, so the
  * function can hold a cycle even without a backward direct branch. */
 static bool resolve_tables(struct worker *w, const struct elf_func *f, size_t n,
 			   struct func_report *fr)
@@ -78,9 +78,10 @@ static bool resolve_tables(struct worker *w, const struct elf_func *f, size_t n,
 	for (size_t i = 0; p && w->indirect && i < n; i++) {
 		if (w->insn[i].kind != BR_JUMP_IND)
 			continue;
-		if (!decode_jump_table(w->dec, w->img, p, w->insn, n, i, &w->jt)) {
-			fr->unresolved++;
-			continue;
+		switch (decode_jump_table(w->dec, w->img, p, w->insn, n, i, &w->jt)) {
+		case JUMP_TABLE: break;
+		case JUMP_SLOT: continue;       /* a tail call, like a jmp out */
+		case JUMP_UNKNOWN: fr->unresolved++; continue;
 		}
 		fr->jump_tables++;
 		backward |= w->jt.n && w->jt.v[0] <= w->insn[i].addr;

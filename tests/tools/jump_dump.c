@@ -4,6 +4,7 @@
  *   jump_dump FILE
  *       one line per indirect jump, hex without 0x:
  *           ADDR FUNC: T1 T2 ...      (the table's targets, sorted, unique)
+ *           ADDR FUNC: slot           (jmp *GOT(%rip): a tail call)
  *           ADDR FUNC: unresolved
  *
  * Exit 0 when it ran, 2 on bad usage or input. */
@@ -48,8 +49,11 @@ int main(int argc, char **argv)
 			if (insn[k].kind != BR_JUMP_IND)
 				continue;
 			printf("%" PRIx64 " %s:", insn[k].addr, f->name);
-			if (!decode_jump_table(d, &img, p, insn, n, k, &jt))
-				printf(" unresolved");
+			switch (decode_jump_table(d, &img, p, insn, n, k, &jt)) {
+			case JUMP_TABLE: break;
+			case JUMP_SLOT: printf(" slot"); break;
+			case JUMP_UNKNOWN: printf(" unresolved"); break;
+			}
 			for (size_t t = 0; t < jt.n; t++)
 				printf(" %" PRIx64, jt.v[t]);
 			printf("\n");
