@@ -124,6 +124,10 @@ void elf_plt_stubs(const struct elf_image *img, elf_stub_slot_fn slot_of, void *
 	memset(out, 0, sizeof *out);
 	read_relocs(img, elf_section_named(img, ".rela.plt"), &s);
 	read_relocs(img, elf_section_named(img, ".rela.dyn"), &s);
+	if (s.n == 0) {                 /* static: no stub to name */
+		free(s.pool);
+		return;
+	}
 	qsort(s.v, s.n, sizeof *s.v, by_addr);
 	for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
 		const struct elf_section *sec = elf_section_named(img, sections[i]);
