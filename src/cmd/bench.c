@@ -9,7 +9,6 @@
 #include "../workloads/workloads.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -52,42 +51,6 @@ static double since_start(void)
 	return (double)(t.tv_sec - started.tv_sec) + (double)(t.tv_nsec - started.tv_nsec) / 1e9;
 }
 
-static void help(FILE *out)
-{
-	fputs("usage: straddle bench [WORKLOAD...] [OPTIONS]\n"
-	      "\n"
-	      "Run the seeds' kernel workloads on the running kernel the way their suites\n"
-	      "run them, and keep every raw sample (-o) for 'straddle compare'. With no\n"
-	      "WORKLOAD, all of them:\n\n", out);
-	for (size_t i = 0; i < workload_count(); i++)
-		fprintf(out, "  %-12s %s\n", workload_at(i)->name, workload_at(i)->summary);
-	fputs("\n"
-	      "  --duration S   measured seconds per metric; the defaults: pread-zero and\n"
-	      "                 read-zero 2 s per size, gettime 1 s per clock (hot, and cold\n"
-	      "                 up to 10,000 calls), read1 and poll2 10 one-second intervals\n"
-	      "                 per mode and task count after the warm-up\n"
-	      "  --runs N       the whole set N times over, samples pooled (default 1)\n"
-	      "  --tasks LIST   read1 and poll2 task counts, like 1,2,4 or 1-4 (default 1 to\n"
-	      "                 the number of CPUs this process may use); task i is pinned\n"
-	      "                 to the i-th of those CPUs, modulo their number\n"
-	      "  --mode M       read1 and poll2 as processes, threads or both (default both)\n"
-	      "  --warmup N     read1 and poll2 intervals discarded first (default 2;\n"
-	      "                 will-it-scale discards 6)\n"
-	      "  --dir DIR      where read1, poll2 and fault-write make their files (default\n"
-	      "                 $TMPDIR, else /tmp); each is unlinked as it is made\n"
-	      "  -o FILE.json   the result file: machine, settings, every raw sample, written\n"
-	      "                 atomically ('-': standard output, no table)\n"
-	      "  -h, --help     this help\n"
-	      "\n"
-	      "A full run with the defaults takes about 2 minutes on 2 CPUs, nearly all of\n"
-	      "it read1 and poll2: 2 modes x (2 + 10) s per task count each. A progress\n"
-	      "line goes to standard error when it is a terminal. Interrupted, bench kills\n"
-	      "and reaps its tasks, writes nothing and dies of the signal.\n"
-	      "\n"
-	      "Exit status: 0 done, 1 fault-write failed, 2 bad usage or a workload could\n"
-	      "not run.\n", out);
-}
-
 static int cmp_unsigned(const void *a, const void *b)
 {
 	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
@@ -96,8 +59,9 @@ static int cmp_unsigned(const void *a, const void *b)
 }
 
 /* "1,2,4", "1-4", "1-2,8": ascending, each once, 1 to MAX_TASKS. */
-static int parse_tasks(struct bench_cmd *c, const char *s)
+static int set_tasks(void *cmd, const char *opt, const char *s)
 {
+	struct bench_cmd *c = cmd;
 	char *copy = xstrdup(s), *save = NULL;
 	size_t n = 0;
 	int rc = 0;
@@ -117,7 +81,7 @@ static int parse_tasks(struct bench_cmd *c, const char *s)
 	}
 	free(copy);
 	if (rc || n == 0) {
-		complain("--tasks", "'%s' is not a list of task counts from 1 to %d (like 1,2,4 or"
+		complain(opt, "'%s' is not a list of task counts from 1 to %d (like 1,2,4 or"
 			 " 1-4)", s, MAX_TASKS);
 		return -1;
 	}
@@ -130,27 +94,30 @@ static int parse_tasks(struct bench_cmd *c, const char *s)
 	return 0;
 }
 
-static int check_dir(const char *dir)
+static int set_dir(void *cmd, const char *opt, const char *dir)
 {
 	struct stat st;
 
+	((struct bench_cmd *)cmd)->o.dir = dir;
 	if (stat(dir, &st) != 0) {
-		complain("--dir", "'%s': %s", dir, strerror(errno));
+		complain(opt, "'%s': %s", dir, strerror(errno));
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		complain("--dir", "'%s' is not a directory", dir);
+		complain(opt, "'%s' is not a directory", dir);
 		return -1;
 	}
 	if (access(dir, W_OK | X_OK) != 0) {
-		complain("--dir", "'%s': cannot make files in it: %s", dir, strerror(errno));
+		complain(opt, "'%s': cannot make files in it: %s", dir, strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
-static int parse_mode(struct bench_cmd *c, const char *s)
+static int set_mode(void *cmd, const char *opt, const char *s)
 {
+	struct bench_cmd *c = cmd;
+
 	if (strcmp(s, "processes") == 0)
 		c->o.modes = WIS_PROCESSES;
 	else if (strcmp(s, "threads") == 0)
@@ -158,65 +125,76 @@ static int parse_mode(struct bench_cmd *c, const char *s)
 	else if (strcmp(s, "both") == 0)
 		c->o.modes = WIS_PROCESSES | WIS_THREADS;
 	else {
-		complain("--mode", "'%s' is not processes, threads or both", s);
+		complain(opt, "'%s' is not processes, threads or both", s);
 		return -1;
 	}
 	return 0;
 }
 
-static int parse_option(struct bench_cmd *c, int ch)
-{
-	unsigned long v;
+static int cmd_bench(int argc, char **argv);
 
-	switch (ch) {
-	case 'm': return parse_mode(c, optarg);
-	case 'd': return parse_seconds("--duration", optarg, &c->o.duration_s);
-	case 'r':
-		if (parse_number("--runs", optarg, 1, 1000, &v))
-			return -1;
-		c->runs = (unsigned)v;
-		return 0;
-	case 'w':
-		if (parse_number("--warmup", optarg, 0, 1000, &v))
-			return -1;
-		c->o.warmup = (unsigned)v;
-		return 0;
-	case 't': return parse_tasks(c, optarg);
-	case 'D':
-		c->o.dir = optarg;
-		return check_dir(optarg);
-	case 'o': c->out_json = optarg; return 0;
-	default: return -1;
-	}
+static void list_workloads(FILE *out)
+{
+	for (size_t i = 0; i < workload_count(); i++)
+		fprintf(out, "  %-12s %s\n", workload_at(i)->name, workload_at(i)->summary);
 }
+
+#define F(field) offsetof(struct bench_cmd, field)
+
+static const struct cmd_option bench_options[] = {
+	{ .name = "duration", .value = "S", .kind = OPT_SECONDS, .field = F(o.duration_s),
+	  .help = "measured seconds per metric; the defaults: pread-zero and\n"
+		  "read-zero 2 s per size, gettime 1 s per clock (hot, and cold\n"
+		  "up to 10,000 calls), read1 and poll2 10 one-second intervals\n"
+		  "per mode and task count after the warm-up" },
+	{ .name = "runs", .value = "N", .kind = OPT_UNSIGNED, .field = F(runs), .min = 1,
+	  .max = 1000, .help = "the whole set N times over, samples pooled (default 1)" },
+	{ .name = "tasks", .value = "LIST", .kind = OPT_CALL, .call = set_tasks,
+	  .help = "read1 and poll2 task counts, like 1,2,4 or 1-4 (default 1 to\n"
+		  "the number of CPUs this process may use); task i is pinned\n"
+		  "to the i-th of those CPUs, modulo their number" },
+	{ .name = "mode", .value = "M", .kind = OPT_CALL, .call = set_mode,
+	  .help = "read1 and poll2 as processes, threads or both (default both)" },
+	{ .name = "warmup", .value = "N", .kind = OPT_UNSIGNED, .field = F(o.warmup), .max = 1000,
+	  .help = "read1 and poll2 intervals discarded first (default 2;\n"
+		  "will-it-scale discards 6)" },
+	{ .name = "dir", .value = "DIR", .kind = OPT_CALL, .call = set_dir,
+	  .help = "where read1, poll2 and fault-write make their files (default\n"
+		  "$TMPDIR, else /tmp); each is unlinked as it is made" },
+	{ .letter = 'o', .value = "FILE.json", .kind = OPT_STRING, .field = F(out_json),
+	  .help = "the result file: machine, settings, every raw sample, written\n"
+		  "atomically ('-': standard output, no table)" },
+	{ 0 }
+};
+
+const struct command bench_command = {
+	.name = "bench",
+	.run = cmd_bench,
+	.summary = "the seeds' kernel workloads (libMicro, will-it-scale, vDSO) on this kernel",
+	.args = "[WORKLOAD...] [OPTIONS]",
+	.about = "Run the seeds' kernel workloads on the running kernel the way their suites\n"
+		 "run them, and keep every raw sample (-o) for 'straddle compare'. With no\n"
+		 "WORKLOAD, all of them:\n",
+	.list = list_workloads,
+	.options = bench_options,
+	.notes = "A full run with the defaults takes about 2 minutes on 2 CPUs, nearly all of\n"
+		 "it read1 and poll2: 2 modes x (2 + 10) s per task count each. A progress\n"
+		 "line goes to standard error when it is a terminal. Interrupted, bench kills\n"
+		 "and reaps its tasks, writes nothing and dies of the signal.\n"
+		 "\n"
+		 "Exit status: 0 done, 1 fault-write failed, 2 bad usage or a workload could\n"
+		 "not run.\n",
+};
 
 static int parse_options(struct bench_cmd *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "duration", required_argument, NULL, 'd' }, { "runs", required_argument, NULL, 'r' },
-		{ "tasks", required_argument, NULL, 't' }, { "warmup", required_argument, NULL, 'w' },
-		{ "dir", required_argument, NULL, 'D' }, { "mode", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 } };
 	const char *tmp = getenv("TMPDIR");
-	int ch;
 
 	c->runs = 1;
 	c->o.warmup = 2;
 	c->o.modes = WIS_PROCESSES | WIS_THREADS;
 	c->o.dir = tmp && *tmp ? tmp : "/tmp";
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		if (ch == 'h') {
-			help(stdout);
-			exit(EXIT_OK);
-		}
-		if (ch == '?' || ch == ':')
-			return bad_option("bench", ch, argv);
-		if (parse_option(c, ch))
-			return -1;
-	}
-	return 0;
+	return parse_command_line(&bench_command, c, argc, argv);
 }
 
 static int pick_workloads(struct bench_cmd *c, int argc, char **argv)
@@ -469,7 +447,7 @@ static int write_json(const struct bench_cmd *c)
 	return rc;
 }
 
-int cmd_bench(int argc, char **argv)
+static int cmd_bench(int argc, char **argv)
 {
 	static struct bench_cmd c;
 	struct err e = { "" };

@@ -7,7 +7,6 @@
 #include "../results/results.h"
 #include "../stats/stats.h"
 
-#include <getopt.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
@@ -29,30 +28,6 @@ struct compare_cmd {
 	bool regression;
 };
 
-static void help(FILE *out)
-{
-	fputs("usage: straddle compare [OPTIONS] BASE NEW...\n"
-	      "\n"
-	      "Compare result files of 'straddle bench' or 'straddle sweep': one row per metric\n"
-	      "of BASE, each NEW file's value and percent change, and whether the change is\n"
-	      "real: a two-sided Mann-Whitney U test on the raw samples (and the overlap of the\n"
-	      "medians' bootstrap 95% CIs, reported beside it).\n"
-	      "\n"
-	      "  --style mmtests|lkp  mmtests: the statistic with its change, positive = better,\n"
-	      "                     *...* when significant; lkp: the kernel test robot's\n"
-	      "                     %stddev %change %stddev, a * after %change when\n"
-	      "                     significant (default mmtests)\n"
-	      "  --stats S          mean95, median, mean, min, max (default mean95; lkp: mean)\n"
-	      "  --format F         text, markdown, csv or json (default text)\n"
-	      "  --alpha A          significance level (default 0.05)\n"
-	      "  --threshold P      how much worse a significant change must be to fail\n"
-	      "                     (default 2%)\n"
-	      "  -h, --help         this help\n"
-	      "\n"
-	      "Exit status: 0 no significant regression beyond the threshold, 1 one or more,\n"
-	      "2 bad usage or a result file that cannot be read.\n", out);
-}
-
 static int parse_choice(const char *opt, const char *s, const char *const *names, int n)
 {
 	for (int i = 0; i < n; i++)
@@ -62,52 +37,84 @@ static int parse_choice(const char *opt, const char *s, const char *const *names
 	return -1;
 }
 
+static int set_style(void *cmd, const char *opt, const char *value)
+{
+	static const char *const styles[] = { "mmtests", "lkp" };
+	int v = parse_choice(opt, value, styles, 2);
+
+	if (v < 0)
+		return -1;
+	((struct compare_cmd *)cmd)->style = (enum style)v;
+	return 0;
+}
+
+static int set_format(void *cmd, const char *opt, const char *value)
+{
+	static const char *const formats[] = { "text", "markdown", "csv", "json" };
+	int v = parse_choice(opt, value, formats, 4);
+
+	if (v < 0)
+		return -1;
+	((struct compare_cmd *)cmd)->format = (enum format)v;
+	return 0;
+}
+
+static int set_stats(void *cmd, const char *opt, const char *value)
+{
+	struct compare_cmd *c = cmd;
+	int v = stat_from_name(value);
+
+	if (v < 0) {
+		complain(opt, "'%s' is not mean95, median, mean, min or max", value);
+		return -1;
+	}
+	c->stat = (enum stat_kind)v;
+	c->stat_given = true;
+	return 0;
+}
+
+static int cmd_compare(int argc, char **argv);
+
+#define F(field) offsetof(struct compare_cmd, field)
+
+static const struct cmd_option compare_options[] = {
+	{ .name = "style", .value = "mmtests|lkp", .kind = OPT_CALL, .call = set_style,
+	  .help = "mmtests: the statistic with its change, positive = better,\n"
+		  "*...* when significant; lkp: the kernel test robot's\n"
+		  "%stddev %change %stddev, a * after %change when\n"
+		  "significant (default mmtests)" },
+	{ .name = "stats", .value = "S", .kind = OPT_CALL, .call = set_stats,
+	  .help = "mean95, median, mean, min, max (default mean95; lkp: mean)" },
+	{ .name = "format", .value = "F", .kind = OPT_CALL, .call = set_format,
+	  .help = "text, markdown, csv or json (default text)" },
+	{ .name = "alpha", .value = "A", .kind = OPT_FRACTION, .field = F(alpha), .lo = 1e-9,
+	  .hi = 0.5, .help = "significance level (default 0.05)" },
+	{ .name = "threshold", .value = "P", .kind = OPT_FRACTION, .field = F(threshold), .lo = 0,
+	  .hi = 0.99, .help = "how much worse a significant change must be to fail\n"
+			      "(default 2%)" },
+	{ 0 }
+};
+
+const struct command compare_command = {
+	.name = "compare",
+	.run = cmd_compare,
+	.summary = "tables of result files with % change and significance; exit 1 on regression",
+	.args = "[OPTIONS] BASE NEW...",
+	.about = "Compare result files of 'straddle bench' or 'straddle sweep': one row per metric\n"
+		 "of BASE, each NEW file's value and percent change, and whether the change is\n"
+		 "real: a two-sided Mann-Whitney U test on the raw samples (and the overlap of the\n"
+		 "medians' bootstrap 95% CIs, reported beside it).\n",
+	.options = compare_options,
+	.notes = "Exit status: 0 no significant regression beyond the threshold, 1 one or more,\n"
+		 "2 bad usage or a result file that cannot be read.\n",
+};
+
 static int parse_options(struct compare_cmd *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "style", required_argument, NULL, 's' }, { "format", required_argument, NULL, 'f' },
-		{ "stats", required_argument, NULL, 'S' }, { "alpha", required_argument, NULL, 'a' },
-		{ "threshold", required_argument, NULL, 't' }, { "help", no_argument, NULL, 'h' },
-		{ 0 } };
-	static const char *const styles[] = { "mmtests", "lkp" };
-	static const char *const formats[] = { "text", "markdown", "csv", "json" };
-	int ch, v;
-
 	c->alpha = 0.05;
 	c->threshold = 0.02;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 's':
-			if ((v = parse_choice("--style", optarg, styles, 2)) < 0)
-				return -1;
-			c->style = (enum style)v;
-			break;
-		case 'f':
-			if ((v = parse_choice("--format", optarg, formats, 4)) < 0)
-				return -1;
-			c->format = (enum format)v;
-			break;
-		case 'S':
-			if ((v = stat_from_name(optarg)) < 0) {
-				complain("--stats", "'%s' is not mean95, median, mean, min or max", optarg);
-				return -1;
-			}
-			c->stat = (enum stat_kind)v;
-			c->stat_given = true;
-			break;
-		case 'a':
-			if (parse_fraction("--alpha", optarg, 1e-9, 0.5, &c->alpha))
-				return -1;
-			break;
-		case 't':
-			if (parse_fraction("--threshold", optarg, 0, 0.99, &c->threshold))
-				return -1;
-			break;
-		case 'h': help(stdout); exit(EXIT_OK);
-		default: return bad_option("compare", ch, argv);
-		}
-	}
+	if (parse_command_line(&compare_command, c, argc, argv))
+		return -1;
 	if (!c->stat_given)
 		c->stat = c->style == STYLE_LKP ? STAT_MEAN : STAT_MEAN95;
 	if (argc - optind < 2) {
@@ -476,7 +483,7 @@ static int load(struct compare_cmd *c, int argc, char **argv)
 	return 0;
 }
 
-int cmd_compare(int argc, char **argv)
+static int cmd_compare(int argc, char **argv)
 {
 	struct compare_cmd c = { 0 };
 	struct row *rows = NULL;

@@ -5,8 +5,8 @@
 #include "../report/report.h"
 #include "../results/results.h"
 
-#include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,79 +25,63 @@ struct diff_cmd {
 	bool json, all, source_lines;
 	unsigned long limit;            /* rows per section, 0: all */
 	unsigned fail_rules;
+	const char *uarch;
 	struct side old, new;
 	struct layout_diff d;
 };
 
-static void help(FILE *out)
-{
-	fputs("usage: straddle diff [OPTIONS] OLD NEW\n"
-	      "\n"
-	      "What a change did to code layout: functions are matched by name, loops by\n"
-	      "the shape of their instructions (so a loop that moved is still the same\n"
-	      "loop), and the hazards each gained and lost are listed, worst first: new\n"
-	      "hazards, fixed hazards, then loops that changed size but kept their verdict.\n"
-	      "OLD and NEW are ELF files of one architecture, or vDSO images saved with\n"
-	      "'straddle scan --dump-vdso'.\n"
-	      "\n"
-	      "  --uarch NAME[,NAME]|host|all  profiles to apply (default host)\n"
-	      "  --fail-on RULE,...  the rules whose new hazards fail the gate (default any):\n"
-	      "                     loop-straddles-window, branch-crosses-window,\n"
-	      "                     branch-ends-window, entry-misaligned\n"
-	      "  --func GLOB        only functions whose name matches GLOB\n"
-	      "  --all              also list functions found on one side only\n"
-	      "  --limit N          at most N rows per section (default 40, 0: all)\n"
-	      "  --json             JSON on standard output\n"
-	      "  -j, --jobs N       threads per scan (default: online CPUs)\n"
-	      "  --no-source        do not look up source lines (DWARF)\n"
-	      "  -h, --help         this help\n"
-	      "\n"
-	      "Exit status: 0 no new hazard, 1 a new hazard of a selected rule, 2 bad usage\n"
-	      "or an unreadable file, or OLD and NEW of different architectures.\n", out);
-}
+static int cmd_diff(int argc, char **argv);
+
+#define F(field) offsetof(struct diff_cmd, field)
+
+static const struct cmd_option diff_options[] = {
+	{ .name = "uarch", .value = "NAME[,NAME]|host|all", .kind = OPT_STRING, .field = F(uarch),
+	  .help = "profiles to apply (default host)" },
+	{ .name = "fail-on", .value = "RULE,...", .kind = OPT_RULES, .field = F(fail_rules),
+	  .help = "the rules whose new hazards fail the gate (default any):\n"
+		  "loop-straddles-window, branch-crosses-window,\n"
+		  "branch-ends-window, entry-misaligned" },
+	{ .name = "func", .value = "GLOB", .kind = OPT_STRING, .field = F(opts.func_glob),
+	  .help = "only functions whose name matches GLOB" },
+	{ .name = "all", .kind = OPT_SET, .field = F(all),
+	  .help = "also list functions found on one side only" },
+	{ .name = "limit", .value = "N", .kind = OPT_ULONG, .field = F(limit), .max = LONG_MAX,
+	  .help = "at most N rows per section (default 40, 0: all)" },
+	{ .name = "json", .kind = OPT_SET, .field = F(json), .help = "JSON on standard output" },
+	{ .name = "jobs", .letter = 'j', .value = "N", .kind = OPT_UNSIGNED, .field = F(opts.jobs),
+	  .min = 1, .max = 256, .help = "threads per scan (default: online CPUs)" },
+	{ .name = "no-source", .kind = OPT_CLEAR, .field = F(source_lines),
+	  .help = "do not look up source lines (DWARF)" },
+	{ 0 }
+};
+
+const struct command diff_command = {
+	.name = "diff",
+	.run = cmd_diff,
+	.summary = "what got worse (or better) between two builds; exit 1 on a new hazard",
+	.args = "[OPTIONS] OLD NEW",
+	.about = "What a change did to code layout: functions are matched by name, loops by\n"
+		 "the shape of their instructions (so a loop that moved is still the same\n"
+		 "loop), and the hazards each gained and lost are listed, worst first: new\n"
+		 "hazards, fixed hazards, then loops that changed size but kept their verdict.\n"
+		 "OLD and NEW are ELF files of one architecture, or vDSO images saved with\n"
+		 "'straddle scan --dump-vdso'.\n",
+	.options = diff_options,
+	.notes = "Exit status: 0 no new hazard, 1 a new hazard of a selected rule, 2 bad usage\n"
+		 "or an unreadable file, or OLD and NEW of different architectures.\n",
+};
 
 static int parse_options(struct diff_cmd *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "uarch", required_argument, NULL, 'u' }, { "all", no_argument, NULL, 'a' },
-		{ "func", required_argument, NULL, 'f' }, { "json", no_argument, NULL, 'J' },
-		{ "jobs", required_argument, NULL, 'j' }, { "fail-on", required_argument, NULL, 'F' },
-		{ "no-source", no_argument, NULL, 'S' }, { "help", no_argument, NULL, 'h' },
-		{ "limit", required_argument, NULL, 'l' }, { 0 } };
-	const char *uarch = "host";
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned long v;
-	int ch;
 
 	c->opts.jobs = cpus > 0 ? (unsigned)(cpus < 16 ? cpus : 16) : 1;
 	c->opts.keep_all = true;        /* every loop: the unchanged ones match the rest */
 	c->source_lines = true;
 	c->limit = 40;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":j:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'u': uarch = optarg; break;
-		case 'a': c->all = true; break;
-		case 'f': c->opts.func_glob = optarg; break;
-		case 'J': c->json = true; break;
-		case 'S': c->source_lines = false; break;
-		case 'j':
-			if (parse_number("--jobs", optarg, 1, 256, &v))
-				return -1;
-			c->opts.jobs = (unsigned)v;
-			break;
-		case 'F':
-			if (parse_rules("--fail-on", optarg, &c->fail_rules))
-				return -1;
-			break;
-		case 'l':
-			if (parse_number("--limit", optarg, 0, ~0ul >> 1, &c->limit))
-				return -1;
-			break;
-		case 'h': help(stdout); exit(EXIT_OK);
-		default: return bad_option("diff", ch, argv);
-		}
-	}
+	c->uarch = "host";
+	if (parse_command_line(&diff_command, c, argc, argv))
+		return -1;
 	if (argc - optind != 2) {
 		complain("diff", "needs two files, OLD and NEW (see 'straddle diff --help')");
 		return -1;
@@ -106,7 +90,7 @@ static int parse_options(struct diff_cmd *c, int argc, char **argv)
 	c->new.arg = argv[optind + 1];
 	if (!c->fail_rules)
 		c->fail_rules = ~0u;
-	if (select_profiles(uarch, c->profiles, 32, &c->opts.nprofiles, c->host_why,
+	if (select_profiles(c->uarch, c->profiles, 32, &c->opts.nprofiles, c->host_why,
 			    sizeof c->host_why))
 		return -1;
 	c->opts.profiles = c->profiles;
@@ -428,7 +412,7 @@ static bool gate_fails(const struct diff_cmd *c)
 	return false;
 }
 
-int cmd_diff(int argc, char **argv)
+static int cmd_diff(int argc, char **argv)
 {
 	struct diff_cmd c = { 0 };
 	int status = EXIT_USAGE;

@@ -5,8 +5,8 @@
 #include "../report/report.h"
 #include "../results/results.h"
 
-#include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,40 +21,11 @@ struct scan_cmd {
 	unsigned long limit;
 	unsigned fail_rules;            /* bit per enum rule */
 	const char *dump_vdso;
+	const char *uarch;
 	struct json_stream out;
 	json_t *errors;
 	bool gate_failed;
 };
-
-static void help(FILE *out)
-{
-	fputs("usage: straddle scan [OPTIONS] [FILE...|vdso]\n"
-	      "\n"
-	      "Find loops and functions whose placement is a code-layout hazard: a loop\n"
-	      "that straddles more fetch windows, uop-cache windows or cache lines than it\n"
-	      "needs, a back-edge branch that crosses or ends on a window where the CPU's\n"
-	      "rule says so, a small function whose entry makes it span two lines. Each\n"
-	      "hazard comes with its fix: the .p2align that removes it and its padding.\n"
-	      "\n"
-	      "With no FILE: this process's vDSO and C library. 'vdso' reads the running\n"
-	      "vDSO from memory. Addresses are the ELF's own virtual addresses.\n"
-	      "\n"
-	      "  --uarch NAME[,NAME]|host|all  profiles to apply (default host; see 'straddle uarch')\n"
-	      "  --all              list every loop and irreducible cycle, not only hazards\n"
-	      "  --func GLOB        only functions whose name matches GLOB\n"
-	      "  --json             JSON on standard output\n"
-	      "  -j, --jobs N       threads (default: online CPUs)\n"
-	      "  --limit N          at most N hazard rows per file in the table (default 40, 0: all)\n"
-	      "  --fail-on RULE,..  exit 1 if a hazard of these rules is found ('any' for all):\n"
-	      "                     loop-straddles-window, branch-crosses-window,\n"
-	      "                     branch-ends-window, entry-misaligned\n"
-	      "  --no-source        do not look up source lines (DWARF)\n"
-	      "  --dump-vdso FILE   save the running vDSO image to FILE\n"
-	      "  -h, --help         this help\n"
-	      "\n"
-	      "Exit status: 0 done (hazards or not), 1 --fail-on matched, 2 bad usage or a file\n"
-	      "that could not be scanned (the other files are still scanned).\n", out);
-}
 
 /* ---- the text table ---- */
 
@@ -295,58 +266,69 @@ static int dump_vdso(const char *path)
 	return rc;
 }
 
+static int cmd_scan(int argc, char **argv);
+
+#define F(field) offsetof(struct scan_cmd, field)
+
+static const struct cmd_option scan_options[] = {
+	{ .name = "uarch", .value = "NAME[,NAME]|host|all", .kind = OPT_STRING, .field = F(uarch),
+	  .help = "profiles to apply (default host; see 'straddle uarch')" },
+	{ .name = "all", .kind = OPT_SET, .field = F(opts.keep_all),
+	  .help = "list every loop and irreducible cycle, not only hazards" },
+	{ .name = "func", .value = "GLOB", .kind = OPT_STRING, .field = F(opts.func_glob),
+	  .help = "only functions whose name matches GLOB" },
+	{ .name = "json", .kind = OPT_SET, .field = F(json), .help = "JSON on standard output" },
+	{ .name = "jobs", .letter = 'j', .value = "N", .kind = OPT_UNSIGNED, .field = F(opts.jobs),
+	  .min = 1, .max = 256, .help = "threads (default: online CPUs)" },
+	{ .name = "limit", .value = "N", .kind = OPT_ULONG, .field = F(limit), .max = LONG_MAX,
+	  .help = "at most N hazard rows per file in the table (default 40, 0: all)" },
+	{ .name = "fail-on", .value = "RULE,..", .kind = OPT_RULES, .field = F(fail_rules),
+	  .help = "exit 1 if a hazard of these rules is found ('any' for all):\n"
+		  "loop-straddles-window, branch-crosses-window,\n"
+		  "branch-ends-window, entry-misaligned" },
+	{ .name = "no-source", .kind = OPT_CLEAR, .field = F(source_lines),
+	  .help = "do not look up source lines (DWARF)" },
+	{ .name = "dump-vdso", .value = "FILE", .kind = OPT_STRING, .field = F(dump_vdso),
+	  .help = "save the running vDSO image to FILE" },
+	{ 0 }
+};
+
+const struct command scan_command = {
+	.name = "scan",
+	.run = cmd_scan,
+	.summary = "find loops and functions whose placement is a hazard",
+	.args = "[OPTIONS] [FILE...|vdso]",
+	.about = "Find loops and functions whose placement is a code-layout hazard: a loop\n"
+		 "that straddles more fetch windows, uop-cache windows or cache lines than it\n"
+		 "needs, a back-edge branch that crosses or ends on a window where the CPU's\n"
+		 "rule says so, a small function whose entry makes it span two lines. Each\n"
+		 "hazard comes with its fix: the .p2align that removes it and its padding.\n"
+		 "\n"
+		 "With no FILE: this process's vDSO and C library. 'vdso' reads the running\n"
+		 "vDSO from memory. Addresses are the ELF's own virtual addresses.\n",
+	.options = scan_options,
+	.notes = "Exit status: 0 done (hazards or not), 1 --fail-on matched, 2 bad usage or a file\n"
+		 "that could not be scanned (the other files are still scanned).\n",
+};
+
 static int parse_options(struct scan_cmd *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "uarch", required_argument, NULL, 'u' }, { "all", no_argument, NULL, 'a' },
-		{ "func", required_argument, NULL, 'f' }, { "json", no_argument, NULL, 'J' },
-		{ "jobs", required_argument, NULL, 'j' }, { "limit", required_argument, NULL, 'l' },
-		{ "fail-on", required_argument, NULL, 'F' },
-		{ "no-source", no_argument, NULL, 'S' },
-		{ "dump-vdso", required_argument, NULL, 'D' }, { "help", no_argument, NULL, 'h' },
-		{ 0 } };
-	const char *uarch = "host";
-	unsigned long v;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int ch;
 
 	c->opts.jobs = cpus > 0 ? (unsigned)(cpus < 16 ? cpus : 16) : 1;
 	c->limit = 40;
 	c->source_lines = true;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":j:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'u': uarch = optarg; break;
-		case 'a': c->opts.keep_all = true; break;
-		case 'f': c->opts.func_glob = optarg; break;
-		case 'J': c->json = true; break;
-		case 'S': c->source_lines = false; break;
-		case 'D': c->dump_vdso = optarg; break;
-		case 'j':
-			if (parse_number("--jobs", optarg, 1, 256, &v))
-				return -1;
-			c->opts.jobs = (unsigned)v;
-			break;
-		case 'l':
-			if (parse_number("--limit", optarg, 0, ~0ul >> 1, &c->limit))
-				return -1;
-			break;
-		case 'F':
-			if (parse_rules("--fail-on", optarg, &c->fail_rules))
-				return -1;
-			break;
-		case 'h': help(stdout); exit(EXIT_OK);
-		default: return bad_option("scan", ch, argv);
-		}
-	}
-	if (select_profiles(uarch, c->profiles, 32, &c->opts.nprofiles, c->host_why,
+	c->uarch = "host";
+	if (parse_command_line(&scan_command, c, argc, argv))
+		return -1;
+	if (select_profiles(c->uarch, c->profiles, 32, &c->opts.nprofiles, c->host_why,
 			    sizeof c->host_why))
 		return -1;
 	c->opts.profiles = c->profiles;
 	return 0;
 }
 
-int cmd_scan(int argc, char **argv)
+static int cmd_scan(int argc, char **argv)
 {
 	struct scan_cmd c = { 0 };
 	const char *defaults[2] = { "vdso", elf_libc_path() };
