@@ -30,6 +30,7 @@ $(FIX)/arm64/%: $(FIX)/arm64/%.o
 -include tests/fixtures/extra.mk
 -include tests/fixtures/diff/diff.mk
 -include tests/tools/tools.mk
+include tests/truth/truth.mk
 
 fixtures: $(X86_FIX) $(ARM_FIX) $(EXTRA_FIX)
 
