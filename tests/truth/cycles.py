@@ -51,7 +51,7 @@ NORETURN = set("""
 abort exit _exit _Exit quick_exit __assert_fail __assert_perror_fail __assert
 __stack_chk_fail __stack_chk_fail_local __fortify_fail __chk_fail __libc_fatal
 __fatal_error longjmp siglongjmp _longjmp __longjmp __longjmp_chk ____longjmp_chk
-__libc_longjmp __libc_siglongjmp pthread_exit __pthread_exit err errx verr verrx
+__libc_longjmp __libc_siglongjmp __longjmp_cancel pthread_exit __pthread_exit err errx verr verrx
 error_exit __cxa_throw __cxa_rethrow __cxa_bad_cast __cxa_bad_typeid
 __cxa_throw_bad_array_new_length __cxa_pure_virtual __cxa_deleted_virtual
 __cxa_call_unexpected __cxa_call_terminate _Unwind_Resume
