@@ -114,6 +114,10 @@ struct bench_record {
 json_t *results_bench(const struct bench_record *b);
 json_t *results_state(const struct machine_state *m);
 
+/* ---- sweep's result file (sweep.c) ---- */
+
+json_t *results_sweep(const struct sweep *s, const char *profile, int argc, char **argv);
+
 /* A result file read back (read.c): its metrics with their raw samples,
  * run by run (a sweep is one run). */
 struct metric_run {
