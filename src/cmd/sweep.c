@@ -376,44 +376,12 @@ static void print_csv(const struct sweep_cmd *c)
 	}
 }
 
-static json_t *variant_json(const struct sweep_cmd *c, const struct variant *v)
-{
-	json_t *samples = json_array(), *pred = json_array();
-	char name[96];
-
-	for (size_t i = 0; i < v->n; i++)
-		json_array_append_new(samples, json_real(v->samples[i]));
-	for (size_t i = 0; i < v->npredicted; i++)
-		json_array_append_new(pred, results_hazard(&v->predicted[i]));
-	snprintf(name, sizeof name, "%s@%u", v->k->name, v->offset);
-	return json_pack("{s:s, s:s, s:i, s:i, s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:[f,f],"
-			 " s:f, s:f, s:f, s:b, s:o, s:o}",
-		"name", name, "kernel", v->k->name, "offset", (int)v->offset,
-		"loop_offset", (int)((v->offset + v->k->loop_start) % 64),
-		"unit", "ns", "direction", "lower", "iterations_per_sample", (json_int_t)v->iters,
-		"median", v->sum.median, "mean95", v->sum.mean95, "stddev", v->sum.stddev,
-		"cv", v->sum.cv, "min", v->sum.min, "ci", v->sum.ci_lo, v->sum.ci_hi,
-		"gbps", (double)c->s.size / v->sum.median, "ratio", v->ratio,
-		"p_vs_best", v->p_vs_best, "slow", v->slow, "predicted", pred, "samples", samples);
-}
-
 static int write_json(const struct sweep_cmd *c)
 {
-	json_t *doc = results_run_info("sweep", c->argc, c->argv), *metrics = json_array();
+	json_t *doc = results_sweep(&c->s, c->host->name, c->argc, c->argv);
 	struct err e;
 	int rc;
 
-	json_object_set_new(doc, "clock", json_pack("{s:s, s:f, s:f}", "source",
-		c->s.clock.source, "ns_per_tick", c->s.clock.ns_per_tick, "resolution_ns",
-		c->s.clock.resolution_ns));
-	json_object_set_new(doc, "sweep", json_pack("{s:I, s:i, s:s, s:i, s:f, s:f, s:f, s:f,"
-		" s:s, s:s}", "size", (json_int_t)c->s.size, "cpu", c->s.cpu, "stopped_by",
-		c->s.stopped_by, "rounds", (int)c->s.rounds, "elapsed_s", c->s.elapsed_s,
-		"precision", c->s.precision, "alpha", c->s.alpha, "material", c->s.material,
-		"profile", c->host->name, "counters", c->s.counters.why));
-	for (size_t i = 0; i < c->s.n; i++)
-		json_array_append_new(metrics, variant_json(c, &c->s.v[i]));
-	json_object_set_new(doc, "metrics", metrics);
 	rc = results_write(doc, c->out_json, &e);
 	if (rc)
 		complain(c->out_json, "%s", e.msg);
