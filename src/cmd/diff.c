@@ -507,12 +507,8 @@ static void md_hazards(const struct diff_cmd *c, bool added)
 	free(v);
 }
 
-static void print_markdown(const struct diff_cmd *c)
+static void print_markdown(const struct diff_cmd *c, bool fails)
 {
-	bool fails = false;
-
-	for (size_t i = 0; i < c->d.n && !fails; i++)
-		fails = c->d.v[i].nadded != 0;
 	printf("### straddle diff: `%s` -> `%s` (%s; profile", c->old.img.path, c->new.img.path,
 	       arch_name(c->new.img.arch));
 	print_profiles(c);
@@ -521,6 +517,8 @@ static void print_markdown(const struct diff_cmd *c)
 		printf("No layout change (%zu functions).\n", c->d.funcs_matched);
 		return;
 	}
+	printf("%s\n\n", fails ? "**The gate fails**: a new hazard of a selected rule and cause." :
+				  "The gate passes.");
 	print_summary(c, stdout);
 	md_hazards(c, true);
 	md_hazards(c, false);
@@ -696,13 +694,13 @@ int cmd_diff(int argc, char **argv)
 	}
 	layout_diff(&(struct diff_side){ &c.old.img, &c.old.r },
 		    &(struct diff_side){ &c.new.img, &c.new.r }, &c.dopts, &c.d);
+	status = gate_fails(&c) ? EXIT_GATE : EXIT_OK;
 	if (c.format == FORMAT_JSON)
 		print_json(&c);
 	else if (c.format == FORMAT_MARKDOWN)
-		print_markdown(&c);
+		print_markdown(&c, status == EXIT_GATE);
 	else
 		print_text(&c);
-	status = gate_fails(&c) ? EXIT_GATE : EXIT_OK;
 out:
 	layout_diff_free(&c.d);
 	scan_result_free(&c.old.r);
