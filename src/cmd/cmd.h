@@ -73,8 +73,13 @@ void print_man(const struct command *const *cmds, size_t n, FILE *out);
 int select_profiles(const char *spec, const struct profile **out, size_t max,
 		    size_t *n, char *why, size_t why_len);
 
-/* --fail-on RULE,...|any into a mask of (1 << enum rule); naming no rule
- * is an error, not a gate turned off. */
+/* NAME,...|any into a mask of (1 << lookup(NAME)); lookup returns -1 for
+ * an unknown name. An unknown name, or naming none ("" once turned scan's
+ * gate off), is one line on stderr and -1. kind: "rule", placeholder:
+ * "RULE", for the messages. */
+int parse_name_list(const char *opt, const char *spec, int (*lookup)(const char *name),
+		    const char *kind, const char *placeholder, unsigned *mask);
+/* --fail-on RULE,...|any into a mask of (1 << enum rule). */
 int parse_rules(const char *opt, const char *spec, unsigned *mask);
 
 /* A decimal number in [min, max], or one line on stderr and -1. */

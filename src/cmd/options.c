@@ -67,15 +67,15 @@ int select_profiles(const char *spec, const struct profile **out, size_t max,
 	return rc;
 }
 
-int parse_rules(const char *opt, const char *spec, unsigned *mask)
+int parse_name_list(const char *opt, const char *spec, int (*lookup)(const char *name),
+		    const char *kind, const char *placeholder, unsigned *mask)
 {
 	char *copy = xstrdup(spec), *save = NULL;
 	int rc = 0;
-
 	bool named = false;
 
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		int r = rule_from_name(t);
+		int r = lookup(t);
 
 		named = true;
 		if (strcmp(t, "any") == 0)
@@ -83,17 +83,22 @@ int parse_rules(const char *opt, const char *spec, unsigned *mask)
 		else if (r >= 0)
 			*mask |= 1u << r;
 		else {
-			complain(opt, "unknown rule '%s'", t);
+			complain(opt, "unknown %s '%s'", kind, t);
 			rc = -1;
 		}
 	}
 	free(copy);
 	if (rc == 0 && !named) {
 		/* "" once turned scan's gate off and meant "any" to diff */
-		complain(opt, "'%s' names no rule (RULE,... or any)", spec);
+		complain(opt, "'%s' names no %s (%s,... or any)", spec, kind, placeholder);
 		rc = -1;
 	}
 	return rc;
+}
+
+int parse_rules(const char *opt, const char *spec, unsigned *mask)
+{
+	return parse_name_list(opt, spec, rule_from_name, "rule", "RULE", mask);
 }
 
 int parse_number(const char *opt, const char *s, unsigned long min, unsigned long max,
