@@ -231,4 +231,71 @@ void layout_diff_free(struct layout_diff *d);
 /* The loop's highest-severity hazard, 0 when it has none. */
 unsigned loop_severity(const struct scan_result *r, const struct loop_report *l);
 
+/* ---- hot code: where the samples of a run fall (hot.c) ---- */
+
+/* A histogram: keys (file offsets, addresses) and how often each was hit. */
+struct sample_count {
+	uint64_t key;
+	uint64_t count;
+};
+
+struct sample_hist {
+	struct sample_count *v;
+	size_t n, cap;
+};
+
+/* Sort by key and fold equal keys into one entry. */
+void sample_hist_merge(struct sample_hist *h);
+/* Samples with a key in [start, end) of a merged histogram. */
+uint64_t sample_hist_sum(const struct sample_hist *h, uint64_t start, uint64_t end);
+
+/* The samples of a run that fell in one file, by the file's own virtual
+ * addresses (or, for the kernel, the running kernel's addresses). */
+struct hot_file {
+	char *path;                     /* "[vdso]", "[kernel]" or a path */
+	char build_id[130];             /* hex, "" unknown */
+	struct sample_hist addrs;
+	uint64_t samples;
+};
+
+/* A kernel function named by /proc/kallsyms (or by perf script). */
+struct hot_ksym {
+	char *name;
+	uint64_t addr;                  /* runtime address */
+	uint64_t samples;
+};
+
+/* Everything scan --hot and diff --hot need of a record. */
+struct hot_run {
+	char *source;                   /* the record or perf script file */
+	uint64_t total;                 /* every sample, user and kernel */
+	struct hot_file *file;
+	size_t nfile, file_cap;
+	/* kernel samples: runtime addresses, and what maps them */
+	struct hot_file kernel;
+	uint64_t kernel_text;           /* runtime address of _text, 0 unknown */
+	char kernel_build_id[130];
+	char kernel_release[128];
+	struct hot_ksym *ksym;
+	size_t nksym, ksym_cap;
+};
+
+struct hot_file *hot_run_file(struct hot_run *h, const char *path);  /* added if missing */
+const struct hot_file *hot_run_find(const struct hot_run *h, const char *path,
+				    const char *build_id);
+void hot_run_free(struct hot_run *h);
+
+/* Samples per loop of a scan (its whole span, nested loops included) and
+ * per function; out arrays of r->nloop and r->funcs.n. */
+void hot_attribute(const struct scan_result *r, const struct hot_file *f,
+		   uint64_t *loop_samples, uint64_t *func_samples);
+
+/* Kernel samples to the kernel symbols (sorted by address) they fall
+ * in: each symbol's samples; those before the first symbol count nowhere. */
+void hot_attribute_ksyms(struct hot_run *h);
+
+/* The order of scan --hot and diff --hot: the larger share of samples
+ * first, then the higher severity; 0 when both are equal. */
+int hot_order(double share_x, unsigned severity_x, double share_y, unsigned severity_y);
+
 #endif

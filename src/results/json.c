@@ -90,11 +90,9 @@ void results_scan_file(struct json_stream *s, struct elf_image *img,
 	json_t *v;
 
 	if (img->build_id_len) {
-		char id[2 * sizeof img->build_id + 1];
+		char id[129];
 
-		for (size_t i = 0; i < img->build_id_len; i++)
-			snprintf(id + 2 * i, 3, "%02x", img->build_id[i]);
-		json_object_set_new(head, "build_id", json_string(id));
+		json_object_set_new(head, "build_id", json_string(elf_build_id_hex(img, id)));
 	}
 	for (size_t i = 0; i < r->nprofile; i++)
 		json_array_append_new(profiles, json_string(r->profile[i]->name));
