@@ -40,3 +40,23 @@ const char *elf_build_id_hex(const struct elf_image *img, char buf[static 129])
 	buf[2 * img->build_id_len] = 0;
 	return buf;
 }
+
+int elf_symbol_value(const struct elf_image *img, const char *name, uint64_t *value)
+{
+	for (size_t s = 0; s < img->nsec; s++) {
+		const struct elf_section *symtab = &img->sec[s];
+		Elf64_Sym sym;
+
+		if (symtab->type != SHT_SYMTAB || symtab->link >= img->nsec)
+			continue;
+		for (size_t i = 1; i < symtab->size / sizeof sym; i++) {
+			memcpy(&sym, img->data + symtab->offset + i * sizeof sym, sizeof sym);
+			if (sym.st_shndx != SHN_UNDEF &&
+			    strcmp(elf_string(img, &img->sec[symtab->link], sym.st_name), name) == 0) {
+				*value = sym.st_value;
+				return 0;
+			}
+		}
+	}
+	return -1;
+}

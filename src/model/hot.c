@@ -74,10 +74,21 @@ const struct hot_file *hot_run_find(const struct hot_run *h, const char *path,
 	for (size_t i = 0; build_id && *build_id && i < h->nfile; i++)
 		if (strcmp(h->file[i].build_id, build_id) == 0)
 			return &h->file[i];
-	for (size_t i = 0; i < h->nfile; i++)
-		if (strcmp(h->file[i].path, path) == 0)
+	const struct hot_file *same_name = NULL;
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t named = 0;
+
+	for (size_t i = 0; i < h->nfile; i++) {
+		const char *p = h->file[i].path, *b = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
+
+		if (strcmp(p, path) == 0)
 			return &h->file[i];
-	return NULL;
+		if (strcmp(b, base) == 0) {
+			same_name = &h->file[i];
+			named++;
+		}
+	}
+	return named == 1 ? same_name : NULL;
 }
 
 void hot_run_free(struct hot_run *h)
@@ -96,16 +107,23 @@ void hot_run_free(struct hot_run *h)
 	memset(h, 0, sizeof *h);
 }
 
-void hot_attribute(const struct scan_result *r, const struct hot_file *f,
-		   uint64_t *loop_samples, uint64_t *func_samples)
+void hot_attribute(struct scan_result *r, const struct hot_file *f, uint64_t run_samples)
 {
+	r->hot = true;
+	r->run_samples = run_samples;
+	r->file_samples = f ? f->samples : 0;
 	for (size_t i = 0; i < r->nloop; i++)
-		loop_samples[i] = f ? sample_hist_sum(&f->addrs, r->loop[i].start, r->loop[i].end) : 0;
-	for (size_t i = 0; i < r->funcs.n; i++) {
-		const struct elf_func *fn = &r->funcs.v[i];
+		r->loop[i].samples = f ? sample_hist_sum(&f->addrs, r->loop[i].start, r->loop[i].end) : 0;
+	for (size_t i = 0; i < r->nfunc; i++) {
+		const struct elf_func *fn = &r->funcs.v[r->func[i].func];
 
-		func_samples[i] = f ? sample_hist_sum(&f->addrs, fn->addr, fn->addr + fn->size) : 0;
+		r->func[i].samples = f ? sample_hist_sum(&f->addrs, fn->addr, fn->addr + fn->size) : 0;
 	}
+}
+
+double hot_share(const struct scan_result *r, uint64_t samples)
+{
+	return r->run_samples ? (double)samples / (double)r->run_samples : 0;
 }
 
 void hot_attribute_ksyms(struct hot_run *h)

@@ -162,6 +162,7 @@ struct loop_report {
 	uint64_t branch;                /* first back-edge branch */
 	uint64_t shape_hash;            /* FNV-1a of its mnemonic sequence */
 	uint32_t hazard, nhazard;       /* into scan_result.hazard */
+	uint64_t samples;               /* in its span, nested loops included (hot_attribute) */
 };
 
 struct func_report {
@@ -171,6 +172,7 @@ struct func_report {
 	uint32_t hazard, nhazard;       /* entry hazards, into scan_result.hazard */
 	uint32_t irr, nirr;             /* into scan_result.irr */
 	uint32_t ninsn;
+	uint64_t samples;               /* in the function (hot_attribute) */
 };
 
 struct scan_result {
@@ -191,6 +193,9 @@ struct scan_result {
 	uint64_t instructions;
 	uint64_t loops_total;
 	uint64_t bytes_decoded;
+	/* set by hot_attribute: samples are counted, of `run_samples` in all */
+	bool hot;
+	uint64_t file_samples, run_samples;
 };
 
 int scan_image(const struct elf_image *img, const struct scan_opts *o,
@@ -281,14 +286,18 @@ struct hot_run {
 };
 
 struct hot_file *hot_run_file(struct hot_run *h, const char *path);  /* added if missing */
+/* The samples of a file: by build-id when both know it, else by path,
+ * else by file name when only one file has it (a record or perf script
+ * text from another machine, where the paths differ). */
 const struct hot_file *hot_run_find(const struct hot_run *h, const char *path,
 				    const char *build_id);
 void hot_run_free(struct hot_run *h);
 
-/* Samples per loop of a scan (its whole span, nested loops included) and
- * per function; out arrays of r->nloop and r->funcs.n. */
-void hot_attribute(const struct scan_result *r, const struct hot_file *f,
-		   uint64_t *loop_samples, uint64_t *func_samples);
+/* The samples of f (NULL: none) in every loop of a scan (its whole span,
+ * nested loops included) and every reported function, of run_samples. */
+void hot_attribute(struct scan_result *r, const struct hot_file *f, uint64_t run_samples);
+/* A loop's or function's share of the run's samples, 0 to 1. */
+double hot_share(const struct scan_result *r, uint64_t samples);
 
 /* Kernel samples to the kernel symbols (sorted by address) they fall
  * in: each symbol's samples; those before the first symbol count nowhere. */

@@ -45,19 +45,22 @@ static json_t *sorted(json_t **v, size_t n)
 	return a;
 }
 
-static json_t *functions(const struct scan_result *r, const uint64_t *fs)
+static json_t *functions(const struct scan_result *r)
 {
-	json_t **v = xcalloc(r->funcs.n + 1, sizeof *v);
+	json_t **v = xcalloc(r->nfunc + 1, sizeof *v);
 	size_t n = 0;
 
-	for (size_t i = 0; i < r->funcs.n; i++)
-		if (fs[i])
-			v[n++] = json_pack("{s:o, s:o, s:I}", "name", json_text(r->funcs.v[i].name),
-					   "addr", hex(r->funcs.v[i].addr), "samples", (json_int_t)fs[i]);
+	for (size_t i = 0; i < r->nfunc; i++) {
+		const struct elf_func *f = &r->funcs.v[r->func[i].func];
+
+		if (r->func[i].samples)
+			v[n++] = json_pack("{s:o, s:o, s:I}", "name", json_text(f->name),
+					   "addr", hex(f->addr), "samples", (json_int_t)r->func[i].samples);
+	}
 	return sorted(v, n);
 }
 
-static json_t *loops(const struct scan_result *r, const uint64_t *ls)
+static json_t *loops(const struct scan_result *r)
 {
 	json_t **v = xcalloc(r->nloop + 1, sizeof *v);
 	size_t n = 0;
@@ -66,17 +69,17 @@ static json_t *loops(const struct scan_result *r, const uint64_t *ls)
 		const struct func_report *f = &r->func[i];
 
 		for (uint32_t k = f->loop; k < f->loop + f->nloop; k++)
-			if (ls[k])
+			if (r->loop[k].samples)
 				v[n++] = json_pack("{s:o, s:o, s:o, s:I, s:I}", "function",
 						   json_text(r->funcs.v[f->func].name),
 						   "start", hex(r->loop[k].start), "end", hex(r->loop[k].end),
 						   "depth", (json_int_t)r->loop[k].depth,
-						   "samples", (json_int_t)ls[k]);
+						   "samples", (json_int_t)r->loop[k].samples);
 	}
 	return sorted(v, n);
 }
 
-json_t *results_record_file(const struct hot_file *f, const struct scan_result *r,
+json_t *results_record_file(const struct hot_file *f, struct scan_result *r,
 			    const char *error)
 {
 	json_t *o = json_pack("{s:o, s:I}", "path", json_text(f->path),
@@ -87,14 +90,9 @@ json_t *results_record_file(const struct hot_file *f, const struct scan_result *
 	if (error)
 		json_object_set_new(o, "error", json_text(error));
 	if (r) {
-		uint64_t *ls = xcalloc(r->nloop + 1, sizeof *ls);
-		uint64_t *fs = xcalloc(r->funcs.n + 1, sizeof *fs);
-
-		hot_attribute(r, f, ls, fs);
-		json_object_set_new(o, "functions", functions(r, fs));
-		json_object_set_new(o, "loops", loops(r, ls));
-		free(ls);
-		free(fs);
+		hot_attribute(r, f, f->samples);
+		json_object_set_new(o, "functions", functions(r));
+		json_object_set_new(o, "loops", loops(r));
 	}
 	json_object_set_new(o, "addresses", addresses(&f->addrs));
 	return o;
