@@ -281,7 +281,9 @@ static json_t *record_file(struct record_cmd *c, const struct sampled_file *sf,
 			   uint64_t *outside)
 {
 	struct hot_file hf = { .path = sf->path, .samples = sf->samples };
-	struct scan_opts o = { .profiles = c->profiles, .nprofiles = c->nprofiles, .jobs = 1,
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct scan_opts o = { .profiles = c->profiles, .nprofiles = c->nprofiles,
+			       .jobs = cpus > 0 ? (unsigned)(cpus < 16 ? cpus : 16) : 1,
 			       .keep_all = true };
 	struct elf_image img;
 	struct scan_result r;
