@@ -60,8 +60,8 @@ static int cmd_record(int argc, char **argv);
 
 static const struct cmd_option record_options[] = {
 	{ .letter = 'o', .value = "FILE.json", .kind = OPT_STRING, .field = F(out),
-	  .help = "the result file (default record.json; '-': standard output),\n"
-		  "written atomically" },
+	  .help = "the result file, written atomically (default\n"
+		  "record.json; '-': standard output)" },
 	{ .letter = 'F', .value = "HZ", .kind = OPT_CALL, .call = set_hz,
 	  .help = "samples a second (default 4000; at most the kernel's\n"
 		  "perf_event_max_sample_rate)" },
@@ -70,7 +70,8 @@ static const struct cmd_option record_options[] = {
 	{ .letter = 'p', .value = "PID", .kind = OPT_ULONG, .field = F(pid), .min = 1,
 	  .max = 1ul << 22, .help = "sample a running process (all its threads) instead" },
 	{ .name = "duration", .value = "S", .kind = OPT_SECONDS, .field = F(duration),
-	  .help = "with -p: stop after S seconds (default: when it ends, or ^C)" },
+	  .help = "with -p: stop after S seconds (default: when it ends,\n"
+		  "or at ^C)" },
 	{ .name = "uarch", .value = "NAME", .kind = OPT_STRING, .field = F(uarch),
 	  .help = "profile of the scan that finds the loops (default host)" },
 	{ 0 }

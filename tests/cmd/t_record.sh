@@ -217,5 +217,5 @@ REC_WANT="straddle: $TMP/garbage.txt: line 1: not perf script output (IP SYM (DS
 rec_err "scan --perf-script, not perf's text" scan --perf-script "$TMP/garbage.txt"
 REC_WANT="straddle: --min-share: '200%' is not from 0% to 100%"
 rec_err "scan --min-share 200%" scan --hot "$TMP/hc.json" --min-share 200%
-REC_WANT="straddle: scan: --hot RECORD or --perf-script TEXT, not both"
+REC_WANT="straddle: scan: --hot RECORD or --perf-script FILE, not both"
 rec_err "scan --hot and --perf-script" scan --hot "$TMP/hc.json" --perf-script "$TMP/hotcold.txt"
