@@ -50,13 +50,14 @@ struct command {
 	void (*list)(FILE *out);        /* or NULL: lines printed after `about` */
 	const struct cmd_option *options;       /* ends with { 0 }; -h, --help is added */
 	const char *notes;              /* paragraphs after the options */
+	bool in_order;                  /* options end at the first operand (a command to run) */
 };
 
 /* -h, --help: every command has it, after its own options. */
 extern const struct cmd_option option_help;
 
 extern const struct command scan_command, diff_command, kernels_command, sweep_command,
-	bench_command, compare_command, uarch_command;
+	bench_command, compare_command, uarch_command, record_command;
 
 /* getopt_long over cmd->options, storing into `target` (the command's
  * struct). --help prints the help and exits 0. 0 when every option was

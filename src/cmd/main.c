@@ -6,7 +6,8 @@
 #include <string.h>
 
 static const struct command *const commands[] = {
-	&scan_command, &diff_command, &kernels_command, &sweep_command, &bench_command,
+	&scan_command, &diff_command, &kernels_command, &sweep_command, &record_command,
+	&bench_command,
 	&compare_command, &uarch_command,
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

@@ -225,9 +225,11 @@ int parse_command_line(const struct command *cmd, void *target, int argc, char *
 	const struct cmd_option *opts = cmd->options;
 	size_t n = count_options(opts), k = 0, nlong = 0;
 	struct option *longopts = xcalloc(n + 2, sizeof *longopts);
-	char *letters = xcalloc(2 * n + 4, 1);
+	char *letters = xcalloc(2 * n + 5, 1);
 	int ch, rc = 0;
 
+	if (cmd->in_order)
+		letters[k++] = '+';     /* the rest is a command line of its own */
 	letters[k++] = ':';     /* a missing value is ':', not '?' */
 	for (size_t i = 0; i < n; i++) {
 		if (opts[i].name)

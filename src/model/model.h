@@ -183,6 +183,7 @@ struct loop_report {
 	uint64_t shape_hash;            /* FNV-1a of its mnemonic sequence */
 	uint64_t form_hash;             /* ... and lengths: equal, the same bytes to the rules */
 	uint32_t hazard, nhazard;       /* into scan_result.hazard */
+	uint64_t samples;               /* in its span, nested loops included (hot_attribute) */
 };
 
 struct func_report {
@@ -193,6 +194,7 @@ struct func_report {
 	uint32_t irr, nirr;             /* into scan_result.irr */
 	uint32_t ninsn;
 	struct func_shape shape;        /* what diff matches unnamed functions by */
+	uint64_t samples;               /* in the function (hot_attribute) */
 };
 
 struct scan_result {
@@ -213,6 +215,9 @@ struct scan_result {
 	uint64_t instructions;
 	uint64_t loops_total;
 	uint64_t bytes_decoded;
+	/* set by hot_attribute: samples are counted, of `run_samples` in all */
+	bool hot;
+	uint64_t file_samples, run_samples;
 };
 
 int scan_image(const struct elf_image *img, const struct scan_opts *o,
@@ -290,5 +295,76 @@ void layout_diff_free(struct layout_diff *d);
 
 /* The loop's highest-severity hazard, 0 when it has none. */
 unsigned loop_severity(const struct scan_result *r, const struct loop_report *l);
+
+/* ---- hot code: where the samples of a run fall (hot.c) ---- */
+
+/* A histogram: keys (file offsets, addresses) and how often each was hit. */
+struct sample_count {
+	uint64_t key;
+	uint64_t count;
+};
+
+struct sample_hist {
+	struct sample_count *v;
+	size_t n, cap;
+};
+
+/* Sort by key and fold equal keys into one entry. */
+void sample_hist_merge(struct sample_hist *h);
+/* Samples with a key in [start, end) of a merged histogram. */
+uint64_t sample_hist_sum(const struct sample_hist *h, uint64_t start, uint64_t end);
+
+/* The samples of a run that fell in one file, by the file's own virtual
+ * addresses (or, for the kernel, the running kernel's addresses). */
+struct hot_file {
+	char *path;                     /* "[vdso]", "[kernel]" or a path */
+	char build_id[130];             /* hex, "" unknown */
+	struct sample_hist addrs;
+	uint64_t samples;
+};
+
+/* A kernel function named by /proc/kallsyms (or by perf script). */
+struct hot_ksym {
+	char *name;
+	uint64_t addr;                  /* runtime address */
+	uint64_t samples;
+};
+
+/* Everything scan --hot and diff --hot need of a record. */
+struct hot_run {
+	char *source;                   /* the record or perf script file */
+	uint64_t total;                 /* every sample, user and kernel */
+	struct hot_file *file;
+	size_t nfile, file_cap;
+	/* kernel samples: runtime addresses, and what maps them */
+	struct hot_file kernel;
+	uint64_t kernel_text;           /* runtime address of _text, 0 unknown */
+	char kernel_build_id[130];
+	char kernel_release[128];
+	struct hot_ksym *ksym;
+	size_t nksym, ksym_cap;
+};
+
+struct hot_file *hot_run_file(struct hot_run *h, const char *path);  /* added if missing */
+/* The samples of a file: by build-id when both know it, else by path,
+ * else by file name when only one file has it (a record or perf script
+ * text from another machine, where the paths differ). */
+const struct hot_file *hot_run_find(const struct hot_run *h, const char *path,
+				    const char *build_id);
+void hot_run_free(struct hot_run *h);
+
+/* The samples of f (NULL: none) in every loop of a scan (its whole span,
+ * nested loops included) and every reported function, of run_samples. */
+void hot_attribute(struct scan_result *r, const struct hot_file *f, uint64_t run_samples);
+/* A loop's or function's share of the run's samples, 0 to 1. */
+double hot_share(const struct scan_result *r, uint64_t samples);
+
+/* Kernel samples to the kernel symbols (sorted by address) they fall
+ * in: each symbol's samples; those before the first symbol count nowhere. */
+void hot_attribute_ksyms(struct hot_run *h);
+
+/* The order of scan --hot and diff --hot: the larger share of samples
+ * first, then the higher severity; 0 when both are equal. */
+int hot_order(double share_x, unsigned severity_x, double share_y, unsigned severity_y);
 
 #endif

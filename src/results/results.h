@@ -156,6 +156,19 @@ const struct metric *results_metric(const struct result_file *r, const char *nam
 const struct metric *results_counterpart(const struct result_file *base, const struct metric *m,
 					 const struct result_file *r);
 
+/* A record (record.c): one sampled file with its samples per function and
+ * loop of the scan r (NULL when the file could not be scanned: error says
+ * why) and every sampled address; the kernel's part. */
+json_t *results_record_file(const struct hot_file *f, struct scan_result *r,
+			    const char *error);
+json_t *results_record_kernel(const struct hot_run *h);
+/* Read a record back for scan --hot: 0, or -1 with one line in e. */
+int results_read_record(const char *path, struct hot_run *h, struct err *e);
+/* The text of `perf script -F ip,dso,sym` or its default output
+ * (perfscript.c): samples by file, runtime addresses turned into the
+ * files' own through each file's load bias; kernel samples by symbol. */
+int results_read_perf_script(const char *path, struct hot_run *h, struct err *e);
+
 /* Write `doc` to stdout ("-") or atomically to path. */
 int results_write(json_t *doc, const char *path, struct err *e);
 

@@ -23,7 +23,7 @@ expect_eq "diff, no --fail-on, same file: exit 0" "$RC" 0
 # Every command's help ends its options with -h, --help; each long option
 # in --help is one getopt knows: a flag then --help exits 0, an option with a
 # value alone says it needs one.
-for c in scan diff kernels sweep bench compare uarch; do
+for c in scan diff kernels sweep bench compare uarch record; do
 	run "$STRADDLE" $c --help
 	expect_eq "$c --help: exit 0" "$RC" 0
 	expect_eq "$c --help: -h, --help listed once" "$(printf '%s\n' "$OUT" | grep -c '^  -h, --help  *this help$')" 1
