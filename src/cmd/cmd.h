@@ -18,6 +18,8 @@ enum opt_kind {
 	OPT_SET,        /* no value: the bool becomes true */
 	OPT_CLEAR,      /* no value: the bool becomes false (--no-...) */
 	OPT_STRING,     /* const char *: the value itself */
+	OPT_OUTPUT,     /* const char *: a file to write, refused now if it exists
+			   and is not a regular file ("-": standard output) */
 	OPT_UNSIGNED,   /* unsigned: a decimal number in [min, max] */
 	OPT_ULONG,      /* unsigned long: the same */
 	OPT_U64,        /* uint64_t: the same */

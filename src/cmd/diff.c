@@ -168,10 +168,23 @@ static int load(struct diff_cmd *c, struct side *s)
 	struct err e = { "" };
 
 	if (elf_open_file(&s->img, s->arg, &e) || scan_image(&s->img, &c->opts, &s->r, &e)) {
-		complain(s->arg, "%s", e.msg);
+		complain(s->arg, "%s", elf_changed(&s->img) ? "changed while reading" : e.msg);
 		return -1;
 	}
 	return 0;
+}
+
+/* Either file truncated or rewritten since it was opened (issue 9). */
+static bool changed(const struct diff_cmd *c)
+{
+	const struct side *sides[2] = { &c->old, &c->new };
+
+	for (int i = 0; i < 2; i++)
+		if (elf_changed(&sides[i]->img)) {
+			complain(sides[i]->arg, "changed while reading");
+			return true;
+		}
+	return false;
 }
 
 /* ---- text ---- */
@@ -694,6 +707,8 @@ int cmd_diff(int argc, char **argv)
 	}
 	layout_diff(&(struct diff_side){ &c.old.img, &c.old.r },
 		    &(struct diff_side){ &c.new.img, &c.new.r }, &c.dopts, &c.d);
+	if (changed(&c))
+		goto out;
 	status = gate_fails(&c) ? EXIT_GATE : EXIT_OK;
 	if (c.format == FORMAT_JSON)
 		print_json(&c);
