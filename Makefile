@@ -18,9 +18,14 @@ HEADERS  := $(wildcard src/*/*.h)
 B        := build
 S        := build/san
 
-.PHONY: all run check test deps fuzz bench clean fixtures unit
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+BINDIR   := $(PREFIX)/bin
+MAN1DIR  := $(PREFIX)/share/man/man1
 
-all: $(B)/straddle
+.PHONY: all run check test deps fuzz bench clean fixtures unit install
+
+all: $(B)/straddle $(B)/straddle.1
 
 $(B)/obj/%.o: src/%.c $(HEADERS)
 	@mkdir -p $(dir $@)
@@ -58,6 +63,16 @@ $(B)/straddle: $(patsubst src/%.c,$(B)/obj/%.o,$(CMD_SRC)) $(B)/libstraddle.a
 
 $(S)/straddle: $(patsubst src/%.c,$(S)/obj/%.o,$(CMD_SRC)) $(S)/libstraddle.a
 	$(CC) $(SANFLAGS) -o $@ $^ $(LIBS)
+
+# The manual page is made from the commands' option tables (src/cmd/help.c),
+# so it says what --help says.
+$(B)/straddle.1: $(B)/straddle
+	$(B)/straddle --man >$@.tmp && mv $@.tmp $@
+
+install: $(B)/straddle $(B)/straddle.1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR)
+	install -m 0755 $(B)/straddle $(DESTDIR)$(BINDIR)/straddle
+	install -m 0644 $(B)/straddle.1 $(DESTDIR)$(MAN1DIR)/straddle.1
 
 deps:
 	@scripts/deps.sh

@@ -7,6 +7,7 @@
 
 #include <elf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/version.h>
 #include <fcntl.h>
 #include <libelf.h>
 #include <stdio.h>
@@ -104,4 +105,12 @@ void elf_dwarf_close(struct elf_image *img)
 	elf_close(&st->debug);
 	free(st);
 	img->dwarf = NULL;
+}
+
+const char *elf_library_version(void)
+{
+	static char v[32];
+
+	snprintf(v, sizeof v, "elfutils %d.%03d", _ELFUTILS_VERSION / 1000, _ELFUTILS_VERSION % 1000);
+	return v;
 }

@@ -115,6 +115,9 @@ uint64_t elf_placement_align(const struct elf_image *img, uint32_t sec);
 const char *elf_source_line(struct elf_image *img, uint64_t addr,
 			    char *buf, size_t n);
 
+/* "elfutils 0.188": the libelf/libdw straddle was built with. */
+const char *elf_library_version(void);
+
 /* The vDSO of this process: a private copy of its image. */
 int elf_open_vdso(struct elf_image *img, struct err *e);
 /* Path of the C library this process runs with, or NULL. */

@@ -210,3 +210,8 @@ int results_write(json_t *doc, const char *path, struct err *e)
 	}
 	return write_atomic(path, write_json, doc, e);
 }
+
+const char *results_library_version(void)
+{
+	return "jansson " JANSSON_VERSION;
+}
