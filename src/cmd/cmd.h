@@ -15,6 +15,7 @@ int cmd_sweep(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_kernels(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 /* Shared by the commands that take --uarch NAME[,NAME...]|host|all:
  * fills out[] (at most max) and says in `why` how "host" was resolved. */

@@ -18,6 +18,7 @@ static const struct command commands[] = {
 	{ "sweep", cmd_sweep, "run a loop at every code offset and measure it" },
 	{ "bench", cmd_bench, "the seeds' kernel workloads (libMicro, will-it-scale, vDSO) on this kernel" },
 	{ "compare", cmd_compare, "tables of result files with % change and significance; exit 1 on regression" },
+	{ "calibrate", cmd_calibrate, "learn this CPU's layout rules from synthetic loops; writes a profile" },
 	{ "uarch", cmd_uarch, "the CPU profiles, and what this host was detected as" },
 };
 

@@ -471,13 +471,22 @@ static int write_plot(const struct sweep_cmd *c)
 	for (uint32_t off = c->first; off <= c->last; off++)
 		if ((off + c->kernels[0]->loop_start) % 16 == 0 && nvl < n)
 			vl[nvl++] = off;
-	struct plot_job job = { c, { "straddle sweep: median time per call (95% CI), slow in red",
+	/* shaded: where the model predicts a hazard for the first kernel */
+	double *sh = xcalloc(n + 1, sizeof *sh);
+	size_t nsh = 0;
+	for (size_t i = 0; i < n; i++)
+		if (c->s.v[i].k == c->kernels[0] && c->s.v[i].npredicted)
+			sh[nsh++] = c->s.v[i].offset;
+	char note[160];
+	snprintf(note, sizeof note, "red: measured slow; shaded: %s predicts a hazard for %s",
+		 c->host->name, c->kernels[0]->name);
+	struct plot_job job = { c, { "straddle sweep: median time per call (95% CI)",
 		"code offset (dashed: the hot loop starts on a 16 B boundary)", "ns per call",
-		sr, c->nkernels, vl, nvl } };
+		sr, c->nkernels, vl, nvl, sh, nsh, note } };
 	rc = write_atomic(c->plot, write_plot_file, &job, &e);
 	if (rc)
 		complain(c->plot, "%s", e.msg);
-	free(sr), free(x), free(y), free(lo), free(hi), free(vl), free(mark);
+	free(sr), free(x), free(y), free(lo), free(hi), free(vl), free(mark), free(sh);
 	return rc;
 }
 

@@ -25,15 +25,6 @@ static const char *num(unsigned v, char *buf, size_t n)
 	return buf;
 }
 
-static json_t *profile_json(const struct profile *p)
-{
-	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:s, s:i, s:i, s:s}", "name", p->name,
-		"arch", arch_name(p->arch), "cpus", p->cpus, "fetch", (int)p->fetch,
-		"uop_window", (int)p->uop_window, "line", (int)p->line,
-		"branch_rule", branch_rule_name(p->branch_rule), "branch_window",
-		(int)p->branch_window, "loop_buffer", (int)p->loop_buffer, "evidence", p->evidence);
-}
-
 static int print_json(const struct host *h)
 {
 	json_t *doc = results_new("uarch"), *list = json_array();
@@ -41,7 +32,7 @@ static int print_json(const struct host *h)
 	int rc;
 
 	for (size_t i = 0; i < profile_count(); i++)
-		json_array_append_new(list, profile_json(profile_at(i)));
+		json_array_append_new(list, results_profile(profile_at(i)));
 	json_object_set_new(doc, "profiles", list);
 	json_object_set_new(doc, "host", json_pack("{s:s, s:i, s:i, s:i, s:s, s:s, s:s?}",
 		"vendor", h->vendor, "family", (int)h->family, "model", (int)h->model,
