@@ -115,6 +115,13 @@ static int make_variants(const struct synth_spec *sp, struct synth_kernel *ks,
 	return 0;
 }
 
+static int by_pos(const void *a, const void *b)
+{
+	const struct calib_point *x = a, *y = b;
+
+	return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
 static int run_one(const struct calib_opts *o, const struct synth_spec *sp, double budget,
 		   struct calib_experiment *x, struct err *e)
 {
@@ -142,6 +149,7 @@ static int run_one(const struct calib_opts *o, const struct synth_spec *sp, doub
 			x->pt[i].n = v[i].n;
 			v[i].samples = NULL;
 		}
+		qsort(x->pt, x->npt, sizeof x->pt[0], by_pos);
 	}
 	sweep_free(&s);
 	free(v);

@@ -76,11 +76,11 @@ static void ticks(FILE *out, const struct frame *f)
 		fprintf(out, "<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' stroke='#eee'/>\n", ML,
 			py(f, y), W - MR, py(f, y));
 		fprintf(out, "<text x='%d' y='%.1f' text-anchor='end' font-size='11'>%g</text>\n",
-			ML - 6, py(f, y) + 4, y);
+			ML - 6, py(f, y) + 4, fabs(y) < sy / 1e6 ? 0 : y);
 	}
 	for (double x = ceil(f->x0 / sx_whole) * sx_whole; x <= f->x1; x += sx_whole)
 		fprintf(out, "<text x='%.1f' y='%d' text-anchor='middle' font-size='11'>%g</text>\n",
-			px(f, x), H - MB + 28, x);
+			px(f, x), H - MB + 28, fabs(x) < 1e-9 ? 0 : x);
 }
 
 static void shading(FILE *out, const struct plot *p, const struct frame *f)

@@ -180,7 +180,10 @@ static json_t *load_doc(const char *path, struct err *e)
 	const char *cmd;
 
 	if (!doc) {
-		err_set(e, "%s: not a profile file: %s (line %d)", path, je.text, je.line);
+		if (je.line < 1)        /* jansson could not open it */
+			err_set(e, "%s: cannot read: %s", path, je.text);
+		else
+			err_set(e, "%s: not a profile file: %s (line %d)", path, je.text, je.line);
 		return NULL;
 	}
 	schema = json_object_get(doc, "schema");
