@@ -345,13 +345,18 @@ static void add_group(const struct test *t, const struct calib_experiment *x, un
 	free(base.v);
 }
 
+/* A straddle test of window W takes only subjects of at most W bytes: for
+ * them straddling W is crossing one of its boundaries, and the windows
+ * they straddle nest (a 64 B boundary is a 32 and a 16 B one), so "the
+ * largest window straddled" says it all. A larger loop straddles windows
+ * independently of each other and is left to the branch rules. */
 static bool applies(const struct test *t, const struct calib_experiment *x, unsigned min_ninsn)
 {
 	if (t->effect == EFFECT_ENTRY)
-		return x->entry;
+		return x->entry && x->bytes <= t->window;
 	if (x->entry)
 		return false;
-	return t->effect != EFFECT_STRADDLE || x->ninsn > min_ninsn;
+	return t->effect != EFFECT_STRADDLE || (x->ninsn > min_ninsn && x->bytes <= t->window);
 }
 
 struct verdict {
