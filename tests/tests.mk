@@ -29,7 +29,9 @@ $(FIX)/arm64/%: $(FIX)/arm64/%.o
 
 -include tests/fixtures/extra.mk
 -include tests/fixtures/diff/diff.mk
+-include tests/fixtures/record/record.mk
 -include tests/tools/tools.mk
+include tests/truth/truth.mk
 
 fixtures: $(X86_FIX) $(ARM_FIX) $(EXTRA_FIX)
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #define STRADDLE_VERSION "0.1.0"
+#define STRADDLE_DATE "2026-11-30"     /* of this version, for the manual page */
 
 /* The instruction sets straddle reads and runs. */
 enum arch { ARCH_NONE, ARCH_X86_64, ARCH_AARCH64 };

@@ -9,7 +9,7 @@
 #include "../results/results.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <limits.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +22,8 @@
 
 struct calibrate_cmd {
 	struct calib_opts o;
+	bool quick;
+	double time;                    /* --time, 0: not given */
 	const char *out, *plot_dir, *from;
 	char default_out[640];
 	struct host host;
@@ -34,65 +36,56 @@ struct calibrate_cmd {
 	char **argv;
 };
 
-static void help(FILE *out)
-{
-	fputs("usage: straddle calibrate [--quick] [--time S] [-o PROFILE.json] [--plot DIR]\n"
-	      "                          [--from RECORDED.json] [--seed N]\n"
-	      "\n"
-	      "Measure synthetic loops (and a small called function) at every offset of a\n"
-	      "line, fit which layout rules cost on this CPU (windows a loop must not\n"
-	      "straddle, branches crossing or ending on a window, how large a loop the loop\n"
-	      "buffer hides), each as a ratio with its 95% CI, claimed only when significant,\n"
-	      "material and seen in both halves of the run; save the profile for this CPU.\n"
-	      "Then --uarch host (scan, diff, sweep) uses it.\n"
-	      "\n"
-	      "  --quick            at most a minute (default: at most 5)\n"
-	      "  --time S           the measuring budget in seconds\n"
-	      "  -o FILE.json       where to save (default $XDG_DATA_HOME/straddle/profiles/\n"
-	      "                     VENDOR-FAMILY-MODEL-STEPPING.json, else ~/.local/share/...)\n"
-	      "  --plot DIR         one SVG per experiment: time against offset\n"
-	      "  --from FILE.json   fit the experiments recorded in a profile file again,\n"
-	      "                     measuring nothing\n"
-	      "  --seed N           seed of the random order and the bootstrap (default 1)\n"
-	      "  -h, --help         this help\n", out);
-}
+static int cmd_calibrate(int argc, char **argv);
+
+#define F(field) offsetof(struct calibrate_cmd, field)
+
+static const struct cmd_option calibrate_options[] = {
+	{ .name = "quick", .kind = OPT_SET, .field = F(quick),
+	  .help = "at most a minute (default: at most 5)" },
+	{ .name = "time", .value = "S", .kind = OPT_SECONDS, .field = F(time),
+	  .help = "the measuring budget in seconds" },
+	{ .letter = 'o', .value = "FILE.json", .kind = OPT_STRING, .field = F(out),
+	  .help = "where to save (default $XDG_DATA_HOME/straddle/\n"
+		  "profiles/VENDOR-FAMILY-MODEL-STEPPING.json, else\n"
+		  "under ~/.local/share)" },
+	{ .name = "plot", .value = "DIR", .kind = OPT_STRING, .field = F(plot_dir),
+	  .help = "one SVG per experiment: time against offset" },
+	{ .name = "from", .value = "FILE.json", .kind = OPT_STRING, .field = F(from),
+	  .help = "fit the experiments recorded in a profile file\n"
+		  "again, measuring nothing" },
+	{ .name = "seed", .value = "N", .kind = OPT_U64, .field = F(o.seed), .max = ULONG_MAX,
+	  .help = "seed of the random order and the bootstrap (default 1)" },
+	{ 0 }
+};
+
+const struct command calibrate_command = {
+	.name = "calibrate",
+	.run = cmd_calibrate,
+	.summary = "learn this CPU's layout rules from synthetic loops; writes a profile",
+	.args = "[--quick] [--time S] [-o PROFILE.json] [--plot DIR] [--from FILE.json]",
+	.about = "Measure synthetic loops (and a small called function) at every offset of a\n"
+		 "line, fit which layout rules cost on this CPU (windows a loop must not\n"
+		 "straddle, branches crossing or ending on a window, how large a loop the loop\n"
+		 "buffer hides), each as a ratio with its 95% CI, claimed only when significant,\n"
+		 "material and seen in both halves of the run; save the profile for this CPU.\n"
+		 "Then --uarch host (scan, diff, sweep) uses it.\n",
+	.options = calibrate_options,
+	.notes = "Refuses, in one line, under an emulator or with a clock too coarse.\n"
+		 "Progress goes to standard error when it is a terminal.\n",
+};
 
 static int parse_options(struct calibrate_cmd *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "quick", no_argument, NULL, 'q' }, { "time", required_argument, NULL, 't' },
-		{ "plot", required_argument, NULL, 'p' }, { "from", required_argument, NULL, 'f' },
-		{ "seed", required_argument, NULL, 'S' }, { "help", no_argument, NULL, 'h' },
-		{ 0 } };
-	unsigned long v;
-	int ch;
-
 	c->o = (struct calib_opts){ .arch = place_host_arch(), .budget_s = DEFAULT_BUDGET_S,
 		.precision = 0.005, .alpha = 0.05, .material = 0.05, .size = 4096, .seed = 1 };
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		int rc = 0;
-
-		switch (ch) {
-		case 'q': c->o.budget_s = QUICK_BUDGET_S; break;
-		case 't': rc = parse_seconds("--time", optarg, &c->o.budget_s); break;
-		case 'o': c->out = optarg; break;
-		case 'p': c->plot_dir = optarg; break;
-		case 'f': c->from = optarg; break;
-		case 'S':
-			rc = parse_number("--seed", optarg, 0, ~0ul, &v);
-			c->o.seed = v;
-			break;
-		case 'h': help(stdout); exit(EXIT_OK);
-		default: return bad_option("calibrate", ch, argv);
-		}
-		if (rc)
-			return -1;
-	}
+	if (parse_command_line(&calibrate_command, c, argc, argv))
+		return -1;
 	if (optind < argc) {
 		complain("calibrate", "unexpected argument '%s'", argv[optind]);
 		return -1;
 	}
+	c->o.budget_s = c->time > 0 ? c->time : c->quick ? QUICK_BUDGET_S : DEFAULT_BUDGET_S;
 	return 0;
 }
 
@@ -322,7 +315,7 @@ static int write_outputs(struct calibrate_cmd *c)
 	return rc;
 }
 
-int cmd_calibrate(int argc, char **argv)
+static int cmd_calibrate(int argc, char **argv)
 {
 	struct calibrate_cmd c = { .argc = argc, .argv = argv };
 	struct err e;

@@ -4,19 +4,32 @@
 #include "../report/report.h"
 #include "../results/results.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-static void help(FILE *out)
-{
-	fputs("usage: straddle uarch [--json]\n"
-	      "\n"
-	      "The CPU profiles the hazard rules use (fetch window, uop-cache window, line,\n"
-	      "branch rule, loop buffer), where each number comes from, and which profile\n"
-	      "this host's CPU matches.\n", out);
-}
+struct uarch_cmd {
+	bool json;
+};
+
+static int cmd_uarch(int argc, char **argv);
+
+static const struct cmd_option uarch_options[] = {
+	{ .name = "json", .kind = OPT_SET, .field = offsetof(struct uarch_cmd, json),
+	  .help = "JSON on standard output" },
+	{ 0 }
+};
+
+const struct command uarch_command = {
+	.name = "uarch",
+	.run = cmd_uarch,
+	.summary = "the CPU profiles, and what this host was detected as",
+	.args = "[--json]",
+	.about = "The CPU profiles the hazard rules use (fetch window, uop-cache window, line,\n"
+		 "branch rule, loop buffer), where each number comes from, and which profile\n"
+		 "this host's CPU matches.\n",
+	.options = uarch_options,
+};
 
 static const char *num(unsigned v, char *buf, size_t n)
 {
@@ -107,32 +120,19 @@ static void print_text(const struct host *h)
 		printf("calibrated for this CPU: %s (--uarch host uses it)\n", path);
 }
 
-int cmd_uarch(int argc, char **argv)
+static int cmd_uarch(int argc, char **argv)
 {
-	static const struct option longopts[] = { { "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' }, { 0 } };
+	struct uarch_cmd c = { 0 };
 	struct host h;
-	bool json = false;
-	int ch;
 
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		if (ch == 'J')
-			json = true;
-		else if (ch == 'h') {
-			help(stdout);
-			return EXIT_OK;
-		} else {
-			bad_option("uarch", ch, argv);
-			return EXIT_USAGE;
-		}
-	}
+	if (parse_command_line(&uarch_command, &c, argc, argv))
+		return EXIT_USAGE;
 	if (optind < argc) {
 		complain("uarch", "unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
 	host_detect(&h);
-	if (json)
+	if (c.json)
 		return print_json(&h);
 	print_text(&h);
 	return EXIT_OK;

@@ -86,6 +86,16 @@ size_t elf_plt_stubs(const struct elf_image *img, struct elf_plt_stub **out);
  * function returned by elf_functions). */
 const uint8_t *elf_func_bytes(const struct elf_image *img, const struct elf_func *f);
 
+/* The ELF virtual address of the byte at file offset `off`, through the
+ * PT_LOAD segment that maps it; -1 when no segment does. */
+int elf_offset_vaddr(const struct elf_image *img, uint64_t off, uint64_t *vaddr);
+
+/* The value of the .symtab symbol `name` (vmlinux's _text); -1 if none. */
+int elf_symbol_value(const struct elf_image *img, const char *name, uint64_t *value);
+
+/* The build-id in lowercase hex ("" when the image has none). */
+const char *elf_build_id_hex(const struct elf_image *img, char buf[static 129]);
+
 /* Placement certainty (DESIGN: Placement certainty). Loaded images keep
  * address mod 4096, so 4096 is returned; a relocatable object only knows its
  * section's sh_addralign. */

@@ -6,6 +6,7 @@
 #define STRADDLE_MEASURE_H
 
 #include "../base/base.h"
+#include <sys/types.h>
 #include "../place/place.h"
 #include "../kernels/kernels.h"
 #include "../stats/stats.h"
@@ -29,6 +30,29 @@ uint64_t clock_ticks(void);
 /* Pin this thread to the CPU it is running on; *cpu says which. */
 int pin_to_current_cpu(int *cpu, struct err *e);
 
+/* ---- the machine's state over a run (state.c) ---- */
+
+struct state_snapshot {
+	unsigned long long busy, idle, steal;   /* /proc/stat, USER_HZ ticks, all CPUs */
+	double own_s;                   /* CPU seconds of this process and its children */
+	double at_s;                    /* CLOCK_MONOTONIC */
+};
+
+struct machine_state {
+	double seconds;
+	double load[3];                 /* /proc/loadavg at the end */
+	double steal_pct;               /* of all CPUs' time: taken by the hypervisor */
+	double busy_pct;                /* of all CPUs' time: busy */
+	double others_pct;              /* of all CPUs' time: busy, not this process */
+	unsigned ncpus;
+	char clocksource[32];           /* the kernel's current clocksource */
+	char governor[32];              /* "" where cpufreq is not there */
+	double mhz;                     /* CPU 0: cpufreq's, else /proc/cpuinfo's */
+};
+
+void state_begin(struct state_snapshot *s);
+void state_end(const struct state_snapshot *s, struct machine_state *m);
+
 /* ---- hardware counters (counters.c) ---- */
 
 enum { COUNTER_CYCLES, COUNTER_INSTRUCTIONS, COUNTER_ICACHE_MISSES, NCOUNTERS };
@@ -48,6 +72,68 @@ void counters_open(struct counters *c);
 void counters_start(struct counters *c);
 void counters_stop(struct counters *c);     /* adds to value[] */
 void counters_close(struct counters *c);
+
+/* ---- sampling instruction pointers (sample.c) ---- */
+
+/* A file some sampled code was mapped from: "[vdso]" or a path. */
+struct sampled_file {
+	char *path;
+	uint32_t maj, min;
+	uint64_t ino;                   /* of the file that was mapped */
+	struct sample_hist offsets;     /* file offsets of the samples */
+	uint64_t samples;
+};
+
+struct sample_event;
+struct pending_map;
+struct space;
+
+struct sampling {
+	/* asked */
+	unsigned hz;
+	bool want_kernel;
+	/* chosen: hardware cycles when the PMU allows them, else cpu-clock */
+	const char *event;
+	bool cycles, kernel;
+	char event_note[160];           /* why not cycles */
+	char kernel_note[160];          /* why no kernel samples */
+	/* what was seen, after sampling_finish */
+	struct sampled_file *file;
+	size_t nfile;
+	struct sample_hist kernel_ips;  /* runtime kernel addresses */
+	uint64_t samples, kernel_samples, unmapped, lost;
+	/* inside */
+	int *fd;
+	void **ring;
+	size_t nfd, fd_cap, file_cap;
+	struct sample_event *ev;
+	size_t nev, ev_cap;
+	struct pending_map *pmap;
+	size_t npmap, pmap_cap;
+	struct space *space;
+	size_t nspace, space_cap;
+};
+
+/* Open the sampling events (one per CPU, inherited by children) for each
+ * of tids, disabled; with enable_on_exec they start when the task execs.
+ * hz and want_kernel are set by the caller first. */
+int sampling_open(struct sampling *s, const pid_t *tids, size_t ntids, bool enable_on_exec,
+		  struct err *e);
+void sampling_enable(struct sampling *s);
+/* The executable mappings a running process already has. */
+int sampling_add_proc_maps(struct sampling *s, pid_t pid, struct err *e);
+/* Wait up to timeout_ms for data, then read every ring buffer. */
+void sampling_drain(struct sampling *s, int timeout_ms);
+/* Replay the records in time order: every sample to its file and offset
+ * (or to the kernel, or unmapped). */
+void sampling_finish(struct sampling *s);
+void sampling_close(struct sampling *s);
+/* The running kernel (kernel.c): release, build-id, _text, and its text
+ * symbols from /proc/kallsyms, sorted (none when addresses are hidden). */
+void kernel_describe(struct hot_run *h);
+
+/* The thread ids of a process (/proc/PID/task); *out malloc'd. */
+size_t process_threads(pid_t pid, pid_t **out);
 
 /* ---- measuring placed kernels (sweep.c) ---- */
 

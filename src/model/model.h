@@ -171,6 +171,26 @@ void noreturn_find(const struct elf_image *img, const struct elf_funcs *f,
 		   struct noreturn_set *s);
 bool noreturn_has(const struct noreturn_set *s, uint64_t addr);
 
+/* ---- the shape of code, for diff to match it by (shape.c) ---- */
+
+/* A function's instructions reduced to what survives a rebuild elsewhere:
+ * its mnemonics in order (shape; alignment nops left out, their count
+ * depends on where the code lands), the same with every length (form:
+ * equal forms are equal bytes to every rule, so a function or loop whose
+ * form is unchanged only moved), and a histogram of mnemonics (mix), whose
+ * distance says how near two shapes are after an edit. */
+#define SHAPE_MIX 16
+
+struct func_shape {
+	uint64_t shape, form;
+	uint16_t mix[SHAPE_MIX];        /* saturating counts, mnemonic hashed to a bucket */
+};
+
+void func_shape(const struct insn *insn, size_t n, struct func_shape *out);
+uint64_t form_hash(const struct insn *insn, size_t n);
+/* Instructions the two mixes disagree on (the L1 distance). */
+unsigned shape_distance(const struct func_shape *a, const struct func_shape *b);
+
 /* ---- scanning an image (scan.c) ---- */
 
 struct scan_opts {
@@ -191,7 +211,9 @@ struct loop_report {
 	uint64_t cold_bytes;
 	uint64_t branch;                /* first back-edge branch */
 	uint64_t shape_hash;            /* FNV-1a of its mnemonic sequence */
+	uint64_t form_hash;             /* ... and lengths: equal, the same bytes to the rules */
 	uint32_t hazard, nhazard;       /* into scan_result.hazard */
+	uint64_t samples;               /* in its span, nested loops included (hot_attribute) */
 };
 
 struct func_report {
@@ -201,6 +223,8 @@ struct func_report {
 	uint32_t hazard, nhazard;       /* entry hazards, into scan_result.hazard */
 	uint32_t irr, nirr;             /* into scan_result.irr */
 	uint32_t ninsn;
+	struct func_shape shape;        /* what diff matches unnamed functions by */
+	uint64_t samples;               /* in the function (hot_attribute) */
 };
 
 struct scan_result {
@@ -221,6 +245,9 @@ struct scan_result {
 	uint64_t instructions;
 	uint64_t loops_total;
 	uint64_t bytes_decoded;
+	/* set by hot_attribute: samples are counted, of `run_samples` in all */
+	bool hot;
+	uint64_t file_samples, run_samples;
 };
 
 int scan_image(const struct elf_image *img, const struct scan_opts *o,
@@ -228,6 +255,23 @@ int scan_image(const struct elf_image *img, const struct scan_opts *o,
 void scan_result_free(struct scan_result *r);
 
 /* ---- comparing two scans (diff.c) ---- */
+
+/* Why a subject's hazards changed (issue 10): its own bytes changed (seed
+ * 000), the same bytes moved (seed 003), or it is only on one side. */
+enum diff_cause { CAUSE_CHANGED, CAUSE_MOVED, CAUSE_NEW, CAUSE_REMOVED, NCAUSE };
+
+/* How two functions were found to be the same function, in the order
+ * tried: the name, the name without a compiler suffix (.constprop.N ...),
+ * the mnemonic sequence, the nearest mnemonic mix, the order between two
+ * functions already matched. */
+enum match_how { MATCH_NAME, MATCH_BASE_NAME, MATCH_SHAPE, MATCH_NEAREST, MATCH_ORDER, NMATCH };
+
+const char *cause_name(enum diff_cause c);
+int cause_from_name(const char *name);         /* -1 when unknown */
+const char *match_how_name(enum match_how h);
+
+/* Init, exit, unlikely and cold text: code that runs once or rarely. */
+bool func_is_cold(const struct elf_image *img, const struct elf_func *f);
 
 /* One subject that changed: a loop (matched, added or removed) or a
  * function's entry (entry set, no loops). */
@@ -237,8 +281,16 @@ struct layout_change {
 	bool entry;                     /* the function entry itself */
 	bool resized;                   /* loop bytes changed */
 	bool moved;                     /* entry alignment changed */
+	bool cold;                      /* in cold text (func_is_cold) */
+	uint8_t cause;                  /* enum diff_cause */
 	uint32_t added, nadded;         /* into layout_diff.refs: hazards gained */
 	uint32_t removed, nremoved;     /* hazards lost */
+};
+
+/* Two functions matched under different names. */
+struct func_rename {
+	const struct func_report *fold, *fnew;
+	uint8_t how;                    /* enum match_how */
 };
 
 struct layout_diff {
@@ -248,17 +300,101 @@ struct layout_diff {
 	size_t nrefs, refs_cap;
 	const struct func_report **only_old, **only_new;
 	size_t only_old_cap, only_new_cap;
+	struct func_rename *renamed;
+	size_t nrenamed, renamed_cap;
 	size_t funcs_matched, funcs_unchanged, funcs_only_old, funcs_only_new;
+	size_t matched_by[NMATCH];
+	size_t funcs_cold_left_out;     /* matched or not, not compared (skip_cold) */
 	size_t loops_added, loops_removed, loops_resized;
 	size_t hazards_added, hazards_removed;
+	size_t added_by[NCAUSE], removed_by[NCAUSE];
 };
 
-/* Both scans made with keep_all (every function and loop reported). */
-void layout_diff(const struct scan_result *old, const struct scan_result *new,
-		 struct layout_diff *d);
+struct diff_side {
+	const struct elf_image *img;    /* for section names; NULL: none is cold */
+	const struct scan_result *r;    /* scanned with keep_all */
+};
+
+struct diff_opts {
+	bool skip_cold;                 /* leave cold functions out (func_is_cold) */
+};
+
+void layout_diff(const struct diff_side *old, const struct diff_side *new,
+		 const struct diff_opts *o, struct layout_diff *d);
 void layout_diff_free(struct layout_diff *d);
 
 /* The loop's highest-severity hazard, 0 when it has none. */
 unsigned loop_severity(const struct scan_result *r, const struct loop_report *l);
+
+/* ---- hot code: where the samples of a run fall (hot.c) ---- */
+
+/* A histogram: keys (file offsets, addresses) and how often each was hit. */
+struct sample_count {
+	uint64_t key;
+	uint64_t count;
+};
+
+struct sample_hist {
+	struct sample_count *v;
+	size_t n, cap;
+};
+
+/* Sort by key and fold equal keys into one entry. */
+void sample_hist_merge(struct sample_hist *h);
+/* Samples with a key in [start, end) of a merged histogram. */
+uint64_t sample_hist_sum(const struct sample_hist *h, uint64_t start, uint64_t end);
+
+/* The samples of a run that fell in one file, by the file's own virtual
+ * addresses (or, for the kernel, the running kernel's addresses). */
+struct hot_file {
+	char *path;                     /* "[vdso]", "[kernel]" or a path */
+	char build_id[130];             /* hex, "" unknown */
+	struct sample_hist addrs;
+	uint64_t samples;
+};
+
+/* A kernel function named by /proc/kallsyms (or by perf script). */
+struct hot_ksym {
+	char *name;
+	uint64_t addr;                  /* runtime address */
+	uint64_t samples;
+};
+
+/* Everything scan --hot and diff --hot need of a record. */
+struct hot_run {
+	char *source;                   /* the record or perf script file */
+	uint64_t total;                 /* every sample, user and kernel */
+	struct hot_file *file;
+	size_t nfile, file_cap;
+	/* kernel samples: runtime addresses, and what maps them */
+	struct hot_file kernel;
+	uint64_t kernel_text;           /* runtime address of _text, 0 unknown */
+	char kernel_build_id[130];
+	char kernel_release[128];
+	struct hot_ksym *ksym;
+	size_t nksym, ksym_cap;
+};
+
+struct hot_file *hot_run_file(struct hot_run *h, const char *path);  /* added if missing */
+/* The samples of a file: by build-id when both know it, else by path,
+ * else by file name when only one file has it (a record or perf script
+ * text from another machine, where the paths differ). */
+const struct hot_file *hot_run_find(const struct hot_run *h, const char *path,
+				    const char *build_id);
+void hot_run_free(struct hot_run *h);
+
+/* The samples of f (NULL: none) in every loop of a scan (its whole span,
+ * nested loops included) and every reported function, of run_samples. */
+void hot_attribute(struct scan_result *r, const struct hot_file *f, uint64_t run_samples);
+/* A loop's or function's share of the run's samples, 0 to 1. */
+double hot_share(const struct scan_result *r, uint64_t samples);
+
+/* Kernel samples to the kernel symbols (sorted by address) they fall
+ * in: each symbol's samples; those before the first symbol count nowhere. */
+void hot_attribute_ksyms(struct hot_run *h);
+
+/* The order of scan --hot and diff --hot: the larger share of samples
+ * first, then the higher severity; 0 when both are equal. */
+int hot_order(double share_x, unsigned severity_x, double share_y, unsigned severity_y);
 
 #endif

@@ -100,6 +100,7 @@ static void report_loop(struct worker *w, const struct elf_func *f, size_t ninsn
 		.cold_bytes = l->cold_bytes,
 		.branch = geo.nedge ? l->start + geo.edge[0].branch : 0,
 		.shape_hash = shape_hash(w->insn, insn_index(w, ninsn, l->start), l->ninsn),
+		.form_hash = form_hash(w->insn + insn_index(w, ninsn, l->start), l->ninsn),
 		.hazard = (uint32_t)w->out.nhazard,
 	};
 	for (size_t k = 0; k < w->nprof; k++) {
@@ -136,6 +137,7 @@ static void scan_function(struct worker *w, size_t index)
 	w->out.functions_scanned++;
 	n = decode_function(w, f);
 	fr.ninsn = (uint32_t)n;
+	func_shape(w->insn, n, &fr.shape);
 	w->out.instructions += n;
 	w->out.bytes_decoded += f->size;
 	fr.loop = (uint32_t)w->out.nloop;

@@ -90,15 +90,16 @@ void results_scan_file(struct json_stream *s, struct elf_image *img,
 	json_t *v;
 
 	if (img->build_id_len) {
-		char id[2 * sizeof img->build_id + 1];
+		char id[129];
 
-		for (size_t i = 0; i < img->build_id_len; i++)
-			snprintf(id + 2 * i, 3, "%02x", img->build_id[i]);
-		json_object_set_new(head, "build_id", json_string(id));
+		json_object_set_new(head, "build_id", json_string(elf_build_id_hex(img, id)));
 	}
 	for (size_t i = 0; i < r->nprofile; i++)
 		json_array_append_new(profiles, json_string(r->profile[i]->name));
 	json_object_set_new(head, "profiles", profiles);
+	if (r->hot)
+		json_object_set_new(head, "samples", json_pack("{s:I, s:I}", "file",
+			(json_int_t)r->file_samples, "run", (json_int_t)r->run_samples));
 	jstream_open(s, NULL, '{');
 	json_object_foreach(head, key, v)
 		jstream_put(s, key, json_incref(v));

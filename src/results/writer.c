@@ -173,6 +173,8 @@ void results_write_loop(struct jw *w, const char *key, struct elf_image *img,
 	if (lines && *elf_source_line(img, l->start, src, sizeof src))
 		jw_string(w, "source", src);
 	write_windows(w, l->start, l->end);
+	if (r->hot)
+		jw_int(w, "samples", (long long)l->samples);
 	results_write_hazards(w, "hazards", NULL, r->hazard + l->hazard, l->nhazard);
 	jw_close(w, '}');
 }
@@ -195,6 +197,8 @@ void results_write_function(struct jw *w, struct elf_image *img, const struct sc
 	jw_string(w, "section", img->sec[f->sec].name);
 	jw_string(w, "from", source_name(f->source));
 	jw_int(w, "instructions", fr->ninsn);
+	if (r->hot)
+		jw_int(w, "samples", (long long)fr->samples);
 	jw_open(w, "loops", '[');
 	for (uint32_t i = fr->loop; i < fr->loop + fr->nloop; i++)
 		results_write_loop(w, NULL, img, r, &r->loop[i], lines);
