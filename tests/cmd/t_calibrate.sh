@@ -134,3 +134,18 @@ OUT=$(cat "$TMP/sw.json")
 expect_eq "sweep two profiles: agreement in the file" \
 	"$(jq_of '[.agreement[] | "\(.kernel) \(.profile) \(.offsets)"] | join(",")')" \
 	"clear_movq_imm zen5 4,clear_movq_imm calibrated 4"
+
+# what calibrate checks first: natively fine (a KVM guest runs the code
+# itself), under qemu-user refused in one line
+run "$TOOLS/native_main"
+expect_eq "native check here: ok" "$RC $OUT" "0 ok"
+if [ "$(uname -m)" = x86_64 ]; then
+	if ! command -v qemu-aarch64 >/dev/null; then
+		fail "calibrate under qemu: qemu-aarch64 missing (scripts/deps.sh installs qemu-user)"
+	else
+		run qemu-aarch64 "$TOOLS/native-aarch64"
+		expect_eq "calibrate under qemu-aarch64: exit 2" "$RC" 2
+		expect_eq "calibrate under qemu-aarch64: the line" "$ERR" \
+			"refusing to calibrate under an emulator (/proc/cpuinfo has no \"CPU implementer\"): its times are the emulator's, not this CPU's"
+	fi
+fi
