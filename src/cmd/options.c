@@ -1,6 +1,7 @@
 /* The command line from a command's option table, and the options more than
  * one command takes: --uarch, --fail-on, numbers. */
 #include "cmd.h"
+#include "../results/results.h"
 
 #include <getopt.h>
 #include <stdint.h>
@@ -8,63 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int add(const struct profile *p, const struct profile **out, size_t max, size_t *n)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (out[i] == p)
-			return 0;
-	if (*n >= max)
-		return -1;
-	out[(*n)++] = p;
-	return 0;
-}
-
-static const struct profile *host_profile(char *why, size_t why_len)
-{
-	struct host h;
-
-	host_detect(&h);
-	if (h.profile) {
-		snprintf(why, why_len, "host: %s", h.why);
-		return h.profile;
-	}
-#if defined(__aarch64__)
-	snprintf(why, why_len, "host: %s not in the table, using generic-arm64", h.why);
-	return profile_named("generic-arm64");
-#else
-	snprintf(why, why_len, "host: %s not in the table, using generic-x86", h.why);
-	return profile_named("generic-x86");
-#endif
-}
-
 int select_profiles(const char *spec, const struct profile **out, size_t max,
 		    size_t *n, char *why, size_t why_len)
 {
-	char *copy = xstrdup(spec), *save = NULL;
-	int rc = 0;
+	struct err e;
 
-	*n = 0;
-	why[0] = 0;
-	for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (strcmp(tok, "all") == 0) {
-			for (size_t i = 0; i < profile_count(); i++)
-				add(profile_at(i), out, max, n);
-		} else if (strcmp(tok, "host") == 0) {
-			rc = add(host_profile(why, why_len), out, max, n);
-		} else if (profile_named(tok)) {
-			rc = add(profile_named(tok), out, max, n);
-		} else {
-			complain("--uarch", "no profile named '%s' (see 'straddle uarch')", tok);
-			rc = -1;
-		}
+	if (profile_select(spec, results_profile_load, out, max, n, why, why_len, &e)) {
+		fprintf(stderr, "straddle: %s\n", e.msg);
+		return -1;
 	}
-	if (rc == 0 && *n == 0) {
-		complain("--uarch", "no profile given");
-		rc = -1;
-	}
-	free(copy);
-	return rc;
+	return 0;
 }
 
 int parse_name_list(const char *opt, const char *spec, int (*lookup)(const char *name),

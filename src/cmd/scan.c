@@ -212,18 +212,17 @@ static void print_all_loops(const struct scan_result *r, FILE *out)
 
 		for (uint32_t k = f->loop; k < f->loop + f->nloop; k++) {
 			const struct loop_report *l = &r->loop[k];
-			char s[20], e[20], b[24], ni[16], d[16], w[3][16], hz[16];
-			static const unsigned sizes[3] = { 16, 32, 64 };
+			char s[20], e[20], b[24], ni[16], d[16], w[MODEL_NWINDOWS][16], hz[16];
 
 			hex_addr(s, l->start);
 			hex_addr(e, l->end);
 			snprintf(b, sizeof b, "%" PRIu64, l->end - l->start);
 			snprintf(ni, sizeof ni, "%u", l->ninsn);
 			snprintf(d, sizeof d, "%u", l->depth);
-			for (int j = 0; j < 3; j++)
+			for (size_t j = 0; j < MODEL_NWINDOWS; j++)
 				snprintf(w[j], sizeof w[j], "%u/%u",
-					 windows_touched(l->start, l->end, sizes[j]),
-					 windows_best(l->end - l->start, sizes[j]));
+					 windows_touched(l->start, l->end, model_windows[j]),
+					 windows_best(l->end - l->start, model_windows[j]));
 			snprintf(hz, sizeof hz, "%u", l->nhazard);
 			table_row(&t, r->funcs.v[f->func].name, s, e, b, ni, d,
 				  l->innermost ? "yes" : "no", l->has_call ? "yes" : "no",

@@ -24,7 +24,9 @@ struct sweep_cmd {
 	uint32_t first, last, step;
 	const char *out_json, *plot, *uarch;
 	bool csv;
-	const struct profile *host;
+	const struct profile *host;     /* the first of profiles: the predicted column */
+	const struct profile *profiles[4];
+	size_t nprofiles;
 	char host_why[160];
 	int argc;
 	char **argv;
@@ -113,8 +115,10 @@ static const struct cmd_option sweep_options[] = {
 	  .lo = 1e-9, .hi = 0.5, .help = "significance level of the slow mark (default 0.05)" },
 	{ .name = "material", .value = "P", .kind = OPT_FRACTION, .field = F(s.material),
 	  .lo = 0, .hi = 10, .help = "how much slower counts (default 5%)" },
-	{ .name = "uarch", .value = "NAME|host", .kind = OPT_STRING, .field = F(uarch),
-	  .help = "profile of the prediction (default host)" },
+	{ .name = "uarch", .value = "P[,P...]", .kind = OPT_STRING, .field = F(uarch),
+	  .help = "profiles of the prediction: names, host or FILE.json;\n"
+		  "the first fills the column, each gets an agreement\n"
+		  "line (default host)" },
 	{ .name = "seed", .value = "N", .kind = OPT_U64, .field = F(s.seed), .max = ULONG_MAX,
 	  .help = "seed of the random order (default 1)" },
 	{ .letter = 'o', .value = "FILE.json", .kind = OPT_OUTPUT,
@@ -158,11 +162,10 @@ static int parse_options(struct sweep_cmd *c, int argc, char **argv)
 	c->uarch = "host";
 	if (parse_command_line(&sweep_command, c, argc, argv))
 		return -1;
-	const struct profile *one[1];
-	size_t n;
-	if (select_profiles(c->uarch, one, 1, &n, c->host_why, sizeof c->host_why))
+	if (select_profiles(c->uarch, c->profiles, 4, &c->nprofiles, c->host_why,
+			    sizeof c->host_why))
 		return -1;
-	c->host = one[0];
+	c->host = c->profiles[0];
 	return 0;
 }
 
@@ -276,10 +279,43 @@ static unsigned measured_fix(const struct sweep_cmd *c, const struct kernel *k)
 	return 0;
 }
 
+/* Does profile p predict a hazard for v's placement? (The first profile's
+ * verdict is the sweep's own, v->predicted.) */
+static bool predicts(const struct sweep_cmd *c, size_t profile, const struct variant *v)
+{
+	struct hazard h[8];
+	const struct profile *p = c->profiles[profile];
+
+	if (profile == 0)
+		return v->npredicted > 0;
+	if (!v->k->placeable || p->arch != v->k->arch)
+		return false;
+	return code_loop_hazards(p, v->k->code, v->k->size, v->offset,
+				 v->offset + v->k->loop_start, h, 8) > 0;
+}
+
+/* Offsets of kernel k where profile p's prediction matches the slow mark. */
+static size_t agreement(const struct sweep_cmd *c, size_t profile, const struct kernel *k,
+			size_t *total)
+{
+	size_t agree = 0;
+
+	*total = 0;
+	for (size_t i = 0; i < c->s.n; i++) {
+		const struct variant *v = &c->s.v[i];
+
+		if (v->k != k)
+			continue;
+		agree += v->slow == predicts(c, profile, v);
+		(*total)++;
+	}
+	return agree;
+}
+
 static void kernel_summary(const struct sweep_cmd *c, const struct kernel *k)
 {
 	const struct variant *best = NULL, *worst = NULL;
-	size_t agree = 0, total = 0, nslow = 0;
+	size_t nslow = 0;
 	unsigned fix = measured_fix(c, k);
 
 	printf("slow offsets:");
@@ -296,15 +332,17 @@ static void kernel_summary(const struct sweep_cmd *c, const struct kernel *k)
 			printf(" %u", v->offset);
 			nslow++;
 		}
-		agree += v->slow == (v->npredicted > 0);
-		total++;
 	}
 	printf("%s\n", nslow ? "" : " none");
 	printf("sensitivity: %.2fx (worst offset %u: %.1f ns, best offset %u: %.1f ns)\n",
 	       worst->sum.median / best->sum.median, worst->offset, worst->sum.median,
 	       best->offset, best->sum.median);
-	printf("model (%s) and measurement agree on %zu of %zu offsets\n", c->host->name, agree,
-	       total);
+	for (size_t p = 0; p < c->nprofiles; p++) {
+		size_t total, agree = agreement(c, p, k, &total);
+
+		printf("model (%s) and measurement agree on %zu of %zu offsets\n",
+		       c->profiles[p]->name, agree, total);
+	}
 	if (nslow && fix)
 		printf("fix: .p2align %d before the loop: no placement so aligned was slow here\n",
 		       __builtin_ctz(fix));
@@ -388,6 +426,16 @@ static int write_json(const struct sweep_cmd *c)
 	struct err e;
 	int rc;
 
+	json_t *agree = json_array();
+	for (size_t k = 0; k < c->nkernels; k++)
+		for (size_t p = 0; c->kernels[k]->placeable && p < c->nprofiles; p++) {
+			size_t total, n = agreement(c, p, c->kernels[k], &total);
+
+			json_array_append_new(agree, json_pack("{s:s, s:s, s:i, s:i}", "kernel",
+				c->kernels[k]->name, "profile", c->profiles[p]->name, "agree",
+				(int)n, "offsets", (int)total));
+		}
+	json_object_set_new(doc, "agreement", agree);
 	rc = results_write(doc, c->out_json, &e);
 	if (rc)
 		complain(c->out_json, "%s", e.msg);
@@ -434,13 +482,22 @@ static int write_plot(const struct sweep_cmd *c)
 	for (uint32_t off = c->first; off <= c->last; off++)
 		if ((off + c->kernels[0]->loop_start) % 16 == 0 && nvl < n)
 			vl[nvl++] = off;
-	struct plot_job job = { c, { "straddle sweep: median time per call (95% CI), slow in red",
+	/* shaded: where the model predicts a hazard for the first kernel */
+	double *sh = xcalloc(n + 1, sizeof *sh);
+	size_t nsh = 0;
+	for (size_t i = 0; i < n; i++)
+		if (c->s.v[i].k == c->kernels[0] && c->s.v[i].npredicted)
+			sh[nsh++] = c->s.v[i].offset;
+	char note[160];
+	snprintf(note, sizeof note, "red: measured slow; shaded: %s predicts a hazard for %s",
+		 c->host->name, c->kernels[0]->name);
+	struct plot_job job = { c, { "straddle sweep: median time per call (95% CI)",
 		"code offset (dashed: the hot loop starts on a 16 B boundary)", "ns per call",
-		sr, c->nkernels, vl, nvl } };
+		sr, c->nkernels, vl, nvl, sh, nsh, note } };
 	rc = write_atomic(c->plot, write_plot_file, &job, &e);
 	if (rc)
 		complain(c->plot, "%s", e.msg);
-	free(sr), free(x), free(y), free(lo), free(hi), free(vl), free(mark);
+	free(sr), free(x), free(y), free(lo), free(hi), free(vl), free(mark), free(sh);
 	return rc;
 }
 

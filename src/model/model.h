@@ -12,6 +12,11 @@
 
 /* ---- profiles (profiles.c) ---- */
 
+/* The window sizes the model knows, smallest first: a fetch block, a
+ * uop-cache window, a cache line. Every table of windows uses these. */
+#define MODEL_NWINDOWS 3
+extern const unsigned model_windows[MODEL_NWINDOWS];
+
 enum branch_rule {
 	BRANCH_RULE_NONE,
 	/* Skylake's JCC erratum: a jump, or a macro-fused pair taken whole,
@@ -35,8 +40,11 @@ struct profile {
 	unsigned loop_buffer;           /* instructions a loop buffer holds, 0 none */
 	const char *evidence;           /* source of every number above */
 	/* the windows whose straddling is a hazard, when evidence narrows
-	 * them; all 0: the fetch window, the uop-cache window and the line */
+	 * them; all 0: the fetch window, the uop-cache window and the line,
+	 * unless straddle_measured says the list is exactly what was measured
+	 * (and may be empty) */
 	unsigned straddle_windows[3];
+	bool straddle_measured;
 };
 
 size_t profile_count(void);
@@ -45,6 +53,10 @@ const struct profile *profile_named(const char *name);
 const char *branch_rule_name(enum branch_rule r);
 /* The distinct windows a loop must not straddle under p (at most 3). */
 size_t profile_straddle_windows(const struct profile *p, unsigned out[3]);
+/* The branch rule as a word in profile files: "none", "jcc-erratum",
+ * "pair-crosses"; -1 when the word is none of them. */
+const char *branch_rule_id(enum branch_rule r);
+int branch_rule_from_id(const char *id);
 
 /* ---- host detection (host.c) ---- */
 
@@ -58,6 +70,24 @@ struct host {
 };
 
 void host_detect(struct host *h);
+/* Where `straddle calibrate` keeps this CPU's profile:
+ * $XDG_DATA_HOME/straddle/profiles/VENDOR-FAMILY-MODEL-STEPPING.json, else
+ * under ~/.local/share (XDG Base Directory Specification). -1 when
+ * neither $XDG_DATA_HOME nor $HOME is set. */
+int host_profile_path(const struct host *h, char *buf, size_t n);
+
+/* Reads a calibrated profile file (results/ does, model/ cannot read
+ * JSON): the profile, to live until exit, or NULL with *e set. */
+typedef const struct profile *(*profile_loader)(const char *path, struct err *e);
+
+/* The one selection of profiles for scan, diff and sweep: SPEC is
+ * NAME[,NAME...], "all", "host" or FILE.json (a name with a '/' or
+ * ending in .json). "host" is this CPU's calibrated profile when its file
+ * exists, else the built-in profile its cpuid/MIDR matches, else the
+ * architecture's generic one; `why` says which. Fills out[] (at most
+ * max); -1 with *e (naming the file or the word) when SPEC is wrong. */
+int profile_select(const char *spec, profile_loader load, const struct profile **out,
+		   size_t max, size_t *n, char *why, size_t why_len, struct err *e);
 /* Profile for a CPU identified by cpuid family/model (x86) or MIDR part. */
 const struct profile *profile_for_x86(const char *vendor, unsigned family, unsigned model);
 const struct profile *profile_for_midr(uint32_t midr);

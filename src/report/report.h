@@ -30,7 +30,8 @@ void table_print(const struct table *t, FILE *out);
 void table_free(struct table *t);
 
 /* An SVG line plot (svg.c): points with optional whiskers, marked points
- * in red, dashed vertical guides (window boundaries). */
+ * in red, dashed vertical guides (window boundaries), shaded x bands;
+ * axis ticks at round numbers, the legend above the plot area. */
 struct plot_series {
 	const char *name;
 	const double *x, *y;
@@ -45,6 +46,9 @@ struct plot {
 	size_t nseries;
 	const double *vlines;
 	size_t nvlines;
+	const double *shade;            /* x values whose band is shaded (predicted slow) */
+	size_t nshade;
+	const char *note;               /* what the marks and shading mean, or NULL */
 };
 
 int plot_svg(FILE *out, const struct plot *p);

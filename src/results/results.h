@@ -174,4 +174,23 @@ int results_read_perf_script(const char *path, struct hot_run *h, struct err *e)
 /* Write `doc` to stdout ("-") or atomically to path. */
 int results_write(json_t *doc, const char *path, struct err *e);
 
+/* ---- profile files (profile.c) ---- */
+
+/* A profile's fields as JSON (straddle uarch --json, calibrate's file). */
+json_t *results_profile(const struct profile *p);
+/* calibrate's file: `head` (results_run_info) with the profile, each
+ * rule's ratio, CI, halves and verdict, the loop buffer, and every
+ * experiment with its points' raw samples. Returns head. */
+json_t *results_calibration(json_t *head, const struct profile *p, const struct calib_fit *f,
+			    const struct calib_experiment *x, size_t nx);
+/* model.h's profile_loader: the profile of a calibrate file, kept until
+ * exit, or NULL with "PATH: what is wrong" in *e. */
+const struct profile *results_profile_load(const char *path, struct err *e);
+/* The experiments of a calibrate file (for refitting and the tests) and
+ * the machine they were measured on (h: vendor, family, model, stepping,
+ * model name, its built-in profile); calib_free(*out, *n) afterwards,
+ * also on error. */
+int results_calibration_read(const char *path, struct host *h, struct calib_experiment **out,
+			     size_t *n, struct err *e);
+
 #endif

@@ -134,16 +134,14 @@ void results_write_hazards(struct jw *w, const char *key, const struct hazard *c
 
 static void write_windows(struct jw *w, uint64_t start, uint64_t end)
 {
-	static const unsigned sizes[] = { 16, 32, 64 };
-
 	jw_open(w, "windows", '{');
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < MODEL_NWINDOWS; i++) {
 		char key[8];
 
-		snprintf(key, sizeof key, "%u", sizes[i]);
+		snprintf(key, sizeof key, "%u", model_windows[i]);
 		jw_open(w, key, '{');
-		jw_int(w, "touched", windows_touched(start, end, sizes[i]));
-		jw_int(w, "best", windows_best(end - start, sizes[i]));
+		jw_int(w, "touched", windows_touched(start, end, model_windows[i]));
+		jw_int(w, "best", windows_best(end - start, model_windows[i]));
 		jw_close(w, '}');
 	}
 	jw_close(w, '}');
