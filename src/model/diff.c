@@ -86,6 +86,25 @@ static bool takes_part(const struct diff_side *s, size_t i)
 	return !is_padding(func_of(s, i)->name);
 }
 
+/* Fewer instructions than this say little about which function it is: two
+ * named functions that short are not called a rename by their content. */
+#define RENAME_MIN_INSNS 8
+
+/* May old func[i] and new func[j] be matched by their content, their
+ * names differing? Not a cold part (foo.cold: call a warning, ud2, all
+ * alike; it is its parent's and matches by name), and not two named
+ * functions too short to tell apart. */
+static bool content_may_match(const struct matcher *m, size_t i, size_t j)
+{
+	const struct elf_func *fo = func_of(m->o, i), *fn = func_of(m->n, j);
+
+	if (strstr(fo->name, ".cold") || strstr(fn->name, ".cold"))
+		return false;
+	return fo->source == FROM_FDE || fn->source == FROM_FDE ||
+	       (m->o->r->func[i].ninsn >= RENAME_MIN_INSNS &&
+		m->n->r->func[j].ninsn >= RENAME_MIN_INSNS);
+}
+
 static void pair(struct matcher *m, size_t i, size_t j, enum match_how how)
 {
 	const struct func_report *fo = &m->o->r->func[i], *fn = &m->n->r->func[j];
@@ -268,7 +287,8 @@ static void match_shapes(struct matcher *m)
 			j1++;
 		if (i1 - i == j1 - j)
 			for (size_t k = 0; k < i1 - i; k++)
-				pair(m, a[i + k].i, b[j + k].i, MATCH_SHAPE);
+				if (content_may_match(m, a[i + k].i, b[j + k].i))
+					pair(m, a[i + k].i, b[j + k].i, MATCH_SHAPE);
 		i = i1;
 		j = j1;
 	}
@@ -320,7 +340,7 @@ static void match_nearest(struct matcher *m, const size_t *a, size_t na, const s
 			const struct func_report *fo = &m->o->r->func[a[x]], *fn = &m->n->r->func[b[y]];
 			unsigned dist = shape_distance(&fo->shape, &fn->shape);
 
-			if (near(fo, fn, dist))
+			if (near(fo, fn, dist) && content_may_match(m, a[x], b[y]))
 				c[nc++] = (struct candidate){ dist, (uint32_t)x, (uint32_t)y };
 		}
 	qsort(c, nc, sizeof *c, by_distance);
@@ -353,7 +373,8 @@ static void match_gap(struct matcher *m, size_t olo, size_t ohi, size_t nlo, siz
 	nb = gap_members(m->n, m->mn, nlo, nhi, b);
 	if (na == nb)
 		for (size_t k = 0; k < na; k++)
-			pair(m, a[k], b[k], MATCH_ORDER);
+			if (content_may_match(m, a[k], b[k]))
+				pair(m, a[k], b[k], MATCH_ORDER);
 }
 
 /* The matched functions of old func[] that are in the same order on both
