@@ -33,3 +33,13 @@ bench-aa: $(B)/straddle
 	@sh bench/aa.sh $(B)
 
 bench: bench-aa
+
+# Issue 13: the cost of watching, a CPU-bound program under straddle record.
+$(B)/bench/spin: bench/spin.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(DEFS) -O2 -o $@ $<
+
+bench-record: $(B)/straddle $(B)/bench/spin
+	@sh bench/record.sh $(B)
+
+bench: bench-record
