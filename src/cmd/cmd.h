@@ -98,6 +98,12 @@ int parse_fraction(const char *opt, const char *s, double min, double max, doubl
  * opterr is 0, so getopt says nothing itself): one line, returns -1. */
 int bad_option(const char *cmd, int ch, char **argv);
 
+/* --hot RECORD or --perf-script FILE (hot.c): *h empty when neither is
+ * given; -1 after one line when the file is bad or both are given. */
+int hot_load(const char *record, const char *perf_script, struct hot_run *h);
+/* The samples of h in the loops and functions of img's scan r. */
+void hot_attribute_image(const struct hot_run *h, struct elf_image *img, struct scan_result *r);
+
 /* One line on stderr: "straddle: WHAT: MESSAGE". */
 void complain(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

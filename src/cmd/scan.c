@@ -276,19 +276,12 @@ static int open_target(const char *arg, struct elf_image *img, struct err *e)
 	return elf_open_file(img, arg, e);
 }
 
-/* The record's samples of this file: by build-id, else by path (as
- * given, or resolved), else by its name alone (perf script text from
- * another machine). */
 static void attribute(struct scan_cmd *c, struct elf_image *img, struct scan_result *r)
 {
-	char id[129], *real = realpath(img->path, NULL);
-	const struct hot_file *f = c->kernel_file ? c->kernel_file :
-		hot_run_find(&c->hot, real ? real : img->path, elf_build_id_hex(img, id));
-
-	if (!f && real)
-		f = hot_run_find(&c->hot, img->path, NULL);
-	free(real);
-	hot_attribute(r, f, c->hot.total);
+	if (c->kernel_file)
+		hot_attribute(r, c->kernel_file, c->hot.total);
+	else
+		hot_attribute_image(&c->hot, img, r);
 }
 
 static int scan_failed(struct scan_cmd *c, const char *arg, const char *msg)
@@ -439,28 +432,6 @@ const struct command scan_command = {
 		 "read (the other files are still scanned).\n",
 };
 
-/* --hot RECORD or --perf-script FILE: 0, or -1 after one line. */
-static int load_hot(struct scan_cmd *c)
-{
-	struct err e = { "" };
-	const char *path = c->hot_path ? c->hot_path : c->perf_script;
-
-	if (c->hot_path && c->perf_script) {
-		complain("scan", "--hot RECORD or --perf-script FILE, not both");
-		return -1;
-	}
-	if (!path)
-		return 0;
-	if ((c->hot_path ? results_read_record(path, &c->hot, &e)
-			 : results_read_perf_script(path, &c->hot, &e))) {
-		complain(path, "%s", e.msg);
-		hot_run_free(&c->hot);
-		return -1;
-	}
-	c->have_hot = true;
-	return 0;
-}
-
 static int parse_options(struct scan_cmd *c, int argc, char **argv)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -476,7 +447,10 @@ static int parse_options(struct scan_cmd *c, int argc, char **argv)
 			    sizeof c->host_why))
 		return -1;
 	c->opts.profiles = c->profiles;
-	return load_hot(c);
+	if (hot_load(c->hot_path, c->perf_script, &c->hot))
+		return -1;
+	c->have_hot = c->hot_path || c->perf_script;
+	return 0;
 }
 
 /* The kernel functions with at least --min-share of the samples, from
