@@ -17,7 +17,7 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: straddle COMMAND [OPTIONS] [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(out, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
+		fprintf(out, "  %-9s %s\n", commands[i]->name, commands[i]->summary);
 	fprintf(out, "\n'straddle COMMAND --help' for a command's options, 'straddle --man' for\n"
 		     "the manual page (roff).\n");
 }
