@@ -27,3 +27,13 @@ $(S)/tools/kcheck-aarch64: $(KCHECK_DEPS) $(A64_ASM)
 	@mkdir -p $(dir $@)
 	aarch64-linux-gnu-gcc $(WARN) $(DEFS) -O2 -static -Isrc -o $@ $(KCHECK_C) $(A64_ASM) \
 		-lpthread
+
+# calibrate's refusal of an emulator, cross-built (tests/tools/native_main.c).
+NATIVE_C := tests/tools/native_main.c src/measure/native.c src/measure/clock.c src/base/base.c
+ifeq ($(shell uname -m),x86_64)
+test: $(S)/tools/native-aarch64
+endif
+
+$(S)/tools/native-aarch64: $(NATIVE_C) $(HEADERS)
+	@mkdir -p $(dir $@)
+	aarch64-linux-gnu-gcc $(WARN) $(DEFS) -O2 -static -Isrc -o $@ $(NATIVE_C) -lm

@@ -9,7 +9,6 @@
 #include "../workloads/workloads.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -22,18 +21,18 @@
 
 #define MAX_TASKS 1024
 #define MAX_WORKLOADS 8
+#define MAX_RUNS 100
 
 struct bench_cmd {
 	const struct workload *sel[MAX_WORKLOADS];
 	struct wl_result res[MAX_WORKLOADS];
 	size_t nsel;
+	struct bench_run run[MAX_RUNS];
 	struct wl_options o;
 	unsigned tasks[MAX_TASKS];
 	unsigned runs;
 	const char *out_json;
 	double elapsed_s;
-	int argc;
-	char **argv;
 };
 
 /* The terminating signal that arrived, 0 while none has. */
@@ -52,42 +51,6 @@ static double since_start(void)
 	return (double)(t.tv_sec - started.tv_sec) + (double)(t.tv_nsec - started.tv_nsec) / 1e9;
 }
 
-static void help(FILE *out)
-{
-	fputs("usage: straddle bench [WORKLOAD...] [OPTIONS]\n"
-	      "\n"
-	      "Run the seeds' kernel workloads on the running kernel the way their suites\n"
-	      "run them, and keep every raw sample (-o) for 'straddle compare'. With no\n"
-	      "WORKLOAD, all of them:\n\n", out);
-	for (size_t i = 0; i < workload_count(); i++)
-		fprintf(out, "  %-12s %s\n", workload_at(i)->name, workload_at(i)->summary);
-	fputs("\n"
-	      "  --duration S   measured seconds per metric; the defaults: pread-zero and\n"
-	      "                 read-zero 2 s per size, gettime 1 s per clock (hot, and cold\n"
-	      "                 up to 10,000 calls), read1 and poll2 10 one-second intervals\n"
-	      "                 per mode and task count after the warm-up\n"
-	      "  --runs N       the whole set N times over, samples pooled (default 1)\n"
-	      "  --tasks LIST   read1 and poll2 task counts, like 1,2,4 or 1-4 (default 1 to\n"
-	      "                 the number of CPUs this process may use); task i is pinned\n"
-	      "                 to the i-th of those CPUs, modulo their number\n"
-	      "  --mode M       read1 and poll2 as processes, threads or both (default both)\n"
-	      "  --warmup N     read1 and poll2 intervals discarded first (default 2;\n"
-	      "                 will-it-scale discards 6)\n"
-	      "  --dir DIR      where read1, poll2 and fault-write make their files (default\n"
-	      "                 $TMPDIR, else /tmp); each is unlinked as it is made\n"
-	      "  -o FILE.json   the result file: machine, settings, every raw sample, written\n"
-	      "                 atomically ('-': standard output, no table)\n"
-	      "  -h, --help     this help\n"
-	      "\n"
-	      "A full run with the defaults takes about 2 minutes on 2 CPUs, nearly all of\n"
-	      "it read1 and poll2: 2 modes x (2 + 10) s per task count each. A progress\n"
-	      "line goes to standard error when it is a terminal. Interrupted, bench kills\n"
-	      "and reaps its tasks, writes nothing and dies of the signal.\n"
-	      "\n"
-	      "Exit status: 0 done, 1 fault-write failed, 2 bad usage or a workload could\n"
-	      "not run.\n", out);
-}
-
 static int cmp_unsigned(const void *a, const void *b)
 {
 	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
@@ -96,8 +59,9 @@ static int cmp_unsigned(const void *a, const void *b)
 }
 
 /* "1,2,4", "1-4", "1-2,8": ascending, each once, 1 to MAX_TASKS. */
-static int parse_tasks(struct bench_cmd *c, const char *s)
+static int set_tasks(void *cmd, const char *opt, const char *s)
 {
+	struct bench_cmd *c = cmd;
 	char *copy = xstrdup(s), *save = NULL;
 	size_t n = 0;
 	int rc = 0;
@@ -117,7 +81,7 @@ static int parse_tasks(struct bench_cmd *c, const char *s)
 	}
 	free(copy);
 	if (rc || n == 0) {
-		complain("--tasks", "'%s' is not a list of task counts from 1 to %d (like 1,2,4 or"
+		complain(opt, "'%s' is not a list of task counts from 1 to %d (like 1,2,4 or"
 			 " 1-4)", s, MAX_TASKS);
 		return -1;
 	}
@@ -130,27 +94,30 @@ static int parse_tasks(struct bench_cmd *c, const char *s)
 	return 0;
 }
 
-static int check_dir(const char *dir)
+static int set_dir(void *cmd, const char *opt, const char *dir)
 {
 	struct stat st;
 
+	((struct bench_cmd *)cmd)->o.dir = dir;
 	if (stat(dir, &st) != 0) {
-		complain("--dir", "'%s': %s", dir, strerror(errno));
+		complain(opt, "'%s': %s", dir, strerror(errno));
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		complain("--dir", "'%s' is not a directory", dir);
+		complain(opt, "'%s' is not a directory", dir);
 		return -1;
 	}
 	if (access(dir, W_OK | X_OK) != 0) {
-		complain("--dir", "'%s': cannot make files in it: %s", dir, strerror(errno));
+		complain(opt, "'%s': cannot make files in it: %s", dir, strerror(errno));
 		return -1;
 	}
 	return 0;
 }
 
-static int parse_mode(struct bench_cmd *c, const char *s)
+static int set_mode(void *cmd, const char *opt, const char *s)
 {
+	struct bench_cmd *c = cmd;
+
 	if (strcmp(s, "processes") == 0)
 		c->o.modes = WIS_PROCESSES;
 	else if (strcmp(s, "threads") == 0)
@@ -158,65 +125,83 @@ static int parse_mode(struct bench_cmd *c, const char *s)
 	else if (strcmp(s, "both") == 0)
 		c->o.modes = WIS_PROCESSES | WIS_THREADS;
 	else {
-		complain("--mode", "'%s' is not processes, threads or both", s);
+		complain(opt, "'%s' is not processes, threads or both", s);
 		return -1;
 	}
 	return 0;
 }
 
-static int parse_option(struct bench_cmd *c, int ch)
-{
-	unsigned long v;
+static int cmd_bench(int argc, char **argv);
 
-	switch (ch) {
-	case 'm': return parse_mode(c, optarg);
-	case 'd': return parse_seconds("--duration", optarg, &c->o.duration_s);
-	case 'r':
-		if (parse_number("--runs", optarg, 1, 1000, &v))
-			return -1;
-		c->runs = (unsigned)v;
-		return 0;
-	case 'w':
-		if (parse_number("--warmup", optarg, 0, 1000, &v))
-			return -1;
-		c->o.warmup = (unsigned)v;
-		return 0;
-	case 't': return parse_tasks(c, optarg);
-	case 'D':
-		c->o.dir = optarg;
-		return check_dir(optarg);
-	case 'o': c->out_json = optarg; return 0;
-	default: return -1;
-	}
+static void list_workloads(FILE *out)
+{
+	for (size_t i = 0; i < workload_count(); i++)
+		fprintf(out, "  %-12s %s\n", workload_at(i)->name, workload_at(i)->summary);
 }
+
+#define F(field) offsetof(struct bench_cmd, field)
+
+static const struct cmd_option bench_options[] = {
+	{ .name = "duration", .value = "S", .kind = OPT_SECONDS, .field = F(o.duration_s),
+	  .help = "measured seconds per metric; the defaults: pread-zero and\n"
+		  "read-zero 2 s per size, gettime 1 s per clock (hot, and cold\n"
+		  "up to 10,000 calls), read1 and poll2 10 one-second intervals\n"
+		  "per mode and task count after the warm-up" },
+	{ .name = "runs", .value = "N", .kind = OPT_UNSIGNED, .field = F(runs), .min = 1,
+	  .max = MAX_RUNS, .help = "the whole set N times over, the workloads one after the\n"
+		  "other in each (default 3): compare tests run against run,\n"
+		  "so it needs 3 on each side for a verdict" },
+	{ .name = "align", .value = "OFFSET", .kind = OPT_UNSIGNED, .field = F(o.align),
+	  .max = 4095, .help = "the libMicro workloads' buffers start OFFSET bytes into a\n"
+		  "page (default 0), recorded in the result" },
+	{ .name = "tasks", .value = "LIST", .kind = OPT_CALL, .call = set_tasks,
+	  .help = "read1 and poll2 task counts, like 1,2,4 or 1-4 (default 1 to\n"
+		  "the number of CPUs this process may use); task i is pinned\n"
+		  "to the i-th of those CPUs, modulo their number" },
+	{ .name = "mode", .value = "M", .kind = OPT_CALL, .call = set_mode,
+	  .help = "read1 and poll2 as processes, threads or both (default both)" },
+	{ .name = "warmup", .value = "N", .kind = OPT_UNSIGNED, .field = F(o.warmup), .max = 1000,
+	  .help = "read1 and poll2 intervals discarded first (default 2;\n"
+		  "will-it-scale discards 6)" },
+	{ .name = "dir", .value = "DIR", .kind = OPT_CALL, .call = set_dir,
+	  .help = "where read1, poll2 and fault-write make their files (default\n"
+		  "$TMPDIR, else /tmp); each is unlinked as it is made" },
+	{ .letter = 'o', .value = "FILE.json", .kind = OPT_OUTPUT, .field = F(out_json),
+	  .help = "the result file: machine, settings, every raw sample, written\n"
+		  "atomically ('-': standard output, no table)" },
+	{ 0 }
+};
+
+const struct command bench_command = {
+	.name = "bench",
+	.run = cmd_bench,
+	.summary = "the seeds' kernel workloads (libMicro, will-it-scale, vDSO) on this kernel",
+	.args = "[WORKLOAD...] [OPTIONS]",
+	.about = "Run the seeds' kernel workloads on the running kernel the way their suites\n"
+		 "run them, and keep every raw sample (-o) for 'straddle compare'. With no\n"
+		 "WORKLOAD, all of them:\n",
+	.list = list_workloads,
+	.options = bench_options,
+	.notes = "A full run with the defaults takes about 2 minutes on 2 CPUs, nearly all of\n"
+		 "it read1 and poll2: 2 modes x (2 + 10) s per task count each. A progress\n"
+		 "line goes to standard error when it is a terminal. Interrupted (SIGINT,\n"
+		 "SIGTERM, SIGHUP, SIGQUIT), bench kills and reaps its tasks, writes nothing,\n"
+		 "leaves no temporary file and dies of the signal, also when the signal comes\n"
+		 "while the result file is being written.\n"
+		 "\n"
+		 "Exit status: 0 done, 1 fault-write failed, 2 bad usage or a workload could\n"
+		 "not run.\n",
+};
 
 static int parse_options(struct bench_cmd *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "duration", required_argument, NULL, 'd' }, { "runs", required_argument, NULL, 'r' },
-		{ "tasks", required_argument, NULL, 't' }, { "warmup", required_argument, NULL, 'w' },
-		{ "dir", required_argument, NULL, 'D' }, { "mode", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 } };
 	const char *tmp = getenv("TMPDIR");
-	int ch;
 
-	c->runs = 1;
+	c->runs = 3;
 	c->o.warmup = 2;
 	c->o.modes = WIS_PROCESSES | WIS_THREADS;
 	c->o.dir = tmp && *tmp ? tmp : "/tmp";
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		if (ch == 'h') {
-			help(stdout);
-			exit(EXIT_OK);
-		}
-		if (ch == '?' || ch == ':')
-			return bad_option("bench", ch, argv);
-		if (parse_option(c, ch))
-			return -1;
-	}
-	return 0;
+	return parse_command_line(&bench_command, c, argc, argv);
 }
 
 static int pick_workloads(struct bench_cmd *c, int argc, char **argv)
@@ -286,16 +271,53 @@ static void progress_done(void)
 		fputs("\r\033[K", stderr);
 }
 
-/* The workloads in order, --runs times over; the first error ends it. */
+/* The CPU each batch-timed workload pinned itself to in this run: its
+ * details' "cpu", or "hot_cpu" and "cold_cpu" as gettime.hot, gettime.cold. */
+static json_t *pinned_cpus(const struct bench_cmd *c)
+{
+	json_t *p = json_object();
+
+	for (size_t i = 0; i < c->nsel; i++) {
+		const char *key;
+		json_t *v;
+
+		json_object_foreach(c->res[i].details, key, v) {
+			size_t len = strlen(key);
+			char name[64];
+
+			if (!json_is_integer(v) || len < 3 || strcmp(key + len - 3, "cpu") != 0)
+				continue;
+			if (len == 3)
+				snprintf(name, sizeof name, "%s", c->sel[i]->name);
+			else if (key[len - 4] == '_')
+				snprintf(name, sizeof name, "%s.%.*s", c->sel[i]->name, (int)(len - 4), key);
+			else
+				continue;
+			json_object_set(p, name, v);
+		}
+	}
+	return p;
+}
+
+/* The run is the unit of replication (issue 12): each run takes every
+ * workload in turn, so a drift of the machine lands in one run of each,
+ * and the machine's state is kept per run. The first error ends it. */
 static int run_all(struct bench_cmd *c, size_t *failed_at, struct err *e)
 {
-	for (unsigned run = 0; run < c->runs; run++)
+	for (unsigned run = 0; run < c->runs; run++) {
+		struct state_snapshot at;
+
+		state_begin(&at);
 		for (size_t i = 0; i < c->nsel; i++) {
 			if (c->sel[i]->run(&c->o, &c->res[i], e) || stop_signal) {
 				*failed_at = i;
 				return -1;
 			}
+			wl_end_run(&c->res[i]);
 		}
+		state_end(&at, &c->run[run].state);
+		c->run[run].pinned = pinned_cpus(c);
+	}
 	return 0;
 }
 
@@ -303,6 +325,8 @@ static void free_results(struct bench_cmd *c)
 {
 	for (size_t i = 0; i < c->nsel; i++)
 		wl_result_free(&c->res[i]);
+	for (size_t r = 0; r < c->runs; r++)
+		json_decref(c->run[r].pinned);
 }
 
 /* Interrupted: the workloads have killed and reaped their tasks and
@@ -319,165 +343,31 @@ static void die_of(int sig, struct bench_cmd *c)
 
 /* ---- output ---- */
 
-static void format_value(double v, char *buf, size_t n)
+/* The result file. A terminating signal during the write ends the run
+ * with nothing written and no temporary name (write_atomic), like one
+ * during the measurement. */
+static int write_json(const struct bench_cmd *c, const struct bench_record *b)
 {
-	snprintf(buf, n, fabs(v) >= 10000 ? "%.0f" : fabs(v) >= 100 ? "%.1f" : "%.2f", v);
-}
-
-static double metric_mode(const struct wl_metric *m)
-{
-	double *copy = xmalloc((m->n ? m->n : 1) * sizeof *copy), mode;
-
-	memcpy(copy, m->samples, m->n * sizeof *copy);
-	mode = wl_mode(copy, m->n);
-	free(copy);
-	return mode;
-}
-
-static void summarize(const struct wl_metric *m, struct summary *s)
-{
-	stats_summarize(m->samples, m->n, 1, m->lower_is_better, s);
-}
-
-static void metric_row(struct table *t, const struct wl_metric *m)
-{
-	struct summary s;
-	char n[24], med[32], m95[32], min[32], cv[24], mode[32] = "";
-
-	summarize(m, &s);
-	snprintf(n, sizeof n, "%zu", m->n);
-	format_value(s.median, med, sizeof med);
-	format_value(s.mean95, m95, sizeof m95);
-	format_value(s.min, min, sizeof min);
-	snprintf(cv, sizeof cv, "%.2f%%", 100 * s.cv);
-	if (m->want_mode)
-		format_value(metric_mode(m), mode, sizeof mode);
-	table_row(t, m->name, m->unit, m->lower_is_better ? "lower" : "higher", n, med, m95, min,
-		  cv, mode);
-}
-
-static void print_probe(json_t *p)
-{
-	json_t *err = json_object_get(p, "error");
-
-	if (!json_is_string(err))
-		err = NULL;
-	printf("  %s = %lld (%s %lld)%s%s%s\n", json_string_value(json_object_get(p, "call")),
-	       (long long)json_integer_value(json_object_get(p, "returned")),
-	       json_is_true(json_object_get(p, "pass")) ? "want" : "WANT",
-	       (long long)json_integer_value(json_object_get(p, "expected")),
-	       json_is_true(json_object_get(p, "content_ok")) ? "" : ", wrong bytes moved",
-	       err ? ": " : "", err ? json_string_value(err) : "");
-}
-
-/* fault-write's verdict, with the counts of its last run. */
-static void print_fault(const struct wl_result *r)
-{
-	json_t *runs = json_object_get(r->details, "runs");
-	json_t *last = json_array_get(runs, json_array_size(runs) - 1);
-
-	printf("fault-write: %s (seed 001: 130 bytes from 66 before an unmapped page)\n",
-	       r->failed ? "FAIL" : "PASS");
-	print_probe(json_object_get(last, "write"));
-	print_probe(json_object_get(last, "read"));
-}
-
-static void print_text(const struct bench_cmd *c)
-{
-	static const char *const cols[] = { "metric", "unit", "better", ">n", ">median",
-		">mean95", ">min", ">cv", ">mode" };
-	struct table t;
-	size_t nmetrics = 0;
-
-	table_init(&t, 9, cols);
-	for (size_t i = 0; i < c->nsel; i++)
-		for (size_t k = 0; k < c->res[i].n; k++, nmetrics++)
-			metric_row(&t, c->res[i].m[k]);
-	if (nmetrics)
-		table_print(&t, stdout);
-	table_free(&t);
-	for (size_t i = 0; i < c->nsel; i++) {
-		json_t *cold = json_object_get(c->res[i].details, "cold");
-
-		if (c->sel[i] == &wl_fault_write)
-			print_fault(&c->res[i]);
-		if (c->sel[i] == &wl_gettime && cold && strncmp(json_string_value(cold), "not", 3) == 0)
-			printf("gettime cold: %s\n", json_string_value(cold));
-	}
-	printf("%zu metrics from %zu workloads in %.1f s\n", nmetrics, c->nsel, c->elapsed_s);
-}
-
-static json_t *metric_json(const struct wl_metric *m)
-{
-	json_t *samples = json_array(), *j;
-	struct summary s;
-
-	for (size_t i = 0; i < m->n; i++)
-		json_array_append_new(samples, json_real(m->samples[i]));
-	summarize(m, &s);
-	j = json_pack("{s:s, s:s, s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:[f,f]}",
-		"name", m->name, "workload", m->workload, "unit", m->unit, "direction",
-		m->lower_is_better ? "lower" : "higher", "n", (json_int_t)m->n, "median", s.median,
-		"mean95", s.mean95, "stddev", s.stddev, "cv", s.cv, "min", s.min, "max", s.max,
-		"ci", s.ci_lo, s.ci_hi);
-	if (m->want_mode)
-		json_object_set_new(j, "mode", json_real(metric_mode(m)));
-	json_object_set_new(j, "samples", samples);
-	return j;
-}
-
-static json_t *settings_json(const struct bench_cmd *c)
-{
-	json_t *names = json_array(), *tasks = json_array();
-
-	for (size_t i = 0; i < c->nsel; i++)
-		json_array_append_new(names, json_string(c->sel[i]->name));
-	for (size_t i = 0; i < c->o.ntasks; i++)
-		json_array_append_new(tasks, json_integer(c->o.tasks[i]));
-	return json_pack("{s:o, s:i, s:s, s:o, s:i, s:o, s:s, s:f}", "workloads", names, "runs",
-		(int)c->runs, "modes", c->o.modes == WIS_PROCESSES ? "processes" :
-		c->o.modes == WIS_THREADS ? "threads" : "both", "duration_s", c->o.duration_s > 0 ? json_real(c->o.duration_s) :
-		json_string("default"), "warmup_intervals", (int)c->o.warmup, "tasks",
-		c->o.ntasks ? tasks : (json_decref(tasks), json_string("1..ncpus")), "dir",
-		c->o.dir, "elapsed_s", c->elapsed_s);
-}
-
-/* The result file; the terminating signals wait while it is written so
- * that an interrupt never leaves its temporary file behind. */
-static int write_json(const struct bench_cmd *c)
-{
-	json_t *doc = results_run_info("bench", c->argc, c->argv), *metrics = json_array();
-	json_t *details = json_object();
+	json_t *doc = results_bench(b);
 	struct err e;
 	int rc;
 
-	json_object_set_new(doc, "bench", settings_json(c));
-	for (size_t i = 0; i < c->nsel; i++) {
-		for (size_t k = 0; k < c->res[i].n; k++)
-			json_array_append_new(metrics, metric_json(c->res[i].m[k]));
-		json_object_set(details, c->sel[i]->name,
-				c->res[i].details ? c->res[i].details : json_null());
-	}
-	json_object_set_new(doc, "metrics", metrics);
-	json_object_set_new(doc, "workloads", details);
-	block_signals(SIG_BLOCK);
 	rc = results_write(doc, c->out_json, &e);
-	block_signals(SIG_UNBLOCK);
 	if (rc)
 		complain(c->out_json, "%s", e.msg);
 	json_decref(doc);
 	return rc;
 }
 
-int cmd_bench(int argc, char **argv)
+static int cmd_bench(int argc, char **argv)
 {
 	static struct bench_cmd c;
+	struct bench_record b;
 	struct err e = { "" };
 	size_t failed_at = 0;
 	int status = EXIT_OK;
 
 	memset(&c, 0, sizeof c);
-	c.argc = argc, c.argv = argv;
 	if (parse_options(&c, argc, argv) || pick_workloads(&c, argc, argv))
 		return EXIT_USAGE;
 	stop_signal = 0;
@@ -496,9 +386,11 @@ int cmd_bench(int argc, char **argv)
 	}
 	c.elapsed_s = since_start();
 	progress_done();
+	b = (struct bench_record){ argc, argv, c.sel, c.res, c.nsel, &c.o, c.run, c.runs,
+				   c.elapsed_s };
 	if (!c.out_json || strcmp(c.out_json, "-") != 0)
-		print_text(&c);
-	if (c.out_json && write_json(&c))
+		report_bench(stdout, &b);
+	if (c.out_json && write_json(&c, &b))
 		status = EXIT_USAGE;
 	for (size_t i = 0; i < c.nsel && status == EXIT_OK; i++)
 		if (c.res[i].failed)

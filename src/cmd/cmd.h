@@ -6,21 +6,82 @@
 #include "../base/base.h"
 #include "../model/model.h"
 
+#include <stddef.h>
+#include <stdio.h>
+#include <unistd.h>      /* optind, after parse_command_line */
+
 enum { EXIT_OK = 0, EXIT_GATE = 1, EXIT_USAGE = 2 };
 
-int cmd_scan(int argc, char **argv);
-int cmd_uarch(int argc, char **argv);
-int cmd_diff(int argc, char **argv);
-int cmd_sweep(int argc, char **argv);
-int cmd_bench(int argc, char **argv);
-int cmd_compare(int argc, char **argv);
-int cmd_kernels(int argc, char **argv);
+/* What an option does with its value; `field` is the offset of the target
+ * in the command's own struct (offsetof). */
+enum opt_kind {
+	OPT_SET,        /* no value: the bool becomes true */
+	OPT_CLEAR,      /* no value: the bool becomes false (--no-...) */
+	OPT_STRING,     /* const char *: the value itself */
+	OPT_OUTPUT,     /* const char *: a file to write, refused now if it exists
+			   and is not a regular file ("-": standard output) */
+	OPT_UNSIGNED,   /* unsigned: a decimal number in [min, max] */
+	OPT_ULONG,      /* unsigned long: the same */
+	OPT_U64,        /* uint64_t: the same */
+	OPT_SECONDS,    /* double: "20", "0.5s" (parse_seconds) */
+	OPT_FRACTION,   /* double: "2%", "0.02" in [lo, hi] (parse_fraction) */
+	OPT_RULES,      /* unsigned mask: RULE,...|any (parse_rules) */
+	OPT_CALL,       /* call(cmd, "--name", value) does it all */
+};
+
+/* One option, written once: getopt_long's list, --help and the manual page
+ * are all made from a command's table of these (issue 9). */
+struct cmd_option {
+	const char *name;               /* the long name, without "--"; NULL: none */
+	char letter;                    /* the short name, 0: none */
+	const char *value;              /* the value's name in --help, NULL: takes none */
+	const char *help;               /* lines of at most 59 columns, '\n' between */
+	enum opt_kind kind;
+	size_t field;
+	unsigned long min, max;         /* OPT_UNSIGNED, OPT_ULONG, OPT_U64 */
+	double lo, hi;                  /* OPT_FRACTION */
+	int (*call)(void *cmd, const char *opt, const char *value);
+};
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;            /* one line, for 'straddle --help' */
+	const char *args;               /* after "straddle NAME " in the usage line */
+	const char *about;              /* paragraphs before the options */
+	void (*list)(FILE *out);        /* or NULL: lines printed after `about` */
+	const struct cmd_option *options;       /* ends with { 0 }; -h, --help is added */
+	const char *notes;              /* paragraphs after the options */
+	bool in_order;                  /* options end at the first operand (a command to run) */
+};
+
+/* -h, --help: every command has it, after its own options. */
+extern const struct cmd_option option_help;
+
+extern const struct command scan_command, diff_command, kernels_command, sweep_command,
+	bench_command, compare_command, uarch_command, record_command, calibrate_command;
+
+/* getopt_long over cmd->options, storing into `target` (the command's
+ * struct). --help prints the help and exits 0. 0 when every option was
+ * good (optind is then the first operand), else -1 after one line. */
+int parse_command_line(const struct command *cmd, void *target, int argc, char **argv);
+
+/* The --help text, and the manual page straddle(1) with one section per
+ * command, both from the same tables. */
+void print_help(const struct command *cmd, FILE *out);
+void print_man(const struct command *const *cmds, size_t n, FILE *out);
 
 /* Shared by the commands that take --uarch NAME[,NAME...]|host|all:
  * fills out[] (at most max) and says in `why` how "host" was resolved. */
 int select_profiles(const char *spec, const struct profile **out, size_t max,
 		    size_t *n, char *why, size_t why_len);
 
+/* NAME,...|any into a mask of (1 << lookup(NAME)); lookup returns -1 for
+ * an unknown name. An unknown name, or naming none ("" once turned scan's
+ * gate off), is one line on stderr and -1. kind: "rule", placeholder:
+ * "RULE", for the messages. */
+int parse_name_list(const char *opt, const char *spec, int (*lookup)(const char *name),
+		    const char *kind, const char *placeholder, unsigned *mask);
 /* --fail-on RULE,...|any into a mask of (1 << enum rule). */
 int parse_rules(const char *opt, const char *spec, unsigned *mask);
 
@@ -36,6 +97,12 @@ int parse_fraction(const char *opt, const char *s, double min, double max, doubl
 /* getopt_long returned '?' or ':' (option strings start with ':' and
  * opterr is 0, so getopt says nothing itself): one line, returns -1. */
 int bad_option(const char *cmd, int ch, char **argv);
+
+/* --hot RECORD or --perf-script FILE (hot.c): *h empty when neither is
+ * given; -1 after one line when the file is bad or both are given. */
+int hot_load(const char *record, const char *perf_script, struct hot_run *h);
+/* The samples of h in the loops and functions of img's scan r. */
+void hot_attribute_image(const struct hot_run *h, struct elf_image *img, struct scan_result *r);
 
 /* One line on stderr: "straddle: WHAT: MESSAGE". */
 void complain(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

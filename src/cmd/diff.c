@@ -5,8 +5,8 @@
 #include "../report/report.h"
 #include "../results/results.h"
 
-#include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,86 +18,149 @@ struct side {
 	struct scan_result r;
 };
 
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN };
+
 struct diff_cmd {
 	struct scan_opts opts;
+	struct diff_opts dopts;
 	const struct profile *profiles[32];
 	char host_why[160];
-	bool json, all, source_lines;
+	enum format format;
+	bool all, source_lines;
 	unsigned long limit;            /* rows per section, 0: all */
 	unsigned fail_rules;
+	unsigned fail_causes;           /* 1 << enum diff_cause */
+	const char *uarch;
 	struct side old, new;
 	struct layout_diff d;
+	/* --hot: rows ranked by the samples of a record of either build */
+	const char *hot_path, *perf_script;
+	double min_share;
+	struct hot_run hot;
 };
 
-static void help(FILE *out)
+static int cmd_diff(int argc, char **argv);
+
+static int set_format(void *cmd, const char *opt, const char *value)
 {
-	fputs("usage: straddle diff [OPTIONS] OLD NEW\n"
-	      "\n"
-	      "What a change did to code layout: functions are matched by name, loops by\n"
-	      "the shape of their instructions (so a loop that moved is still the same\n"
-	      "loop), and the hazards each gained and lost are listed, worst first: new\n"
-	      "hazards, fixed hazards, then loops that changed size but kept their verdict.\n"
-	      "OLD and NEW are ELF files of one architecture, or vDSO images saved with\n"
-	      "'straddle scan --dump-vdso'.\n"
-	      "\n"
-	      "  --uarch NAME[,NAME]|host|all  profiles to apply (default host)\n"
-	      "  --fail-on RULE,...  the rules whose new hazards fail the gate (default any):\n"
-	      "                     loop-straddles-window, branch-crosses-window,\n"
-	      "                     branch-ends-window, entry-misaligned\n"
-	      "  --func GLOB        only functions whose name matches GLOB\n"
-	      "  --all              also list functions found on one side only\n"
-	      "  --limit N          at most N rows per section (default 40, 0: all)\n"
-	      "  --json             JSON on standard output\n"
-	      "  -j, --jobs N       threads per scan (default: online CPUs)\n"
-	      "  --no-source        do not look up source lines (DWARF)\n"
-	      "  -h, --help         this help\n"
-	      "\n"
-	      "Exit status: 0 no new hazard, 1 a new hazard of a selected rule, 2 bad usage\n"
-	      "or an unreadable file, or OLD and NEW of different architectures.\n", out);
+	static const char *const names[] = { "text", "json", "markdown" };
+	struct diff_cmd *c = cmd;
+
+	for (int i = 0; i < 3; i++)
+		if (!strcmp(value, names[i])) {
+			c->format = (enum format)i;
+			return 0;
+		}
+	complain(opt, "'%s' is none of text, json, markdown", value);
+	return -1;
 }
+
+static int set_json(void *cmd, const char *opt, const char *value)
+{
+	return set_format(cmd, opt, "json");
+}
+
+static int set_section(void *cmd, const char *opt, const char *value)
+{
+	struct diff_cmd *c = cmd;
+
+	if (strcmp(value, "hot") && strcmp(value, "all")) {
+		complain(opt, "'%s' is neither hot nor all", value);
+		return -1;
+	}
+	c->dopts.skip_cold = !strcmp(value, "hot");
+	return 0;
+}
+
+/* A hazard can only be gained by a subject that changed, moved or is new. */
+static int gate_cause(const char *name)
+{
+	int c = cause_from_name(name);
+
+	return c == CAUSE_REMOVED ? -1 : c;
+}
+
+static int set_causes(void *cmd, const char *opt, const char *value)
+{
+	struct diff_cmd *c = cmd;
+
+	return parse_name_list(opt, value, gate_cause, "cause", "CAUSE", &c->fail_causes);
+}
+
+#define F(field) offsetof(struct diff_cmd, field)
+
+static const struct cmd_option diff_options[] = {
+	{ .name = "uarch", .value = "NAME[,NAME]|host|all", .kind = OPT_STRING, .field = F(uarch),
+	  .help = "profiles to apply (default host)" },
+	{ .name = "fail-on", .value = "RULE,...", .kind = OPT_RULES, .field = F(fail_rules),
+	  .help = "the rules whose new hazards fail the gate (default any):\n"
+		  "loop-straddles-window, branch-crosses-window,\n"
+		  "branch-ends-window, entry-misaligned" },
+	{ .name = "cause", .value = "CAUSE,...", .kind = OPT_CALL, .call = set_causes,
+	  .help = "the causes whose new hazards fail the gate (default\n"
+		  "any): changed, moved, new" },
+	{ .name = "section", .value = "hot|all", .kind = OPT_CALL, .call = set_section,
+	  .help = "hot: leave cold code out (init, exit, unlikely,\n"
+		  ".cold); default all" },
+	{ .name = "func", .value = "GLOB", .kind = OPT_STRING, .field = F(opts.func_glob),
+	  .help = "only functions whose name matches GLOB" },
+	{ .name = "all", .kind = OPT_SET, .field = F(all),
+	  .help = "also list functions found on one side only" },
+	{ .name = "limit", .value = "N", .kind = OPT_ULONG, .field = F(limit), .max = LONG_MAX,
+	  .help = "at most N rows per section (default 40, 0: all)" },
+	{ .name = "format", .value = "text|json|markdown", .kind = OPT_CALL, .call = set_format,
+	  .help = "markdown: the summary and the worst rows as a\n"
+		  "table for a code-review comment" },
+	{ .name = "json", .kind = OPT_CALL, .call = set_json, .help = "the same as --format json" },
+	{ .name = "jobs", .letter = 'j', .value = "N", .kind = OPT_UNSIGNED, .field = F(opts.jobs),
+	  .min = 1, .max = 256, .help = "threads per scan (default: online CPUs)" },
+	{ .name = "no-source", .kind = OPT_CLEAR, .field = F(source_lines),
+	  .help = "do not look up source lines (DWARF)" },
+	{ .name = "hot", .value = "RECORD", .kind = OPT_STRING, .field = F(hot_path),
+	  .help = "rank by the samples of 'straddle record' of OLD or NEW:\n"
+		  "a \"samples %\" column, the hottest first" },
+	{ .name = "perf-script", .value = "FILE", .kind = OPT_STRING, .field = F(perf_script),
+	  .help = "the same from the text of 'perf script [-F ip,dso,sym]'" },
+	{ .name = "min-share", .value = "P", .kind = OPT_FRACTION, .field = F(min_share),
+	  .lo = 0, .hi = 1,
+	  .help = "with --hot: fold hazards in code with less than P of the\n"
+		  "samples into one line (default 0.5%)" },
+	{ 0 }
+};
+
+const struct command diff_command = {
+	.name = "diff",
+	.run = cmd_diff,
+	.summary = "what got worse (or better) between two builds; exit 1 on a new hazard",
+	.args = "[OPTIONS] OLD NEW",
+	.about = "What a change did to code layout. Functions are matched by name, then by\n"
+		 "the name without a compiler suffix (.constprop.N, .isra.N, .part.N, .cold,\n"
+		 ".lto_priv.N), then by the shape of their code (stripped fde@ functions\n"
+		 "too) and by order between matched neighbours; loops by the shape of their\n"
+		 "instructions, then by position. The hazards each gained and lost are\n"
+		 "listed, worst first, cold code (init, exit, unlikely, .cold) last, each\n"
+		 "with its cause: changed (its own bytes changed), moved (same bytes, new\n"
+		 "address), new or removed (a loop or function on one side only).\n"
+		 "OLD and NEW are ELF files of one architecture, or vDSO images saved with\n"
+		 "'straddle scan --dump-vdso'.\n",
+	.options = diff_options,
+	.notes = "Exit status: 0 no new hazard, 1 a new hazard of a selected rule and cause,\n"
+		 "2 bad usage or an unreadable file, or OLD and NEW of different architectures.\n",
+};
 
 static int parse_options(struct diff_cmd *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "uarch", required_argument, NULL, 'u' }, { "all", no_argument, NULL, 'a' },
-		{ "func", required_argument, NULL, 'f' }, { "json", no_argument, NULL, 'J' },
-		{ "jobs", required_argument, NULL, 'j' }, { "fail-on", required_argument, NULL, 'F' },
-		{ "no-source", no_argument, NULL, 'S' }, { "help", no_argument, NULL, 'h' },
-		{ "limit", required_argument, NULL, 'l' }, { 0 } };
-	const char *uarch = "host";
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned long v;
-	int ch;
 
 	c->opts.jobs = cpus > 0 ? (unsigned)(cpus < 16 ? cpus : 16) : 1;
 	c->opts.keep_all = true;        /* every loop: the unchanged ones match the rest */
 	c->source_lines = true;
 	c->limit = 40;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":j:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'u': uarch = optarg; break;
-		case 'a': c->all = true; break;
-		case 'f': c->opts.func_glob = optarg; break;
-		case 'J': c->json = true; break;
-		case 'S': c->source_lines = false; break;
-		case 'j':
-			if (parse_number("--jobs", optarg, 1, 256, &v))
-				return -1;
-			c->opts.jobs = (unsigned)v;
-			break;
-		case 'F':
-			if (parse_rules("--fail-on", optarg, &c->fail_rules))
-				return -1;
-			break;
-		case 'l':
-			if (parse_number("--limit", optarg, 0, ~0ul >> 1, &c->limit))
-				return -1;
-			break;
-		case 'h': help(stdout); exit(EXIT_OK);
-		default: return bad_option("diff", ch, argv);
-		}
-	}
+	c->uarch = "host";
+	c->min_share = 0.005;
+	if (parse_command_line(&diff_command, c, argc, argv) ||
+	    hot_load(c->hot_path, c->perf_script, &c->hot))
+		return -1;
 	if (argc - optind != 2) {
 		complain("diff", "needs two files, OLD and NEW (see 'straddle diff --help')");
 		return -1;
@@ -106,7 +169,9 @@ static int parse_options(struct diff_cmd *c, int argc, char **argv)
 	c->new.arg = argv[optind + 1];
 	if (!c->fail_rules)
 		c->fail_rules = ~0u;
-	if (select_profiles(uarch, c->profiles, 32, &c->opts.nprofiles, c->host_why,
+	if (!c->fail_causes)
+		c->fail_causes = ~0u;
+	if (select_profiles(c->uarch, c->profiles, 32, &c->opts.nprofiles, c->host_why,
 			    sizeof c->host_why))
 		return -1;
 	c->opts.profiles = c->profiles;
@@ -118,18 +183,42 @@ static int load(struct diff_cmd *c, struct side *s)
 	struct err e = { "" };
 
 	if (elf_open_file(&s->img, s->arg, &e) || scan_image(&s->img, &c->opts, &s->r, &e)) {
-		complain(s->arg, "%s", e.msg);
+		complain(s->arg, "%s", elf_changed(&s->img) ? "changed while reading" : e.msg);
 		return -1;
 	}
+	if (c->hot_path || c->perf_script)
+		hot_attribute_image(&c->hot, &s->img, &s->r);
 	return 0;
+}
+
+/* Either file truncated or rewritten since it was opened (issue 9). */
+static bool changed(const struct diff_cmd *c)
+{
+	const struct side *sides[2] = { &c->old, &c->new };
+
+	for (int i = 0; i < 2; i++)
+		if (elf_changed(&sides[i]->img)) {
+			complain(sides[i]->arg, "changed while reading");
+			return true;
+		}
+	return false;
 }
 
 /* ---- text ---- */
 
+static const struct elf_func *old_func(const struct diff_cmd *c, const struct func_report *f)
+{
+	return &c->old.r.funcs.v[f->func];
+}
+
+static const struct elf_func *new_func(const struct diff_cmd *c, const struct func_report *f)
+{
+	return &c->new.r.funcs.v[f->func];
+}
+
 static const char *func_name(const struct diff_cmd *c, const struct layout_change *ch)
 {
-	return ch->fnew ? c->new.r.funcs.v[ch->fnew->func].name :
-			  c->old.r.funcs.v[ch->fold->func].name;
+	return ch->fnew ? new_func(c, ch->fnew)->name : old_func(c, ch->fold)->name;
 }
 
 /* "0x401036 -> 0x401046", "- -> 0x401046" */
@@ -145,19 +234,26 @@ static void format_pair(char *buf, size_t n, const char *fmt, bool has_old, uint
 	snprintf(buf, n, "%s -> %s", a, b);
 }
 
+static void entry_columns(const struct diff_cmd *c, const struct layout_change *ch,
+			  unsigned w, char *addr, char *bytes, char *tb, size_t n)
+{
+	const struct elf_func *fo = ch->fold ? old_func(c, ch->fold) : NULL;
+	const struct elf_func *fn = ch->fnew ? new_func(c, ch->fnew) : NULL;
+
+	format_pair(addr, n, "%#" PRIx64, fo, fo ? fo->addr : 0, fn, fn ? fn->addr : 0);
+	format_pair(bytes, n, "%" PRIu64, fo, fo ? fo->size : 0, fn, fn ? fn->size : 0);
+	if (w)
+		format_pair(tb, n, "%" PRIu64, fo, fo ? windows_touched(fo->addr, fo->addr + fo->size, w) : 0,
+			    fn, fn ? windows_touched(fn->addr, fn->addr + fn->size, w) : 0);
+}
+
 static void subject_columns(const struct diff_cmd *c, const struct layout_change *ch,
 			    unsigned w, char *addr, char *bytes, char *tb, size_t n)
 {
 	const struct loop_report *lo = ch->lold, *ln = ch->lnew;
 
 	if (ch->entry) {
-		const struct elf_func *fo = &c->old.r.funcs.v[ch->fold->func];
-		const struct elf_func *fn = &c->new.r.funcs.v[ch->fnew->func];
-
-		format_pair(addr, n, "%#" PRIx64, true, fo->addr, true, fn->addr);
-		format_pair(bytes, n, "%" PRIu64, true, fo->size, true, fn->size);
-		format_pair(tb, n, "%" PRIu64, true, windows_touched(fo->addr, fo->addr + fo->size, w),
-			    true, windows_touched(fn->addr, fn->addr + fn->size, w));
+		entry_columns(c, ch, w, addr, bytes, tb, n);
 		return;
 	}
 	format_pair(addr, n, "%#" PRIx64, lo, lo ? lo->start : 0, ln, ln ? ln->start : 0);
@@ -180,6 +276,7 @@ struct verdict {
 	const struct layout_change *ch;
 	const struct hazard *const *h;  /* the first; n in a row share rule and window */
 	uint32_t n;
+	double share;                   /* of the samples (--hot), on whichever side has them */
 };
 
 static uint64_t verdict_bytes(const struct verdict *v)
@@ -189,12 +286,30 @@ static uint64_t verdict_bytes(const struct verdict *v)
 	return l ? l->end - l->start : v->ch->fnew ? 64 : 0;
 }
 
-/* Worst first: severity, then smaller loops. */
-static int by_worst(const void *a, const void *b)
+/* The subject's share of the samples: a record is of one build, so of
+ * the side that has samples. */
+static double change_share(const struct diff_cmd *c, const struct layout_change *ch)
 {
+	uint64_t o = ch->lold ? ch->lold->samples : ch->fold ? ch->fold->samples : 0;
+	uint64_t n = ch->lnew ? ch->lnew->samples : ch->fnew ? ch->fnew->samples : 0;
+
+	return hot_share(&c->new.r, o > n ? o : n);
+}
+
+/* Worst first: with --hot the larger share of samples, then severity
+ * (hot_order, as scan --hot); else hot before cold by section (a list
+ * walk in init code runs once: issue 10), severity, then smaller loops. */
+static int by_worst(const void *a, const void *b, void *ctx)
+{
+	const struct diff_cmd *c = ctx;
 	const struct verdict *x = a, *y = b;
 	uint64_t bx = verdict_bytes(x), by = verdict_bytes(y);
+	int o = c->new.r.hot ? hot_order(x->share, x->h[0]->severity, y->share, y->h[0]->severity) : 0;
 
+	if (o)
+		return o;
+	if (x->ch->cold != y->ch->cold)
+		return x->ch->cold ? 1 : -1;
 	if (x->h[0]->severity != y->h[0]->severity)
 		return x->h[0]->severity > y->h[0]->severity ? -1 : 1;
 	if (bx != by)
@@ -217,68 +332,110 @@ static size_t collect_verdicts(const struct diff_cmd *c, bool added, struct verd
 
 			while (j < n && h[j]->rule == h[i]->rule && h[j]->window == h[i]->window)
 				j++;
-			v[nv++] = (struct verdict){ ch, h + i, j - i };
+			v[nv++] = (struct verdict){ ch, h + i, j - i, change_share(c, ch) };
 			i = j;
 		}
 	}
-	qsort(v, nv, sizeof *v, by_worst);
+	qsort_r(v, nv, sizeof *v, by_worst, (void *)c);
 	*out = v;
 	return nv;
 }
 
-static void verdict_row(const struct diff_cmd *c, const struct verdict *v, bool added,
-			struct table *t)
-{
-	const struct hazard *h = v->h[0];
-	char profiles[256] = "", addr[64], bytes[64], tb[64] = "", fix[48], win[16];
+#define HAZARD_COLS 11
 
-	for (uint32_t i = 0; i < v->n; i++)
-		snprintf(profiles + strlen(profiles), sizeof profiles - strlen(profiles), "%s%s",
-			 i ? "," : "", v->h[i]->profile->name);
-	subject_columns(c, v->ch, h->window, addr, bytes, tb, sizeof addr);
-	format_fix(h, fix, sizeof fix);
-	snprintf(win, sizeof win, "%u", h->window);
-	table_row(t, severity_name(h->severity), func_name(c, v->ch), addr, bytes, win, tb,
-		  rule_name(h->rule), profiles, added ? fix : "-");
+/* The cells of a verdict's row, in buffers of 64 bytes (profiles 256). */
+struct row {
+	char profiles[256], addr[64], bytes[64], tb[64], fix[48], win[16], pct[16];
+	const char *cell[HAZARD_COLS];
+};
+
+/* The first column shown: "samples %" only with --hot. */
+static size_t first_col(const struct diff_cmd *c)
+{
+	return !c->new.r.hot;
 }
 
-static size_t hazard_rows(const struct diff_cmd *c, bool added, struct table *t)
+static void verdict_cells(const struct diff_cmd *c, const struct verdict *v, bool added,
+			  struct row *r)
+{
+	const struct hazard *h = v->h[0];
+
+	r->profiles[0] = r->tb[0] = 0;
+	for (uint32_t i = 0; i < v->n; i++)
+		snprintf(r->profiles + strlen(r->profiles), sizeof r->profiles - strlen(r->profiles),
+			 "%s%s", i ? "," : "", v->h[i]->profile->name);
+	subject_columns(c, v->ch, h->window, r->addr, r->bytes, r->tb, sizeof r->addr);
+	format_fix(h, r->fix, sizeof r->fix);
+	snprintf(r->win, sizeof r->win, "%u", h->window);
+	snprintf(r->pct, sizeof r->pct, "%.1f", 100 * v->share);
+	const char *cells[HAZARD_COLS] = { r->pct, severity_name(h->severity), func_name(c, v->ch),
+		cause_name(v->ch->cause), r->addr, r->bytes, r->win, r->tb, rule_name(h->rule),
+		r->profiles, added ? r->fix : "-" };
+	memcpy(r->cell, cells, sizeof cells);
+}
+
+static const char *const hazard_cols[HAZARD_COLS] = { ">samples %", "severity", "function", "cause",
+	"address", "bytes", "window", "touched/best", "rule", "profile", "fix" };
+
+/* With --hot, a row in code with less than --min-share is folded. */
+static bool folded(const struct diff_cmd *c, const struct verdict *v)
+{
+	return c->new.r.hot && v->share < c->min_share;
+}
+
+/* The rows not folded; *nfolded the others. */
+static size_t hazard_rows(const struct diff_cmd *c, bool added, struct table *t, size_t *nfolded)
 {
 	struct verdict *v;
-	size_t n = collect_verdicts(c, added, &v);
+	size_t n = collect_verdicts(c, added, &v), shown = 0;
 
-	for (size_t i = 0; i < n && (!c->limit || i < c->limit); i++)
-		verdict_row(c, &v[i], added, t);
+	*nfolded = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct row r;
+
+		if (folded(c, &v[i])) {
+			++*nfolded;
+			continue;
+		}
+		if (c->limit && shown >= c->limit)
+			continue;
+		shown++;
+		verdict_cells(c, &v[i], added, &r);
+		table_row_v(t, r.cell + first_col(c));
+	}
 	free(v);
-	return n;
+	return n - *nfolded;
 }
 
 static void print_hazards(const struct diff_cmd *c, bool added)
 {
-	static const char *const cols[] = { "severity", "function", "address", "bytes", "window",
-		"touched/best", "rule", "profile", "fix" };
 	struct table t;
+	size_t n, nfolded;
 
-	size_t n;
-
-	table_init(&t, 9, cols);
-	t.max[1] = 48;
-	if ((n = hazard_rows(c, added, &t))) {
+	table_init(&t, HAZARD_COLS - first_col(c), hazard_cols + first_col(c));
+	t.max[2 - first_col(c)] = 48;
+	n = hazard_rows(c, added, &t, &nfolded);
+	if (n || nfolded)
 		printf("%s\n", added ? "new hazards:" : "fixed hazards:");
+	if (n) {
 		table_print(&t, stdout);
 		if (n > t.nrows)
 			printf("... and %zu more (--limit 0 shows every row)\n", n - t.nrows);
-		printf("\n");
 	}
+	if (nfolded)
+		printf("%zu more hazards in code with less than %g%% of samples\n", nfolded,
+		       100 * c->min_share);
+	if (n || nfolded)
+		printf("\n");
 	table_free(&t);
 }
 
 static void print_resized(const struct diff_cmd *c)
 {
-	static const char *const cols[] = { "function", "address", "bytes" };
+	static const char *const cols[] = { "function", "cause", "address", "bytes" };
 	struct table t;
 
-	table_init(&t, 3, cols);
+	table_init(&t, 4, cols);
 	t.max[0] = 48;
 	for (size_t k = 0; k < c->d.n; k++) {
 		const struct layout_change *ch = &c->d.v[k];
@@ -288,7 +445,7 @@ static void print_resized(const struct diff_cmd *c)
 		    (c->limit && t.nrows >= c->limit))
 			continue;
 		subject_columns(c, ch, 0, addr, bytes, tb, sizeof addr);
-		table_row(&t, func_name(c, ch), addr, bytes);
+		table_row(&t, func_name(c, ch), cause_name(ch->cause), addr, bytes);
 	}
 	if (t.nrows) {
 		printf("loops that changed size, same verdict:\n");
@@ -298,39 +455,152 @@ static void print_resized(const struct diff_cmd *c)
 	table_free(&t);
 }
 
+/* An fde@ name is an address: two of them are no rename worth reading. */
+static bool named_rename(const struct diff_cmd *c, const struct func_rename *r)
+{
+	return old_func(c, r->fold)->source != FROM_FDE || new_func(c, r->fnew)->source != FROM_FDE;
+}
+
+static void print_renamed(const struct diff_cmd *c)
+{
+	size_t shown = 0, named = 0;
+
+	for (size_t i = 0; i < c->d.nrenamed; i++) {
+		const struct func_rename *r = &c->d.renamed[i];
+
+		if (!named_rename(c, r))
+			continue;
+		named++;
+		if (c->limit && shown >= c->limit)
+			continue;
+		printf("renamed %s -> %s (by %s)\n", old_func(c, r->fold)->name,
+		       new_func(c, r->fnew)->name, match_how_name(r->how));
+		shown++;
+	}
+	if (named > shown)
+		printf("... and %zu more renamed (--limit 0 shows every row)\n", named - shown);
+	if (shown)
+		printf("\n");
+}
+
 static void print_one_sided(const struct diff_cmd *c)
 {
 	for (size_t i = 0; i < c->d.funcs_only_old; i++)
-		printf("only in old: %s\n", c->old.r.funcs.v[c->d.only_old[i]->func].name);
+		printf("only in old: %s\n", old_func(c, c->d.only_old[i])->name);
 	for (size_t i = 0; i < c->d.funcs_only_new; i++)
-		printf("only in new: %s\n", c->new.r.funcs.v[c->d.only_new[i]->func].name);
+		printf("only in new: %s\n", new_func(c, c->d.only_new[i])->name);
+}
+
+static void print_summary(const struct diff_cmd *c, FILE *out)
+{
+	const struct layout_diff *d = &c->d;
+
+	fprintf(out, "%zu new hazards (%zu changed, %zu moved, %zu new), "
+		"%zu fixed (%zu changed, %zu moved, %zu removed); "
+		"%zu loops resized, %zu added, %zu removed; "
+		"%zu functions unchanged of %zu matched (%zu renamed), %zu only in old, "
+		"%zu only in new", d->hazards_added, d->added_by[CAUSE_CHANGED],
+		d->added_by[CAUSE_MOVED], d->added_by[CAUSE_NEW], d->hazards_removed,
+		d->removed_by[CAUSE_CHANGED], d->removed_by[CAUSE_MOVED],
+		d->removed_by[CAUSE_REMOVED], d->loops_resized, d->loops_added, d->loops_removed,
+		d->funcs_unchanged, d->funcs_matched, d->nrenamed, d->funcs_only_old,
+		d->funcs_only_new);
+	if (d->funcs_cold_left_out)
+		fprintf(out, "; %zu cold left out", d->funcs_cold_left_out);
+	fputc('\n', out);
+}
+
+static bool no_change(const struct layout_diff *d)
+{
+	return !d->hazards_added && !d->hazards_removed && !d->loops_resized && !d->loops_added &&
+	       !d->loops_removed && !d->funcs_only_old && !d->funcs_only_new &&
+	       d->funcs_unchanged == d->funcs_matched && !d->nrenamed;
+}
+
+static void print_profiles(const struct diff_cmd *c)
+{
+	for (size_t i = 0; i < c->new.r.nprofile; i++)
+		printf("%s %s", i ? "," : "", c->new.r.profile[i]->name);
 }
 
 static void print_text(const struct diff_cmd *c)
 {
-	const struct layout_diff *d = &c->d;
-
 	printf("%s -> %s: %s; profile", c->old.img.path, c->new.img.path,
 	       arch_name(c->new.img.arch));
-	for (size_t i = 0; i < c->new.r.nprofile; i++)
-		printf("%s %s", i ? "," : "", c->new.r.profile[i]->name);
-	printf("\n\n");
+	print_profiles(c);
+	printf("\n");
+	if (c->new.r.hot)
+		printf("samples of %s: %" PRIu64 " of %" PRIu64 " in %s, %" PRIu64 " in %s\n",
+		       c->hot.source, c->old.r.file_samples, c->hot.total, c->old.img.path,
+		       c->new.r.file_samples, c->new.img.path);
+	printf("\n");
 	print_hazards(c, true);
 	print_hazards(c, false);
 	print_resized(c);
+	print_renamed(c);
 	if (c->all)
 		print_one_sided(c);
-	if (!d->hazards_added && !d->hazards_removed && !d->loops_resized && !d->loops_added &&
-	    !d->loops_removed && !d->funcs_only_old && !d->funcs_only_new &&
-	    d->funcs_unchanged == d->funcs_matched) {
-		printf("no layout change (%zu functions)\n", d->funcs_matched);
+	if (no_change(&c->d)) {
+		printf("no layout change (%zu functions)\n", c->d.funcs_matched);
 		return;
 	}
-	printf("%zu new hazards, %zu fixed, %zu loops resized, %zu added, %zu removed; "
-	       "%zu functions unchanged of %zu matched, %zu only in old, %zu only in new\n",
-	       d->hazards_added, d->hazards_removed, d->loops_resized, d->loops_added,
-	       d->loops_removed, d->funcs_unchanged, d->funcs_matched, d->funcs_only_old,
-	       d->funcs_only_new);
+	print_summary(c, stdout);
+}
+
+/* ---- markdown, for a code-review comment ---- */
+
+/* A cell of a GitHub table: a pipe would end it, names go in code spans
+ * (C++ and kernel names are full of underscores, which emphasise). */
+static void md_cell(const char *s, bool code)
+{
+	fputs(code ? "| `" : "| ", stdout);
+	for (; *s; s++)
+		fputs(*s == '|' ? "\\|" : *s == '`' ? "'" : (char[2]){ *s, 0 }, stdout);
+	fputs(code ? "` " : " ", stdout);
+}
+
+static void md_hazards(const struct diff_cmd *c, bool added)
+{
+	struct verdict *v;
+	size_t n = collect_verdicts(c, added, &v), shown = c->limit && c->limit < n ? c->limit : n;
+
+	if (n) {
+		printf("\n**%s hazards**\n\n", added ? "New" : "Fixed");
+		for (size_t k = first_col(c); k < HAZARD_COLS; k++)
+			printf("| %s ", hazard_cols[k] + (hazard_cols[k][0] == '>'));
+		printf("|\n");
+		for (size_t k = first_col(c); k < HAZARD_COLS; k++)
+			printf("|---");
+		printf("|\n");
+	}
+	for (size_t i = 0; i < shown; i++) {
+		struct row r;
+
+		verdict_cells(c, &v[i], added, &r);
+		for (size_t k = first_col(c); k < HAZARD_COLS; k++)
+			md_cell(r.cell[k], k == 2 || k == HAZARD_COLS - 1);
+		printf("|\n");
+	}
+	if (n > shown)
+		printf("\n... and %zu more.\n", n - shown);
+	free(v);
+}
+
+static void print_markdown(const struct diff_cmd *c, bool fails)
+{
+	printf("### straddle diff: `%s` -> `%s` (%s; profile", c->old.img.path, c->new.img.path,
+	       arch_name(c->new.img.arch));
+	print_profiles(c);
+	printf(")\n\n");
+	if (no_change(&c->d)) {
+		printf("No layout change (%zu functions).\n", c->d.funcs_matched);
+		return;
+	}
+	printf("%s\n\n", fails ? "**The gate fails**: a new hazard of a selected rule and cause." :
+				  "The gate passes.");
+	print_summary(c, stdout);
+	md_hazards(c, true);
+	md_hazards(c, false);
 }
 
 /* ---- JSON ---- */
@@ -350,11 +620,25 @@ static void write_loop_change(struct diff_cmd *c, struct jw *w, const struct lay
 
 	jw_open(w, NULL, '{');
 	jw_string(w, "function", func_name(c, ch));
+	jw_string(w, "cause", cause_name(ch->cause));
+	jw_bool(w, "cold", ch->cold);
 	loop_side(c, w, "old", &c->old, ch->lold);
 	loop_side(c, w, "new", &c->new, ch->lnew);
 	results_write_hazards(w, "added", d->refs + ch->added, NULL, ch->nadded);
 	results_write_hazards(w, "removed", d->refs + ch->removed, NULL, ch->nremoved);
 	jw_close(w, '}');
+}
+
+static void func_side(struct jw *w, const char *addr, const char *align, const struct elf_func *f,
+		      const struct func_report *fr)
+{
+	if (f) {
+		jw_hex(w, addr, f->addr);
+		jw_int(w, align, (long long)fr->entry_align);
+	} else {
+		jw_null(w, addr);
+		jw_null(w, align);
+	}
 }
 
 static void write_entry_change(struct diff_cmd *c, struct jw *w, const struct layout_change *ch)
@@ -363,19 +647,84 @@ static void write_entry_change(struct diff_cmd *c, struct jw *w, const struct la
 
 	jw_open(w, NULL, '{');
 	jw_string(w, "name", func_name(c, ch));
-	jw_hex(w, "old_addr", c->old.r.funcs.v[ch->fold->func].addr);
-	jw_hex(w, "new_addr", c->new.r.funcs.v[ch->fnew->func].addr);
-	jw_int(w, "old_entry_align", (long long)ch->fold->entry_align);
-	jw_int(w, "new_entry_align", (long long)ch->fnew->entry_align);
+	jw_string(w, "cause", cause_name(ch->cause));
+	jw_bool(w, "cold", ch->cold);
+	func_side(w, "old_addr", "old_entry_align", ch->fold ? old_func(c, ch->fold) : NULL, ch->fold);
+	func_side(w, "new_addr", "new_entry_align", ch->fnew ? new_func(c, ch->fnew) : NULL, ch->fnew);
 	results_write_hazards(w, "added", d->refs + ch->added, NULL, ch->nadded);
 	results_write_hazards(w, "removed", d->refs + ch->removed, NULL, ch->nremoved);
 	jw_close(w, '}');
 }
 
+static void write_changes(struct diff_cmd *c, struct json_stream *out, const char *key,
+			  bool entry)
+{
+	jstream_open(out, key, '[');
+	for (size_t k = 0; k < c->d.n; k++) {
+		struct jw w;
+
+		if (c->d.v[k].entry != entry)
+			continue;
+		jstream_raw(out, NULL, &w);
+		(entry ? write_entry_change : write_loop_change)(c, &w, &c->d.v[k]);
+	}
+	jstream_close(out);
+}
+
+static void write_renamed(struct diff_cmd *c, struct json_stream *out)
+{
+	jstream_open(out, "renamed", '[');
+	for (size_t i = 0; i < c->d.nrenamed; i++) {
+		const struct func_rename *r = &c->d.renamed[i];
+		struct jw w;
+
+		jstream_raw(out, NULL, &w);
+		jw_open(&w, NULL, '{');
+		jw_string(&w, "old", old_func(c, r->fold)->name);
+		jw_string(&w, "new", new_func(c, r->fnew)->name);
+		jw_string(&w, "by", match_how_name(r->how));
+		jw_close(&w, '}');
+	}
+	jstream_close(out);
+}
+
+static json_t *by_cause(const size_t *n, enum diff_cause one_sided)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "changed", json_integer((json_int_t)n[CAUSE_CHANGED]));
+	json_object_set_new(o, "moved", json_integer((json_int_t)n[CAUSE_MOVED]));
+	json_object_set_new(o, cause_name(one_sided), json_integer((json_int_t)n[one_sided]));
+	return o;
+}
+
+static json_t *summary(const struct layout_diff *d)
+{
+	json_t *s = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+		"new_hazards", (json_int_t)d->hazards_added,
+		"fixed_hazards", (json_int_t)d->hazards_removed,
+		"loops_resized", (json_int_t)d->loops_resized,
+		"loops_added", (json_int_t)d->loops_added,
+		"loops_removed", (json_int_t)d->loops_removed,
+		"functions_matched", (json_int_t)d->funcs_matched,
+		"functions_unchanged", (json_int_t)d->funcs_unchanged,
+		"functions_renamed", (json_int_t)d->nrenamed,
+		"functions_only_old", (json_int_t)d->funcs_only_old,
+		"functions_only_new", (json_int_t)d->funcs_only_new,
+		"functions_cold_left_out", (json_int_t)d->funcs_cold_left_out);
+	json_t *how = json_object();
+
+	for (int h = 0; h < NMATCH; h++)
+		json_object_set_new(how, match_how_name(h), json_integer((json_int_t)d->matched_by[h]));
+	json_object_set_new(s, "new_by_cause", by_cause(d->added_by, CAUSE_NEW));
+	json_object_set_new(s, "fixed_by_cause", by_cause(d->removed_by, CAUSE_REMOVED));
+	json_object_set_new(s, "matched_by", how);
+	return s;
+}
+
 static void print_json(struct diff_cmd *c)
 {
 	json_t *head = results_new("diff"), *names = json_array();
-	const struct layout_diff *d = &c->d;
 	struct json_stream out;
 
 	for (size_t i = 0; i < c->new.r.nprofile; i++)
@@ -385,46 +734,26 @@ static void print_json(struct diff_cmd *c)
 	json_object_set_new(head, "arch", json_string(arch_name(c->new.img.arch)));
 	json_object_set_new(head, "profiles", names);
 	jstream_begin(&out, stdout, head);
-	jstream_open(&out, "loops", '[');
-	for (size_t k = 0; k < d->n; k++) {
-		struct jw w;
-
-		if (d->v[k].entry)
-			continue;
-		jstream_raw(&out, NULL, &w);
-		write_loop_change(c, &w, &d->v[k]);
-	}
-	jstream_close(&out);
-	jstream_open(&out, "functions", '[');
-	for (size_t k = 0; k < d->n; k++) {
-		struct jw w;
-
-		if (!d->v[k].entry)
-			continue;
-		jstream_raw(&out, NULL, &w);
-		write_entry_change(c, &w, &d->v[k]);
-	}
-	jstream_close(&out);
-	jstream_put(&out, "summary", json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
-		"new_hazards", (json_int_t)d->hazards_added,
-		"fixed_hazards", (json_int_t)d->hazards_removed,
-		"loops_resized", (json_int_t)d->loops_resized,
-		"loops_added", (json_int_t)d->loops_added,
-		"loops_removed", (json_int_t)d->loops_removed,
-		"functions_matched", (json_int_t)d->funcs_matched,
-		"functions_unchanged", (json_int_t)d->funcs_unchanged,
-		"functions_only_old", (json_int_t)d->funcs_only_old,
-		"functions_only_new", (json_int_t)d->funcs_only_new));
+	write_changes(c, &out, "loops", false);
+	write_changes(c, &out, "functions", true);
+	write_renamed(c, &out);
+	jstream_put(&out, "summary", summary(&c->d));
 	if (jstream_end(&out))
 		complain("stdout", "cannot write the JSON output");
 }
 
+/* A new hazard of a selected rule, gained for a selected cause. */
 static bool gate_fails(const struct diff_cmd *c)
 {
-	for (size_t i = 0; i < c->d.n; i++)
-		for (uint32_t k = 0; k < c->d.v[i].nadded; k++)
-			if (c->fail_rules & (1u << c->d.refs[c->d.v[i].added + k]->rule))
+	for (size_t i = 0; i < c->d.n; i++) {
+		const struct layout_change *ch = &c->d.v[i];
+
+		if (!(c->fail_causes & (1u << ch->cause)))
+			continue;
+		for (uint32_t k = 0; k < ch->nadded; k++)
+			if (c->fail_rules & (1u << c->d.refs[ch->added + k]->rule))
 				return true;
+	}
 	return false;
 }
 
@@ -442,13 +771,19 @@ int cmd_diff(int argc, char **argv)
 			 arch_name(c.new.img.arch), c.old.arg, arch_name(c.old.img.arch));
 		goto out;
 	}
-	layout_diff(&c.old.r, &c.new.r, &c.d);
-	if (c.json)
+	layout_diff(&(struct diff_side){ &c.old.img, &c.old.r },
+		    &(struct diff_side){ &c.new.img, &c.new.r }, &c.dopts, &c.d);
+	if (changed(&c))
+		goto out;
+	status = gate_fails(&c) ? EXIT_GATE : EXIT_OK;
+	if (c.format == FORMAT_JSON)
 		print_json(&c);
+	else if (c.format == FORMAT_MARKDOWN)
+		print_markdown(&c, status == EXIT_GATE);
 	else
 		print_text(&c);
-	status = gate_fails(&c) ? EXIT_GATE : EXIT_OK;
 out:
+	hot_run_free(&c.hot);
 	layout_diff_free(&c.d);
 	scan_result_free(&c.old.r);
 	scan_result_free(&c.new.r);

@@ -6,33 +6,44 @@
 #include "../report/report.h"
 #include "../results/results.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
-static void help(FILE *out)
-{
-	fputs("usage: straddle kernels [--json] [--check]\n"
-	      "\n"
-	      "The copy and clear kernels 'straddle sweep' can place: each seed's loop in\n"
-	      "its strategies (the 10- and 15-byte __clear_user loops, rep stosq/stosb, the\n"
-	      "unrolled 64 B copy, rep movsq/movsb, the arm64 str xzr loop), and libc's\n"
-	      "memset and memcpy as references that run where they are. Listed with the\n"
-	      "seed each comes from, its hot loop's offsets, and the CPU features it\n"
-	      "wants, marked '(missing)' where this CPU lacks them.\n"
-	      "\n"
-	      "  --check     prove the fault contract for every placeable kernel: at code\n"
-	      "              offsets 0,1,7,13,33,63 (AArch64: 0,4,12,28,36,60), every length\n"
-	      "              0..300 without a fault, and every start 0..256 bytes before a\n"
-	      "              PROT_NONE page for each length reaching it, on the destination\n"
-	      "              and (copies) the source: return value and every byte compared.\n"
-	      "              The last line is 'N passed, N failed'.\n"
-	      "  --json      JSON on standard output (--check's lines go to stderr)\n"
-	      "  -h, --help  this help\n"
-	      "\n"
-	      "Exit status: 0 done, 1 a check failed, 2 bad usage or the check could not run.\n",
-	      out);
-}
+struct kernels_cmd {
+	bool json, check;
+};
+
+static int cmd_kernels(int argc, char **argv);
+
+#define F(field) offsetof(struct kernels_cmd, field)
+
+static const struct cmd_option kernels_options[] = {
+	{ .name = "check", .kind = OPT_SET, .field = F(check),
+	  .help = "prove the fault contract for every placeable kernel: at code\n"
+		  "offsets 0,1,7,13,33,63 (AArch64: 0,4,12,28,36,60), every length\n"
+		  "0..300 without a fault, and every start 0..256 bytes before a\n"
+		  "PROT_NONE page for each length reaching it, on the destination\n"
+		  "and (copies) the source: return value and every byte compared.\n"
+		  "The last line is 'N passed, N failed'." },
+	{ .name = "json", .kind = OPT_SET, .field = F(json),
+	  .help = "JSON on standard output (--check's lines go to stderr)" },
+	{ 0 }
+};
+
+const struct command kernels_command = {
+	.name = "kernels",
+	.run = cmd_kernels,
+	.summary = "the built-in copy/clear kernels; --check proves their fault contract",
+	.args = "[--json] [--check]",
+	.about = "The copy and clear kernels 'straddle sweep' can place: each seed's loop in\n"
+		 "its strategies (the 10- and 15-byte __clear_user loops, rep stosq/stosb, the\n"
+		 "unrolled 64 B copy, rep movsq/movsb, the arm64 str xzr loop), and libc's\n"
+		 "memset and memcpy as references that run where they are. Listed with the\n"
+		 "seed each comes from, its hot loop's offsets, and the CPU features it\n"
+		 "wants, marked '(missing)' where this CPU lacks them.\n",
+	.options = kernels_options,
+	.notes = "Exit status: 0 done, 1 a check failed, 2 bad usage or the check could not run.\n",
+};
 
 /* "ERMS FSRS (missing)", or "-". */
 static void format_features(unsigned want, unsigned have, char *buf, size_t n)
@@ -145,35 +156,26 @@ static int run_check(bool json, struct kernels_check_result *r)
 	return r->failed ? EXIT_GATE : EXIT_OK;
 }
 
-int cmd_kernels(int argc, char **argv)
+static int cmd_kernels(int argc, char **argv)
 {
-	static const struct option longopts[] = { { "json", no_argument, NULL, 'J' },
-		{ "check", no_argument, NULL, 'C' }, { "help", no_argument, NULL, 'h' }, { 0 } };
 	struct kernels_check_result check;
-	bool json = false, do_check = false;
-	int ch, rc = EXIT_OK;
+	struct kernels_cmd c = { 0 };
+	int rc = EXIT_OK;
 
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'J': json = true; break;
-		case 'C': do_check = true; break;
-		case 'h': help(stdout); return EXIT_OK;
-		default: bad_option("kernels", ch, argv); return EXIT_USAGE;
-		}
-	}
+	if (parse_command_line(&kernels_command, &c, argc, argv))
+		return EXIT_USAGE;
 	if (optind < argc) {
 		complain("kernels", "unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	if (do_check && (rc = run_check(json, &check)) == EXIT_USAGE)
+	if (c.check && (rc = run_check(c.json, &check)) == EXIT_USAGE)
 		return rc;
-	if (json) {
-		int jrc = print_json(kernels_host_features(), do_check ? &check : NULL);
+	if (c.json) {
+		int jrc = print_json(kernels_host_features(), c.check ? &check : NULL);
 
 		return jrc ? jrc : rc;
 	}
-	if (!do_check)
+	if (!c.check)
 		print_text(kernels_host_features());
 	return rc;
 }

@@ -1,89 +1,58 @@
-/* Options more than one command takes: --uarch, --fail-on, numbers. */
+/* The command line from a command's option table, and the options more than
+ * one command takes: --uarch, --fail-on, numbers. */
 #include "cmd.h"
+#include "../results/results.h"
 
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int add(const struct profile *p, const struct profile **out, size_t max, size_t *n)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (out[i] == p)
-			return 0;
-	if (*n >= max)
-		return -1;
-	out[(*n)++] = p;
-	return 0;
-}
-
-static const struct profile *host_profile(char *why, size_t why_len)
-{
-	struct host h;
-
-	host_detect(&h);
-	if (h.profile) {
-		snprintf(why, why_len, "host: %s", h.why);
-		return h.profile;
-	}
-#if defined(__aarch64__)
-	snprintf(why, why_len, "host: %s not in the table, using generic-arm64", h.why);
-	return profile_named("generic-arm64");
-#else
-	snprintf(why, why_len, "host: %s not in the table, using generic-x86", h.why);
-	return profile_named("generic-x86");
-#endif
-}
-
 int select_profiles(const char *spec, const struct profile **out, size_t max,
 		    size_t *n, char *why, size_t why_len)
 {
-	char *copy = xstrdup(spec), *save = NULL;
-	int rc = 0;
+	struct err e;
 
-	*n = 0;
-	why[0] = 0;
-	for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0;
-	     tok = strtok_r(NULL, ",", &save)) {
-		if (strcmp(tok, "all") == 0) {
-			for (size_t i = 0; i < profile_count(); i++)
-				add(profile_at(i), out, max, n);
-		} else if (strcmp(tok, "host") == 0) {
-			rc = add(host_profile(why, why_len), out, max, n);
-		} else if (profile_named(tok)) {
-			rc = add(profile_named(tok), out, max, n);
-		} else {
-			complain("--uarch", "no profile named '%s' (see 'straddle uarch')", tok);
-			rc = -1;
-		}
+	if (profile_select(spec, results_profile_load, out, max, n, why, why_len, &e)) {
+		fprintf(stderr, "straddle: %s\n", e.msg);
+		return -1;
 	}
-	if (rc == 0 && *n == 0) {
-		complain("--uarch", "no profile given");
-		rc = -1;
-	}
-	free(copy);
-	return rc;
+	return 0;
 }
 
-int parse_rules(const char *opt, const char *spec, unsigned *mask)
+int parse_name_list(const char *opt, const char *spec, int (*lookup)(const char *name),
+		    const char *kind, const char *placeholder, unsigned *mask)
 {
 	char *copy = xstrdup(spec), *save = NULL;
 	int rc = 0;
+	bool named = false;
 
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		int r = rule_from_name(t);
+		int r = lookup(t);
 
+		named = true;
 		if (strcmp(t, "any") == 0)
 			*mask = ~0u;
 		else if (r >= 0)
 			*mask |= 1u << r;
 		else {
-			complain(opt, "unknown rule '%s'", t);
+			complain(opt, "unknown %s '%s'", kind, t);
 			rc = -1;
 		}
 	}
 	free(copy);
+	if (rc == 0 && !named) {
+		/* "" once turned scan's gate off and meant "any" to diff */
+		complain(opt, "'%s' names no %s (%s,... or any)", spec, kind, placeholder);
+		rc = -1;
+	}
 	return rc;
+}
+
+int parse_rules(const char *opt, const char *spec, unsigned *mask)
+{
+	return parse_name_list(opt, spec, rule_from_name, "rule", "RULE", mask);
 }
 
 int parse_number(const char *opt, const char *s, unsigned long min, unsigned long max,
@@ -146,4 +115,116 @@ int parse_fraction(const char *opt, const char *s, double min, double max, doubl
 	}
 	*out = v;
 	return 0;
+}
+
+/* ---- the table ---- */
+
+/* getopt_long's `val`: the letter, or 256 + the index for a long-only one. */
+static int option_key(const struct cmd_option *opts, size_t i)
+{
+	return opts[i].letter ? opts[i].letter : 256 + (int)i;
+}
+
+static size_t count_options(const struct cmd_option *opts)
+{
+	size_t n = 0;
+
+	while (opts[n].name || opts[n].letter)
+		n++;
+	return n;
+}
+
+static int parse_unsigned(const char *opt, const struct cmd_option *o, const char *value,
+			  void *at)
+{
+	unsigned long v;
+
+	if (parse_number(opt, value, o->min, o->max, &v))
+		return -1;
+	if (o->kind == OPT_UNSIGNED)
+		*(unsigned *)at = (unsigned)v;
+	else if (o->kind == OPT_ULONG)
+		*(unsigned long *)at = v;
+	else
+		*(uint64_t *)at = v;
+	return 0;
+}
+
+/* Before a run of minutes, not after it: the write would refuse it. */
+static int check_output_option(const char *path)
+{
+	struct err e;
+
+	if (strcmp(path, "-") != 0 && check_output(path, &e)) {
+		complain(path, "%s", e.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int apply(const struct cmd_option *o, void *target, const char *value)
+{
+	char opt[64];
+	void *at = (char *)target + o->field;
+
+	if (o->name)
+		snprintf(opt, sizeof opt, "--%s", o->name);
+	else
+		snprintf(opt, sizeof opt, "-%c", o->letter);
+	switch (o->kind) {
+	case OPT_SET: *(bool *)at = true; return 0;
+	case OPT_CLEAR: *(bool *)at = false; return 0;
+	case OPT_STRING: *(const char **)at = value; return 0;
+	case OPT_OUTPUT: *(const char **)at = value; return check_output_option(value);
+	case OPT_UNSIGNED:
+	case OPT_ULONG:
+	case OPT_U64: return parse_unsigned(opt, o, value, at);
+	case OPT_SECONDS: return parse_seconds(opt, value, at);
+	case OPT_FRACTION: return parse_fraction(opt, value, o->lo, o->hi, at);
+	case OPT_RULES: return parse_rules(opt, value, at);
+	case OPT_CALL: return o->call(target, opt, value);
+	}
+	return -1;
+}
+
+int parse_command_line(const struct command *cmd, void *target, int argc, char **argv)
+{
+	const struct cmd_option *opts = cmd->options;
+	size_t n = count_options(opts), k = 0, nlong = 0;
+	struct option *longopts = xcalloc(n + 2, sizeof *longopts);
+	char *letters = xcalloc(2 * n + 5, 1);
+	int ch, rc = 0;
+
+	if (cmd->in_order)
+		letters[k++] = '+';     /* the rest is a command line of its own */
+	letters[k++] = ':';     /* a missing value is ':', not '?' */
+	for (size_t i = 0; i < n; i++) {
+		if (opts[i].name)
+			longopts[nlong++] = (struct option){ opts[i].name,
+				opts[i].value ? required_argument : no_argument, NULL,
+				option_key(opts, i) };
+		if (opts[i].letter) {
+			letters[k++] = opts[i].letter;
+			if (opts[i].value)
+				letters[k++] = ':';
+		}
+	}
+	longopts[nlong] = (struct option){ option_help.name, no_argument, NULL, option_help.letter };
+	letters[k++] = option_help.letter;
+	opterr = 0;
+	optind = 1;
+	while (rc == 0 && (ch = getopt_long(argc, argv, letters, longopts, NULL)) != -1) {
+		size_t i = 0;
+
+		if (ch == option_help.letter) {
+			print_help(cmd, stdout);
+			exit(EXIT_OK);
+		}
+		while (i < n && option_key(opts, i) != ch)
+			i++;
+		rc = i < n ? apply(&opts[i], target, optarg) : bad_option(cmd->name, ch, argv);
+	}
+	free(longopts);
+	free(letters);
+	return rc;
 }

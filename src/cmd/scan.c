@@ -5,8 +5,8 @@
 #include "../report/report.h"
 #include "../results/results.h"
 
-#include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,40 +21,17 @@ struct scan_cmd {
 	unsigned long limit;
 	unsigned fail_rules;            /* bit per enum rule */
 	const char *dump_vdso;
+	const char *uarch;
 	struct json_stream out;
 	json_t *errors;
 	bool gate_failed;
+	/* --hot: samples of a record (or --perf-script text) rank the rows */
+	const char *hot_path, *perf_script, *vmlinux;
+	struct hot_run hot;
+	bool have_hot;
+	double min_share;
+	const struct hot_file *kernel_file;     /* kernel samples as the image's addresses */
 };
-
-static void help(FILE *out)
-{
-	fputs("usage: straddle scan [OPTIONS] [FILE...|vdso]\n"
-	      "\n"
-	      "Find loops and functions whose placement is a code-layout hazard: a loop\n"
-	      "that straddles more fetch windows, uop-cache windows or cache lines than it\n"
-	      "needs, a back-edge branch that crosses or ends on a window where the CPU's\n"
-	      "rule says so, a small function whose entry makes it span two lines. Each\n"
-	      "hazard comes with its fix: the .p2align that removes it and its padding.\n"
-	      "\n"
-	      "With no FILE: this process's vDSO and C library. 'vdso' reads the running\n"
-	      "vDSO from memory. Addresses are the ELF's own virtual addresses.\n"
-	      "\n"
-	      "  --uarch NAME[,NAME]|host|all  profiles to apply (default host; see 'straddle uarch')\n"
-	      "  --all              list every loop and irreducible cycle, not only hazards\n"
-	      "  --func GLOB        only functions whose name matches GLOB\n"
-	      "  --json             JSON on standard output\n"
-	      "  -j, --jobs N       threads (default: online CPUs)\n"
-	      "  --limit N          at most N hazard rows per file in the table (default 40, 0: all)\n"
-	      "  --fail-on RULE,..  exit 1 if a hazard of these rules is found ('any' for all):\n"
-	      "                     loop-straddles-window, branch-crosses-window,\n"
-	      "                     branch-ends-window, entry-misaligned\n"
-	      "  --no-source        do not look up source lines (DWARF)\n"
-	      "  --dump-vdso FILE   save the running vDSO image to FILE\n"
-	      "  -h, --help         this help\n"
-	      "\n"
-	      "Exit status: 0 done (hazards or not), 1 --fail-on matched, 2 bad usage or a file\n"
-	      "that could not be scanned (the other files are still scanned).\n", out);
-}
 
 /* ---- the text table ---- */
 
@@ -110,6 +87,22 @@ static bool same_verdict(const struct row *x, const struct row *y)
 	       a->fix_pad == b->fix_pad;
 }
 
+static uint64_t row_samples(const struct row *x)
+{
+	return x->loop ? x->loop->samples : x->func->samples;
+}
+
+/* With samples: the hottest first, then worst first (hot_order). */
+static int by_hot(const void *a, const void *b, void *ctx)
+{
+	const struct scan_result *r = ctx;
+	const struct row *x = a, *y = b;
+	int o = hot_order(hot_share(r, row_samples(x)), x->hazard->severity,
+			  hot_share(r, row_samples(y)), y->hazard->severity);
+
+	return o ? o : by_worst(a, b, ctx);
+}
+
 static size_t collect_rows(const struct scan_result *r, struct row **out)
 {
 	struct row *v = xcalloc(r->nhazard, sizeof *v);
@@ -124,7 +117,7 @@ static size_t collect_rows(const struct scan_result *r, struct row **out)
 		for (uint32_t h = f->hazard; h < f->hazard + f->nhazard; h++)
 			v[n++] = (struct row){ f, NULL, &r->hazard[h] };
 	}
-	qsort_r(v, n, sizeof *v, by_worst, (void *)r);
+	qsort_r(v, n, sizeof *v, r->hot ? by_hot : by_worst, (void *)r);
 	*out = v;
 	return n;
 }
@@ -142,25 +135,42 @@ static void format_windows(const struct scan_result *r, const struct row *x, cha
 			 x->hazard->rule == RULE_ENTRY_MISALIGNED ? 1 : windows_best(bytes, w));
 }
 
-static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r)
+/* "0.5%" */
+static void format_share(double share, char *buf, size_t n)
 {
-	static const char *const cols[] = { "severity", "function", "address", "source",
-		">bytes", "window", "detail", "rule", "profile", "placement", "fix" };
+	snprintf(buf, n, "%.1f", 100 * share);
+}
+
+static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r,
+			  FILE *out)
+{
+	static const char *const cols[] = { ">samples %", "severity", "function", "address",
+		"source", ">bytes", "window", "detail", "rule", "profile", "placement", "fix" };
+	const size_t first = r->hot ? 0 : 1;   /* the samples column only with --hot */
 	struct table t;
 	struct row *rows;
-	size_t n = collect_rows(r, &rows), shown = 0, i = 0;
+	size_t n = collect_rows(r, &rows), shown = 0, folded = 0, more = 0, i = 0;
 
-	table_init(&t, 11, cols);
-	t.max[1] = 48;
-	while (i < n && (!c->limit || shown < c->limit)) {
+	table_init(&t, 12 - first, cols + first);
+	t.max[2 - first] = 48;
+	while (i < n) {
 		const struct row *x = &rows[i];
 		const struct hazard *h = x->hazard;
-		char addr[20], src[128], bytes[24], win[16], tb[40], place[32], fix[40];
+		char addr[20], src[128], bytes[24], win[16], tb[40], place[32], fix[40], pct[16];
 		char profiles[256] = "";
+		const char *cells[12];
 
 		for (; i < n && same_verdict(x, &rows[i]); i++)
 			snprintf(profiles + strlen(profiles), sizeof profiles - strlen(profiles),
 				 "%s%s", *profiles ? "," : "", rows[i].hazard->profile->name);
+		if (r->hot && hot_share(r, row_samples(x)) < c->min_share) {
+			folded++;
+			continue;
+		}
+		if (c->limit && shown >= c->limit) {
+			more++;
+			continue;
+		}
 		shown++;
 
 		hex_addr(addr, row_addr(r, x));
@@ -172,18 +182,25 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 		format_windows(r, x, tb, sizeof tb);
 		format_fix(h, fix, sizeof fix);
 		format_placement(h, place, sizeof place);
-		table_row(&t, severity_name(h->severity), r->funcs.v[x->func->func].name, addr,
-			  src, bytes, win, tb, rule_name(h->rule), profiles, place, fix);
+		format_share(hot_share(r, row_samples(x)), pct, sizeof pct);
+		const char *all[12] = { pct, severity_name(h->severity), r->funcs.v[x->func->func].name,
+					addr, src, bytes, win, tb, rule_name(h->rule), profiles, place, fix };
+
+		memcpy(cells, all + first, (12 - first) * sizeof *cells);
+		table_row_v(&t, cells);
 	}
-	if (n)
-		table_print(&t, stdout);
-	if (i < n)
-		printf("... and more (--limit 0 shows every row)\n");
+	if (t.nrows)
+		table_print(&t, out);
+	if (more)
+		fprintf(out, "... and more (--limit 0 shows every row)\n");
+	if (folded)
+		fprintf(out, "%zu more hazards in code with less than %g%% of samples\n", folded,
+		       100 * c->min_share);
 	table_free(&t);
 	free(rows);
 }
 
-static void print_all_loops(const struct scan_result *r)
+static void print_all_loops(const struct scan_result *r, FILE *out)
 {
 	static const char *const cols[] = { "function", "start", "end", ">bytes", ">insns",
 		">depth", "inner", "call", "entries", ">16", ">32", ">64", ">hazards" };
@@ -196,18 +213,17 @@ static void print_all_loops(const struct scan_result *r)
 
 		for (uint32_t k = f->loop; k < f->loop + f->nloop; k++) {
 			const struct loop_report *l = &r->loop[k];
-			char s[20], e[20], b[24], ni[16], d[16], w[3][16], hz[16];
-			static const unsigned sizes[3] = { 16, 32, 64 };
+			char s[20], e[20], b[24], ni[16], d[16], w[MODEL_NWINDOWS][16], hz[16];
 
 			hex_addr(s, l->start);
 			hex_addr(e, l->end);
 			snprintf(b, sizeof b, "%" PRIu64, l->end - l->start);
 			snprintf(ni, sizeof ni, "%u", l->ninsn);
 			snprintf(d, sizeof d, "%u", l->depth);
-			for (int j = 0; j < 3; j++)
+			for (size_t j = 0; j < MODEL_NWINDOWS; j++)
 				snprintf(w[j], sizeof w[j], "%u/%u",
-					 windows_touched(l->start, l->end, sizes[j]),
-					 windows_best(l->end - l->start, sizes[j]));
+					 windows_touched(l->start, l->end, model_windows[j]),
+					 windows_best(l->end - l->start, model_windows[j]));
 			snprintf(hz, sizeof hz, "%u", l->nhazard);
 			table_row(&t, r->funcs.v[f->func].name, s, e, b, ni, d,
 				  l->innermost ? "yes" : "no", l->has_call ? "yes" : "no",
@@ -215,20 +231,21 @@ static void print_all_loops(const struct scan_result *r)
 		}
 	}
 	if (t.nrows)
-		table_print(&t, stdout);
+		table_print(&t, out);
 	table_free(&t);
 	for (size_t i = 0; i < r->nfunc; i++)
 		for (uint32_t k = r->func[i].irr; k < r->func[i].irr + r->func[i].nirr; k++)
-			printf("irreducible cycle in %s: entered at %#" PRIx64 " from %#" PRIx64 "\n",
+			fprintf(out, "irreducible cycle in %s: entered at %#" PRIx64 " from %#" PRIx64 "\n",
 			       r->funcs.v[r->func[i].func].name, r->irr[k].entry, r->irr[k].from);
 	/* where a dispatch could not be read, a cycle through it is unseen */
 	for (size_t i = 0; i < r->nfunc; i++)
 		if (r->func[i].unresolved)
-			printf("indirect jumps unresolved in %s: %u\n",
-			       r->funcs.v[r->func[i].func].name, r->func[i].unresolved);
+			fprintf(out, "indirect jumps unresolved in %s: %u\n",
+				r->funcs.v[r->func[i].func].name, r->func[i].unresolved);
 }
 
-static void print_text(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r)
+static void print_text(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r,
+		       FILE *out)
 {
 	size_t loops_with = 0, entries = 0;
 
@@ -236,22 +253,25 @@ static void print_text(struct scan_cmd *c, struct elf_image *img, const struct s
 		loops_with += r->loop[i].nhazard > 0;
 	for (size_t i = 0; i < r->nfunc; i++)
 		entries += r->func[i].nhazard > 0;
-	printf("%s: %s %s, %zu functions, %" PRIu64 " instructions, %" PRIu64 " loops",
+	fprintf(out, "%s: %s %s, %zu functions, %" PRIu64 " instructions, %" PRIu64 " loops",
 	       img->path, arch_name(img->arch), elf_type_name(img->type), r->functions_scanned,
 	       r->instructions, r->loops_total);
 	if (c->opts.keep_all && img->arch == ARCH_AARCH64)
-		printf(", %" PRIu64 " undecoded words", r->undecoded);
+		fprintf(out, ", %" PRIu64 " undecoded words", r->undecoded);
 	if (c->opts.keep_all)
-		printf(", %" PRIu64 " jump tables, %" PRIu64 " indirect jumps unresolved",
-		       r->jump_tables, r->unresolved);
-	printf("; profile");
+		fprintf(out, ", %" PRIu64 " jump tables, %" PRIu64 " indirect jumps unresolved",
+			r->jump_tables, r->unresolved);
+	fprintf(out, "; profile");
 	for (size_t i = 0; i < r->nprofile; i++)
-		printf("%s %s", i ? "," : "", r->profile[i]->name);
-	printf("\n");
-	print_hazards(c, img, r);
+		fprintf(out, "%s %s", i ? "," : "", r->profile[i]->name);
+	if (r->hot)
+		fprintf(out, "; %" PRIu64 " of %" PRIu64 " samples (%.1f%%)", r->file_samples,
+		       r->run_samples, 100 * hot_share(r, r->file_samples));
+	fprintf(out, "\n");
+	print_hazards(c, img, r, out);
 	if (c->opts.keep_all)
-		print_all_loops(r);
-	printf("%zu hazards: %zu loops, %zu function entries\n\n", r->nhazard, loops_with, entries);
+		print_all_loops(r, out);
+	fprintf(out, "%zu hazards: %zu loops, %zu function entries\n\n", r->nhazard, loops_with, entries);
 }
 
 static void check_gate(struct scan_cmd *c, const struct scan_result *r)
@@ -268,29 +288,83 @@ static int open_target(const char *arg, struct elf_image *img, struct err *e)
 	return elf_open_file(img, arg, e);
 }
 
+static void attribute(struct scan_cmd *c, struct elf_image *img, struct scan_result *r)
+{
+	if (c->kernel_file)
+		hot_attribute(r, c->kernel_file, c->hot.total);
+	else
+		hot_attribute_image(&c->hot, img, r);
+}
+
+static int scan_failed(struct scan_cmd *c, const char *arg, const char *msg)
+{
+	complain(strcmp(arg, "vdso") == 0 ? "[vdso]" : arg, "%s", msg);
+	if (c->json)
+		json_array_append_new(c->errors, json_pack("{s:o, s:o}", "path", json_text(arg),
+							   "error", json_text(msg)));
+	return -1;
+}
+
+/* A file's output is made in memory and goes out only if the file did not
+ * change while it was read, through the printing (names and source lines
+ * are read from the image): a file changed mid-scan has no partial rows. */
+static bool print_unless_changed(struct scan_cmd *c, struct elf_image *img,
+				 const struct scan_result *r)
+{
+	struct json_stream saved = c->out;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	bool changed;
+
+	if (!mem) {
+		complain("stdout", "out of memory");
+		exit(EXIT_USAGE);
+	}
+	if (c->json) {
+		c->out.f = mem;
+		results_scan_file(&c->out, img, r, c->source_lines);
+		c->out.f = saved.f;
+	} else {
+		print_text(c, img, r, mem);
+	}
+	fclose(mem);
+	changed = elf_changed(img);
+	if (changed)
+		c->out = saved;         /* the element never happened */
+	else
+		fwrite(buf, 1, len, stdout);
+	free(buf);
+	return !changed;
+}
+
 /* Scan one file; 0, or -1 after saying why on stderr. */
 static int scan_one(struct scan_cmd *c, const char *arg)
 {
 	struct elf_image img;
 	struct scan_result r;
 	struct err e = { "" };
+	int rc = 0;
 
 	if (open_target(arg, &img, &e) || scan_image(&img, &c->opts, &r, &e)) {
-		complain(strcmp(arg, "vdso") == 0 ? "[vdso]" : arg, "%s", e.msg);
-		if (c->json)
-			json_array_append_new(c->errors, json_pack("{s:o, s:o}", "path", json_text(arg),
-								   "error", json_text(e.msg)));
+		rc = scan_failed(c, arg, elf_changed(&img) ? "changed while reading" : e.msg);
 		elf_close(&img);
-		return -1;
+		return rc;
 	}
-	check_gate(c, &r);
-	if (c->json)
-		results_scan_file(&c->out, &img, &r, c->source_lines);
-	else
-		print_text(c, &img, &r);
+	if (c->have_hot)
+		attribute(c, &img, &r);
+	if (print_unless_changed(c, &img, &r)) {
+		check_gate(c, &r);
+		if (r.functions_too_large)
+			complain(arg, "%zu function%s too large to analyse within the memory bound, "
+				 "not analysed", r.functions_too_large,
+				 r.functions_too_large == 1 ? "" : "s");
+	} else {
+		rc = scan_failed(c, arg, "changed while reading");
+	}
 	scan_result_free(&r);
 	elf_close(&img);
-	return 0;
+	return rc;
 }
 
 static int dump_vdso(const char *path)
@@ -307,63 +381,228 @@ static int dump_vdso(const char *path)
 	return rc;
 }
 
+static int cmd_scan(int argc, char **argv);
+
+#define F(field) offsetof(struct scan_cmd, field)
+
+static const struct cmd_option scan_options[] = {
+	{ .name = "uarch", .value = "NAME[,NAME]|host|all", .kind = OPT_STRING, .field = F(uarch),
+	  .help = "profiles to apply (default host; see 'straddle uarch')" },
+	{ .name = "all", .kind = OPT_SET, .field = F(opts.keep_all),
+	  .help = "list every loop and irreducible cycle, not only hazards" },
+	{ .name = "func", .value = "GLOB", .kind = OPT_STRING, .field = F(opts.func_glob),
+	  .help = "only functions whose name matches GLOB" },
+	{ .name = "json", .kind = OPT_SET, .field = F(json), .help = "JSON on standard output" },
+	{ .name = "jobs", .letter = 'j', .value = "N", .kind = OPT_UNSIGNED, .field = F(opts.jobs),
+	  .min = 1, .max = 256, .help = "threads (default: online CPUs)" },
+	{ .name = "limit", .value = "N", .kind = OPT_ULONG, .field = F(limit), .max = LONG_MAX,
+	  .help = "at most N hazard rows per file in the table (default 40, 0: all)" },
+	{ .name = "fail-on", .value = "RULE,..", .kind = OPT_RULES, .field = F(fail_rules),
+	  .help = "exit 1 if a hazard of these rules is found ('any' for all):\n"
+		  "loop-straddles-window, branch-crosses-window,\n"
+		  "branch-ends-window, entry-misaligned" },
+	{ .name = "no-source", .kind = OPT_CLEAR, .field = F(source_lines),
+	  .help = "do not look up source lines (DWARF)" },
+	{ .name = "dump-vdso", .value = "FILE", .kind = OPT_OUTPUT, .field = F(dump_vdso),
+	  .help = "save the running vDSO image to FILE" },
+	{ .name = "hot", .value = "RECORD", .kind = OPT_STRING, .field = F(hot_path),
+	  .help = "rank by the samples of 'straddle record': a \"samples %\"\n"
+		  "column, the hottest first; with no FILE, the files the\n"
+		  "record touched, then its kernel samples" },
+	{ .name = "perf-script", .value = "FILE", .kind = OPT_STRING, .field = F(perf_script),
+	  .help = "the same from the text of 'perf script [-F ip,dso,sym]'" },
+	{ .name = "min-share", .value = "P", .kind = OPT_FRACTION, .field = F(min_share),
+	  .lo = 0, .hi = 1,
+	  .help = "fold hazards in code with less than P of the samples into\n"
+		  "one line (default 0.5%)" },
+	{ .name = "vmlinux", .value = "FILE", .kind = OPT_STRING, .field = F(vmlinux),
+	  .help = "the recorded kernel's image, for its loops (default\n"
+		  "/usr/lib/debug/boot/vmlinux-RELEASE when it is there)" },
+	{ 0 }
+};
+
+const struct command scan_command = {
+	.name = "scan",
+	.run = cmd_scan,
+	.summary = "find loops and functions whose placement is a hazard",
+	.args = "[OPTIONS] [FILE...|vdso]",
+	.about = "Find loops and functions whose placement is a code-layout hazard: a loop\n"
+		 "that straddles more fetch windows, uop-cache windows or cache lines than it\n"
+		 "needs, a back-edge branch that crosses or ends on a window where the CPU's\n"
+		 "rule says so, a small function whose entry makes it span two lines. Each\n"
+		 "hazard comes with its fix: the .p2align that removes it and its padding.\n"
+		 "\n"
+		 "With no FILE: this process's vDSO and C library. 'vdso' reads the running\n"
+		 "vDSO from memory. Addresses are the ELF's own virtual addresses.\n",
+	.options = scan_options,
+	.notes = "Memory is bounded by the input: a function whose analysis would need more\n"
+		 "than a share of the file's size (at least 16 MiB) is counted, not analysed,\n"
+		 "with a line on standard error.\n"
+		 "\n"
+		 "Exit status: 0 done (hazards or not), 1 --fail-on matched, 2 bad usage or a file\n"
+		 "that could not be scanned: not a regular file, not ELF, changed while it was\n"
+		 "read (the other files are still scanned).\n",
+};
+
 static int parse_options(struct scan_cmd *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "uarch", required_argument, NULL, 'u' }, { "all", no_argument, NULL, 'a' },
-		{ "func", required_argument, NULL, 'f' }, { "json", no_argument, NULL, 'J' },
-		{ "jobs", required_argument, NULL, 'j' }, { "limit", required_argument, NULL, 'l' },
-		{ "fail-on", required_argument, NULL, 'F' },
-		{ "no-source", no_argument, NULL, 'S' },
-		{ "dump-vdso", required_argument, NULL, 'D' }, { "help", no_argument, NULL, 'h' },
-		{ 0 } };
-	const char *uarch = "host";
-	unsigned long v;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	int ch;
 
 	c->opts.jobs = cpus > 0 ? (unsigned)(cpus < 16 ? cpus : 16) : 1;
 	c->limit = 40;
 	c->source_lines = true;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":j:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'u': uarch = optarg; break;
-		case 'a': c->opts.keep_all = true; break;
-		case 'f': c->opts.func_glob = optarg; break;
-		case 'J': c->json = true; break;
-		case 'S': c->source_lines = false; break;
-		case 'D': c->dump_vdso = optarg; break;
-		case 'j':
-			if (parse_number("--jobs", optarg, 1, 256, &v))
-				return -1;
-			c->opts.jobs = (unsigned)v;
-			break;
-		case 'l':
-			if (parse_number("--limit", optarg, 0, ~0ul >> 1, &c->limit))
-				return -1;
-			break;
-		case 'F':
-			if (parse_rules("--fail-on", optarg, &c->fail_rules))
-				return -1;
-			break;
-		case 'h': help(stdout); exit(EXIT_OK);
-		default: return bad_option("scan", ch, argv);
-		}
-	}
-	if (select_profiles(uarch, c->profiles, 32, &c->opts.nprofiles, c->host_why,
+	c->uarch = "host";
+	c->min_share = 0.005;
+	if (parse_command_line(&scan_command, c, argc, argv))
+		return -1;
+	if (select_profiles(c->uarch, c->profiles, 32, &c->opts.nprofiles, c->host_why,
 			    sizeof c->host_why))
 		return -1;
 	c->opts.profiles = c->profiles;
+	if (hot_load(c->hot_path, c->perf_script, &c->hot))
+		return -1;
+	c->have_hot = c->hot_path || c->perf_script;
 	return 0;
 }
 
-int cmd_scan(int argc, char **argv)
+/* The kernel functions with at least --min-share of the samples, from
+ * the symbols of the record (/proc/kallsyms) or of perf script. */
+static void print_kernel_symbols(struct scan_cmd *c)
+{
+	static const char *const cols[] = { ">samples %", "function", "address" };
+	const struct hot_run *h = &c->hot;
+	struct table t;
+	size_t folded = 0;
+
+	table_init(&t, 3, cols);
+	for (size_t i = 0; i < h->nksym; i++) {
+		const struct hot_ksym *k = &h->ksym[i];
+		char pct[16], addr[20];
+
+		if (!k->samples)
+			continue;
+		if ((double)k->samples < c->min_share * (double)h->total) {
+			folded++;
+			continue;
+		}
+		snprintf(pct, sizeof pct, "%.1f", 100.0 * (double)k->samples / (double)h->total);
+		table_row(&t, pct, k->name, k->addr ? hex_addr(addr, k->addr) : "-");
+	}
+	if (t.nrows)
+		table_print(&t, stdout);
+	if (folded)
+		printf("%zu more kernel functions with less than %g%% of samples\n", folded,
+		       100 * c->min_share);
+	table_free(&t);
+}
+
+/* The kernel's samples as addresses of its image: KASLR moved _text. */
+static int kernel_through_image(struct scan_cmd *c, const char *vmlinux)
+{
+	struct hot_run *h = &c->hot;
+	struct hot_file kf = { .path = (char *)vmlinux, .samples = h->kernel.samples };
+	struct elf_image img;
+	struct err e = { "" };
+	char id[129];
+	uint64_t text;
+	int rc;
+
+	if (elf_open_file(&img, vmlinux, &e)) {
+		complain(vmlinux, "%s", e.msg);
+		elf_close(&img);
+		return -1;
+	}
+	elf_build_id_hex(&img, id);
+	if (h->kernel_build_id[0] && strcmp(id, h->kernel_build_id) != 0) {
+		printf("kernel: %" PRIu64 " samples (%.1f%%); %s is build-id %s, the recorded kernel "
+		       "(%s) was %s: not its image, so by symbol only:\n", h->kernel.samples,
+		       100.0 * (double)h->kernel.samples / (double)h->total, vmlinux,
+		       *id ? id : "none", h->kernel_release[0] ? h->kernel_release : "?",
+		       h->kernel_build_id);
+		elf_close(&img);
+		return 1;
+	}
+	if (!h->kernel_text || elf_symbol_value(&img, "_text", &text)) {
+		printf("kernel: %" PRIu64 " samples; where _text was (KASLR) is not known, so by "
+		       "symbol only:\n", h->kernel.samples);
+		elf_close(&img);
+		return 1;
+	}
+	elf_close(&img);
+	kf.addrs.v = xcalloc(h->kernel.addrs.n + 1, sizeof *kf.addrs.v);
+	for (size_t i = 0; i < h->kernel.addrs.n; i++)
+		kf.addrs.v[kf.addrs.n++] = (struct sample_count){
+			h->kernel.addrs.v[i].key - h->kernel_text + text, h->kernel.addrs.v[i].count };
+	c->kernel_file = &kf;
+	rc = scan_one(c, vmlinux);
+	c->kernel_file = NULL;
+	free(kf.addrs.v);
+	return rc;
+}
+
+/* Kernel samples: through --vmlinux, else Debian's debug image of the
+ * recorded release when installed, when it is the recorded kernel (same
+ * build-id); else by /proc/kallsyms symbol, with one note. */
+static int kernel_hot(struct scan_cmd *c)
+{
+	const struct hot_run *h = &c->hot;
+	char path[300];
+	const char *vmlinux = c->vmlinux;
+	int rc;
+
+	if (!h->kernel.samples)
+		return 0;
+	snprintf(path, sizeof path, "/usr/lib/debug/boot/vmlinux-%s", h->kernel_release);
+	if (!vmlinux && h->kernel_release[0] && access(path, R_OK) == 0)
+		vmlinux = path;
+	if (vmlinux) {
+		if ((rc = kernel_through_image(c, vmlinux)) <= 0)
+			return rc;
+	} else if (h->kernel_release[0]) {
+		printf("kernel: %" PRIu64 " samples (%.1f%%), by symbol only: loops need the "
+		       "kernel's image (--vmlinux FILE, or %s from linux-image-%s-dbg)\n",
+		       h->kernel.samples, 100.0 * (double)h->kernel.samples / (double)h->total,
+		       path, h->kernel_release);
+	} else {
+		printf("kernel: %" PRIu64 " samples (%.1f%%), by symbol only: loops need the "
+		       "kernel's image (--vmlinux FILE)\n", h->kernel.samples,
+		       100.0 * (double)h->kernel.samples / (double)h->total);
+	}
+	print_kernel_symbols(c);
+	return 0;
+}
+
+/* With --hot and no FILE: every file the record has samples of, the
+ * hottest first ("vdso" for the vDSO); the kernel comes after them. */
+static const char **hot_targets(const struct hot_run *h, int *n)
+{
+	const char **v = xcalloc(h->nfile + 1, sizeof *v);
+	size_t *order = xcalloc(h->nfile + 1, sizeof *order);
+
+	*n = 0;
+	for (size_t i = 0; i < h->nfile; i++)
+		if (h->file[i].samples)
+			order[(*n)++] = i;
+	for (int i = 1; i < *n; i++)    /* by samples, stable */
+		for (int j = i; j > 0 && h->file[order[j]].samples > h->file[order[j - 1]].samples; j--) {
+			size_t t = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	for (int i = 0; i < *n; i++)
+		v[i] = strcmp(h->file[order[i]].path, "[vdso]") == 0 ? "vdso" : h->file[order[i]].path;
+	free(order);
+	return v;
+}
+
+static int cmd_scan(int argc, char **argv)
 {
 	struct scan_cmd c = { 0 };
 	const char *defaults[2] = { "vdso", elf_libc_path() };
 	const char **targets = (const char **)argv;
 	int status = EXIT_OK, ntargets;
+	bool free_targets = false;
 
 	if (parse_options(&c, argc, argv))
 		return EXIT_USAGE;
@@ -371,7 +610,10 @@ int cmd_scan(int argc, char **argv)
 		return EXIT_USAGE;
 	targets += optind;
 	ntargets = argc - optind;
-	if (ntargets == 0) {
+	if (ntargets == 0 && c.have_hot) {
+		targets = hot_targets(&c.hot, &ntargets);
+		free_targets = true;
+	} else if (ntargets == 0) {
 		if (c.dump_vdso)
 			return EXIT_OK;
 		targets = defaults;
@@ -396,6 +638,12 @@ int cmd_scan(int argc, char **argv)
 	for (int i = 0; i < ntargets; i++)
 		if (scan_one(&c, targets[i]))
 			status = EXIT_USAGE;
+	if (free_targets) {
+		free(targets);
+		if (!c.json && kernel_hot(&c))
+			status = EXIT_USAGE;
+	}
+	hot_run_free(&c.hot);
 	if (c.json) {
 		jstream_close(&c.out);
 		jstream_put(&c.out, "errors", c.errors);

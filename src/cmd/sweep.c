@@ -8,8 +8,8 @@
 #include "../report/report.h"
 #include "../results/results.h"
 
-#include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,39 +22,15 @@ struct sweep_cmd {
 	const struct kernel *kernels[32];
 	size_t nkernels;
 	uint32_t first, last, step;
-	const char *out_json, *plot;
+	const char *out_json, *plot, *uarch;
 	bool csv;
-	const struct profile *host;
+	const struct profile *host;     /* the first of profiles: the predicted column */
+	const struct profile *profiles[4];
+	size_t nprofiles;
 	char host_why[160];
 	int argc;
 	char **argv;
 };
-
-static void help(FILE *out)
-{
-	fputs("usage: straddle sweep [OPTIONS] KERNEL...\n"
-	      "\n"
-	      "Place each kernel at every code offset and measure it: per offset the median\n"
-	      "time per call, bandwidth, 95% CI, ratio to the best offset, and 'slow' where\n"
-	      "the offset is both significantly (Mann-Whitney, --alpha) and materially\n"
-	      "(--material) slower than the best; beside it what the layout model predicts\n"
-	      "for that placement on this CPU. 'straddle kernels' lists the kernels.\n"
-	      "\n"
-	      "  --offsets A..B[:STEP]  code offsets from a page (default 0..63; at most 4095)\n"
-	      "  --size BYTES       bytes per call, K/M suffixes (default 4096)\n"
-	      "  --precision P      stop when every median's 95% CI half-width is within P\n"
-	      "                     of it (default 1%)\n"
-	      "  --time S           or after S seconds (default 20)\n"
-	      "  --min-rounds N     rounds before the precision is checked (default 20)\n"
-	      "  --alpha A          significance level of the slow mark (default 0.05)\n"
-	      "  --material P       how much slower counts (default 5%)\n"
-	      "  --uarch NAME|host  profile of the prediction (default host)\n"
-	      "  --seed N           seed of the random order (default 1)\n"
-	      "  -o FILE.json       the result file, every raw sample in it ('-': stdout)\n"
-	      "  --csv              CSV on standard output instead of the table\n"
-	      "  --plot FILE.svg    time against offset, CI whiskers, window boundaries\n"
-	      "  -h, --help         this help\n", out);
-}
 
 /* "4096", "64K", "1M"; 1 byte to 1 GiB */
 static int parse_size(const char *opt, const char *s, size_t *out)
@@ -86,9 +62,15 @@ static int parse_size(const char *opt, const char *s, size_t *out)
 	return 0;
 }
 
-/* "A..B", "A..B:STEP", "A" */
-static int parse_offsets(struct sweep_cmd *c, const char *s)
+static int set_size(void *cmd, const char *opt, const char *value)
 {
+	return parse_size(opt, value, &((struct sweep_cmd *)cmd)->s.size);
+}
+
+/* "A..B", "A..B:STEP", "A" */
+static int set_offsets(void *cmd, const char *opt, const char *s)
+{
+	struct sweep_cmd *c = cmd;
 	unsigned long a, b, step = 1;
 	int used = 0;
 
@@ -99,11 +81,11 @@ static int parse_offsets(struct sweep_cmd *c, const char *s)
 	else if (sscanf(s, "%lu%n", &a, &used) == 1 && !s[used])
 		b = a;
 	else {
-		complain("--offsets", "'%s' is not A..B[:STEP] or A", s);
+		complain(opt, "'%s' is not A..B[:STEP] or A", s);
 		return -1;
 	}
 	if (s[0] == '-' || b < a || b > 4095 || step == 0) {
-		complain("--offsets", "'%s': need 0 <= A <= B <= 4095 and STEP >= 1", s);
+		complain(opt, "'%s': need 0 <= A <= B <= 4095 and STEP >= 1", s);
 		return -1;
 	}
 	c->first = (uint32_t)a;
@@ -112,20 +94,63 @@ static int parse_offsets(struct sweep_cmd *c, const char *s)
 	return 0;
 }
 
+static int cmd_sweep(int argc, char **argv);
+
+#define F(field) offsetof(struct sweep_cmd, field)
+
+static const struct cmd_option sweep_options[] = {
+	{ .name = "offsets", .value = "A..B[:STEP]", .kind = OPT_CALL, .call = set_offsets,
+	  .help = "code offsets from a page (default 0..63; at most 4095)" },
+	{ .name = "size", .value = "BYTES", .kind = OPT_CALL, .call = set_size,
+	  .help = "bytes per call, K/M suffixes (default 4096)" },
+	{ .name = "precision", .value = "P", .kind = OPT_FRACTION, .field = F(s.precision),
+	  .lo = 1e-6, .hi = 0.5,
+	  .help = "stop when every median's 95% CI half-width is within P\n"
+		  "of it (default 1%)" },
+	{ .name = "time", .value = "S", .kind = OPT_SECONDS, .field = F(s.budget_s),
+	  .help = "or after S seconds (default 20)" },
+	{ .name = "min-rounds", .value = "N", .kind = OPT_UNSIGNED, .field = F(s.min_rounds),
+	  .min = 1, .max = 1000000, .help = "rounds before the precision is checked (default 20)" },
+	{ .name = "alpha", .value = "A", .kind = OPT_FRACTION, .field = F(s.alpha),
+	  .lo = 1e-9, .hi = 0.5, .help = "significance level of the slow mark (default 0.05)" },
+	{ .name = "material", .value = "P", .kind = OPT_FRACTION, .field = F(s.material),
+	  .lo = 0, .hi = 10, .help = "how much slower counts (default 5%)" },
+	{ .name = "uarch", .value = "P[,P...]", .kind = OPT_STRING, .field = F(uarch),
+	  .help = "profiles of the prediction: names, host or FILE.json;\n"
+		  "the first fills the column, each gets an agreement\n"
+		  "line (default host)" },
+	{ .name = "seed", .value = "N", .kind = OPT_U64, .field = F(s.seed), .max = ULONG_MAX,
+	  .help = "seed of the random order (default 1)" },
+	{ .letter = 'o', .value = "FILE.json", .kind = OPT_OUTPUT,
+	  .field = F(out_json), .help = "the result file, every raw sample in it ('-': stdout)" },
+	{ .name = "csv", .kind = OPT_SET, .field = F(csv),
+	  .help = "CSV on standard output instead of the table" },
+	{ .name = "plot", .value = "FILE.svg", .kind = OPT_OUTPUT, .field = F(plot),
+	  .help = "time against offset, CI whiskers, window boundaries" },
+	{ 0 }
+};
+
+const struct command sweep_command = {
+	.name = "sweep",
+	.run = cmd_sweep,
+	.summary = "run a loop at every code offset and measure it",
+	.args = "[OPTIONS] KERNEL...",
+	.about = "Place each kernel at every code offset and measure it: per offset the median\n"
+		 "time per call, bandwidth, 95% CI, ratio to the best offset, and 'slow' where\n"
+		 "the offset is both significantly (Mann-Whitney, --alpha) and materially\n"
+		 "(--material) slower than the best; beside it what the layout model predicts\n"
+		 "for that placement on this CPU. 'straddle kernels' lists the kernels.\n",
+	.options = sweep_options,
+	.notes = "Interrupted (SIGINT, SIGTERM, SIGHUP, SIGQUIT), sweep writes nothing, leaves\n"
+		 "no temporary file and dies of the signal, also when the signal comes while\n"
+		 "the result file or the plot is being written. -o and --plot replace only a\n"
+		 "regular file, keeping its mode.\n"
+		 "\n"
+		 "Exit status: 0 done, 2 bad usage or a measurement that could not run.\n",
+};
+
 static int parse_options(struct sweep_cmd *c, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "offsets", required_argument, NULL, 'O' }, { "size", required_argument, NULL, 's' },
-		{ "precision", required_argument, NULL, 'P' }, { "time", required_argument, NULL, 't' },
-		{ "min-rounds", required_argument, NULL, 'm' }, { "alpha", required_argument, NULL, 'a' },
-		{ "material", required_argument, NULL, 'M' }, { "uarch", required_argument, NULL, 'u' },
-		{ "seed", required_argument, NULL, 'S' }, { "csv", no_argument, NULL, 'C' },
-		{ "plot", required_argument, NULL, 'p' }, { "help", no_argument, NULL, 'h' },
-		{ 0 } };
-	const char *uarch = "host";
-	unsigned long v;
-	int ch;
-
 	c->first = 0, c->last = 63, c->step = 1;
 	c->s.size = 4096;
 	c->s.precision = 0.01;
@@ -134,40 +159,13 @@ static int parse_options(struct sweep_cmd *c, int argc, char **argv)
 	c->s.alpha = 0.05;
 	c->s.material = 0.05;
 	c->s.seed = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		int rc = 0;
-
-		switch (ch) {
-		case 'O': rc = parse_offsets(c, optarg); break;
-		case 's': rc = parse_size("--size", optarg, &c->s.size); break;
-		case 'P': rc = parse_fraction("--precision", optarg, 1e-6, 0.5, &c->s.precision); break;
-		case 't': rc = parse_seconds("--time", optarg, &c->s.budget_s); break;
-		case 'a': rc = parse_fraction("--alpha", optarg, 1e-9, 0.5, &c->s.alpha); break;
-		case 'M': rc = parse_fraction("--material", optarg, 0, 10, &c->s.material); break;
-		case 'm':
-			rc = parse_number("--min-rounds", optarg, 1, 1000000, &v);
-			c->s.min_rounds = (unsigned)v;
-			break;
-		case 'S':
-			rc = parse_number("--seed", optarg, 0, ~0ul, &v);
-			c->s.seed = v;
-			break;
-		case 'u': uarch = optarg; break;
-		case 'o': c->out_json = optarg; break;
-		case 'C': c->csv = true; break;
-		case 'p': c->plot = optarg; break;
-		case 'h': help(stdout); exit(EXIT_OK);
-		default: return bad_option("sweep", ch, argv);
-		}
-		if (rc)
-			return -1;
-	}
-	const struct profile *one[1];
-	size_t n;
-	if (select_profiles(uarch, one, 1, &n, c->host_why, sizeof c->host_why))
+	c->uarch = "host";
+	if (parse_command_line(&sweep_command, c, argc, argv))
 		return -1;
-	c->host = one[0];
+	if (select_profiles(c->uarch, c->profiles, 4, &c->nprofiles, c->host_why,
+			    sizeof c->host_why))
+		return -1;
+	c->host = c->profiles[0];
 	return 0;
 }
 
@@ -281,10 +279,43 @@ static unsigned measured_fix(const struct sweep_cmd *c, const struct kernel *k)
 	return 0;
 }
 
+/* Does profile p predict a hazard for v's placement? (The first profile's
+ * verdict is the sweep's own, v->predicted.) */
+static bool predicts(const struct sweep_cmd *c, size_t profile, const struct variant *v)
+{
+	struct hazard h[8];
+	const struct profile *p = c->profiles[profile];
+
+	if (profile == 0)
+		return v->npredicted > 0;
+	if (!v->k->placeable || p->arch != v->k->arch)
+		return false;
+	return code_loop_hazards(p, v->k->code, v->k->size, v->offset,
+				 v->offset + v->k->loop_start, h, 8) > 0;
+}
+
+/* Offsets of kernel k where profile p's prediction matches the slow mark. */
+static size_t agreement(const struct sweep_cmd *c, size_t profile, const struct kernel *k,
+			size_t *total)
+{
+	size_t agree = 0;
+
+	*total = 0;
+	for (size_t i = 0; i < c->s.n; i++) {
+		const struct variant *v = &c->s.v[i];
+
+		if (v->k != k)
+			continue;
+		agree += v->slow == predicts(c, profile, v);
+		(*total)++;
+	}
+	return agree;
+}
+
 static void kernel_summary(const struct sweep_cmd *c, const struct kernel *k)
 {
 	const struct variant *best = NULL, *worst = NULL;
-	size_t agree = 0, total = 0, nslow = 0;
+	size_t nslow = 0;
 	unsigned fix = measured_fix(c, k);
 
 	printf("slow offsets:");
@@ -301,15 +332,17 @@ static void kernel_summary(const struct sweep_cmd *c, const struct kernel *k)
 			printf(" %u", v->offset);
 			nslow++;
 		}
-		agree += v->slow == (v->npredicted > 0);
-		total++;
 	}
 	printf("%s\n", nslow ? "" : " none");
 	printf("sensitivity: %.2fx (worst offset %u: %.1f ns, best offset %u: %.1f ns)\n",
 	       worst->sum.median / best->sum.median, worst->offset, worst->sum.median,
 	       best->offset, best->sum.median);
-	printf("model (%s) and measurement agree on %zu of %zu offsets\n", c->host->name, agree,
-	       total);
+	for (size_t p = 0; p < c->nprofiles; p++) {
+		size_t total, agree = agreement(c, p, k, &total);
+
+		printf("model (%s) and measurement agree on %zu of %zu offsets\n",
+		       c->profiles[p]->name, agree, total);
+	}
 	if (nslow && fix)
 		printf("fix: .p2align %d before the loop: no placement so aligned was slow here\n",
 		       __builtin_ctz(fix));
@@ -387,44 +420,22 @@ static void print_csv(const struct sweep_cmd *c)
 	}
 }
 
-static json_t *variant_json(const struct sweep_cmd *c, const struct variant *v)
-{
-	json_t *samples = json_array(), *pred = json_array();
-	char name[96];
-
-	for (size_t i = 0; i < v->n; i++)
-		json_array_append_new(samples, json_real(v->samples[i]));
-	for (size_t i = 0; i < v->npredicted; i++)
-		json_array_append_new(pred, results_hazard(&v->predicted[i]));
-	snprintf(name, sizeof name, "%s@%u", v->k->name, v->offset);
-	return json_pack("{s:s, s:s, s:i, s:i, s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:[f,f],"
-			 " s:f, s:f, s:f, s:b, s:o, s:o}",
-		"name", name, "kernel", v->k->name, "offset", (int)v->offset,
-		"loop_offset", (int)((v->offset + v->k->loop_start) % 64),
-		"unit", "ns", "direction", "lower", "iterations_per_sample", (json_int_t)v->iters,
-		"median", v->sum.median, "mean95", v->sum.mean95, "stddev", v->sum.stddev,
-		"cv", v->sum.cv, "min", v->sum.min, "ci", v->sum.ci_lo, v->sum.ci_hi,
-		"gbps", (double)c->s.size / v->sum.median, "ratio", v->ratio,
-		"p_vs_best", v->p_vs_best, "slow", v->slow, "predicted", pred, "samples", samples);
-}
-
 static int write_json(const struct sweep_cmd *c)
 {
-	json_t *doc = results_run_info("sweep", c->argc, c->argv), *metrics = json_array();
+	json_t *doc = results_sweep(&c->s, c->host->name, c->argc, c->argv);
 	struct err e;
 	int rc;
 
-	json_object_set_new(doc, "clock", json_pack("{s:s, s:f, s:f}", "source",
-		c->s.clock.source, "ns_per_tick", c->s.clock.ns_per_tick, "resolution_ns",
-		c->s.clock.resolution_ns));
-	json_object_set_new(doc, "sweep", json_pack("{s:I, s:i, s:s, s:i, s:f, s:f, s:f, s:f,"
-		" s:s, s:s}", "size", (json_int_t)c->s.size, "cpu", c->s.cpu, "stopped_by",
-		c->s.stopped_by, "rounds", (int)c->s.rounds, "elapsed_s", c->s.elapsed_s,
-		"precision", c->s.precision, "alpha", c->s.alpha, "material", c->s.material,
-		"profile", c->host->name, "counters", c->s.counters.why));
-	for (size_t i = 0; i < c->s.n; i++)
-		json_array_append_new(metrics, variant_json(c, &c->s.v[i]));
-	json_object_set_new(doc, "metrics", metrics);
+	json_t *agree = json_array();
+	for (size_t k = 0; k < c->nkernels; k++)
+		for (size_t p = 0; c->kernels[k]->placeable && p < c->nprofiles; p++) {
+			size_t total, n = agreement(c, p, c->kernels[k], &total);
+
+			json_array_append_new(agree, json_pack("{s:s, s:s, s:i, s:i}", "kernel",
+				c->kernels[k]->name, "profile", c->profiles[p]->name, "agree",
+				(int)n, "offsets", (int)total));
+		}
+	json_object_set_new(doc, "agreement", agree);
 	rc = results_write(doc, c->out_json, &e);
 	if (rc)
 		complain(c->out_json, "%s", e.msg);
@@ -471,17 +482,26 @@ static int write_plot(const struct sweep_cmd *c)
 	for (uint32_t off = c->first; off <= c->last; off++)
 		if ((off + c->kernels[0]->loop_start) % 16 == 0 && nvl < n)
 			vl[nvl++] = off;
-	struct plot_job job = { c, { "straddle sweep: median time per call (95% CI), slow in red",
+	/* shaded: where the model predicts a hazard for the first kernel */
+	double *sh = xcalloc(n + 1, sizeof *sh);
+	size_t nsh = 0;
+	for (size_t i = 0; i < n; i++)
+		if (c->s.v[i].k == c->kernels[0] && c->s.v[i].npredicted)
+			sh[nsh++] = c->s.v[i].offset;
+	char note[160];
+	snprintf(note, sizeof note, "red: measured slow; shaded: %s predicts a hazard for %s",
+		 c->host->name, c->kernels[0]->name);
+	struct plot_job job = { c, { "straddle sweep: median time per call (95% CI)",
 		"code offset (dashed: the hot loop starts on a 16 B boundary)", "ns per call",
-		sr, c->nkernels, vl, nvl } };
+		sr, c->nkernels, vl, nvl, sh, nsh, note } };
 	rc = write_atomic(c->plot, write_plot_file, &job, &e);
 	if (rc)
 		complain(c->plot, "%s", e.msg);
-	free(sr), free(x), free(y), free(lo), free(hi), free(vl), free(mark);
+	free(sr), free(x), free(y), free(lo), free(hi), free(vl), free(mark), free(sh);
 	return rc;
 }
 
-int cmd_sweep(int argc, char **argv)
+static int cmd_sweep(int argc, char **argv)
 {
 	struct sweep_cmd c = { .argc = argc, .argv = argv };
 	struct err e = { "" };

@@ -4,18 +4,32 @@
 #include "../report/report.h"
 #include "../results/results.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
-static void help(FILE *out)
-{
-	fputs("usage: straddle uarch [--json]\n"
-	      "\n"
-	      "The CPU profiles the hazard rules use (fetch window, uop-cache window, line,\n"
-	      "branch rule, loop buffer), where each number comes from, and which profile\n"
-	      "this host's CPU matches.\n", out);
-}
+struct uarch_cmd {
+	bool json;
+};
+
+static int cmd_uarch(int argc, char **argv);
+
+static const struct cmd_option uarch_options[] = {
+	{ .name = "json", .kind = OPT_SET, .field = offsetof(struct uarch_cmd, json),
+	  .help = "JSON on standard output" },
+	{ 0 }
+};
+
+const struct command uarch_command = {
+	.name = "uarch",
+	.run = cmd_uarch,
+	.summary = "the CPU profiles, and what this host was detected as",
+	.args = "[--json]",
+	.about = "The CPU profiles the hazard rules use (fetch window, uop-cache window, line,\n"
+		 "branch rule, loop buffer), where each number comes from, and which profile\n"
+		 "this host's CPU matches.\n",
+	.options = uarch_options,
+};
 
 static const char *num(unsigned v, char *buf, size_t n)
 {
@@ -25,28 +39,41 @@ static const char *num(unsigned v, char *buf, size_t n)
 	return buf;
 }
 
-static json_t *profile_json(const struct profile *p)
+/* This CPU's calibrated profile (straddle calibrate), when its file is
+ * there; a file that cannot be read is said, not fatal. */
+static const struct profile *calibrated(const struct host *h, char *path, size_t n)
 {
-	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:s, s:i, s:i, s:s}", "name", p->name,
-		"arch", arch_name(p->arch), "cpus", p->cpus, "fetch", (int)p->fetch,
-		"uop_window", (int)p->uop_window, "line", (int)p->line,
-		"branch_rule", branch_rule_name(p->branch_rule), "branch_window",
-		(int)p->branch_window, "loop_buffer", (int)p->loop_buffer, "evidence", p->evidence);
+	const struct profile *p;
+	struct err e;
+
+	if (host_profile_path(h, path, n) != 0 || access(path, F_OK) != 0)
+		return NULL;
+	if (!(p = results_profile_load(path, &e)))
+		complain("uarch", "%s", e.msg);
+	return p;
 }
 
 static int print_json(const struct host *h)
 {
 	json_t *doc = results_new("uarch"), *list = json_array();
 	struct err e;
+	char path[600];
+	const struct profile *cal = calibrated(h, path, sizeof path);
 	int rc;
 
 	for (size_t i = 0; i < profile_count(); i++)
-		json_array_append_new(list, profile_json(profile_at(i)));
+		json_array_append_new(list, results_profile(profile_at(i)));
+	if (cal) {
+		json_t *o = results_profile(cal);
+
+		json_object_set_new(o, "file", json_string(path));
+		json_array_append_new(list, o);
+	}
 	json_object_set_new(doc, "profiles", list);
 	json_object_set_new(doc, "host", json_pack("{s:s, s:i, s:i, s:i, s:s, s:s, s:s?}",
 		"vendor", h->vendor, "family", (int)h->family, "model", (int)h->model,
 		"stepping", (int)h->stepping, "model_name", h->model_name, "detected", h->why,
-		"profile", h->profile ? h->profile->name : NULL));
+		"profile", cal ? cal->name : h->profile ? h->profile->name : NULL));
 	rc = results_write(doc, "-", &e);
 	if (rc)
 		complain("stdout", "%s", e.msg);
@@ -54,60 +81,58 @@ static int print_json(const struct host *h)
 	return rc ? EXIT_USAGE : EXIT_OK;
 }
 
+static void profile_row(struct table *t, const struct profile *p)
+{
+	char a[16], b[16], c[16], d[16], w[32] = "";
+	unsigned win[3];
+	size_t nw = profile_straddle_windows(p, win);
+
+	for (size_t k = 0; k < nw; k++)
+		snprintf(w + strlen(w), sizeof w - strlen(w), "%s%u", k ? "," : "", win[k]);
+	table_row(t, p->name, arch_name(p->arch), num(p->fetch, a, sizeof a),
+		  num(p->uop_window, b, sizeof b), num(p->line, c, sizeof c), nw ? w : "none",
+		  branch_rule_name(p->branch_rule), num(p->loop_buffer, d, sizeof d), p->cpus);
+}
+
 static void print_text(const struct host *h)
 {
+	char path[600];
+	const struct profile *cal = calibrated(h, path, sizeof path);
 	static const char *const cols[] = { "profile", "arch", ">fetch", ">uop-window", ">line",
 		"straddles", "branch rule", ">loop-buffer", "covers" };
 	struct table t;
 
 	table_init(&t, 9, cols);
-	for (size_t i = 0; i < profile_count(); i++) {
-		const struct profile *p = profile_at(i);
-		char a[16], b[16], c[16], d[16], w[32] = "";
-		unsigned win[3];
-		size_t nw = profile_straddle_windows(p, win);
-
-		for (size_t k = 0; k < nw; k++)
-			snprintf(w + strlen(w), sizeof w - strlen(w), "%s%u", k ? "," : "", win[k]);
-		table_row(&t, p->name, arch_name(p->arch), num(p->fetch, a, sizeof a),
-			  num(p->uop_window, b, sizeof b), num(p->line, c, sizeof c), w,
-			  branch_rule_name(p->branch_rule), num(p->loop_buffer, d, sizeof d), p->cpus);
-	}
+	for (size_t i = 0; i < profile_count(); i++)
+		profile_row(&t, profile_at(i));
+	if (cal)
+		profile_row(&t, cal);
 	table_print(&t, stdout);
 	table_free(&t);
 	printf("\nevidence:\n");
 	for (size_t i = 0; i < profile_count(); i++)
 		printf("  %-14s %s\n", profile_at(i)->name, profile_at(i)->evidence);
+	if (cal)
+		printf("  %-14s %s\n", cal->name, cal->evidence);
 	printf("\nhost: %s%s%s (%s): profile %s\n", h->model_name, *h->model_name ? "" : "?",
 	       "", h->why, h->profile ? h->profile->name : "none matched, generic used");
+	if (cal)
+		printf("calibrated for this CPU: %s (--uarch host uses it)\n", path);
 }
 
-int cmd_uarch(int argc, char **argv)
+static int cmd_uarch(int argc, char **argv)
 {
-	static const struct option longopts[] = { { "json", no_argument, NULL, 'J' },
-		{ "help", no_argument, NULL, 'h' }, { 0 } };
+	struct uarch_cmd c = { 0 };
 	struct host h;
-	bool json = false;
-	int ch;
 
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		if (ch == 'J')
-			json = true;
-		else if (ch == 'h') {
-			help(stdout);
-			return EXIT_OK;
-		} else {
-			bad_option("uarch", ch, argv);
-			return EXIT_USAGE;
-		}
-	}
+	if (parse_command_line(&uarch_command, &c, argc, argv))
+		return EXIT_USAGE;
 	if (optind < argc) {
 		complain("uarch", "unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
 	host_detect(&h);
-	if (json)
+	if (c.json)
 		return print_json(&h);
 	print_text(&h);
 	return EXIT_OK;

@@ -346,3 +346,11 @@ bool arm64_table_shape(void *dv, const struct elf_image *img, const struct dispa
 		return false;
 	return table_address(d, w, kld, rt, &t->table) && bound(d, w, kld, idx, &t->count);
 }
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+const char *arm64_library_version(void)
+{
+	return "Capstone " STR(CS_VERSION_MAJOR) "." STR(CS_VERSION_MINOR) "." STR(CS_VERSION_EXTRA);
+}

@@ -2,6 +2,7 @@
 #include "decode.h"
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,4 +156,12 @@ bool decode_may_hold_ret(enum arch arch, const uint8_t *p, size_t n)
 			return true;
 	}
 	return false;
+}
+
+const char *decode_library_versions(void)
+{
+	static char v[80];
+
+	snprintf(v, sizeof v, "%s, %s", x86_library_version(), arm64_library_version());
+	return v;
 }

@@ -5,6 +5,7 @@
 #include "internal.h"
 
 #include <Zydis/Zydis.h>
+#include <stdio.h>
 
 struct x86_decoder {
 	ZydisDecoder z;
@@ -392,4 +393,13 @@ bool x86_table_shape(void *dv, const struct elf_image *img, const struct dispatc
 		return false;
 	t->table += (uint64_t)mov.op[1].mem.disp.value;
 	return bound(&x, kmov, family(mov.op[1].mem.index), &t->count, 0);
+}
+
+const char *x86_library_version(void)
+{
+	static char v[32];
+
+	snprintf(v, sizeof v, "Zydis %u.%u.%u", ZYDIS_VERSION_MAJOR(ZYDIS_VERSION),
+		 ZYDIS_VERSION_MINOR(ZYDIS_VERSION), ZYDIS_VERSION_PATCH(ZYDIS_VERSION));
+	return v;
 }

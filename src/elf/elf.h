@@ -9,6 +9,7 @@
 
 #include "../base/base.h"
 
+#include <time.h>
 
 struct elf_section {
 	const char *name;
@@ -29,6 +30,10 @@ struct elf_image {
 	size_t size;
 	int mapped;             /* data is an mmap of the file */
 	int owned;              /* data is a malloc'd copy */
+	bool from_file;         /* then: */
+	int fd;                 /* the file, kept open to see it change */
+	int guard;              /* slot of the SIGBUS guard (guard.c), or -1 */
+	struct timespec mtime;  /* of the file when opened */
 	enum arch arch;
 	uint16_t type;          /* ET_EXEC, ET_DYN, ET_REL */
 	struct elf_section *sec;
@@ -61,6 +66,9 @@ struct elf_funcs {
 };
 
 int elf_open_file(struct elf_image *img, const char *path, struct err *e);
+/* The file was truncated or rewritten since it was opened (issue 9): what
+ * was read from it is not to be trusted; say "changed while reading". */
+bool elf_changed(const struct elf_image *img);
 int elf_open_memory(struct elf_image *img, const void *p, size_t n,
 		    const char *label, struct err *e);
 void elf_close(struct elf_image *img);
@@ -111,6 +119,16 @@ const uint8_t *elf_vaddr_bytes(const struct elf_image *img, uint64_t addr, uint6
 /* Does virtual address `addr` lie in an executable section? */
 bool elf_vaddr_is_code(const struct elf_image *img, uint64_t addr);
 
+/* The ELF virtual address of the byte at file offset `off`, through the
+ * PT_LOAD segment that maps it; -1 when no segment does. */
+int elf_offset_vaddr(const struct elf_image *img, uint64_t off, uint64_t *vaddr);
+
+/* The value of the .symtab symbol `name` (vmlinux's _text); -1 if none. */
+int elf_symbol_value(const struct elf_image *img, const char *name, uint64_t *value);
+
+/* The build-id in lowercase hex ("" when the image has none). */
+const char *elf_build_id_hex(const struct elf_image *img, char buf[static 129]);
+
 /* Placement certainty (DESIGN: Placement certainty). Loaded images keep
  * address mod 4096, so 4096 is returned; a relocatable object only knows its
  * section's sh_addralign. */
@@ -123,6 +141,9 @@ uint64_t elf_placement_align(const struct elf_image *img, uint32_t sec);
  * thread safe: call from one thread. */
 const char *elf_source_line(struct elf_image *img, uint32_t sec, uint64_t addr,
 			    char *buf, size_t n);
+
+/* "elfutils 0.188": the libelf/libdw straddle was built with. */
+const char *elf_library_version(void);
 
 /* The vDSO of this process: a private copy of its image. */
 int elf_open_vdso(struct elf_image *img, struct err *e);

@@ -111,4 +111,36 @@ struct kernels_check_result {
 int kernels_check(const struct kernels_check_opts *o, struct kernels_check_result *r,
 		  struct err *e);
 
+/* ---- synthetic loops (synth.c): straddle calibrate's experiments ---- */
+
+/* A loop generated from the architecture's template table: optional
+ * store (seed 000's shape), nop filler up to `bytes`, a count-down and a
+ * conditional branch back, fused (adjacent) or kept apart by a nop; or,
+ * with func_bytes, a loop calling a function of that size whose entry is
+ * at func_offset of a line (seed 003). Called as clear(dst, len): len/8
+ * iterations, returns 0. */
+struct synth_spec {
+	const char *name;
+	enum arch arch;
+	uint32_t bytes;                 /* the loop, 4..128 */
+	bool store, imm;                /* a store per iteration; of an immediate */
+	bool fused;                     /* count-down and branch adjacent */
+	uint32_t fill;                  /* filler nop length (x86 1..8; 0: 8) */
+	uint32_t func_bytes;            /* 0, or the callee's size */
+	uint32_t func_offset;           /* the callee's entry mod 64 */
+};
+
+struct synth_kernel {
+	struct kernel k;                /* what the arena and the sweep use */
+	char name[48];
+	uint8_t code[256];
+	uint32_t bytes, ninsn;          /* of the loop */
+	uint32_t pair, branch;          /* from the loop's start: the fused pair, the branch */
+	uint32_t func_start, func_bytes;        /* the callee, from the kernel's start */
+};
+
+/* 0, or -1 when the template table cannot make it. s must not move while
+ * s->k is placed (s->k.code points into it). */
+int synth_build(const struct synth_spec *spec, struct synth_kernel *s, struct err *e);
+
 #endif

@@ -6,6 +6,7 @@
 #define STRADDLE_MEASURE_H
 
 #include "../base/base.h"
+#include <sys/types.h>
 #include "../place/place.h"
 #include "../kernels/kernels.h"
 #include "../stats/stats.h"
@@ -29,6 +30,29 @@ uint64_t clock_ticks(void);
 /* Pin this thread to the CPU it is running on; *cpu says which. */
 int pin_to_current_cpu(int *cpu, struct err *e);
 
+/* ---- the machine's state over a run (state.c) ---- */
+
+struct state_snapshot {
+	unsigned long long busy, idle, steal;   /* /proc/stat, USER_HZ ticks, all CPUs */
+	double own_s;                   /* CPU seconds of this process and its children */
+	double at_s;                    /* CLOCK_MONOTONIC */
+};
+
+struct machine_state {
+	double seconds;
+	double load[3];                 /* /proc/loadavg at the end */
+	double steal_pct;               /* of all CPUs' time: taken by the hypervisor */
+	double busy_pct;                /* of all CPUs' time: busy */
+	double others_pct;              /* of all CPUs' time: busy, not this process */
+	unsigned ncpus;
+	char clocksource[32];           /* the kernel's current clocksource */
+	char governor[32];              /* "" where cpufreq is not there */
+	double mhz;                     /* CPU 0: cpufreq's, else /proc/cpuinfo's */
+};
+
+void state_begin(struct state_snapshot *s);
+void state_end(const struct state_snapshot *s, struct machine_state *m);
+
 /* ---- hardware counters (counters.c) ---- */
 
 enum { COUNTER_CYCLES, COUNTER_INSTRUCTIONS, COUNTER_ICACHE_MISSES, NCOUNTERS };
@@ -48,6 +72,68 @@ void counters_open(struct counters *c);
 void counters_start(struct counters *c);
 void counters_stop(struct counters *c);     /* adds to value[] */
 void counters_close(struct counters *c);
+
+/* ---- sampling instruction pointers (sample.c) ---- */
+
+/* A file some sampled code was mapped from: "[vdso]" or a path. */
+struct sampled_file {
+	char *path;
+	uint32_t maj, min;
+	uint64_t ino;                   /* of the file that was mapped */
+	struct sample_hist offsets;     /* file offsets of the samples */
+	uint64_t samples;
+};
+
+struct sample_event;
+struct pending_map;
+struct space;
+
+struct sampling {
+	/* asked */
+	unsigned hz;
+	bool want_kernel;
+	/* chosen: hardware cycles when the PMU allows them, else cpu-clock */
+	const char *event;
+	bool cycles, kernel;
+	char event_note[160];           /* why not cycles */
+	char kernel_note[160];          /* why no kernel samples */
+	/* what was seen, after sampling_finish */
+	struct sampled_file *file;
+	size_t nfile;
+	struct sample_hist kernel_ips;  /* runtime kernel addresses */
+	uint64_t samples, kernel_samples, unmapped, lost;
+	/* inside */
+	int *fd;
+	void **ring;
+	size_t nfd, fd_cap, file_cap;
+	struct sample_event *ev;
+	size_t nev, ev_cap;
+	struct pending_map *pmap;
+	size_t npmap, pmap_cap;
+	struct space *space;
+	size_t nspace, space_cap;
+};
+
+/* Open the sampling events (one per CPU, inherited by children) for each
+ * of tids, disabled; with enable_on_exec they start when the task execs.
+ * hz and want_kernel are set by the caller first. */
+int sampling_open(struct sampling *s, const pid_t *tids, size_t ntids, bool enable_on_exec,
+		  struct err *e);
+void sampling_enable(struct sampling *s);
+/* The executable mappings a running process already has. */
+int sampling_add_proc_maps(struct sampling *s, pid_t pid, struct err *e);
+/* Wait up to timeout_ms for data, then read every ring buffer. */
+void sampling_drain(struct sampling *s, int timeout_ms);
+/* Replay the records in time order: every sample to its file and offset
+ * (or to the kernel, or unmapped). */
+void sampling_finish(struct sampling *s);
+void sampling_close(struct sampling *s);
+/* The running kernel (kernel.c): release, build-id, _text, and its text
+ * symbols from /proc/kallsyms, sorted (none when addresses are hidden). */
+void kernel_describe(struct hot_run *h);
+
+/* The thread ids of a process (/proc/PID/task); *out malloc'd. */
+size_t process_threads(pid_t pid, pid_t **out);
 
 /* ---- measuring placed kernels (sweep.c) ---- */
 
@@ -95,5 +181,101 @@ int sweep_run(struct sweep *s, struct err *e);
 /* Summaries, ratios, slow marks, and the static prediction under `host`. */
 void sweep_analyse(struct sweep *s, const struct profile *host);
 void sweep_free(struct sweep *s);
+
+/* ---- calibrate (calibrate.c): this CPU's layout rules, measured ---- */
+
+#define CALIB_SPAN 64                   /* positions: every offset of a line */
+
+struct calib_point {
+	uint32_t pos;                   /* the loop's (or callee's) first byte mod CALIB_SPAN */
+	double *samples;                /* ns per call, in round order */
+	size_t n;
+	/* calib_mark: as sweep marks an offset against the best */
+	double median, ci_lo, ci_hi, ratio, p;
+	bool slow;
+};
+
+struct calib_experiment {
+	char name[48];
+	char what[112];                 /* one line */
+	bool entry;                     /* the callee's entry moves, not a loop */
+	uint32_t bytes, ninsn;          /* the loop's, or (entry) the callee's bytes */
+	uint32_t pair, branch, end;     /* the back edge, from the loop's start */
+	struct calib_point pt[CALIB_SPAN];
+	size_t npt;
+	unsigned rounds;
+	double elapsed_s;
+	char stopped_by[16];
+};
+
+enum calib_effect { EFFECT_STRADDLE, EFFECT_CROSS, EFFECT_ENDS, EFFECT_ENTRY };
+
+/* One rule as measured: placements where it applies against matched ones
+ * where nothing does, as a ratio of medians with its bootstrap 95% CI. */
+struct calib_rule {
+	enum calib_effect effect;
+	unsigned window;
+	bool tested;                    /* enough placements on both sides */
+	bool claimed;                   /* significant and material, whole run and both halves */
+	double ratio, lo, hi, p;
+	double half_ratio[2], half_p[2];
+	unsigned n_with, n_without;     /* placements compared */
+	char experiment[48];            /* the experiment where it is largest */
+};
+
+#define CALIB_MAX_RULES 16
+
+struct calib_fit {
+	struct calib_rule rule[CALIB_MAX_RULES];
+	size_t nrule;
+	unsigned cross_mask, ends_mask, straddle_mask;  /* bit i: model_windows[i] claimed */
+	unsigned loop_buffer;           /* instructions; 0: nothing hides a straddle */
+	bool loop_buffer_claimed;
+	char loop_buffer_why[160];
+};
+
+struct calib_opts {
+	enum arch arch;
+	double budget_s;                /* for all experiments */
+	double precision, alpha, material;
+	size_t size;                    /* bytes per call */
+	uint64_t seed;
+	void (*progress)(void *ctx, size_t i, size_t n, const char *name);
+	void *progress_ctx;
+};
+
+/* The experiments' loops for an architecture (the same table shape for each). */
+size_t calib_specs(enum arch a, const struct synth_spec **out);
+/* Run every experiment (a sweep each, budget_s shared out); *out holds
+ * those done, also on error. */
+int calib_run(const struct calib_opts *o, struct calib_experiment **out, size_t *n,
+	      struct err *e);
+void calib_free(struct calib_experiment *x, size_t n);
+/* Each point's median, CI, ratio to the best, U test and slow mark. */
+void calib_mark(struct calib_experiment *x, const struct calib_opts *o);
+/* The rules the recorded samples support (uses alpha, material, seed). */
+void calib_fit(const struct calib_experiment *x, size_t n, const struct calib_opts *o,
+	       struct calib_fit *f);
+const char *calib_effect_name(enum calib_effect e);
+/* "1.25x [1.20, 1.31], halves ..., p ... (experiment)" or "no effect measured: ..." */
+void calib_rule_text(const struct calib_rule *r, char *buf, size_t n);
+
+/* The profile the fit supports: fetch, uop-cache window and line from
+ * `base` (the host's built-in, from manuals), which windows cost, the
+ * branch rule and the loop buffer from the fit; the evidence names every
+ * measurement. Strings in *st, which must outlive *out. */
+struct calib_profile_text {
+	char name[32], cpus[160], evidence[2048];
+};
+
+void calib_profile(const struct calib_fit *f, const struct profile *base, const char *cpu,
+		   struct calib_profile_text *st, struct profile *out);
+
+/* A sample lasts ~150 us: a clock that steps by more than this cannot
+ * time one to 0.1%. */
+#define CALIB_MAX_RESOLUTION_NS 150.0
+/* 0, or -1 when this machine cannot be calibrated: an emulator, a clock
+ * too coarse (one line in *e). */
+int calib_check_machine(struct err *e);
 
 #endif

@@ -12,6 +12,11 @@
 
 /* ---- profiles (profiles.c) ---- */
 
+/* The window sizes the model knows, smallest first: a fetch block, a
+ * uop-cache window, a cache line. Every table of windows uses these. */
+#define MODEL_NWINDOWS 3
+extern const unsigned model_windows[MODEL_NWINDOWS];
+
 enum branch_rule {
 	BRANCH_RULE_NONE,
 	/* Skylake's JCC erratum: a jump, or a macro-fused pair taken whole,
@@ -35,8 +40,11 @@ struct profile {
 	unsigned loop_buffer;           /* instructions a loop buffer holds, 0 none */
 	const char *evidence;           /* source of every number above */
 	/* the windows whose straddling is a hazard, when evidence narrows
-	 * them; all 0: the fetch window, the uop-cache window and the line */
+	 * them; all 0: the fetch window, the uop-cache window and the line,
+	 * unless straddle_measured says the list is exactly what was measured
+	 * (and may be empty) */
 	unsigned straddle_windows[3];
+	bool straddle_measured;
 };
 
 size_t profile_count(void);
@@ -45,6 +53,10 @@ const struct profile *profile_named(const char *name);
 const char *branch_rule_name(enum branch_rule r);
 /* The distinct windows a loop must not straddle under p (at most 3). */
 size_t profile_straddle_windows(const struct profile *p, unsigned out[3]);
+/* The branch rule as a word in profile files: "none", "jcc-erratum",
+ * "pair-crosses"; -1 when the word is none of them. */
+const char *branch_rule_id(enum branch_rule r);
+int branch_rule_from_id(const char *id);
 
 /* ---- host detection (host.c) ---- */
 
@@ -58,6 +70,24 @@ struct host {
 };
 
 void host_detect(struct host *h);
+/* Where `straddle calibrate` keeps this CPU's profile:
+ * $XDG_DATA_HOME/straddle/profiles/VENDOR-FAMILY-MODEL-STEPPING.json, else
+ * under ~/.local/share (XDG Base Directory Specification). -1 when
+ * neither $XDG_DATA_HOME nor $HOME is set. */
+int host_profile_path(const struct host *h, char *buf, size_t n);
+
+/* Reads a calibrated profile file (results/ does, model/ cannot read
+ * JSON): the profile, to live until exit, or NULL with *e set. */
+typedef const struct profile *(*profile_loader)(const char *path, struct err *e);
+
+/* The one selection of profiles for scan, diff and sweep: SPEC is
+ * NAME[,NAME...], "all", "host" or FILE.json (a name with a '/' or
+ * ending in .json). "host" is this CPU's calibrated profile when its file
+ * exists, else the built-in profile its cpuid/MIDR matches, else the
+ * architecture's generic one; `why` says which. Fills out[] (at most
+ * max); -1 with *e (naming the file or the word) when SPEC is wrong. */
+int profile_select(const char *spec, profile_loader load, const struct profile **out,
+		   size_t max, size_t *n, char *why, size_t why_len, struct err *e);
 /* Profile for a CPU identified by cpuid family/model (x86) or MIDR part. */
 const struct profile *profile_for_x86(const char *vendor, unsigned family, unsigned model);
 const struct profile *profile_for_midr(uint32_t midr);
@@ -141,6 +171,26 @@ void noreturn_find(const struct elf_image *img, const struct elf_funcs *f,
 		   struct noreturn_set *s);
 bool noreturn_has(const struct noreturn_set *s, uint64_t addr);
 
+/* ---- the shape of code, for diff to match it by (shape.c) ---- */
+
+/* A function's instructions reduced to what survives a rebuild elsewhere:
+ * its mnemonics in order (shape; alignment nops left out, their count
+ * depends on where the code lands), the same with every length (form:
+ * equal forms are equal bytes to every rule, so a function or loop whose
+ * form is unchanged only moved), and a histogram of mnemonics (mix), whose
+ * distance says how near two shapes are after an edit. */
+#define SHAPE_MIX 16
+
+struct func_shape {
+	uint64_t shape, form;
+	uint16_t mix[SHAPE_MIX];        /* saturating counts, mnemonic hashed to a bucket */
+};
+
+void func_shape(const struct insn *insn, size_t n, struct func_shape *out);
+uint64_t form_hash(const struct insn *insn, size_t n);
+/* Instructions the two mixes disagree on (the L1 distance). */
+unsigned shape_distance(const struct func_shape *a, const struct func_shape *b);
+
 /* ---- scanning an image (scan.c) ---- */
 
 struct scan_opts {
@@ -162,7 +212,9 @@ struct loop_report {
 	uint64_t cold_bytes;
 	uint64_t branch;                /* first back-edge branch */
 	uint64_t shape_hash;            /* FNV-1a of its mnemonic sequence */
+	uint64_t form_hash;             /* ... and lengths: equal, the same bytes to the rules */
 	uint32_t hazard, nhazard;       /* into scan_result.hazard */
+	uint64_t samples;               /* in its span, nested loops included (hot_attribute) */
 };
 
 struct func_report {
@@ -174,6 +226,8 @@ struct func_report {
 	uint32_t ninsn;
 	uint32_t jump_tables;           /* indirect jumps resolved through a table */
 	uint32_t unresolved;            /* indirect jumps whose targets are unknown */
+	struct func_shape shape;        /* what diff matches unnamed functions by */
+	uint64_t samples;               /* in the function (hot_attribute) */
 };
 
 struct scan_result {
@@ -191,11 +245,15 @@ struct scan_result {
 	struct cfg_irreducible *irr;
 	size_t nirr;
 	size_t functions_scanned;       /* matched --func */
+	size_t functions_too_large;     /* of those, not analysed: past the memory bound */
 	uint64_t instructions;
 	uint64_t loops_total;
 	uint64_t bytes_decoded;
 	uint64_t undecoded;             /* AArch64 words Capstone cannot decode */
 	uint64_t jump_tables, unresolved;       /* sums of func_report's */
+	/* set by hot_attribute: samples are counted, of `run_samples` in all */
+	bool hot;
+	uint64_t file_samples, run_samples;
 };
 
 int scan_image(const struct elf_image *img, const struct scan_opts *o,
@@ -203,6 +261,23 @@ int scan_image(const struct elf_image *img, const struct scan_opts *o,
 void scan_result_free(struct scan_result *r);
 
 /* ---- comparing two scans (diff.c) ---- */
+
+/* Why a subject's hazards changed (issue 10): its own bytes changed (seed
+ * 000), the same bytes moved (seed 003), or it is only on one side. */
+enum diff_cause { CAUSE_CHANGED, CAUSE_MOVED, CAUSE_NEW, CAUSE_REMOVED, NCAUSE };
+
+/* How two functions were found to be the same function, in the order
+ * tried: the name, the name without a compiler suffix (.constprop.N ...),
+ * the mnemonic sequence, the nearest mnemonic mix, the order between two
+ * functions already matched. */
+enum match_how { MATCH_NAME, MATCH_BASE_NAME, MATCH_SHAPE, MATCH_NEAREST, MATCH_ORDER, NMATCH };
+
+const char *cause_name(enum diff_cause c);
+int cause_from_name(const char *name);         /* -1 when unknown */
+const char *match_how_name(enum match_how h);
+
+/* Init, exit, unlikely and cold text: code that runs once or rarely. */
+bool func_is_cold(const struct elf_image *img, const struct elf_func *f);
 
 /* One subject that changed: a loop (matched, added or removed) or a
  * function's entry (entry set, no loops). */
@@ -212,8 +287,16 @@ struct layout_change {
 	bool entry;                     /* the function entry itself */
 	bool resized;                   /* loop bytes changed */
 	bool moved;                     /* entry alignment changed */
+	bool cold;                      /* in cold text (func_is_cold) */
+	uint8_t cause;                  /* enum diff_cause */
 	uint32_t added, nadded;         /* into layout_diff.refs: hazards gained */
 	uint32_t removed, nremoved;     /* hazards lost */
+};
+
+/* Two functions matched under different names. */
+struct func_rename {
+	const struct func_report *fold, *fnew;
+	uint8_t how;                    /* enum match_how */
 };
 
 struct layout_diff {
@@ -223,17 +306,101 @@ struct layout_diff {
 	size_t nrefs, refs_cap;
 	const struct func_report **only_old, **only_new;
 	size_t only_old_cap, only_new_cap;
+	struct func_rename *renamed;
+	size_t nrenamed, renamed_cap;
 	size_t funcs_matched, funcs_unchanged, funcs_only_old, funcs_only_new;
+	size_t matched_by[NMATCH];
+	size_t funcs_cold_left_out;     /* matched or not, not compared (skip_cold) */
 	size_t loops_added, loops_removed, loops_resized;
 	size_t hazards_added, hazards_removed;
+	size_t added_by[NCAUSE], removed_by[NCAUSE];
 };
 
-/* Both scans made with keep_all (every function and loop reported). */
-void layout_diff(const struct scan_result *old, const struct scan_result *new,
-		 struct layout_diff *d);
+struct diff_side {
+	const struct elf_image *img;    /* for section names; NULL: none is cold */
+	const struct scan_result *r;    /* scanned with keep_all */
+};
+
+struct diff_opts {
+	bool skip_cold;                 /* leave cold functions out (func_is_cold) */
+};
+
+void layout_diff(const struct diff_side *old, const struct diff_side *new,
+		 const struct diff_opts *o, struct layout_diff *d);
 void layout_diff_free(struct layout_diff *d);
 
 /* The loop's highest-severity hazard, 0 when it has none. */
 unsigned loop_severity(const struct scan_result *r, const struct loop_report *l);
+
+/* ---- hot code: where the samples of a run fall (hot.c) ---- */
+
+/* A histogram: keys (file offsets, addresses) and how often each was hit. */
+struct sample_count {
+	uint64_t key;
+	uint64_t count;
+};
+
+struct sample_hist {
+	struct sample_count *v;
+	size_t n, cap;
+};
+
+/* Sort by key and fold equal keys into one entry. */
+void sample_hist_merge(struct sample_hist *h);
+/* Samples with a key in [start, end) of a merged histogram. */
+uint64_t sample_hist_sum(const struct sample_hist *h, uint64_t start, uint64_t end);
+
+/* The samples of a run that fell in one file, by the file's own virtual
+ * addresses (or, for the kernel, the running kernel's addresses). */
+struct hot_file {
+	char *path;                     /* "[vdso]", "[kernel]" or a path */
+	char build_id[130];             /* hex, "" unknown */
+	struct sample_hist addrs;
+	uint64_t samples;
+};
+
+/* A kernel function named by /proc/kallsyms (or by perf script). */
+struct hot_ksym {
+	char *name;
+	uint64_t addr;                  /* runtime address */
+	uint64_t samples;
+};
+
+/* Everything scan --hot and diff --hot need of a record. */
+struct hot_run {
+	char *source;                   /* the record or perf script file */
+	uint64_t total;                 /* every sample, user and kernel */
+	struct hot_file *file;
+	size_t nfile, file_cap;
+	/* kernel samples: runtime addresses, and what maps them */
+	struct hot_file kernel;
+	uint64_t kernel_text;           /* runtime address of _text, 0 unknown */
+	char kernel_build_id[130];
+	char kernel_release[128];
+	struct hot_ksym *ksym;
+	size_t nksym, ksym_cap;
+};
+
+struct hot_file *hot_run_file(struct hot_run *h, const char *path);  /* added if missing */
+/* The samples of a file: by build-id when both know it, else by path,
+ * else by file name when only one file has it (a record or perf script
+ * text from another machine, where the paths differ). */
+const struct hot_file *hot_run_find(const struct hot_run *h, const char *path,
+				    const char *build_id);
+void hot_run_free(struct hot_run *h);
+
+/* The samples of f (NULL: none) in every loop of a scan (its whole span,
+ * nested loops included) and every reported function, of run_samples. */
+void hot_attribute(struct scan_result *r, const struct hot_file *f, uint64_t run_samples);
+/* A loop's or function's share of the run's samples, 0 to 1. */
+double hot_share(const struct scan_result *r, uint64_t samples);
+
+/* Kernel samples to the kernel symbols (sorted by address) they fall
+ * in: each symbol's samples; those before the first symbol count nowhere. */
+void hot_attribute_ksyms(struct hot_run *h);
+
+/* The order of scan --hot and diff --hot: the larger share of samples
+ * first, then the higher severity; 0 when both are equal. */
+int hot_order(double share_x, unsigned severity_x, double share_y, unsigned severity_y);
 
 #endif

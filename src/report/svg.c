@@ -11,7 +11,7 @@
 #define H 420
 #define ML 70   /* margins */
 #define MR 20
-#define MT 30
+#define MT 58     /* the title and the legend live here, off the data */
 #define MB 50
 
 static const char *const colours[] = { "#1f77b4", "#2ca02c", "#9467bd", "#8c564b", "#17becf" };
@@ -55,16 +55,49 @@ static void bounds(const struct plot *p, struct frame *f)
 	f->x1 += 0.5;
 }
 
+/* A round step (1, 2 or 5 times a power of ten) giving about 5 ticks. */
+static double tick_step(double span)
+{
+	double raw = span / 5, mag;
+
+	if (!(raw > 0))
+		return 1;
+	mag = pow(10, floor(log10(raw)));
+	return raw / mag < 1.5 ? mag : raw / mag < 3.5 ? 2 * mag : raw / mag < 7.5 ? 5 * mag :
+	       10 * mag;
+}
+
+static void ticks(FILE *out, const struct frame *f)
+{
+	double sy = tick_step(f->y1 - f->y0), sx = tick_step(f->x1 - f->x0);
+	double sx_whole = sx < 1 ? 1 : sx;      /* offsets are whole numbers */
+
+	for (double y = ceil(f->y0 / sy) * sy; y <= f->y1; y += sy) {
+		fprintf(out, "<line x1='%d' y1='%.1f' x2='%d' y2='%.1f' stroke='#eee'/>\n", ML,
+			py(f, y), W - MR, py(f, y));
+		fprintf(out, "<text x='%d' y='%.1f' text-anchor='end' font-size='11'>%g</text>\n",
+			ML - 6, py(f, y) + 4, fabs(y) < sy / 1e6 ? 0 : y);
+	}
+	for (double x = ceil(f->x0 / sx_whole) * sx_whole; x <= f->x1; x += sx_whole)
+		fprintf(out, "<text x='%.1f' y='%d' text-anchor='middle' font-size='11'>%g</text>\n",
+			px(f, x), H - MB + 28, fabs(x) < 1e-9 ? 0 : x);
+}
+
+static void shading(FILE *out, const struct plot *p, const struct frame *f)
+{
+	double w = px(f, 1) - px(f, 0);
+
+	for (size_t i = 0; i < p->nshade; i++)
+		fprintf(out, "<rect x='%.1f' y='%d' width='%.1f' height='%d' fill='#fdae6b' "
+			"opacity='0.35'/>\n", px(f, p->shade[i]) - w / 2, MT, w, H - MT - MB);
+}
+
 static void axes(FILE *out, const struct plot *p, const struct frame *f)
 {
+	shading(out, p, f);
+	ticks(out, f);
 	fprintf(out, "<rect x='%d' y='%d' width='%d' height='%d' fill='none' stroke='#888'/>\n",
 		ML, MT, W - ML - MR, H - MT - MB);
-	for (int t = 0; t <= 4; t++) {
-		double y = f->y0 + (f->y1 - f->y0) * t / 4;
-
-		fprintf(out, "<text x='%d' y='%.1f' text-anchor='end' font-size='11'>%.4g</text>\n",
-			ML - 6, py(f, y) + 4, y);
-	}
 	for (size_t i = 0; i < p->nvlines; i++) {
 		double x = px(f, p->vlines[i]);
 
@@ -74,7 +107,10 @@ static void axes(FILE *out, const struct plot *p, const struct frame *f)
 			"fill='#d62728'>%.0f</text>\n", x, H - MB + 14, p->vlines[i]);
 	}
 	fprintf(out, "<text x='%d' y='%d' text-anchor='middle' font-size='12'>%s</text>\n",
-		(W + ML - MR) / 2, H - 10, p->xlabel);
+		(W + ML - MR) / 2, H - 6, p->xlabel);
+	if (p->note)
+		fprintf(out, "<text x='%d' y='%d' font-size='11' fill='#555'>%s</text>\n", ML,
+			MT - 8, p->note);
 	fprintf(out, "<text x='16' y='%d' text-anchor='middle' font-size='12' "
 		"transform='rotate(-90 16 %d)'>%s</text>\n", (H - MB + MT) / 2, (H - MB + MT) / 2,
 		p->ylabel);
@@ -98,8 +134,9 @@ static void series(FILE *out, const struct plot_series *r, const struct frame *f
 		fprintf(out, "<circle cx='%.1f' cy='%.1f' r='%s' fill='%s'/>\n", x,
 			py(f, r->y[i]), mark ? "3.5" : "2.2", mark ? "#d62728" : colour);
 	}
-	fprintf(out, "<text x='%d' y='%d' font-size='11' fill='%s'>%s</text>\n",
-		W - MR - 220, MT + 16 + 14 * index, colour, r->name);
+	/* the legend: a row above the plot area, never over a point */
+	fprintf(out, "<text x='%d' y='%d' font-size='11' fill='%s'>&#9679; %s</text>\n",
+		ML + 180 * index, MT - 24, colour, r->name);
 }
 
 int plot_svg(FILE *out, const struct plot *p)

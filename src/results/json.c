@@ -93,16 +93,20 @@ void results_scan_file(struct json_stream *s, struct elf_image *img,
 		json_object_set_new(head, "undecoded_words", json_integer((json_int_t)r->undecoded));
 	json_object_set_new(head, "jump_tables", json_integer((json_int_t)r->jump_tables));
 	json_object_set_new(head, "indirect_jumps_unresolved", json_integer((json_int_t)r->unresolved));
+	if (r->functions_too_large)
+		json_object_set_new(head, "functions_too_large",
+				    json_integer((json_int_t)r->functions_too_large));
 	if (img->build_id_len) {
-		char id[2 * sizeof img->build_id + 1];
+		char id[129];
 
-		for (size_t i = 0; i < img->build_id_len; i++)
-			snprintf(id + 2 * i, 3, "%02x", img->build_id[i]);
-		json_object_set_new(head, "build_id", json_string(id));
+		json_object_set_new(head, "build_id", json_string(elf_build_id_hex(img, id)));
 	}
 	for (size_t i = 0; i < r->nprofile; i++)
 		json_array_append_new(profiles, json_string(r->profile[i]->name));
 	json_object_set_new(head, "profiles", profiles);
+	if (r->hot)
+		json_object_set_new(head, "samples", json_pack("{s:I, s:I}", "file",
+			(json_int_t)r->file_samples, "run", (json_int_t)r->run_samples));
 	jstream_open(s, NULL, '{');
 	json_object_foreach(head, key, v)
 		jstream_put(s, key, json_incref(v));
@@ -209,4 +213,9 @@ int results_write(json_t *doc, const char *path, struct err *e)
 		return 0;
 	}
 	return write_atomic(path, write_json, doc, e);
+}
+
+const char *results_library_version(void)
+{
+	return "jansson " JANSSON_VERSION;
 }

@@ -10,6 +10,8 @@
 #include "../base/base.h"
 #include "../model/model.h"
 #include "../kernels/kernels.h"
+#include "../measure/measure.h"
+#include "../workloads/workloads.h"
 
 /* A JSON string of bytes that may not be UTF-8 (symbol names, paths):
  * invalid bytes become U+FFFD. */
@@ -47,6 +49,8 @@ void results_write_function(struct jw *w, struct elf_image *img, const struct sc
 
 /* {"schema":1,"command":name,"tool_version":...}: the head of every document. */
 json_t *results_new(const char *command);
+/* "jansson 2.14": the JSON library straddle was built with. */
+const char *results_library_version(void);
 
 /* A JSON document written as it is made: fields and array elements are
  * jansson values dumped one at a time, so a scan of a 100 MB library never
@@ -90,30 +94,103 @@ json_t *results_machine(void);
  * line, the time (UTC) and the machine. */
 json_t *results_run_info(const char *command, int argc, char **argv);
 
-/* A result file read back (read.c): its metrics with their raw samples. */
+/* ---- bench's result file (bench.c) ---- */
+
+struct bench_run {
+	struct machine_state state;
+	json_t *pinned;                 /* {"pread-zero": CPU, ...}, owned */
+};
+
+struct bench_record {
+	int argc;
+	char **argv;
+	const struct workload *const *sel;
+	const struct wl_result *res;    /* res[i] of sel[i] */
+	size_t nsel;
+	const struct wl_options *o;
+	const struct bench_run *runs;
+	unsigned nruns;
+	double elapsed_s;
+};
+
+json_t *results_bench(const struct bench_record *b);
+json_t *results_state(const struct machine_state *m);
+
+/* ---- sweep's result file (sweep.c) ---- */
+
+json_t *results_sweep(const struct sweep *s, const char *profile, int argc, char **argv);
+
+/* A result file read back (read.c): its metrics with their raw samples,
+ * run by run (a sweep is one run). */
+struct metric_run {
+	double *v;
+	size_t n;
+};
+
 struct metric {
 	char *name, *unit;
 	bool lower_is_better;
-	double *samples;
-	size_t n;
+	char *kernel;                   /* sweep: the kernel placed; else NULL */
+	struct metric_run *runs;
+	size_t nruns;
 };
 
 struct result_file {
 	char *path;
-	json_t *doc;
-	const char *command;            /* "bench", "sweep" (in doc) */
+	json_t *doc;                    /* the (first) file's document */
+	json_t *more;                   /* a directory's other documents */
+	const char *command;            /* "bench" or "sweep" (in doc) */
 	json_t *machine;                /* borrowed from doc, may be NULL */
+	json_t *states;                 /* one machine state per run, null where none */
 	struct metric *m;
 	size_t n;
+	size_t nfiles;                  /* 1, or a directory's result files */
 };
 
-/* 0, or -1 with one line saying what is wrong with the file. */
+/* A file, or a directory whose *.json files are one side (their runs
+ * pooled in name order). 0, or -1 with one line, naming the file, saying
+ * what is wrong with it. */
 int results_read(const char *path, struct result_file *r, struct err *e);
 void results_file_free(struct result_file *r);
 const struct metric *results_metric(const struct result_file *r, const char *name);
+/* m of base in r: the metric of that name, or for a kernel that base and r
+ * each placed at one offset only, r's placement of it. */
+const struct metric *results_counterpart(const struct result_file *base, const struct metric *m,
+					 const struct result_file *r);
 
+/* A record (record.c): one sampled file with its samples per function and
+ * loop of the scan r (NULL when the file could not be scanned: error says
+ * why) and every sampled address; the kernel's part. */
+json_t *results_record_file(const struct hot_file *f, struct scan_result *r,
+			    const char *error);
+json_t *results_record_kernel(const struct hot_run *h);
+/* Read a record back for scan --hot: 0, or -1 with one line in e. */
+int results_read_record(const char *path, struct hot_run *h, struct err *e);
+/* The text of `perf script -F ip,dso,sym` or its default output
+ * (perfscript.c): samples by file, runtime addresses turned into the
+ * files' own through each file's load bias; kernel samples by symbol. */
+int results_read_perf_script(const char *path, struct hot_run *h, struct err *e);
 
 /* Write `doc` to stdout ("-") or atomically to path. */
 int results_write(json_t *doc, const char *path, struct err *e);
+
+/* ---- profile files (profile.c) ---- */
+
+/* A profile's fields as JSON (straddle uarch --json, calibrate's file). */
+json_t *results_profile(const struct profile *p);
+/* calibrate's file: `head` (results_run_info) with the profile, each
+ * rule's ratio, CI, halves and verdict, the loop buffer, and every
+ * experiment with its points' raw samples. Returns head. */
+json_t *results_calibration(json_t *head, const struct profile *p, const struct calib_fit *f,
+			    const struct calib_experiment *x, size_t nx);
+/* model.h's profile_loader: the profile of a calibrate file, kept until
+ * exit, or NULL with "PATH: what is wrong" in *e. */
+const struct profile *results_profile_load(const char *path, struct err *e);
+/* The experiments of a calibrate file (for refitting and the tests) and
+ * the machine they were measured on (h: vendor, family, model, stepping,
+ * model name, its built-in profile); calib_free(*out, *n) afterwards,
+ * also on error. */
+int results_calibration_read(const char *path, struct host *h, struct calib_experiment **out,
+			     size_t *n, struct err *e);
 
 #endif

@@ -134,16 +134,14 @@ void results_write_hazards(struct jw *w, const char *key, const struct hazard *c
 
 static void write_windows(struct jw *w, uint64_t start, uint64_t end)
 {
-	static const unsigned sizes[] = { 16, 32, 64 };
-
 	jw_open(w, "windows", '{');
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < MODEL_NWINDOWS; i++) {
 		char key[8];
 
-		snprintf(key, sizeof key, "%u", sizes[i]);
+		snprintf(key, sizeof key, "%u", model_windows[i]);
 		jw_open(w, key, '{');
-		jw_int(w, "touched", windows_touched(start, end, sizes[i]));
-		jw_int(w, "best", windows_best(end - start, sizes[i]));
+		jw_int(w, "touched", windows_touched(start, end, model_windows[i]));
+		jw_int(w, "best", windows_best(end - start, model_windows[i]));
 		jw_close(w, '}');
 	}
 	jw_close(w, '}');
@@ -173,6 +171,8 @@ void results_write_loop(struct jw *w, const char *key, struct elf_image *img,
 	if (lines && *elf_source_line(img, l->sec, l->start, src, sizeof src))
 		jw_string(w, "source", src);
 	write_windows(w, l->start, l->end);
+	if (r->hot)
+		jw_int(w, "samples", (long long)l->samples);
 	results_write_hazards(w, "hazards", NULL, r->hazard + l->hazard, l->nhazard);
 	jw_close(w, '}');
 }
@@ -197,6 +197,8 @@ void results_write_function(struct jw *w, struct elf_image *img, const struct sc
 	jw_int(w, "instructions", fr->ninsn);
 	jw_int(w, "jump_tables", fr->jump_tables);
 	jw_int(w, "indirect_jumps_unresolved", fr->unresolved);
+	if (r->hot)
+		jw_int(w, "samples", (long long)fr->samples);
 	jw_open(w, "loops", '[');
 	for (uint32_t i = fr->loop; i < fr->loop + fr->nloop; i++)
 		results_write_loop(w, NULL, img, r, &r->loop[i], lines);

@@ -1,7 +1,6 @@
-/* Two sets of samples of one metric: how much it changed, in both signs,
- * and whether the change is real: the Mann-Whitney U test and the overlap
- * of the medians' bootstrap CIs, both reported (issue 5; seed 004: the
- * robot's "-5.8%" with its +-stddev%). */
+/* Two sides of one metric, each a list of runs: how much it changed, in
+ * both signs (seed 004: the robot's "-5.8%" with its +-stddev%), and
+ * whether the change is real, run against run (issue 12). */
 #include "stats.h"
 
 #include <math.h>
@@ -40,71 +39,78 @@ double stat_of(const struct summary *s, enum stat_kind which)
 	return NAN;
 }
 
-size_t stats_block_medians(const double *v, size_t n, size_t k, double *out)
+enum stat_kind stat_default(bool lower_is_better)
 {
-	size_t per = k ? n / k : 0;
-	double *buf;
-
-	if (k == 0 || per < 2) {
-		memcpy(out, v, n * sizeof *v);
-		return n;
-	}
-	/* the last block takes the remainder too: it is the largest */
-	buf = xmalloc((n - (k - 1) * per) * sizeof *buf);
-	for (size_t b = 0; b < k; b++) {
-		size_t len = b + 1 == k ? n - b * per : per;
-
-		memcpy(buf, v + b * per, len * sizeof *buf);
-		out[b] = stats_median_select(buf, len);
-	}
-	free(buf);
-	return k;
+	return lower_is_better ? STAT_MEDIAN : STAT_MEAN;
 }
 
-/* The units the tests compare: with 20 samples or more, the medians of 10
- * consecutive blocks (batch means), because consecutive samples share the
- * machine's state. In one bench run of pread_z1k on this project's test
- * machine the two halves differed by 10% at p = 1e-101 sample by sample:
- * a test that takes samples as independent calls every such drift real
- * (A/A: 7 of 20 back-to-back pairs flagged). */
-#define TEST_BLOCKS 10
-
-static size_t test_units(const double *v, size_t n, double **out)
+double stats_of(const double *v, size_t n, enum stat_kind which, bool lower_is_better)
 {
-	*out = xmalloc((n ? n : 1) * sizeof **out);
-	return n >= 2 * TEST_BLOCKS ? stats_block_medians(v, n, TEST_BLOCKS, *out) :
-				       stats_block_medians(v, n, 0, *out);
+	double *sorted, r;
+
+	if (n == 0)
+		return NAN;
+	sorted = xmalloc(n * sizeof *sorted);
+	memcpy(sorted, v, n * sizeof *v);
+	stats_sort(sorted, n);
+	switch (which) {
+	case STAT_MEAN95:
+		r = lower_is_better ? stats_mean95_sorted(sorted, n) :
+				      stats_mean95_sorted_high(sorted, n);
+		break;
+	case STAT_MEDIAN: r = stats_median_sorted(sorted, n); break;
+	case STAT_MEAN: r = stats_mean(sorted, n); break;
+	case STAT_MIN: r = sorted[0]; break;
+	default: r = sorted[n - 1]; break;
+	}
+	free(sorted);
+	return r;
 }
 
-void stats_compare(const double *base, size_t nb, const double *new, size_t nn,
-		   const struct compare_opts *o, struct comparison *c)
+static double spread_of(const double *v, size_t n)
 {
-	struct summary sb, sn;
-	struct mann_whitney m;
-	double *ub, *un, lo_b, hi_b, lo_n, hi_n;
-	size_t kb = test_units(base, nb, &ub), kn = test_units(new, nn, &un);
+	double lo = v[0], hi = v[0];
+
+	for (size_t i = 1; i < n; i++) {
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	return hi - lo;
+}
+
+/* The verdict needs three things of the runs (issue 12): enough of them
+ * on both sides; a Welch t test on their statistics below alpha, because
+ * each run's statistic is one observation and the sides may differ in
+ * spread; and a change larger than the whole run-to-run range of either
+ * side, because runs of one invocation sit closer in time than runs of
+ * two, and the machine's drift between invocations is what two A/A
+ * `bench` runs on a shared machine differ by most (issue 12: two of two
+ * A/A pairs flagged on samples). */
+void stats_compare_runs(const double *base, size_t nb, const double *new, size_t nn,
+			const struct compare_opts *o, struct comparison *c)
+{
+	struct welch w;
+	double gap;
 
 	memset(c, 0, sizeof *c);
-	stats_summarize(base, nb, o->seed, o->lower_is_better, &sb);
-	stats_summarize(new, nn, o->seed + 1, o->lower_is_better, &sn);
-	c->base = stat_of(&sb, o->stat);
-	c->new = stat_of(&sn, o->stat);
-	c->base_stddev_pct = sb.mean ? 100 * sb.stddev / sb.mean : 0;
-	c->new_stddev_pct = sn.mean ? 100 * sn.stddev / sn.mean : 0;
-	c->base_cv = sb.cv;
-	c->new_cv = sn.cv;
+	c->base_runs = nb;
+	c->new_runs = nn;
+	c->base = stats_mean(base, nb);
+	c->new = stats_mean(new, nn);
+	c->base_spread = nb ? spread_of(base, nb) : 0;
+	c->new_spread = nn ? spread_of(new, nn) : 0;
+	c->base_sd_pct = c->base ? 100 * stats_stddev(base, nb) / c->base : 0;
+	c->new_sd_pct = c->new ? 100 * stats_stddev(new, nn) / c->new : 0;
 	c->change_robot = stats_change_robot(c->base, c->new);
 	c->change_mmtests = stats_change_mmtests(c->base, c->new, o->lower_is_better);
-	stats_mann_whitney(un, kn, ub, kb, &m);
-	stats_bootstrap_median_ci(ub, kb, 1000, o->seed, &lo_b, &hi_b);
-	stats_bootstrap_median_ci(un, kn, 1000, o->seed + 1, &lo_n, &hi_n);
-	free(ub);
-	free(un);
-	c->units = kn;
-	c->u = m.u;
-	c->p = m.p;
-	c->ci_overlap = stats_ci_overlap(lo_b, hi_b, lo_n, hi_n);
-	c->significant = m.p < o->alpha;
+	stats_welch(base, nb, new, nn, &w);
+	c->t = w.t;
+	c->df = w.df;
+	c->p = w.p;
+	c->enough = nb >= STATS_MIN_RUNS && nn >= STATS_MIN_RUNS;
+	gap = fabs(c->new - c->base);
+	c->stands_out = gap > c->base_spread && gap > c->new_spread;
+	c->significant = c->enough && c->p < o->alpha && c->stands_out;
 	/* worse: the mmtests-sign change is negative by more than the threshold */
 	c->regression = c->significant && -c->change_mmtests > 100 * o->threshold;
 	c->improvement = c->significant && c->change_mmtests > 100 * o->threshold;

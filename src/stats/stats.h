@@ -66,42 +66,58 @@ double stats_change_robot(double base, double new);
 /* In mmtests' sign: positive is better, whatever the metric's direction. */
 double stats_change_mmtests(double base, double new, bool lower_is_better);
 
-/* ---- comparing two sets of samples (compare.c) ---- */
+/* ---- Welch's t test (welch.c) ---- */
+
+struct welch {
+	double diff;                    /* mean of b - mean of a */
+	double t, df;                   /* df by Welch-Satterthwaite */
+	double p;                       /* two-sided; 1 with fewer than 2 a side */
+};
+
+void stats_welch(const double *a, size_t na, const double *b, size_t nb, struct welch *w);
+/* P(|T| >= |t|) for Student's t with df degrees of freedom. */
+double stats_t_two_sided(double t, double df);
+/* The regularized incomplete beta function I_x(a, b). */
+double stats_incomplete_beta(double a, double b, double x);
+
+/* ---- comparing runs (compare.c) ---- */
 
 enum stat_kind { STAT_MEAN95, STAT_MEDIAN, STAT_MEAN, STAT_MIN, STAT_MAX };
 
 const char *stat_name(enum stat_kind s);
 int stat_from_name(const char *name);          /* -1 when unknown */
 double stat_of(const struct summary *s, enum stat_kind which);
+/* Per-call times: the median; rates: the mean, as LKP reports them. */
+enum stat_kind stat_default(bool lower_is_better);
+/* The statistic of v[0..n) (not reordered). */
+double stats_of(const double *v, size_t n, enum stat_kind which, bool lower_is_better);
+
+/* Fewer runs than this on a side: the change is printed, no verdict. */
+#define STATS_MIN_RUNS 3
 
 struct compare_opts {
-	enum stat_kind stat;                 /* the value shown and changed */
 	bool lower_is_better;
-	double alpha;                   /* significance level of the U test */
+	double alpha;                   /* significance level of the t test */
 	double threshold;               /* a fraction: how much worse is a regression */
-	uint64_t seed;                  /* of the bootstrap */
 };
 
+/* Two sides of one metric, each a list of run statistics (one number per
+ * run: the run is the unit of replication). */
 struct comparison {
-	double base, new;               /* the chosen statistic */
-	double base_stddev_pct, new_stddev_pct;  /* 100 sigma / mean */
-	double base_cv, new_cv;
+	double base, new;               /* the mean of the runs' statistics */
+	size_t base_runs, new_runs;
+	double base_spread, new_spread; /* max - min of the runs' statistics */
+	double base_sd_pct, new_sd_pct; /* run-to-run 100 sigma / mean (the robot's +-) */
 	double change_robot;            /* 100 (new - base) / base */
 	double change_mmtests;          /* positive = better */
-	double u, p;                    /* U of the new units against the base's */
-	size_t units;                   /* what was tested: samples, or block medians */
-	bool ci_overlap;                /* the medians' bootstrap CIs overlap */
-	bool significant;               /* p < alpha */
+	double t, df, p;                /* Welch's t test on the run statistics */
+	bool enough;                    /* STATS_MIN_RUNS or more on both sides */
+	bool stands_out;                /* |new - base| above both sides' spread */
+	bool significant;               /* enough, p < alpha and stands_out */
 	bool regression, improvement;   /* significant and beyond the threshold */
 };
 
-/* Samples in time order. The tests take, from 20 samples on, the medians
- * of 10 consecutive blocks as their units (batch means), not the samples:
- * consecutive samples are not independent. */
-void stats_compare(const double *base, size_t nb, const double *new, size_t nn,
-		   const struct compare_opts *o, struct comparison *c);
-/* The medians of k consecutive blocks of v (the last takes the rest) into
- * out; k = 0 or blocks of fewer than 2: v itself. Returns how many. */
-size_t stats_block_medians(const double *v, size_t n, size_t k, double *out);
+void stats_compare_runs(const double *base, size_t nb, const double *new, size_t nn,
+			const struct compare_opts *o, struct comparison *c);
 
 #endif

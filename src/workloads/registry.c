@@ -53,10 +53,29 @@ void wl_sample(struct wl_metric *m, double v)
 	m->samples[m->n++] = v;
 }
 
+void wl_end_run(struct wl_result *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		struct wl_metric *m = r->m[i];
+
+		GROW(m->run_end, m->run_cap, m->nruns + 1);
+		m->run_end[m->nruns++] = m->n;
+	}
+}
+
+size_t wl_run_samples(const struct wl_metric *m, size_t i, const double **v)
+{
+	size_t from = i ? m->run_end[i - 1] : 0;
+
+	*v = m->samples + from;
+	return i < m->nruns ? m->run_end[i] - from : 0;
+}
+
 void wl_result_free(struct wl_result *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		free(r->m[i]->samples);
+		free(r->m[i]->run_end);
 		free(r->m[i]);
 	}
 	free(r->m);

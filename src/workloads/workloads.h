@@ -21,7 +21,10 @@
 #include "../base/base.h"
 #include "../measure/measure.h"
 
-/* One measured quantity and every raw sample of it. */
+/* Batch sizes are calibrated this many times; the median is kept. */
+#define WL_CALIBRATIONS 5
+
+/* One measured quantity and every raw sample of it, run by run. */
 struct wl_metric {
 	char name[96];                  /* "pread_z1k", "read1.threads.ops_per_sec.tasks=2" */
 	char workload[16];
@@ -30,6 +33,12 @@ struct wl_metric {
 	bool want_mode;                 /* integer samples whose mode is reported (cold ticks) */
 	double *samples;
 	size_t n, cap;
+	size_t *run_end;                /* run r is samples[run_end[r-1] .. run_end[r]) */
+	size_t nruns, run_cap;
+	/* batch-timed metrics: calls per sample, the median of the first run's
+	 * calibrations, then the same in every run (issue 12) */
+	uint64_t iters;
+	uint64_t calibrations[WL_CALIBRATIONS];
 };
 
 struct wl_result {
@@ -46,6 +55,7 @@ struct wl_options {
 	const unsigned *tasks;          /* will-it-scale task counts, ascending */
 	size_t ntasks;
 	const char *dir;                /* where temporary files are made (unlinked at once) */
+	unsigned align;                 /* user buffers start this many bytes into a page */
 	volatile sig_atomic_t *stop;    /* set by a signal: end now, clean up, return -1 */
 	void (*progress)(const char *what);     /* or NULL */
 };
@@ -65,6 +75,10 @@ const struct workload *workload_named(const char *name);
 struct wl_metric *wl_metric(struct wl_result *r, const char *workload, const char *name,
 			    const char *unit, bool lower_is_better);
 void wl_sample(struct wl_metric *m, double v);
+/* The end of a run: every metric's samples so far belong to it. */
+void wl_end_run(struct wl_result *r);
+/* Run i's samples of m; returns how many. */
+size_t wl_run_samples(const struct wl_metric *m, size_t i, const double **v);
 void wl_result_free(struct wl_result *r);
 /* The most frequent value (the smallest of equals); v is sorted in place. */
 double wl_mode(double *v, size_t n);
@@ -95,19 +109,27 @@ struct wl_timed {
 };
 
 /* libMicro's /dev/zero readers (zero.c): pread_z* and read_z* differ only
- * in how a batch calls and what comes before it. */
-#define ZERO_NSIZES 3
+ * in how a batch calls and what comes before it. The fourth variant is
+ * libMicro's -w: 100k, a byte stored to each page of the buffer after
+ * every call (pread_zw100k, read_zw100k). */
+#define ZERO_NSIZES 4
 
 struct zero_var {
 	int fd;
-	char *buf;
+	char *mem;                      /* the allocation, page-aligned */
+	char *buf;                      /* mem + --align */
 	size_t size;
+	bool touch_pages;               /* libMicro's -w */
 	uint64_t errors;                /* calls that came back short */
 };
 
+/* libMicro's -w after a call: store a byte at every page-size step of the
+ * buffer from its start (pread.c and read.c: j += getpagesize()). */
+void zero_touch(struct zero_var *z);
+
 struct zero_kind {
 	const struct workload *workload;
-	const char *names[ZERO_NSIZES];         /* the metrics, 1k, 10k, 100k */
+	const char *names[ZERO_NSIZES];         /* the metrics, 1k, 10k, 100k, w100k */
 	const char *suite, *call, *progress;
 	void (*batch)(void *ctx, uint64_t n);   /* ctx: a struct zero_var */
 	void (*before)(void *ctx);              /* before each batch, untimed */
@@ -118,7 +140,8 @@ int zero_run(const struct zero_kind *k, const struct wl_options *o, struct wl_re
 	     struct err *e);
 
 /* Pins to one CPU, sizes each variant's batch so one sample takes about
- * 1 ms, then measures the variants in a new random order every round until
+ * 1 ms (the median of WL_CALIBRATIONS calibrations, at the first run only:
+ * later runs keep the metric's iters), then measures the variants in a new random order every round until
  * seconds_each * n has passed; samples are ns per call. */
 int wl_measure_batches(struct wl_timed *v, size_t n, double seconds_each,
 		       const struct wl_options *o, struct clock *clock, int *cpu,

@@ -18,8 +18,10 @@ BE_WANT="straddle: --duration: '0' is not a time in seconds (like 10 or 0.5s), a
 be_err "duration 0" --duration 0
 BE_WANT="straddle: --duration: 'soon' is not a time in seconds (like 10 or 0.5s), at most a day"
 be_err "duration garbage" --duration soon
-BE_WANT="straddle: --runs: '0' is not a number from 1 to 1000"
+BE_WANT="straddle: --runs: '0' is not a number from 1 to 100"
 be_err "runs 0" --runs 0
+BE_WANT="straddle: --align: '4096' is not a number from 0 to 4095"
+be_err "align a page" --align 4096
 BE_WANT="straddle: --warmup: '-1' is not a number from 0 to 1000"
 be_err "warmup negative" --warmup -1
 BE_WANT="straddle: --tasks: '0' is not a list of task counts from 1 to 1024 (like 1,2,4 or 1-4)"
@@ -75,16 +77,31 @@ else
 	BE_UNITS="ns/lower"
 fi
 expect_eq "bench batch: metric names" "$(jq -r '[.metrics[].name] | join(",")' "$TMP/b.json")" \
-	"pread_z1k,pread_z10k,pread_z100k,read_z1k,read_z10k,read_z100k,gettime.hot.monotonic,gettime.hot.realtime,gettime.hot.boottime$BE_COLD"
+	"pread_z1k,pread_z10k,pread_z100k,pread_zw100k,read_z1k,read_z10k,read_z100k,read_zw100k,gettime.hot.monotonic,gettime.hot.realtime,gettime.hot.boottime$BE_COLD"
 expect_eq "bench batch: units" "$(jq -r '[.metrics[] | "\(.unit)/\(.direction)"] | unique | join(",")' "$TMP/b.json")" "$BE_UNITS"
 expect_eq "bench batch: samples non-empty, n matches" \
-	"$(jq -r '[.metrics[] | (.samples | length) > 0 and (.samples | length) == .n] | all' "$TMP/b.json")" true
+	"$(jq -r '[.metrics[] | ([.runs[].samples | length] | min) > 0 and ([.runs[].samples | length] | add) == .n] | all' "$TMP/b.json")" true
+expect_eq "bench batch: 3 runs by default" "$(jq -r '[.bench.runs, (.runs | length), ([.metrics[].runs | length] | unique | join("+"))] | join(",")' "$TMP/b.json")" "3,3,3"
+expect_eq "bench batch: each run's machine state" \
+	"$(jq -r '[.runs[].state | has("load") and has("steal_pct") and has("others_pct") and (.clocksource | length > 0)] | all' "$TMP/b.json")" true
+expect_eq "bench batch: each run's pinned CPU" "$(jq -r '[.runs[].pinned | keys | join("+")] | unique | join(",")' "$TMP/b.json")" "$([ "$(uname -m)" = x86_64 ] && echo gettime.cold+)gettime.hot+pread-zero+read-zero"
+expect_eq "bench batch: the batch is the median of 5 calibrations" \
+	"$(jq -r '[.metrics[] | select(.calibrations) | .calls_per_sample == (.calibrations | sort | .[2]) and (.calibrations | length) == 5] | all' "$TMP/b.json")" true
+expect_eq "bench batch: the one batch size is the workload's" \
+	"$(jq -r '[.workloads["pread-zero"].sizes[].calls_per_sample] == [.metrics[] | select(.workload == "pread-zero") | .calls_per_sample]' "$TMP/b.json")" true
+expect_eq "bench batch: statistics, median for times" "$(jq -r '[.metrics[].statistic] | unique | join(",")' "$TMP/b.json")" median
 expect_eq "bench batch: summary fields" \
 	"$(jq -r '[.metrics[] | has("median") and has("mean95") and has("stddev") and has("cv") and has("min")] | all' "$TMP/b.json")" true
 expect_eq "bench batch: a mode for cold ticks only" \
 	"$(jq -r '[.metrics[] | has("mode") == (.unit == "ticks")] | all' "$TMP/b.json")" true
 expect_eq "bench batch: head" "$(jq -r '[.schema, .command, (.machine | has("kernel") and has("vendor"))] | join(",")' "$TMP/b.json")" "1,bench,true"
-expect_eq "bench batch: libMicro sizes" "$(jq -r '[.workloads["pread-zero"].sizes[].bytes] | join(",")' "$TMP/b.json")" "1024,10240,102400"
+expect_eq "bench batch: libMicro sizes" "$(jq -r '[.workloads["pread-zero"].sizes[].bytes] | join(",")' "$TMP/b.json")" "1024,10240,102400,102400"
+expect_eq "bench batch: -w on zw100k only" "$(jq -r '[.workloads["read-zero"].sizes[] | "\(.name)=\(.store_each_page)"] | join(",")' "$TMP/b.json")" \
+	"read_z1k=false,read_z10k=false,read_z100k=false,read_zw100k=true"
+expect_eq "bench batch: buffers at a page start" "$(jq -r '[.bench.align, (.workloads["pread-zero"].sizes[].buffer_page_offset)] | join(",")' "$TMP/b.json")" "0,0,0,0,0"
+"$STRADDLE" bench pread-zero --duration 0.02 --runs 1 --align 144 -o "$TMP/al.json" >/dev/null
+expect_eq "bench --align 144: recorded, every buffer there" \
+	"$(jq -r '[.bench.align, (.workloads["pread-zero"].sizes[].buffer_page_offset)] | join(",")' "$TMP/al.json")" "144,144,144,144,144"
 expect_eq "bench batch: the vDSO's own function" "$(jq -r '.workloads.gettime.function | test("^__(vdso|kernel)_clock_gettime$")' "$TMP/b.json")" true
 expect_eq "bench batch: one table row per metric" "$(printf '%s\n' "$OUT" | grep -cE '^(pread|read)_z|^gettime\.')" \
 	"$(jq '.metrics | length' "$TMP/b.json")"
@@ -98,10 +115,11 @@ expect_eq "bench scale: exit 0" "$RC" 0
 expect_eq "bench scale: metric names" "$(jq -r '[.metrics[].name] | join(",")' "$TMP/w.json")" \
 	"read1.processes.ops_per_sec.tasks=1,read1.threads.ops_per_sec.tasks=1,read1.processes.ops_per_sec.tasks=3,read1.threads.ops_per_sec.tasks=3,read1.per_process_ops,read1.per_thread_ops,poll2.processes.ops_per_sec.tasks=1,poll2.threads.ops_per_sec.tasks=1,poll2.processes.ops_per_sec.tasks=3,poll2.threads.ops_per_sec.tasks=3,poll2.per_process_ops,poll2.per_thread_ops"
 expect_eq "bench scale: ops/s, higher" "$(jq -r '[.metrics[] | "\(.unit)/\(.direction)"] | unique | join(",")' "$TMP/w.json")" "ops/s/higher"
-expect_eq "bench scale: one sample per run" "$(jq -r '[.metrics[].samples | length] | unique | join(",")' "$TMP/w.json")" 2
+expect_eq "bench scale: one sample per run" "$(jq -r '[.metrics[] | [(.runs | length), (.runs[].samples | length)]] | unique | map(join("+")) | join(",")' "$TMP/w.json")" "2+1+1"
+expect_eq "bench scale: the mean for rates" "$(jq -r '[.metrics[].statistic] | unique | join(",")' "$TMP/w.json")" mean
 expect_eq "bench scale: settings" "$(jq -r '.workloads.poll2 | [.files_per_task, (.tasks | join("+")), .warmup_intervals, .measured_intervals] | join(",")' "$TMP/w.json")" "128,1+3,0,1"
 expect_eq "bench scale: mean95 of ops/s keeps the highest" \
-	"$(jq -r '[.metrics[] | .mean95 == (.samples | max)] | all' "$TMP/w.json")" true
+	"$(jq -r '[.metrics[] | .mean95 == ([.runs[].samples[]] | max)] | all' "$TMP/w.json")" true
 expect_eq "bench scale: runs recorded" "$(jq -r '.bench.runs' "$TMP/w.json")" 2
 expect_eq "bench scale: nothing left in --dir" "$(ls -A "$TMP/wd")" ""
 

@@ -1,100 +1,164 @@
-# straddle compare on result files written here with known samples; every
-# expected number is worked out in the comments.
-cmp_file() {    # cmp_file NAME KERNEL METRICS-JSON
-	printf '{"schema":1,"command":"bench","machine":{"vendor":"GenuineIntel","family":6,"model":207,"kernel":"%s"},"metrics":[%s]}\n' \
-		"$2" "$3" >"$TMP/$1.json"
-}
+# straddle compare on recorded runs (tests/fixtures/compare/*.json, written
+# by hand): each verdict rule, the inconclusive case, the one statistic,
+# the machine's state, and every input check. Expected numbers are worked
+# out in the comments (t-test p values by Simpson's rule on Student's t).
 C="$STRADDLE compare"
+CF=tests/fixtures/compare
+line() { printf '%s\n' "$OUT" | grep -- "$1" | tr -s ' '; }
 
-# Seed 000's table: pread_z100k mean95 9.9195 -> 5.9856 is 39.66% better
-# (mmtests' sign); one sample each: p = 1, no star, no gate.
-cmp_file s0base 6.1 '{"name":"pread_z100k","unit":"ns","direction":"lower","samples":[9.9195]}'
-cmp_file s0new 6.1 '{"name":"pread_z100k","unit":"ns","direction":"lower","samples":[5.9856]}'
-run $C "$TMP/s0base.json" "$TMP/s0new.json"
-expect_eq "seed000 row" "$(printf '%s\n' "$OUT" | sed -n 2p | tr -s ' ')" \
-	"Time mean95-pread_z100k 9.9195 ( 0.00%) 5.9856 ( 39.66%)"
-expect_eq "seed000: exit 0" "$RC" 0
-expect_eq "seed000: fewer-than-9 warnings" "$(printf '%s\n' "$OUT" | grep -c 'fewer than 9')" 2
+# Regression, run against run. pread_z100k: run medians 10, 10.5, 11 (mean
+# 10.5, range 1) -> 12.5, 12.7, 12.9 (mean 12.7, range 0.4): the gap 2.2
+# stands out of both ranges; Welch t 7.0759, df 2.6240, p 0.0088908;
+# mmtests' change 100 (10.5 - 12.7) / 10.5 = -20.95%. read1: run means
+# 101, 99, 100 -> 94, 95, 96: t -6.1237, df 4, p 0.0036022, -5%.
+run $C "$CF/base.json" "$CF/slow.json"
+expect_eq "regression: exit 1" "$RC" 1
+expect_eq "regression: the time row" "$(line 'Time median')" \
+	"Time median-pread_z100k 10.500 ( 0.00%) 12.700 *-20.95%*"
+expect_eq "regression: the rate row, its mean" "$(line 'Ops mean')" \
+	"Ops mean-read1.per_process_ops 100.00 ( 0.00%) 95.000 * -5.00%*"
+expect_eq "regression: the verdict line" "$(line '^  pread_z100k')" \
+	" pread_z100k slow.json 3:3 runs t 7.08 p 0.00889 gap 2.2, ranges 1 and 0.4 REGRESSION"
+run $C --format json "$CF/base.json" "$CF/slow.json"
+expect_eq "regression: t, df, p" \
+	"$(jq_of '.metrics[0].new[0] | [(.t * 1e4 | round), (.df * 1e4 | round), (.p * 1e7 | round)] | join(",")')" \
+	"70759,26240,88908"
+expect_eq "regression: rate t, df, p" \
+	"$(jq_of '.metrics[1].new[0] | [(.t * 1e4 | round), (.df * 1e4 | round), (.p * 1e7 | round)] | join(",")')" \
+	"-61237,40000,36022"
+expect_eq "regression: the statistics" "$(jq_of '[.metrics[].stat] | join(",")')" "median,mean"
+expect_eq "regression: verdicts" "$(jq_of '[.metrics[].new[0].verdict] | join(",")')" "REGRESSION,REGRESSION"
+expect_eq "regression: in the document" "$(jq_of .regression)" true
+run $C "$CF/slow.json" "$CF/base.json"
+expect_eq "the other way: better, exit 0" "$RC" 0
+expect_eq "the other way: the row" "$(line 'Time median')" \
+	"Time median-pread_z100k 12.700 ( 0.00%) 10.500 * 17.32%*"
 
-# Exact U test: base [1,2,3], new [4,5,6] ns. mean95 (best floor(0.95*3)=2):
-# 1.5 and 4.5: +200% (robot), -200% (mmtests). U of new = 9 pairs above,
-# p = 2/C(6,3) = 0.1: not significant at 0.05, significant at 0.2.
-cmp_file xbase 6.1 '{"name":"t","unit":"ns","direction":"lower","samples":[1,2,3]}'
-cmp_file xnew 6.1 '{"name":"t","unit":"ns","direction":"lower","samples":[4,5,6]}'
-run $C --format json "$TMP/xbase.json" "$TMP/xnew.json"
-expect_eq "exact: values" "$(jq_of '.metrics[0] | "\(.value) \(.new[0].value)"')" "1.5 4.5"
-expect_eq "exact: changes" "$(jq_of '.metrics[0].new[0] | "\(.change_pct) \(.change_pct_mmtests)"')" "200 -200"
-expect_eq "exact: U and p" "$(jq_of '.metrics[0].new[0] | "\(.u) \(.p)"')" "9 0.1"
-expect_eq "exact: not significant at 0.05" "$(jq_of '.metrics[0].new[0] | "\(.significant) \(.regression)"')" "false false"
-expect_eq "exact: exit 0" "$RC" 0
-run $C --alpha 0.2 "$TMP/xbase.json" "$TMP/xnew.json"
-expect_eq "exact: at alpha 0.2 the star" "$(printf '%s\n' "$OUT" | sed -n 2p | tr -s ' ')" \
-	"Time mean95-t 1.5000 ( 0.00%) 4.5000 *-200.00%*"
-expect_eq "exact: at alpha 0.2 a regression: exit 1" "$RC" 1
-run $C --alpha 0.2 "$TMP/xnew.json" "$TMP/xbase.json"
-expect_eq "exact: the other way an improvement: exit 0" "$RC" 0
-expect_eq "exact: the other way, mmtests sign" "$(printf '%s\n' "$OUT" | sed -n 2p | tr -s ' ')" \
-	"Time mean95-t 4.5000 ( 0.00%) 1.5000 * 66.67%*"
+# The robot's table: %change in its sign, the runs' stddev% beside values.
+# Base medians sd 0.5 of 10.5 = 4.76% (shown, above 2%), new sd 0.2 of
+# 12.7 = 1.57% (not shown).
+run $C --style lkp "$CF/base.json" "$CF/slow.json"
+expect_eq "lkp: exit 1" "$RC" 1
+expect_eq "lkp: the row" "$(line 'pread_z100k.median')" \
+	" 10.500 ± 5% +21.0%* 12.700 pread_z100k.median"
 
-# Seed 004, the robot's way: ops/s, higher is better. base 99,100,101 x3
-# (mean 100, stddev 0.87%: no +-), new 93.2,94.2,95.2 x3 (mean 94.2): -5.8%.
-# Ties in each sample: normal approximation. Ranks: new 2,5,8 (x3), base
-# 11,14,17 (x3); U(new) = 45 - 45 = 0, U2 = 81, mu = 40.5; ties: six of 3,
-# 6*24 = 144; sigma = sqrt(81/12 (19 - 144/306)) = 11.1836277;
-# z = (81 - 40.5 - 0.5)/sigma = 3.5766570, p = erfc(z/sqrt 2) = 0.000348016.
-OPS='"unit":"ops/s","direction":"higher"'
-cmp_file rbase 6.1 "{\"name\":\"will-it-scale.per_process_ops\",$OPS,\"samples\":[99,100,101,99,100,101,99,100,101]}"
-cmp_file rnew 6.2 "{\"name\":\"will-it-scale.per_process_ops\",$OPS,\"samples\":[93.2,94.2,95.2,93.2,94.2,95.2,93.2,94.2,95.2]}"
-run $C --style lkp --format json "$TMP/rbase.json" "$TMP/rnew.json"
-expect_eq "robot: stat is mean" "$(jq_of .stat)" "mean"
-expect_eq "robot: change" "$(jq_of '.metrics[0].new[0].change_pct * 1000 | round / 1000')" "-5.8"
-expect_eq "robot: U" "$(jq_of '.metrics[0].new[0].u')" "0"
-expect_eq "robot: p" "$(jq_of '.metrics[0].new[0].p * 1e9 | round')" "348016"
-expect_eq "robot: CIs apart" "$(jq_of '.metrics[0].new[0].ci_overlap')" "false"
-expect_eq "robot: regression" "$(jq_of '.regression')" "true"
-run $C --style lkp "$TMP/rbase.json" "$TMP/rnew.json"
-expect_eq "robot: exit 1" "$RC" 1
-expect_eq "robot: row" "$(printf '%s\n' "$OUT" | sed -n 5p | tr -s ' ')" \
-	" 100.00 -5.8%* 94.200 will-it-scale.per_process_ops"
-expect_eq "robot: kernel differs, said once" "$(printf '%s\n' "$OUT" | grep '^warning' | grep -c 'kernel "6.1" vs "6.2"')" 1
-expect_eq "robot: both tests under the table" \
-	"$(printf '%s\n' "$OUT" | grep '^  will-it-scale' | tr -s ' ')" \
-	" will-it-scale.per_process_ops rnew.json U 0 p 0.000348 CIs apart REGRESSION"
-run $C --style lkp --threshold 10% "$TMP/rbase.json" "$TMP/rnew.json"
-expect_eq "robot: 5.8% is within a 10% threshold: exit 0" "$RC" 0
+# Fewer than 3 runs on a side: the change, "inconclusive", never exit 1.
+run $C "$CF/base.json" "$CF/slow1.json"
+expect_eq "one run: exit 0" "$RC" 0
+expect_eq "one run: no star" "$(line 'Time median')" \
+	"Time median-pread_z100k 10.500 ( 0.00%) 12.500 (-19.05%)"
+expect_eq "one run: inconclusive" "$(line '^  pread_z100k')" \
+	" pread_z100k slow1.json 3:1 runs -19.05% inconclusive: 1 run"
+run $C "$CF/slow2.json" "$CF/base.json"
+expect_eq "two runs: inconclusive: 2 runs" "$(line '^  read1')" \
+	" read1.per_process_ops base.json 2:3 runs +5.82% inconclusive: 2 runs"
+expect_eq "two runs: exit 0" "$RC" 0
+run $C --format json "$CF/base.json" "$CF/slow1.json"
+expect_eq "one run: json" "$(jq_of '.metrics[0].new[0] | [.enough_runs, .significant, .regression, .verdict] | join(",")')" \
+	"false,false,false,inconclusive"
 
-# mean95 of a rate keeps the best 95%, the highest: floor(0.95*9) = 8, one
-# lowest dropped: base (2*99 + 3*100 + 3*101)/8 = 100.125, new (2*93.2 +
-# 3*94.2 + 3*95.2)/8 = 94.325; mmtests' change 100 (94.325 - 100.125) /
-# 100.125 = -5.7927%
-run $C --format json "$TMP/rbase.json" "$TMP/rnew.json"
-expect_eq "rate mean95: values" "$(jq_of '.metrics[0] | "\(.value) \(.new[0].value * 1000 | round / 1000)"')" "100.125 94.325"
-expect_eq "rate mean95: change" "$(jq_of '.metrics[0].new[0].change_pct_mmtests * 10000 | round / 10000')" "-5.7928"
+# The change must stand out of both sides' run-to-run range: run medians
+# 10 x5 and 13 (mean 10.5, range 3) against 12 x6: t 3, df 5, p 0.0301,
+# yet the gap 1.5 is inside the range 3: no verdict.
+run $C --format json "$CF/wide.json" "$CF/steady.json"
+expect_eq "inside the range: p below alpha" "$(jq_of '.metrics[0].new[0] | [(.t * 1e4 | round), (.df * 1e4 | round), (.p * 1e4 | round)] | join(",")')" \
+	"30000,50000,301"
+expect_eq "inside the range: not significant" "$(jq_of '.metrics[0].new[0] | [.stands_out, .significant, .verdict] | join(",")')" \
+	"false,false,no change"
+expect_eq "inside the range: exit 0" "$RC" 0
 
-# From 20 samples on the tests take the medians of 10 consecutive blocks:
-# base 1,1,2,2,...,10,10 -> blocks of two, medians 1..10; new 11,11,...,20,20
-# -> 11..20. U of new = 10*10 = 100, exact p = 2/C(20,10) = 1.0825e-05.
-bl() { awk -v a="$1" 'BEGIN { for (i = a; i < a + 10; i++) printf "%s%d,%d", (i > a ? "," : ""), i, i }'; }
-cmp_file bbase 6.1 "{\"name\":\"t\",\"unit\":\"ns\",\"direction\":\"lower\",\"samples\":[$(bl 1)]}"
-cmp_file bnew 6.1 "{\"name\":\"t\",\"unit\":\"ns\",\"direction\":\"lower\",\"samples\":[$(bl 11)]}"
-run $C --format json "$TMP/bbase.json" "$TMP/bnew.json"
-expect_eq "blocks: 20 samples, 10 units" "$(jq_of '.metrics[0].new[0] | "\(.n) \(.units)"')" "20 10"
-expect_eq "blocks: U of the block medians" "$(jq_of '.metrics[0].new[0].u')" "100"
-expect_eq "blocks: exact p" "$(jq_of '.metrics[0].new[0].p * 1e10 | round')" "108251"
+# Significant but within the threshold: 10.0067 -> 10.1067 is -0.999%.
+run $C "$CF/tight.json" "$CF/small.json"
+expect_eq "threshold: exit 0" "$RC" 0
+expect_eq "threshold: starred" "$(line 'Time median')" \
+	"Time median-pread_z100k 10.007 ( 0.00%) 10.107 * -1.00%*"
+expect_eq "threshold: said so" "$(line '^  pread_z100k' | grep -c 'changed, within the threshold$')" 1
+run $C --threshold 0.5% "$CF/tight.json" "$CF/small.json"
+expect_eq "threshold 0.5%: a regression, exit 1" "$RC" 1
+
+# One statistic: the medians got 20% worse (10.1 -> 12.1), the minimums
+# 19.6% better (5.1 -> 4.1). The default (median) fails; --stats min
+# changes the value, the %, the test and the verdict together.
+run $C "$CF/flipbase.json" "$CF/flipnew.json"
+expect_eq "median: exit 1" "$RC" 1
+expect_eq "median: the row" "$(line 'Time')" "Time median-pread_z100k 10.100 ( 0.00%) 12.100 *-19.80%*"
+run $C --stats min "$CF/flipbase.json" "$CF/flipnew.json"
+expect_eq "min: exit 0" "$RC" 0
+expect_eq "min: the row" "$(line 'Time')" "Time min-pread_z100k 5.1000 ( 0.00%) 4.1000 * 19.61%*"
+expect_eq "min: better" "$(line '^  pread_z100k' | sed 's/.* //')" "better"
+
+# The machine's state per run: the same samples, measured while the
+# hypervisor stole 11% and others took 45%: no change, and said once.
+run $C "$CF/base.json" "$CF/stolen.json"
+expect_eq "state: exit 0" "$RC" 0
+expect_eq "state: the warning" "$(printf '%s\n' "$OUT" | grep -c '^warning')" 1
+expect_eq "state: the line" "$(printf '%s\n' "$OUT" | grep '^warning')" \
+	"warning: base.json -> stolen.json: steal 0.2% -> 11.0%, other tenants' CPU 3% -> 45%, load 0.50 -> 2.50: the change may be the machine's"
+
+# Noise: one summary line, the details with --verbose. Base's run medians
+# 10, 10.5, 11 vary by 4.76% (below 5%); wide's by 11.07%.
+run $C "$CF/wide.json" "$CF/steady.json"
+expect_eq "noise: one line" "$(printf '%s\n' "$OUT" | grep '^warning')" \
+	"warning: 1 of 2 metrics vary by more than 5% from run to run (worst: pread_z100k in wide.json, 11.7%); --verbose for each"
+run $C --verbose "$CF/wide.json" "$CF/steady.json"
+expect_eq "noise: --verbose" "$(printf '%s\n' "$OUT" | grep '^  pread_z100k in')" \
+	"  pread_z100k in wide.json: its runs' median varies by 11.7% (CV over 6 runs)"
+
+# A side made of several sweeps, matched by kernel: clear_movq_imm at
+# offset 0 (medians 244, 245, 243) and at 40 (356, 355, 357): -45.9%,
+# t 137.17, df 4.
+run $C "$CF/fast" "$CF/slow"
+expect_eq "sweeps: exit 1" "$RC" 1
+expect_eq "sweeps: the row" "$(line 'Time')" "Time median-clear_movq_imm@0 244.00 ( 0.00%) 356.00 *-45.90%*"
+expect_eq "sweeps: said which placements" "$(printf '%s\n' "$OUT" | grep '^warning')" \
+	"warning: clear_movq_imm@0 in fast is compared with clear_movq_imm@40 in slow: the same kernel, placed elsewhere"
+run $C --format json "$CF/fast" "$CF/slow"
+expect_eq "sweeps: runs and t" "$(jq_of '.metrics[0].new[0] | [.base_runs, .runs, (.t * 100 | round)] | join(",")')" "3,3,13717"
 
 # CSV and markdown carry the same numbers
-run $C --format csv "$TMP/xbase.json" "$TMP/xnew.json"
+run $C --format csv "$CF/base.json" "$CF/slow.json"
 expect_eq "csv row" "$(printf '%s\n' "$OUT" | sed -n 2p)" \
-	"t,ns,lower,$TMP/xnew.json,mean95,1.5,4.5,200.0000,-200.0000,9,0.1,0,0,0"
-run $C --format markdown "$TMP/xbase.json" "$TMP/xnew.json"
-expect_eq "markdown row" "$(printf '%s\n' "$OUT" | sed -n 3p)" "| t | ns | 1.5000 | 4.5000 | -200.00% | 0.1 |"
+	"pread_z100k,ns,lower,$CF/slow.json,median,10.5,12.7,20.9524,-20.9524,3,3,7.07594,2.62402,0.00889076,1,1,1,REGRESSION"
+run $C --format markdown "$CF/base.json" "$CF/slow.json"
+expect_eq "markdown row" "$(printf '%s\n' "$OUT" | sed -n 3p)" \
+	"| pread_z100k | ns | median | 10.500 | 12.700 | **-20.95%** | 0.00889 | REGRESSION |"
 
 # Bad input: one line, exit 2
 cmp_bad() {
-	run $C "$TMP/xbase.json" "$2"
+	run $C "$CF/base.json" "$2"
 	expect_eq "bad $1: exit 2" "$RC" 2
 	expect_eq "bad $1: one line" "$ERR" "$3"
 }
+B1='{"schema":1,"command":"bench","metrics":['
+M1='{"name":"t","workload":"w","unit":"ns","direction":"lower"'
+printf '%s%s,"runs":[{"samples":[1,-3]}]}]}' "$B1" "$M1" >"$TMP/neg.json"
+cmp_bad "negative" "$TMP/neg.json" "straddle: $TMP/neg.json: metric 0 (t), run 1: sample 1 is negative (-3)"
+printf '%s%s,"runs":[{"samples":[1]},{"samples":[]}]}]}' "$B1" "$M1" >"$TMP/empty.json"
+cmp_bad "empty run" "$TMP/empty.json" "straddle: $TMP/empty.json: metric 0 (t), run 2: no samples (an empty list)"
+printf '%s%s,"runs":[{"samples":[1,NaN]}]}]}' "$B1" "$M1" >"$TMP/nan.json"
+cmp_bad "NaN" "$TMP/nan.json" "straddle: $TMP/nan.json: line 1: NaN or Infinity, not a number (a sample must be finite)"
+printf '%s%s,"runs":[{"samples":[1,Infinity]}]}]}' "$B1" "$M1" >"$TMP/inf.json"
+cmp_bad "Infinity" "$TMP/inf.json" "straddle: $TMP/inf.json: line 1: NaN or Infinity, not a number (a sample must be finite)"
+printf '%s%s,"runs":[{"samples":[1,1e999]}]}]}' "$B1" "$M1" >"$TMP/huge.json"
+cmp_bad "1e999" "$TMP/huge.json" "straddle: $TMP/huge.json: line 1: a number too large for a double (infinite)"
+printf '%s%s,"runs":[{"samples":[1,"x"]}]}]}' "$B1" "$M1" >"$TMP/str.json"
+cmp_bad "a string sample" "$TMP/str.json" "straddle: $TMP/str.json: metric 0 (t), run 1: sample 1 is not a number"
+printf '%s%s,"runs":[{"samples":[1]}]},%s,"runs":[{"samples":[2]}]}]}' "$B1" "$M1" "$M1" >"$TMP/dup.json"
+cmp_bad "duplicate metric" "$TMP/dup.json" "straddle: $TMP/dup.json: metric 1 (t): the same name as metric 0"
+printf '%s%s,"samples":[1]}]}' "$B1" "$M1" >"$TMP/oldbench.json"
+cmp_bad "bench metric with samples" "$TMP/oldbench.json" \
+	"straddle: $TMP/oldbench.json: metric 0 (t): a bench metric without \"runs\" (an older straddle's file? run bench again)"
+printf '%s{"name":"t","unit":"ns","direction":"lower","runs":[{"samples":[1]}]}]}' "$B1" >"$TMP/nowl.json"
+cmp_bad "bench metric without workload" "$TMP/nowl.json" "straddle: $TMP/nowl.json: metric 0 (t): a bench metric without \"workload\""
+printf '{"schema":1,"command":"sweep","metrics":[{"name":"k@0","unit":"ns","direction":"lower","samples":[1]}]}' >"$TMP/sw.json"
+cmp_bad "sweep metric without kernel" "$TMP/sw.json" "straddle: $TMP/sw.json: metric 0 (k@0): a sweep metric without \"kernel\" and \"offset\""
+printf '{"schema":1,"command":"scan","files":[]}' >"$TMP/scan.json"
+cmp_bad "a scan result" "$TMP/scan.json" "straddle: $TMP/scan.json: a scan result; compare reads bench and sweep results"
+cmp_bad "bench against sweep" "$CF/fast/1.json" "straddle: $CF/fast/1.json: a sweep result; BASE $CF/base.json is a bench one"
+printf '%s%s,"n":3,"runs":[{"samples":[1,2]}]}]}' "$B1" "$M1" >"$TMP/n.json"
+cmp_bad "n does not match" "$TMP/n.json" "straddle: $TMP/n.json: metric 0 (t): \"n\" is 3, the samples 2"
+printf '%s%s,"runs":[{"samples":[1]}]},{"name":"u","workload":"w","unit":"ns","direction":"lower","runs":[{"samples":[1]},{"samples":[1]}]}]}' "$B1" "$M1" >"$TMP/runs.json"
+cmp_bad "runs differ" "$TMP/runs.json" "straddle: $TMP/runs.json: metric 1 (u): 2 runs, metric 0 1"
 printf 'not json' >"$TMP/notjson.json"
 cmp_bad "not JSON" "$TMP/notjson.json" \
 	"straddle: $TMP/notjson.json: not a result file: '[' or '{' expected near 'not' (line 1)"
@@ -102,20 +166,18 @@ printf '{"schema":2,"metrics":[]}' >"$TMP/schema2.json"
 cmp_bad "schema 2" "$TMP/schema2.json" "straddle: $TMP/schema2.json: schema 2; this straddle reads schema 1"
 printf '{"schema":1,"command":"bench"}' >"$TMP/nometrics.json"
 cmp_bad "no metrics" "$TMP/nometrics.json" "straddle: $TMP/nometrics.json: no \"metrics\" in a bench result"
-printf '{"schema":1,"metrics":[{"unit":"ns","direction":"lower","samples":[1]}]}' >"$TMP/noname.json"
+printf '%s{"unit":"ns","direction":"lower","runs":[{"samples":[1]}]}]}' "$B1" >"$TMP/noname.json"
 cmp_bad "no name" "$TMP/noname.json" "straddle: $TMP/noname.json: metric 0 has no name"
-printf '{"schema":1,"metrics":[{"name":"t","unit":"ns","direction":"lower","samples":[1,"x"]}]}' >"$TMP/badsample.json"
-cmp_bad "bad sample" "$TMP/badsample.json" "straddle: $TMP/badsample.json: metric 0 (t): sample 1 is not a number"
-printf '{"schema":1,"metrics":[{"name":"t","unit":"ns","samples":[1]}]}' >"$TMP/nodir.json"
+printf '%s{"name":"t","workload":"w","unit":"ns","runs":[{"samples":[1]}]}]}' "$B1" >"$TMP/nodir.json"
 cmp_bad "no direction" "$TMP/nodir.json" "straddle: $TMP/nodir.json: metric 0 (t): direction is not \"lower\" or \"higher\""
-cmp_file other 6.1 '{"name":"u","unit":"ns","direction":"lower","samples":[1]}'
-cmp_bad "nothing in common" "$TMP/other.json" \
-	"straddle: $TMP/other.json: no metric in common with $TMP/xbase.json (a bench result, this a bench one)"
-cmp_bad "missing file" "$TMP/nonexistent.json" \
-	"straddle: $TMP/nonexistent.json: not a result file: unable to open $TMP/nonexistent.json: No such file or directory (line -1)"
-run $C "$TMP/xbase.json"
+printf '%s{"name":"u","workload":"w","unit":"ns","direction":"lower","runs":[{"samples":[1]}]}]}' "$B1" >"$TMP/other.json"
+cmp_bad "nothing in common" "$TMP/other.json" "straddle: $TMP/other.json: no metric in common with $CF/base.json"
+cmp_bad "missing file" "$TMP/nonexistent.json" "straddle: $TMP/nonexistent.json: cannot open: No such file or directory"
+mkdir "$TMP/emptydir"
+cmp_bad "empty directory" "$TMP/emptydir" "straddle: $TMP/emptydir: a directory without a .json result file"
+run $C "$CF/base.json"
 expect_eq "one file: exit 2" "$RC" 2
-run $C --style nope "$TMP/xbase.json" "$TMP/xnew.json"
+run $C --style nope "$CF/base.json" "$CF/slow.json"
 expect_eq "bad style: exit 2" "$RC" 2
-run $C --threshold 150% "$TMP/xbase.json" "$TMP/xnew.json"
+run $C --threshold 150% "$CF/base.json" "$CF/slow.json"
 expect_eq "bad threshold: exit 2" "$RC" 2

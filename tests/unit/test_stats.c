@@ -137,19 +137,93 @@ static void mann_whitney_degenerate(void **state)
 	assert_true(m.p == 1);
 }
 
-static void block_medians(void **state)
+static void t_distribution(void **state)
 {
-	double v[23], out[23];
+	/* closed forms: df 1, p = 1 - 2 atan(t) / pi; df 2, p = 1 - t / sqrt(2 + t^2) */
+	assert_true(fabs(stats_t_two_sided(1, 1) - 0.5) < 1e-12);
+	assert_true(fabs(stats_t_two_sided(2, 2) - (1 - 2 / sqrt(6))) < 1e-12);
+	assert_true(stats_t_two_sided(0, 5) == 1);
+	assert_true(stats_t_two_sided(INFINITY, 5) == 0);
+	/* I_x(1, 1) = x */
+	assert_true(fabs(stats_incomplete_beta(1, 1, 0.3) - 0.3) < 1e-12);
+}
 
-	for (int i = 0; i < 23; i++)
-		v[i] = i;
-	/* 10 blocks of 2, the last takes the rest: {18,...,22} -> 20 */
-	assert_int_equal(stats_block_medians(v, 23, 10, out), 10);
-	assert_true(out[0] == 0.5 && out[1] == 2.5 && out[8] == 16.5 && out[9] == 20);
-	/* blocks of 1 would be no blocks: the samples themselves */
-	assert_int_equal(stats_block_medians(v, 15, 10, out), 15);
-	assert_true(out[14] == 14);
-	assert_int_equal(stats_block_medians(v, 5, 0, out), 5);
+static void welch(void **state)
+{
+	double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 }, c[] = { 10, 11, 12 }, d[] = { 12, 16, 20 };
+	double e[] = { 5, 5, 5 }, f[] = { 6, 6, 6 };
+	struct welch w;
+
+	/* equal variances: t = 3 / sqrt(2/3), df 4, p by Simpson's rule 0.0213116411 */
+	stats_welch(a, 3, b, 3, &w);
+	assert_true(fabs(w.t - 3 / sqrt(2.0 / 3)) < 1e-12);
+	assert_true(fabs(w.df - 4) < 1e-12);
+	assert_true(fabs(w.p - 0.0213116411) < 1e-9);
+	/* unequal: var 1 and 16, t = 5 / sqrt(17/3) = 2.1004201, df 2.2490272, p 0.1562140515 */
+	stats_welch(c, 3, d, 3, &w);
+	assert_true(fabs(w.t - 2.100420126) < 1e-8);
+	assert_true(fabs(w.df - 2.249027237) < 1e-8);
+	assert_true(fabs(w.p - 0.1562140515) < 1e-9);
+	/* no spread: a difference is certain, none is none */
+	stats_welch(e, 3, f, 3, &w);
+	assert_true(w.p == 0);
+	stats_welch(e, 3, e, 3, &w);
+	assert_true(w.p == 1);
+	/* one run a side: no test */
+	stats_welch(a, 1, b, 1, &w);
+	assert_true(w.p == 1);
+}
+
+static void runs_verdict(void **state)
+{
+	struct compare_opts o = { .lower_is_better = true, .alpha = 0.05, .threshold = 0.02 };
+	double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 }, one[] = { 9 };
+	double near[] = { 10, 10.5, 11 }, far[] = { 12.5, 12.7, 12.9 };
+	struct comparison c;
+
+	/* 2 -> 5 ns: p 0.0213, the gap 3 above both ranges of 2, 150% worse */
+	stats_compare_runs(a, 3, b, 3, &o, &c);
+	assert_true(c.base == 2 && c.new == 5 && c.base_spread == 2 && c.new_spread == 2);
+	assert_true(c.enough && c.stands_out && c.significant && c.regression);
+	assert_true(c.change_robot == 150 && c.change_mmtests == -150);
+	/* the same with a 200% threshold: significant, not a regression */
+	o.threshold = 2;
+	stats_compare_runs(a, 3, b, 3, &o, &c);
+	assert_true(c.significant && !c.regression);
+	o.threshold = 0.02;
+	/* 10.5 -> 12.7: a gap of 2.2 above ranges of 1 and 0.4 */
+	stats_compare_runs(near, 3, far, 3, &o, &c);
+	assert_true(c.stands_out && c.significant && c.regression);
+	/* the gap 3 is inside a range of 4: no verdict, whatever p says */
+	{
+		double wide[] = { 3, 5, 7 };
+
+		stats_compare_runs(a, 3, wide, 3, &o, &c);
+		assert_true(c.base_spread == 2 && c.new_spread == 4 && !c.stands_out);
+		assert_false(c.significant || c.regression);
+	}
+	/* one run: the change, no verdict */
+	stats_compare_runs(a, 3, one, 1, &o, &c);
+	assert_false(c.enough || c.significant || c.regression);
+	assert_true(c.new == 9 && c.new_runs == 1);
+	/* rates: higher is better, a drop is the regression */
+	o.lower_is_better = false;
+	stats_compare_runs(b, 3, a, 3, &o, &c);
+	assert_true(c.regression && fabs(c.change_mmtests - -60) < 1e-12);
+}
+
+static void statistic_of_runs(void **state)
+{
+	double v[] = { 4, 1, 3, 2, 100 };
+
+	assert_true(stats_of(v, 5, STAT_MEDIAN, true) == 3);
+	assert_true(stats_of(v, 5, STAT_MEAN, true) == 22);
+	assert_true(stats_of(v, 5, STAT_MIN, true) == 1);
+	assert_true(stats_of(v, 5, STAT_MAX, true) == 100);
+	/* floor(0.95 * 5) = 4 best: the lowest 1..4, or the highest 2,3,4,100 */
+	assert_true(stats_of(v, 5, STAT_MEAN95, true) == 2.5);
+	assert_true(stats_of(v, 5, STAT_MEAN95, false) == 27.25);
+	assert_true(v[0] == 4 && v[4] == 100);
 }
 
 static void changes(void **state)
@@ -174,7 +248,10 @@ int main(void)
 		cmocka_unit_test(mann_whitney_exact),
 		cmocka_unit_test(mann_whitney_ties),
 		cmocka_unit_test(mann_whitney_degenerate),
-		cmocka_unit_test(block_medians),
+		cmocka_unit_test(t_distribution),
+		cmocka_unit_test(welch),
+		cmocka_unit_test(runs_verdict),
+		cmocka_unit_test(statistic_of_runs),
 		cmocka_unit_test(changes),
 	};
 

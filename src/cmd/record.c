@@ -1,0 +1,402 @@
+/* straddle record -- COMMAND: where a program spends its time, sampled,
+ * and which loops those samples fall in (issue 13), so that scan --hot can
+ * put the hazards of the hottest loops first. Seed 000's engineers found
+ * __clear_user with a profiler before anyone looked at its alignment. */
+#include "cmd.h"
+#include "../measure/measure.h"
+#include "../results/results.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+struct record_cmd {
+	const char *out;
+	unsigned long hz;
+	bool kernel;
+	unsigned long pid;              /* -p: a running process, 0: run argv */
+	const char *uarch;
+	double duration;                /* -p: seconds, 0: until it ends */
+	char **argv;                    /* the command */
+	int argc;                       /* of straddle record, for the file */
+	char **self_argv;
+	const struct profile *profiles[32];
+	size_t nprofiles;
+	char host_why[160];
+	int exit_status;                /* the program's, passed through */
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static unsigned long max_sample_rate(void)
+{
+	unsigned long v = 0;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
+
+	if (!f || fscanf(f, "%lu", &v) != 1 || v == 0)
+		v = 100000;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* -F: at most what the kernel allows (perf_event_max_sample_rate). */
+static int set_hz(void *cmd, const char *opt, const char *value)
+{
+	return parse_number(opt, value, 1, max_sample_rate(), &((struct record_cmd *)cmd)->hz);
+}
+
+static int cmd_record(int argc, char **argv);
+
+#define F(field) offsetof(struct record_cmd, field)
+
+static const struct cmd_option record_options[] = {
+	{ .letter = 'o', .value = "FILE.json", .kind = OPT_STRING, .field = F(out),
+	  .help = "the result file, written atomically (default\n"
+		  "record.json; '-': standard output)" },
+	{ .letter = 'F', .value = "HZ", .kind = OPT_CALL, .call = set_hz,
+	  .help = "samples a second (default 4000; at most the kernel's\n"
+		  "perf_event_max_sample_rate)" },
+	{ .name = "kernel", .kind = OPT_SET, .field = F(kernel),
+	  .help = "kernel samples too, when the kernel permits them" },
+	{ .letter = 'p', .value = "PID", .kind = OPT_ULONG, .field = F(pid), .min = 1,
+	  .max = 1ul << 22, .help = "sample a running process (all its threads) instead" },
+	{ .name = "duration", .value = "S", .kind = OPT_SECONDS, .field = F(duration),
+	  .help = "with -p: stop after S seconds (default: when it ends,\n"
+		  "or at ^C)" },
+	{ .name = "uarch", .value = "NAME", .kind = OPT_STRING, .field = F(uarch),
+	  .help = "profile of the scan that finds the loops (default host)" },
+	{ 0 }
+};
+
+const struct command record_command = {
+	.name = "record",
+	.run = cmd_record,
+	.summary = "sample where a program spends its time; scan --hot ranks by it",
+	.args = "[OPTIONS] -- COMMAND [ARGS...] | -p PID [--duration S]",
+	.about = "Sample where a program spends its time: instruction pointers through\n"
+		 "perf_event_open, hardware cycles when the PMU allows them, else software\n"
+		 "cpu-clock (said on standard error). Children and threads are followed, and\n"
+		 "every file mapped, libraries loaded late by dlopen and the vDSO included.\n"
+		 "The result file has the samples per file (with its build-id), function and\n"
+		 "loop, at the files' own virtual addresses; 'straddle scan --hot FILE'\n"
+		 "ranks hazards by them.\n",
+	.options = record_options,
+	.in_order = true,
+	.notes = "Exit status: the program's (128+N when signal N ended it); 2 bad usage, a\n"
+		 "program that could not be run, or a result that could not be written.\n",
+};
+
+static int parse_options(struct record_cmd *c, int argc, char **argv)
+{
+	c->out = "record.json";
+	c->hz = 4000;
+	c->uarch = "host";
+	if (parse_command_line(&record_command, c, argc, argv))
+		return -1;
+	c->argv = argv + optind;
+	if (c->pid && optind < argc) {
+		complain("record", "-p PID or a COMMAND, not both");
+		return -1;
+	}
+	if (!c->pid && optind >= argc) {
+		complain("record", "no command to run (straddle record -- COMMAND [ARGS...])");
+		return -1;
+	}
+	if (c->duration && !c->pid) {
+		complain("record", "--duration goes with -p PID");
+		return -1;
+	}
+	return select_profiles(c->uarch, c->profiles, 32, &c->nprofiles, c->host_why,
+			       sizeof c->host_why);
+}
+
+/* ---- running and watching ---- */
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static int wait_status(int st)
+{
+	return WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 2;
+}
+
+/* The child waits on `go` until its events are open, so that nothing it
+ * runs escapes them; an exec failure comes back through `fail` (closed by
+ * a successful exec). */
+static pid_t start_child(char **argv, int go[2], int fail[2])
+{
+	pid_t pid = fork();
+	char byte;
+
+	if (pid != 0)
+		return pid;
+	close(go[1]);
+	close(fail[0]);
+	if (read(go[0], &byte, 1) != 1)
+		_exit(127);
+	execvp(argv[0], argv);
+	int err = errno;
+
+	if (write(fail[1], &err, sizeof err) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+static int run_command(struct record_cmd *c, struct sampling *s)
+{
+	int go[2], fail[2], err = 0, st;
+	struct err e = { "" };
+	pid_t pid;
+	ssize_t got;
+
+	if (pipe2(go, O_CLOEXEC) || pipe2(fail, O_CLOEXEC)) {
+		complain("record", "pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid = start_child(c->argv, go, fail);
+	close(go[0]);
+	close(fail[1]);
+	if (pid < 0) {
+		complain("record", "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (sampling_open(s, &pid, 1, true, &e)) {
+		complain("record", "%s", e.msg);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return -1;
+	}
+	/* ^C goes to the whole process group: the program decides, we wait */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	if (write(go[1], "g", 1) != 1)
+		err = errno;
+	close(go[1]);
+	got = read(fail[0], &err, sizeof err);
+	close(fail[0]);
+	if (got == (ssize_t)sizeof err) {
+		waitpid(pid, NULL, 0);
+		complain(c->argv[0], "cannot run: %s", strerror(err));
+		return -1;
+	}
+	while (waitpid(pid, &st, WNOHANG) == 0)
+		sampling_drain(s, 50);
+	sampling_drain(s, 0);
+	c->exit_status = wait_status(st);
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int watch_process(struct record_cmd *c, struct sampling *s)
+{
+	pid_t *tids;
+	size_t n = process_threads((pid_t)c->pid, &tids);
+	struct err e = { "" };
+	struct sigaction sa = { .sa_handler = on_stop };
+	double end = now_s() + (c->duration ? c->duration : 1e12);
+	char what[32];
+
+	snprintf(what, sizeof what, "process %lu", c->pid);
+	if (n == 0) {
+		complain(what, "no such process");
+		return -1;
+	}
+	if (sampling_open(s, tids, n, false, &e) ||
+	    sampling_add_proc_maps(s, (pid_t)c->pid, &e)) {
+		complain(what, "%s", e.msg);
+		free(tids);
+		return -1;
+	}
+	free(tids);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sampling_enable(s);
+	while (!stop_signal && now_s() < end && (kill((pid_t)c->pid, 0) == 0 || errno == EPERM))
+		sampling_drain(s, 50);
+	sampling_drain(s, 0);
+	c->exit_status = EXIT_OK;
+	return 0;
+}
+
+/* ---- from file offsets to loops ---- */
+
+/* The sampled file is still the file that was mapped. */
+static int same_inode(const struct sampled_file *f, struct err *e)
+{
+	struct stat st;
+
+	if (stat(f->path, &st) != 0)
+		return err_set(e, "cannot stat: %s", strerror(errno));
+	if (st.st_ino != f->ino || major(st.st_dev) != f->maj || minor(st.st_dev) != f->min)
+		return err_set(e, "replaced since it was mapped (inode %llu, was %llu)",
+			       (unsigned long long)st.st_ino, (unsigned long long)f->ino);
+	return 0;
+}
+
+static int open_sampled(const struct sampled_file *f, struct elf_image *img, struct err *e)
+{
+	if (strcmp(f->path, "[vdso]") == 0)
+		return elf_open_vdso(img, e);   /* the same kernel's vDSO as the program's */
+	if (same_inode(f, e))
+		return -1;
+	return elf_open_file(img, f->path, e);
+}
+
+/* The file offsets of f as the ELF's virtual addresses; offsets no
+ * PT_LOAD maps are counted in *outside. */
+static void to_vaddrs(const struct elf_image *img, const struct sampled_file *sf,
+		      struct hot_file *hf, uint64_t *outside)
+{
+	for (size_t i = 0; i < sf->offsets.n; i++) {
+		uint64_t va;
+
+		if (elf_offset_vaddr(img, sf->offsets.v[i].key, &va) == 0) {
+			GROW(hf->addrs.v, hf->addrs.cap, hf->addrs.n + 1);
+			hf->addrs.v[hf->addrs.n++] = (struct sample_count){ va, sf->offsets.v[i].count };
+		} else {
+			*outside += sf->offsets.v[i].count;
+		}
+	}
+	sample_hist_merge(&hf->addrs);
+}
+
+static json_t *record_file(struct record_cmd *c, const struct sampled_file *sf,
+			   uint64_t *outside)
+{
+	struct hot_file hf = { .path = sf->path, .samples = sf->samples };
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	struct scan_opts o = { .profiles = c->profiles, .nprofiles = c->nprofiles,
+			       .jobs = cpus > 0 ? (unsigned)(cpus < 16 ? cpus : 16) : 1,
+			       .keep_all = true };
+	struct elf_image img;
+	struct scan_result r;
+	struct err e = { "" };
+	json_t *j;
+
+	if (open_sampled(sf, &img, &e) || (to_vaddrs(&img, sf, &hf, outside), 0) ||
+	    scan_image(&img, &o, &r, &e)) {
+		j = results_record_file(&hf, NULL, e.msg);
+		complain(sf->path, "%s; its %llu samples are not placed in loops", e.msg,
+			 (unsigned long long)sf->samples);
+		elf_close(&img);
+		free(hf.addrs.v);
+		return j;
+	}
+	elf_build_id_hex(&img, hf.build_id);
+	j = results_record_file(&hf, &r, NULL);
+	scan_result_free(&r);
+	elf_close(&img);
+	free(hf.addrs.v);
+	return j;
+}
+
+static int by_samples(const void *a, const void *b)
+{
+	const struct sampled_file *x = a, *y = b;
+
+	return (x->samples < y->samples) - (x->samples > y->samples);
+}
+
+static json_t *record_kernel(const struct sampling *s, json_t *notes)
+{
+	struct hot_run h = { 0 };
+	json_t *k;
+
+	kernel_describe(&h);
+	h.kernel.addrs = s->kernel_ips;
+	h.kernel.samples = s->kernel_samples;
+	if (!h.nksym)
+		json_array_append_new(notes, json_string("kernel symbols hidden (/proc/kallsyms "
+							 "shows no addresses): kernel samples by address only"));
+	hot_attribute_ksyms(&h);
+	k = results_record_kernel(&h);
+	h.kernel.addrs = (struct sample_hist){ 0 };     /* still the sampling's */
+	hot_run_free(&h);
+	return k;
+}
+
+static int write_record(struct record_cmd *c, struct sampling *s)
+{
+	json_t *doc = results_run_info("record", c->argc, c->self_argv);
+	json_t *files = json_array(), *notes = json_array();
+	uint64_t outside = 0;
+	struct err e = { "" };
+
+	if (s->event_note[0])
+		json_array_append_new(notes, json_string(s->event_note));
+	if (s->kernel_note[0])
+		json_array_append_new(notes, json_string(s->kernel_note));
+	qsort(s->file, s->nfile, sizeof *s->file, by_samples);
+	for (size_t i = 0; i < s->nfile; i++)
+		if (s->file[i].samples)
+			json_array_append_new(files, record_file(c, &s->file[i], &outside));
+	json_object_set_new(doc, "event", json_string(s->event));
+	json_object_set_new(doc, "frequency", json_integer((json_int_t)c->hz));
+	json_object_set_new(doc, "exit_status", json_integer(c->exit_status));
+	json_object_set_new(doc, "samples", json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}",
+		"total", (json_int_t)s->samples, "user", (json_int_t)(s->samples - s->kernel_samples),
+		"kernel", (json_int_t)s->kernel_samples, "unmapped", (json_int_t)s->unmapped,
+		"outside_segments", (json_int_t)outside, "lost", (json_int_t)s->lost));
+	json_object_set_new(doc, "files", files);
+	if (s->kernel)
+		json_object_set_new(doc, "kernel", record_kernel(s, notes));
+	json_object_set_new(doc, "notes", notes);
+	if (results_write(doc, c->out, &e)) {
+		complain(c->out, "%s", e.msg);
+		json_decref(doc);
+		return -1;
+	}
+	json_decref(doc);
+	return 0;
+}
+
+static int cmd_record(int argc, char **argv)
+{
+	struct record_cmd c = { .argc = argc, .self_argv = argv };
+	struct sampling s = { 0 };
+	size_t files = 0;
+	int rc;
+
+	if (parse_options(&c, argc, argv))
+		return EXIT_USAGE;
+	s.hz = (unsigned)c.hz;
+	s.want_kernel = c.kernel;
+	rc = c.pid ? watch_process(&c, &s) : run_command(&c, &s);
+	if (rc) {
+		sampling_close(&s);
+		return EXIT_USAGE;
+	}
+	sampling_finish(&s);
+	if (s.event_note[0])
+		complain("record", "%s", s.event_note);
+	if (s.kernel_note[0])
+		complain("record", "%s", s.kernel_note);
+	rc = write_record(&c, &s);
+	for (size_t i = 0; i < s.nfile; i++)
+		files += s.file[i].samples > 0;
+	if (rc == 0 && strcmp(c.out, "-") != 0)
+		fprintf(stderr, "straddle: record: %llu samples (%s, %lu Hz; %llu kernel, %llu in no file, %llu lost) in %zu files: %s\n",
+			(unsigned long long)s.samples, s.event, c.hz,
+			(unsigned long long)s.kernel_samples, (unsigned long long)s.unmapped,
+			(unsigned long long)s.lost, files, c.out);
+	sampling_close(&s);
+	return rc ? EXIT_USAGE : c.exit_status;
+}

@@ -1,0 +1,714 @@
+/* straddle calibrate's measuring and fitting: synthetic loops (kernels/
+ * synth.c) placed at every offset of a line and measured by the sweep
+ * (interleaved rounds, the stopping rule, every raw sample kept), then
+ * which layout rules the measurements support. The fit reads only the
+ * recorded samples and the loops' geometry, so it is tested on recorded
+ * runs (tests/unit/test_calibrate.c) with exact rules out.
+ *
+ * The fit compares placements, never CPUs' manuals: for a rule, the
+ * placements where it applies against matched ones where nothing applies,
+ * as ratios of point medians (each normalised by its experiment's
+ * baseline). A rule is claimed only when that ratio is significant (U
+ * test, p < alpha) and material (>= 1 + material, sweep's thresholds) over
+ * the whole run and in each half of it (the first and the second half of
+ * every point's samples): a neighbour's load that comes and goes on a
+ * shared machine rarely fakes an effect twice. */
+#include "measure.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BOOT_RESAMPLES 1000
+#define MIN_UNITS 3                     /* placements on each side of a comparison */
+
+/* ---- the experiments: the same table shape for every architecture ---- */
+
+#define LOOP(n, b, st, im, fu, fi) { .name = n, .bytes = b, .store = st, .imm = im, \
+				     .fused = fu, .fill = fi }
+
+static const struct synth_spec x86_specs[] = {
+	LOOP("store-imm-15", 15, true, true, true, 0),          /* seed 000, after */
+	LOOP("store-reg-10", 10, true, false, true, 0),         /* seed 000, before */
+	LOOP("store-imm-16-unfused", 16, true, true, false, 0),
+	LOOP("nop-4", 4, false, false, true, 0),
+	LOOP("nop-8", 8, false, false, true, 4),
+	LOOP("nop-24", 24, false, false, true, 8),
+	LOOP("nop-24-unfused", 24, false, false, false, 8),
+	LOOP("nop-40", 40, false, false, true, 8),
+	LOOP("nop-40x4", 40, false, false, true, 4),
+	LOOP("nop-40x2", 40, false, false, true, 2),
+	LOOP("nop-40x1", 40, false, false, true, 1),
+	LOOP("nop-56", 56, false, false, true, 8),
+	LOOP("nop-96", 96, false, false, true, 8),
+	LOOP("nop-120", 120, false, false, true, 8),
+	{ .name = "call-24", .bytes = 9, .fused = true, .fill = 8, .func_bytes = 24 }, /* seed 003 */
+};
+
+static const struct synth_spec a64_specs[] = {
+	LOOP("store-12", 12, true, false, true, 0),             /* seed 002's str xzr loop */
+	LOOP("store-16-unfused", 16, true, false, false, 0),
+	LOOP("nop-8", 8, false, false, true, 0),
+	LOOP("nop-24", 24, false, false, true, 0),
+	LOOP("nop-40", 40, false, false, true, 0),
+	LOOP("nop-96", 96, false, false, true, 0),
+	LOOP("nop-120", 120, false, false, true, 0),
+	{ .name = "call-16", .bytes = 12, .fused = true, .func_bytes = 16 },
+};
+
+size_t calib_specs(enum arch a, const struct synth_spec **out)
+{
+	if (a == ARCH_X86_64) {
+		*out = x86_specs;
+		return sizeof x86_specs / sizeof x86_specs[0];
+	}
+	if (a == ARCH_AARCH64) {
+		*out = a64_specs;
+		return sizeof a64_specs / sizeof a64_specs[0];
+	}
+	*out = NULL;
+	return 0;
+}
+
+/* ---- running ---- */
+
+static void describe(struct calib_experiment *x, const struct synth_spec *sp,
+		     const struct synth_kernel *s)
+{
+	snprintf(x->name, sizeof x->name, "%s", sp->name);
+	x->entry = sp->func_bytes != 0;
+	x->bytes = x->entry ? s->func_bytes : s->bytes;
+	x->ninsn = s->ninsn;
+	x->pair = s->pair;
+	x->branch = s->branch;
+	x->end = s->bytes;
+	if (x->entry)
+		snprintf(x->what, sizeof x->what, "a %u-byte function called from a %u-byte loop, "
+			 "its entry at each offset of a line", s->func_bytes, s->bytes);
+	else
+		snprintf(x->what, sizeof x->what, "%u-byte loop, %u instructions, %s%s", s->bytes,
+			 s->ninsn, sp->store ? (sp->imm ? "immediate store, " : "register store, ")
+			 : "", sp->fused ? "fused back edge" : "count and branch apart");
+}
+
+/* The variants of one experiment: a loop at every offset, or (entry) one
+ * kernel per callee offset, each placed at the start of its mapping. */
+static int make_variants(const struct synth_spec *sp, struct synth_kernel *ks,
+			 struct variant *v, size_t *n, struct err *e)
+{
+	unsigned step = sp->arch == ARCH_AARCH64 ? 4 : 1;
+
+	*n = 0;
+	for (unsigned off = 0; off < CALIB_SPAN; off += step) {
+		struct synth_spec one = *sp;
+
+		if (sp->func_bytes)
+			one.func_offset = off;
+		if ((sp->func_bytes || off == 0) && synth_build(&one, &ks[*n], e))
+			return -1;
+		v[*n] = (struct variant){ .k = &ks[sp->func_bytes ? *n : 0].k,
+					  .offset = sp->func_bytes ? 0 : off };
+		(*n)++;
+	}
+	return 0;
+}
+
+static int by_pos(const void *a, const void *b)
+{
+	const struct calib_point *x = a, *y = b;
+
+	return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+static int run_one(const struct calib_opts *o, const struct synth_spec *sp, double budget,
+		   struct calib_experiment *x, struct err *e)
+{
+	struct synth_kernel *ks = xcalloc(CALIB_SPAN, sizeof *ks);
+	struct variant *v = xcalloc(CALIB_SPAN, sizeof *v);
+	struct sweep s = { .v = v, .size = o->size, .precision = o->precision, .budget_s = budget,
+			   .min_rounds = 20, .seed = o->seed, .alpha = o->alpha,
+			   .material = o->material };
+	int rc = make_variants(sp, ks, v, &s.n, e);
+
+	if (rc == 0)
+		rc = sweep_prepare(&s, e) || sweep_run(&s, e) ? -1 : 0;
+	if (rc == 0) {
+		describe(x, sp, &ks[0]);
+		x->rounds = s.rounds;
+		x->elapsed_s = s.elapsed_s;
+		snprintf(x->stopped_by, sizeof x->stopped_by, "%s", s.stopped_by);
+		x->npt = s.n;
+		for (size_t i = 0; i < s.n; i++) {
+			const struct synth_kernel *k = (const struct synth_kernel *)v[i].k;
+
+			x->pt[i].pos = sp->func_bytes ? k->func_start % CALIB_SPAN :
+				(v[i].offset + k->k.loop_start) % CALIB_SPAN;
+			x->pt[i].samples = v[i].samples;        /* taken over */
+			x->pt[i].n = v[i].n;
+			v[i].samples = NULL;
+		}
+		qsort(x->pt, x->npt, sizeof x->pt[0], by_pos);
+	}
+	sweep_free(&s);
+	free(v);
+	free(ks);
+	return rc;
+}
+
+int calib_run(const struct calib_opts *o, struct calib_experiment **out, size_t *n,
+	      struct err *e)
+{
+	const struct synth_spec *specs;
+	size_t ns = calib_specs(o->arch, &specs);
+
+	*out = xcalloc(ns ? ns : 1, sizeof **out);
+	*n = 0;
+	if (!ns)
+		return err_set(e, "no experiments for %s", arch_name(o->arch));
+	for (size_t i = 0; i < ns; i++) {
+		struct synth_spec sp = specs[i];
+
+		sp.arch = o->arch;
+		if (o->progress)
+			o->progress(o->progress_ctx, i, ns, sp.name);
+		if (run_one(o, &sp, o->budget_s / (double)ns, &(*out)[i], e))
+			return -1;
+		*n = i + 1;
+	}
+	return 0;
+}
+
+void calib_free(struct calib_experiment *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < x[i].npt; k++)
+			free(x[i].pt[k].samples);
+	free(x);
+}
+
+/* ---- the geometry of a placement ---- */
+
+/* The largest model window (model_windows) for which `pred` holds, 0 none. */
+struct features {
+	unsigned straddle;      /* the loop (or function) touches more windows than it must */
+	unsigned cross;         /* the fused pair (or branch) spans a window boundary */
+	unsigned ends;          /* the branch's last byte is a window's last byte */
+};
+
+static struct features features_at(const struct calib_experiment *x, uint32_t pos)
+{
+	struct features f = { 0, 0, 0 };
+
+	for (size_t i = 0; i < MODEL_NWINDOWS; i++) {
+		unsigned w = model_windows[i];
+
+		if (windows_touched(pos, pos + x->bytes, w) > windows_best(x->bytes, w))
+			f.straddle = w;
+		if (x->entry)
+			continue;
+		if ((pos + x->pair) / w != (pos + x->end - 1) / w)
+			f.cross = w;
+		if ((pos + x->end) % w == 0)
+			f.ends = w;
+	}
+	return f;
+}
+
+/* ---- the fit ---- */
+
+/* Which half of every point's samples: whole run (-1), first (0), second (1). */
+static double point_median(const struct calib_point *p, int half)
+{
+	size_t lo = half == 1 ? p->n / 2 : 0, hi = half == 0 ? p->n / 2 : p->n;
+	double *c = xmalloc((hi - lo + 1) * sizeof *c), m;
+
+	if (hi <= lo) {
+		free(c);
+		return NAN;
+	}
+	memcpy(c, p->samples + lo, (hi - lo) * sizeof *c);
+	m = stats_median_select(c, hi - lo);
+	free(c);
+	return m;
+}
+
+struct pool {
+	double *v;
+	size_t n, cap;
+};
+
+static void pool_add(struct pool *p, double x)
+{
+	if (!isfinite(x))
+		return;
+	GROW(p->v, p->cap, p->n + 1);
+	p->v[p->n++] = x;
+}
+
+/* What one rule compares in one experiment: placements "with" and their
+ * matched placements "without". */
+struct test {
+	enum calib_effect effect;
+	unsigned window;
+	unsigned base_mask;     /* straddle: windows whose straddling counts as baseline */
+	unsigned excluded_cross, excluded_ends;   /* branch windows claimed: never baseline */
+};
+
+static bool window_in(unsigned mask, unsigned w)
+{
+	for (size_t i = 0; i < MODEL_NWINDOWS; i++)
+		if (model_windows[i] == w)
+			return mask & (1u << i);
+	return w == 0;
+}
+
+static unsigned window_bit(unsigned w)
+{
+	for (size_t i = 0; i < MODEL_NWINDOWS; i++)
+		if (model_windows[i] == w)
+			return 1u << i;
+	return 0;
+}
+
+/* Branch-rule points that must not serve as anyone's baseline. */
+static bool branch_clean(const struct test *t, const struct features *f)
+{
+	return !(f->cross && (t->excluded_cross & window_bit(f->cross))) &&
+	       !(f->ends && (t->excluded_ends & window_bit(f->ends)));
+}
+
+/* Classify a point: 1 with the rule, 0 its baseline, -1 neither. For the
+ * branch rules the baseline is matched on straddling (`sigma`). */
+static int classify(const struct test *t, const struct features *f, unsigned sigma)
+{
+	switch (t->effect) {
+	case EFFECT_STRADDLE:
+	case EFFECT_ENTRY:
+		if (!branch_clean(t, f))
+			return -1;
+		if (f->straddle == t->window)
+			return 1;
+		return window_in(t->base_mask, f->straddle) ? 0 : -1;
+	case EFFECT_CROSS:
+		if (f->straddle != sigma || f->ends)
+			return -1;
+		return f->cross == t->window ? 1 : f->cross == 0 ? 0 : -1;
+	case EFFECT_ENDS:
+		if (f->straddle != sigma || f->cross)
+			return -1;
+		return f->ends == t->window ? 1 : f->ends == 0 ? 0 : -1;
+	}
+	return -1;
+}
+
+/* Add experiment x's units for test t (one sigma group) to the pools. */
+static void add_group(const struct test *t, const struct calib_experiment *x, unsigned sigma,
+		      int half, struct pool *with, struct pool *without, double *ratio)
+{
+	double m[CALIB_SPAN];
+	int cls[CALIB_SPAN];
+	size_t nw = 0, nb = 0;
+	struct pool base = { 0 };
+
+	for (size_t i = 0; i < x->npt; i++) {
+		struct features f = features_at(x, x->pt[i].pos);
+
+		cls[i] = classify(t, &f, sigma);
+		m[i] = cls[i] >= 0 ? point_median(&x->pt[i], half) : NAN;
+		nw += cls[i] == 1;
+		nb += cls[i] == 0;
+		if (cls[i] == 0)
+			pool_add(&base, m[i]);
+	}
+	if (nw >= 1 && nb >= 2 && base.n >= 2) {
+		double norm = stats_median_select(base.v, base.n);
+		struct pool mine = { 0 };
+
+		for (size_t i = 0; i < x->npt; i++) {
+			if (cls[i] == 1) {
+				pool_add(with, m[i] / norm);
+				pool_add(&mine, m[i] / norm);
+			} else if (cls[i] == 0) {
+				pool_add(without, m[i] / norm);
+			}
+		}
+		if (ratio && mine.n) {
+			double r = stats_median_select(mine.v, mine.n);
+
+			if (r > *ratio)
+				*ratio = r;
+		}
+		free(mine.v);
+	}
+	free(base.v);
+}
+
+/* A straddle test of window W takes only subjects of at most W bytes: for
+ * them straddling W is crossing one of its boundaries, and the windows
+ * they straddle nest (a 64 B boundary is a 32 and a 16 B one), so "the
+ * largest window straddled" says it all. A larger loop straddles windows
+ * independently of each other and is left to the branch rules. */
+static bool applies(const struct test *t, const struct calib_experiment *x, unsigned min_ninsn)
+{
+	if (t->effect == EFFECT_ENTRY)
+		return x->entry && x->bytes <= t->window;
+	if (x->entry)
+		return false;
+	return t->effect != EFFECT_STRADDLE || (x->ninsn > min_ninsn && x->bytes <= t->window);
+}
+
+struct verdict {
+	double ratio, p;
+	size_t nwith, nwithout;
+};
+
+static double ratio_of(struct pool *with, struct pool *without)
+{
+	double *a = xmalloc(with->n * sizeof *a), *b = xmalloc(without->n * sizeof *b), r;
+
+	memcpy(a, with->v, with->n * sizeof *a);
+	memcpy(b, without->v, without->n * sizeof *b);
+	r = stats_median_select(a, with->n) / stats_median_select(b, without->n);
+	free(a);
+	free(b);
+	return r;
+}
+
+/* Percentile bootstrap of the ratio of medians. */
+static void ratio_ci(const struct pool *with, const struct pool *without, uint64_t seed,
+		     double *lo, double *hi)
+{
+	double *r = xmalloc(BOOT_RESAMPLES * sizeof *r);
+	double *a = xmalloc(with->n * sizeof *a), *b = xmalloc(without->n * sizeof *b);
+	uint64_t rng = seed;
+
+	for (unsigned k = 0; k < BOOT_RESAMPLES; k++) {
+		for (size_t i = 0; i < with->n; i++)
+			a[i] = with->v[rng_below(&rng, with->n)];
+		for (size_t i = 0; i < without->n; i++)
+			b[i] = without->v[rng_below(&rng, without->n)];
+		r[k] = stats_median_select(a, with->n) / stats_median_select(b, without->n);
+	}
+	stats_sort(r, BOOT_RESAMPLES);
+	*lo = r[(size_t)(0.025 * BOOT_RESAMPLES)];
+	*hi = r[(size_t)(0.975 * BOOT_RESAMPLES) - 1];
+	free(r);
+	free(a);
+	free(b);
+}
+
+/* The test over experiments xs (those it applies to), one half or all. */
+static void evaluate(const struct test *t, const struct calib_experiment *xs, size_t nx,
+		     unsigned min_ninsn, int half, struct verdict *v, struct pool *with,
+		     struct pool *without, char *best_name, size_t best_len)
+{
+	double best = 0;
+
+	with->n = without->n = 0;
+	for (size_t i = 0; i < nx; i++) {
+		double r = 0;
+
+		if (!applies(t, &xs[i], min_ninsn))
+			continue;
+		if (t->effect == EFFECT_CROSS || t->effect == EFFECT_ENDS) {
+			add_group(t, &xs[i], 0, half, with, without, &r);
+			for (size_t k = 0; k < MODEL_NWINDOWS; k++)
+				add_group(t, &xs[i], model_windows[k], half, with, without, &r);
+		} else {
+			add_group(t, &xs[i], 0, half, with, without, &r);
+		}
+		if (best_name && r > best) {
+			best = r;
+			snprintf(best_name, best_len, "%s", xs[i].name);
+		}
+	}
+	v->nwith = with->n;
+	v->nwithout = without->n;
+	v->ratio = v->p = NAN;
+	if (with->n < MIN_UNITS || without->n < MIN_UNITS)
+		return;
+	struct mann_whitney mw;
+
+	stats_mann_whitney(with->v, with->n, without->v, without->n, &mw);
+	v->ratio = ratio_of(with, without);
+	v->p = mw.p;
+}
+
+static bool holds(const struct verdict *v, const struct calib_opts *o)
+{
+	return isfinite(v->ratio) && v->p < o->alpha && v->ratio >= 1 + o->material;
+}
+
+/* Fit one rule: the whole run and both halves. */
+static void fit_rule(const struct test *t, const struct calib_experiment *xs, size_t nx,
+		     unsigned min_ninsn, const struct calib_opts *o, struct calib_rule *r)
+{
+	struct pool with = { 0 }, without = { 0 };
+	struct verdict all, h[2];
+
+	memset(r, 0, sizeof *r);
+	r->effect = t->effect;
+	r->window = t->window;
+	evaluate(t, xs, nx, min_ninsn, -1, &all, &with, &without, r->experiment,
+		 sizeof r->experiment);
+	r->n_with = (unsigned)all.nwith;
+	r->n_without = (unsigned)all.nwithout;
+	r->ratio = all.ratio;
+	r->p = all.p;
+	r->tested = isfinite(all.ratio);
+	if (r->tested)
+		ratio_ci(&with, &without, o->seed + t->window * 7 + t->effect, &r->lo, &r->hi);
+	for (int k = 0; k < 2; k++) {
+		evaluate(t, xs, nx, min_ninsn, k, &h[k], &with, &without, NULL, 0);
+		r->half_ratio[k] = h[k].ratio;
+		r->half_p[k] = h[k].p;
+	}
+	r->claimed = r->tested && holds(&all, o) && holds(&h[0], o) && holds(&h[1], o);
+	if (!r->tested)
+		r->experiment[0] = 0;
+	free(with.v);
+	free(without.v);
+}
+
+/* Does loop experiment x alone show a straddle cost (any window, whole
+ * run and both halves)? -1: it cannot tell (too few placements). */
+static int shows_straddle(const struct calib_experiment *x, const struct test *base,
+			  const struct calib_opts *o)
+{
+	int tested = 0;
+
+	for (size_t i = 0; i < MODEL_NWINDOWS; i++) {
+		struct test t = *base;
+		struct calib_rule r;
+
+		t.window = model_windows[i];
+		t.base_mask = 0;
+		fit_rule(&t, x, 1, 0, o, &r);
+		tested |= r.tested;
+		if (r.claimed)
+			return 1;
+	}
+	return tested ? 0 : -1;
+}
+
+/* The loop buffer: the largest instruction count up to which no loop
+ * shows a straddle cost while every larger one does. */
+static void fit_loop_buffer(const struct calib_experiment *xs, size_t nx, const struct test *base,
+			    const struct calib_opts *o, struct calib_fit *f)
+{
+	unsigned max_free = 0, min_paid = ~0u, npaid = 0, nfree = 0;
+	bool mixed = false;
+
+	for (size_t i = 0; i < nx; i++) {
+		int s;
+
+		if (xs[i].entry)
+			continue;
+		s = shows_straddle(&xs[i], base, o);
+		if (s < 0)
+			continue;
+		if (s) {
+			npaid++;
+			if (xs[i].ninsn < min_paid)
+				min_paid = xs[i].ninsn;
+		} else {
+			nfree++;
+			if (xs[i].ninsn > max_free)
+				max_free = xs[i].ninsn;
+		}
+	}
+	mixed = npaid && nfree && max_free >= min_paid;
+	f->loop_buffer = 0;
+	f->loop_buffer_claimed = false;
+	if (!npaid)
+		snprintf(f->loop_buffer_why, sizeof f->loop_buffer_why,
+			 "no loop showed a straddle cost on its own (%u tested)", nfree);
+	else if (mixed)
+		snprintf(f->loop_buffer_why, sizeof f->loop_buffer_why,
+			 "no consistent limit: loops of %u instructions paid, of %u did not", min_paid,
+			 max_free);
+	else if (!nfree)
+		snprintf(f->loop_buffer_why, sizeof f->loop_buffer_why,
+			 "none hides a straddle: every loop tested paid (%u, the smallest from %u "
+			 "instructions)", npaid, min_paid);
+	else {
+		f->loop_buffer = max_free;
+		f->loop_buffer_claimed = true;
+		snprintf(f->loop_buffer_why, sizeof f->loop_buffer_why,
+			 "loops of up to %u instructions paid nothing (%u loops), from %u on they "
+			 "paid (%u loops)", max_free, nfree, min_paid, npaid);
+	}
+}
+
+void calib_fit(const struct calib_experiment *xs, size_t nx, const struct calib_opts *o,
+	       struct calib_fit *f)
+{
+	struct test t = { 0 };
+	unsigned straddle_mask = 0;
+
+	memset(f, 0, sizeof *f);
+	/* 1. branch rules, matched on straddling so they need no straddle model */
+	for (int e = EFFECT_CROSS; e <= EFFECT_ENDS; e++)
+		for (size_t i = 0; i < MODEL_NWINDOWS; i++) {
+			struct calib_rule *r = &f->rule[f->nrule++];
+
+			t = (struct test){ .effect = (enum calib_effect)e, .window = model_windows[i] };
+			fit_rule(&t, xs, nx, 0, o, r);
+			if (r->claimed && e == EFFECT_CROSS)
+				f->cross_mask |= 1u << i;
+			if (r->claimed && e == EFFECT_ENDS)
+				f->ends_mask |= 1u << i;
+		}
+	/* 2. the loop buffer, each loop on its own, placements a claimed
+	 * branch rule explains left out */
+	t = (struct test){ .effect = EFFECT_STRADDLE, .excluded_cross = f->cross_mask,
+			   .excluded_ends = f->ends_mask };
+	fit_loop_buffer(xs, nx, &t, o, f);
+	/* 3. straddles over the loops the buffer does not hide, smallest
+	 * window first: a window not found to cost joins the baseline */
+	for (size_t i = 0; i < MODEL_NWINDOWS; i++) {
+		struct calib_rule *r = &f->rule[f->nrule++];
+
+		t.window = model_windows[i];
+		t.base_mask = ~straddle_mask & ((1u << i) - 1);
+		fit_rule(&t, xs, nx, f->loop_buffer, o, r);
+		if (r->claimed)
+			straddle_mask |= 1u << i;
+	}
+	f->straddle_mask = straddle_mask;
+	/* 4. a called function's entry across a window (hot: seed 003's cold
+	 * cost is not what this measures) */
+	unsigned entry_mask = 0;
+	for (size_t i = 0; i < MODEL_NWINDOWS; i++) {
+		struct calib_rule *r = &f->rule[f->nrule++];
+
+		t = (struct test){ .effect = EFFECT_ENTRY, .window = model_windows[i],
+				   .base_mask = ~entry_mask & ((1u << i) - 1) };
+		fit_rule(&t, xs, nx, 0, o, r);
+		if (r->claimed)
+			entry_mask |= 1u << i;
+	}
+}
+
+/* ---- each point against its experiment's best, as sweep marks them ---- */
+
+void calib_mark(struct calib_experiment *x, const struct calib_opts *o)
+{
+	const struct calib_point *best = NULL;
+
+	for (size_t i = 0; i < x->npt; i++) {
+		struct calib_point *p = &x->pt[i];
+		struct summary s;
+
+		stats_summarize(p->samples, p->n, o->seed + i, true, &s);
+		p->median = s.median;
+		p->ci_lo = s.ci_lo;
+		p->ci_hi = s.ci_hi;
+		if (!best || p->median < best->median)
+			best = p;
+	}
+	for (size_t i = 0; i < x->npt; i++) {
+		struct calib_point *p = &x->pt[i];
+		struct mann_whitney m;
+
+		p->ratio = p->median / best->median;
+		stats_mann_whitney(p->samples, p->n, best->samples, best->n, &m);
+		p->p = p == best ? 1 : m.p;
+		p->slow = p != best && m.p < o->alpha && p->ratio >= 1 + o->material;
+	}
+}
+
+const char *calib_effect_name(enum calib_effect e)
+{
+	switch (e) {
+	case EFFECT_STRADDLE: return "loop-straddles-window";
+	case EFFECT_CROSS: return "branch-crosses-window";
+	case EFFECT_ENDS: return "branch-ends-window";
+	case EFFECT_ENTRY: return "entry-straddles-window";
+	}
+	return "?";
+}
+
+void calib_rule_text(const struct calib_rule *r, char *buf, size_t n)
+{
+	if (!r->tested)
+		snprintf(buf, n, "not tested: too few placements (%u with, %u without)", r->n_with,
+			 r->n_without);
+	else if (r->claimed)
+		snprintf(buf, n, "%.2fx [%.2f, %.2f], halves %.2fx %.2fx, p %.2g (%s)", r->ratio,
+			 r->lo, r->hi, r->half_ratio[0], r->half_ratio[1], r->p, r->experiment);
+	else
+		snprintf(buf, n, "no effect measured: %.2fx [%.2f, %.2f], halves %.2fx %.2fx, p %.2g",
+			 r->ratio, r->lo, r->hi, r->half_ratio[0], r->half_ratio[1], r->p);
+}
+
+/* ---- the profile the fit supports ---- */
+
+static void append(char *buf, size_t n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void append(char *buf, size_t n, const char *fmt, ...)
+{
+	size_t at = strlen(buf);
+	va_list ap;
+
+	if (at >= n - 1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + at, n - at, fmt, ap);
+	va_end(ap);
+}
+
+static unsigned smallest(unsigned mask)
+{
+	return mask ? model_windows[__builtin_ctz(mask)] : 0;
+}
+
+static void rule_evidence(const struct calib_rule *r, char *buf, size_t n)
+{
+	if (!r->tested)
+		return;
+	if (r->claimed)
+		append(buf, n, "; %s %u: %.2fx [%.2f, %.2f] (%s)", calib_effect_name(r->effect),
+		       r->window, r->ratio, r->lo, r->hi, r->experiment);
+	else
+		append(buf, n, "; %s %u: no effect measured, %.2fx [%.2f, %.2f]",
+		       calib_effect_name(r->effect), r->window, r->ratio, r->lo, r->hi);
+}
+
+void calib_profile(const struct calib_fit *f, const struct profile *base, const char *cpu,
+		   struct calib_profile_text *st, struct profile *out)
+{
+	unsigned nw = 0, cross = smallest(f->cross_mask), ends = smallest(f->ends_mask);
+
+	snprintf(st->name, sizeof st->name, "calibrated");
+	snprintf(st->cpus, sizeof st->cpus, "%s", cpu);
+	*out = (struct profile){ .name = st->name, .arch = base->arch, .cpus = st->cpus,
+		.fetch = base->fetch, .uop_window = base->uop_window, .line = base->line,
+		.evidence = st->evidence, .straddle_measured = true,
+		.loop_buffer = f->loop_buffer_claimed ? f->loop_buffer : 0 };
+	for (size_t i = 0; i < MODEL_NWINDOWS; i++)
+		if (f->straddle_mask & (1u << i))
+			out->straddle_windows[nw++] = model_windows[i];
+	/* A pair crossing a window of the smallest claimed size covers the
+	 * larger ones: their boundaries are its boundaries too. */
+	if (cross && ends) {
+		out->branch_rule = BRANCH_RULE_JCC_ERRATUM;
+		out->branch_window = cross < ends ? cross : ends;
+	} else if (cross) {
+		out->branch_rule = BRANCH_RULE_PAIR_CROSSES;
+		out->branch_window = cross;
+	}
+	snprintf(st->evidence, sizeof st->evidence, "measured by straddle calibrate on %s", cpu);
+	for (size_t i = 0; i < f->nrule; i++)
+		rule_evidence(&f->rule[i], st->evidence, sizeof st->evidence);
+	if (ends && !cross)
+		append(st->evidence, sizeof st->evidence, "; a branch ending on a window costs, "
+		       "crossing one does not: no profile rule says that, not modelled");
+	append(st->evidence, sizeof st->evidence, "; loop buffer: %s; fetch %u, uop window %u, "
+	       "line %u: the %s profile's (manuals)", f->loop_buffer_why, base->fetch,
+	       base->uop_window, base->line, base->name);
+}
+

@@ -1,0 +1,520 @@
+/* `straddle compare`: rows of metrics, BASE against each NEW, tested run
+ * against run (issue 12), and how they print: mmtests' table, the kernel
+ * test robot's, markdown, CSV, JSON; the verdict under the text table;
+ * warnings as one line each for the machine and one summary for noise. */
+#include "report.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A run-to-run CV above this is noise worth a warning. */
+#define NOISY_CV 0.05
+
+static double *run_stats(const struct metric *m, enum stat_kind k)
+{
+	double *v = xmalloc((m->nruns ? m->nruns : 1) * sizeof *v);
+
+	for (size_t r = 0; r < m->nruns; r++)
+		v[r] = stats_of(m->runs[r].v, m->runs[r].n, k, m->lower_is_better);
+	return v;
+}
+
+static void note(json_t *list, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void note(json_t *list, const char *fmt, ...)
+{
+	char line[600];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	json_array_append_new(list, json_text(line));
+}
+
+const char *compare_label(const struct result_file *f)
+{
+	const char *s = strrchr(f->path, '/');
+
+	return s && s[1] ? s + 1 : f->path;
+}
+
+/* ---- noise ---- */
+
+static void noise(struct compare *c, const struct result_file *f, const struct metric *m,
+		  const double *runs, size_t n)
+{
+	double mean = stats_mean(runs, n), cv = n > 1 && mean ? stats_stddev(runs, n) / mean : 0;
+
+	if (cv <= NOISY_CV)
+		return;
+	c->noisy++;
+	note(c->noise, "%s in %s: its runs' %s varies by %.1f%% (CV over %zu runs)", m->name,
+	     compare_label(f), stat_name(c->rows[c->nrows].stat), 100 * cv, n);
+	if (cv > c->worst_cv) {
+		c->worst_cv = cv;
+		snprintf(c->worst, sizeof c->worst, "%s in %s", m->name, compare_label(f));
+	}
+}
+
+/* ---- the machine ---- */
+
+/* The identity fields that can explain a difference on their own. */
+static void compare_machines(struct compare *c, const struct result_file *base,
+			     const struct result_file *new)
+{
+	static const char *const fields[] = { "vendor", "family", "model", "stepping",
+		"model_name", "microcode", "kernel", "arch" };
+	char diff[400] = "";
+
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		json_t *a = json_object_get(base->machine, fields[i]);
+		json_t *b = json_object_get(new->machine, fields[i]);
+		char *sa, *sb;
+
+		if ((!a && !b) || json_equal(a, b))
+			continue;
+		sa = a ? json_dumps(a, JSON_ENCODE_ANY) : xstrdup("none");
+		sb = b ? json_dumps(b, JSON_ENCODE_ANY) : xstrdup("none");
+		snprintf(diff + strlen(diff), sizeof diff - strlen(diff), "%s%s %s vs %s",
+			 *diff ? "; " : "", fields[i], sa, sb);
+		free(sa);
+		free(sb);
+	}
+	if (*diff)
+		note(c->warnings, "%s and %s ran on different machines or kernels: %s", base->path,
+		     new->path, diff);
+}
+
+/* The mean over a side's runs of a number in their states; NAN if none. */
+static double state_mean(const struct result_file *f, const char *key, int index)
+{
+	double sum = 0;
+	size_t n = 0, i;
+	json_t *s;
+
+	json_array_foreach(f->states, i, s) {
+		json_t *v = json_object_get(s, key);
+
+		if (index >= 0)
+			v = json_array_get(v, (size_t)index);
+		if (json_is_number(v)) {
+			sum += json_number_value(v);
+			n++;
+		}
+	}
+	return n ? sum / (double)n : NAN;
+}
+
+/* A string of the states when every run of the side agrees, else "mixed". */
+static const char *state_string(const struct result_file *f, const char *key)
+{
+	const char *first = NULL;
+	size_t i;
+	json_t *s;
+
+	json_array_foreach(f->states, i, s) {
+		const char *v = json_string_value(json_object_get(s, key));
+
+		if (!v)
+			continue;
+		if (first && strcmp(first, v) != 0)
+			return "mixed";
+		first = first ? first : v;
+	}
+	return first;
+}
+
+/* Issue 12: "steal 0.2% -> 11%: the change may be the machine's". The
+ * limits are what moved times on this project's 2-vCPU guest: a few
+ * points of steal, ten points of other tenants' CPU, a load of one. */
+static void compare_states(struct compare *c, const struct result_file *base,
+			   const struct result_file *new)
+{
+	static const struct { const char *key, *what, *fmt; int index; double limit; bool pct; }
+	nums[] = {
+		{ "steal_pct", "steal", "%.1f%%", -1, 2, true },
+		{ "others_pct", "other tenants' CPU", "%.0f%%", -1, 10, true },
+		{ "load", "load", "%.2f", 0, 1, false },
+		{ "mhz", "MHz", "%.0f", -1, 0, false },
+	};
+	static const char *const strs[][2] = { { "clocksource", "clock source" },
+					       { "governor", "governor" } };
+	char diff[400] = "", a[32], b[32];
+
+	for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+		double x = state_mean(base, nums[i].key, nums[i].index);
+		double y = state_mean(new, nums[i].key, nums[i].index);
+		double limit = nums[i].limit ? nums[i].limit : 0.05 * x;
+
+		if (isnan(x) || isnan(y) || fabs(y - x) <= limit)
+			continue;
+		snprintf(a, sizeof a, nums[i].fmt, x);
+		snprintf(b, sizeof b, nums[i].fmt, y);
+		snprintf(diff + strlen(diff), sizeof diff - strlen(diff), "%s%s %s -> %s",
+			 *diff ? ", " : "", nums[i].what, a, b);
+	}
+	for (size_t i = 0; i < 2; i++) {
+		const char *x = state_string(base, strs[i][0]), *y = state_string(new, strs[i][0]);
+
+		if (x && y && strcmp(x, y) != 0)
+			snprintf(diff + strlen(diff), sizeof diff - strlen(diff), "%s%s %s -> %s",
+				 *diff ? ", " : "", strs[i][1], x, y);
+	}
+	if (*diff)
+		note(c->warnings, "%s -> %s: %s: the change may be the machine's",
+		     compare_label(base), compare_label(new), diff);
+}
+
+/* ---- rows ---- */
+
+static void compare_row(struct compare *c, const struct metric *m)
+{
+	struct compare_row *r = &c->rows[c->nrows];
+	struct compare_opts o = { .lower_is_better = m->lower_is_better, .alpha = c->alpha,
+				  .threshold = c->threshold };
+	double *base;
+
+	r->base = m;
+	r->stat = c->stat_given ? c->stat : stat_default(m->lower_is_better);
+	base = run_stats(m, r->stat);
+	r->value = stats_mean(base, m->nruns);
+	r->sd_pct = r->value && m->nruns > 1 ? 100 * stats_stddev(base, m->nruns) / r->value : 0;
+	noise(c, &c->files[0], m, base, m->nruns);
+	for (size_t f = 1; f < c->nfiles; f++) {
+		const struct metric *n = results_counterpart(&c->files[0], m, &c->files[f]);
+		double *new;
+
+		r->new[f - 1] = n;
+		if (!n)
+			continue;
+		if (strcmp(n->name, m->name) != 0)
+			note(c->warnings, "%s in %s is compared with %s in %s: the same kernel, "
+			     "placed elsewhere", m->name, compare_label(&c->files[0]), n->name,
+			     compare_label(&c->files[f]));
+		new = run_stats(n, r->stat);
+		stats_compare_runs(base, m->nruns, new, n->nruns, &o, &r->cmp[f - 1]);
+		noise(c, &c->files[f], n, new, n->nruns);
+		c->regression |= r->cmp[f - 1].regression;
+		free(new);
+	}
+	free(base);
+	c->nrows++;
+}
+
+void compare_build(struct compare *c)
+{
+	c->warnings = json_array();
+	c->noise = json_array();
+	c->rows = xcalloc(c->files[0].n, sizeof *c->rows);
+	for (size_t f = 1; f < c->nfiles; f++) {
+		compare_machines(c, &c->files[0], &c->files[f]);
+		compare_states(c, &c->files[0], &c->files[f]);
+	}
+	for (size_t i = 0; i < c->files[0].n; i++)
+		compare_row(c, &c->files[0].m[i]);
+}
+
+void compare_free(struct compare *c)
+{
+	free(c->rows);
+	json_decref(c->warnings);
+	json_decref(c->noise);
+}
+
+/* ---- the verdict, in words ---- */
+
+const char *compare_verdict(const struct comparison *cmp)
+{
+	if (!cmp->enough)
+		return "inconclusive";
+	return cmp->regression ? "REGRESSION" : cmp->improvement ? "better" :
+	       cmp->significant ? "changed, within the threshold" : "no change";
+}
+
+static size_t fewest_runs(const struct comparison *cmp)
+{
+	return cmp->base_runs < cmp->new_runs ? cmp->base_runs : cmp->new_runs;
+}
+
+/* ---- text ---- */
+
+static void number(char *buf, size_t n, double v)
+{
+	double a = fabs(v);
+
+	snprintf(buf, n, a < 10 ? "%.4f" : a < 100 ? "%.3f" : a < 10000 ? "%.2f" : "%.0f", v);
+}
+
+/* mmtests calls ns "Time", per-second rates "Ops" (compare-kernels.sh). */
+static const char *kind(const struct metric *m)
+{
+	if (!strcmp(m->unit, "ns") || !strcmp(m->unit, "ticks") || !strcmp(m->unit, "us"))
+		return "Time";
+	if (strstr(m->unit, "/s"))
+		return "Ops";
+	return *m->unit ? m->unit : "Value";
+}
+
+static void mmtests_cell(char *buf, size_t n, const struct comparison *cmp)
+{
+	char v[32];
+
+	number(v, sizeof v, cmp->new);
+	if (cmp->significant)
+		snprintf(buf, n, "%s *%6.2f%%*", v, cmp->change_mmtests);
+	else
+		snprintf(buf, n, "%s (%6.2f%%)", v, cmp->change_mmtests);
+}
+
+static void print_mmtests(FILE *out, const struct compare *c)
+{
+	const char *cols[TABLE_MAX_COLS] = { "" };
+	struct table t;
+
+	for (size_t f = 0; f < c->nfiles && f + 1 < TABLE_MAX_COLS; f++)
+		cols[f + 1] = compare_label(&c->files[f]);
+	table_init(&t, c->nfiles + 1, cols);
+	for (size_t f = 1; f <= c->nfiles; f++)
+		t.right[f] = true;
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct compare_row *r = &c->rows[i];
+		char head[160], cell[COMPARE_MAX_NEW + 1][64];
+		const char *cells[TABLE_MAX_COLS];
+
+		snprintf(head, sizeof head, "%s %s-%s", kind(r->base), stat_name(r->stat),
+			 r->base->name);
+		cells[0] = head;
+		number(cell[0], sizeof cell[0], r->value);
+		strcat(cell[0], " (  0.00%)");
+		cells[1] = cell[0];
+		for (size_t f = 1; f < c->nfiles; f++) {
+			if (!r->new[f - 1])
+				snprintf(cell[f], sizeof cell[f], "-");
+			else
+				mmtests_cell(cell[f], sizeof cell[f], &r->cmp[f - 1]);
+			cells[f + 1] = cell[f];
+		}
+		table_row_v(&t, cells);
+	}
+	table_print(&t, out);
+	table_free(&t);
+}
+
+/* "12.34 ±  3%": the robot shows the spread only above 2%. */
+static void lkp_value(char *buf, size_t n, double v, double sd_pct)
+{
+	char num[32];
+
+	number(num, sizeof num, v);
+	if (sd_pct > 2)
+		snprintf(buf, n, "%10s ± %2.0f%%", num, sd_pct);
+	else
+		snprintf(buf, n, "%10s      ", num);
+}
+
+static void print_lkp(FILE *out, const struct compare *c)
+{
+	fprintf(out, "%16s", compare_label(&c->files[0]));
+	for (size_t f = 1; f < c->nfiles; f++)
+		fprintf(out, " %27s", compare_label(&c->files[f]));
+	fprintf(out, "\n----------------");
+	for (size_t f = 1; f < c->nfiles; f++)
+		fprintf(out, " ---------------------------");
+	fprintf(out, "\n        %%stddev ");
+	for (size_t f = 1; f < c->nfiles; f++)
+		fprintf(out, "    %%change         %%stddev");
+	fprintf(out, "\n            \\   ");
+	for (size_t f = 1; f < c->nfiles; f++)
+		fprintf(out, "       |                \\  ");
+	fprintf(out, "\n");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct compare_row *r = &c->rows[i];
+		char v[64];
+
+		lkp_value(v, sizeof v, r->value, r->sd_pct);
+		fprintf(out, "%s", v);
+		for (size_t f = 1; f < c->nfiles; f++) {
+			const struct comparison *cmp = &r->cmp[f - 1];
+
+			if (!r->new[f - 1]) {
+				fprintf(out, " %27s", "-");
+				continue;
+			}
+			lkp_value(v, sizeof v, cmp->new, cmp->new_sd_pct);
+			fprintf(out, " %+9.1f%%%c %s", cmp->change_robot, cmp->significant ? '*' : ' ',
+				v);
+		}
+		fprintf(out, "  %s.%s\n", r->base->name, stat_name(r->stat));
+	}
+}
+
+/* Under the table, every pair's test and verdict. */
+static void print_verdicts(FILE *out, const struct compare *c)
+{
+	fprintf(out, "\nverdict (run against run: Welch's t on each run's statistic, alpha %g; "
+		"a change must also stand out of both sides' run-to-run range, and be worse "
+		"by more than %g%% to fail):\n", c->alpha, 100 * c->threshold);
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t f = 1; f < c->nfiles; f++) {
+			const struct comparison *cmp = &c->rows[i].cmp[f - 1];
+			size_t few = fewest_runs(cmp);
+
+			if (!c->rows[i].new[f - 1])
+				continue;
+			fprintf(out, "  %-40s %-20s %zu:%zu runs  ", c->rows[i].base->name,
+				compare_label(&c->files[f]), cmp->base_runs, cmp->new_runs);
+			if (!cmp->enough) {
+				fprintf(out, "%+.2f%%  inconclusive: %zu run%s\n", cmp->change_mmtests,
+					few, few == 1 ? "" : "s");
+				continue;
+			}
+			fprintf(out, "t %-7.3g p %-9.3g gap %.3g, ranges %.3g and %.3g%s  %s\n",
+				cmp->t, cmp->p, fabs(cmp->new - cmp->base), cmp->base_spread,
+				cmp->new_spread, cmp->stands_out ? "" : " (inside)",
+				compare_verdict(cmp));
+		}
+}
+
+static void print_warnings(FILE *out, const struct compare *c, bool verbose)
+{
+	size_t i, metrics = 0;
+	json_t *w;
+
+	json_array_foreach(c->warnings, i, w)
+		fprintf(out, "warning: %s\n", json_string_value(w));
+	if (!c->noisy)
+		return;
+	for (size_t f = 0; f < c->nfiles; f++)
+		metrics += c->files[f].n;
+	fprintf(out, "warning: %zu of %zu metrics vary by more than %.0f%% from run to run "
+		"(worst: %s, %.1f%%)%s\n", c->noisy, metrics, 100 * NOISY_CV, c->worst,
+		100 * c->worst_cv, verbose ? ":" : "; --verbose for each");
+	if (verbose)
+		json_array_foreach(c->noise, i, w)
+			fprintf(out, "  %s\n", json_string_value(w));
+}
+
+void report_compare_text(FILE *out, const struct compare *c, bool lkp, bool verbose)
+{
+	if (lkp)
+		print_lkp(out, c);
+	else
+		print_mmtests(out, c);
+	print_verdicts(out, c);
+	print_warnings(out, c, verbose);
+}
+
+/* ---- markdown, CSV, JSON ---- */
+
+void report_compare_markdown(FILE *out, const struct compare *c, bool verbose)
+{
+	fprintf(out, "| metric | unit | stat | %s", compare_label(&c->files[0]));
+	for (size_t f = 1; f < c->nfiles; f++)
+		fprintf(out, " | %s | change | p | verdict", compare_label(&c->files[f]));
+	fprintf(out, " |\n|---|---|---|---:");
+	for (size_t f = 1; f < c->nfiles; f++)
+		fprintf(out, "|---:|---:|---:|---");
+	fprintf(out, "|\n");
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct compare_row *r = &c->rows[i];
+		char v[32];
+
+		number(v, sizeof v, r->value);
+		fprintf(out, "| %s | %s | %s | %s", r->base->name, r->base->unit, stat_name(r->stat),
+			v);
+		for (size_t f = 1; f < c->nfiles; f++) {
+			const struct comparison *cmp = &r->cmp[f - 1];
+
+			if (!r->new[f - 1]) {
+				fprintf(out, " | - | - | - | -");
+				continue;
+			}
+			number(v, sizeof v, cmp->new);
+			fprintf(out, cmp->significant ? " | %s | **%+.2f%%** | %.3g | %s" :
+				" | %s | %+.2f%% | %.3g | %s", v, cmp->change_mmtests, cmp->p,
+				compare_verdict(cmp));
+		}
+		fprintf(out, " |\n");
+	}
+	print_warnings(out, c, verbose);
+}
+
+void report_compare_csv(FILE *out, FILE *warn, const struct compare *c, bool verbose)
+{
+	fprintf(out, "metric,unit,direction,file,stat,base,value,change_pct,change_pct_mmtests,"
+		"base_runs,new_runs,t,df,p,stands_out,significant,regression,verdict\n");
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t f = 1; f < c->nfiles; f++) {
+			const struct compare_row *r = &c->rows[i];
+			const struct comparison *cmp = &r->cmp[f - 1];
+
+			if (!r->new[f - 1])
+				continue;
+			fprintf(out, "%s,%s,%s,%s,%s,%.6g,%.6g,%.4f,%.4f,%zu,%zu,%.6g,%.6g,%.6g,%d,%d,"
+				"%d,%s\n", r->base->name, r->base->unit,
+				r->base->lower_is_better ? "lower" : "higher", c->files[f].path,
+				stat_name(r->stat), r->value, cmp->new, cmp->change_robot,
+				cmp->change_mmtests, cmp->base_runs, cmp->new_runs, cmp->t, cmp->df,
+				cmp->p, cmp->stands_out, cmp->significant, cmp->regression,
+				compare_verdict(cmp));
+		}
+	print_warnings(warn, c, verbose);
+}
+
+static json_t *number_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *comparison_json(const struct compare *c, size_t f, const struct comparison *cmp,
+			       const struct metric *m)
+{
+	json_t *j = json_pack("{s:o, s:s, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:b, s:b,"
+			      " s:b, s:s}",
+		"path", json_text(c->files[f].path), "name", m->name, "base_runs",
+		(json_int_t)cmp->base_runs, "runs", (json_int_t)cmp->new_runs, "value", cmp->new,
+		"stddev_pct", cmp->new_sd_pct, "change_pct", cmp->change_robot,
+		"change_pct_mmtests", cmp->change_mmtests, "base_range", cmp->base_spread,
+		"range", cmp->new_spread, "enough_runs", cmp->enough, "stands_out", cmp->stands_out,
+		"significant", cmp->significant, "regression", cmp->regression,
+		"verdict", compare_verdict(cmp));
+
+	json_object_set_new(j, "t", number_or_null(cmp->t));
+	json_object_set_new(j, "df", number_or_null(cmp->df));
+	json_object_set_new(j, "p", number_or_null(cmp->p));
+	return j;
+}
+
+json_t *report_compare_json(const struct compare *c)
+{
+	json_t *doc = results_new("compare"), *news = json_array(), *metrics = json_array();
+
+	for (size_t f = 1; f < c->nfiles; f++)
+		json_array_append_new(news, json_text(c->files[f].path));
+	json_object_set_new(doc, "base", json_text(c->files[0].path));
+	json_object_set_new(doc, "new", news);
+	json_object_set_new(doc, "alpha", json_real(c->alpha));
+	json_object_set_new(doc, "threshold", json_real(c->threshold));
+	json_object_set_new(doc, "min_runs", json_integer(STATS_MIN_RUNS));
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct compare_row *r = &c->rows[i];
+		json_t *per = json_array();
+
+		for (size_t f = 1; f < c->nfiles; f++)
+			json_array_append_new(per, r->new[f - 1] ?
+				comparison_json(c, f, &r->cmp[f - 1], r->new[f - 1]) : json_null());
+		json_array_append_new(metrics, json_pack("{s:o, s:o, s:s, s:s, s:I, s:f, s:f, s:o}",
+			"name", json_text(r->base->name), "unit", json_text(r->base->unit),
+			"direction", r->base->lower_is_better ? "lower" : "higher", "stat",
+			stat_name(r->stat), "runs", (json_int_t)r->base->nruns, "value", r->value,
+			"stddev_pct", r->sd_pct, "new", per));
+	}
+	json_object_set_new(doc, "metrics", metrics);
+	json_object_set_new(doc, "warnings", json_incref(c->warnings));
+	json_object_set_new(doc, "noisy", json_incref(c->noise));
+	json_object_set_new(doc, "regression", json_boolean(c->regression));
+	return doc;
+}

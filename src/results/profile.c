@@ -1,0 +1,344 @@
+/* Profile files: what `straddle calibrate` writes (the profile, the rules
+ * with their ratios and CIs, every experiment's raw samples) and reads
+ * back for `--uarch host|FILE.json` and `straddle uarch`. model/ cannot
+ * read JSON; it gets the profile through the profile_loader of model.h.
+ * A file that fails any check is one line naming it and the reason. */
+#include "results.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+json_t *results_profile(const struct profile *p)
+{
+	json_t *w = json_array();
+	unsigned win[3];
+	size_t nw = profile_straddle_windows(p, win);
+
+	for (size_t i = 0; i < nw; i++)
+		json_array_append_new(w, json_integer(win[i]));
+	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:s, s:i, s:i, s:s}", "name", p->name,
+		"arch", arch_name(p->arch), "cpus", p->cpus, "fetch", (int)p->fetch,
+		"uop_window", (int)p->uop_window, "line", (int)p->line, "straddle_windows", w,
+		"branch_rule", branch_rule_id(p->branch_rule), "branch_window",
+		(int)p->branch_window, "loop_buffer", (int)p->loop_buffer, "evidence", p->evidence);
+}
+
+static double rounded(double x)
+{
+	return round(x * 1000) / 1000;
+}
+
+static json_t *rule_json(const struct calib_rule *r)
+{
+	char text[200];
+
+	calib_rule_text(r, text, sizeof text);
+	return json_pack("{s:s, s:i, s:b, s:b, s:s, s:o, s:o, s:o, s:o, s:{s:i, s:i}, s:s?}",
+		"rule", calib_effect_name(r->effect), "window", (int)r->window, "tested", r->tested,
+		"claimed", r->claimed, "verdict", text,
+		"ratio", r->tested ? json_real(rounded(r->ratio)) : json_null(),
+		"ci", r->tested ? json_pack("[f,f]", rounded(r->lo), rounded(r->hi)) : json_null(),
+		"p", r->tested ? json_real(r->p) : json_null(),
+		"halves", r->tested ? json_pack("[f,f]", rounded(r->half_ratio[0]),
+						 rounded(r->half_ratio[1])) : json_null(),
+		"placements", "with", (int)r->n_with, "without", (int)r->n_without,
+		"experiment", r->experiment[0] ? r->experiment : NULL);
+}
+
+static json_t *point_json(const struct calib_point *p)
+{
+	json_t *s = json_array();
+
+	for (size_t i = 0; i < p->n; i++)
+		json_array_append_new(s, json_real(round(p->samples[i] * 100) / 100));
+	return json_pack("{s:i, s:f, s:[f,f], s:f, s:f, s:b, s:o}", "pos", (int)p->pos,
+		"median", rounded(p->median), "ci", rounded(p->ci_lo), rounded(p->ci_hi),
+		"ratio", rounded(p->ratio), "p", p->p, "slow", p->slow, "samples", s);
+}
+
+static json_t *experiment_json(const struct calib_experiment *x)
+{
+	json_t *pts = json_array();
+
+	for (size_t i = 0; i < x->npt; i++)
+		json_array_append_new(pts, point_json(&x->pt[i]));
+	return json_pack("{s:s, s:s, s:b, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:s, s:o}",
+		"name", x->name, "what", x->what, "entry", x->entry, "bytes", (int)x->bytes,
+		"ninsn", (int)x->ninsn, "pair", (int)x->pair, "branch", (int)x->branch,
+		"end", (int)x->end, "rounds", (int)x->rounds, "elapsed_s", rounded(x->elapsed_s),
+		"stopped_by", x->stopped_by, "points", pts);
+}
+
+json_t *results_calibration(json_t *head, const struct profile *p, const struct calib_fit *f,
+			    const struct calib_experiment *x, size_t nx)
+{
+	json_t *rules = json_array(), *exps = json_array();
+
+	for (size_t i = 0; i < f->nrule; i++)
+		json_array_append_new(rules, rule_json(&f->rule[i]));
+	for (size_t i = 0; i < nx; i++)
+		json_array_append_new(exps, experiment_json(&x[i]));
+	json_object_set_new(head, "profile", results_profile(p));
+	json_object_set_new(head, "rules", rules);
+	json_object_set_new(head, "loop_buffer", json_pack("{s:i, s:b, s:s}", "instructions",
+		(int)f->loop_buffer, "claimed", f->loop_buffer_claimed, "why", f->loop_buffer_why));
+	json_object_set_new(head, "experiments", exps);
+	return head;
+}
+
+/* ---- reading ---- */
+
+static int get_uint(json_t *o, const char *key, unsigned max, unsigned *out, const char *where,
+		    struct err *e)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+	    json_integer_value(v) > (json_int_t)max)
+		return err_set(e, "%s: \"%s\" is not a whole number from 0 to %u", where, key, max);
+	*out = (unsigned)json_integer_value(v);
+	return 0;
+}
+
+static int get_text(json_t *o, const char *key, const char **out, const char *where,
+		    struct err *e)
+{
+	*out = json_string_value(json_object_get(o, key));
+	if (!*out || !**out)
+		return err_set(e, "%s: no \"%s\"", where, key);
+	return 0;
+}
+
+static bool known_window(unsigned w)
+{
+	for (size_t i = 0; i < MODEL_NWINDOWS; i++)
+		if (model_windows[i] == w)
+			return true;
+	return false;
+}
+
+static int read_windows(json_t *a, struct profile *p, struct err *e)
+{
+	size_t i;
+	json_t *v;
+
+	if (!json_is_array(a) || json_array_size(a) > 3)
+		return err_set(e, "profile: \"straddle_windows\" is not a list of at most 3 windows");
+	json_array_foreach(a, i, v) {
+		if (!json_is_integer(v) || !known_window((unsigned)json_integer_value(v)))
+			return err_set(e, "profile: straddle window %zu is not 16, 32 or 64", i);
+		p->straddle_windows[i] = (unsigned)json_integer_value(v);
+	}
+	p->straddle_measured = true;
+	return 0;
+}
+
+static int read_profile(json_t *o, struct profile *p, struct err *e)
+{
+	const char *name, *arch, *cpus, *rule, *evidence;
+	int r;
+
+	if (!json_is_object(o))
+		return err_set(e, "no \"profile\" object");
+	if (get_text(o, "name", &name, "profile", e) || get_text(o, "arch", &arch, "profile", e) ||
+	    get_text(o, "cpus", &cpus, "profile", e) ||
+	    get_text(o, "branch_rule", &rule, "profile", e) ||
+	    get_text(o, "evidence", &evidence, "profile", e) ||
+	    get_uint(o, "fetch", 64, &p->fetch, "profile", e) ||
+	    get_uint(o, "uop_window", 64, &p->uop_window, "profile", e) ||
+	    get_uint(o, "line", 128, &p->line, "profile", e) ||
+	    get_uint(o, "branch_window", 64, &p->branch_window, "profile", e) ||
+	    get_uint(o, "loop_buffer", 4096, &p->loop_buffer, "profile", e) ||
+	    read_windows(json_object_get(o, "straddle_windows"), p, e))
+		return -1;
+	if (strcmp(arch, "x86_64") == 0)
+		p->arch = ARCH_X86_64;
+	else if (strcmp(arch, "aarch64") == 0)
+		p->arch = ARCH_AARCH64;
+	else
+		return err_set(e, "profile: arch \"%s\" is not x86_64 or aarch64", arch);
+	if ((r = branch_rule_from_id(rule)) < 0)
+		return err_set(e, "profile: branch_rule \"%s\" is not none, jcc-erratum or "
+			       "pair-crosses", rule);
+	p->branch_rule = (enum branch_rule)r;
+	if (p->branch_rule != BRANCH_RULE_NONE && !known_window(p->branch_window))
+		return err_set(e, "profile: branch_window %u is not 16, 32 or 64", p->branch_window);
+	if (!known_window(p->line) && p->line != 128)
+		return err_set(e, "profile: line %u is not 16, 32, 64 or 128", p->line);
+	p->name = xstrdup(name);
+	p->cpus = xstrdup(cpus);
+	p->evidence = xstrdup(evidence);
+	return 0;
+}
+
+/* The head every profile file has: schema 1 of command calibrate. */
+static json_t *load_doc(const char *path, struct err *e)
+{
+	json_error_t je;
+	json_t *doc = json_load_file(path, 0, &je), *schema;
+	const char *cmd;
+
+	if (!doc) {
+		if (je.line < 1)        /* jansson could not open it */
+			err_set(e, "%s: cannot read: %s", path, je.text);
+		else
+			err_set(e, "%s: not a profile file: %s (line %d)", path, je.text, je.line);
+		return NULL;
+	}
+	schema = json_object_get(doc, "schema");
+	cmd = json_string_value(json_object_get(doc, "command"));
+	if (!json_is_object(doc) || !json_is_integer(schema) || json_integer_value(schema) != 1 ||
+	    !cmd || strcmp(cmd, "calibrate") != 0) {
+		err_set(e, "%s: not a profile file: want \"schema\": 1, \"command\": \"calibrate\"",
+			path);
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+/* Loaded profiles stay until exit: scans hold pointers to them. */
+static struct profile *loaded[16];
+static size_t nloaded;
+
+static void free_loaded(void)
+{
+	for (size_t i = 0; i < nloaded; i++) {
+		free((char *)loaded[i]->name);
+		free((char *)loaded[i]->cpus);
+		free((char *)loaded[i]->evidence);
+		free(loaded[i]);
+	}
+	nloaded = 0;
+}
+
+const struct profile *results_profile_load(const char *path, struct err *e)
+{
+	json_t *doc;
+	struct profile *p;
+	struct err inner;
+
+	if (nloaded == sizeof loaded / sizeof loaded[0]) {
+		err_set(e, "%s: more than %zu profile files", path, nloaded);
+		return NULL;
+	}
+	if (!(doc = load_doc(path, e)))
+		return NULL;
+	p = xcalloc(1, sizeof *p);
+	if (read_profile(json_object_get(doc, "profile"), p, &inner)) {
+		err_set(e, "%s: %s", path, inner.msg);
+		free((char *)p->name);
+		free((char *)p->cpus);
+		free(p);
+		json_decref(doc);
+		return NULL;
+	}
+	json_decref(doc);
+	if (nloaded == 0)
+		atexit(free_loaded);
+	loaded[nloaded++] = p;
+	return p;
+}
+
+static int read_point(json_t *o, struct calib_point *p, size_t i, struct err *e)
+{
+	json_t *s = json_object_get(o, "samples"), *v;
+	unsigned pos;
+	size_t k;
+
+	if (get_uint(o, "pos", CALIB_SPAN - 1, &pos, "point", e))
+		return -1;
+	if (!json_is_array(s) || json_array_size(s) < 2)
+		return err_set(e, "point %zu: fewer than 2 samples", i);
+	p->pos = pos;
+	p->n = json_array_size(s);
+	p->samples = xcalloc(p->n, sizeof *p->samples);
+	json_array_foreach(s, k, v) {
+		if (!json_is_number(v) || !(json_number_value(v) > 0))
+			return err_set(e, "point %zu: sample %zu is not a positive number", i, k);
+		p->samples[k] = json_number_value(v);
+	}
+	return 0;
+}
+
+static int read_experiment(json_t *o, struct calib_experiment *x, struct err *e)
+{
+	const char *name;
+	json_t *pts = json_object_get(o, "points"), *v;
+	size_t i;
+
+	if (get_text(o, "name", &name, "experiment", e) ||
+	    get_uint(o, "bytes", 128, &x->bytes, name, e) ||
+	    get_uint(o, "ninsn", 128, &x->ninsn, name, e) ||
+	    get_uint(o, "pair", 128, &x->pair, name, e) ||
+	    get_uint(o, "branch", 128, &x->branch, name, e) ||
+	    get_uint(o, "end", 128, &x->end, name, e))
+		return -1;
+	snprintf(x->name, sizeof x->name, "%s", name);
+	x->entry = json_is_true(json_object_get(o, "entry"));
+	if (!json_is_array(pts) || json_array_size(pts) == 0 ||
+	    json_array_size(pts) > CALIB_SPAN)
+		return err_set(e, "%s: \"points\" is not a list of 1 to %d", name, CALIB_SPAN);
+	json_array_foreach(pts, i, v) {
+		x->npt = i + 1;
+		if (read_point(v, &x->pt[i], i, e))
+			return -1;
+	}
+	return 0;
+}
+
+static int read_machine(json_t *m, struct host *h, struct err *e)
+{
+	const char *vendor = json_string_value(json_object_get(m, "vendor"));
+	const char *name = json_string_value(json_object_get(m, "model_name"));
+	const char *arch = json_string_value(json_object_get(m, "arch"));
+
+	memset(h, 0, sizeof *h);
+	if (!json_is_object(m) || !vendor || get_uint(m, "family", 0xffff, &h->family, "machine", e) ||
+	    get_uint(m, "model", 0xffff, &h->model, "machine", e) ||
+	    get_uint(m, "stepping", 0xffff, &h->stepping, "machine", e))
+		return err_set(e, "no \"machine\" with vendor, family, model and stepping");
+	snprintf(h->vendor, sizeof h->vendor, "%s", vendor);
+	snprintf(h->model_name, sizeof h->model_name, "%s", name ? name : "");
+	if (arch && strcmp(arch, "aarch64") == 0)
+		h->profile = profile_for_midr((uint32_t)strtoul(vendor, NULL, 16) << 24 |
+					      (h->model & 0xfff) << 4);
+	else
+		h->profile = profile_for_x86(h->vendor, h->family, h->model);
+	snprintf(h->why, sizeof h->why, "recorded %s family 0x%x model 0x%x", h->vendor,
+		 h->family, h->model);
+	return 0;
+}
+
+int results_calibration_read(const char *path, struct host *h, struct calib_experiment **out,
+			     size_t *n, struct err *e)
+{
+	json_t *doc = load_doc(path, e), *exps, *v;
+	struct err inner;
+	size_t i;
+
+	*out = NULL;
+	*n = 0;
+	if (!doc)
+		return -1;
+	if (read_machine(json_object_get(doc, "machine"), h, &inner)) {
+		json_decref(doc);
+		return err_set(e, "%s: %s", path, inner.msg);
+	}
+	exps = json_object_get(doc, "experiments");
+	if (!json_is_array(exps) || json_array_size(exps) == 0) {
+		json_decref(doc);
+		return err_set(e, "%s: no \"experiments\"", path);
+	}
+	*out = xcalloc(json_array_size(exps), sizeof **out);
+	json_array_foreach(exps, i, v) {
+		*n = i + 1;
+		if (read_experiment(v, &(*out)[i], &inner)) {
+			json_decref(doc);
+			return err_set(e, "%s: experiment %zu: %s", path, i, inner.msg);
+		}
+	}
+	json_decref(doc);
+	return 0;
+}

@@ -1,0 +1,250 @@
+/* The result file of straddle record: samples per file, function and loop,
+ * and every sampled address with its count, so that scan --hot attributes
+ * them again to whatever loops a later scan finds (DESIGN: every raw
+ * sample kept). Addresses are the file's own virtual addresses. */
+#include "results.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *hex(uint64_t v)
+{
+	char b[20];
+
+	return json_string(hex_addr(b, v));
+}
+
+static json_t *addresses(const struct sample_hist *h)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < h->n; i++)
+		json_array_append_new(a, json_pack("[o, I]", hex(h->v[i].key),
+						   (json_int_t)h->v[i].count));
+	return a;
+}
+
+/* Rows with samples, most first; the array keeps them in that order. */
+static int by_samples_desc(const void *a, const void *b)
+{
+	json_int_t x = json_integer_value(json_object_get(*(json_t *const *)a, "samples"));
+	json_int_t y = json_integer_value(json_object_get(*(json_t *const *)b, "samples"));
+
+	return (x < y) - (x > y);
+}
+
+static json_t *sorted(json_t **v, size_t n)
+{
+	json_t *a = json_array();
+
+	qsort(v, n, sizeof *v, by_samples_desc);
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, v[i]);
+	free(v);
+	return a;
+}
+
+static json_t *functions(const struct scan_result *r)
+{
+	json_t **v = xcalloc(r->nfunc + 1, sizeof *v);
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nfunc; i++) {
+		const struct elf_func *f = &r->funcs.v[r->func[i].func];
+
+		if (r->func[i].samples)
+			v[n++] = json_pack("{s:o, s:o, s:I}", "name", json_text(f->name),
+					   "addr", hex(f->addr), "samples", (json_int_t)r->func[i].samples);
+	}
+	return sorted(v, n);
+}
+
+static json_t *loops(const struct scan_result *r)
+{
+	json_t **v = xcalloc(r->nloop + 1, sizeof *v);
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nfunc; i++) {
+		const struct func_report *f = &r->func[i];
+
+		for (uint32_t k = f->loop; k < f->loop + f->nloop; k++)
+			if (r->loop[k].samples)
+				v[n++] = json_pack("{s:o, s:o, s:o, s:I, s:I}", "function",
+						   json_text(r->funcs.v[f->func].name),
+						   "start", hex(r->loop[k].start), "end", hex(r->loop[k].end),
+						   "depth", (json_int_t)r->loop[k].depth,
+						   "samples", (json_int_t)r->loop[k].samples);
+	}
+	return sorted(v, n);
+}
+
+json_t *results_record_file(const struct hot_file *f, struct scan_result *r,
+			    const char *error)
+{
+	json_t *o = json_pack("{s:o, s:I}", "path", json_text(f->path),
+			      "samples", (json_int_t)f->samples);
+
+	if (f->build_id[0])
+		json_object_set_new(o, "build_id", json_string(f->build_id));
+	if (error)
+		json_object_set_new(o, "error", json_text(error));
+	if (r) {
+		hot_attribute(r, f, f->samples);
+		json_object_set_new(o, "functions", functions(r));
+		json_object_set_new(o, "loops", loops(r));
+	}
+	json_object_set_new(o, "addresses", addresses(&f->addrs));
+	return o;
+}
+
+json_t *results_record_kernel(const struct hot_run *h)
+{
+	json_t *o = json_pack("{s:s, s:s, s:I}", "release", h->kernel_release,
+			      "build_id", h->kernel_build_id,
+			      "samples", (json_int_t)h->kernel.samples);
+	json_t **v = xcalloc(h->nksym + 1, sizeof *v);
+	size_t n = 0;
+
+	if (h->kernel_text)
+		json_object_set_new(o, "text", hex(h->kernel_text));
+	for (size_t i = 0; i < h->nksym; i++)
+		if (h->ksym[i].samples)
+			v[n++] = json_pack("{s:o, s:o, s:I}", "name", json_text(h->ksym[i].name),
+					   "addr", hex(h->ksym[i].addr),
+					   "samples", (json_int_t)h->ksym[i].samples);
+	json_object_set_new(o, "functions", sorted(v, n));
+	json_object_set_new(o, "addresses", addresses(&h->kernel.addrs));
+	return o;
+}
+
+/* ---- reading a record back ---- */
+
+static int read_hex(json_t *v, uint64_t *out)
+{
+	const char *s = json_string_value(v);
+	char *end;
+
+	if (!s || strncmp(s, "0x", 2) != 0)
+		return -1;
+	*out = strtoull(s + 2, &end, 16);
+	return *end || end == s + 2 ? -1 : 0;
+}
+
+static int read_addresses(json_t *a, struct sample_hist *h, uint64_t *total, const char *what,
+			  struct err *e)
+{
+	size_t i;
+	json_t *p;
+
+	if (!json_is_array(a))
+		return err_set(e, "%s: no \"addresses\" array", what);
+	json_array_foreach(a, i, p) {
+		uint64_t addr;
+		json_t *c = json_array_get(p, 1);
+
+		if (!json_is_array(p) || json_array_size(p) != 2 || read_hex(json_array_get(p, 0), &addr) ||
+		    !json_is_integer(c) || json_integer_value(c) < 1)
+			return err_set(e, "%s: address %zu is not [\"0x...\", count]", what, i);
+		GROW(h->v, h->cap, h->n + 1);
+		h->v[h->n++] = (struct sample_count){ addr, (uint64_t)json_integer_value(c) };
+		*total += (uint64_t)json_integer_value(c);
+	}
+	sample_hist_merge(h);
+	return 0;
+}
+
+static void copy_string(char *dst, size_t n, json_t *v)
+{
+	snprintf(dst, n, "%s", json_is_string(v) ? json_string_value(v) : "");
+}
+
+static int read_kernel(json_t *k, struct hot_run *h, struct err *e)
+{
+	size_t i;
+	json_t *f;
+
+	if (!k)
+		return 0;
+	if (!json_is_object(k))
+		return err_set(e, "\"kernel\" is not an object");
+	h->kernel.path = xstrdup("[kernel]");
+	copy_string(h->kernel_release, sizeof h->kernel_release, json_object_get(k, "release"));
+	copy_string(h->kernel_build_id, sizeof h->kernel_build_id, json_object_get(k, "build_id"));
+	if (json_object_get(k, "text") && read_hex(json_object_get(k, "text"), &h->kernel_text))
+		return err_set(e, "kernel: \"text\" is not a \"0x...\" address");
+	if (read_addresses(json_object_get(k, "addresses"), &h->kernel.addrs, &h->kernel.samples,
+			   "kernel", e))
+		return -1;
+	json_array_foreach(json_object_get(k, "functions"), i, f) {
+		const char *name = json_string_value(json_object_get(f, "name"));
+		uint64_t addr;
+
+		if (!name || read_hex(json_object_get(f, "addr"), &addr))
+			return err_set(e, "kernel: function %zu has no name or address", i);
+		GROW(h->ksym, h->ksym_cap, h->nksym + 1);
+		h->ksym[h->nksym++] = (struct hot_ksym){ xstrdup(name), addr,
+			(uint64_t)json_integer_value(json_object_get(f, "samples")) };
+	}
+	return 0;
+}
+
+static int read_files(json_t *files, struct hot_run *h, struct err *e)
+{
+	size_t i;
+	json_t *o;
+
+	if (!json_is_array(files))
+		return err_set(e, "no \"files\" array in a record");
+	json_array_foreach(files, i, o) {
+		const char *path = json_string_value(json_object_get(o, "path"));
+		struct hot_file *f;
+		char what[64];
+
+		if (!path || !*path)
+			return err_set(e, "file %zu has no \"path\"", i);
+		f = hot_run_file(h, path);
+		copy_string(f->build_id, sizeof f->build_id, json_object_get(o, "build_id"));
+		snprintf(what, sizeof what, "file %zu", i);
+		if (json_object_get(o, "error")) {     /* its samples could not be placed */
+			f->samples += (uint64_t)json_integer_value(json_object_get(o, "samples"));
+			continue;
+		}
+		if (read_addresses(json_object_get(o, "addresses"), &f->addrs, &f->samples, what, e))
+			return -1;
+	}
+	return 0;
+}
+
+int results_read_record(const char *path, struct hot_run *h, struct err *e)
+{
+	json_error_t je;
+	json_t *doc = json_load_file(path, 0, &je), *schema, *total;
+	const char *cmd;
+	int rc = -1;
+
+	memset(h, 0, sizeof *h);
+	h->source = xstrdup(path);
+	if (!doc)
+		return err_set(e, "not a record: %s (line %d)", je.text, je.line);
+	schema = json_object_get(doc, "schema");
+	cmd = json_string_value(json_object_get(doc, "command"));
+	total = json_object_get(json_object_get(doc, "samples"), "total");
+	if (!json_is_object(doc) || !json_is_integer(schema))
+		err_set(e, "not a result file: no \"schema\"");
+	else if (json_integer_value(schema) != 1)
+		err_set(e, "schema %lld; this straddle reads schema 1",
+			(long long)json_integer_value(schema));
+	else if (!cmd || strcmp(cmd, "record") != 0)
+		err_set(e, "a %s result, not a record (make one with 'straddle record')",
+			cmd ? cmd : "unknown");
+	else if (!json_is_integer(total) || json_integer_value(total) < 0)
+		err_set(e, "no \"samples\": {\"total\": N} in the record");
+	else if (read_files(json_object_get(doc, "files"), h, e) == 0 &&
+		 read_kernel(json_object_get(doc, "kernel"), h, e) == 0) {
+		h->total = (uint64_t)json_integer_value(total);
+		rc = 0;
+	}
+	json_decref(doc);
+	return rc;
+}

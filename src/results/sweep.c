@@ -1,0 +1,44 @@
+/* The result file of `straddle sweep` (DESIGN: Result files): the clock,
+ * the settings, and one metric per placed variant with every raw sample
+ * and what the layout model predicted there. compare reads each sweep as
+ * one run (read.c). */
+#include "results.h"
+
+static json_t *variant_json(const struct sweep *s, const struct variant *v)
+{
+	json_t *samples = json_array(), *pred = json_array();
+	char name[96];
+
+	for (size_t i = 0; i < v->n; i++)
+		json_array_append_new(samples, json_real(v->samples[i]));
+	for (size_t i = 0; i < v->npredicted; i++)
+		json_array_append_new(pred, results_hazard(&v->predicted[i]));
+	snprintf(name, sizeof name, "%s@%u", v->k->name, v->offset);
+	return json_pack("{s:s, s:s, s:i, s:i, s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:[f,f],"
+			 " s:f, s:f, s:f, s:b, s:o, s:o}",
+		"name", name, "kernel", v->k->name, "offset", (int)v->offset,
+		"loop_offset", (int)((v->offset + v->k->loop_start) % 64),
+		"unit", "ns", "direction", "lower", "iterations_per_sample", (json_int_t)v->iters,
+		"median", v->sum.median, "mean95", v->sum.mean95, "stddev", v->sum.stddev,
+		"cv", v->sum.cv, "min", v->sum.min, "ci", v->sum.ci_lo, v->sum.ci_hi,
+		"gbps", (double)s->size / v->sum.median, "ratio", v->ratio,
+		"p_vs_best", v->p_vs_best, "slow", v->slow, "predicted", pred, "samples", samples);
+}
+
+json_t *results_sweep(const struct sweep *s, const char *profile, int argc, char **argv)
+{
+	json_t *doc = results_run_info("sweep", argc, argv), *metrics = json_array();
+
+	json_object_set_new(doc, "clock", json_pack("{s:s, s:f, s:f}", "source",
+		s->clock.source, "ns_per_tick", s->clock.ns_per_tick, "resolution_ns",
+		s->clock.resolution_ns));
+	json_object_set_new(doc, "sweep", json_pack("{s:I, s:i, s:s, s:i, s:f, s:f, s:f, s:f,"
+		" s:s, s:s}", "size", (json_int_t)s->size, "cpu", s->cpu, "stopped_by",
+		s->stopped_by, "rounds", (int)s->rounds, "elapsed_s", s->elapsed_s,
+		"precision", s->precision, "alpha", s->alpha, "material", s->material,
+		"profile", profile, "counters", s->counters.why));
+	for (size_t i = 0; i < s->n; i++)
+		json_array_append_new(metrics, variant_json(s, &s->v[i]));
+	json_object_set_new(doc, "metrics", metrics);
+	return doc;
+}

@@ -1,0 +1,151 @@
+# straddle calibrate: the profile file fitted again from a run recorded on
+# this project's Zen 5 (tests/fixtures/calibrate/zen5-quick.json), its
+# contents, --uarch FILE.json and host, uarch's row, and every bad input
+# (one line, exit 2). Nothing here measures: --from fits the recording.
+CAL_FIX=tests/fixtures/calibrate/zen5-quick.json
+[ -f "$CAL_FIX" ] || CAL_FIX=$(dirname "$0")/../fixtures/calibrate/zen5-quick.json
+
+cal_err() {
+	name=$1
+	shift
+	run "$@"
+	expect_eq "calibrate $name: exit 2" "$RC" 2
+	expect_eq "calibrate $name: one line on stderr" "$(printf '%s\n' "$ERR" | grep -c .)" 1
+	expect_eq "calibrate $name: the line" "$ERR" "$CAL_WANT"
+}
+
+run "$STRADDLE" calibrate --from "$CAL_FIX" -o "$TMP/cal.json"
+expect_eq "calibrate --from: exit 0" "$RC" 0
+expect_eq "calibrate --from: the claimed rule" \
+	"$(printf '%s\n' "$OUT" | grep '^loop-straddles-window *64')" \
+	"loop-straddles-window       64  1.20x [1.19, 1.20], halves 1.20x 1.20x, p 7.4e-92 (store-reg-10)"
+expect_eq "calibrate --from: the profile line" "$(printf '%s\n' "$OUT" | grep '^profile:')" \
+	"profile: fetch 32, uop window 64, line 64; straddles: 64; branch rule: -; loop buffer: 0"
+expect_eq "calibrate --from: saved" "$(printf '%s\n' "$OUT" | tail -1)" "saved: $TMP/cal.json"
+
+OUT=$(cat "$TMP/cal.json")
+expect_eq "profile file: schema and command" "$(jq_of '"\(.schema) \(.command)"')" "1 calibrate"
+expect_eq "profile file: the machine" \
+	"$(jq_of '"\(.machine.vendor) \(.machine.family) \(.machine.model) \(.machine.stepping)"')" \
+	"AuthenticAMD 26 2 1"
+expect_eq "profile file: profile fields" \
+	"$(jq_of '.profile | "\(.name) \(.arch) \(.fetch) \(.uop_window) \(.line) \(.straddle_windows) \(.branch_rule) \(.branch_window) \(.loop_buffer)"')" \
+	"calibrated x86_64 32 64 64 [64] none 0 0"
+expect_eq "profile file: cpus" "$(jq_of .profile.cpus)" \
+	"Oxide Virtual Turin-like Processor (AuthenticAMD family 0x1a model 0x2 stepping 0x1)"
+expect_eq "profile file: evidence names the measurement" \
+	"$(jq_of '.profile.evidence | test("^measured by straddle calibrate on Oxide .*; loop-straddles-window 64: 1.20x \\[1.19, 1.20\\] \\(store-reg-10\\);")')" true
+expect_eq "profile file: 12 rules, 1 claimed" "$(jq_of '"\(.rules | length) \([.rules[] | select(.claimed)] | length)"')" "12 1"
+expect_eq "profile file: the claimed rule" \
+	"$(jq_of '.rules[] | select(.claimed) | "\(.rule) \(.window) \(.ratio) \(.ci) \(.halves) \(.placements.with) \(.placements.without) \(.experiment)"')" \
+	"loop-straddles-window 64 1.196 [1.194,1.198] [1.196,1.195] 305 463 store-reg-10"
+expect_eq "profile file: an unclaimed rule says so with its CI" \
+	"$(jq_of '.rules[] | select(.rule == "branch-crosses-window" and .window == 64) | .verdict')" \
+	"no effect measured: 1.00x [1.00, 1.04], halves 1.00x 1.02x, p 0.097"
+expect_eq "profile file: untested rule" \
+	"$(jq_of '.rules[] | select(.rule == "entry-straddles-window" and .window == 16) | "\(.tested) \(.ratio) \(.verdict)"')" \
+	"false null not tested: too few placements (0 with, 0 without)"
+expect_eq "profile file: loop buffer" "$(jq_of '.loop_buffer | "\(.instructions) \(.claimed)"')" "0 false"
+expect_eq "profile file: 15 experiments of 64 points, 40 samples each" \
+	"$(jq_of '"\(.experiments | length) \([.experiments[].points | length] | unique) \([.experiments[].points[].samples | length] | unique)"')" \
+	"15 [64] [40]"
+expect_eq "profile file: seed 000's loop" \
+	"$(jq_of '.experiments[0] | "\(.name) \(.bytes) \(.ninsn) \(.pair) \(.branch) \(.end) \(.entry)"')" \
+	"store-imm-15 15 4 11 13 15 false"
+
+# the profile in use: seed 000's 15-byte loop across a line
+run "$STRADDLE" scan --uarch "$TMP/cal.json" "$FIXTURES/x86/seed000_after"
+expect_eq "scan --uarch FILE.json: exit 0" "$RC" 0
+expect_eq "scan --uarch FILE.json: its hazard" "$(printf '%s\n' "$OUT" | sed -n 3p | tr -s ' ')" \
+	"medium clear_user_after 0x401034 - 15 64 2/1 loop-straddles-window calibrated certain .p2align 4 (+12 B)"
+expect_eq "scan --uarch FILE.json: 1 hazard" "$(printf '%s\n' "$OUT" | tail -1)" \
+	"1 hazards: 1 loops, 0 function entries"
+
+# --uarch host finds it under $XDG_DATA_HOME for this CPU
+HOSTFILE=$("$STRADDLE" uarch --json | jq -r '.host | [.vendor, .family, .model, .stepping] | @tsv' |
+	awk -F'\t' '{ printf "%s-%x-%x-%x.json", $1, $2, $3, $4 }')
+mkdir -p "$TMP/xdg/straddle/profiles"
+cp "$TMP/cal.json" "$TMP/xdg/straddle/profiles/$HOSTFILE"
+run env XDG_DATA_HOME="$TMP/xdg" "$STRADDLE" scan --uarch host "$FIXTURES/x86/seed000_after"
+expect_eq "scan --uarch host: the calibrated file" \
+	"$(printf '%s\n' "$OUT" | sed -n 1p)" \
+	"host: $("$STRADDLE" uarch --json | jq -r .host.detected), calibrated $TMP/xdg/straddle/profiles/$HOSTFILE"
+run env XDG_DATA_HOME="$TMP/xdg" "$STRADDLE" uarch
+expect_eq "uarch: the calibrated row" \
+	"$(printf '%s\n' "$OUT" | grep "^calibrated  *x86_64" | tr -s ' ' | cut -d' ' -f1-8)" \
+	"calibrated x86_64 32 64 64 64 - -"
+expect_eq "uarch: where it is" "$(printf '%s\n' "$OUT" | tail -1)" \
+	"calibrated for this CPU: $TMP/xdg/straddle/profiles/$HOSTFILE (--uarch host uses it)"
+run env XDG_DATA_HOME="$TMP/xdg" "$STRADDLE" uarch --json
+expect_eq "uarch --json: host uses it" "$(jq_of '.host.profile')" "calibrated"
+expect_eq "uarch --json: its file" "$(jq_of '.profiles[-1].file')" \
+	"$TMP/xdg/straddle/profiles/$HOSTFILE"
+# without the file, the built-in again
+run env XDG_DATA_HOME="$TMP/empty-xdg" "$STRADDLE" uarch --json
+expect_eq "uarch --json: no file, no calibrated" "$(jq_of '[.profiles[].name] | index("calibrated")')" "null"
+# the default output path: under $XDG_DATA_HOME, directories made
+run env XDG_DATA_HOME="$TMP/new-xdg" "$STRADDLE" calibrate --from "$CAL_FIX"
+expect_eq "calibrate default -o: exit 0" "$RC" 0
+expect_eq "calibrate default -o: where" "$(printf '%s\n' "$OUT" | tail -1)" \
+	"saved: $TMP/new-xdg/straddle/profiles/AuthenticAMD-1a-2-1.json"
+run env -u XDG_DATA_HOME HOME="$TMP/home" "$STRADDLE" calibrate --from "$CAL_FIX"
+expect_eq "calibrate default -o without XDG: ~/.local/share" "$(printf '%s\n' "$OUT" | tail -1)" \
+	"saved: $TMP/home/.local/share/straddle/profiles/AuthenticAMD-1a-2-1.json"
+
+# bad input: one line, exit 2, nothing written
+CAL_WANT="straddle: $TMP/no/such/dir/p.json: its directory $TMP/no/such/dir does not exist"
+cal_err "bad -o" "$STRADDLE" calibrate --from "$CAL_FIX" -o "$TMP/no/such/dir/p.json"
+CAL_WANT="straddle: $TMP: is a directory, not a file to write the profile to"
+cal_err "-o a directory" "$STRADDLE" calibrate --from "$CAL_FIX" -o "$TMP"
+CAL_WANT="straddle: --time: '0' is not a time in seconds (like 10 or 0.5s), at most a day"
+cal_err "--time 0" "$STRADDLE" calibrate --time 0
+CAL_WANT="straddle: calibrate: unexpected argument 'extra'"
+cal_err "extra argument" "$STRADDLE" calibrate extra
+CAL_WANT="straddle: --from: $TMP/none.json: cannot read: unable to open $TMP/none.json: No such file or directory"
+cal_err "--from missing" "$STRADDLE" calibrate --from "$TMP/none.json" -o "$TMP/x.json"
+printf '{"schema": 1, "command": "sweep"}\n' >"$TMP/sweep.json"
+CAL_WANT="straddle: $TMP/sweep.json: not a profile file: want \"schema\": 1, \"command\": \"calibrate\""
+cal_err "--uarch a sweep file" "$STRADDLE" scan --uarch "$TMP/sweep.json" "$FIXTURES/x86/seed000_after"
+printf 'not json\n' >"$TMP/garbage.json"
+CAL_WANT="straddle: $TMP/garbage.json: not a profile file: '[' or '{' expected near 'not' (line 1)"
+cal_err "--uarch garbage" "$STRADDLE" scan --uarch "$TMP/garbage.json" "$FIXTURES/x86/seed000_after"
+jq '.profile.branch_rule = "zigzag"' "$TMP/cal.json" >"$TMP/rule.json"
+CAL_WANT="straddle: $TMP/rule.json: profile: branch_rule \"zigzag\" is not none, jcc-erratum or pair-crosses"
+cal_err "--uarch bad branch rule" "$STRADDLE" diff --uarch "$TMP/rule.json" \
+	"$FIXTURES/x86/diff000_before" "$FIXTURES/x86/diff000_after"
+jq '.profile.straddle_windows = [48]' "$TMP/cal.json" >"$TMP/win.json"
+CAL_WANT="straddle: $TMP/win.json: profile: straddle window 0 is not 16, 32 or 64"
+cal_err "--uarch bad window" "$STRADDLE" sweep --uarch "$TMP/win.json" clear_movq_imm
+jq 'del(.profile.line)' "$TMP/cal.json" >"$TMP/line.json"
+CAL_WANT="straddle: $TMP/line.json: profile: \"line\" is not a whole number from 0 to 128"
+cal_err "--uarch no line" "$STRADDLE" scan --uarch "$TMP/line.json" "$FIXTURES/x86/seed000_after"
+jq '.experiments[0].points[3].samples[5] = -1' "$TMP/cal.json" >"$TMP/neg.json"
+CAL_WANT="straddle: --from: $TMP/neg.json: experiment 0: point 3: sample 5 is not a positive number"
+cal_err "--from negative sample" "$STRADDLE" calibrate --from "$TMP/neg.json" -o "$TMP/x.json"
+expect_eq "no file left by the failures" "$(ls "$TMP/x.json" 2>/dev/null)" ""
+
+# sweep predicts with several profiles at once: an agreement line each
+run "$STRADDLE" sweep --uarch "zen5,$TMP/cal.json" --time 0.3 --min-rounds 1 --offsets 30..33 \
+	-o "$TMP/sw.json" clear_movq_imm
+expect_eq "sweep two profiles: exit 0" "$RC" 0
+expect_eq "sweep two profiles: two agreement lines" \
+	"$(printf '%s\n' "$OUT" | grep -c '^model (.*) and measurement agree on [0-4] of 4 offsets$')" 2
+OUT=$(cat "$TMP/sw.json")
+expect_eq "sweep two profiles: agreement in the file" \
+	"$(jq_of '[.agreement[] | "\(.kernel) \(.profile) \(.offsets)"] | join(",")')" \
+	"clear_movq_imm zen5 4,clear_movq_imm calibrated 4"
+
+# what calibrate checks first: natively fine (a KVM guest runs the code
+# itself), under qemu-user refused in one line
+run "$TOOLS/native_main"
+expect_eq "native check here: ok" "$RC $OUT" "0 ok"
+if [ "$(uname -m)" = x86_64 ]; then
+	if ! command -v qemu-aarch64 >/dev/null; then
+		fail "calibrate under qemu: qemu-aarch64 missing (scripts/deps.sh installs qemu-user)"
+	else
+		run qemu-aarch64 "$TOOLS/native-aarch64"
+		expect_eq "calibrate under qemu-aarch64: exit 2" "$RC" 2
+		expect_eq "calibrate under qemu-aarch64: the line" "$ERR" \
+			"refusing to calibrate under an emulator (/proc/cpuinfo has no \"CPU implementer\"): its times are the emulator's, not this CPU's"
+	fi
+fi
