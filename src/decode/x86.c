@@ -335,13 +335,16 @@ static bool bound(const struct x86_walk *x, size_t from, ZydisRegister idx, uint
 		}
 		if (!writes(&a, idx))
 			continue;
-		if (a.i.mnemonic == ZYDIS_MNEMONIC_MOVZX && a.op[1].type == ZYDIS_OPERAND_TYPE_MEMORY)
-			return byte_table_bound(x, k, &a.op[1], count, depth);
-		if (a.i.mnemonic == ZYDIS_MNEMONIC_MOV && a.op[1].type == ZYDIS_OPERAND_TYPE_MEMORY &&
-		    a.op[1].mem.base != ZYDIS_REGISTER_RIP) {
+		/* a load of one place, compared in place (`cmpb $12,8(%rdx); ja;
+		 * movzbl 8(%rdx),%ecx`: libc's re_compile_internal) */
+		if (a.op[1].type == ZYDIS_OPERAND_TYPE_MEMORY && a.op[1].mem.base != ZYDIS_REGISTER_RIP &&
+		    (a.i.mnemonic == ZYDIS_MNEMONIC_MOV || (a.i.mnemonic == ZYDIS_MNEMONIC_MOVZX &&
+		     a.op[1].mem.index == ZYDIS_REGISTER_NONE))) {
 			mem = a.op[1];
 			continue;
 		}
+		if (a.i.mnemonic == ZYDIS_MNEMONIC_MOVZX && a.op[1].type == ZYDIS_OPERAND_TYPE_MEMORY)
+			return byte_table_bound(x, k, &a.op[1], count, depth);
 		if ((a.i.mnemonic != ZYDIS_MNEMONIC_MOV && a.i.mnemonic != ZYDIS_MNEMONIC_MOVZX) ||
 		    a.op[1].type != ZYDIS_OPERAND_TYPE_REGISTER)
 			return false;
