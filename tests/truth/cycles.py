@@ -261,16 +261,24 @@ def x86_table(fn_insns, k, path, sections):
         return None
     reg = m[1]
     add = next((i for i in back if i.mn == "add" and i.ops.endswith(",%" + reg)), None)
-    if add is None:
+    load = next((i for i in back if i.mn == "movslq" and i.ops.endswith(",4),%" + reg)), None)
+    if add is None or load is None or bound is None:
         return None
-    treg = add.ops.split(",")[0].lstrip("%")
-    # the table's address may be loaded once, before a loop around the dispatch
-    lea = next((i for i in fn_insns[k - 1::-1] if i.mn == "lea" and i.ops.endswith("(%rip),%" + treg)), None)
-    if lea is None or bound is None:
+    # entries are relative to the register added (usually the table itself)
+    table, base = rip_lea(fn_insns, k, load.ops.split("(%")[1].split(",")[0]), \
+        rip_lea(fn_insns, k, add.ops.split(",")[0].lstrip("%"))
+    if table is None or base is None:
         return None
-    table = lea.addr + lea.size + int(lea.ops.split("(")[0], 16)
     data = read_bytes(path, sections, table, 4 * bound)
-    return data and [table + struct.unpack_from("<i", data, 4 * n)[0] for n in range(bound)]
+    return data and [base + struct.unpack_from("<i", data, 4 * n)[0] for n in range(bound)]
+
+
+def rip_lea(fn_insns, k, reg):
+    """The address the nearest `lea X(%rip), %reg` before fn_insns[k] loads:
+    the table's address may be loaded once, before a loop around the dispatch."""
+    lea = next((i for i in fn_insns[k - 1::-1] if i.mn == "lea" and i.ops.endswith("(%rip),%" + reg)),
+               None)
+    return lea and lea.addr + lea.size + int(lea.ops.split("(")[0], 16)
 
 
 def table_bound_x86(fn_insns, k):
@@ -279,12 +287,27 @@ def table_bound_x86(fn_insns, k):
     for n in range(k - 1, max(-1, k - 40), -1):
         i = fn_insns[n]
         m = re.match(r"\$(0x[0-9a-f]+),", i.ops) if i.mn.startswith("cmp") else None
-        if m and n + 1 < len(fn_insns):
-            jmn = fn_insns[n + 1].mn
-            if jmn in ("ja", "jbe"):
-                return int(m[1], 16) + 1
-            if jmn in ("jae", "jb", "jnb", "jnae"):
-                return int(m[1], 16)
+        jmn = m and next_jcc(fn_insns, n)
+        if jmn in ("ja", "jbe"):
+            return int(m[1], 16) + 1
+        if jmn in ("jae", "jb", "jnb", "jnae"):
+            return int(m[1], 16)
+    return None
+
+
+# x86 instructions that set flags; AArch64 ones end in s, or compare
+FLAGS = re.compile(r"(cmp|test|add|sub|and|or|xor|inc|dec|neg|sh|sa|ro|bt|adc|sbb|imul|mul|div"
+                   r"|cmn|tst|ccm|\w+s$)")
+
+
+def next_jcc(fn_insns, n):
+    """The conditional jump that tests the flags fn_insns[n] sets: within
+    the next four instructions, none of them setting flags in between."""
+    for i in fn_insns[n + 1:n + 5]:
+        if i.kind == "jcc":
+            return i.mn
+        if i.kind != "plain" or FLAGS.match(i.mn):
+            return None
     return None
 
 
@@ -335,18 +358,18 @@ def arm64_table(fn_insns, k, path, sections):
 
 
 def table_bound_arm64(fn_insns, k, jreg):
-    w = "w" + jreg[1:]
+    """As table_bound_x86: `cmp wI, #N` with b.hi/b.ls (N+1 entries) or
+    b.hs/b.lo (N)."""
     for n in range(k - 1, max(-1, k - 40), -1):
         i = fn_insns[n]
         m = re.match(r"[wx]%s, #(0x[0-9a-f]+|\d+)$" % jreg[1:], i.ops) if i.mn == "cmp" else None
-        if m and n + 1 < len(fn_insns):
+        jmn = m and next_jcc(fn_insns, n)
+        if jmn:
             v = int(m[1], 0)
-            jmn = fn_insns[n + 1].mn
             if jmn in ("b.hi", "b.ls"):
                 return v + 1
             if jmn in ("b.cs", "b.hs", "b.cc", "b.lo"):
                 return v
-    del w
     return None
 
 
@@ -372,7 +395,7 @@ def successors(fn, k, returns):
     return tgt if i.kind == "jmp" else nxt + tgt
 
 
-def make_func(start, end, name, all_insns, addrs, arch, path, sections):
+def make_func(start, end, name, all_insns, addrs, starts, arch, path, sections):
     fn = Func()
     fn.start, fn.end, fn.name = start, end, name
     lo, hi = bisect.bisect_left(addrs, start), bisect.bisect_left(addrs, end)
@@ -383,7 +406,7 @@ def make_func(start, end, name, all_insns, addrs, arch, path, sections):
         if i.kind != "ijmp":
             continue
         t = (arm64_table if arch == "arm64" else x86_table)(fn.insns, k, path, sections)
-        if t and all(x in fn.index for x in t):
+        if t and all(x in fn.index or x in starts for x in t):   # or a .cold part
             fn.tables[k] = t
         elif is_dispatch(fn, k, arch):
             fn.unresolved.append(i.addr)
@@ -691,7 +714,8 @@ def truth(path):
     arch, sections, syms, fdes = elf_facts(path)
     insns = disassemble(path, arch, sections)
     addrs = [i.addr for i in insns]
-    funcs = [make_func(s, e, n, insns, addrs, arch, path, sections)
+    starts = set(addrs)
+    funcs = [make_func(s, e, n, insns, addrs, starts, arch, path, sections)
              for s, e, n in functions(insns, arch, syms, fdes, sections)]
     func_at = {f.start: f for f in funcs}
     returns = infer_noreturn(funcs, func_at)
