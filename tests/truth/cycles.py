@@ -826,7 +826,10 @@ def compare(path, binary, show, minimum, exact):
         if len(loops) != len(cycles):
             print("  not exact: %d straddle loops for %d truth cycles" % (len(loops), len(cycles)))
             return False
-    return all(x >= minimum for x in figures)
+    below = [n for n, x in zip(("span", "precision", "recall", "edges"), figures) if x < minimum]
+    if minimum:
+        print("  goal %.1f%%: %s" % (minimum, "not met (%s)" % ", ".join(below) if below else "met"))
+    return not below
 
 
 def main():
