@@ -18,29 +18,41 @@ HEADERS  := $(wildcard src/*/*.h)
 B        := build
 S        := build/san
 
-.PHONY: all run check test deps fuzz bench clean fixtures unit
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+BINDIR   := $(PREFIX)/bin
+MAN1DIR  := $(PREFIX)/share/man/man1
 
-all: $(B)/straddle
+.PHONY: all run check test deps fuzz bench clean fixtures unit install check-layers
 
-$(B)/obj/%.o: src/%.c $(HEADERS)
+all: $(B)/straddle $(B)/straddle.1
+
+# Each object depends on the headers it includes, as the compiler saw them
+# (-MMD writes obj/x.d beside obj/x.o; -MP keeps a deleted header from
+# breaking the build).
+DEPFLAGS := -MMD -MP
+
+$(B)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(DEFS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(WARN) $(DEFS) $(DEPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(S)/obj/%.o: src/%.c $(HEADERS)
+$(S)/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(DEFS) $(SANFLAGS) -c -o $@ $<
+	$(CC) $(WARN) $(DEFS) $(DEPFLAGS) $(SANFLAGS) -c -o $@ $<
 
 # The kernels' assembly, for the host's architecture only (src/kernels/).
 KERNEL_ASM := $(wildcard src/kernels/$(shell uname -m)/*.S)
 KERNEL_ASM_H := $(wildcard src/kernels/*.h src/kernels/*/*.h)
 
-$(B)/obj/%.o: src/%.S $(KERNEL_ASM_H)
+$(B)/obj/%.o: src/%.S
 	@mkdir -p $(dir $@)
-	$(CC) $(DEFS) -g -c -o $@ $<
+	$(CC) $(DEFS) $(DEPFLAGS) -g -c -o $@ $<
 
-$(S)/obj/%.o: src/%.S $(KERNEL_ASM_H)
+$(S)/obj/%.o: src/%.S
 	@mkdir -p $(dir $@)
-	$(CC) $(DEFS) -g -c -o $@ $<
+	$(CC) $(DEFS) $(DEPFLAGS) -g -c -o $@ $<
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
 
 $(B)/libstraddle.a: $(patsubst src/%.S,$(B)/obj/%.o,$(KERNEL_ASM))
 $(S)/libstraddle.a: $(patsubst src/%.S,$(S)/obj/%.o,$(KERNEL_ASM))
@@ -59,8 +71,23 @@ $(B)/straddle: $(patsubst src/%.c,$(B)/obj/%.o,$(CMD_SRC)) $(B)/libstraddle.a
 $(S)/straddle: $(patsubst src/%.c,$(S)/obj/%.o,$(CMD_SRC)) $(S)/libstraddle.a
 	$(CC) $(SANFLAGS) -o $@ $^ $(LIBS)
 
+# The manual page is made from the commands' option tables (src/cmd/help.c),
+# so it says what --help says.
+$(B)/straddle.1: $(B)/straddle
+	$(B)/straddle --man >$@.tmp && mv $@.tmp $@
+
+install: $(B)/straddle $(B)/straddle.1
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR)
+	install -m 0755 $(B)/straddle $(DESTDIR)$(BINDIR)/straddle
+	install -m 0644 $(B)/straddle.1 $(DESTDIR)$(MAN1DIR)/straddle.1
+
 deps:
 	@scripts/deps.sh
+
+# A lower layer must not use a symbol a higher one defines (DESIGN: data
+# flows down): nm over the objects, against LAYERS' order (cmd on top).
+check-layers: $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRC) $(CMD_SRC))
+	@sh scripts/check_layers.sh $(B)/obj $(LAYERS) cmd
 
 # The main job on a built-in default: this machine's vDSO and C library,
 # then seed 000's loop measured at every offset of a line.

@@ -38,3 +38,12 @@ bench: bench-aa
 # built-in and the calibrated profile (the held-out table of the README).
 bench-calibrate: $(B)/straddle
 	@sh bench/calibrate.sh $(B)
+# Issue 13: the cost of watching, a CPU-bound program under straddle record.
+$(B)/bench/spin: bench/spin.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(DEFS) -O2 -o $@ $<
+
+bench-record: $(B)/straddle $(B)/bench/spin
+	@sh bench/record.sh $(B)
+
+bench: bench-record

@@ -5,7 +5,7 @@ set -e
 PKGS="gcc make binutils libc6-dev
 libzydis-dev libcapstone-dev libelf-dev libdw-dev libjansson-dev libcmocka-dev
 gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
-clang libclang-rt-14-dev llvm jq libllvm14 libllvm15 python3"
+clang libclang-rt-14-dev llvm jq libllvm14 libllvm15 python3 mandoc"
 
 missing=""
 for p in $PKGS; do

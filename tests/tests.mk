@@ -43,9 +43,10 @@ unit: $(UNIT_BIN) fixtures
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; FIXTURES=$(FIX) $$t; done
 
 test: $(S)/straddle $(B)/straddle fixtures unit $(TOOLS_BIN)
-	@STRADDLE=$(S)/straddle FIXTURES=$(FIX) TOOLS=$(S)/tools sh tests/cmd/run.sh
+	@STRADDLE=$(S)/straddle PLAIN=$(B)/straddle FIXTURES=$(FIX) TOOLS=$(S)/tools sh tests/cmd/run.sh $(T)
 
 check: deps
+	$(MAKE) check-layers
 	$(MAKE) test
 
 -include tests/kernels.mk

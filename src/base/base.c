@@ -22,11 +22,14 @@ int err_set(struct err *e, const char *fmt, ...)
 	return -1;
 }
 
+/* Out of memory is one line and exit 2 like any input too large for this
+ * machine (issue 9: never an abort, no core dump); stdout's complete rows
+ * of earlier files are flushed by exit. */
 static void *check(void *p, size_t n)
 {
 	if (!p && n) {
-		fprintf(stderr, "straddle: out of memory (%zu bytes)\n", n);
-		abort();
+		fprintf(stderr, "straddle: out of memory (%zu bytes more)\n", n);
+		exit(2);
 	}
 	return p;
 }
@@ -74,35 +77,6 @@ const char *hex_addr(char buf[static 20], uint64_t addr)
 bool glob_match(const char *pattern, const char *name)
 {
 	return fnmatch(pattern, name, 0) == 0;
-}
-
-int write_atomic(const char *path, int (*write)(FILE *f, void *ctx), void *ctx,
-		 struct err *e)
-{
-	size_t n = strlen(path) + 16;
-	char *tmp = xmalloc(n);
-	FILE *f = NULL;
-	bool ok;
-	int fd;
-
-	snprintf(tmp, n, "%s.tmpXXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		free(tmp);
-		return err_set(e, "cannot create a temporary file beside it: %s", strerror(errno));
-	}
-	fchmod(fd, 0644);
-	f = fdopen(fd, "w");
-	ok = f && write(f, ctx) == 0;
-	ok = (f ? fclose(f) == 0 : close(fd) == 0) && ok;
-	if (!ok || rename(tmp, path) != 0) {
-		err_set(e, "cannot write: %s", strerror(errno));
-		unlink(tmp);
-		free(tmp);
-		return -1;
-	}
-	free(tmp);
-	return 0;
 }
 
 const char *arch_name(enum arch a)

@@ -7,6 +7,9 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
+
+struct stat;
 
 #define STRADDLE_VERSION "0.1.0"
 #define STRADDLE_DATE "2026-11-30"     /* of this version, for the manual page */
@@ -26,8 +29,8 @@ struct err {
 int err_set(struct err *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Allocation that never returns NULL: running out of memory is not bad
- * input, it is the end of the process, so abort with a message. */
+/* Allocation that never returns NULL: out of memory ends the process with
+ * one line and exit 2 (an input too large for this machine), never abort. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
@@ -42,11 +45,34 @@ void grow_array(void **buf, size_t *cap, size_t need, size_t size);
  * because kernel addresses exceed 2^53 (DESIGN: Result files). */
 const char *hex_addr(char buf[static 20], uint64_t addr);
 
-/* Write a file atomically: `write` fills a temporary file beside `path`,
- * which is then renamed over it; on any failure nothing is left behind
- * (DESIGN: "never half-written"). write returns 0 on success. */
+/* Write a file atomically: `write` fills an unnamed file (O_TMPFILE) in
+ * path's directory, or where the filesystem has none a temporary name beside
+ * it, which then takes path's place; on any failure nothing is left behind
+ * (DESIGN: "never half-written"). An existing path that is not a regular
+ * file is refused; a replaced file keeps its mode, a new one gets 0666 less
+ * the umask. SIGINT, SIGTERM, SIGHUP or SIGQUIT during the write end the
+ * process of that signal with nothing written and no temporary name left.
+ * write returns 0 on success. */
 int write_atomic(const char *path, int (*write)(FILE *f, void *ctx), void *ctx,
 		 struct err *e);
+
+/* -1 with the reason when path exists and is not a regular file, which
+ * write_atomic would refuse: commands check their outputs before a long
+ * run. */
+int check_output(const char *path, struct err *e);
+
+/* Opens an input for reading, after checking it is a regular file (a FIFO,
+ * socket or device is refused before any open or read: issue 9). The fd,
+ * its fstat in *st; or -1 with "is a FIFO, not a regular file" and the
+ * like in e. */
+int open_input(const char *path, struct stat *st, struct err *e);
+
+/* "a directory", "a FIFO", "a character device", ... */
+const char *file_kind(mode_t mode);
+
+/* A test hook: the value of STRADDLE_TEST_<name>, NULL when it is not set.
+ * Tests use them to make a race or a failure happen on purpose. */
+const char *test_hook(const char *name);
 
 /* Shell-style glob match, used by --func. */
 bool glob_match(const char *pattern, const char *name);

@@ -166,7 +166,7 @@ static const struct cmd_option bench_options[] = {
 	{ .name = "dir", .value = "DIR", .kind = OPT_CALL, .call = set_dir,
 	  .help = "where read1, poll2 and fault-write make their files (default\n"
 		  "$TMPDIR, else /tmp); each is unlinked as it is made" },
-	{ .letter = 'o', .value = "FILE.json", .kind = OPT_STRING, .field = F(out_json),
+	{ .letter = 'o', .value = "FILE.json", .kind = OPT_OUTPUT, .field = F(out_json),
 	  .help = "the result file: machine, settings, every raw sample, written\n"
 		  "atomically ('-': standard output, no table)" },
 	{ 0 }
@@ -184,8 +184,10 @@ const struct command bench_command = {
 	.options = bench_options,
 	.notes = "A full run with the defaults takes about 2 minutes on 2 CPUs, nearly all of\n"
 		 "it read1 and poll2: 2 modes x (2 + 10) s per task count each. A progress\n"
-		 "line goes to standard error when it is a terminal. Interrupted, bench kills\n"
-		 "and reaps its tasks, writes nothing and dies of the signal.\n"
+		 "line goes to standard error when it is a terminal. Interrupted (SIGINT,\n"
+		 "SIGTERM, SIGHUP, SIGQUIT), bench kills and reaps its tasks, writes nothing,\n"
+		 "leaves no temporary file and dies of the signal, also when the signal comes\n"
+		 "while the result file is being written.\n"
 		 "\n"
 		 "Exit status: 0 done, 1 fault-write failed, 2 bad usage or a workload could\n"
 		 "not run.\n",
@@ -341,17 +343,16 @@ static void die_of(int sig, struct bench_cmd *c)
 
 /* ---- output ---- */
 
-/* The result file; the terminating signals wait while it is written so
- * that an interrupt never leaves its temporary file behind. */
+/* The result file. A terminating signal during the write ends the run
+ * with nothing written and no temporary name (write_atomic), like one
+ * during the measurement. */
 static int write_json(const struct bench_cmd *c, const struct bench_record *b)
 {
 	json_t *doc = results_bench(b);
 	struct err e;
 	int rc;
 
-	block_signals(SIG_BLOCK);
 	rc = results_write(doc, c->out_json, &e);
-	block_signals(SIG_UNBLOCK);
 	if (rc)
 		complain(c->out_json, "%s", e.msg);
 	json_decref(doc);

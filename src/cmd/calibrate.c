@@ -45,7 +45,7 @@ static const struct cmd_option calibrate_options[] = {
 	  .help = "at most a minute (default: at most 5)" },
 	{ .name = "time", .value = "S", .kind = OPT_SECONDS, .field = F(time),
 	  .help = "the measuring budget in seconds" },
-	{ .letter = 'o', .value = "FILE.json", .kind = OPT_STRING, .field = F(out),
+	{ .letter = 'o', .value = "FILE.json", .kind = OPT_OUTPUT, .field = F(out),
 	  .help = "where to save (default $XDG_DATA_HOME/straddle/\n"
 		  "profiles/VENDOR-FAMILY-MODEL-STEPPING.json, else\n"
 		  "under ~/.local/share)" },
@@ -108,7 +108,7 @@ static int make_parents(const char *path)
 }
 
 /* Before minutes of measuring: can the profile be written where asked? */
-static int check_output(struct calibrate_cmd *c)
+static int check_profile_target(struct calibrate_cmd *c)
 {
 	struct stat st;
 	char *copy, *dir;
@@ -329,7 +329,7 @@ static int cmd_calibrate(int argc, char **argv)
 		complain("--from", "%s", e.msg);
 		goto out;
 	}
-	if (check_output(&c) || check_plot_dir(c.plot_dir))
+	if (check_profile_target(&c) || check_plot_dir(c.plot_dir))
 		goto out;
 	if (!c.from && measure(&c))
 		goto out;

@@ -18,6 +18,8 @@ enum opt_kind {
 	OPT_SET,        /* no value: the bool becomes true */
 	OPT_CLEAR,      /* no value: the bool becomes false (--no-...) */
 	OPT_STRING,     /* const char *: the value itself */
+	OPT_OUTPUT,     /* const char *: a file to write, refused now if it exists
+			   and is not a regular file ("-": standard output) */
 	OPT_UNSIGNED,   /* unsigned: a decimal number in [min, max] */
 	OPT_ULONG,      /* unsigned long: the same */
 	OPT_U64,        /* uint64_t: the same */
@@ -95,6 +97,12 @@ int parse_fraction(const char *opt, const char *s, double min, double max, doubl
 /* getopt_long returned '?' or ':' (option strings start with ':' and
  * opterr is 0, so getopt says nothing itself): one line, returns -1. */
 int bad_option(const char *cmd, int ch, char **argv);
+
+/* --hot RECORD or --perf-script FILE (hot.c): *h empty when neither is
+ * given; -1 after one line when the file is bad or both are given. */
+int hot_load(const char *record, const char *perf_script, struct hot_run *h);
+/* The samples of h in the loops and functions of img's scan r. */
+void hot_attribute_image(const struct hot_run *h, struct elf_image *img, struct scan_result *r);
 
 /* One line on stderr: "straddle: WHAT: MESSAGE". */
 void complain(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

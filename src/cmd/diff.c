@@ -33,6 +33,10 @@ struct diff_cmd {
 	const char *uarch;
 	struct side old, new;
 	struct layout_diff d;
+	/* --hot: rows ranked by the samples of a record of either build */
+	const char *hot_path, *perf_script;
+	double min_share;
+	struct hot_run hot;
 };
 
 static int cmd_diff(int argc, char **argv);
@@ -112,6 +116,15 @@ static const struct cmd_option diff_options[] = {
 	  .min = 1, .max = 256, .help = "threads per scan (default: online CPUs)" },
 	{ .name = "no-source", .kind = OPT_CLEAR, .field = F(source_lines),
 	  .help = "do not look up source lines (DWARF)" },
+	{ .name = "hot", .value = "RECORD", .kind = OPT_STRING, .field = F(hot_path),
+	  .help = "rank by the samples of 'straddle record' of OLD or NEW:\n"
+		  "a \"samples %\" column, the hottest first" },
+	{ .name = "perf-script", .value = "FILE", .kind = OPT_STRING, .field = F(perf_script),
+	  .help = "the same from the text of 'perf script [-F ip,dso,sym]'" },
+	{ .name = "min-share", .value = "P", .kind = OPT_FRACTION, .field = F(min_share),
+	  .lo = 0, .hi = 1,
+	  .help = "with --hot: fold hazards in code with less than P of the\n"
+		  "samples into one line (default 0.5%)" },
 	{ 0 }
 };
 
@@ -144,7 +157,9 @@ static int parse_options(struct diff_cmd *c, int argc, char **argv)
 	c->source_lines = true;
 	c->limit = 40;
 	c->uarch = "host";
-	if (parse_command_line(&diff_command, c, argc, argv))
+	c->min_share = 0.005;
+	if (parse_command_line(&diff_command, c, argc, argv) ||
+	    hot_load(c->hot_path, c->perf_script, &c->hot))
 		return -1;
 	if (argc - optind != 2) {
 		complain("diff", "needs two files, OLD and NEW (see 'straddle diff --help')");
@@ -168,10 +183,25 @@ static int load(struct diff_cmd *c, struct side *s)
 	struct err e = { "" };
 
 	if (elf_open_file(&s->img, s->arg, &e) || scan_image(&s->img, &c->opts, &s->r, &e)) {
-		complain(s->arg, "%s", e.msg);
+		complain(s->arg, "%s", elf_changed(&s->img) ? "changed while reading" : e.msg);
 		return -1;
 	}
+	if (c->hot_path || c->perf_script)
+		hot_attribute_image(&c->hot, &s->img, &s->r);
 	return 0;
+}
+
+/* Either file truncated or rewritten since it was opened (issue 9). */
+static bool changed(const struct diff_cmd *c)
+{
+	const struct side *sides[2] = { &c->old, &c->new };
+
+	for (int i = 0; i < 2; i++)
+		if (elf_changed(&sides[i]->img)) {
+			complain(sides[i]->arg, "changed while reading");
+			return true;
+		}
+	return false;
 }
 
 /* ---- text ---- */
@@ -246,6 +276,7 @@ struct verdict {
 	const struct layout_change *ch;
 	const struct hazard *const *h;  /* the first; n in a row share rule and window */
 	uint32_t n;
+	double share;                   /* of the samples (--hot), on whichever side has them */
 };
 
 static uint64_t verdict_bytes(const struct verdict *v)
@@ -255,13 +286,28 @@ static uint64_t verdict_bytes(const struct verdict *v)
 	return l ? l->end - l->start : v->ch->fnew ? 64 : 0;
 }
 
-/* Worst first: hot before cold (a list walk in init code runs once:
- * issue 10), severity, then smaller loops. */
-static int by_worst(const void *a, const void *b)
+/* The subject's share of the samples: a record is of one build, so of
+ * the side that has samples. */
+static double change_share(const struct diff_cmd *c, const struct layout_change *ch)
 {
+	uint64_t o = ch->lold ? ch->lold->samples : ch->fold ? ch->fold->samples : 0;
+	uint64_t n = ch->lnew ? ch->lnew->samples : ch->fnew ? ch->fnew->samples : 0;
+
+	return hot_share(&c->new.r, o > n ? o : n);
+}
+
+/* Worst first: with --hot the larger share of samples, then severity
+ * (hot_order, as scan --hot); else hot before cold by section (a list
+ * walk in init code runs once: issue 10), severity, then smaller loops. */
+static int by_worst(const void *a, const void *b, void *ctx)
+{
+	const struct diff_cmd *c = ctx;
 	const struct verdict *x = a, *y = b;
 	uint64_t bx = verdict_bytes(x), by = verdict_bytes(y);
+	int o = c->new.r.hot ? hot_order(x->share, x->h[0]->severity, y->share, y->h[0]->severity) : 0;
 
+	if (o)
+		return o;
 	if (x->ch->cold != y->ch->cold)
 		return x->ch->cold ? 1 : -1;
 	if (x->h[0]->severity != y->h[0]->severity)
@@ -286,22 +332,28 @@ static size_t collect_verdicts(const struct diff_cmd *c, bool added, struct verd
 
 			while (j < n && h[j]->rule == h[i]->rule && h[j]->window == h[i]->window)
 				j++;
-			v[nv++] = (struct verdict){ ch, h + i, j - i };
+			v[nv++] = (struct verdict){ ch, h + i, j - i, change_share(c, ch) };
 			i = j;
 		}
 	}
-	qsort(v, nv, sizeof *v, by_worst);
+	qsort_r(v, nv, sizeof *v, by_worst, (void *)c);
 	*out = v;
 	return nv;
 }
 
-#define HAZARD_COLS 10
+#define HAZARD_COLS 11
 
 /* The cells of a verdict's row, in buffers of 64 bytes (profiles 256). */
 struct row {
-	char profiles[256], addr[64], bytes[64], tb[64], fix[48], win[16];
+	char profiles[256], addr[64], bytes[64], tb[64], fix[48], win[16], pct[16];
 	const char *cell[HAZARD_COLS];
 };
+
+/* The first column shown: "samples %" only with --hot. */
+static size_t first_col(const struct diff_cmd *c)
+{
+	return !c->new.r.hot;
+}
 
 static void verdict_cells(const struct diff_cmd *c, const struct verdict *v, bool added,
 			  struct row *r)
@@ -315,44 +367,66 @@ static void verdict_cells(const struct diff_cmd *c, const struct verdict *v, boo
 	subject_columns(c, v->ch, h->window, r->addr, r->bytes, r->tb, sizeof r->addr);
 	format_fix(h, r->fix, sizeof r->fix);
 	snprintf(r->win, sizeof r->win, "%u", h->window);
-	const char *cells[HAZARD_COLS] = { severity_name(h->severity), func_name(c, v->ch),
+	snprintf(r->pct, sizeof r->pct, "%.1f", 100 * v->share);
+	const char *cells[HAZARD_COLS] = { r->pct, severity_name(h->severity), func_name(c, v->ch),
 		cause_name(v->ch->cause), r->addr, r->bytes, r->win, r->tb, rule_name(h->rule),
 		r->profiles, added ? r->fix : "-" };
 	memcpy(r->cell, cells, sizeof cells);
 }
 
-static const char *const hazard_cols[HAZARD_COLS] = { "severity", "function", "cause",
+static const char *const hazard_cols[HAZARD_COLS] = { ">samples %", "severity", "function", "cause",
 	"address", "bytes", "window", "touched/best", "rule", "profile", "fix" };
 
-static size_t hazard_rows(const struct diff_cmd *c, bool added, struct table *t)
+/* With --hot, a row in code with less than --min-share is folded. */
+static bool folded(const struct diff_cmd *c, const struct verdict *v)
+{
+	return c->new.r.hot && v->share < c->min_share;
+}
+
+/* The rows not folded; *nfolded the others. */
+static size_t hazard_rows(const struct diff_cmd *c, bool added, struct table *t, size_t *nfolded)
 {
 	struct verdict *v;
-	size_t n = collect_verdicts(c, added, &v);
+	size_t n = collect_verdicts(c, added, &v), shown = 0;
 
-	for (size_t i = 0; i < n && (!c->limit || i < c->limit); i++) {
+	*nfolded = 0;
+	for (size_t i = 0; i < n; i++) {
 		struct row r;
 
+		if (folded(c, &v[i])) {
+			++*nfolded;
+			continue;
+		}
+		if (c->limit && shown >= c->limit)
+			continue;
+		shown++;
 		verdict_cells(c, &v[i], added, &r);
-		table_row_v(t, r.cell);
+		table_row_v(t, r.cell + first_col(c));
 	}
 	free(v);
-	return n;
+	return n - *nfolded;
 }
 
 static void print_hazards(const struct diff_cmd *c, bool added)
 {
 	struct table t;
-	size_t n;
+	size_t n, nfolded;
 
-	table_init(&t, HAZARD_COLS, hazard_cols);
-	t.max[1] = 48;
-	if ((n = hazard_rows(c, added, &t))) {
+	table_init(&t, HAZARD_COLS - first_col(c), hazard_cols + first_col(c));
+	t.max[2 - first_col(c)] = 48;
+	n = hazard_rows(c, added, &t, &nfolded);
+	if (n || nfolded)
 		printf("%s\n", added ? "new hazards:" : "fixed hazards:");
+	if (n) {
 		table_print(&t, stdout);
 		if (n > t.nrows)
 			printf("... and %zu more (--limit 0 shows every row)\n", n - t.nrows);
-		printf("\n");
 	}
+	if (nfolded)
+		printf("%zu more hazards in code with less than %g%% of samples\n", nfolded,
+		       100 * c->min_share);
+	if (n || nfolded)
+		printf("\n");
 	table_free(&t);
 }
 
@@ -454,7 +528,12 @@ static void print_text(const struct diff_cmd *c)
 	printf("%s -> %s: %s; profile", c->old.img.path, c->new.img.path,
 	       arch_name(c->new.img.arch));
 	print_profiles(c);
-	printf("\n\n");
+	printf("\n");
+	if (c->new.r.hot)
+		printf("samples of %s: %" PRIu64 " of %" PRIu64 " in %s, %" PRIu64 " in %s\n",
+		       c->hot.source, c->old.r.file_samples, c->hot.total, c->old.img.path,
+		       c->new.r.file_samples, c->new.img.path);
+	printf("\n");
 	print_hazards(c, true);
 	print_hazards(c, false);
 	print_resized(c);
@@ -487,10 +566,10 @@ static void md_hazards(const struct diff_cmd *c, bool added)
 
 	if (n) {
 		printf("\n**%s hazards**\n\n", added ? "New" : "Fixed");
-		for (size_t k = 0; k < HAZARD_COLS; k++)
-			printf("| %s ", hazard_cols[k]);
+		for (size_t k = first_col(c); k < HAZARD_COLS; k++)
+			printf("| %s ", hazard_cols[k] + (hazard_cols[k][0] == '>'));
 		printf("|\n");
-		for (size_t k = 0; k < HAZARD_COLS; k++)
+		for (size_t k = first_col(c); k < HAZARD_COLS; k++)
 			printf("|---");
 		printf("|\n");
 	}
@@ -498,8 +577,8 @@ static void md_hazards(const struct diff_cmd *c, bool added)
 		struct row r;
 
 		verdict_cells(c, &v[i], added, &r);
-		for (size_t k = 0; k < HAZARD_COLS; k++)
-			md_cell(r.cell[k], k == 1 || k == HAZARD_COLS - 1);
+		for (size_t k = first_col(c); k < HAZARD_COLS; k++)
+			md_cell(r.cell[k], k == 2 || k == HAZARD_COLS - 1);
 		printf("|\n");
 	}
 	if (n > shown)
@@ -694,6 +773,8 @@ int cmd_diff(int argc, char **argv)
 	}
 	layout_diff(&(struct diff_side){ &c.old.img, &c.old.r },
 		    &(struct diff_side){ &c.new.img, &c.new.r }, &c.dopts, &c.d);
+	if (changed(&c))
+		goto out;
 	status = gate_fails(&c) ? EXIT_GATE : EXIT_OK;
 	if (c.format == FORMAT_JSON)
 		print_json(&c);
@@ -702,6 +783,7 @@ int cmd_diff(int argc, char **argv)
 	else
 		print_text(&c);
 out:
+	hot_run_free(&c.hot);
 	layout_diff_free(&c.d);
 	scan_result_free(&c.old.r);
 	scan_result_free(&c.new.r);

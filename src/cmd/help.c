@@ -78,6 +78,26 @@ static void man_text(const char *s, size_t len, FILE *out)
 	}
 }
 
+/* A line of filled text, cut at spaces into input lines short enough for
+ * `mandoc -T lint`'s 80 bytes, escapes included. */
+static void man_fill(const char *s, size_t len, FILE *out)
+{
+	while (len > 64) {
+		size_t cut = 64;
+
+		while (cut > 0 && s[cut] != ' ')
+			cut--;
+		if (cut == 0)
+			break;
+		man_text(s, cut, out);
+		fputc('\n', out);
+		s += cut + 1;
+		len -= cut + 1;
+	}
+	man_text(s, len, out);
+	fputc('\n', out);
+}
+
 /* Paragraphs: a blank line starts a new one; lines that start with spaces
  * (lists, tables) are kept as they are. */
 static void man_paragraphs(const char *text, FILE *out)
@@ -97,8 +117,12 @@ static void man_paragraphs(const char *text, FILE *out)
 			if (indented != verbatim)
 				fputs(indented ? ".nf\n" : ".fi\n", out);
 			verbatim = indented;
-			man_text(text, len, out);
-			fputc('\n', out);
+			if (verbatim) {
+				man_text(text, len, out);
+				fputc('\n', out);
+			} else {
+				man_fill(text, len, out);
+			}
 		}
 		text += len + (nl != NULL);
 	}

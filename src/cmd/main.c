@@ -1,5 +1,6 @@
 /* straddle: finds, measures and explains code-layout hazards in hot loops. */
 #include "cmd.h"
+#include "../results/results.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,7 +17,7 @@ static void usage(FILE *out)
 {
 	fprintf(out, "usage: straddle COMMAND [OPTIONS] [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(out, "  %-8s %s\n", commands[i]->name, commands[i]->summary);
+		fprintf(out, "  %-9s %s\n", commands[i]->name, commands[i]->summary);
 	fprintf(out, "\n'straddle COMMAND --help' for a command's options, 'straddle --man' for\n"
 		     "the manual page (roff).\n");
 }
@@ -44,7 +45,8 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (strcmp(argv[1], "--version") == 0) {
-		printf("straddle %s\n", STRADDLE_VERSION);
+		printf("straddle %s\nbuilt with %s, %s, %s\n", STRADDLE_VERSION,
+		       decode_library_versions(), elf_library_version(), results_library_version());
 		return EXIT_OK;
 	}
 	if (strcmp(argv[1], "--man") == 0) {

@@ -150,6 +150,18 @@ static int parse_unsigned(const char *opt, const struct cmd_option *o, const cha
 	return 0;
 }
 
+/* Before a run of minutes, not after it: the write would refuse it. */
+static int check_output_option(const char *path)
+{
+	struct err e;
+
+	if (strcmp(path, "-") != 0 && check_output(path, &e)) {
+		complain(path, "%s", e.msg);
+		return -1;
+	}
+	return 0;
+}
+
 static int apply(const struct cmd_option *o, void *target, const char *value)
 {
 	char opt[64];
@@ -163,6 +175,7 @@ static int apply(const struct cmd_option *o, void *target, const char *value)
 	case OPT_SET: *(bool *)at = true; return 0;
 	case OPT_CLEAR: *(bool *)at = false; return 0;
 	case OPT_STRING: *(const char **)at = value; return 0;
+	case OPT_OUTPUT: *(const char **)at = value; return check_output_option(value);
 	case OPT_UNSIGNED:
 	case OPT_ULONG:
 	case OPT_U64: return parse_unsigned(opt, o, value, at);

@@ -141,7 +141,8 @@ static void format_share(double share, char *buf, size_t n)
 	snprintf(buf, n, "%.1f", 100 * share);
 }
 
-static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r)
+static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r,
+			  FILE *out)
 {
 	static const char *const cols[] = { ">samples %", "severity", "function", "address",
 		"source", ">bytes", "window", "detail", "rule", "profile", "placement", "fix" };
@@ -188,17 +189,17 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 		table_row_v(&t, cells);
 	}
 	if (t.nrows)
-		table_print(&t, stdout);
+		table_print(&t, out);
 	if (more)
-		printf("... and more (--limit 0 shows every row)\n");
+		fprintf(out, "... and more (--limit 0 shows every row)\n");
 	if (folded)
-		printf("%zu more hazards in code with less than %g%% of samples\n", folded,
+		fprintf(out, "%zu more hazards in code with less than %g%% of samples\n", folded,
 		       100 * c->min_share);
 	table_free(&t);
 	free(rows);
 }
 
-static void print_all_loops(const struct scan_result *r)
+static void print_all_loops(const struct scan_result *r, FILE *out)
 {
 	static const char *const cols[] = { "function", "start", "end", ">bytes", ">insns",
 		">depth", "inner", "call", "entries", ">16", ">32", ">64", ">hazards" };
@@ -229,15 +230,16 @@ static void print_all_loops(const struct scan_result *r)
 		}
 	}
 	if (t.nrows)
-		table_print(&t, stdout);
+		table_print(&t, out);
 	table_free(&t);
 	for (size_t i = 0; i < r->nfunc; i++)
 		for (uint32_t k = r->func[i].irr; k < r->func[i].irr + r->func[i].nirr; k++)
-			printf("irreducible cycle in %s: entered at %#" PRIx64 " from %#" PRIx64 "\n",
+			fprintf(out, "irreducible cycle in %s: entered at %#" PRIx64 " from %#" PRIx64 "\n",
 			       r->funcs.v[r->func[i].func].name, r->irr[k].entry, r->irr[k].from);
 }
 
-static void print_text(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r)
+static void print_text(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r,
+		       FILE *out)
 {
 	size_t loops_with = 0, entries = 0;
 
@@ -245,19 +247,19 @@ static void print_text(struct scan_cmd *c, struct elf_image *img, const struct s
 		loops_with += r->loop[i].nhazard > 0;
 	for (size_t i = 0; i < r->nfunc; i++)
 		entries += r->func[i].nhazard > 0;
-	printf("%s: %s %s, %zu functions, %" PRIu64 " instructions, %" PRIu64 " loops; profile",
+	fprintf(out, "%s: %s %s, %zu functions, %" PRIu64 " instructions, %" PRIu64 " loops; profile",
 	       img->path, arch_name(img->arch), elf_type_name(img->type), r->functions_scanned,
 	       r->instructions, r->loops_total);
 	for (size_t i = 0; i < r->nprofile; i++)
-		printf("%s %s", i ? "," : "", r->profile[i]->name);
+		fprintf(out, "%s %s", i ? "," : "", r->profile[i]->name);
 	if (r->hot)
-		printf("; %" PRIu64 " of %" PRIu64 " samples (%.1f%%)", r->file_samples,
+		fprintf(out, "; %" PRIu64 " of %" PRIu64 " samples (%.1f%%)", r->file_samples,
 		       r->run_samples, 100 * hot_share(r, r->file_samples));
-	printf("\n");
-	print_hazards(c, img, r);
+	fprintf(out, "\n");
+	print_hazards(c, img, r, out);
 	if (c->opts.keep_all)
-		print_all_loops(r);
-	printf("%zu hazards: %zu loops, %zu function entries\n\n", r->nhazard, loops_with, entries);
+		print_all_loops(r, out);
+	fprintf(out, "%zu hazards: %zu loops, %zu function entries\n\n", r->nhazard, loops_with, entries);
 }
 
 static void check_gate(struct scan_cmd *c, const struct scan_result *r)
@@ -274,19 +276,54 @@ static int open_target(const char *arg, struct elf_image *img, struct err *e)
 	return elf_open_file(img, arg, e);
 }
 
-/* The record's samples of this file: by build-id, else by path (as
- * given, or resolved), else by its name alone (perf script text from
- * another machine). */
 static void attribute(struct scan_cmd *c, struct elf_image *img, struct scan_result *r)
 {
-	char id[129], *real = realpath(img->path, NULL);
-	const struct hot_file *f = c->kernel_file ? c->kernel_file :
-		hot_run_find(&c->hot, real ? real : img->path, elf_build_id_hex(img, id));
+	if (c->kernel_file)
+		hot_attribute(r, c->kernel_file, c->hot.total);
+	else
+		hot_attribute_image(&c->hot, img, r);
+}
 
-	if (!f && real)
-		f = hot_run_find(&c->hot, img->path, NULL);
-	free(real);
-	hot_attribute(r, f, c->hot.total);
+static int scan_failed(struct scan_cmd *c, const char *arg, const char *msg)
+{
+	complain(strcmp(arg, "vdso") == 0 ? "[vdso]" : arg, "%s", msg);
+	if (c->json)
+		json_array_append_new(c->errors, json_pack("{s:o, s:o}", "path", json_text(arg),
+							   "error", json_text(msg)));
+	return -1;
+}
+
+/* A file's output is made in memory and goes out only if the file did not
+ * change while it was read, through the printing (names and source lines
+ * are read from the image): a file changed mid-scan has no partial rows. */
+static bool print_unless_changed(struct scan_cmd *c, struct elf_image *img,
+				 const struct scan_result *r)
+{
+	struct json_stream saved = c->out;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	bool changed;
+
+	if (!mem) {
+		complain("stdout", "out of memory");
+		exit(EXIT_USAGE);
+	}
+	if (c->json) {
+		c->out.f = mem;
+		results_scan_file(&c->out, img, r, c->source_lines);
+		c->out.f = saved.f;
+	} else {
+		print_text(c, img, r, mem);
+	}
+	fclose(mem);
+	changed = elf_changed(img);
+	if (changed)
+		c->out = saved;         /* the element never happened */
+	else
+		fwrite(buf, 1, len, stdout);
+	free(buf);
+	return !changed;
 }
 
 /* Scan one file; 0, or -1 after saying why on stderr. */
@@ -295,25 +332,27 @@ static int scan_one(struct scan_cmd *c, const char *arg)
 	struct elf_image img;
 	struct scan_result r;
 	struct err e = { "" };
+	int rc = 0;
 
 	if (open_target(arg, &img, &e) || scan_image(&img, &c->opts, &r, &e)) {
-		complain(strcmp(arg, "vdso") == 0 ? "[vdso]" : arg, "%s", e.msg);
-		if (c->json)
-			json_array_append_new(c->errors, json_pack("{s:o, s:o}", "path", json_text(arg),
-								   "error", json_text(e.msg)));
+		rc = scan_failed(c, arg, elf_changed(&img) ? "changed while reading" : e.msg);
 		elf_close(&img);
-		return -1;
+		return rc;
 	}
 	if (c->have_hot)
 		attribute(c, &img, &r);
-	check_gate(c, &r);
-	if (c->json)
-		results_scan_file(&c->out, &img, &r, c->source_lines);
-	else
-		print_text(c, &img, &r);
+	if (print_unless_changed(c, &img, &r)) {
+		check_gate(c, &r);
+		if (r.functions_too_large)
+			complain(arg, "%zu function%s too large to analyse within the memory bound, "
+				 "not analysed", r.functions_too_large,
+				 r.functions_too_large == 1 ? "" : "s");
+	} else {
+		rc = scan_failed(c, arg, "changed while reading");
+	}
 	scan_result_free(&r);
 	elf_close(&img);
-	return 0;
+	return rc;
 }
 
 static int dump_vdso(const char *path)
@@ -352,7 +391,7 @@ static const struct cmd_option scan_options[] = {
 		  "branch-ends-window, entry-misaligned" },
 	{ .name = "no-source", .kind = OPT_CLEAR, .field = F(source_lines),
 	  .help = "do not look up source lines (DWARF)" },
-	{ .name = "dump-vdso", .value = "FILE", .kind = OPT_STRING, .field = F(dump_vdso),
+	{ .name = "dump-vdso", .value = "FILE", .kind = OPT_OUTPUT, .field = F(dump_vdso),
 	  .help = "save the running vDSO image to FILE" },
 	{ .name = "hot", .value = "RECORD", .kind = OPT_STRING, .field = F(hot_path),
 	  .help = "rank by the samples of 'straddle record': a \"samples %\"\n"
@@ -384,31 +423,14 @@ const struct command scan_command = {
 		 "With no FILE: this process's vDSO and C library. 'vdso' reads the running\n"
 		 "vDSO from memory. Addresses are the ELF's own virtual addresses.\n",
 	.options = scan_options,
-	.notes = "Exit status: 0 done (hazards or not), 1 --fail-on matched, 2 bad usage or a file\n"
-		 "that could not be scanned (the other files are still scanned).\n",
+	.notes = "Memory is bounded by the input: a function whose analysis would need more\n"
+		 "than a share of the file's size (at least 16 MiB) is counted, not analysed,\n"
+		 "with a line on standard error.\n"
+		 "\n"
+		 "Exit status: 0 done (hazards or not), 1 --fail-on matched, 2 bad usage or a file\n"
+		 "that could not be scanned: not a regular file, not ELF, changed while it was\n"
+		 "read (the other files are still scanned).\n",
 };
-
-/* --hot RECORD or --perf-script FILE: 0, or -1 after one line. */
-static int load_hot(struct scan_cmd *c)
-{
-	struct err e = { "" };
-	const char *path = c->hot_path ? c->hot_path : c->perf_script;
-
-	if (c->hot_path && c->perf_script) {
-		complain("scan", "--hot RECORD or --perf-script FILE, not both");
-		return -1;
-	}
-	if (!path)
-		return 0;
-	if ((c->hot_path ? results_read_record(path, &c->hot, &e)
-			 : results_read_perf_script(path, &c->hot, &e))) {
-		complain(path, "%s", e.msg);
-		hot_run_free(&c->hot);
-		return -1;
-	}
-	c->have_hot = true;
-	return 0;
-}
 
 static int parse_options(struct scan_cmd *c, int argc, char **argv)
 {
@@ -425,7 +447,10 @@ static int parse_options(struct scan_cmd *c, int argc, char **argv)
 			    sizeof c->host_why))
 		return -1;
 	c->opts.profiles = c->profiles;
-	return load_hot(c);
+	if (hot_load(c->hot_path, c->perf_script, &c->hot))
+		return -1;
+	c->have_hot = c->hot_path || c->perf_script;
+	return 0;
 }
 
 /* The kernel functions with at least --min-share of the samples, from

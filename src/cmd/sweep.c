@@ -121,11 +121,11 @@ static const struct cmd_option sweep_options[] = {
 		  "line (default host)" },
 	{ .name = "seed", .value = "N", .kind = OPT_U64, .field = F(s.seed), .max = ULONG_MAX,
 	  .help = "seed of the random order (default 1)" },
-	{ .letter = 'o', .value = "FILE.json", .kind = OPT_STRING,
+	{ .letter = 'o', .value = "FILE.json", .kind = OPT_OUTPUT,
 	  .field = F(out_json), .help = "the result file, every raw sample in it ('-': stdout)" },
 	{ .name = "csv", .kind = OPT_SET, .field = F(csv),
 	  .help = "CSV on standard output instead of the table" },
-	{ .name = "plot", .value = "FILE.svg", .kind = OPT_STRING, .field = F(plot),
+	{ .name = "plot", .value = "FILE.svg", .kind = OPT_OUTPUT, .field = F(plot),
 	  .help = "time against offset, CI whiskers, window boundaries" },
 	{ 0 }
 };
@@ -141,6 +141,12 @@ const struct command sweep_command = {
 		 "(--material) slower than the best; beside it what the layout model predicts\n"
 		 "for that placement on this CPU. 'straddle kernels' lists the kernels.\n",
 	.options = sweep_options,
+	.notes = "Interrupted (SIGINT, SIGTERM, SIGHUP, SIGQUIT), sweep writes nothing, leaves\n"
+		 "no temporary file and dies of the signal, also when the signal comes while\n"
+		 "the result file or the plot is being written. -o and --plot replace only a\n"
+		 "regular file, keeping its mode.\n"
+		 "\n"
+		 "Exit status: 0 done, 2 bad usage or a measurement that could not run.\n",
 };
 
 static int parse_options(struct sweep_cmd *c, int argc, char **argv)

@@ -94,3 +94,11 @@ void arm64_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struc
 	if (d->insn->id == ARM64_INS_B && out->kind == BR_COND)
 		out->fuse_cond = 1;
 }
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+const char *arm64_library_version(void)
+{
+	return "Capstone " STR(CS_VERSION_MAJOR) "." STR(CS_VERSION_MINOR) "." STR(CS_VERSION_EXTRA);
+}

@@ -2,6 +2,7 @@
 #include "decode.h"
 #include "internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 struct decoder {
@@ -48,4 +49,12 @@ bool insn_fuses(const struct insn *first, const struct insn *jcc)
 	if (jcc->kind != BR_COND || first->addr + first->len != jcc->addr)
 		return false;
 	return x86_fuses(first, jcc);
+}
+
+const char *decode_library_versions(void)
+{
+	static char v[80];
+
+	snprintf(v, sizeof v, "%s, %s", x86_library_version(), arm64_library_version());
+	return v;
 }

@@ -35,6 +35,8 @@ struct insn {
 struct decoder;
 
 struct decoder *decoder_new(enum arch arch);
+/* "Zydis 4.0.0, Capstone 4.0.2": the decoders straddle was built with. */
+const char *decode_library_versions(void);
 void decoder_free(struct decoder *d);
 
 /* Decode one instruction of `p[0..n)` at virtual address `addr`. Never

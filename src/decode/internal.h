@@ -12,4 +12,8 @@ void *arm64_decoder_new(void);
 void arm64_decoder_free(void *d);
 void arm64_decode_one(void *d, const uint8_t *p, size_t n, uint64_t addr, struct insn *out);
 
+/* The library behind each, as built: "Zydis 4.0.0", "Capstone 4.0.2". */
+const char *x86_library_version(void);
+const char *arm64_library_version(void);
+
 #endif

@@ -5,6 +5,7 @@
 #include "internal.h"
 
 #include <Zydis/Zydis.h>
+#include <stdio.h>
 
 struct x86_decoder {
 	ZydisDecoder z;
@@ -134,4 +135,13 @@ bool x86_fuses(const struct insn *first, const struct insn *jcc)
 	default:
 		return false;
 	}
+}
+
+const char *x86_library_version(void)
+{
+	static char v[32];
+
+	snprintf(v, sizeof v, "Zydis %u.%u.%u", ZYDIS_VERSION_MAJOR(ZYDIS_VERSION),
+		 ZYDIS_VERSION_MINOR(ZYDIS_VERSION), ZYDIS_VERSION_PATCH(ZYDIS_VERSION));
+	return v;
 }

@@ -7,6 +7,7 @@
 
 #include <elf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/version.h>
 #include <fcntl.h>
 #include <libelf.h>
 #include <stdio.h>
@@ -17,7 +18,7 @@
 struct dwarf_state {
 	Elf *elf;
 	Dwarf *dw;
-	int fd;
+	struct elf_image debug;         /* the separate debug file, if opened */
 	bool tried;
 };
 
@@ -34,15 +35,21 @@ bool elf_debug_file_path(const struct elf_image *img, char *path, size_t size)
 	return true;
 }
 
+/* Opened like any input (type checked, mapped under the SIGBUS guard), then
+ * handed to libdw from memory. */
 static void open_debug_file(struct elf_image *img, struct dwarf_state *st)
 {
 	char path[256];
+	struct err e;
 
-	if (!elf_debug_file_path(img, path, sizeof path))
+	if (!elf_debug_file_path(img, path, sizeof path) ||
+	    elf_open_file(&st->debug, path, &e) != 0)
 		return;
-	st->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (st->fd >= 0)
-		st->dw = dwarf_begin(st->fd, DWARF_C_READ);
+	if (st->elf)
+		elf_end(st->elf);
+	st->elf = elf_memory((char *)st->debug.data, st->debug.size);
+	if (st->elf)
+		st->dw = dwarf_begin_elf(st->elf, DWARF_C_READ, NULL);
 }
 
 static struct dwarf_state *dwarf_state(struct elf_image *img)
@@ -52,7 +59,6 @@ static struct dwarf_state *dwarf_state(struct elf_image *img)
 	if (st)
 		return st;
 	st = xcalloc(1, sizeof *st);
-	st->fd = -1;
 	img->dwarf = st;
 	/* Relocatable objects would need their .rela.debug_* applied first. */
 	if (img->type == ET_REL)
@@ -96,8 +102,15 @@ void elf_dwarf_close(struct elf_image *img)
 		dwarf_end(st->dw);
 	if (st->elf)
 		elf_end(st->elf);
-	if (st->fd >= 0)
-		close(st->fd);
+	elf_close(&st->debug);
 	free(st);
 	img->dwarf = NULL;
+}
+
+const char *elf_library_version(void)
+{
+	static char v[32];
+
+	snprintf(v, sizeof v, "elfutils %d.%03d", _ELFUTILS_VERSION / 1000, _ELFUTILS_VERSION % 1000);
+	return v;
 }

@@ -9,6 +9,7 @@
 
 #include "../base/base.h"
 
+#include <time.h>
 
 struct elf_section {
 	const char *name;
@@ -29,6 +30,10 @@ struct elf_image {
 	size_t size;
 	int mapped;             /* data is an mmap of the file */
 	int owned;              /* data is a malloc'd copy */
+	bool from_file;         /* then: */
+	int fd;                 /* the file, kept open to see it change */
+	int guard;              /* slot of the SIGBUS guard (guard.c), or -1 */
+	struct timespec mtime;  /* of the file when opened */
 	enum arch arch;
 	uint16_t type;          /* ET_EXEC, ET_DYN, ET_REL */
 	struct elf_section *sec;
@@ -61,6 +66,9 @@ struct elf_funcs {
 };
 
 int elf_open_file(struct elf_image *img, const char *path, struct err *e);
+/* The file was truncated or rewritten since it was opened (issue 9): what
+ * was read from it is not to be trusted; say "changed while reading". */
+bool elf_changed(const struct elf_image *img);
 int elf_open_memory(struct elf_image *img, const void *p, size_t n,
 		    const char *label, struct err *e);
 void elf_close(struct elf_image *img);
@@ -106,6 +114,9 @@ uint64_t elf_placement_align(const struct elf_image *img, uint32_t sec);
  * safe: call from one thread. */
 const char *elf_source_line(struct elf_image *img, uint64_t addr,
 			    char *buf, size_t n);
+
+/* "elfutils 0.188": the libelf/libdw straddle was built with. */
+const char *elf_library_version(void);
 
 /* The vDSO of this process: a private copy of its image. */
 int elf_open_vdso(struct elf_image *img, struct err *e);

@@ -156,38 +156,83 @@ static int parse(struct elf_image *img, struct err *e)
 	return 0;
 }
 
+/* Tests: STRADDLE_TEST_TRUNCATE_AFTER_OPEN=BYTES:PATH shrinks PATH to
+ * BYTES right after its headers were read, as if another process truncated
+ * it between open and decode. */
+static void truncate_for_test(const char *path)
+{
+	const char *hook = test_hook("TRUNCATE_AFTER_OPEN");
+	char *rest;
+	long n = hook ? strtol(hook, &rest, 10) : 0;
+
+	if (hook && *rest == ':' && strcmp(rest + 1, path) == 0 && truncate(path, n) != 0)
+		perror("STRADDLE_TEST_TRUNCATE_AFTER_OPEN");
+}
+
+/* No guard slot free: a copy read whole, which no truncation can touch. */
+static int read_copy(struct elf_image *img, struct err *e)
+{
+	uint8_t *copy = xmalloc(img->size);
+
+	for (size_t got = 0; got < img->size;) {
+		ssize_t k = pread(img->fd, copy + got, img->size - got, (off_t)got);
+
+		if (k <= 0) {
+			free(copy);
+			return err_set(e, k == 0 ? "changed while reading" : "cannot read: %s",
+				       strerror(errno));
+		}
+		got += (size_t)k;
+	}
+	img->data = copy;
+	img->owned = 1;
+	return 0;
+}
+
 int elf_open_file(struct elf_image *img, const char *path, struct err *e)
 {
 	struct stat st;
 	void *p;
-	int fd;
 
 	memset(img, 0, sizeof *img);
 	img->path = xstrdup(path);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return err_set(e, "cannot open: %s", strerror(errno));
-	if (fstat(fd, &st) != 0) {
-		err_set(e, "cannot stat: %s", strerror(errno));
-		close(fd);
+	img->fd = open_input(path, &st, e);
+	if (img->fd < 0)
 		return -1;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return err_set(e, S_ISDIR(st.st_mode) ? "is a directory" : "not a regular file");
-	}
-	if (st.st_size == 0) {
-		close(fd);
+	img->from_file = true;
+	img->guard = -1;
+	if (st.st_size == 0)
 		return err_set(e, "empty file");
-	}
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
+	img->size = (size_t)st.st_size;
+	img->mtime = st.st_mtim;
+	p = mmap(NULL, img->size, PROT_READ, MAP_PRIVATE, img->fd, 0);
 	if (p == MAP_FAILED)
 		return err_set(e, "cannot map: %s", strerror(errno));
-	img->data = p;
-	img->size = (size_t)st.st_size;
-	img->mapped = 1;
-	return parse(img, e);
+	img->guard = elf_guard_add(p, img->size);
+	if (img->guard < 0) {
+		munmap(p, img->size);
+		if (read_copy(img, e))
+			return -1;
+	} else {
+		img->data = p;
+		img->mapped = 1;
+	}
+	if (parse(img, e))
+		return -1;
+	truncate_for_test(path);
+	return 0;
+}
+
+bool elf_changed(const struct elf_image *img)
+{
+	struct stat st;
+
+	if (!img->from_file)
+		return false;   /* from memory: the vDSO, a copy */
+	if (elf_guard_tripped(img->guard))
+		return true;
+	return fstat(img->fd, &st) != 0 || (size_t)st.st_size != img->size ||
+	       st.st_mtim.tv_sec != img->mtime.tv_sec || st.st_mtim.tv_nsec != img->mtime.tv_nsec;
 }
 
 int elf_open_memory(struct elf_image *img, const void *p, size_t n,
@@ -211,6 +256,10 @@ void elf_close(struct elf_image *img)
 		munmap((void *)img->data, img->size);
 	if (img->owned)
 		free((void *)img->data);
+	if (img->from_file) {
+		elf_guard_remove(img->guard);
+		close(img->fd);
+	}
 	free(img->sec);
 	free(img->path);
 	memset(img, 0, sizeof *img);

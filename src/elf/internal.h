@@ -23,6 +23,12 @@ void elf_fde_ranges(const struct elf_image *img, struct elf_func **v, size_t *n,
  * false when it has none. */
 bool elf_debug_file_path(const struct elf_image *img, char *path, size_t size);
 
+/* The SIGBUS guard of a mapping (guard.c): a slot, or -1 when all are
+ * taken; tripped when a page of it was lost to a truncation. */
+int elf_guard_add(const void *p, size_t n);
+bool elf_guard_tripped(int slot);
+void elf_guard_remove(int slot);
+
 /* Release the libdw state opened by elf_source_line. */
 void elf_dwarf_close(struct elf_image *img);
 

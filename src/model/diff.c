@@ -51,6 +51,12 @@ static bool has_prefix(const char *s, const char *prefix)
 	return !strncmp(s, prefix, strlen(prefix));
 }
 
+/* GCC's hot/cold split names the cold part foo.cold (or foo.cold.N). */
+static bool is_cold_part(const char *name)
+{
+	return strstr(name, ".cold") != NULL;
+}
+
 bool func_is_cold(const struct elf_image *img, const struct elf_func *f)
 {
 	static const char *const cold[] = { ".init.text", ".exit.text", ".text.unlikely",
@@ -58,9 +64,8 @@ bool func_is_cold(const struct elf_image *img, const struct elf_func *f)
 	const char *sec = img && f->sec < img->nsec && img->sec[f->sec].name ?
 			  img->sec[f->sec].name : "";
 
-	/* GCC's hot/cold split names the cold part foo.cold (or foo.cold.N) and
-	 * the linker merges .text.unlikely into .text: the name is what is left. */
-	if (strstr(f->name, ".cold"))
+	/* the linker merges .text.unlikely into .text: the name is what is left */
+	if (is_cold_part(f->name))
 		return true;
 	for (size_t i = 0; i < sizeof cold / sizeof cold[0]; i++)
 		if (has_prefix(sec, cold[i]))
@@ -86,6 +91,25 @@ static bool takes_part(const struct diff_side *s, size_t i)
 	return !is_padding(func_of(s, i)->name);
 }
 
+/* Fewer instructions than this say little about which function it is: two
+ * named functions that short are not called a rename by their content. */
+#define RENAME_MIN_INSNS 8
+
+/* May old func[i] and new func[j] be matched by their content, their
+ * names differing? Not a cold part (foo.cold: call a warning, ud2, all
+ * alike; it is its parent's and matches by name), and not two named
+ * functions too short to tell apart. */
+static bool content_may_match(const struct matcher *m, size_t i, size_t j)
+{
+	const struct elf_func *fo = func_of(m->o, i), *fn = func_of(m->n, j);
+
+	if (is_cold_part(fo->name) || is_cold_part(fn->name))
+		return false;
+	return fo->source == FROM_FDE || fn->source == FROM_FDE ||
+	       (m->o->r->func[i].ninsn >= RENAME_MIN_INSNS &&
+		m->n->r->func[j].ninsn >= RENAME_MIN_INSNS);
+}
+
 static void pair(struct matcher *m, size_t i, size_t j, enum match_how how)
 {
 	const struct func_report *fo = &m->o->r->func[i], *fn = &m->n->r->func[j];
@@ -108,23 +132,19 @@ struct named {
 	size_t i;                       /* index into func[] */
 };
 
-static int by_name(const void *a, const void *b)
-{
-	const struct named *x = a, *y = b;
-	int c = memcmp(x->name, y->name, x->len < y->len ? x->len : y->len);
-
-	if (c)
-		return c;
-	if (x->len != y->len)
-		return x->len < y->len ? -1 : 1;
-	return (x->i > y->i) - (x->i < y->i);   /* address order within a name */
-}
-
 static int cmp_named(const struct named *x, const struct named *y)
 {
 	int c = memcmp(x->name, y->name, x->len < y->len ? x->len : y->len);
 
 	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int c = cmp_named(x, y);
+
+	return c ? c : (x->i > y->i) - (x->i < y->i);   /* address order within a name */
 }
 
 /* The name without the suffixes GCC and Clang give local copies
@@ -165,26 +185,23 @@ static struct named *unmatched_names(const struct diff_side *s, const int32_t *m
 	return v;
 }
 
+/* A cold part goes with a cold part: foo.cold and foo share a base name. */
+static bool same_part(const struct matcher *m, size_t i, size_t j)
+{
+	return is_cold_part(func_of(m->o, i)->name) == is_cold_part(func_of(m->n, j)->name);
+}
+
 /* Within one name (or base name): first the same shape, then in order. */
 static void pair_group(struct matcher *m, const struct named *a, size_t na,
 		       const struct named *b, size_t nb, enum match_how how)
 {
-	for (size_t x = 0; x < na && how == MATCH_BASE_NAME; x++)
-		for (size_t y = 0; y < nb; y++)
-			if (m->mn[b[y].i] < 0 && m->o->r->func[a[x].i].shape.shape ==
-						  m->n->r->func[b[y].i].shape.shape) {
-				pair(m, a[x].i, b[y].i, how);
-				break;
-			}
-	for (size_t x = 0, y = 0; x < na; x++) {
-		if (m->mo[a[x].i] >= 0)
-			continue;
-		while (y < nb && m->mn[b[y].i] >= 0)
-			y++;
-		if (y == nb)
-			break;
-		pair(m, a[x].i, b[y++].i, how);
-	}
+	for (int pass = how == MATCH_BASE_NAME ? 0 : 1; pass < 2; pass++)
+		for (size_t x = 0; x < na; x++)
+			for (size_t y = 0; y < nb && m->mo[a[x].i] < 0; y++)
+				if (m->mn[b[y].i] < 0 && same_part(m, a[x].i, b[y].i) &&
+				    (pass || m->o->r->func[a[x].i].shape.shape ==
+					     m->n->r->func[b[y].i].shape.shape))
+					pair(m, a[x].i, b[y].i, how);
 }
 
 static void match_names(struct matcher *m, bool base)
@@ -268,7 +285,8 @@ static void match_shapes(struct matcher *m)
 			j1++;
 		if (i1 - i == j1 - j)
 			for (size_t k = 0; k < i1 - i; k++)
-				pair(m, a[i + k].i, b[j + k].i, MATCH_SHAPE);
+				if (content_may_match(m, a[i + k].i, b[j + k].i))
+					pair(m, a[i + k].i, b[j + k].i, MATCH_SHAPE);
 		i = i1;
 		j = j1;
 	}
@@ -320,7 +338,7 @@ static void match_nearest(struct matcher *m, const size_t *a, size_t na, const s
 			const struct func_report *fo = &m->o->r->func[a[x]], *fn = &m->n->r->func[b[y]];
 			unsigned dist = shape_distance(&fo->shape, &fn->shape);
 
-			if (near(fo, fn, dist))
+			if (near(fo, fn, dist) && content_may_match(m, a[x], b[y]))
 				c[nc++] = (struct candidate){ dist, (uint32_t)x, (uint32_t)y };
 		}
 	qsort(c, nc, sizeof *c, by_distance);
@@ -353,7 +371,8 @@ static void match_gap(struct matcher *m, size_t olo, size_t ohi, size_t nlo, siz
 	nb = gap_members(m->n, m->mn, nlo, nhi, b);
 	if (na == nb)
 		for (size_t k = 0; k < na; k++)
-			pair(m, a[k], b[k], MATCH_ORDER);
+			if (content_may_match(m, a[k], b[k]))
+				pair(m, a[k], b[k], MATCH_ORDER);
 }
 
 /* The matched functions of old func[] that are in the same order on both

@@ -242,6 +242,7 @@ struct scan_result {
 	struct cfg_irreducible *irr;
 	size_t nirr;
 	size_t functions_scanned;       /* matched --func */
+	size_t functions_too_large;     /* of those, not analysed: past the memory bound */
 	uint64_t instructions;
 	uint64_t loops_total;
 	uint64_t bytes_decoded;

@@ -23,11 +23,30 @@ struct worker {
 	struct cfg cfg;
 	struct insn *insn;
 	size_t insn_cap;
+	size_t max_insn;                /* the memory bound, in instructions */
 	struct scan_result out;         /* func indices global, offsets local */
 	size_t func_cap, loop_cap, hazard_cap, irr_cap;
 	pthread_t thread;
 };
 
+/* Room for instruction n: grown as instructions are decoded, never from
+ * the symbol's size (a 64 MB claim once cost 1.28 GB up front: issue 9),
+ * and never past the worker's bound. */
+static bool room_for(struct worker *w, size_t n)
+{
+	size_t cap = w->insn_cap ? 2 * w->insn_cap : 1024;
+
+	if (n < w->insn_cap)
+		return true;
+	if (n >= w->max_insn)
+		return false;
+	cap = cap < w->max_insn ? cap : w->max_insn;
+	w->insn = xrealloc(w->insn, cap * sizeof *w->insn);
+	w->insn_cap = cap;
+	return true;
+}
+
+/* The instructions of f, or SIZE_MAX when they exceed the memory bound. */
 static size_t decode_function(struct worker *w, const struct elf_func *f)
 {
 	const uint8_t *p = elf_func_bytes(w->img, f);
@@ -35,9 +54,9 @@ static size_t decode_function(struct worker *w, const struct elf_func *f)
 
 	if (!p)
 		return 0;
-	/* no more instructions than bytes: one reservation per function */
-	GROW(w->insn, w->insn_cap, f->size);
 	for (uint64_t off = 0; off < f->size; n++) {
+		if (!room_for(w, n))
+			return SIZE_MAX;
 		decode_one(w->dec, p + off, f->size - off, f->addr + off, &w->insn[n]);
 		off += w->insn[n].len;
 	}
@@ -136,6 +155,10 @@ static void scan_function(struct worker *w, size_t index)
 		return;
 	w->out.functions_scanned++;
 	n = decode_function(w, f);
+	if (n == SIZE_MAX) {
+		w->out.functions_too_large++;
+		return;
+	}
 	fr.ninsn = (uint32_t)n;
 	func_shape(w->insn, n, &fr.shape);
 	w->out.instructions += n;
@@ -210,6 +233,7 @@ static void merge(struct scan_result *r, struct worker *w, unsigned nw)
 		r->instructions += w[k].out.instructions;
 		r->loops_total += w[k].out.loops_total;
 		r->bytes_decoded += w[k].out.bytes_decoded;
+		r->functions_too_large += w[k].out.functions_too_large;
 	}
 	r->func = xcalloc(nf, sizeof *r->func);
 	r->loop = xcalloc(nl, sizeof *r->loop);
@@ -244,6 +268,21 @@ static void merge(struct scan_result *r, struct worker *w, unsigned nw)
 	/* Each worker's output is in order; restore the global order while
 	 * keeping every loop block where it was written. */
 	qsort(r->func, r->nfunc, sizeof *r->func, by_func);
+}
+
+/* Peak memory within 2x of the input (issue 9): each worker's largest
+ * function may use its share of the image's size, at least 16 MiB so that
+ * small files are never refused, at INSN_COST bytes an instruction (the
+ * instruction, the CFG's index of byte offsets and per-instruction scratch,
+ * blocks and loops). A larger function is counted, not analysed. */
+#define INSN_COST 64
+#define MIN_BOUND (16u << 20)
+
+static size_t insn_bound(const struct elf_image *img, unsigned nw)
+{
+	size_t share = img->size / nw;
+
+	return (share > MIN_BOUND ? share : MIN_BOUND) / INSN_COST;
 }
 
 static void worker_free(struct worker *w)
@@ -285,6 +324,7 @@ int scan_image(const struct elf_image *img, const struct scan_opts *o,
 		w[k].out.funcs = r->funcs;
 		memcpy(w[k].prof, r->profile, sizeof r->profile);
 		w[k].nprof = r->nprofile;
+		w[k].max_insn = insn_bound(img, nw);
 		w[k].dec = decoder_new(img->arch);
 		if (!w[k].dec)
 			rc = err_set(e, "no decoder for %s", arch_name(img->arch));

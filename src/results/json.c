@@ -89,6 +89,9 @@ void results_scan_file(struct json_stream *s, struct elf_image *img,
 	const char *key;
 	json_t *v;
 
+	if (r->functions_too_large)
+		json_object_set_new(head, "functions_too_large",
+				    json_integer((json_int_t)r->functions_too_large));
 	if (img->build_id_len) {
 		char id[129];
 
@@ -206,4 +209,9 @@ int results_write(json_t *doc, const char *path, struct err *e)
 		return 0;
 	}
 	return write_atomic(path, write_json, doc, e);
+}
+
+const char *results_library_version(void)
+{
+	return "jansson " JANSSON_VERSION;
 }

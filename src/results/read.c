@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int read_run(json_t *a, struct metric_run *run, const char *what, struct err *e)
 {
@@ -129,14 +130,16 @@ static void collect_states(struct result_file *r)
 
 static json_t *load(const char *path, struct err *e)
 {
-	FILE *f = fopen(path, "r");
+	struct stat st;
+	struct err why;
 	json_error_t je;
 	json_t *doc;
+	int fd = open_input(path, &st, &why);     /* a FIFO would hang the load */
 
-	if (!f)
-		return err_set(e, "cannot open %s: %s", path, strerror(errno)), NULL;
-	doc = json_loadf(f, 0, &je);
-	fclose(f);
+	if (fd < 0)
+		return err_set(e, "%s: %s", path, why.msg), NULL;
+	doc = json_loadfd(fd, 0, &je);
+	close(fd);
 	if (doc)
 		return doc;
 	/* Python's json writes NaN and Infinity; jansson refuses them */

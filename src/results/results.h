@@ -49,6 +49,8 @@ void results_write_function(struct jw *w, struct elf_image *img, const struct sc
 
 /* {"schema":1,"command":name,"tool_version":...}: the head of every document. */
 json_t *results_new(const char *command);
+/* "jansson 2.14": the JSON library straddle was built with. */
+const char *results_library_version(void);
 
 /* A JSON document written as it is made: fields and array elements are
  * jansson values dumped one at a time, so a scan of a 100 MB library never

@@ -217,5 +217,27 @@ REC_WANT="straddle: $TMP/garbage.txt: line 1: not perf script output (IP SYM (DS
 rec_err "scan --perf-script, not perf's text" scan --perf-script "$TMP/garbage.txt"
 REC_WANT="straddle: --min-share: '200%' is not from 0% to 100%"
 rec_err "scan --min-share 200%" scan --hot "$TMP/hc.json" --min-share 200%
-REC_WANT="straddle: scan: --hot RECORD or --perf-script FILE, not both"
+REC_WANT="straddle: --hot: a record or --perf-script FILE, not both"
 rec_err "scan --hot and --perf-script" scan --hot "$TMP/hc.json" --perf-script "$TMP/hotcold.txt"
+
+# ---- diff --hot: the same ranking, the record of the old build ----
+HOTNEW=$FIXTURES/x86/hotcold_new
+COLD_PCT=$(awk -v a="$(jq -r '.files[0].loops[1].samples' "$TMP/hc.json")" -v b="$TOTAL" 'BEGIN { printf "%.1f", 100 * a / b }')
+run "$STRADDLE" diff --uarch zen1 "$FIXTURES/x86/hotcold" "$HOTNEW"
+expect_eq "diff without --hot: worst first (both lines, then hot's 16-byte window)" \
+	"$(printf '%s\n' "$OUT" | awk '/^fixed hazards:/ { f = 1; next } f && NF == 0 { f = 0 } f && $1 != "severity" { printf "%s/%s ", $2, $10 }')" \
+	"hot/64 cold/64 hot/16 "
+run "$STRADDLE" diff --uarch zen1 --hot "$TMP/hc.json" "$FIXTURES/x86/hotcold" "$HOTNEW"
+expect_eq "diff --hot: exit 0 (nothing new)" "$RC" 0
+expect_eq "diff --hot: where the samples are" "$(printf '%s\n' "$OUT" | sed -n 2p)" \
+	"samples of $TMP/hc.json: $TOTAL of $TOTAL in $FIXTURES/x86/hotcold, 0 in $HOTNEW"
+expect_eq "diff --hot: the hot loop's fixes first, with its exact share" \
+	"$(printf '%s\n' "$OUT" | awk '/^fixed hazards:/ { f = 1; next } f && NF == 0 { f = 0 } f && $1 != "samples" { printf "%s/%s/%s ", $1, $3, $11 }')" \
+	"$HOT_PCT/hot/64 $HOT_PCT/hot/16 $COLD_PCT/cold/64 "
+run "$STRADDLE" diff --uarch zen1 --hot "$TMP/hc.json" --min-share 20% "$FIXTURES/x86/hotcold" "$HOTNEW"
+expect_eq "diff --hot --min-share 20%: the cold loop folded" \
+	"$(printf '%s\n' "$OUT" | grep -c '^1 more hazards in code with less than 20% of samples$')" 1
+expect_eq "diff --hot --min-share 20%: the cold loop not in the table" \
+	"$(printf '%s\n' "$OUT" | grep -c ' cold ')" 0
+REC_WANT="straddle: $TMP/bench.json: a bench result, not a record (make one with 'straddle record')"
+rec_err "diff --hot, not a record" diff --hot "$TMP/bench.json" "$FIXTURES/x86/hotcold" "$HOTNEW"

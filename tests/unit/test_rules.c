@@ -215,6 +215,34 @@ static void host_tables(void **state)
 	}
 }
 
+/* What diff matches functions by: nops leave the shape alone (their count
+ * is the link's), not the form; the mix counts differing instructions. */
+static void func_shapes(void **state)
+{
+	struct insn a[] = { { .shape = 10, .len = 3 }, { .shape = 11, .len = 4 },
+			    { .shape = 12, .len = 2 }, { .shape = 13, .len = 2 } };
+	struct insn b[] = { { .shape = 10, .len = 3 }, { .shape = 99, .len = 1, .padding = 1 },
+			    { .shape = 11, .len = 4 }, { .shape = 12, .len = 2 },
+			    { .shape = 13, .len = 2 } };
+	struct insn c[] = { { .shape = 10, .len = 3 }, { .shape = 11, .len = 7 },
+			    { .shape = 12, .len = 2 }, { .shape = 13, .len = 2 } };
+	struct func_shape sa, sb, sc, sd;
+
+	(void)state;
+	func_shape(a, 4, &sa);
+	func_shape(b, 5, &sb);
+	func_shape(c, 4, &sc);
+	func_shape(a, 3, &sd);
+	assert_true(sa.shape == sb.shape);
+	assert_true(sa.form != sb.form);
+	assert_true(sa.shape == sc.shape);          /* a longer encoding: same mnemonics */
+	assert_true(sa.form != sc.form);            /* ... other bytes: "changed" */
+	assert_true(sa.form == form_hash(a, 4));
+	assert_int_equal(shape_distance(&sa, &sb), 0);
+	assert_int_equal(shape_distance(&sa, &sd), 1);      /* one instruction fewer */
+	assert_true(sa.shape != sd.shape);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -228,6 +256,7 @@ int main(void)
 		cmocka_unit_test(entry_misaligned),
 		cmocka_unit_test(rule_names),
 		cmocka_unit_test(host_tables),
+		cmocka_unit_test(func_shapes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,275 @@
+/* Files in and out, as a careful tool must treat them (issue 9): an input is
+ * checked to be a regular file before anything reads it, so a FIFO with no
+ * writer cannot hang the run and a device is never opened; an output
+ * replaces only a regular file, appears whole or not at all, and leaves no
+ * temporary name behind, even when a signal ends the run mid-write. */
+#include "base.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *file_kind(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISLNK(mode))
+		return "a symbolic link";
+	return S_ISREG(mode) ? "a regular file" : "not a file";
+}
+
+static int not_regular(struct err *e, mode_t mode)
+{
+	return err_set(e, "is %s, not a regular file", file_kind(mode));
+}
+
+int open_input(const char *path, struct stat *st, struct err *e)
+{
+	struct stat before;
+	int fd;
+
+	/* stat first: opening a device can have effects (a tape rewinds) */
+	if (stat(path, &before) != 0)
+		return err_set(e, "cannot open: %s", strerror(errno));
+	if (!S_ISREG(before.st_mode))
+		return not_regular(e, before.st_mode);
+	/* O_NONBLOCK: if a FIFO took the file's place since, open returns */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return err_set(e, "cannot open: %s", strerror(errno));
+	if (fstat(fd, st) != 0) {
+		err_set(e, "cannot stat: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		not_regular(e, st->st_mode);
+		close(fd);
+		return -1;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+const char *test_hook(const char *name)
+{
+	char var[64];
+	const char *s;
+
+	snprintf(var, sizeof var, "STRADDLE_TEST_%s", name);
+	s = getenv(var);
+	return s && *s ? s : NULL;
+}
+
+/* ---- writing ---- */
+
+static const int term_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+#define NTERM (sizeof term_signals / sizeof term_signals[0])
+
+/* The temporary name to remove if a signal ends us mid-write: set only
+ * while it exists, read by the handler (unlink is async-signal-safe). */
+static char *volatile pending_tmp;
+
+static void die_cleanly(int sig)
+{
+	char *tmp = pending_tmp;
+
+	if (tmp)
+		unlink(tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+struct held_signals {
+	struct sigaction old[NTERM];
+};
+
+/* A terminating signal during the write ends the run with nothing written:
+ * the handler removes the temporary name (if the file has one) and dies of
+ * the signal, whatever handler the command had (bench, sweep alike). */
+static void catch_terminating(struct held_signals *h)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = die_cleanly;
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < NTERM; i++)
+		sigaction(term_signals[i], &sa, &h->old[i]);
+}
+
+static void release_terminating(struct held_signals *h)
+{
+	for (size_t i = 0; i < NTERM; i++)
+		sigaction(term_signals[i], &h->old[i], NULL);
+}
+
+static void block_terminating(int how)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < NTERM; i++)
+		sigaddset(&set, term_signals[i]);
+	pthread_sigmask(how, &set, NULL);
+}
+
+static int not_replaced(struct err *e, mode_t mode)
+{
+	return err_set(e, "is %s, not a regular file: not replaced", file_kind(mode));
+}
+
+int check_output(const char *path, struct err *e)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return not_replaced(e, st.st_mode);
+	return 0;
+}
+
+static mode_t new_file_mode(void)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+/* The directory of path, for O_TMPFILE ("." for a bare name). */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+
+	if (!slash)
+		return xstrdup(".");
+	if (slash == path)
+		return xstrdup("/");
+	dir = xmalloc((size_t)(slash - path) + 1);
+	memcpy(dir, path, (size_t)(slash - path));
+	dir[slash - path] = '\0';
+	return dir;
+}
+
+/* An unnamed file in path's directory (O_TMPFILE), or -1 where the
+ * filesystem cannot make one. */
+static int open_unnamed(const char *path, mode_t mode)
+{
+	char *dir;
+	int fd;
+
+	if (test_hook("NO_TMPFILE"))
+		return -1;
+	dir = dir_of(path);
+	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+
+	free(dir);
+	return fd;
+}
+
+/* Gives the unnamed file behind fd the name tmp, or -1. */
+static int name_unnamed(int fd, const char *tmp)
+{
+	char proc[64];
+
+	snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+	return linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW);
+}
+
+/* Writes through a FILE on a duplicate: fd stays open for naming. */
+static int fill(int fd, int (*write)(FILE *f, void *ctx), void *ctx)
+{
+	int copy = dup(fd);
+	FILE *f = copy >= 0 ? fdopen(copy, "w") : NULL;
+	const char *sig = test_hook("SIGNAL_IN_WRITE");
+	bool ok;
+
+	if (!f) {
+		if (copy >= 0)
+			close(copy);
+		return -1;
+	}
+	ok = write(f, ctx) == 0;
+	ok = fflush(f) == 0 && ok;
+	/* tests: a signal arrives mid-write, deterministically */
+	if (sig)
+		raise(atoi(sig));
+	ok = fsync(fileno(f)) == 0 && ok;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+int write_atomic(const char *path, int (*write)(FILE *f, void *ctx), void *ctx,
+		 struct err *e)
+{
+	size_t n = strlen(path) + 16;
+	char *tmp = xmalloc(n);
+	struct held_signals held;
+	struct stat old;
+	mode_t mode = new_file_mode();
+	bool replacing = stat(path, &old) == 0;
+	int fd, rc = 0;
+
+	if (replacing && !S_ISREG(old.st_mode)) {
+		free(tmp);
+		return not_replaced(e, old.st_mode);
+	}
+	if (replacing)
+		mode = old.st_mode & 07777;     /* a replaced file keeps its mode */
+	snprintf(tmp, n, "%s.tmpXXXXXX", path);
+	catch_terminating(&held);
+	fd = open_unnamed(path, mode);
+	if (fd < 0) {
+		/* no O_TMPFILE here: a named temporary the handler removes */
+		block_terminating(SIG_BLOCK);
+		fd = mkstemp(tmp);
+		if (fd >= 0)
+			pending_tmp = tmp;
+		block_terminating(SIG_UNBLOCK);
+		if (fd < 0) {
+			release_terminating(&held);
+			free(tmp);
+			return err_set(e, "cannot create a temporary file beside it: %s",
+				       strerror(errno));
+		}
+	} else {
+		pending_tmp = NULL;
+	}
+	fchmod(fd, mode);
+	if (fill(fd, write, ctx) != 0)
+		rc = err_set(e, "cannot write: %s", strerror(errno));
+	/* naming and renaming are two system calls: a signal waits for them */
+	block_terminating(SIG_BLOCK);
+	if (rc == 0 && !pending_tmp) {
+		if (!replacing && name_unnamed(fd, path) == 0)
+			goto done;      /* new file: linked under its name directly */
+		if (mkstemp(tmp) < 0 || unlink(tmp) != 0 || name_unnamed(fd, tmp) != 0)
+			rc = err_set(e, "cannot name the file: %s", strerror(errno));
+		else
+			pending_tmp = tmp;
+	}
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = err_set(e, "cannot write: %s", strerror(errno));
+	if (rc != 0 && pending_tmp)
+		unlink(tmp);
+done:
+	pending_tmp = NULL;
+	close(fd);
+	block_terminating(SIG_UNBLOCK);
+	release_terminating(&held);
+	free(tmp);
+	return rc;
+}
