@@ -95,7 +95,7 @@ expect_eq "calibrate default -o without XDG: ~/.local/share" "$(printf '%s\n' "$
 # bad input: one line, exit 2, nothing written
 CAL_WANT="straddle: $TMP/no/such/dir/p.json: its directory $TMP/no/such/dir does not exist"
 cal_err "bad -o" "$STRADDLE" calibrate --from "$CAL_FIX" -o "$TMP/no/such/dir/p.json"
-CAL_WANT="straddle: $TMP: is a directory, not a file to write the profile to"
+CAL_WANT="straddle: $TMP: is a directory, not a regular file: not replaced"
 cal_err "-o a directory" "$STRADDLE" calibrate --from "$CAL_FIX" -o "$TMP"
 CAL_WANT="straddle: --time: '0' is not a time in seconds (like 10 or 0.5s), at most a day"
 cal_err "--time 0" "$STRADDLE" calibrate --time 0
