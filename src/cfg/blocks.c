@@ -58,6 +58,13 @@ static void mark_leaders(struct cfg *g)
 {
 	memset(g->leader, 0, g->ninsn);
 	g->leader[0] = 1;
+	for (size_t k = 0; k < g->ntable; k++)
+		for (size_t i = 0; i < g->table[k].n; i++) {
+			uint32_t t = insn_at(g, g->table[k].target[i]);
+
+			if (t != CFG_NONE)
+				g->leader[t] = 1;
+		}
 	for (size_t i = 0; i < g->ninsn; i++) {
 		const struct insn *in = &g->insn[i];
 
@@ -98,8 +105,42 @@ static void cut_blocks(struct cfg *g)
 	}
 }
 
+static const struct cfg_jump_table *table_of(const struct cfg *g, uint64_t jump)
+{
+	size_t lo = 0, hi = g->ntable;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (g->table[mid].jump < jump)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < g->ntable && g->table[lo].jump == jump ? &g->table[lo] : NULL;
+}
+
+/* A dispatch's successors: the blocks its table's targets start. */
+static void link_table(struct cfg *g, struct cfg_block *b, const struct insn *jump)
+{
+	const struct cfg_jump_table *t = table_of(g, jump->addr);
+
+	b->xsucc = (uint32_t)g->nxsucc;
+	if (!t)
+		return;
+	GROW(g->xsucc, g->xsucc_cap, g->nxsucc + t->n);
+	for (size_t i = 0; i < t->n; i++) {
+		uint32_t at = insn_at(g, t->target[i]);
+
+		if (at != CFG_NONE)
+			g->xsucc[g->nxsucc++] = g->edge_at[at];
+	}
+	b->nxsucc = (uint32_t)(g->nxsucc - b->xsucc);
+}
+
 static void link_successors(struct cfg *g)
 {
+	g->nxsucc = 0;
 	for (size_t k = 0; k < g->nblock; k++) {
 		struct cfg_block *b = &g->block[k];
 		const struct insn *last = &g->insn[b->first + b->ninsn - 1];
@@ -107,6 +148,7 @@ static void link_successors(struct cfg *g)
 		uint32_t t;
 
 		b->succ[0] = b->succ[1] = CFG_NONE;
+		b->xsucc = b->nxsucc = 0;
 		switch (last->kind) {
 		case BR_COND:
 			b->succ[0] = next;
@@ -118,8 +160,11 @@ static void link_successors(struct cfg *g)
 		case BR_NONE: case BR_CALL: case BR_CALL_IND:
 			b->succ[0] = next;
 			break;
+		case BR_JUMP_IND:
+			link_table(g, b, last);
+			break;
 		default:
-			break;  /* ret, indirect jump, trap, bad bytes: no known successor */
+			break;  /* ret, trap, bad bytes: no successor */
 		}
 	}
 }
@@ -130,20 +175,20 @@ static void link_predecessors(struct cfg *g)
 	size_t total = 0;
 
 	memset(g->pred_off, 0, (g->nblock + 2) * sizeof *g->pred_off);
-	for (size_t k = 0; k < g->nblock; k++)
-		for (int s = 0; s < 2; s++)
-			if (g->block[k].succ[s] != CFG_NONE) {
-				g->pred_off[g->block[k].succ[s] + 1]++;
+	for (uint32_t k = 0; k < g->nblock; k++)
+		for (uint32_t s = 0; s < cfg_succ_count(g, k); s++)
+			if (cfg_succ(g, k, s) != CFG_NONE) {
+				g->pred_off[cfg_succ(g, k, s) + 1]++;
 				total++;
 			}
 	for (size_t k = 0; k < g->nblock; k++)
 		g->pred_off[k + 1] += g->pred_off[k];
 	GROW(g->pred, g->pred_cap, total + 1);
 	memcpy(g->mark, g->pred_off, g->nblock * sizeof *g->mark);
-	for (size_t k = 0; k < g->nblock; k++)
-		for (int s = 0; s < 2; s++)
-			if (g->block[k].succ[s] != CFG_NONE)
-				g->pred[g->mark[g->block[k].succ[s]]++] = (uint32_t)k;
+	for (uint32_t k = 0; k < g->nblock; k++)
+		for (uint32_t s = 0; s < cfg_succ_count(g, k); s++)
+			if (cfg_succ(g, k, s) != CFG_NONE)
+				g->pred[g->mark[cfg_succ(g, k, s)]++] = k;
 }
 
 void cfg_make_blocks(struct cfg *g)
@@ -172,4 +217,14 @@ const struct insn *cfg_block_last(const struct cfg *g, uint32_t block)
 	const struct cfg_block *b = &g->block[block];
 
 	return &g->insn[b->first + b->ninsn - 1];
+}
+
+void cfg_build_tables(struct cfg *g, const struct insn *insn, size_t n,
+		      const struct cfg_jump_table *table, size_t ntable)
+{
+	g->table = table;
+	g->ntable = ntable;
+	cfg_build(g, insn, n);
+	g->table = NULL;        /* the caller's buffers: not kept past the build */
+	g->ntable = 0;
 }

@@ -17,6 +17,7 @@ struct cfg_block {
 	uint64_t start, end;            /* [start, end) bytes */
 	uint32_t first, ninsn;          /* into the instruction array */
 	uint32_t succ[2];               /* CFG_NONE when absent */
+	uint32_t xsucc, nxsucc;         /* an indirect jump's: into cfg.xsucc */
 	bool has_call;
 	bool padding;                   /* only nops */
 };
@@ -63,6 +64,11 @@ struct cfg {
 	uint32_t *retreat;               /* (from, to, irreducible) of retreating edges */
 	size_t nretreat, retreat_cap;
 	size_t nvisited;                /* blocks numbered by the DFS */
+	/* the dispatch tables of this build, and the successors they give */
+	const struct cfg_jump_table *table;
+	size_t ntable;
+	uint32_t *xsucc;
+	size_t nxsucc, xsucc_cap;
 	uint32_t *at;                   /* byte offset -> instruction index */
 	size_t span, at_cap;
 	size_t scratch_cap, pred_cap;
@@ -72,6 +78,20 @@ struct cfg {
  * are insn[0..n). Branch targets outside [insn[0].addr, end) leave the
  * function. */
 void cfg_build(struct cfg *g, const struct insn *insn, size_t n);
+
+/* The targets of an indirect jump read from its dispatch table
+ * (decode_jump_table). */
+struct cfg_jump_table {
+	uint64_t jump;                  /* address of the indirect jump */
+	const uint64_t *target;
+	size_t n;
+};
+
+/* cfg_build, with the successors of the indirect jumps whose tables were
+ * resolved: table[0..ntable), sorted by jump address. Cycles that close
+ * through a switch are then seen (otherwise an indirect jump has none). */
+void cfg_build_tables(struct cfg *g, const struct insn *insn, size_t n,
+		      const struct cfg_jump_table *table, size_t ntable);
 void cfg_free(struct cfg *g);
 
 /* Cheap test: can this function contain a cycle at all? Every cycle needs

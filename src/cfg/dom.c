@@ -30,8 +30,8 @@ static void dfs(struct cfg *g, uint32_t root, uint32_t *count)
 	while (sp) {
 		uint32_t b = g->stack[sp - 1];
 
-		if (g->edge_at[b] < 2) {
-			uint32_t s = g->block[b].succ[g->edge_at[b]++];
+		if (g->edge_at[b] < cfg_succ_count(g, b)) {
+			uint32_t s = cfg_succ(g, b, g->edge_at[b]++);
 
 			if (s == CFG_NONE)
 				continue;

@@ -230,6 +230,7 @@ void cfg_free(struct cfg *g)
 	free(g->leader);
 	free(g->root);
 	free(g->retreat);
+	free(g->xsucc);
 	free(g->at);
 	memset(g, 0, sizeof *g);
 }

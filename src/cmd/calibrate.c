@@ -111,6 +111,7 @@ static int make_parents(const char *path)
 static int check_profile_target(struct calibrate_cmd *c)
 {
 	struct stat st;
+	struct err e = { 0 };
 	char *copy, *dir;
 	int rc = 0;
 
@@ -126,8 +127,8 @@ static int check_profile_target(struct calibrate_cmd *c)
 			return -1;
 		}
 	}
-	if (stat(c->out, &st) == 0 && S_ISDIR(st.st_mode)) {
-		complain(c->out, "is a directory, not a file to write the profile to");
+	if (check_output(c->out, &e)) {
+		complain(c->out, "%s", e.msg);
 		return -1;
 	}
 	copy = xstrdup(c->out);

@@ -155,8 +155,19 @@ static int load(struct compare_cmd *c, int argc, char **argv)
 				 c->files[f].command, base->path, base->command);
 			return -1;
 		}
-		for (size_t i = 0; i < base->n; i++)
-			common += results_counterpart(base, &base->m[i], &c->files[f]) != NULL;
+		for (size_t i = 0; i < base->n; i++) {
+			const struct metric *m = &base->m[i];
+			const struct metric *n = results_counterpart(base, m, &c->files[f]);
+
+			if (n && (n->lower_is_better != m->lower_is_better ||
+				  strcmp(n->unit, m->unit) != 0)) {
+				complain(c->files[f].path, "%s is %s, %s is better; in %s %s, %s",
+					 n->name, n->unit, n->lower_is_better ? "lower" : "higher",
+					 base->path, m->unit, m->lower_is_better ? "lower" : "higher");
+				return -1;
+			}
+			common += n != NULL;
+		}
 		if (!common) {
 			complain(c->files[f].path, "no metric in common with %s", base->path);
 			return -1;

@@ -174,7 +174,8 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 		shown++;
 
 		hex_addr(addr, row_addr(r, x));
-		if (!c->source_lines || !*elf_source_line(img, row_addr(r, x), src, sizeof src))
+		if (!c->source_lines || !*elf_source_line(img, r->funcs.v[x->func->func].sec,
+							  row_addr(r, x), src, sizeof src))
 			snprintf(src, sizeof src, "-");
 		snprintf(bytes, sizeof bytes, "%" PRIu64, row_bytes(r, x));
 		snprintf(win, sizeof win, "%u", h->window);
@@ -236,6 +237,11 @@ static void print_all_loops(const struct scan_result *r, FILE *out)
 		for (uint32_t k = r->func[i].irr; k < r->func[i].irr + r->func[i].nirr; k++)
 			fprintf(out, "irreducible cycle in %s: entered at %#" PRIx64 " from %#" PRIx64 "\n",
 			       r->funcs.v[r->func[i].func].name, r->irr[k].entry, r->irr[k].from);
+	/* where a dispatch could not be read, a cycle through it is unseen */
+	for (size_t i = 0; i < r->nfunc; i++)
+		if (r->func[i].unresolved)
+			fprintf(out, "indirect jumps unresolved in %s: %u\n",
+				r->funcs.v[r->func[i].func].name, r->func[i].unresolved);
 }
 
 static void print_text(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r,
@@ -247,9 +253,15 @@ static void print_text(struct scan_cmd *c, struct elf_image *img, const struct s
 		loops_with += r->loop[i].nhazard > 0;
 	for (size_t i = 0; i < r->nfunc; i++)
 		entries += r->func[i].nhazard > 0;
-	fprintf(out, "%s: %s %s, %zu functions, %" PRIu64 " instructions, %" PRIu64 " loops; profile",
+	fprintf(out, "%s: %s %s, %zu functions, %" PRIu64 " instructions, %" PRIu64 " loops",
 	       img->path, arch_name(img->arch), elf_type_name(img->type), r->functions_scanned,
 	       r->instructions, r->loops_total);
+	if (c->opts.keep_all && img->arch == ARCH_AARCH64)
+		fprintf(out, ", %" PRIu64 " undecoded words", r->undecoded);
+	if (c->opts.keep_all)
+		fprintf(out, ", %" PRIu64 " jump tables, %" PRIu64 " indirect jumps unresolved",
+			r->jump_tables, r->unresolved);
+	fprintf(out, "; profile");
 	for (size_t i = 0; i < r->nprofile; i++)
 		fprintf(out, "%s %s", i ? "," : "", r->profile[i]->name);
 	if (r->hot)

@@ -75,10 +75,29 @@ void arm64_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struc
 	out->fuse_first = 0;
 	out->fuse_cond = 0;
 	out->padding = 0;
+	out->undecoded = 0;
 	out->len = (uint8_t)(n < 4 ? n : 4);
-	if (n < 4 || !cs_disasm_iter(d->cs, &code, &size, &at, d->insn)) {
+	if (n < 4) {
 		out->kind = BR_INVALID;
 		out->shape = 0xffff;
+		return;
+	}
+	if (!cs_disasm_iter(d->cs, &code, &size, &at, d->insn)) {
+		uint32_t w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+			     (uint32_t)p[3] << 24;
+
+		out->shape = 0xffff;
+		/* UDF #imm16 (0000 xxxx), which Capstone 4 does not decode
+		 * either, traps like brk: a block end with no successor */
+		if ((w & 0xffff0000u) == 0) {
+			out->kind = BR_STOP;
+			return;
+		}
+		/* SVE/MTE words Capstone 4 lacks: never a branch (the branch
+		 * encodings are all base A64, ARM ARM C4.1), so they fall
+		 * through. Ending the block here lost libc's SVE memcpy loop. */
+		out->kind = BR_NONE;
+		out->undecoded = 1;
 		return;
 	}
 	out->shape = (uint16_t)d->insn->id;
@@ -93,6 +112,239 @@ void arm64_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struc
 		out->fuse_first = 1;  /* the class that fuses with every condition */
 	if (d->insn->id == ARM64_INS_B && out->kind == BR_COND)
 		out->fuse_cond = 1;
+}
+
+/* The PLT stub's load of its GOT slot, by encoding (Arm ARM C6.2): ADRP
+ * is 1 immlo 10000 immhi Rd, the page of PC plus imm << 12; LDR (immediate,
+ * unsigned offset, 64-bit) is F94 imm12 Rn Rt, address Rn + imm12 * 8. The
+ * slot is found once the ldr reads through the adrp's register. */
+uint64_t arm64_stub_slot(const uint8_t *p, size_t n, uint64_t addr)
+{
+	uint64_t page = 0;
+	unsigned page_reg = 32;         /* none yet */
+
+	for (size_t off = 0; off + 4 <= n; off += 4) {
+		uint32_t w = (uint32_t)p[off] | (uint32_t)p[off + 1] << 8 |
+			     (uint32_t)p[off + 2] << 16 | (uint32_t)p[off + 3] << 24;
+
+		if ((w & 0x9f000000u) == 0x90000000u) {
+			int64_t imm = (int64_t)((((w >> 5) & 0x7ffffu) << 2) | ((w >> 29) & 3u));
+
+			imm = (imm ^ 0x100000) - 0x100000;      /* sign of 21 bits */
+			page = ((addr + off) & ~(uint64_t)0xfff) + (uint64_t)(imm * 4096);
+			page_reg = w & 31u;
+		} else if ((w & 0xffc00000u) == 0xf9400000u && ((w >> 5) & 31u) == page_reg) {
+			return page + ((w >> 10) & 0xfffu) * 8;
+		}
+	}
+	return 0;
+}
+
+/* ---- dispatch tables ----
+ * GCC: `cmp wI, #N; b.hi default; adrp xT, T; add xT, xT, #:lo12:T;
+ * ldrb|ldrh|ldr wV, [xT, wI, uxtw #s]; adr xB, base; add xR, xB, wV,
+ * sxtb|sxth|sxtw|uxt.. #2; br xR`: entry e leads to base + (ext(e) << 2).
+ * Each step is the last write of the register it reads, walking back along
+ * the straight path, as on x86 (x86.c). */
+
+/* x0..x30 and w0..w30 as 0..30; -1 for anything else (sp, zr, vectors). */
+static int gpr(unsigned r)
+{
+	if (r >= ARM64_REG_W0 && r <= ARM64_REG_W30)
+		return (int)(r - ARM64_REG_W0);
+	if (r >= ARM64_REG_X0 && r <= ARM64_REG_X28)
+		return (int)(r - ARM64_REG_X0);
+	if (r == ARM64_REG_X29)
+		return 29;
+	if (r == ARM64_REG_X30)
+		return 30;
+	return -1;
+}
+
+static bool arm64_at(struct arm64_decoder *d, const struct dispatch *w, size_t k)
+{
+	const struct insn *in = &w->insn[k];
+	const uint8_t *code = w->code + (in->addr - w->insn[0].addr);
+	size_t size = 4;
+	uint64_t at = in->addr;
+
+	return in->len == 4 && cs_disasm_iter(d->cs, &code, &size, &at, d->insn);
+}
+
+/* Instructions whose first register operand is read, not written. */
+static bool first_is_read(unsigned id)
+{
+	switch (id) {
+	case ARM64_INS_STR: case ARM64_INS_STRB: case ARM64_INS_STRH: case ARM64_INS_STP:
+	case ARM64_INS_STUR: case ARM64_INS_STURB: case ARM64_INS_STURH: case ARM64_INS_STNP:
+	case ARM64_INS_STLR: case ARM64_INS_STLRB: case ARM64_INS_STLRH:
+	case ARM64_INS_CMP: case ARM64_INS_CMN: case ARM64_INS_TST: case ARM64_INS_CCMP:
+	case ARM64_INS_CCMN: case ARM64_INS_CBZ: case ARM64_INS_CBNZ: case ARM64_INS_TBZ:
+	case ARM64_INS_TBNZ: case ARM64_INS_PRFM: case ARM64_INS_B:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool writes(const cs_insn *i, int reg)
+{
+	const cs_arm64 *a = &i->detail->arm64;
+
+	if (a->op_count == 0)
+		return false;
+	if (a->operands[0].type == ARM64_OP_REG && gpr(a->operands[0].reg) == reg && !first_is_read(i->id))
+		return true;
+	if ((i->id == ARM64_INS_LDP || i->id == ARM64_INS_LDNP || i->id == ARM64_INS_LDPSW) &&
+	    a->op_count > 1 && a->operands[1].type == ARM64_OP_REG && gpr(a->operands[1].reg) == reg)
+		return true;
+	for (int k = 0; a->writeback && k < a->op_count; k++)
+		if (a->operands[k].type == ARM64_OP_MEM && gpr(a->operands[k].mem.base) == reg)
+			return true;
+	return false;
+}
+
+/* The last instruction on the path before insn[from] that writes
+ * x/w`reg`, left decoded in d->insn. */
+static bool def_before(struct arm64_decoder *d, const struct dispatch *w, size_t from, int reg,
+		       size_t *at)
+{
+	size_t k = from;
+
+	for (unsigned step = 0; step < DISPATCH_WINDOW; step++) {
+		if ((k = dispatch_prev(w, k)) == DISPATCH_NONE || !arm64_at(d, w, k))
+			return false;
+		if (writes(d->insn, reg)) {
+			*at = k;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The entry count a `cmp wI, #imm` guards with the b.cond that follows it
+ * on the path: b.hi and b.ls leave imm+1 entries, b.hs and b.lo imm. */
+static bool guard(struct arm64_decoder *d, const struct dispatch *w, size_t bcc, int64_t imm,
+		  uint64_t *count)
+{
+	if (bcc == DISPATCH_NONE || imm < 0 || !arm64_at(d, w, bcc) || d->insn->id != ARM64_INS_B)
+		return false;
+	switch (d->insn->detail->arm64.cc) {
+	case ARM64_CC_HI: case ARM64_CC_LS: *count = (uint64_t)imm + 1; return true;
+	case ARM64_CC_HS: case ARM64_CC_LO: *count = (uint64_t)imm; return true;
+	default: return false;
+	}
+}
+
+/* Back from insn[from] to the `cmp wI, #N` bounding the index, following
+ * register moves. */
+static bool bound(struct arm64_decoder *d, const struct dispatch *w, size_t from, int idx,
+		  uint64_t *count)
+{
+	size_t k = from, bcc = DISPATCH_NONE;
+
+	for (unsigned step = 0; step < DISPATCH_WINDOW; step++) {
+		const cs_arm64 *a;
+
+		if ((k = dispatch_prev(w, k)) == DISPATCH_NONE || !arm64_at(d, w, k))
+			return false;
+		if (w->insn[k].kind == BR_COND)
+			bcc = k;
+		a = &d->insn->detail->arm64;
+		if (d->insn->id == ARM64_INS_CMP && a->op_count == 2 && gpr(a->operands[0].reg) == idx &&
+		    a->operands[1].type == ARM64_OP_IMM && a->operands[1].shift.value == 0)
+			return guard(d, w, bcc, a->operands[1].imm, count);
+		if (!writes(d->insn, idx))
+			continue;
+		if (d->insn->id != ARM64_INS_MOV || a->op_count != 2 ||
+		    a->operands[1].type != ARM64_OP_REG || gpr(a->operands[1].reg) < 0)
+			return false;
+		idx = gpr(a->operands[1].reg);
+	}
+	return false;
+}
+
+/* The extension of `add xR, xB, wV, <ext> #s`: its signedness and width
+ * in bytes. */
+static uint8_t extension(arm64_extender ext, bool *sign)
+{
+	*sign = ext == ARM64_EXT_SXTB || ext == ARM64_EXT_SXTH || ext == ARM64_EXT_SXTW;
+	switch (ext) {
+	case ARM64_EXT_SXTB: case ARM64_EXT_UXTB: return 1;
+	case ARM64_EXT_SXTH: case ARM64_EXT_UXTH: return 2;
+	case ARM64_EXT_SXTW: case ARM64_EXT_UXTW: return 4;
+	default: return 0;
+	}
+}
+
+static uint8_t load_size(unsigned id, unsigned dest)
+{
+	switch (id) {
+	case ARM64_INS_LDRB: case ARM64_INS_LDRSB: return 1;
+	case ARM64_INS_LDRH: case ARM64_INS_LDRSH: return 2;
+	case ARM64_INS_LDRSW: return 4;
+	case ARM64_INS_LDR: return dest >= ARM64_REG_W0 && dest <= ARM64_REG_W30 ? 4 : 0;
+	default: return 0;
+	}
+}
+
+/* adrp xT, page; add xT, xT, #lo: the table's address, from insn[from]
+ * back. */
+static bool table_address(struct arm64_decoder *d, const struct dispatch *w, size_t from, int reg,
+			  uint64_t *table)
+{
+	size_t k;
+	const cs_arm64 *a;
+	uint64_t lo;
+
+	if (!def_before(d, w, from, reg, &k))
+		return false;
+	a = &d->insn->detail->arm64;
+	if (d->insn->id != ARM64_INS_ADD || a->op_count != 3 || gpr(a->operands[1].reg) != reg ||
+	    a->operands[2].type != ARM64_OP_IMM || a->operands[2].shift.value != 0)
+		return false;
+	lo = (uint64_t)a->operands[2].imm;
+	if (!def_before(d, w, k, reg, &k) || d->insn->id != ARM64_INS_ADRP)
+		return false;
+	*table = (uint64_t)d->insn->detail->arm64.operands[1].imm + lo;
+	return true;
+}
+
+bool arm64_table_shape(void *dv, const struct elf_image *img, const struct dispatch *w,
+		       struct table_shape *t)
+{
+	struct arm64_decoder *d = dv;
+	const cs_arm64 *a = &d->insn->detail->arm64;
+	size_t kadd, kb, kld;
+	int r, rb, rv, rt, idx;
+	uint8_t ext;
+
+	*t = (struct table_shape){ 0 };
+	if (!arm64_at(d, w, w->j) || d->insn->id != ARM64_INS_BR || (r = gpr(a->operands[0].reg)) < 0)
+		return false;
+	/* add xR, xB, wV, sxtb #2 */
+	if (!def_before(d, w, w->j, r, &kadd) || d->insn->id != ARM64_INS_ADD || a->op_count != 3 ||
+	    a->operands[2].type != ARM64_OP_REG || !(ext = extension(a->operands[2].ext, &t->sign)) ||
+	    (rb = gpr(a->operands[1].reg)) < 0 || (rv = gpr(a->operands[2].reg)) < 0)
+		return false;
+	t->shift = (uint8_t)a->operands[2].shift.value;
+	/* adr xB, base */
+	if (!def_before(d, w, kadd, rb, &kb) || d->insn->id != ARM64_INS_ADR)
+		return false;
+	t->base = (uint64_t)a->operands[1].imm;
+	/* ldrb wV, [xT, wI, uxtw] */
+	if (!def_before(d, w, kadd, rv, &kld) || a->op_count != 2 || a->operands[1].type != ARM64_OP_MEM ||
+	    !(t->size = load_size(d->insn->id, a->operands[0].reg)) ||
+	    (rt = gpr(a->operands[1].mem.base)) < 0 || (idx = gpr(a->operands[1].mem.index)) < 0 ||
+	    a->operands[1].mem.disp != 0)
+		return false;
+	/* a load zero-extends: a wider signed extension sees a positive
+	 * number, a narrower one is not a dispatch GCC emits */
+	if (ext > t->size)
+		t->sign = false;
+	else if (ext < t->size)
+		return false;
+	return table_address(d, w, kld, rt, &t->table) && bound(d, w, kld, idx, &t->count);
 }
 
 #define STR_(x) #x

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct decoder {
 	enum arch arch;
@@ -44,11 +45,117 @@ void decode_one(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
 		arm64_decode_one(d->impl, p, n, addr, out);
 }
 
+static uint64_t read_entry(const uint8_t *p, const struct table_shape *t)
+{
+	uint64_t v = 0;
+
+	for (unsigned k = 0; k < t->size; k++)
+		v |= (uint64_t)p[k] << (8 * k);
+	if (t->sign && t->size < 8) {
+		uint64_t m = 1ull << (8 * t->size - 1);
+
+		v = (v ^ m) - m;
+	}
+	return v;
+}
+
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+size_t dispatch_prev(const struct dispatch *w, size_t k)
+{
+	size_t from = DISPATCH_NONE;
+
+	if (k > 0 && (w->insn[k - 1].kind == BR_NONE || w->insn[k - 1].kind == BR_COND))
+		return w->insn[k - 1].undecoded ? DISPATCH_NONE : k - 1;
+	for (size_t i = 0; i < w->n; i++)
+		if ((w->insn[i].kind == BR_COND || w->insn[i].kind == BR_JUMP) &&
+		    w->insn[i].target == w->insn[k].addr) {
+			if (from != DISPATCH_NONE)
+				return DISPATCH_NONE;   /* two ways in: the bound is not one */
+			from = i;
+		}
+	return from;
+}
+
+/* The shape of a dispatch is per back end; reading the table is common. */
+enum jump_kind decode_jump_table(struct decoder *d, const struct elf_image *img,
+				 const uint8_t *code, const struct insn *insn, size_t n, size_t j,
+				 struct jump_targets *out)
+{
+	struct dispatch w = { code, insn, n, j };
+	struct table_shape t = { 0 };
+	uint64_t lo = insn[0].addr, hi = insn[n - 1].addr + insn[n - 1].len;
+	const uint8_t *p;
+	size_t k = 0, m = 0;
+
+	out->n = 0;
+	if (insn[j].kind != BR_JUMP_IND)
+		return JUMP_UNKNOWN;
+	if (d->arch == ARCH_X86_64 &&
+	    x86_stub_slot(d->impl, code + (insn[j].addr - lo), insn[j].len, insn[j].addr))
+		return JUMP_SLOT;
+	if (!(d->arch == ARCH_X86_64 ? x86_table_shape(d->impl, img, &w, &t) :
+	      arm64_table_shape(d->impl, img, &w, &t)))
+		return JUMP_UNKNOWN;
+	/* a bound beyond 64 Ki entries is not a switch GCC or Clang emit */
+	if (t.count == 0 || t.count > 65536 || !(p = elf_vaddr_bytes(img, t.table, t.count * t.size)))
+		return JUMP_UNKNOWN;
+	GROW(out->v, out->cap, t.count);
+	for (uint64_t e = 0; e < t.count; e++) {
+		uint64_t target = t.base + (read_entry(p + e * t.size, &t) << t.shift);
+
+		/* a case may sit in the function's cold part, elsewhere in
+		 * the text: only an entry leading out of code is a misread */
+		if (target < lo || target >= hi) {
+			if (!elf_vaddr_is_code(img, target))
+				return JUMP_UNKNOWN;
+			continue;
+		}
+		out->v[m++] = target;
+	}
+	qsort(out->v, m, sizeof *out->v, by_u64);
+	for (uint64_t e = 0; e < m; e++)
+		if (k == 0 || out->v[e] != out->v[k - 1])
+			out->v[k++] = out->v[e];
+	out->n = k;
+	return JUMP_TABLE;
+}
+
+uint64_t decode_stub_slot(void *decoder, const uint8_t *p, size_t n, uint64_t addr)
+{
+	struct decoder *d = decoder;
+
+	return d->arch == ARCH_X86_64 ? x86_stub_slot(d->impl, p, n, addr) :
+	       arm64_stub_slot(p, n, addr);
+}
+
 bool insn_fuses(const struct insn *first, const struct insn *jcc)
 {
 	if (jcc->kind != BR_COND || first->addr + first->len != jcc->addr)
 		return false;
 	return x86_fuses(first, jcc);
+}
+
+/* x86-64: ret is c3 or c2 iw; a function with neither byte has none.
+ * AArch64: RET/RETAA/RETAB/ERET are one encoding family, D65F xxxx and
+ * D69F 03E0 (Arm ARM C6.2: RET, RETAA, ERET), searched word by word. */
+bool decode_may_hold_ret(enum arch arch, const uint8_t *p, size_t n)
+{
+	if (arch == ARCH_X86_64)
+		return memchr(p, 0xc3, n) || memchr(p, 0xc2, n);
+	for (size_t off = 0; off + 4 <= n; off += 4) {
+		uint32_t w = (uint32_t)p[off] | (uint32_t)p[off + 1] << 8 |
+			     (uint32_t)p[off + 2] << 16 | (uint32_t)p[off + 3] << 24;
+
+		if ((w & 0xfffff000u) == 0xd65f0000u || w == 0xd69f03e0u)
+			return true;
+	}
+	return false;
 }
 
 const char *decode_library_versions(void)

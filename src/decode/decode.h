@@ -18,7 +18,7 @@ enum branch_kind {
 	BR_CALL_IND,    /* indirect call: falls through */
 	BR_RET,
 	BR_STOP,        /* ud2, hlt, int3, brk...: no successor */
-	BR_INVALID      /* bytes that do not decode: one byte (x86) or word */
+	BR_INVALID      /* x86 bytes that do not decode: one byte, as objdump's (bad) */
 };
 
 struct insn {
@@ -30,6 +30,10 @@ struct insn {
 	uint8_t fuse_first;     /* class as the first of a fused pair, 0 none */
 	uint8_t fuse_cond;      /* class of a conditional branch's condition */
 	uint8_t padding;        /* a nop: alignment filler when nothing reaches it */
+	/* AArch64: a word Capstone 4 cannot decode (SVE, MTE, newer
+	 * extensions). Every branch encoding is in the base ISA, which it
+	 * decodes, so such a word is a plain instruction that falls through. */
+	uint8_t undecoded;
 };
 
 struct decoder;
@@ -40,8 +44,9 @@ const char *decode_library_versions(void);
 void decoder_free(struct decoder *d);
 
 /* Decode one instruction of `p[0..n)` at virtual address `addr`. Never
- * fails: undecodable bytes give BR_INVALID of the smallest step (1 byte on
- * x86, as objdump's "(bad)"; 4 on AArch64). n must be > 0. */
+ * fails: undecodable x86 bytes give BR_INVALID of one byte (objdump's
+ * "(bad)"); an undecodable AArch64 word is BR_NONE with `undecoded` set (a
+ * tail shorter than a word is BR_INVALID). n must be > 0. */
 void decode_one(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
 		struct insn *out);
 
@@ -51,6 +56,47 @@ void decode_one(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
  * overflow and parity ones; INC and DEC only with the ZF/SF-OF ones; none
  * with a memory operand and an immediate, or a RIP-relative operand. */
 bool insn_fuses(const struct insn *first, const struct insn *jcc);
+
+/* Can p[0..n) hold a return instruction? A cheap filter (a byte or word
+ * search, no decode) for finding functions that never return: false means
+ * there is certainly no ret; true means decode and see. */
+bool decode_may_hold_ret(enum arch arch, const uint8_t *p, size_t n);
+
+/* The memory slot whose contents the first indirect jump of the stub code
+ * p[0..n) at `addr` jumps to, 0 when there is none: `jmp *disp(%rip)` (after
+ * endbr64, with or without bnd) on x86-64; `adrp xN, page; ldr xM, [xN,
+ * #off]; ... br xM` on AArch64. Fits elf_stub_slot_fn with the decoder as
+ * context, for naming PLT stubs. */
+uint64_t decode_stub_slot(void *decoder, const uint8_t *p, size_t n, uint64_t addr);
+
+/* The successors of an indirect jump through a dispatch table (a switch),
+ * sorted and unique; a reusable buffer. */
+struct jump_targets {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+/* What an indirect jump is, as far as its bytes and those before it say. */
+enum jump_kind {
+	JUMP_TABLE,     /* a dispatch whose table was read: out holds its targets */
+	JUMP_SLOT,      /* through a pointer slot (jmp *GOT(%rip)): a tail call
+			 * leaving the function, never a switch */
+	JUMP_UNKNOWN    /* anything else: successors unknown */
+};
+
+/* Resolve the indirect jump insn[j] of one function, whose instructions
+ * insn[0..n) were decoded contiguously from `code`, through its dispatch
+ * table: on x86-64 `lea T(%rip),t; movslq (t,i,4),r; add t,r; jmp *r` or
+ * `jmp *T(,i,8)`; on AArch64 `adrp t; add t,t,#lo; ldrb|ldrh|ldr v,[t,i..];
+ * adr b; add r,b,v,sxtb|uxtb|..|sxtw #s; br r`. The entry count comes from
+ * the `cmp i,#N` and the `ja|jae|b.hi|b.hs` (or inverse) that guards the
+ * dispatch. The table is read from the image; its targets inside the
+ * function go to `out` (sorted, unique), those elsewhere in code (a cold
+ * part) are left out. Not JUMP_TABLE when the jump is not such a dispatch,
+ * the bound is not found, or an entry leads out of code (out->n = 0). */
+enum jump_kind decode_jump_table(struct decoder *d, const struct elf_image *img,
+				 const uint8_t *code, const struct insn *insn, size_t n, size_t j,
+				 struct jump_targets *out);
 
 /* Is this a branch that ends a basic block? */
 static inline bool insn_ends_block(const struct insn *i)

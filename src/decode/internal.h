@@ -7,10 +7,46 @@
 void *x86_decoder_new(void);
 void x86_decode_one(void *d, const uint8_t *p, size_t n, uint64_t addr, struct insn *out);
 bool x86_fuses(const struct insn *first, const struct insn *jcc);
+uint64_t x86_stub_slot(void *d, const uint8_t *p, size_t n, uint64_t addr);
+
+/* What a back end finds of a dispatch: where the table is, how to read an
+ * entry, and how an entry becomes an address. */
+struct table_shape {
+	uint64_t table;         /* address of entry 0 */
+	uint64_t count;         /* entries */
+	uint8_t size;           /* bytes per entry: 1, 2, 4, 8 */
+	bool sign;              /* entries are signed */
+	uint8_t shift;          /* target = base + (entry << shift) */
+	uint64_t base;          /* 0 with size 8: absolute addresses */
+};
+
+/* A function's instructions insn[0..n) (bytes `code`) and its indirect
+ * jump insn[j], for the walk back from the jump. */
+struct dispatch {
+	const uint8_t *code;
+	const struct insn *insn;
+	size_t n, j;
+};
+
+#define DISPATCH_NONE SIZE_MAX
+#define DISPATCH_WINDOW 40      /* instructions walked back at most */
+
+/* The instruction executed just before insn[k] on the way to the
+ * dispatch: insn[k-1] when it falls through (a conditional branch does;
+ * a call, a jump, a ret do not), else the one direct branch to insn[k]
+ * (GCC often jumps to the dispatch block from its bound check);
+ * DISPATCH_NONE when there is neither. */
+size_t dispatch_prev(const struct dispatch *w, size_t k);
+
+bool x86_table_shape(void *d, const struct elf_image *img, const struct dispatch *w,
+		     struct table_shape *t);
+bool arm64_table_shape(void *d, const struct elf_image *img, const struct dispatch *w,
+		       struct table_shape *t);
 
 void *arm64_decoder_new(void);
 void arm64_decoder_free(void *d);
 void arm64_decode_one(void *d, const uint8_t *p, size_t n, uint64_t addr, struct insn *out);
+uint64_t arm64_stub_slot(const uint8_t *p, size_t n, uint64_t addr);
 
 /* The library behind each, as built: "Zydis 4.0.0", "Capstone 4.0.2". */
 const char *x86_library_version(void);

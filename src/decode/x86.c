@@ -9,6 +9,7 @@
 
 struct x86_decoder {
 	ZydisDecoder z;
+	ZydisDecoder full;      /* with operands: for the rare dispatch walk */
 };
 
 void *x86_decoder_new(void)
@@ -17,6 +18,7 @@ void *x86_decoder_new(void)
 
 	ZydisDecoderInit(&d->z, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
 	ZydisDecoderEnableMode(&d->z, ZYDIS_DECODER_MODE_MINIMAL, ZYAN_TRUE);
+	ZydisDecoderInit(&d->full, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
 	return d;
 }
 
@@ -105,6 +107,7 @@ void x86_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struct 
 	out->fuse_first = FUSE_NONE;
 	out->fuse_cond = COND_NONE;
 	out->padding = 0;
+	out->undecoded = 0;
 	if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&d->z, NULL, p, n, &z))) {
 		out->len = 1;
 		out->kind = BR_INVALID;
@@ -135,6 +138,261 @@ bool x86_fuses(const struct insn *first, const struct insn *jcc)
 	default:
 		return false;
 	}
+}
+
+/* jmp *disp32(%rip): FF /4 with ModRM mod 00, rm 101 (Intel SDM Vol. 2,
+ * Table 2-7, RIP-relative addressing). */
+uint64_t x86_stub_slot(void *dv, const uint8_t *p, size_t n, uint64_t addr)
+{
+	struct x86_decoder *d = dv;
+	ZydisDecodedInstruction z;
+
+	for (size_t off = 0; off < n; off += z.length) {
+		if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&d->z, NULL, p + off, n - off, &z)))
+			return 0;
+		if (z.mnemonic != ZYDIS_MNEMONIC_JMP)
+			continue;
+		if (z.raw.modrm.offset == 0 || z.raw.modrm.mod != 0 || z.raw.modrm.rm != 5)
+			return 0;
+		return addr + off + z.length + (uint64_t)z.raw.disp.value;
+	}
+	return 0;
+}
+
+/* ---- dispatch tables ----
+ * GCC and Clang, PIC: `cmp $N,%i; ja default; lea T(%rip),%t; (mov %i,%i;)
+ * movslq (%t,%i,4),%r; add %b,%r; jmp *%r`, entries int32 relative to
+ * b (b = t, or a `lea B(%rip),%b` of its own for GCC's computed gotos).
+ * The index may itself be read from a byte table (`movzbl U(%u),%i`, GCC's
+ * two-level switch): the entries are then as many as U's largest byte
+ * plus one. Non-PIC: `jmp *T(,%i,8)`, entries absolute. Each step is the
+ * last write of the register it reads, walking back along the path to the
+ * jump (dispatch_prev). */
+
+struct x86_full {
+	ZydisDecodedInstruction i;
+	ZydisDecodedOperand op[ZYDIS_MAX_OPERAND_COUNT];
+};
+
+struct x86_walk {
+	const struct x86_decoder *d;
+	const struct dispatch *w;
+	const struct elf_image *img;
+};
+
+static bool full_at(const struct x86_walk *x, size_t k, struct x86_full *a)
+{
+	const struct insn *in = &x->w->insn[k];
+
+	return ZYAN_SUCCESS(ZydisDecoderDecodeFull(&x->d->full,
+						   x->w->code + (in->addr - x->w->insn[0].addr),
+						   in->len, &a->i, a->op));
+}
+
+static ZydisRegister family(ZydisRegister r)
+{
+	return ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, r);
+}
+
+static bool is_reg(const ZydisDecodedOperand *o, ZydisRegister fam)
+{
+	return o->type == ZYDIS_OPERAND_TYPE_REGISTER && family(o->reg.value) == fam;
+}
+
+static bool writes(const struct x86_full *a, ZydisRegister fam)
+{
+	for (unsigned k = 0; k < a->i.operand_count; k++)
+		if ((a->op[k].actions & ZYDIS_OPERAND_ACTION_MASK_WRITE) && is_reg(&a->op[k], fam))
+			return true;
+	return false;
+}
+
+/* The last instruction on the path before insn[from] that writes `fam`. */
+static bool def_before(const struct x86_walk *x, size_t from, ZydisRegister fam, size_t *at,
+		       struct x86_full *a)
+{
+	size_t k = from;
+
+	for (unsigned step = 0; step < DISPATCH_WINDOW; step++) {
+		if ((k = dispatch_prev(x->w, k)) == DISPATCH_NONE || !full_at(x, k, a))
+			return false;
+		if (writes(a, fam)) {
+			*at = k;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* `lea X(%rip),%reg` as the last write of reg before insn[from]: X. */
+static bool rip_address(const struct x86_walk *x, size_t from, ZydisRegister reg, uint64_t *addr)
+{
+	struct x86_full a;
+	size_t k;
+
+	if (!def_before(x, from, reg, &k, &a) || a.i.mnemonic != ZYDIS_MNEMONIC_LEA ||
+	    a.op[1].mem.base != ZYDIS_REGISTER_RIP || a.op[1].mem.index != ZYDIS_REGISTER_NONE)
+		return false;
+	*addr = x->w->insn[k].addr + x->w->insn[k].len + (uint64_t)a.op[1].mem.disp.value;
+	return true;
+}
+
+/* The entry count a `cmp $imm` guards with the jcc that follows it on
+ * the path: ja and jbe leave imm+1 entries, jae and jb imm. */
+static bool guard(const struct x86_walk *x, size_t jcc, int64_t imm, uint64_t *count)
+{
+	struct x86_full a;
+
+	if (jcc == DISPATCH_NONE || imm < 0 || !full_at(x, jcc, &a))
+		return false;
+	switch (a.i.mnemonic) {
+	case ZYDIS_MNEMONIC_JNBE: case ZYDIS_MNEMONIC_JBE: *count = (uint64_t)imm + 1; return true;
+	case ZYDIS_MNEMONIC_JNB: case ZYDIS_MNEMONIC_JB: *count = (uint64_t)imm; return true;
+	default: return false;
+	}
+}
+
+static bool bound(const struct x86_walk *x, size_t from, ZydisRegister idx, uint64_t *count,
+		  int depth);
+
+/* movzbl U(%u),%i: the index is a byte of table U, itself indexed by u
+ * under a bound of its own; the entries are its largest byte plus one. */
+static bool byte_table_bound(const struct x86_walk *x, size_t k, const ZydisDecodedOperand *m,
+			     uint64_t *count, int depth)
+{
+	uint64_t table, n;
+	const uint8_t *p;
+	uint8_t top = 0;
+
+	if (depth > 0 || m->type != ZYDIS_OPERAND_TYPE_MEMORY || m->size != 8 ||
+	    m->mem.index == ZYDIS_REGISTER_NONE || m->mem.scale > 1)
+		return false;
+	if (m->mem.base == ZYDIS_REGISTER_NONE)
+		table = 0;
+	else if (!rip_address(x, k, family(m->mem.base), &table))
+		return false;
+	table += (uint64_t)m->mem.disp.value;
+	if (!bound(x, k, family(m->mem.index), &n, depth + 1) || n > 65536 ||
+	    !(p = elf_vaddr_bytes(x->img, table, n)))
+		return false;
+	for (uint64_t e = 0; e < n; e++)
+		top = p[e] > top ? p[e] : top;
+	*count = (uint64_t)top + 1;
+	return true;
+}
+
+static bool same_memory(const ZydisDecodedOperand *a, const ZydisDecodedOperand *b)
+{
+	return a->type == ZYDIS_OPERAND_TYPE_MEMORY && b->type == ZYDIS_OPERAND_TYPE_MEMORY &&
+	       a->size == b->size && a->mem.base == b->mem.base && a->mem.index == b->mem.index &&
+	       a->mem.scale == b->mem.scale && a->mem.disp.value == b->mem.disp.value &&
+	       a->mem.segment == b->mem.segment;
+}
+
+static int64_t imm_of(const ZydisDecodedOperand *o)
+{
+	return o->imm.is_signed ? o->imm.value.s : (int64_t)o->imm.value.u;
+}
+
+/* Back from insn[from] to the `cmp $N, idx` bounding the index, following
+ * register moves (`mov %eax,%eax`, `movzbl %al,%eax`) and a load from
+ * memory compared in place (`cmpl $11,8(%rbx); ja; mov 8(%rbx),%eax`).
+ * A cmp of another register counts when the index turns out to be its
+ * copy, made before the cmp and with neither changed since (GCC hoists the
+ * copy out of the loop: libc's _nl_intern_locale_data). */
+static bool bound(const struct x86_walk *x, size_t from, ZydisRegister idx, uint64_t *count,
+		  int depth)
+{
+	struct x86_full a;
+	ZydisDecodedOperand mem = { 0 };
+	size_t k = from, jcc = DISPATCH_NONE, other_jcc = DISPATCH_NONE;
+	ZydisRegister other = ZYDIS_REGISTER_NONE;
+	int64_t other_imm = 0;
+
+	for (unsigned step = 0; step < DISPATCH_WINDOW; step++) {
+		if ((k = dispatch_prev(x->w, k)) == DISPATCH_NONE || !full_at(x, k, &a))
+			return false;
+		if (x->w->insn[k].kind == BR_COND)
+			jcc = k;        /* the nearest after the cmp, once it is found */
+		if (a.i.mnemonic == ZYDIS_MNEMONIC_CMP && a.op[1].type == ZYDIS_OPERAND_TYPE_IMMEDIATE &&
+		    (mem.type ? same_memory(&a.op[0], &mem) : is_reg(&a.op[0], idx)))
+			return guard(x, jcc, imm_of(&a.op[1]), count);
+		if (other != ZYDIS_REGISTER_NONE && writes(&a, other))
+			other = ZYDIS_REGISTER_NONE;    /* not the value compared */
+		if (a.i.mnemonic == ZYDIS_MNEMONIC_CMP && a.op[1].type == ZYDIS_OPERAND_TYPE_IMMEDIATE &&
+		    a.op[0].type == ZYDIS_OPERAND_TYPE_REGISTER && other == ZYDIS_REGISTER_NONE &&
+		    !mem.type) {
+			other = family(a.op[0].reg.value);
+			other_imm = imm_of(&a.op[1]);
+			other_jcc = jcc;
+		}
+		if (mem.type) {
+			/* the compared memory is no longer the loaded one */
+			if ((mem.mem.base != ZYDIS_REGISTER_NONE && writes(&a, family(mem.mem.base))) ||
+			    (mem.mem.index != ZYDIS_REGISTER_NONE && writes(&a, family(mem.mem.index))))
+				return false;
+			continue;
+		}
+		if (!writes(&a, idx))
+			continue;
+		if (a.i.mnemonic == ZYDIS_MNEMONIC_MOVZX && a.op[1].type == ZYDIS_OPERAND_TYPE_MEMORY)
+			return byte_table_bound(x, k, &a.op[1], count, depth);
+		if (a.i.mnemonic == ZYDIS_MNEMONIC_MOV && a.op[1].type == ZYDIS_OPERAND_TYPE_MEMORY &&
+		    a.op[1].mem.base != ZYDIS_REGISTER_RIP) {
+			mem = a.op[1];
+			continue;
+		}
+		if ((a.i.mnemonic != ZYDIS_MNEMONIC_MOV && a.i.mnemonic != ZYDIS_MNEMONIC_MOVZX) ||
+		    a.op[1].type != ZYDIS_OPERAND_TYPE_REGISTER)
+			return false;
+		idx = family(a.op[1].reg.value);
+		if (idx == other)
+			return guard(x, other_jcc, other_imm, count);
+	}
+	return false;
+}
+
+/* jmp *T(,%i,8): a table of absolute addresses. */
+static bool absolute_table(const struct x86_walk *x, const ZydisDecodedOperand *m,
+			   struct table_shape *t)
+{
+	if (m->mem.base != ZYDIS_REGISTER_NONE || m->mem.index == ZYDIS_REGISTER_NONE ||
+	    m->mem.scale != 8)
+		return false;
+	*t = (struct table_shape){ .table = (uint64_t)m->mem.disp.value, .size = 8 };
+	return bound(x, x->w->j, family(m->mem.index), &t->count, 0);
+}
+
+bool x86_table_shape(void *dv, const struct elf_image *img, const struct dispatch *w,
+		     struct table_shape *t)
+{
+	struct x86_walk x = { dv, w, img };
+	struct x86_full j, add, mov;
+	size_t kadd, kmov;
+	ZydisRegister r;
+
+	if (!full_at(&x, w->j, &j))
+		return false;
+	if (j.op[0].type == ZYDIS_OPERAND_TYPE_MEMORY)
+		return absolute_table(&x, &j.op[0], t);
+	if (j.op[0].type != ZYDIS_OPERAND_TYPE_REGISTER)
+		return false;
+	r = family(j.op[0].reg.value);
+	/* add %b,%r */
+	if (!def_before(&x, w->j, r, &kadd, &add) || add.i.mnemonic != ZYDIS_MNEMONIC_ADD ||
+	    !is_reg(&add.op[0], r) || add.op[1].type != ZYDIS_OPERAND_TYPE_REGISTER)
+		return false;
+	/* movslq (%t,%i,4),%r */
+	if (!def_before(&x, kadd, r, &kmov, &mov) || mov.i.mnemonic != ZYDIS_MNEMONIC_MOVSXD ||
+	    mov.op[1].type != ZYDIS_OPERAND_TYPE_MEMORY || mov.op[1].mem.scale != 4 ||
+	    mov.op[1].mem.index == ZYDIS_REGISTER_NONE || mov.op[1].mem.base == ZYDIS_REGISTER_NONE)
+		return false;
+	*t = (struct table_shape){ .size = 4, .sign = true };
+	if (!rip_address(&x, kmov, family(mov.op[1].mem.base), &t->table) ||
+	    !rip_address(&x, kadd, family(add.op[1].reg.value), &t->base))
+		return false;
+	t->table += (uint64_t)mov.op[1].mem.disp.value;
+	return bound(&x, kmov, family(mov.op[1].mem.index), &t->count, 0);
 }
 
 const char *x86_library_version(void)

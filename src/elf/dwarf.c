@@ -1,14 +1,22 @@
 /* Source lines through libdw: from the image's own DWARF, else from the
  * separate debug file named by its build-id (Debian's *-dbg packages put
  * them under /usr/lib/debug/.build-id/). Opened lazily: most scans print
- * a handful of lines and need no DWARF at all. */
+ * a handful of lines and need no DWARF at all.
+ *
+ * A relocatable object (.o, .ko) holds its .debug_line unrelocated: every
+ * address in it is 0 plus a relocation against a section. libdwfl applies
+ * .rela.debug_* when it reports the file offline, and lays the sections
+ * out at addresses of its own; an address of ours (an offset in section
+ * `sec`) is that section's address there plus the offset. */
 #include "elf.h"
 #include "internal.h"
 
 #include <elf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
 #include <elfutils/version.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +28,44 @@ struct dwarf_state {
 	Dwarf *dw;
 	struct elf_image debug;         /* the separate debug file, if opened */
 	bool tried;
+	Dwfl *dwfl;             /* a relocatable object's, relocated */
+	Dwfl_Module *mod;
 };
+
+static const Dwfl_Callbacks offline_callbacks = {
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+};
+
+static void open_relocated(struct elf_image *img, struct dwarf_state *st)
+{
+	if (strcmp(img->path, "[vdso]") == 0 || !(st->dwfl = dwfl_begin(&offline_callbacks)))
+		return;
+	st->mod = dwfl_report_offline(st->dwfl, img->path, img->path, -1);
+	dwfl_report_end(st->dwfl, NULL, NULL);
+}
+
+/* Offset `off` of section `sec` where libdwfl placed that section. */
+static bool relocated_address(const struct dwarf_state *st, uint32_t sec, uint64_t off,
+			      Dwarf_Addr *addr)
+{
+	GElf_Addr bias;
+	GElf_Shdr sh;
+	Elf *e = dwfl_module_getelf(st->mod, &bias);
+	Elf_Scn *scn = e ? elf_getscn(e, sec) : NULL;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
+		return false;
+	*addr = sh.sh_addr + off + bias;
+	return true;
+}
+
+static void format_line(const char *file, int lineno, char *buf, size_t n)
+{
+	const char *base = strrchr(file, '/');
+
+	snprintf(buf, n, "%s:%d", base ? base + 1 : file, lineno);
+}
 
 bool elf_debug_file_path(const struct elf_image *img, char *path, size_t size)
 {
@@ -60,10 +105,11 @@ static struct dwarf_state *dwarf_state(struct elf_image *img)
 		return st;
 	st = xcalloc(1, sizeof *st);
 	img->dwarf = st;
-	/* Relocatable objects would need their .rela.debug_* applied first. */
-	if (img->type == ET_REL)
-		return st;
 	elf_version(EV_CURRENT);
+	if (img->type == ET_REL) {
+		open_relocated(img, st);
+		return st;
+	}
 	st->elf = elf_memory((char *)img->data, img->size);
 	if (st->elf)
 		st->dw = dwarf_begin_elf(st->elf, DWARF_C_READ, NULL);
@@ -72,23 +118,40 @@ static struct dwarf_state *dwarf_state(struct elf_image *img)
 	return st;
 }
 
-const char *elf_source_line(struct elf_image *img, uint64_t addr, char *buf, size_t n)
+static const char *relocated_line(const struct dwarf_state *st, uint32_t sec, uint64_t off,
+				  char *buf, size_t n)
+{
+	Dwarf_Addr addr;
+	Dwfl_Line *line;
+	const char *file;
+	int lineno = 0;
+
+	if (st->mod && relocated_address(st, sec, off, &addr) &&
+	    (line = dwfl_module_getsrc(st->mod, addr)) &&
+	    (file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL)))
+		format_line(file, lineno, buf, n);
+	return buf;
+}
+
+const char *elf_source_line(struct elf_image *img, uint32_t sec, uint64_t addr, char *buf,
+			    size_t n)
 {
 	struct dwarf_state *st = dwarf_state(img);
 	Dwarf_Die cu;
 	Dwarf_Line *line;
-	const char *file, *base;
+	const char *file;
 	int lineno = 0;
 
 	buf[0] = 0;
+	if (img->type == ET_REL)
+		return relocated_line(st, sec, addr, buf, n);
 	if (!st->dw || !dwarf_addrdie(st->dw, addr, &cu))
 		return buf;
 	line = dwarf_getsrc_die(&cu, addr);
 	if (!line || !(file = dwarf_linesrc(line, NULL, NULL)) ||
 	    dwarf_lineno(line, &lineno) != 0)
 		return buf;
-	base = strrchr(file, '/');
-	snprintf(buf, n, "%s:%d", base ? base + 1 : file, lineno);
+	format_line(file, lineno, buf, n);
 	return buf;
 }
 
@@ -98,6 +161,8 @@ void elf_dwarf_close(struct elf_image *img)
 
 	if (!st)
 		return;
+	if (st->dwfl)
+		dwfl_end(st->dwfl);
 	if (st->dw)
 		dwarf_end(st->dw);
 	if (st->elf)

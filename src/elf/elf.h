@@ -81,18 +81,43 @@ const char *elf_type_name(uint16_t type);
 int elf_functions(const struct elf_image *img, struct elf_funcs *out, struct err *e);
 void elf_funcs_free(struct elf_funcs *f);
 
-/* A PLT stub and the name of the symbol it calls ("exit" for exit@plt). */
+/* A PLT stub and the name of the symbol it calls ("exit" for exit@plt;
+ * "*ABS*+0x..." for an IRELATIVE slot, as objdump says). */
 struct elf_plt_stub {
 	uint64_t addr;
 	const char *name;
 };
 
-/* The stubs of .plt.sec or .plt; *out is malloc'd (free it). */
-size_t elf_plt_stubs(const struct elf_image *img, struct elf_plt_stub **out);
+struct elf_plt {
+	struct elf_plt_stub *v;
+	size_t n;
+	char *pool;
+};
+
+/* The GOT slot that the stub code p[0..n) at `addr` jumps through, 0 when
+ * it jumps through none: an instruction question the caller answers
+ * (decode_stub_slot), elf knows no opcode. */
+typedef uint64_t (*elf_stub_slot_fn)(void *ctx, const uint8_t *p, size_t n, uint64_t addr);
+
+/* The named stubs of .plt, .plt.sec and .plt.got, in that order: each
+ * stub's slot matched to the r_offset of a .rela.plt or .rela.dyn
+ * relocation. Free with elf_plt_free. */
+void elf_plt_stubs(const struct elf_image *img, elf_stub_slot_fn slot_of, void *ctx,
+		   struct elf_plt *out);
+void elf_plt_free(struct elf_plt *p);
 
 /* The bytes of a function; NULL if they are not in the file (never for a
  * function returned by elf_functions). */
 const uint8_t *elf_func_bytes(const struct elf_image *img, const struct elf_func *f);
+
+/* The bytes at virtual address [addr, addr+len) of a loaded section
+ * (SHF_ALLOC, with file contents), or NULL: for reading a jump table out
+ * of .rodata. Always NULL in a relocatable object, whose addresses are
+ * unrelocated. */
+const uint8_t *elf_vaddr_bytes(const struct elf_image *img, uint64_t addr, uint64_t len);
+
+/* Does virtual address `addr` lie in an executable section? */
+bool elf_vaddr_is_code(const struct elf_image *img, uint64_t addr);
 
 /* The ELF virtual address of the byte at file offset `off`, through the
  * PT_LOAD segment that maps it; -1 when no segment does. */
@@ -109,10 +134,12 @@ const char *elf_build_id_hex(const struct elf_image *img, char buf[static 129]);
  * section's sh_addralign. */
 uint64_t elf_placement_align(const struct elf_image *img, uint32_t sec);
 
-/* Source "file:line" for an address, "" when there is no DWARF. Looks in
- * the image, then in /usr/lib/debug/.build-id/ by build-id. Not thread
- * safe: call from one thread. */
-const char *elf_source_line(struct elf_image *img, uint64_t addr,
+/* Source "file:line" for an address of section `sec`, "" when there is
+ * no DWARF. Looks in the image, then in /usr/lib/debug/.build-id/ by
+ * build-id; a relocatable object's DWARF is relocated first (its addresses
+ * are offsets in `sec`, which only there tells which code is meant). Not
+ * thread safe: call from one thread. */
+const char *elf_source_line(struct elf_image *img, uint32_t sec, uint64_t addr,
 			    char *buf, size_t n);
 
 /* "elfutils 0.188": the libelf/libdw straddle was built with. */

@@ -106,6 +106,34 @@ const char *elf_string(const struct elf_image *img, const struct elf_section *st
 	return s;
 }
 
+const uint8_t *elf_vaddr_bytes(const struct elf_image *img, uint64_t addr, uint64_t len)
+{
+	if (img->type == ET_REL)
+		return NULL;
+	for (size_t i = 0; i < img->nsec; i++) {
+		const struct elf_section *s = &img->sec[i];
+
+		if (!(s->flags & SHF_ALLOC) || s->type == SHT_NOBITS || addr < s->addr ||
+		    addr - s->addr > s->size || len > s->size - (addr - s->addr) ||
+		    !elf_range_ok(img, s->offset, s->size))
+			continue;
+		return img->data + s->offset + (addr - s->addr);
+	}
+	return NULL;
+}
+
+bool elf_vaddr_is_code(const struct elf_image *img, uint64_t addr)
+{
+	for (size_t i = 0; i < img->nsec; i++) {
+		const struct elf_section *s = &img->sec[i];
+
+		if ((s->flags & SHF_EXECINSTR) && s->type == SHT_PROGBITS && addr >= s->addr &&
+		    addr - s->addr < s->size)
+			return true;
+	}
+	return false;
+}
+
 const struct elf_section *elf_section_named(const struct elf_image *img, const char *name)
 {
 	for (size_t i = 0; i < img->nsec; i++)

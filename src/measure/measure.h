@@ -52,6 +52,9 @@ struct machine_state {
 
 void state_begin(struct state_snapshot *s);
 void state_end(const struct state_snapshot *s, struct machine_state *m);
+/* The shares between two snapshots, USER_HZ = hz (state_end's arithmetic). */
+void state_delta(const struct state_snapshot *s, const struct state_snapshot *now, double hz,
+		 struct machine_state *m);
 
 /* ---- hardware counters (counters.c) ---- */
 

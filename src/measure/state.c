@@ -92,24 +92,33 @@ static void frequency(struct machine_state *m)
 	fclose(f);
 }
 
+void state_delta(const struct state_snapshot *s, const struct state_snapshot *now, double hz,
+		 struct machine_state *m)
+{
+	double ticks = (double)((now->busy - s->busy) + (now->idle - s->idle) +
+				(now->steal - s->steal));
+
+	m->seconds = now->at_s - s->at_s;
+	m->steal_pct = m->busy_pct = m->others_pct = 0;
+	if (ticks <= 0)
+		return;
+	m->steal_pct = 100 * (double)(now->steal - s->steal) / ticks;
+	m->busy_pct = 100 * (double)(now->busy - s->busy) / ticks;
+	/* of all CPUs' time: what was busy and not ours */
+	double others = (double)(now->busy - s->busy) / hz - (now->own_s - s->own_s);
+
+	m->others_pct = others > 0 ? 100 * others * hz / ticks : 0;
+}
+
 void state_end(const struct state_snapshot *s, struct machine_state *m)
 {
 	struct state_snapshot now;
-	double ticks, hz = (double)sysconf(_SC_CLK_TCK), ncpu = (double)sysconf(_SC_NPROCESSORS_ONLN);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	FILE *f;
 
 	memset(m, 0, sizeof *m);
 	state_begin(&now);
-	m->seconds = now.at_s - s->at_s;
-	ticks = (double)((now.busy - s->busy) + (now.idle - s->idle) + (now.steal - s->steal));
-	if (ticks > 0) {
-		double others = (double)(now.busy - s->busy) / hz - (now.own_s - s->own_s);
-
-		m->steal_pct = 100 * (double)(now.steal - s->steal) / ticks;
-		m->busy_pct = 100 * (double)(now.busy - s->busy) / ticks;
-		/* of all CPUs' time: what was busy and not ours */
-		m->others_pct = others > 0 ? 100 * others * hz / ticks : 0;
-	}
+	state_delta(s, &now, (double)sysconf(_SC_CLK_TCK), m);
 	m->ncpus = ncpu > 0 ? (unsigned)ncpu : 0;
 	f = fopen("/proc/loadavg", "r");
 	if (f) {

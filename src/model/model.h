@@ -203,6 +203,7 @@ struct scan_opts {
 
 struct loop_report {
 	uint64_t start, end;
+	uint32_t sec;                   /* section of its function */
 	uint32_t depth;
 	bool innermost, has_call, in_loop_buffer;
 	bool irreducible;               /* a cycle with more than one entry */
@@ -223,6 +224,8 @@ struct func_report {
 	uint32_t hazard, nhazard;       /* entry hazards, into scan_result.hazard */
 	uint32_t irr, nirr;             /* into scan_result.irr */
 	uint32_t ninsn;
+	uint32_t jump_tables;           /* indirect jumps resolved through a table */
+	uint32_t unresolved;            /* indirect jumps whose targets are unknown */
 	struct func_shape shape;        /* what diff matches unnamed functions by */
 	uint64_t samples;               /* in the function (hot_attribute) */
 };
@@ -246,6 +249,8 @@ struct scan_result {
 	uint64_t instructions;
 	uint64_t loops_total;
 	uint64_t bytes_decoded;
+	uint64_t undecoded;             /* AArch64 words Capstone cannot decode */
+	uint64_t jump_tables, unresolved;       /* sums of func_report's */
 	/* set by hot_attribute: samples are counted, of `run_samples` in all */
 	bool hot;
 	uint64_t file_samples, run_samples;

@@ -14,17 +14,30 @@
 #include <string.h>
 
 static const char *const noreturn_names[] = {
+	/* C library and POSIX */
 	"exit", "_exit", "_Exit", "abort", "quick_exit", "__stack_chk_fail",
 	"__stack_chk_fail_local", "__assert_fail", "__assert_perror_fail", "__assert",
-	"__fortify_fail", "__chk_fail", "__libc_fatal", "__libc_message",
-	"longjmp", "_longjmp", "siglongjmp", "__longjmp_chk", "pthread_exit",
-	"__pthread_unwind", "__pthread_unwind_next", "__cxa_throw", "__cxa_rethrow",
-	"__cxa_bad_cast", "__cxa_bad_typeid", "__cxa_pure_virtual",
-	"__cxa_deleted_virtual", "__cxa_throw_bad_array_new_length", "_Unwind_Resume",
-	"_ZSt9terminatev", "err", "errx", "verr", "verrx", "_dl_signal_error",
-	"_dl_fatal_printf", "panic", "do_exit", "make_task_dead", "do_group_exit",
-	"kthread_exit", "usercopy_abort", "__ubsan_handle_builtin_unreachable",
-	"__sanitizer_cov_trace_pc_unreachable",
+	"longjmp", "_longjmp", "siglongjmp", "pthread_exit", "err", "errx", "verr", "verrx",
+	/* glibc internals (declared __attribute__ ((noreturn)) in its sources) */
+	"__fortify_fail", "__chk_fail", "__libc_fatal", "__libc_message", "__longjmp",
+	"__longjmp_chk", "____longjmp_chk", "__libc_longjmp", "__libc_siglongjmp",
+	"__libc_unwind_longjmp", "__longjmp_cancel", "__pthread_unwind",
+	"__pthread_unwind_next", "__libc_dynarray_at_failure", "__libc_start_call_main",
+	"__libc_start_main", "__malloc_assert", "malloc_printerr", "_dl_signal_error",
+	"_dl_signal_exception", "_dl_fatal_printf", "_dl_reloc_bad_type",
+	/* C++ ABI, libgcc, libstdc++ (std::__throw_* are matched by pattern) */
+	"__cxa_throw", "__cxa_rethrow", "__cxa_bad_cast", "__cxa_bad_typeid",
+	"__cxa_pure_virtual", "__cxa_deleted_virtual", "__cxa_throw_bad_array_new_length",
+	"__cxa_call_unexpected", "__cxa_call_terminate", "_Unwind_Resume",
+	"_ZSt9terminatev", "_ZSt10unexpectedv", "_ZN10__cxxabiv111__terminateEPFvvE",
+	"_ZN10__cxxabiv112__unexpectedEPFvvE",
+	/* Linux (__noreturn in include/linux/ and arch/) */
+	"panic", "do_exit", "make_task_dead", "do_group_exit", "kthread_exit",
+	"kthread_complete_and_exit", "__module_put_and_kthread_exit", "do_task_dead",
+	"rewind_stack_and_make_dead", "rewind_stack_do_exit", "usercopy_abort",
+	"fortify_panic", "__fortify_panic", "panic_smp_self_stop", "nmi_panic_self_stop",
+	"cpu_startup_entry", "sev_es_terminate", "snp_abort",
+	"__ubsan_handle_builtin_unreachable", "__sanitizer_cov_trace_pc_unreachable",
 };
 
 static bool name_is_noreturn(const char *name)
@@ -32,8 +45,9 @@ static bool name_is_noreturn(const char *name)
 	/* glibc's internal aliases: __GI_exit, __GI___assert_fail */
 	if (strncmp(name, "__GI_", 5) == 0)
 		name += 5;
-	/* libstdc++'s std::__throw_* helpers */
-	if (strncmp(name, "_ZSt", 4) == 0 && strstr(name, "__throw_"))
+	/* libstdc++'s std::__throw_* and __gnu_cxx::__throw_* helpers */
+	if ((strncmp(name, "_ZSt", 4) == 0 || strncmp(name, "_ZN9__gnu_cxx", 13) == 0) &&
+	    strstr(name, "__throw_"))
 		return true;
 	for (size_t i = 0; i < sizeof noreturn_names / sizeof noreturn_names[0]; i++)
 		if (strcmp(name, noreturn_names[i]) == 0)
@@ -92,23 +106,17 @@ static void add(struct noreturn_set *s, uint64_t addr)
 }
 
 /* exit@plt never returns either. */
-static void add_plt_stubs(const struct elf_image *img, struct noreturn_set *s, size_t nfuncs)
+static void add_plt_stubs(const struct elf_image *img, struct decoder *d,
+			  struct noreturn_set *s, size_t nfuncs)
 {
-	struct elf_plt_stub *stub;
-	size_t n = elf_plt_stubs(img, &stub);
+	struct elf_plt plt;
 
-	s->addr = xrealloc(s->addr, (nfuncs + n + 1) * sizeof *s->addr);
-	for (size_t i = 0; i < n; i++)
-		if (name_is_noreturn(stub[i].name))
-			s->addr[s->n++] = stub[i].addr;
-	free(stub);
-}
-
-/* A function with no byte 0xc3 or 0xc2 cannot hold a ret: only those are
- * decoded, so the cost is a memchr over the image, not a second decode. */
-static bool may_be_noreturn(const uint8_t *p, uint64_t n)
-{
-	return !memchr(p, 0xc3, n) && !memchr(p, 0xc2, n);
+	elf_plt_stubs(img, decode_stub_slot, d, &plt);
+	s->addr = xrealloc(s->addr, (nfuncs + plt.n + 1) * sizeof *s->addr);
+	for (size_t i = 0; i < plt.n; i++)
+		if (name_is_noreturn(plt.v[i].name))
+			s->addr[s->n++] = plt.v[i].addr;
+	elf_plt_free(&plt);
 }
 
 void noreturn_find(const struct elf_image *img, const struct elf_funcs *f,
@@ -132,14 +140,16 @@ void noreturn_find(const struct elf_image *img, const struct elf_funcs *f,
 			s->addr[s->n++] = f->v[i].addr;
 			continue;
 		}
-		if (!p || img->arch != ARCH_X86_64 || !may_be_noreturn(p, f->v[i].size))
+		/* most functions hold a ret: a byte or word search rules them
+		 * out without a second decode */
+		if (!p || decode_may_hold_ret(img->arch, p, f->v[i].size))
 			continue;
 		switch (ends(d, p, &f->v[i], &last)) {
 		case ENDS_STOPPED: s->addr[s->n++] = f->v[i].addr; break;
 		case ENDS_IN_CALL: c[nc++] = (struct candidate){ i, last }; break;
 		}
 	}
-	add_plt_stubs(img, s, f->n);
+	add_plt_stubs(img, d, s, f->n);
 	qsort(s->addr, s->n, sizeof *s->addr, by_u64);
 	/* A function whose last act is calling a noreturn function is one. */
 	while (grew) {

@@ -23,6 +23,14 @@ struct worker {
 	struct cfg cfg;
 	struct insn *insn;
 	size_t insn_cap;
+	/* this function's dispatch tables: targets of all in one buffer */
+	struct jump_targets jt;
+	uint64_t *target;
+	size_t target_cap;
+	struct cfg_jump_table *tab;
+	size_t *tab_first;
+	size_t ntab, tab_cap, tab_first_cap;
+	size_t indirect;                /* indirect jumps of the function */
 	size_t max_insn;                /* the memory bound, in instructions */
 	struct scan_result out;         /* func indices global, offsets local */
 	size_t func_cap, loop_cap, hazard_cap, irr_cap;
@@ -54,11 +62,14 @@ static size_t decode_function(struct worker *w, const struct elf_func *f)
 
 	if (!p)
 		return 0;
+	w->indirect = 0;
 	for (uint64_t off = 0; off < f->size; n++) {
 		if (!room_for(w, n))
 			return SIZE_MAX;
 		decode_one(w->dec, p + off, f->size - off, f->addr + off, &w->insn[n]);
 		off += w->insn[n].len;
+		w->out.undecoded += w->insn[n].undecoded;
+		w->indirect += w->insn[n].kind == BR_JUMP_IND;
 	}
 	return n;
 }
@@ -69,6 +80,42 @@ static void mark_noreturn_calls(struct worker *w, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (w->insn[i].kind == BR_CALL && noreturn_has(w->noreturn, w->insn[i].target))
 			w->insn[i].kind = BR_STOP;
+}
+
+/* Every indirect jump of the function through a dispatch table gets its
+ * table's targets as successors (decode reads the table); the others,
+ * except tail calls through a GOT slot, are counted as unresolved. True when a table leads backward, so the
+ * function can hold a cycle even without a backward direct branch. */
+static bool resolve_tables(struct worker *w, const struct elf_func *f, size_t n,
+			   struct func_report *fr)
+{
+	const uint8_t *p = elf_func_bytes(w->img, f);
+	size_t used = 0;
+	bool backward = false;
+
+	w->ntab = 0;
+	for (size_t i = 0; p && w->indirect && i < n; i++) {
+		if (w->insn[i].kind != BR_JUMP_IND)
+			continue;
+		switch (decode_jump_table(w->dec, w->img, p, w->insn, n, i, &w->jt)) {
+		case JUMP_TABLE: break;
+		case JUMP_SLOT: continue;       /* a tail call, like a jmp out */
+		case JUMP_UNKNOWN: fr->unresolved++; continue;
+		}
+		fr->jump_tables++;
+		backward |= w->jt.n && w->jt.v[0] <= w->insn[i].addr;
+		GROW(w->target, w->target_cap, used + w->jt.n);
+		memcpy(w->target + used, w->jt.v, w->jt.n * sizeof *w->target);
+		GROW(w->tab, w->tab_cap, w->ntab + 1);
+		GROW(w->tab_first, w->tab_first_cap, w->ntab + 1);
+		w->tab[w->ntab] = (struct cfg_jump_table){ .jump = w->insn[i].addr, .n = w->jt.n };
+		w->tab_first[w->ntab++] = used;
+		used += w->jt.n;
+	}
+	/* the buffer has stopped moving */
+	for (size_t k = 0; k < w->ntab; k++)
+		w->tab[k].target = w->target + w->tab_first[k];
+	return backward;
 }
 
 static struct hazard *reserve_hazards(struct worker *w, size_t n)
@@ -114,7 +161,7 @@ static void report_loop(struct worker *w, const struct elf_func *f, size_t ninsn
 	GROW(w->out.loop, w->loop_cap, w->out.nloop + 1);
 	r = &w->out.loop[w->out.nloop];
 	*r = (struct loop_report){
-		.start = l->start, .end = l->end, .depth = l->depth, .innermost = l->innermost,
+		.start = l->start, .end = l->end, .sec = f->sec, .depth = l->depth, .innermost = l->innermost,
 		.has_call = l->has_call, .irreducible = l->irreducible, .ninsn = l->ninsn, .cold_blocks = l->cold_blocks,
 		.cold_bytes = l->cold_bytes,
 		.branch = geo.nedge ? l->start + geo.edge[0].branch : 0,
@@ -164,9 +211,9 @@ static void scan_function(struct worker *w, size_t index)
 	w->out.instructions += n;
 	w->out.bytes_decoded += f->size;
 	fr.loop = (uint32_t)w->out.nloop;
-	if (cfg_may_have_cycle(w->insn, n)) {
+	if (resolve_tables(w, f, n, &fr) | cfg_may_have_cycle(w->insn, n)) {
 		mark_noreturn_calls(w, n);
-		cfg_build(&w->cfg, w->insn, n);
+		cfg_build_tables(&w->cfg, w->insn, n, w->tab, w->ntab);
 		w->out.loops_total += w->cfg.nloop;
 		for (size_t i = 0; i < w->cfg.nloop; i++)
 			report_loop(w, f, n, &w->cfg.loop[i]);
@@ -183,6 +230,8 @@ static void scan_function(struct worker *w, size_t index)
 		w->out.nhazard += entry_hazards(w->prof[k], f->addr, f->size, align,
 						reserve_hazards(w, 1), 1);
 	fr.nhazard = (uint32_t)(w->out.nhazard - fr.hazard);
+	w->out.jump_tables += fr.jump_tables;
+	w->out.unresolved += fr.unresolved;
 	if (fr.nloop || fr.nhazard || fr.nirr || w->opts->keep_all) {
 		GROW(w->out.func, w->func_cap, w->out.nfunc + 1);
 		w->out.func[w->out.nfunc++] = fr;
@@ -233,6 +282,9 @@ static void merge(struct scan_result *r, struct worker *w, unsigned nw)
 		r->instructions += w[k].out.instructions;
 		r->loops_total += w[k].out.loops_total;
 		r->bytes_decoded += w[k].out.bytes_decoded;
+		r->undecoded += w[k].out.undecoded;
+		r->jump_tables += w[k].out.jump_tables;
+		r->unresolved += w[k].out.unresolved;
 		r->functions_too_large += w[k].out.functions_too_large;
 	}
 	r->func = xcalloc(nf, sizeof *r->func);
@@ -290,6 +342,10 @@ static void worker_free(struct worker *w)
 	decoder_free(w->dec);
 	cfg_free(&w->cfg);
 	free(w->insn);
+	free(w->jt.v);
+	free(w->target);
+	free(w->tab);
+	free(w->tab_first);
 	free(w->out.func);
 	free(w->out.loop);
 	free(w->out.hazard);

@@ -89,6 +89,10 @@ void results_scan_file(struct json_stream *s, struct elf_image *img,
 	const char *key;
 	json_t *v;
 
+	if (img->arch == ARCH_AARCH64)
+		json_object_set_new(head, "undecoded_words", json_integer((json_int_t)r->undecoded));
+	json_object_set_new(head, "jump_tables", json_integer((json_int_t)r->jump_tables));
+	json_object_set_new(head, "indirect_jumps_unresolved", json_integer((json_int_t)r->unresolved));
 	if (r->functions_too_large)
 		json_object_set_new(head, "functions_too_large",
 				    json_integer((json_int_t)r->functions_too_large));

@@ -248,7 +248,7 @@ static int read_dir(const char *path, struct result_file *r, struct err *e)
 	int rc = 0;
 
 	if (!d)
-		return err_set(e, "cannot open %s: %s", path, strerror(errno));
+		return err_set(e, "%s: cannot open: %s", path, strerror(errno));
 	while ((de = readdir(d))) {
 		size_t len = strlen(de->d_name);
 

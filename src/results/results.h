@@ -116,6 +116,19 @@ struct bench_record {
 json_t *results_bench(const struct bench_record *b);
 json_t *results_state(const struct machine_state *m);
 
+/* ---- diff's document (diff.c) ---- */
+
+/* One side: its image (not const: source lines are read from its DWARF
+ * when asked) and its scan. */
+struct diff_image {
+	struct elf_image *img;
+	const struct scan_result *r;
+};
+
+/* Written to f as it is made; 0, or -1 when a write failed. */
+int results_diff(FILE *f, const struct diff_image *old, const struct diff_image *new,
+		 const struct layout_diff *d, bool source_lines);
+
 /* ---- sweep's result file (sweep.c) ---- */
 
 json_t *results_sweep(const struct sweep *s, const char *profile, int argc, char **argv);

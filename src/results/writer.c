@@ -168,7 +168,7 @@ void results_write_loop(struct jw *w, const char *key, struct elf_image *img,
 		jw_hex(w, "branch", l->branch);
 	else
 		jw_null(w, "branch");
-	if (lines && *elf_source_line(img, l->start, src, sizeof src))
+	if (lines && *elf_source_line(img, l->sec, l->start, src, sizeof src))
 		jw_string(w, "source", src);
 	write_windows(w, l->start, l->end);
 	if (r->hot)
@@ -195,6 +195,8 @@ void results_write_function(struct jw *w, struct elf_image *img, const struct sc
 	jw_string(w, "section", img->sec[f->sec].name);
 	jw_string(w, "from", source_name(f->source));
 	jw_int(w, "instructions", fr->ninsn);
+	jw_int(w, "jump_tables", fr->jump_tables);
+	jw_int(w, "indirect_jumps_unresolved", fr->unresolved);
 	if (r->hot)
 		jw_int(w, "samples", (long long)fr->samples);
 	jw_open(w, "loops", '[');

@@ -172,6 +172,9 @@ printf '%s{"name":"t","workload":"w","unit":"ns","runs":[{"samples":[1]}]}]}' "$
 cmp_bad "no direction" "$TMP/nodir.json" "straddle: $TMP/nodir.json: metric 0 (t): direction is not \"lower\" or \"higher\""
 printf '%s{"name":"u","workload":"w","unit":"ns","direction":"lower","runs":[{"samples":[1]}]}]}' "$B1" >"$TMP/other.json"
 cmp_bad "nothing in common" "$TMP/other.json" "straddle: $TMP/other.json: no metric in common with $CF/base.json"
+printf '%s{"name":"pread_z100k","workload":"w","unit":"ops/s","direction":"higher","runs":[{"samples":[1]}]}]}' "$B1" >"$TMP/flip.json"
+cmp_bad "another unit and direction" "$TMP/flip.json" \
+	"straddle: $TMP/flip.json: pread_z100k is ops/s, higher is better; in $CF/base.json ns, lower"
 cmp_bad "missing file" "$TMP/nonexistent.json" "straddle: $TMP/nonexistent.json: cannot open: No such file or directory"
 mkdir "$TMP/emptydir"
 cmp_bad "empty directory" "$TMP/emptydir" "straddle: $TMP/emptydir: a directory without a .json result file"

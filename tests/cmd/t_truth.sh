@@ -49,4 +49,6 @@ expect_eq "truth: the false loop is named" \
 	" precision: multi_latch straddle 0x401000..0x401041: no cycle"
 expect_eq "truth: the figures" \
 	"$(printf '%s\n' "$OUT" | grep -o '^  [a-z]* *[0-9.]*%' | tr -s ' ' | tr '\n' ';')" \
-	" span 50.00%; precision 66.67%; recall 100.00%;"
+	" span 50.00%; precision 66.67%; recall 100.00%; goal 100.0%;"
+expect_eq "truth: the measures below the goal" \
+	"$(printf '%s\n' "$OUT" | grep 'goal')" "  goal 100.0%: not met (span, precision)"

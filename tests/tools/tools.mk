@@ -3,6 +3,10 @@
 # everything `make test` runs.
 #   insn_dump  instruction starts per function, and their comparison with
 #              objdump's (tests/cmd/t_objdump.sh)
+#   plt_dump   the PLT stubs straddle names, as objdump prints them
+#              (tests/cmd/t_plt.sh)
+#   jump_dump  every indirect jump and the dispatch-table targets straddle
+#              reads for it (tests/cmd/t_switch.sh)
 
 TOOLS_SRC := $(wildcard tests/tools/*.c)
 TOOLS_BIN := $(patsubst tests/tools/%.c,$(S)/tools/%,$(TOOLS_SRC))

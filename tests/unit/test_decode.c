@@ -136,7 +136,11 @@ static void arm64_seed002_loop(void **state)
 	assert_int_equal(word(d, 0x371ffea1, 0x40002c).kind, BR_COND);      /* tbnz */
 	assert_int_equal(word(d, 0x371ffea1, 0x40002c).target, 0x400000);
 	assert_int_equal(word(d, 0xd4200000, 0).kind, BR_STOP);             /* brk */
-	assert_int_equal(word(d, 0x00000000, 0).kind, BR_INVALID);           /* udf #0 */
+	assert_int_equal(word(d, 0x00000000, 0).kind, BR_STOP);              /* udf #0 */
+	assert_int_equal(word(d, 0xa4024020, 0).kind, BR_NONE);              /* SVE ld1b */
+	assert_int_equal(word(d, 0xa4024020, 0).undecoded, 1);
+	assert_int_equal(word(d, 0xd9600000, 0).kind, BR_NONE);              /* MTE ldg */
+	assert_int_equal(word(d, 0xf1002021, 0).undecoded, 0);
 	struct insn cut;
 	decode_one(d, (const uint8_t *)"\x1f\x84", 2, 0x10, &cut);
 	assert_int_equal(cut.kind, BR_INVALID);

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -176,6 +177,57 @@ static void metrics_and_mode(void **state)
 
 /* read1 at 1 and 2 tasks, processes and threads: the exact metrics, one
  * sample per measured interval, and nothing left open or running. */
+/* Issue 12: each run's samples, and the machine's shares of a run. */
+static void runs_and_state(void **state)
+{
+	struct wl_result r = { 0 };
+	struct wl_metric *m = wl_metric(&r, "w", "t", "ns", true);
+	struct state_snapshot a = { .busy = 1000, .idle = 1000, .steal = 0, .own_s = 1.0, .at_s = 5 };
+	struct state_snapshot b = { .busy = 1300, .idle = 1600, .steal = 100, .own_s = 2.0, .at_s = 10 };
+	struct machine_state ms;
+	const double *v;
+
+	wl_sample(m, 1);
+	wl_sample(m, 2);
+	wl_end_run(&r);
+	wl_sample(m, 3);
+	wl_sample(m, 4);
+	wl_sample(m, 5);
+	wl_end_run(&r);
+	assert_int_equal(m->nruns, 2);
+	assert_int_equal(wl_run_samples(m, 0, &v), 2);
+	assert_true(v[0] == 1 && v[1] == 2);
+	assert_int_equal(wl_run_samples(m, 1, &v), 3);
+	assert_true(v[0] == 3 && v[2] == 5);
+	wl_result_free(&r);
+	/* 1000 ticks in all: 100 stolen (10%), 300 busy (30%), of which 3 s at
+	 * 100 Hz less our own 1 s is others': 2 s = 200 ticks, 20% */
+	state_delta(&a, &b, 100, &ms);
+	assert_true(ms.seconds == 5);
+	assert_true(fabs(ms.steal_pct - 10) < 1e-12 && fabs(ms.busy_pct - 30) < 1e-12);
+	assert_true(fabs(ms.others_pct - 20) < 1e-12);
+}
+
+/* libMicro's -w: a byte at every page-size step from the buffer's start,
+ * wherever the buffer starts in its page (--align). */
+static void touch_every_page(void **state)
+{
+	char *mem = aligned_alloc(4096, 26 * 4096);
+	struct zero_var z = { .mem = mem, .buf = mem + 144, .size = 100 * 1024, .touch_pages = true };
+	size_t zeros = 0;
+
+	memset(mem, 0xff, 26 * 4096);
+	zero_touch(&z);
+	for (size_t i = 0; i < 26 * 4096; i++)
+		if (mem[i] == 0) {
+			assert_int_equal((i - 144) % 4096, 0);
+			zeros++;
+		}
+	/* 0, 4096, ..., 98304: 25 stores in 102400 bytes */
+	assert_int_equal(zeros, 25);
+	free(mem);
+}
+
 static void read1_run_leaves_nothing(void **state)
 {
 	static const unsigned tasks[] = { 1, 2 };
@@ -252,6 +304,8 @@ int main(void)
 		cmocka_unit_test(poll2_polls_128_files),
 		cmocka_unit_test(fault_probe_counts),
 		cmocka_unit_test(metrics_and_mode),
+		cmocka_unit_test(runs_and_state),
+		cmocka_unit_test(touch_every_page),
 		cmocka_unit_test(read1_run_leaves_nothing),
 		cmocka_unit_test(interrupted_run_cleans_up),
 	};

@@ -1,0 +1,165 @@
+/* The document of `straddle diff --format json`: the loops and functions
+ * a change made worse or better with their causes, the renames, and the
+ * summary, streamed (DESIGN: Result files; issue 12: results/ owns every
+ * result schema). */
+#include "results.h"
+
+struct diff_json {
+	const struct diff_image *old, *new;
+	const struct layout_diff *d;
+	bool source_lines;
+};
+
+static const struct elf_func *old_func(const struct diff_json *c, const struct func_report *f)
+{
+	return &c->old->r->funcs.v[f->func];
+}
+
+static const struct elf_func *new_func(const struct diff_json *c, const struct func_report *f)
+{
+	return &c->new->r->funcs.v[f->func];
+}
+
+static const char *func_name(const struct diff_json *c, const struct layout_change *ch)
+{
+	return ch->fnew ? new_func(c, ch->fnew)->name : old_func(c, ch->fold)->name;
+}
+
+
+static void loop_side(const struct diff_json *c, struct jw *w, const char *key,
+		      const struct diff_image *s, const struct loop_report *l)
+{
+	if (l)
+		results_write_loop(w, key, s->img, s->r, l, c->source_lines);
+	else
+		jw_null(w, key);
+}
+
+static void write_loop_change(const struct diff_json *c, struct jw *w, const struct layout_change *ch)
+{
+	const struct layout_diff *d = c->d;
+
+	jw_open(w, NULL, '{');
+	jw_string(w, "function", func_name(c, ch));
+	jw_string(w, "cause", cause_name(ch->cause));
+	jw_bool(w, "cold", ch->cold);
+	loop_side(c, w, "old", c->old, ch->lold);
+	loop_side(c, w, "new", c->new, ch->lnew);
+	results_write_hazards(w, "added", d->refs + ch->added, NULL, ch->nadded);
+	results_write_hazards(w, "removed", d->refs + ch->removed, NULL, ch->nremoved);
+	jw_close(w, '}');
+}
+
+static void func_side(struct jw *w, const char *addr, const char *align, const struct elf_func *f,
+		      const struct func_report *fr)
+{
+	if (f) {
+		jw_hex(w, addr, f->addr);
+		jw_int(w, align, (long long)fr->entry_align);
+	} else {
+		jw_null(w, addr);
+		jw_null(w, align);
+	}
+}
+
+static void write_entry_change(const struct diff_json *c, struct jw *w, const struct layout_change *ch)
+{
+	const struct layout_diff *d = c->d;
+
+	jw_open(w, NULL, '{');
+	jw_string(w, "name", func_name(c, ch));
+	jw_string(w, "cause", cause_name(ch->cause));
+	jw_bool(w, "cold", ch->cold);
+	func_side(w, "old_addr", "old_entry_align", ch->fold ? old_func(c, ch->fold) : NULL, ch->fold);
+	func_side(w, "new_addr", "new_entry_align", ch->fnew ? new_func(c, ch->fnew) : NULL, ch->fnew);
+	results_write_hazards(w, "added", d->refs + ch->added, NULL, ch->nadded);
+	results_write_hazards(w, "removed", d->refs + ch->removed, NULL, ch->nremoved);
+	jw_close(w, '}');
+}
+
+static void write_changes(const struct diff_json *c, struct json_stream *out, const char *key,
+			  bool entry)
+{
+	jstream_open(out, key, '[');
+	for (size_t k = 0; k < c->d->n; k++) {
+		struct jw w;
+
+		if (c->d->v[k].entry != entry)
+			continue;
+		jstream_raw(out, NULL, &w);
+		(entry ? write_entry_change : write_loop_change)(c, &w, &c->d->v[k]);
+	}
+	jstream_close(out);
+}
+
+static void write_renamed(const struct diff_json *c, struct json_stream *out)
+{
+	jstream_open(out, "renamed", '[');
+	for (size_t i = 0; i < c->d->nrenamed; i++) {
+		const struct func_rename *r = &c->d->renamed[i];
+		struct jw w;
+
+		jstream_raw(out, NULL, &w);
+		jw_open(&w, NULL, '{');
+		jw_string(&w, "old", old_func(c, r->fold)->name);
+		jw_string(&w, "new", new_func(c, r->fnew)->name);
+		jw_string(&w, "by", match_how_name(r->how));
+		jw_close(&w, '}');
+	}
+	jstream_close(out);
+}
+
+static json_t *by_cause(const size_t *n, enum diff_cause one_sided)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "changed", json_integer((json_int_t)n[CAUSE_CHANGED]));
+	json_object_set_new(o, "moved", json_integer((json_int_t)n[CAUSE_MOVED]));
+	json_object_set_new(o, cause_name(one_sided), json_integer((json_int_t)n[one_sided]));
+	return o;
+}
+
+static json_t *summary(const struct layout_diff *d)
+{
+	json_t *s = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
+		"new_hazards", (json_int_t)d->hazards_added,
+		"fixed_hazards", (json_int_t)d->hazards_removed,
+		"loops_resized", (json_int_t)d->loops_resized,
+		"loops_added", (json_int_t)d->loops_added,
+		"loops_removed", (json_int_t)d->loops_removed,
+		"functions_matched", (json_int_t)d->funcs_matched,
+		"functions_unchanged", (json_int_t)d->funcs_unchanged,
+		"functions_renamed", (json_int_t)d->nrenamed,
+		"functions_only_old", (json_int_t)d->funcs_only_old,
+		"functions_only_new", (json_int_t)d->funcs_only_new,
+		"functions_cold_left_out", (json_int_t)d->funcs_cold_left_out);
+	json_t *how = json_object();
+
+	for (int h = 0; h < NMATCH; h++)
+		json_object_set_new(how, match_how_name(h), json_integer((json_int_t)d->matched_by[h]));
+	json_object_set_new(s, "new_by_cause", by_cause(d->added_by, CAUSE_NEW));
+	json_object_set_new(s, "fixed_by_cause", by_cause(d->removed_by, CAUSE_REMOVED));
+	json_object_set_new(s, "matched_by", how);
+	return s;
+}
+
+int results_diff(FILE *f, const struct diff_image *old, const struct diff_image *new,
+		 const struct layout_diff *d, bool source_lines)
+{
+	const struct diff_json c = { old, new, d, source_lines };
+	json_t *head = results_new("diff"), *names = json_array();
+	struct json_stream out;
+
+	for (size_t i = 0; i < new->r->nprofile; i++)
+		json_array_append_new(names, json_string(new->r->profile[i]->name));
+	json_object_set_new(head, "old", json_text(old->img->path));
+	json_object_set_new(head, "new", json_text(new->img->path));
+	json_object_set_new(head, "arch", json_string(arch_name(new->img->arch)));
+	json_object_set_new(head, "profiles", names);
+	jstream_begin(&out, f, head);
+	write_changes(&c, &out, "loops", false);
+	write_changes(&c, &out, "functions", true);
+	write_renamed(&c, &out);
+	jstream_put(&out, "summary", summary(d));
+	return jstream_end(&out);
+}

@@ -1,0 +1,52 @@
+# Loops that close through a switch (tests/fixtures/*/switch.S): the
+# dispatch's table is read and its targets become the indirect jump's
+# successors, so the loop is natural, with its exact span; an indirect
+# jump without a table is counted as unresolved, for its function and the
+# file, except a tail call through a pointer slot (`jmp *slot(%rip)`).
+# $TOOLS/jump_dump prints what each indirect jump resolves to.
+
+sw_check() {	# ARCH JUMP-LINES LOOP FILE-LINE-TAIL PROFILE FUNCTIONS
+	run "$TOOLS/jump_dump" "$FIXTURES/$1/switch"
+	expect_eq "switch $1: table targets" "$(printf '%s\n' "$OUT" | tr '\n' ';')" "$2"
+	run "$STRADDLE" scan --json --all --no-source "$FIXTURES/$1/switch"
+	expect_eq "switch $1: natural loop" \
+		"$(jq_of '[.files[0].functions[] | select(.name == "interp") | .loops[]
+			| "\(.start)-\(.end)/\(.bytes)/\(.instructions)/\(.irreducible)"] | join(" ")')" "$3"
+	expect_eq "switch $1: no irreducible cycle" "$(jq_of '[.files[0].functions[].irreducible[]] | length')" 0
+	expect_eq "switch $1: per function" \
+		"$(jq_of '[.files[0].functions[] | "\(.name):\(.jump_tables)/\(.indirect_jumps_unresolved)"] | join(" ")')" \
+		"$6"
+	expect_eq "switch $1: per file" \
+		"$(jq_of '"\(.files[0].jump_tables)/\(.files[0].indirect_jumps_unresolved)"')" "1/1"
+	run "$STRADDLE" scan --all --no-source --uarch "$5" "$FIXTURES/$1/switch"
+	expect_eq "switch $1: file line" "$(printf '%s\n' "$OUT" | grep "^$FIXTURES/")" "$FIXTURES/$1/switch: $4"
+	expect_eq "switch $1: function line" "$(printf '%s\n' "$OUT" | grep '^indirect jumps')" \
+		"indirect jumps unresolved in unknown: 1"
+}
+
+# x86: cmp $3 + ja: 4 entries, case 3 = the header (-0xffe from the table).
+# The loop: header 0x401002 .. the last case's jmp back, 0x40102c.
+sw_check x86 "40101c interp: 401002 40101e 401023 401028;40102d unknown: unresolved;40102f viaslot: slot;" \
+	"0x401002-0x40102c/42/14/false" \
+	"x86_64 exec, 3 functions, 18 instructions, 1 loops, 1 jump tables, 1 indirect jumps unresolved; profile generic-x86" \
+	generic-x86 "interp:1/0 unknown:0/1 viaslot:0/0"
+# AArch64: ldrb entries 00 02 04 f7 from adr 0x400028, sxtb #2: 0x400028,
+# 0x400030, 0x400038 and 0x400028 - 36 = 0x400004 (the header).
+sw_check arm64 "400024 interp: 400004 400028 400030 400038;400044 unknown: unresolved;" \
+	"0x400004-0x400040/60/15/false" \
+	"aarch64 exec, 2 functions, 18 instructions, 1 loops, 0 undecoded words, 1 jump tables, 1 indirect jumps unresolved; profile generic-arm64" \
+	generic-arm64 "interp:1/0 unknown:0/1"
+
+# The other shapes GCC emits (tests/fixtures/x86/switch2.S): a byte table
+# before the word table (6 bytes, largest 2: 3 entries) with a base label
+# of its own; the bound compared in memory; the index copied before the
+# loop from the register compared inside it; an absolute table.
+run "$TOOLS/jump_dump" "$FIXTURES/x86/switch2"
+expect_eq "switch2: table targets" "$(printf '%s\n' "$OUT" | tr '\n' ';')" \
+	"401028 twolevel: 40102a 401030 401036;401056 inmemory: 401058 40105e 401064;40107f hoisted: 401081 401087;401094 absolute: 40109b 4010a1;"
+run "$STRADDLE" scan --json --all --no-source "$FIXTURES/x86/switch2"
+expect_eq "switch2: hoisted loop" \
+	"$(jq_of '[.files[0].functions[].loops[] | "\(.start)-\(.end)/\(.irreducible)"] | join(" ")')" \
+	"0x401070-0x40108c/false"
+expect_eq "switch2: per file" \
+	"$(jq_of '"\(.files[0].jump_tables)/\(.files[0].indirect_jumps_unresolved)"')" "4/0"
