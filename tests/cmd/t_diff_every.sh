@@ -111,3 +111,10 @@ expect_eq "markdown: the worst new row" "$(printf '%s\n' "$OUT" | grep -A4 '^\*\
 expect_eq "markdown: rows cut at --limit" "$(printf '%s\n' "$OUT" | grep -c '^| \(low\|medium\|high\) ')" 2
 run $D --format yaml $X/diff_every_old $X/diff_every_new
 expect_eq "--format yaml: exit 2" "$RC" 2
+
+# a cold part and its parent share a base name: the parent is the rename
+run $D --all --json $X/diff_coldpart_old $X/diff_coldpart_new
+expect_eq "cold part: exit 0" "$RC" 0
+expect_eq "cold part: bar -> bar.constprop.0" "$(jq_of '[.renamed[]|"\(.old) \(.new) \(.by)"]|join(",")')" \
+	"bar bar.constprop.0 base-name"
+expect_eq "cold part: bar.cold removed, bar changed (entry alignment 64 -> 4096)" "$(jq_of '[.functions[]|"\(.name) \(.cause)"]|join(",")')" "bar.cold removed,bar.constprop.0 changed"
