@@ -233,7 +233,11 @@ int elf_open_file(struct elf_image *img, const char *path, struct err *e)
 		return err_set(e, "empty file");
 	img->size = (size_t)st.st_size;
 	img->mtime = st.st_mtim;
-	p = mmap(NULL, img->size, PROT_READ, MAP_PRIVATE, img->fd, 0);
+	/* Writable but private: libelf decompresses SHF_COMPRESSED sections
+	 * (Debian's -dbg files) in the memory elf_memory() is given, and a
+	 * read-only map made that a SIGSEGV. Copy-on-write: the file is never
+	 * written. */
+	p = mmap(NULL, img->size, PROT_READ | PROT_WRITE, MAP_PRIVATE, img->fd, 0);
 	if (p == MAP_FAILED)
 		return err_set(e, "cannot map: %s", strerror(errno));
 	img->guard = elf_guard_add(p, img->size);

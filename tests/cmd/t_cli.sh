@@ -102,3 +102,13 @@ expect_eq "dumped vDSO: the functions readelf lists" \
 	"$(readelf --dyn-syms -W "$TMP/vdso.so" | awk '$4 == "FUNC" && $3 != 0 { print $2, $3 }' |
 		while read -r v s; do printf '0x%x+%d\n' "0x$v" "$s"; done | LC_ALL=C sort -u | tr '\n' ' ' | sed 's/ $//')"
 cli_usage "--dump-vdso into a missing directory" scan --dump-vdso "$TMP/no/such/dir/vdso.so"
+
+# Compressed DWARF sections are decompressed by libelf in the image's
+# memory: the map must be private and writable (a SIGSEGV once).
+GZ="$FIXTURES/so/gzdebug.so"
+expect_eq "gzdebug.so: its .debug_line is compressed" \
+	"$(readelf -SW "$GZ" | awk '$2 == ".debug_line" { print ($NF ~ /C/ || $(NF-3) ~ /C/) ? "C" : "-" }')" C
+run "$STRADDLE" scan --uarch zen1 --all "$GZ"
+expect_eq "gzdebug.so: exit 0" "$RC" 0
+expect_eq "gzdebug.so: sum3's source line from compressed DWARF" \
+	"$(printf '%s\n' "$OUT" | awk '$2 == "sum3" && $3 ~ /^0x/ { print $4; exit }')" "gzdebug.c:9"
