@@ -57,6 +57,7 @@ static int set_format(void *cmd, const char *opt, const char *value)
 
 static int set_json(void *cmd, const char *opt, const char *value)
 {
+	(void)value;            /* a flag: OPT_CALL gives it NULL */
 	return set_format(cmd, opt, "json");
 }
 
