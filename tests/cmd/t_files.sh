@@ -56,6 +56,8 @@ for x in "fifo:a FIFO" "sock:a socket" "/dev/null:a character device" ".:a direc
 	expect_eq "scan $kind: the next file scanned" "$(scanned_g000)" 1
 	run timeout 60 "$STRADDLE" diff "$G000" "$path"
 	expect_eq "diff $kind: exit 2, the line" "$RC $ERR" "2 straddle: $path: is $kind, not a regular file"
+	# compare reads a directory of result files: only the others here
+	[ "$kind" = "a directory" ] && continue
 	run timeout 60 "$STRADDLE" compare "$path" "$path"
 	# compare reads a directory as the runs it holds (bench -o DIR)
 	want="is $kind, not a regular file"
