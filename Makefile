@@ -3,7 +3,7 @@
 
 CC       ?= gcc
 CFLAGS   ?= -O2 -g
-WARN     := -std=c17 -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+WARN     := -std=c17 -Wall -Wextra -Werror -Wshadow
 DEFS     := -D_GNU_SOURCE
 LIBS     := -lZydis -lZycore -lcapstone -ldw -lelf -ljansson -lpthread -lm
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

@@ -35,6 +35,34 @@ $(F)/fuzz_scan: fuzz/fuzz_scan.c $(F)/libstraddle.a $(HEADERS)
 	$(FUZZ_CC) $(FUZZ_WARN) $(DEFS) $(FUZZ_FLAGS) -fsanitize=fuzzer -Isrc \
 		-o $@ $< $(F)/libstraddle.a $(LIBS)
 
+# Result files as compare reads them, and the DWARF of separate debug
+# files (issue 9): one harness each, the same instrumented library.
+$(F)/fuzz_%: fuzz/fuzz_%.c $(F)/libstraddle.a $(HEADERS)
+	$(FUZZ_CC) $(FUZZ_WARN) $(DEFS) $(FUZZ_FLAGS) -fsanitize=fuzzer -Isrc \
+		-o $@ $< $(F)/libstraddle.a $(LIBS)
+
+# Seeds: result files of a short sweep and bench fault-write, a scan's
+# JSON (not a result file: refused), and hand-broken copies; for DWARF,
+# small programs compiled with -g (gcc's DWARF 5, clang's, and -gdwarf-4).
+fuzz-seeds-extra: $(B)/straddle
+	sh fuzz/make_seeds_extra.sh $(F) $(B)/straddle
+
+fuzz-results: $(F)/fuzz_results fuzz-seeds-extra
+	@mkdir -p $(F)/corpus-results $(F)/artifacts
+	UBSAN_OPTIONS=print_stacktrace=1 \
+	$(F)/fuzz_results -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=4096 \
+		-max_len=65536 -print_final_stats=1 -artifact_prefix=$(F)/artifacts/ \
+		$(F)/corpus-results $(F)/seeds-results
+
+fuzz-dwarf: $(F)/fuzz_dwarf fuzz-seeds-extra
+	@mkdir -p $(F)/corpus-dwarf $(F)/artifacts
+	UBSAN_OPTIONS=print_stacktrace=1 \
+	$(F)/fuzz_dwarf -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=4096 \
+		-max_len=65536 -print_final_stats=1 -artifact_prefix=$(F)/artifacts/ \
+		$(F)/corpus-dwarf $(F)/seeds-dwarf
+
+.PHONY: fuzz-results fuzz-dwarf fuzz-seeds-extra
+
 # The seeds are made afresh on every run (a second or so); what the
 # fuzzer finds is kept in build/fuzz/corpus across runs.
 fuzz: $(F)/fuzz_scan $(B)/straddle

@@ -35,15 +35,24 @@ include tests/truth/truth.mk
 
 fixtures: $(X86_FIX) $(ARM_FIX) $(EXTRA_FIX)
 
+# cmocka hands every test a `void **state` most do not use: the one place
+# an unused parameter is allowed.
 $(S)/tests/%: tests/unit/%.c $(S)/libstraddle.a $(HEADERS)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(DEFS) $(SANFLAGS) -Isrc -o $@ $< $(S)/libstraddle.a $(LIBS) -lcmocka
+	$(CC) $(WARN) -Wno-unused-parameter $(DEFS) $(SANFLAGS) -Isrc -o $@ $< $(S)/libstraddle.a $(LIBS) -lcmocka
 
 unit: $(UNIT_BIN) fixtures
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; FIXTURES=$(FIX) $$t; done
 
 test: $(S)/straddle $(B)/straddle fixtures unit $(TOOLS_BIN)
 	@STRADDLE=$(S)/straddle PLAIN=$(B)/straddle FIXTURES=$(FIX) TOOLS=$(S)/tools sh tests/cmd/run.sh $(T)
+
+# The real race of issue 9, timing-dependent, so not in make test: a large
+# library truncated while scan reads it (tests/stress/truncate_race.sh).
+stress: $(B)/straddle
+	sh tests/stress/truncate_race.sh $(B)/straddle
+
+.PHONY: stress
 
 check: deps
 	$(MAKE) check-layers

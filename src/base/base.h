@@ -41,6 +41,19 @@ char *xstrdup(const char *s);
 void grow_array(void **buf, size_t *cap, size_t need, size_t size);
 #define GROW(arr, cap, need) grow_array((void **)&(arr), &(cap), (need), sizeof *(arr))
 
+/* A growable string: sb_addf appends, never cuts. Starts as { 0 }; sb_str
+ * is "" until something is added. Lists: sb_addf(&b, "%s%s", b.len ?
+ * "," : "", item). */
+struct strbuf {
+	char *s;
+	size_t len, cap;
+};
+
+void sb_addf(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *sb_str(const struct strbuf *b);
+void sb_reset(struct strbuf *b);
+void sb_free(struct strbuf *b);
+
 /* "0x..." into buf (at least 19 bytes). Addresses are strings in JSON
  * because kernel addresses exceed 2^53 (DESIGN: Result files). */
 const char *hex_addr(char buf[static 20], uint64_t addr);

@@ -211,12 +211,12 @@ static int pick_workloads(struct bench_cmd *c, int argc, char **argv)
 		bool dup = false;
 
 		if (!w) {
-			char names[160] = "";
+			struct strbuf names = { 0 };
 
 			for (size_t k = 0; k < workload_count(); k++)
-				snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
-					 k ? ", " : "", workload_at(k)->name);
-			complain(argv[i], "no such workload (%s)", names);
+				sb_addf(&names, "%s%s", k ? ", " : "", workload_at(k)->name);
+			complain(argv[i], "no such workload (%s)", sb_str(&names));
+			sb_free(&names);
 			return -1;
 		}
 		for (size_t k = 0; k < c->nsel; k++)

@@ -57,6 +57,7 @@ static int set_format(void *cmd, const char *opt, const char *value)
 
 static int set_json(void *cmd, const char *opt, const char *value)
 {
+	(void)value;            /* a flag: OPT_CALL gives it NULL */
 	return set_format(cmd, opt, "json");
 }
 
@@ -345,7 +346,8 @@ static size_t collect_verdicts(const struct diff_cmd *c, bool added, struct verd
 
 /* The cells of a verdict's row, in buffers of 64 bytes (profiles 256). */
 struct row {
-	char profiles[256], addr[64], bytes[64], tb[64], fix[48], win[16], pct[16];
+	struct strbuf profiles;         /* sb_free it after use */
+	char addr[64], bytes[64], tb[64], fix[48], win[16], pct[16];
 	const char *cell[HAZARD_COLS];
 };
 
@@ -360,17 +362,17 @@ static void verdict_cells(const struct diff_cmd *c, const struct verdict *v, boo
 {
 	const struct hazard *h = v->h[0];
 
-	r->profiles[0] = r->tb[0] = 0;
+	r->profiles = (struct strbuf){ 0 };
+	r->tb[0] = 0;
 	for (uint32_t i = 0; i < v->n; i++)
-		snprintf(r->profiles + strlen(r->profiles), sizeof r->profiles - strlen(r->profiles),
-			 "%s%s", i ? "," : "", v->h[i]->profile->name);
+		sb_addf(&r->profiles, "%s%s", i ? "," : "", v->h[i]->profile->name);
 	subject_columns(c, v->ch, h->window, r->addr, r->bytes, r->tb, sizeof r->addr);
 	format_fix(h, r->fix, sizeof r->fix);
 	snprintf(r->win, sizeof r->win, "%u", h->window);
 	snprintf(r->pct, sizeof r->pct, "%.1f", 100 * v->share);
 	const char *cells[HAZARD_COLS] = { r->pct, severity_name(h->severity), func_name(c, v->ch),
 		cause_name(v->ch->cause), r->addr, r->bytes, r->win, r->tb, rule_name(h->rule),
-		r->profiles, added ? r->fix : "-" };
+		sb_str(&r->profiles), added ? r->fix : "-" };
 	memcpy(r->cell, cells, sizeof cells);
 }
 
@@ -402,6 +404,7 @@ static size_t hazard_rows(const struct diff_cmd *c, bool added, struct table *t,
 		shown++;
 		verdict_cells(c, &v[i], added, &r);
 		table_row_v(t, r.cell + first_col(c));
+		sb_free(&r.profiles);
 	}
 	free(v);
 	return n - *nfolded;
@@ -580,6 +583,7 @@ static void md_hazards(const struct diff_cmd *c, bool added)
 		for (size_t k = first_col(c); k < HAZARD_COLS; k++)
 			md_cell(r.cell[k], k == 2 || k == HAZARD_COLS - 1);
 		printf("|\n");
+		sb_free(&r.profiles);
 	}
 	if (n > shown)
 		printf("\n... and %zu more.\n", n - shown);

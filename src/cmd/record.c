@@ -59,7 +59,7 @@ static int cmd_record(int argc, char **argv);
 #define F(field) offsetof(struct record_cmd, field)
 
 static const struct cmd_option record_options[] = {
-	{ .letter = 'o', .value = "FILE.json", .kind = OPT_STRING, .field = F(out),
+	{ .letter = 'o', .value = "FILE.json", .kind = OPT_OUTPUT, .field = F(out),
 	  .help = "the result file, written atomically (default\n"
 		  "record.json; '-': standard output)" },
 	{ .letter = 'F', .value = "HZ", .kind = OPT_CALL, .call = set_hz,

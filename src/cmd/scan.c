@@ -147,6 +147,7 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 	static const char *const cols[] = { ">samples %", "severity", "function", "address",
 		"source", ">bytes", "window", "detail", "rule", "profile", "placement", "fix" };
 	const size_t first = r->hot ? 0 : 1;   /* the samples column only with --hot */
+	struct strbuf profiles = { 0 };
 	struct table t;
 	struct row *rows;
 	size_t n = collect_rows(r, &rows), shown = 0, folded = 0, more = 0, i = 0;
@@ -157,12 +158,11 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 		const struct row *x = &rows[i];
 		const struct hazard *h = x->hazard;
 		char addr[20], src[128], bytes[24], win[16], tb[40], place[32], fix[40], pct[16];
-		char profiles[256] = "";
 		const char *cells[12];
 
+		sb_reset(&profiles);
 		for (; i < n && same_verdict(x, &rows[i]); i++)
-			snprintf(profiles + strlen(profiles), sizeof profiles - strlen(profiles),
-				 "%s%s", *profiles ? "," : "", rows[i].hazard->profile->name);
+			sb_addf(&profiles, "%s%s", profiles.len ? "," : "", rows[i].hazard->profile->name);
 		if (r->hot && hot_share(r, row_samples(x)) < c->min_share) {
 			folded++;
 			continue;
@@ -184,7 +184,8 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 		format_placement(h, place, sizeof place);
 		format_share(hot_share(r, row_samples(x)), pct, sizeof pct);
 		const char *all[12] = { pct, severity_name(h->severity), r->funcs.v[x->func->func].name,
-					addr, src, bytes, win, tb, rule_name(h->rule), profiles, place, fix };
+					addr, src, bytes, win, tb, rule_name(h->rule), sb_str(&profiles),
+					place, fix };
 
 		memcpy(cells, all + first, (12 - first) * sizeof *cells);
 		table_row_v(&t, cells);
@@ -197,6 +198,7 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 		fprintf(out, "%zu more hazards in code with less than %g%% of samples\n", folded,
 		       100 * c->min_share);
 	table_free(&t);
+	sb_free(&profiles);
 	free(rows);
 }
 

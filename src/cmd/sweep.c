@@ -216,30 +216,32 @@ static int make_variants(struct sweep_cmd *c)
 
 /* ---- output ---- */
 
-static void predicted_text(const struct variant *v, char *buf, size_t n)
+/* "loop-straddles-window@16,..." (sep between), "-" or "n/a" into b. */
+static void predicted_text(const struct variant *v, const char *sep, struct strbuf *b)
 {
-	buf[0] = 0;
+	sb_reset(b);
 	if (!v->k->placeable) {
-		snprintf(buf, n, "n/a");
+		sb_addf(b, "n/a");
 		return;
 	}
 	for (size_t i = 0; i < v->npredicted; i++)
-		snprintf(buf + strlen(buf), n - strlen(buf), "%s%s@%u", i ? "," : "",
-			 rule_name(v->predicted[i].rule), v->predicted[i].window);
-	if (!buf[0])
-		snprintf(buf, n, "-");
+		sb_addf(b, "%s%s@%u", i ? sep : "", rule_name(v->predicted[i].rule),
+			v->predicted[i].window);
+	if (!b->len)
+		sb_addf(b, "-");
 }
 
 static void kernel_table(const struct sweep_cmd *c, const struct kernel *k)
 {
 	static const char *const cols[] = { ">offset", ">loop@64", ">median ns", ">GB/s",
 		">95% CI", ">ratio", ">p", "slow", "predicted" };
+	struct strbuf pred = { 0 };
 	struct table t;
 
 	table_init(&t, 9, cols);
 	for (size_t i = 0; i < c->s.n; i++) {
 		const struct variant *v = &c->s.v[i];
-		char off[16], loop[16], med[32], gbs[32], ci[48], ratio[16], p[16], pred[160];
+		char off[16], loop[16], med[32], gbs[32], ci[48], ratio[16], p[16];
 
 		if (v->k != k)
 			continue;
@@ -251,11 +253,12 @@ static void kernel_table(const struct sweep_cmd *c, const struct kernel *k)
 		snprintf(ci, sizeof ci, "[%.1f, %.1f]", v->sum.ci_lo, v->sum.ci_hi);
 		snprintf(ratio, sizeof ratio, "%.3f", v->ratio);
 		snprintf(p, sizeof p, v->ratio == 1 ? "-" : "%.3g", v->p_vs_best);
-		predicted_text(v, pred, sizeof pred);
-		table_row(&t, off, loop, med, gbs, ci, ratio, p, v->slow ? "slow" : "", pred);
+		predicted_text(v, ",", &pred);
+		table_row(&t, off, loop, med, gbs, ci, ratio, p, v->slow ? "slow" : "", sb_str(&pred));
 	}
 	table_print(&t, stdout);
 	table_free(&t);
+	sb_free(&pred);
 }
 
 /* The smallest alignment of the loop's start under which every measured
@@ -403,21 +406,20 @@ static void print_text(const struct sweep_cmd *c)
 
 static void print_csv(const struct sweep_cmd *c)
 {
+	struct strbuf pred = { 0 };
+
 	printf("kernel,offset,loop_offset,samples,median_ns,ci_lo_ns,ci_hi_ns,gbps,ratio,p,slow,"
 	       "predicted\n");
 	for (size_t i = 0; i < c->s.n; i++) {
 		const struct variant *v = &c->s.v[i];
-		char pred[160];
 
-		predicted_text(v, pred, sizeof pred);
-		for (char *q = pred; *q; q++)
-			if (*q == ',')
-				*q = ' ';
+		predicted_text(v, " ", &pred);  /* no comma in a CSV field */
 		printf("%s,%u,%u,%zu,%.3f,%.3f,%.3f,%.4f,%.4f,%.4g,%d,%s\n", v->k->name, v->offset,
 		       (v->offset + v->k->loop_start) % 64, v->n, v->sum.median, v->sum.ci_lo,
 		       v->sum.ci_hi, (double)c->s.size / v->sum.median, v->ratio, v->p_vs_best,
-		       v->slow, pred);
+		       v->slow, sb_str(&pred));
 	}
+	sb_free(&pred);
 }
 
 static int write_json(const struct sweep_cmd *c)

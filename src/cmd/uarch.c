@@ -83,15 +83,17 @@ static int print_json(const struct host *h)
 
 static void profile_row(struct table *t, const struct profile *p)
 {
-	char a[16], b[16], c[16], d[16], w[32] = "";
+	char a[16], b[16], c[16], d[16];
+	struct strbuf w = { 0 };
 	unsigned win[3];
 	size_t nw = profile_straddle_windows(p, win);
 
 	for (size_t k = 0; k < nw; k++)
-		snprintf(w + strlen(w), sizeof w - strlen(w), "%s%u", k ? "," : "", win[k]);
+		sb_addf(&w, "%s%u", k ? "," : "", win[k]);
 	table_row(t, p->name, arch_name(p->arch), num(p->fetch, a, sizeof a),
-		  num(p->uop_window, b, sizeof b), num(p->line, c, sizeof c), nw ? w : "none",
+		  num(p->uop_window, b, sizeof b), num(p->line, c, sizeof c), nw ? sb_str(&w) : "none",
 		  branch_rule_name(p->branch_rule), num(p->loop_buffer, d, sizeof d), p->cpus);
+	sb_free(&w);
 }
 
 static void print_text(const struct host *h)

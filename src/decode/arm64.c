@@ -319,6 +319,7 @@ bool arm64_table_shape(void *dv, const struct elf_image *img, const struct dispa
 	int r, rb, rv, rt, idx;
 	uint8_t ext;
 
+	(void)img;              /* x86's reads the table from it; one signature */
 	*t = (struct table_shape){ 0 };
 	if (!arm64_at(d, w, w->j) || d->insn->id != ARM64_INS_BR || (r = gpr(a->operands[0].reg)) < 0)
 		return false;

@@ -11,14 +11,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-const char *counter_name(int i)
-{
-	static const char *const names[NCOUNTERS] = { "cycles", "instructions",
-						       "L1-icache-misses" };
-
-	return i >= 0 && i < NCOUNTERS ? names[i] : "?";
-}
-
 static int open_one(uint32_t type, uint64_t config, int group)
 {
 	struct perf_event_attr a;

@@ -67,7 +67,6 @@ struct counters {
 	uint64_t value[NCOUNTERS];
 };
 
-const char *counter_name(int i);
 /* Opens cycles, instructions and L1-icache misses for this thread. When
  * the kernel refuses (perf_event_paranoid, a VM without a PMU) supported
  * is false and why says so plainly; measuring goes on without them. */

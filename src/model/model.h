@@ -329,9 +329,6 @@ void layout_diff(const struct diff_side *old, const struct diff_side *new,
 		 const struct diff_opts *o, struct layout_diff *d);
 void layout_diff_free(struct layout_diff *d);
 
-/* The loop's highest-severity hazard, 0 when it has none. */
-unsigned loop_severity(const struct scan_result *r, const struct loop_report *l);
-
 /* ---- hot code: where the samples of a run fall (hot.c) ---- */
 
 /* A histogram: keys (file offsets, addresses) and how often each was hit. */

@@ -9,62 +9,80 @@
 
 const unsigned model_windows[MODEL_NWINDOWS] = { 16, 32, 64 };
 
+/* Designated initializers: a field left out is 0 (no uop-cache window, no
+ * branch rule, no loop buffer, the default straddle windows). */
 static const struct profile profiles[] = {
-	{ "generic-x86", ARCH_X86_64, "any x86-64", 16, 0, 64, BRANCH_RULE_NONE, 0, 0,
-	  "conservative: 16 B legacy fetch and 64 B lines are common to every x86-64 core", { 0 }, false },
-	{ "haswell", ARCH_X86_64, "Intel HSW, BDW", 16, 32, 64, BRANCH_RULE_NONE, 0, 28,
-	  "fetch 16 B, DSB window 32 B: Intel Optimization Manual 2.4; LSD 56 uops (28 per "
-	  "thread): same; seed 000: HSW/BDW unaffected, loop runs from the LSD", { 0 }, false },
-	{ "skylake", ARCH_X86_64, "Intel SKL, SKX, KBL, CFL, CML, CLX", 16, 32, 64,
-	  BRANCH_RULE_JCC_ERRATUM, 32, 0,
-	  "fetch 16 B, DSB window 32 B: Intel Optimization Manual 2.3; JCC erratum: Intel, "
-	  "'Mitigations for Jump Conditional Code Erratum' (2019); LSD disabled by microcode "
-	  "(SKL150) except on CLX: not modelled", { 0 }, false },
-	{ "icelake", ARCH_X86_64, "Intel ICL, TGL, RKL", 16, 64, 64, BRANCH_RULE_NONE, 0, 35,
-	  "fetch 16 B, DSB 64 B window: uiCA (Abel and Reineke 2022); LSD size unverified", { 0 }, false },
-	{ "goldencove", ARCH_X86_64, "Intel ADL-P, RPL-P, SPR, EMR", 32, 64, 64,
-	  BRANCH_RULE_PAIR_CROSSES, 64, 0,
-	  "fetch 32 B, DSB 64 B window: Intel Optimization Manual 2.1. Measured on EMR "
-	  "(family 6 model 207) with straddle sweep clear_movq_imm, 4 KiB: decl or jnz across "
-	  "a 64 B line 1.92x, the line between them 1.13x; the loop across a line 1.04x on a "
-	  "quiet KVM guest, 1.50x while its core was shared (every time 1.8x, the other vCPU "
-	  "compiling); across a 32 B fetch window no cost either way: only 64 B straddles "
-	  "count, and no loop buffer hides them", { 64 }, false },
-	{ "zen1", ARCH_X86_64, "AMD family 17h models 00h-2Fh", 16, 64, 64, BRANCH_RULE_NONE, 0, 0,
-	  "fetch 16 B, op cache 64 B lines: AMD SOG for family 17h 2.8; seed 000: -40% "
-	  "pread_z100k when the 15-byte loop straddled 16 B and 64 B", { 0 }, false },
-	{ "zen2", ARCH_X86_64, "AMD family 17h models 30h-FFh", 32, 64, 64, BRANCH_RULE_NONE, 0, 0,
-	  "fetch 32 B: AMD SOG for family 17h models 30h+; unverified here", { 0 }, false },
-	{ "zen3", ARCH_X86_64, "AMD family 19h models 00h-0Fh, 20h-5Fh", 32, 64, 64,
-	  BRANCH_RULE_NONE, 0, 0, "fetch 32 B: AMD SOG for family 19h; unverified here", { 0 }, false },
-	{ "zen4", ARCH_X86_64, "AMD family 19h models 10h-1Fh, 60h-7Fh, A0h-AFh", 32, 64, 64,
-	  BRANCH_RULE_NONE, 0, 0,
-	  "fetch 32 B: AMD SOG for family 19h. Measured on family 19h model 11h by make run's "
-	  "straddle sweep (issue 11): clear_movq_imm 1.55x at the 14 offsets where its "
-	  "15-byte loop crosses a 64 B line, clear_movq_reg 1.96x at its 9, no other offset "
-	  "slow: only 64 B straddles count, and no loop buffer hides these 4-instruction "
-	  "loops (the 36-op loop buffer this profile had from the SOG hid both). Branch "
-	  "rules unverified", { 64 }, true },
-	{ "zen5", ARCH_X86_64, "AMD family 1Ah", 32, 64, 64, BRANCH_RULE_NONE, 0, 0,
-	  "fetch 32 B: AMD SOG for family 1Ah. Measured on family 1Ah model 02h (a KVM "
-	  "guest, its host loaded) by straddle calibrate --quick: a loop across a 64 B line "
-	  "1.20x [1.19, 1.20] (seed 000's 10-byte store loop the most), across 16 or 32 B "
-	  "no effect, no branch or fused pair rule, no loop buffer hiding 4-instruction "
-	  "loops; straddle sweep clear_movq_imm: the 14 offsets across the line 1.17x to "
-	  "1.31x. A 30 s calibrate under heavier load saw 1.02x: the size of the cost "
-	  "moves with the load, its place does not", { 64 }, true },
-	{ "generic-arm64", ARCH_AARCH64, "any AArch64", 16, 0, 64, BRANCH_RULE_NONE, 0, 0,
-	  "conservative: 16 B (4 instructions) fetch, 64 B lines", { 0 }, false },
-	{ "hip08", ARCH_AARCH64, "HiSilicon TSV110 (Kunpeng 920)", 32, 0, 64, BRANCH_RULE_NONE, 0, 0,
-	  "seed 002: fetches 32 B (8 instructions) aligned; L1-icache loads doubled when the "
-	  "clear_user loop was not 32 B aligned", { 0 }, false },
-	{ "neoverse-n1", ARCH_AARCH64, "Arm Neoverse N1", 32, 0, 64, BRANCH_RULE_NONE, 0, 0,
-	  "32 B fetch: Neoverse N1 Software Optimization Guide; GCC aligns loops to 32 "
-	  "for it", { 0 }, false },
-	{ "neoverse-v1", ARCH_AARCH64, "Arm Neoverse V1", 32, 0, 64, BRANCH_RULE_NONE, 0, 0,
-	  "32 B fetch: Neoverse V1 Software Optimization Guide; unverified here", { 0 }, false },
-	{ "neoverse-n2", ARCH_AARCH64, "Arm Neoverse N2", 32, 0, 64, BRANCH_RULE_NONE, 0, 0,
-	  "32 B fetch: Neoverse N2 Software Optimization Guide; unverified here", { 0 }, false },
+	{ .name = "generic-x86", .arch = ARCH_X86_64, .cpus = "any x86-64",
+	  .fetch = 16, .line = 64,
+	  .evidence = "conservative: 16 B legacy fetch and 64 B lines are common to every x86-64 core" },
+	{ .name = "haswell", .arch = ARCH_X86_64, .cpus = "Intel HSW, BDW",
+	  .fetch = 16, .uop_window = 32, .line = 64, .loop_buffer = 28,
+	  .evidence = "fetch 16 B, DSB window 32 B: Intel Optimization Manual 2.4; LSD 56 uops (28 per "
+		      "thread): same; seed 000: HSW/BDW unaffected, loop runs from the LSD" },
+	{ .name = "skylake", .arch = ARCH_X86_64, .cpus = "Intel SKL, SKX, KBL, CFL, CML, CLX",
+	  .fetch = 16, .uop_window = 32,
+	  .line = 64, .branch_rule = BRANCH_RULE_JCC_ERRATUM, .branch_window = 32,
+	  .evidence = "fetch 16 B, DSB window 32 B: Intel Optimization Manual 2.3; JCC erratum: Intel, "
+		      "'Mitigations for Jump Conditional Code Erratum' (2019); LSD disabled by microcode "
+		      "(SKL150) except on CLX: not modelled" },
+	{ .name = "icelake", .arch = ARCH_X86_64, .cpus = "Intel ICL, TGL, RKL",
+	  .fetch = 16, .uop_window = 64, .line = 64, .loop_buffer = 35,
+	  .evidence = "fetch 16 B, DSB 64 B window: uiCA (Abel and Reineke 2022); LSD size unverified" },
+	{ .name = "goldencove", .arch = ARCH_X86_64, .cpus = "Intel ADL-P, RPL-P, SPR, EMR",
+	  .fetch = 32, .uop_window = 64, .line = 64,
+	  .branch_rule = BRANCH_RULE_PAIR_CROSSES, .branch_window = 64, .straddle_windows = { 64 },
+	  .evidence = "fetch 32 B, DSB 64 B window: Intel Optimization Manual 2.1. Measured on EMR "
+		      "(family 6 model 207) with straddle sweep clear_movq_imm, 4 KiB: decl or jnz across "
+		      "a 64 B line 1.92x, the line between them 1.13x; the loop across a line 1.04x on a "
+		      "quiet KVM guest, 1.50x while its core was shared (every time 1.8x, the other vCPU "
+		      "compiling); across a 32 B fetch window no cost either way: only 64 B straddles "
+		      "count, and no loop buffer hides them" },
+	{ .name = "zen1", .arch = ARCH_X86_64, .cpus = "AMD family 17h models 00h-2Fh",
+	  .fetch = 16, .uop_window = 64, .line = 64,
+	  .evidence = "fetch 16 B, op cache 64 B lines: AMD SOG for family 17h 2.8; seed 000: -40% "
+		      "pread_z100k when the 15-byte loop straddled 16 B and 64 B" },
+	{ .name = "zen2", .arch = ARCH_X86_64, .cpus = "AMD family 17h models 30h-FFh",
+	  .fetch = 32, .uop_window = 64, .line = 64,
+	  .evidence = "fetch 32 B: AMD SOG for family 17h models 30h+; unverified here" },
+	{ .name = "zen3", .arch = ARCH_X86_64, .cpus = "AMD family 19h models 00h-0Fh, 20h-5Fh",
+	  .fetch = 32, .uop_window = 64, .line = 64,
+	  .evidence = "fetch 32 B: AMD SOG for family 19h; unverified here" },
+	{ .name = "zen4", .arch = ARCH_X86_64, .cpus = "AMD family 19h models 10h-1Fh, 60h-7Fh, A0h-AFh",
+	  .fetch = 32, .uop_window = 64,
+	  .line = 64, .straddle_windows = { 64 }, .straddle_measured = true,
+	  .evidence = "fetch 32 B: AMD SOG for family 19h. Measured on family 19h model 11h by make run's "
+		      "straddle sweep (issue 11): clear_movq_imm 1.55x at the 14 offsets where its "
+		      "15-byte loop crosses a 64 B line, clear_movq_reg 1.96x at its 9, no other offset "
+		      "slow: only 64 B straddles count, and no loop buffer hides these 4-instruction "
+		      "loops (the 36-op loop buffer this profile had from the SOG hid both). Branch "
+		      "rules unverified" },
+	{ .name = "zen5", .arch = ARCH_X86_64, .cpus = "AMD family 1Ah",
+	  .fetch = 32, .uop_window = 64,
+	  .line = 64, .straddle_windows = { 64 }, .straddle_measured = true,
+	  .evidence = "fetch 32 B: AMD SOG for family 1Ah. Measured on family 1Ah model 02h (a KVM "
+		      "guest, its host loaded) by straddle calibrate --quick: a loop across a 64 B line "
+		      "1.20x [1.19, 1.20] (seed 000's 10-byte store loop the most), across 16 or 32 B "
+		      "no effect, no branch or fused pair rule, no loop buffer hiding 4-instruction "
+		      "loops; straddle sweep clear_movq_imm: the 14 offsets across the line 1.17x to "
+		      "1.31x. A 30 s calibrate under heavier load saw 1.02x: the size of the cost "
+		      "moves with the load, its place does not" },
+	{ .name = "generic-arm64", .arch = ARCH_AARCH64, .cpus = "any AArch64",
+	  .fetch = 16, .line = 64,
+	  .evidence = "conservative: 16 B (4 instructions) fetch, 64 B lines" },
+	{ .name = "hip08", .arch = ARCH_AARCH64, .cpus = "HiSilicon TSV110 (Kunpeng 920)",
+	  .fetch = 32, .line = 64,
+	  .evidence = "seed 002: fetches 32 B (8 instructions) aligned; L1-icache loads doubled when the "
+		      "clear_user loop was not 32 B aligned" },
+	{ .name = "neoverse-n1", .arch = ARCH_AARCH64, .cpus = "Arm Neoverse N1",
+	  .fetch = 32, .line = 64,
+	  .evidence = "32 B fetch: Neoverse N1 Software Optimization Guide; GCC aligns loops to 32 "
+		      "for it" },
+	{ .name = "neoverse-v1", .arch = ARCH_AARCH64, .cpus = "Arm Neoverse V1",
+	  .fetch = 32, .line = 64,
+	  .evidence = "32 B fetch: Neoverse V1 Software Optimization Guide; unverified here" },
+	{ .name = "neoverse-n2", .arch = ARCH_AARCH64, .cpus = "Arm Neoverse N2",
+	  .fetch = 32, .line = 64,
+	  .evidence = "32 B fetch: Neoverse N2 Software Optimization Guide; unverified here" },
 };
 
 size_t profile_count(void)

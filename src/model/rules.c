@@ -58,8 +58,7 @@ static bool edge_hazard(enum rule r, unsigned w, const struct back_edge *e, uint
 }
 
 /* Is the subject hazardous with its first byte at s? */
-static bool present(const struct profile *p, enum rule r, unsigned w,
-		    const struct subject *x, uint64_t s)
+static bool present(enum rule r, unsigned w, const struct subject *x, uint64_t s)
 {
 	switch (r) {
 	case RULE_LOOP_STRADDLES:
@@ -77,7 +76,7 @@ static bool present(const struct profile *p, enum rule r, unsigned w,
 /* A section aligned to `align` puts a subject at offset `start` at
  * addresses start + k*align: modulo w, w/align placements when align < w,
  * else only the one it is at (DESIGN, placement certainty). */
-static unsigned count_bad(const struct profile *p, enum rule r, unsigned w,
+static unsigned count_bad(enum rule r, unsigned w,
 			  const struct subject *x, uint64_t start, uint64_t align,
 			  unsigned *all)
 {
@@ -85,11 +84,11 @@ static unsigned count_bad(const struct profile *p, enum rule r, unsigned w,
 
 	if (align >= w) {
 		*all = 1;
-		return present(p, r, w, x, start);
+		return present(r, w, x, start);
 	}
 	*all = (unsigned)(w / align);
 	for (unsigned k = 0; k < *all; k++)
-		bad += present(p, r, w, x, start % align + k * align);
+		bad += present(r, w, x, start % align + k * align);
 	return bad;
 }
 
@@ -127,13 +126,13 @@ static size_t loop_checks(const struct profile *p, const struct loop_geometry *g
 }
 
 /* Which checks fail with the subject at `start`: a bit each. */
-static unsigned failing(const struct profile *p, const struct check *c, size_t n,
+static unsigned failing(const struct check *c, size_t n,
 			const struct subject *x, uint64_t start, uint64_t align)
 {
 	unsigned mask = 0, all;
 
 	for (size_t i = 0; i < n; i++)
-		if (count_bad(p, c[i].rule, c[i].window, x, start, align, &all))
+		if (count_bad(c[i].rule, c[i].window, x, start, align, &all))
 			mask |= 1u << i;
 	return mask;
 }
@@ -143,11 +142,11 @@ static unsigned failing(const struct profile *p, const struct check *c, size_t n
  * of the same profile that is not there now (aligning a loop for the JCC
  * rule should not make it straddle a window); failing that, the smallest
  * that removes it, marked as not clean; 0 when no alignment up to 64 does. */
-static void find_fix(const struct profile *p, const struct check *c, size_t n, size_t k,
+static void find_fix(const struct check *c, size_t n, size_t k,
 		     const struct subject *x, uint64_t start, uint64_t align,
 		     struct hazard *h)
 {
-	unsigned now = failing(p, c, n, x, start, align);
+	unsigned now = failing(c, n, x, start, align);
 
 	h->fix_align = 0;
 	h->fix_pad = 0;
@@ -158,7 +157,7 @@ static void find_fix(const struct profile *p, const struct check *c, size_t n, s
 
 		if (moved == start && a <= align)
 			continue;  /* already so aligned: no change */
-		after = failing(p, c, n, x, moved, align > a ? align : a);
+		after = failing(c, n, x, moved, align > a ? align : a);
 		if (after & (1u << k))
 			continue;
 		if (!h->fix_align) {
@@ -191,7 +190,7 @@ static size_t apply(const struct profile *p, const struct check *c, size_t nc,
 	size_t n = 0;
 
 	for (size_t k = 0; k < nc && n < max; k++) {
-		unsigned all, bad = count_bad(p, c[k].rule, c[k].window, x, start, align, &all);
+		unsigned all, bad = count_bad(c[k].rule, c[k].window, x, start, align, &all);
 
 		if (!bad)
 			continue;
@@ -200,7 +199,7 @@ static size_t apply(const struct profile *p, const struct check *c, size_t nc,
 			.severity = severity(p, c[k].rule, c[k].window), .certain = bad == all,
 			.bad_placements = (uint16_t)bad, .all_placements = (uint16_t)all,
 		};
-		find_fix(p, c, nc, k, x, start, align, &out[n]);
+		find_fix(c, nc, k, x, start, align, &out[n]);
 		n++;
 	}
 	return n;

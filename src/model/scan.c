@@ -413,13 +413,3 @@ void scan_result_free(struct scan_result *r)
 	free(r->irr);
 	memset(r, 0, sizeof *r);
 }
-
-unsigned loop_severity(const struct scan_result *r, const struct loop_report *l)
-{
-	unsigned s = 0;
-
-	for (uint32_t i = l->hazard; i < l->hazard + l->nhazard; i++)
-		if (r->hazard[i].severity > s)
-			s = r->hazard[i].severity;
-	return s;
-}

@@ -67,7 +67,7 @@ static void compare_machines(struct compare *c, const struct result_file *base,
 {
 	static const char *const fields[] = { "vendor", "family", "model", "stepping",
 		"model_name", "microcode", "kernel", "arch" };
-	char diff[400] = "";
+	struct strbuf diff = { 0 };
 
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
 		json_t *a = json_object_get(base->machine, fields[i]);
@@ -78,14 +78,14 @@ static void compare_machines(struct compare *c, const struct result_file *base,
 			continue;
 		sa = a ? json_dumps(a, JSON_ENCODE_ANY) : xstrdup("none");
 		sb = b ? json_dumps(b, JSON_ENCODE_ANY) : xstrdup("none");
-		snprintf(diff + strlen(diff), sizeof diff - strlen(diff), "%s%s %s vs %s",
-			 *diff ? "; " : "", fields[i], sa, sb);
+		sb_addf(&diff, "%s%s %s vs %s", diff.len ? "; " : "", fields[i], sa, sb);
 		free(sa);
 		free(sb);
 	}
-	if (*diff)
+	if (diff.len)
 		note(c->warnings, "%s and %s ran on different machines or kernels: %s", base->path,
-		     new->path, diff);
+		     new->path, sb_str(&diff));
+	sb_free(&diff);
 }
 
 /* The mean over a side's runs of a number in their states; NAN if none. */
@@ -142,7 +142,8 @@ static void compare_states(struct compare *c, const struct result_file *base,
 	};
 	static const char *const strs[][2] = { { "clocksource", "clock source" },
 					       { "governor", "governor" } };
-	char diff[400] = "", a[32], b[32];
+	struct strbuf diff = { 0 };
+	char a[32], b[32];
 
 	for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
 		double x = state_mean(base, nums[i].key, nums[i].index);
@@ -153,19 +154,18 @@ static void compare_states(struct compare *c, const struct result_file *base,
 			continue;
 		snprintf(a, sizeof a, nums[i].fmt, x);
 		snprintf(b, sizeof b, nums[i].fmt, y);
-		snprintf(diff + strlen(diff), sizeof diff - strlen(diff), "%s%s %s -> %s",
-			 *diff ? ", " : "", nums[i].what, a, b);
+		sb_addf(&diff, "%s%s %s -> %s", diff.len ? ", " : "", nums[i].what, a, b);
 	}
 	for (size_t i = 0; i < 2; i++) {
 		const char *x = state_string(base, strs[i][0]), *y = state_string(new, strs[i][0]);
 
 		if (x && y && strcmp(x, y) != 0)
-			snprintf(diff + strlen(diff), sizeof diff - strlen(diff), "%s%s %s -> %s",
-				 *diff ? ", " : "", strs[i][1], x, y);
+			sb_addf(&diff, "%s%s %s -> %s", diff.len ? ", " : "", strs[i][1], x, y);
 	}
-	if (*diff)
+	if (diff.len)
 		note(c->warnings, "%s -> %s: %s: the change may be the machine's",
-		     compare_label(base), compare_label(new), diff);
+		     compare_label(base), compare_label(new), sb_str(&diff));
+	sb_free(&diff);
 }
 
 /* ---- rows ---- */

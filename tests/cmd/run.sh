@@ -22,7 +22,9 @@ failed=0
 for t in $tests; do
 	echo "== $t"
 	: >"$counts"
-	sh -c 'dir=$1; . "$dir/lib.sh"; . "$2"; echo "$PASSED $FAILED" >"$3"' sh "$dir" "$t" "$counts"
+	# the counts' file in the environment: a test may reuse $1.. (set --)
+	RUN_COUNTS=$counts sh -c 'dir=$1; . "$dir/lib.sh"; . "$2"; echo "$PASSED $FAILED" >"$RUN_COUNTS"' \
+		sh "$dir" "$t"
 	if read -r p f <"$counts"; then
 		passed=$((passed + p))
 		failed=$((failed + f))

@@ -1,0 +1,51 @@
+/* base's string builder: appends are never cut, whatever their length
+ * (the snprintf(p + strlen(p)) chains it replaced stopped at 160 or 256
+ * bytes without a word). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/base.h"
+
+static void empty(void **state)
+{
+	struct strbuf b = { 0 };
+
+	assert_string_equal(sb_str(&b), "");
+	sb_reset(&b);
+	assert_int_equal(b.len, 0);
+	sb_free(&b);
+}
+
+/* 1000 names joined: 1000 * 12 - 1 bytes, every one there */
+static void long_list(void **state)
+{
+	struct strbuf b = { 0 };
+	char want[16];
+
+	for (int i = 0; i < 1000; i++)
+		sb_addf(&b, "%s%s%06d", b.len ? "," : "", "name_", i);
+	assert_int_equal(b.len, 1000 * 12 - 1);
+	assert_int_equal(strlen(sb_str(&b)), b.len);
+	assert_memory_equal(sb_str(&b), "name_000000,name_000001,", 24);
+	snprintf(want, sizeof want, "name_%06d", 999);
+	assert_string_equal(sb_str(&b) + b.len - 11, want);
+	sb_reset(&b);
+	sb_addf(&b, "%u/%u", 3u, 1u);
+	assert_string_equal(sb_str(&b), "3/1");
+	sb_free(&b);
+	assert_null(b.s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(empty),
+		cmocka_unit_test(long_list),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
