@@ -29,13 +29,14 @@ struct cfg_loop {
 	uint32_t parent;                /* enclosing loop index, or CFG_NONE */
 	uint32_t depth;                 /* 1 for an outermost loop */
 	/* entered other than through its header: the cycle of a retreating
-	 * edge whose target does not dominate its source. Its body is taken
-	 * as the blocks inside [start, end). */
+	 * edge whose target does not dominate its source (header: that
+	 * target). Its body: the blocks on a path from the header to a latch. */
 	bool irreducible;
 	bool innermost;
 	bool has_call;
-	/* DESIGN, hazard model: the contiguous range holding the header and
-	 * every latch; body blocks outside it are out of line (cold). */
+	/* DESIGN, hazard model: the contiguous run of the loop's blocks
+	 * around its header, over padding between them; body blocks outside
+	 * it are out of line (cold). */
 	uint64_t start, end;
 	uint32_t cold_blocks;
 	uint64_t cold_bytes;
@@ -70,6 +71,8 @@ struct cfg {
 	uint32_t *xsucc;
 	size_t nxsucc, xsucc_cap;
 	uint32_t *at;                   /* byte offset -> instruction index */
+	uint32_t *reach;                /* irreducible cycles: reached from the entry */
+	size_t reach_cap;
 	size_t span, at_cap;
 	size_t scratch_cap, pred_cap;
 };

@@ -14,12 +14,39 @@ static void append_member(struct cfg *g, uint32_t b)
 	g->members[g->nmembers++] = b;
 }
 
+/* An irreducible cycle's blocks are those on a path from its entry to
+ * one of its latches: reached from the entry, and reaching a latch
+ * without passing the entry. This marks the first half in `reach`. */
+static void mark_reached(struct cfg *g, uint32_t from, uint32_t stamp)
+{
+	size_t sp = 0;
+
+	g->reach[from] = stamp;
+	g->stack[sp++] = from;
+	while (sp) {
+		uint32_t b = g->stack[--sp];
+
+		for (int s = 0; s < 2; s++) {
+			uint32_t t = g->block[b].succ[s];
+
+			if (t != CFG_NONE && g->reach[t] != stamp) {
+				g->reach[t] = stamp;
+				g->stack[sp++] = t;
+			}
+		}
+	}
+}
+
 /* Body of the loop headed by h, whose latches are already in members:
- * walk predecessors backwards from the latches, stopping at h. */
+ * walk predecessors backwards from the latches, stopping at h. For an
+ * irreducible cycle (h its entry), only blocks h reaches belong, since
+ * the walk would otherwise leave through the cycle's other entry. */
 static void collect_body(struct cfg *g, struct cfg_loop *l, uint32_t stamp)
 {
 	size_t sp = 0;
 
+	if (l->irreducible)
+		mark_reached(g, l->header, stamp);
 	l->body = (uint32_t)g->nmembers;
 	g->mark[l->header] = stamp;
 	append_member(g, l->header);
@@ -40,6 +67,8 @@ static void collect_body(struct cfg *g, struct cfg_loop *l, uint32_t stamp)
 
 			if (g->idom[p] == CFG_NONE)
 				continue;       /* unreached padding */
+			if (l->irreducible && g->reach[p] != stamp)
+				continue;       /* outside the cycle */
 			if (g->mark[p] != stamp) {
 				g->mark[p] = stamp;
 				append_member(g, p);
@@ -50,39 +79,87 @@ static void collect_body(struct cfg *g, struct cfg_loop *l, uint32_t stamp)
 	l->nbody = (uint32_t)(g->nmembers - l->body);
 }
 
-/* DESIGN, hazard model: [start, end) spans the header and every latch. */
-static void set_range(struct cfg *g, struct cfg_loop *l)
+/* Can the run step from one block of the loop over block b, not the
+ * loop's? Only when b is padding: nops put there to align what follows
+ * (DESIGN, hazard model). Any other code ends the run: what lies beyond
+ * is out of line. */
+static bool is_padding(const struct cfg *g, uint32_t b)
 {
-	const struct cfg_block *h = &g->block[l->header];
-	uint32_t lo = l->header, hi = l->header;
-
-	l->start = h->start;
-	l->end = h->end;
-	for (uint32_t i = 0; i < l->nlatch; i++) {
-		uint32_t b = g->members[l->latch + i];
-
-		if (g->block[b].start < l->start) {
-			l->start = g->block[b].start;
-			lo = b;
-		}
-		if (g->block[b].end > l->end) {
-			l->end = g->block[b].end;
-			hi = b;
-		}
-	}
-	l->ninsn = g->block[hi].first + g->block[hi].ninsn - g->block[lo].first;
+	return g->block[b].padding;
 }
 
-/* An irreducible cycle has no header that bounds it; take what lies in
- * its range (blocks are in address order). */
-static void collect_range(struct cfg *g, struct cfg_loop *l)
+/* Move *edge (a block index; blocks are in address order) one block of
+ * the loop further in direction dir (-1 down, +1 up), over padding only;
+ * false when the next block that is not padding is not the loop's. */
+static bool grow_once(const struct cfg *g, uint32_t stamp, uint32_t *edge, int dir)
 {
-	l->body = (uint32_t)g->nmembers;
-	for (uint32_t b = 0; b < g->nblock; b++)
-		if (g->block[b].start >= l->start && g->block[b].end <= l->end &&
-		    g->idom[b] != CFG_NONE)
-			append_member(g, b);
-	l->nbody = (uint32_t)(g->nmembers - l->body);
+	int64_t b = (int64_t)*edge + dir, n = (int64_t)g->nblock;
+
+	while (b >= 0 && b < n && g->mark[b] != stamp && is_padding(g, (uint32_t)b))
+		b += dir;
+	if (b < 0 || b >= n || g->mark[b] != stamp)
+		return false;
+	*edge = (uint32_t)b;
+	return true;
+}
+
+/* The only successor of block b that is the loop's, or CFG_NONE when it
+ * has none or two: the branch that must be taken to stay in the loop. */
+static uint32_t only_successor_inside(const struct cfg *g, uint32_t b, uint32_t stamp)
+{
+	uint32_t s0 = g->block[b].succ[0], s1 = g->block[b].succ[1];
+	bool in0 = s0 != CFG_NONE && g->mark[s0] == stamp;
+	bool in1 = s1 != CFG_NONE && g->mark[s1] == stamp;
+
+	return in0 == in1 ? CFG_NONE : in0 ? s0 : s1;
+}
+
+/* A block of the run whose only way to stay in the loop leads past the
+ * run: every iteration through it goes there, so that block is as hot as
+ * the run, and the code between (an exit the compiler laid out as the
+ * fall-through, libc AArch64 0x28450's tail call) comes with it. A branch
+ * with both sides in the loop is the compiler's layout of a likely and an
+ * unlikely path: a target outside the run is a cold path, out of line. */
+static bool pull_hot_target(const struct cfg *g, uint32_t stamp, uint32_t *lo, uint32_t *hi)
+{
+	for (uint32_t b = *lo; b <= *hi; b++) {
+		uint32_t t;
+
+		if (g->mark[b] != stamp)
+			continue;
+		t = only_successor_inside(g, b, stamp);
+		if (t == CFG_NONE || (t >= *lo && t <= *hi))
+			continue;
+		if (t < *lo)
+			*lo = t;
+		else
+			*hi = t;
+		return true;
+	}
+	return false;
+}
+
+/* DESIGN, hazard model: the loop's bytes are the contiguous run of its
+ * blocks around its header (the entry, for an irreducible cycle): from
+ * the header's block, grow over every block of the loop that touches the
+ * run or is apart from it only by padding (the padding comes with them),
+ * and to the block a branch of the run must take to stay in the loop. A
+ * rotated loop entered in the middle keeps the body above its header:
+ * libc's find_derivation is 0x28220..0x28241, where "header and latches"
+ * said 0x28224..0x28239. The blocks of l carry `stamp`. */
+static void set_range(struct cfg *g, struct cfg_loop *l, uint32_t stamp)
+{
+	uint32_t lo = l->header, hi = l->header;
+
+	do {
+		while (grow_once(g, stamp, &lo, -1))
+			;
+		while (grow_once(g, stamp, &hi, +1))
+			;
+	} while (pull_hot_target(g, stamp, &lo, &hi));
+	l->start = g->block[lo].start;
+	l->end = g->block[hi].end;
+	l->ninsn = g->block[hi].first + g->block[hi].ninsn - g->block[lo].first;
 }
 
 /* Body blocks wholly outside the range are out of line (cold). */
@@ -133,7 +210,9 @@ static void split_retreating_edges(struct cfg *g)
 
 static void make_loops(struct cfg *g)
 {
+	GROW(g->reach, g->reach_cap, g->nblock);
 	memset(g->mark, 0, g->nblock * sizeof *g->mark);
+	memset(g->reach, 0, g->nblock * sizeof *g->reach);
 	g->nloop = 0;
 	g->nmembers = 0;
 	for (size_t i = 0; i < g->nretreat;) {
@@ -150,11 +229,8 @@ static void make_loops(struct cfg *g)
 		       g->retreat[3 * i + 2] == irr; i++)
 			append_member(g, g->retreat[3 * i]);
 		l->nlatch = (uint32_t)(g->nmembers - l->latch);
-		set_range(g, l);
-		if (irr)
-			collect_range(g, l);
-		else
-			collect_body(g, l, (uint32_t)g->nloop);
+		collect_body(g, l, (uint32_t)g->nloop);
+		set_range(g, l, (uint32_t)g->nloop);
 		measure_body(g, l);
 	}
 }
@@ -232,5 +308,6 @@ void cfg_free(struct cfg *g)
 	free(g->retreat);
 	free(g->xsucc);
 	free(g->at);
+	free(g->reach);
 	memset(g, 0, sizeof *g);
 }
