@@ -40,7 +40,7 @@ struct cfg_loop {
 	uint64_t start, end;
 	uint32_t cold_blocks;
 	uint64_t cold_bytes;
-	uint32_t ninsn;                 /* instructions inside [start, end) */
+	uint32_t first, ninsn;          /* instructions inside [start, end) */
 };
 
 struct cfg_irreducible {
@@ -73,6 +73,8 @@ struct cfg {
 	uint32_t *at;                   /* byte offset -> instruction index */
 	uint32_t *reach;                /* irreducible cycles: reached from the entry */
 	size_t reach_cap;
+	uint32_t *owner;                /* block -> innermost loop holding it, CFG_NONE */
+	size_t owner_cap;
 	size_t span, at_cap;
 	size_t scratch_cap, pred_cap;
 };
@@ -103,5 +105,9 @@ bool cfg_may_have_cycle(const struct insn *insn, size_t n);
 
 /* The branch instruction ending a latch block (its back edge). */
 const struct insn *cfg_block_last(const struct cfg *g, uint32_t block);
+/* The innermost loop holding both blocks a and b, or CFG_NONE. */
+uint32_t cfg_common_loop(const struct cfg *g, uint32_t a, uint32_t b);
+/* The block starting exactly at addr, or CFG_NONE. */
+uint32_t cfg_block_at(const struct cfg *g, uint64_t addr);
 
 #endif

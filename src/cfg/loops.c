@@ -159,7 +159,8 @@ static void set_range(struct cfg *g, struct cfg_loop *l, uint32_t stamp)
 	} while (pull_hot_target(g, stamp, &lo, &hi));
 	l->start = g->block[lo].start;
 	l->end = g->block[hi].end;
-	l->ninsn = g->block[hi].first + g->block[hi].ninsn - g->block[lo].first;
+	l->first = g->block[lo].first;
+	l->ninsn = g->block[hi].first + g->block[hi].ninsn - l->first;
 }
 
 /* Body blocks wholly outside the range are out of line (cold). */
@@ -250,8 +251,10 @@ static int by_size_desc(const void *a, const void *b, void *ctx)
  * loop enclosing it: the parent. */
 static void nest_loops(struct cfg *g)
 {
-	uint32_t *owner = g->stack, *idx = g->order;
+	uint32_t *owner, *idx = g->order;
 
+	GROW(g->owner, g->owner_cap, g->nblock);
+	owner = g->owner;
 	for (size_t b = 0; b < g->nblock; b++)
 		owner[b] = CFG_NONE;
 	for (uint32_t i = 0; i < g->nloop; i++)
@@ -309,5 +312,34 @@ void cfg_free(struct cfg *g)
 	free(g->xsucc);
 	free(g->at);
 	free(g->reach);
+	free(g->owner);
 	memset(g, 0, sizeof *g);
+}
+
+uint32_t cfg_block_at(const struct cfg *g, uint64_t addr)
+{
+	size_t lo = 0, hi = g->nblock;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (g->block[mid].start < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < g->nblock && g->block[lo].start == addr ? (uint32_t)lo : CFG_NONE;
+}
+
+uint32_t cfg_common_loop(const struct cfg *g, uint32_t a, uint32_t b)
+{
+	uint32_t x = g->owner[a], y = g->owner[b];
+
+	while (x != y && x != CFG_NONE && y != CFG_NONE) {
+		if (g->loop[x].depth >= g->loop[y].depth)
+			x = g->loop[x].parent;
+		else
+			y = g->loop[y].parent;
+	}
+	return x == y ? x : CFG_NONE;
 }

@@ -84,7 +84,8 @@ static bool same_verdict(const struct row *x, const struct row *y)
 	return x->func == y->func && x->loop == y->loop && a->rule == b->rule &&
 	       a->window == b->window && a->bad_placements == b->bad_placements &&
 	       a->all_placements == b->all_placements && a->fix_align == b->fix_align &&
-	       a->fix_pad == b->fix_pad;
+	       a->fix_pad == b->fix_pad && a->here_align == b->here_align &&
+	       a->branch == b->branch;
 }
 
 static uint64_t row_samples(const struct row *x)
@@ -126,13 +127,17 @@ static void format_windows(const struct scan_result *r, const struct row *x, cha
 			   size_t n)
 {
 	uint64_t start = row_addr(r, x), bytes = row_bytes(r, x);
-	unsigned w = x->hazard->window;
+	const struct hazard *h = x->hazard;
+	unsigned w = h->window;
 
-	if (x->hazard->rule == RULE_BRANCH_CROSSES || x->hazard->rule == RULE_BRANCH_ENDS)
-		snprintf(buf, n, "branch %#" PRIx64, x->loop->branch);
+	if (h->branch && h->pair != h->branch)
+		snprintf(buf, n, "%s %#" PRIx64 " pair %#" PRIx64,
+			 branch_kind_name(h->branch_kind), h->branch, h->pair);
+	else if (h->branch)
+		snprintf(buf, n, "%s %#" PRIx64, branch_kind_name(h->branch_kind), h->branch);
 	else
 		snprintf(buf, n, "%u/%u", windows_touched(start, start + bytes, w),
-			 x->hazard->rule == RULE_ENTRY_MISALIGNED ? 1 : windows_best(bytes, w));
+			 h->rule == RULE_ENTRY_MISALIGNED ? 1 : windows_best(bytes, w));
 }
 
 /* "0.5%" */
@@ -156,7 +161,7 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 	while (i < n) {
 		const struct row *x = &rows[i];
 		const struct hazard *h = x->hazard;
-		char addr[20], src[128], bytes[24], win[16], tb[40], place[32], fix[40], pct[16];
+		char addr[20], src[128], bytes[24], win[16], tb[64], place[32], fix[96], pct[16];
 		char profiles[256] = "";
 		const char *cells[12];
 

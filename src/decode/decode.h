@@ -98,6 +98,10 @@ enum jump_kind decode_jump_table(struct decoder *d, const struct elf_image *img,
 				 const uint8_t *code, const struct insn *insn, size_t n, size_t j,
 				 struct jump_targets *out);
 
+/* "jcc", "jmp", "call", "ret", ... (the same words for AArch64's b.cond,
+ * b, bl, ret). */
+const char *branch_kind_name(enum branch_kind k);
+
 /* Is this a branch that ends a basic block? */
 static inline bool insn_ends_block(const struct insn *i)
 {

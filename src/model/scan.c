@@ -21,6 +21,7 @@ struct worker {
 	atomic_size_t *next;
 	struct decoder *dec;
 	struct cfg cfg;
+	struct loop_geometry geo;       /* reused from loop to loop */
 	struct insn *insn;
 	size_t insn_cap;
 	/* this function's dispatch tables: targets of all in one buffer */
@@ -124,21 +125,6 @@ static struct hazard *reserve_hazards(struct worker *w, size_t n)
 	return &w->out.hazard[w->out.nhazard];
 }
 
-static size_t insn_index(const struct worker *w, size_t n, uint64_t addr)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (w->insn[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 static uint64_t shape_hash(const struct insn *insn, size_t first, size_t n)
 {
 	uint64_t h = 1469598103934665603ull;
@@ -150,32 +136,37 @@ static uint64_t shape_hash(const struct insn *insn, size_t first, size_t n)
 	return h;
 }
 
-static void report_loop(struct worker *w, const struct elf_func *f, size_t ninsn,
-			const struct cfg_loop *l)
+static void report_loop(struct worker *w, const struct elf_func *f, const struct cfg_loop *l)
 {
-	struct loop_geometry geo;
+	struct loop_geometry *geo = &w->geo;
 	uint64_t align = elf_placement_align(w->img, f->sec);
 	struct loop_report *r;
+	uint64_t first_back = 0;
 
-	loop_geometry(&w->cfg, l, &geo);
+	loop_geometry(&w->cfg, l, geo);
+	for (uint32_t i = 0; i < geo->nbranch && !first_back; i++)
+		if (geo->branch[i].back)
+			first_back = l->start + geo->branch[i].branch;
 	GROW(w->out.loop, w->loop_cap, w->out.nloop + 1);
 	r = &w->out.loop[w->out.nloop];
 	*r = (struct loop_report){
 		.start = l->start, .end = l->end, .sec = f->sec, .depth = l->depth, .innermost = l->innermost,
 		.has_call = l->has_call, .irreducible = l->irreducible, .ninsn = l->ninsn, .cold_blocks = l->cold_blocks,
 		.cold_bytes = l->cold_bytes,
-		.branch = geo.nedge ? l->start + geo.edge[0].branch : 0,
-		.shape_hash = shape_hash(w->insn, insn_index(w, ninsn, l->start), l->ninsn),
-		.form_hash = form_hash(w->insn + insn_index(w, ninsn, l->start), l->ninsn),
+		.branch = first_back,
+		.shape_hash = shape_hash(w->insn, l->first, l->ninsn),
+		.form_hash = form_hash(w->insn + l->first, l->ninsn),
 		.hazard = (uint32_t)w->out.nhazard,
 	};
 	for (size_t k = 0; k < w->nprof; k++) {
 		const struct profile *p = w->prof[k];
 
-		if (p->loop_buffer && geo.fits_loop_buffer_shape && geo.ninsn <= p->loop_buffer)
+		size_t max = loop_hazards_max(geo);
+
+		if (p->loop_buffer && geo->fits_loop_buffer_shape && geo->ninsn <= p->loop_buffer)
 			r->in_loop_buffer = true;
-		w->out.nhazard += loop_hazards(p, &geo, l->start, align,
-					       reserve_hazards(w, 8), 8);
+		w->out.nhazard += loop_hazards(p, geo, l->start, align,
+					       reserve_hazards(w, max), max);
 	}
 	r->nhazard = (uint32_t)(w->out.nhazard - r->hazard);
 	if (r->nhazard || w->opts->keep_all)
@@ -216,7 +207,7 @@ static void scan_function(struct worker *w, size_t index)
 		cfg_build_tables(&w->cfg, w->insn, n, w->tab, w->ntab);
 		w->out.loops_total += w->cfg.nloop;
 		for (size_t i = 0; i < w->cfg.nloop; i++)
-			report_loop(w, f, n, &w->cfg.loop[i]);
+			report_loop(w, f, &w->cfg.loop[i]);
 		fr.irr = (uint32_t)w->out.nirr;
 		fr.nirr = (uint32_t)w->cfg.nirr;
 		for (size_t i = 0; i < w->cfg.nirr; i++) {
@@ -341,6 +332,7 @@ static void worker_free(struct worker *w)
 {
 	decoder_free(w->dec);
 	cfg_free(&w->cfg);
+	loop_geometry_free(&w->geo);
 	free(w->insn);
 	free(w->jt.v);
 	free(w->target);
