@@ -31,6 +31,7 @@ struct scan_cmd {
 	bool have_hot;
 	double min_share;
 	const struct hot_file *kernel_file;     /* kernel samples as the image's addresses */
+	size_t matched;                 /* functions --func/--section selected, all files */
 };
 
 /* ---- the text table ---- */
@@ -51,7 +52,9 @@ static uint64_t row_addr(const struct scan_result *r, const struct row *x)
 	return x->loop ? x->loop->start : r->funcs.v[x->func->func].addr;
 }
 
-/* Worst first: severity, then smaller (tighter) loops, then address. */
+/* Worst first: hot text before init/exit/unlikely/cold text (which runs
+ * once or rarely, issue 8: 767 .init.text loops ranked like hot code),
+ * then severity, then smaller (tighter) loops, then address. */
 static int by_worst(const void *a, const void *b, void *ctx)
 {
 	const struct scan_result *r = ctx;
@@ -59,6 +62,8 @@ static int by_worst(const void *a, const void *b, void *ctx)
 	uint64_t bx = row_bytes(r, x), by = row_bytes(r, y);
 	uint64_t ax = row_addr(r, x), ay = row_addr(r, y);
 
+	if (x->func->cold_text != y->func->cold_text)
+		return x->func->cold_text ? 1 : -1;
 	if (x->hazard->severity != y->hazard->severity)
 		return x->hazard->severity > y->hazard->severity ? -1 : 1;
 	if (x->hazard->certain != y->hazard->certain)
@@ -149,21 +154,22 @@ static void format_share(double share, char *buf, size_t n)
 static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r,
 			  FILE *out)
 {
-	static const char *const cols[] = { ">samples %", "severity", "function", "address",
-		"source", ">bytes", "window", "detail", "rule", "profile", "placement", "fix" };
+	static const char *const cols[] = { ">samples %", "severity", "function", "section",
+		"address", "source", ">bytes", "window", "detail", "rule", "profile", "placement",
+		"fix" };
 	const size_t first = r->hot ? 0 : 1;   /* the samples column only with --hot */
 	struct table t;
 	struct row *rows;
 	size_t n = collect_rows(r, &rows), shown = 0, folded = 0, more = 0, i = 0;
 
-	table_init(&t, 12 - first, cols + first);
+	table_init(&t, 13 - first, cols + first);
 	t.max[2 - first] = 48;
 	while (i < n) {
 		const struct row *x = &rows[i];
 		const struct hazard *h = x->hazard;
 		char addr[20], src[128], bytes[24], win[16], tb[64], place[32], fix[96], pct[16];
 		char profiles[256] = "";
-		const char *cells[12];
+		const char *cells[13];
 
 		for (; i < n && same_verdict(x, &rows[i]); i++)
 			snprintf(profiles + strlen(profiles), sizeof profiles - strlen(profiles),
@@ -188,10 +194,11 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 		format_fix(h, fix, sizeof fix);
 		format_placement(h, place, sizeof place);
 		format_share(hot_share(r, row_samples(x)), pct, sizeof pct);
-		const char *all[12] = { pct, severity_name(h->severity), r->funcs.v[x->func->func].name,
-					addr, src, bytes, win, tb, rule_name(h->rule), profiles, place, fix };
+		const char *all[13] = { pct, severity_name(h->severity), r->funcs.v[x->func->func].name,
+					h->section ? h->section : "-", addr, src, bytes, win, tb,
+					rule_name(h->rule), profiles, place, fix };
 
-		memcpy(cells, all + first, (12 - first) * sizeof *cells);
+		memcpy(cells, all + first, (13 - first) * sizeof *cells);
 		table_row_v(&t, cells);
 	}
 	if (t.nrows)
@@ -360,6 +367,7 @@ static int scan_one(struct scan_cmd *c, const char *arg)
 		attribute(c, &img, &r);
 	if (print_unless_changed(c, &img, &r)) {
 		check_gate(c, &r);
+		c->matched += r.functions_scanned + r.padding_symbols;
 		if (r.functions_too_large)
 			complain(arg, "%zu function%s too large to analyse within the memory bound, "
 				 "not analysed", r.functions_too_large,
@@ -397,6 +405,8 @@ static const struct cmd_option scan_options[] = {
 	  .help = "list every loop and irreducible cycle, not only hazards" },
 	{ .name = "func", .value = "GLOB", .kind = OPT_STRING, .field = F(opts.func_glob),
 	  .help = "only functions whose name matches GLOB" },
+	{ .name = "section", .value = "GLOB", .kind = OPT_STRING, .field = F(opts.section_glob),
+	  .help = "only functions in sections whose name matches GLOB" },
 	{ .name = "json", .kind = OPT_SET, .field = F(json), .help = "JSON on standard output" },
 	{ .name = "jobs", .letter = 'j', .value = "N", .kind = OPT_UNSIGNED, .field = F(opts.jobs),
 	  .min = 1, .max = 256, .help = "threads (default: online CPUs)" },
@@ -601,6 +611,22 @@ static const char **hot_targets(const struct hot_run *h, int *n)
 	return v;
 }
 
+/* A gate whose pattern is misspelt must not pass silently (issue 8): a
+ * --func or --section that selected no function in any file is an error. */
+static bool no_match(const struct scan_cmd *c)
+{
+	if (c->matched || (!c->opts.func_glob && !c->opts.section_glob))
+		return false;
+	if (c->opts.func_glob && c->opts.section_glob)
+		complain("--func", "'%s' in --section '%s' matches no function",
+			 c->opts.func_glob, c->opts.section_glob);
+	else if (c->opts.func_glob)
+		complain("--func", "'%s' matches no function", c->opts.func_glob);
+	else
+		complain("--section", "'%s' matches no section with functions", c->opts.section_glob);
+	return true;
+}
+
 static int cmd_scan(int argc, char **argv)
 {
 	struct scan_cmd c = { 0 };
@@ -659,5 +685,5 @@ static int cmd_scan(int argc, char **argv)
 	}
 	if (status == EXIT_OK && c.gate_failed)
 		status = EXIT_GATE;
-	return status;
+	return no_match(&c) ? EXIT_USAGE : status;
 }

@@ -153,6 +153,7 @@ struct hazard {
 	 * pair (= branch when unfused); 0 for the other rules */
 	uint8_t branch_kind;            /* enum branch_kind */
 	uint64_t branch, pair;
+	const char *section;            /* of the image scanned; NULL for code in memory */
 };
 
 /* Windows touched and the best any placement achieves (DESIGN). */
@@ -220,6 +221,7 @@ struct scan_opts {
 	const struct profile **profiles;
 	size_t nprofiles;
 	const char *func_glob;          /* NULL: every function */
+	const char *section_glob;       /* NULL: every section */
 	unsigned jobs;                  /* threads, >= 1 */
 	bool keep_all;                  /* keep loops and functions without hazards */
 };
@@ -251,6 +253,9 @@ struct func_report {
 	uint32_t unresolved;            /* indirect jumps whose targets are unknown */
 	struct func_shape shape;        /* what diff matches unnamed functions by */
 	uint64_t samples;               /* in the function (hot_attribute) */
+	/* init/exit/unlikely/cold text: run once or rarely, never ranked
+	 * above hot text */
+	bool cold_text;
 };
 
 struct scan_result {
@@ -267,8 +272,9 @@ struct scan_result {
 	size_t nhazard;
 	struct cfg_irreducible *irr;
 	size_t nirr;
-	size_t functions_scanned;       /* matched --func */
+	size_t functions_scanned;       /* matched --func and --section */
 	size_t functions_too_large;     /* of those, not analysed: past the memory bound */
+	size_t padding_symbols;         /* __pfx_/__cfi_ and nop/int3-only symbols, not scanned */
 	uint64_t instructions;
 	uint64_t loops_total;
 	uint64_t bytes_decoded;

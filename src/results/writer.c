@@ -142,6 +142,8 @@ void results_write_hazard(struct jw *w, const char *key, const struct hazard *h)
 	jw_int(w, "hazardous", h->bad_placements);
 	jw_int(w, "possible", h->all_placements);
 	jw_close(w, '}');
+	if (h->section)
+		jw_string(w, "section", h->section);
 	if (h->branch) {
 		jw_hex(w, "branch", h->branch);
 		jw_string(w, "branch_kind", branch_kind_name(h->branch_kind));
@@ -222,6 +224,7 @@ void results_write_function(struct jw *w, struct elf_image *img, const struct sc
 	jw_int(w, "size", (long long)f->size);
 	jw_int(w, "entry_align", (long long)fr->entry_align);
 	jw_string(w, "section", img->sec[f->sec].name);
+	jw_bool(w, "cold_text", fr->cold_text);
 	jw_string(w, "from", source_name(f->source));
 	jw_int(w, "instructions", fr->ninsn);
 	jw_int(w, "jump_tables", fr->jump_tables);
