@@ -114,10 +114,22 @@ static uint32_t only_successor_inside(const struct cfg *g, uint32_t b, uint32_t 
 	return in0 == in1 ? CFG_NONE : in0 ? s0 : s1;
 }
 
+/* May the run jump over blocks (lo, hi) to a block of the loop? Only
+ * over the loop's own blocks, padding, and code of no loop at all (an
+ * exit: a return, a tail call); never over another loop's body (libc's
+ * rfc3484_sort 0xeed29, inet_ntop 0x128330, found by h3's truth). */
+static bool only_exits_between(const struct cfg *g, uint32_t stamp, uint32_t lo, uint32_t hi)
+{
+	for (uint32_t b = lo + 1; b < hi; b++)
+		if (g->mark[b] != stamp && !is_padding(g, b) && g->owner[b] != CFG_NONE)
+			return false;
+	return true;
+}
+
 /* A block of the run whose only way to stay in the loop leads past the
- * run: every iteration through it goes there, so that block is as hot as
- * the run, and the code between (an exit the compiler laid out as the
- * fall-through, libc AArch64 0x28450's tail call) comes with it. A branch
+ * run, over nothing but exits: every iteration through it goes there, so
+ * that block is as hot as the run, and the exit between (laid out as the
+ * fall-through: libc AArch64 0x28450's tail call) comes with it. A branch
  * with both sides in the loop is the compiler's layout of a likely and an
  * unlikely path: a target outside the run is a cold path, out of line. */
 static bool pull_hot_target(const struct cfg *g, uint32_t stamp, uint32_t *lo, uint32_t *hi)
@@ -130,11 +142,14 @@ static bool pull_hot_target(const struct cfg *g, uint32_t stamp, uint32_t *lo, u
 		t = only_successor_inside(g, b, stamp);
 		if (t == CFG_NONE || (t >= *lo && t <= *hi))
 			continue;
-		if (t < *lo)
+		if (t < *lo && only_exits_between(g, stamp, t, *lo)) {
 			*lo = t;
-		else
+			return true;
+		}
+		if (t > *hi && only_exits_between(g, stamp, *hi, t)) {
 			*hi = t;
-		return true;
+			return true;
+		}
 	}
 	return false;
 }
@@ -231,7 +246,20 @@ static void make_loops(struct cfg *g)
 			append_member(g, g->retreat[3 * i]);
 		l->nlatch = (uint32_t)(g->nmembers - l->latch);
 		collect_body(g, l, (uint32_t)g->nloop);
-		set_range(g, l, (uint32_t)g->nloop);
+	}
+}
+
+/* Spans once the nesting is known (a span may not reach over another
+ * loop's body). Loop i's blocks were stamped i + 1 by collect_body, and
+ * no other block ever was; later loops took some of them over. */
+static void place_loops(struct cfg *g)
+{
+	for (uint32_t i = 0; i < g->nloop; i++) {
+		struct cfg_loop *l = &g->loop[i];
+
+		for (uint32_t k = 0; k < l->nbody; k++)
+			g->mark[g->members[l->body + k]] = i + 1;
+		set_range(g, l, i + 1);
 		measure_body(g, l);
 	}
 }
@@ -278,6 +306,7 @@ void cfg_find_loops(struct cfg *g)
 	split_retreating_edges(g);
 	make_loops(g);
 	nest_loops(g);
+	place_loops(g);
 }
 
 void cfg_build(struct cfg *g, const struct insn *insn, size_t n)

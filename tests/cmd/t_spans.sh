@@ -57,6 +57,11 @@ expect_eq "top_by_back: one loop, nothing out of line" \
 expect_eq "exit_between: span" "$(sp_loops exit_between "$SP_RANGE")" "0x401290-0x40129e/14/8"
 expect_eq "exit_between: nothing out of line" "$(sp_loops exit_between '"\(.cold_blocks)"')" "0"
 
+# over_loop: H's only way on is jne B, but X's loop lies between: H's loop
+# is H alone, B out of line (1 block, 4 B); X is its own loop.
+expect_eq "over_loop: spans" "$(sp_loops over_loop "$SP_RANGE")" "0x401310-0x401314/4/2 0x401314-0x401318/4/2"
+expect_eq "over_loop: out of line" "$(sp_loops over_loop '"\(.cold_blocks)/\(.cold_bytes)"')" "1/4 0/0"
+
 # AArch64: b to H 0x400048 with A, B, C above: [0x400038, 0x400050), 24 B:
 # add, cbz, add, sub, subs, b.ne. 16: 0x400030/40 = 2/2; 32: 0x400020/40
 # = 2 > 1; 64: 0x400000/40 = 2 > 1 (header and latch were [0x400044,
