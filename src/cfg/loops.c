@@ -103,75 +103,24 @@ static bool grow_once(const struct cfg *g, uint32_t stamp, uint32_t *edge, int d
 	return true;
 }
 
-/* The only successor of block b that is the loop's, or CFG_NONE when it
- * has none or two: the branch that must be taken to stay in the loop. */
-static uint32_t only_successor_inside(const struct cfg *g, uint32_t b, uint32_t stamp)
-{
-	uint32_t s0 = g->block[b].succ[0], s1 = g->block[b].succ[1];
-	bool in0 = s0 != CFG_NONE && g->mark[s0] == stamp;
-	bool in1 = s1 != CFG_NONE && g->mark[s1] == stamp;
-
-	return in0 == in1 ? CFG_NONE : in0 ? s0 : s1;
-}
-
-/* May the run jump over blocks (lo, hi) to a block of the loop? Only
- * over the loop's own blocks, padding, and code of no loop at all (an
- * exit: a return, a tail call); never over another loop's body (libc's
- * rfc3484_sort 0xeed29, inet_ntop 0x128330, found by h3's truth). */
-static bool only_exits_between(const struct cfg *g, uint32_t stamp, uint32_t lo, uint32_t hi)
-{
-	for (uint32_t b = lo + 1; b < hi; b++)
-		if (g->mark[b] != stamp && !is_padding(g, b) && g->owner[b] != CFG_NONE)
-			return false;
-	return true;
-}
-
-/* A block of the run whose only way to stay in the loop leads past the
- * run, over nothing but exits: every iteration through it goes there, so
- * that block is as hot as the run, and the exit between (laid out as the
- * fall-through: libc AArch64 0x28450's tail call) comes with it. A branch
- * with both sides in the loop is the compiler's layout of a likely and an
- * unlikely path: a target outside the run is a cold path, out of line. */
-static bool pull_hot_target(const struct cfg *g, uint32_t stamp, uint32_t *lo, uint32_t *hi)
-{
-	for (uint32_t b = *lo; b <= *hi; b++) {
-		uint32_t t;
-
-		if (g->mark[b] != stamp)
-			continue;
-		t = only_successor_inside(g, b, stamp);
-		if (t == CFG_NONE || (t >= *lo && t <= *hi))
-			continue;
-		if (t < *lo && only_exits_between(g, stamp, t, *lo)) {
-			*lo = t;
-			return true;
-		}
-		if (t > *hi && only_exits_between(g, stamp, *hi, t)) {
-			*hi = t;
-			return true;
-		}
-	}
-	return false;
-}
-
 /* DESIGN, hazard model: the loop's bytes are the contiguous run of its
  * blocks around its header (the entry, for an irreducible cycle): from
  * the header's block, grow over every block of the loop that touches the
- * run or is apart from it only by padding (the padding comes with them),
- * and to the block a branch of the run must take to stay in the loop. A
- * rotated loop entered in the middle keeps the body above its header:
+ * run or is apart from it only by padding (the padding comes with them).
+ * A rotated loop entered in the middle keeps the body above its header:
  * libc's find_derivation is 0x28220..0x28241, where "header and latches"
- * said 0x28224..0x28239. The blocks of l carry `stamp`. */
+ * said 0x28224..0x28239. Any other code ends the run, even an exit laid
+ * out as the fall-through with the loop going on past it (libc AArch64
+ * 0x28450): what lies beyond is out of line. The blocks of l carry
+ * `stamp`. */
 static void set_range(struct cfg *g, struct cfg_loop *l, uint32_t stamp)
 {
 	uint32_t lo = l->header, hi = l->header;
 
-	do {
-		while (grow_once(g, stamp, &lo, -1))
-			;
-		while (grow_once(g, stamp, &hi, +1))
-			;
-	} while (pull_hot_target(g, stamp, &lo, &hi));
+	while (grow_once(g, stamp, &lo, -1))
+		;
+	while (grow_once(g, stamp, &hi, +1))
+		;
 	l->start = g->block[lo].start;
 	l->end = g->block[hi].end;
 	l->first = g->block[lo].first;
@@ -249,9 +198,9 @@ static void make_loops(struct cfg *g)
 	}
 }
 
-/* Spans once the nesting is known (a span may not reach over another
- * loop's body). Loop i's blocks were stamped i + 1 by collect_body, and
- * no other block ever was; later loops took some of them over. */
+/* Spans and what lies out of line. Loop i's blocks were stamped i + 1 by
+ * collect_body, and no other block ever was; later loops took some of
+ * them over, so stamp them again. */
 static void place_loops(struct cfg *g)
 {
 	for (uint32_t i = 0; i < g->nloop; i++) {

@@ -51,14 +51,14 @@ expect_eq "top_by_back: windows" "$(sp_loops top_by_back "$SP_WIN")" "2/2 2/1 1/
 expect_eq "top_by_back: one loop, nothing out of line" \
 	"$(sp_loops top_by_back '"\(.cold_blocks)/\(.depth)/\(.irreducible)"')" "0/1/false"
 
-# exit_between: H's only way to stay in the loop is jne B past the exit E
-# (mov; ret) and a nop: B comes in with them. test, jne, mov, ret, nop,
-# dec, add, jmp = 8; 14 B in 0x401290's 16 B window.
-expect_eq "exit_between: span" "$(sp_loops exit_between "$SP_RANGE")" "0x401290-0x40129e/14/8"
-expect_eq "exit_between: nothing out of line" "$(sp_loops exit_between '"\(.cold_blocks)"')" "0"
+# exit_between: H's only way on is jne B past the exit E (mov; ret) and a
+# nop. E is code, not padding: the run is H alone (test, jne), and B
+# (decl, add, jmp: 6 B) is out of line, as the issue defines the span.
+expect_eq "exit_between: span" "$(sp_loops exit_between "$SP_RANGE")" "0x401290-0x401294/4/2"
+expect_eq "exit_between: out of line" "$(sp_loops exit_between '"\(.cold_blocks)/\(.cold_bytes)"')" "1/6"
 
-# over_loop: H's only way on is jne B, but X's loop lies between: H's loop
-# is H alone, B out of line (1 block, 4 B); X is its own loop.
+# over_loop: H's only way on is jne B, past X's loop: H's loop is H alone,
+# B out of line (1 block, 4 B); X is its own loop.
 expect_eq "over_loop: spans" "$(sp_loops over_loop "$SP_RANGE")" "0x401310-0x401314/4/2 0x401314-0x401318/4/2"
 expect_eq "over_loop: out of line" "$(sp_loops over_loop '"\(.cold_blocks)/\(.cold_bytes)"')" "1/4 0/0"
 
