@@ -22,8 +22,8 @@ static bool is_branch(const struct insn *i)
 }
 
 /* Does the branch close the loop l: from a block of it back to a block of
- * it at or before the branch (the layout's way round: a latch's jump, a
- * rotated loop's bottom test, find_derivation's jns), or from a latch to
+ * it in the span at or before the branch (the layout's way round: a
+ * latch's jump, a rotated loop's bottom test, find_derivation's jns), or to
  * the header in either direction; and l, not a loop inside it, is the
  * innermost loop holding both ends (an inner loop's back edge is the
  * inner loop's). */
@@ -32,12 +32,14 @@ static bool closes_loop(const struct cfg *g, const struct cfg_loop *l, const uin
 {
 	uint32_t to;
 
-	if (br->kind != BR_COND && br->kind != BR_JUMP)
+	if ((br->kind != BR_COND && br->kind != BR_JUMP) || !in[from])
+		return false;
+	/* cheap tests first: most branches go forward, or out of the span */
+	if (br->target != g->block[l->header].start &&
+	    (br->target > br->addr || br->target < l->start))
 		return false;
 	to = cfg_block_at(g, br->target);
-	if (to == CFG_NONE || !in[from] || !in[to])
-		return false;
-	if (br->target > br->addr && to != l->header)
+	if (to == CFG_NONE || !in[to])
 		return false;
 	return cfg_common_loop(g, from, to) == (uint32_t)(l - g->loop);
 }
@@ -63,8 +65,14 @@ void loop_geometry(const struct cfg *g, const struct cfg_loop *l, struct loop_ge
 	geo->ninsn = l->ninsn;
 	geo->fits_loop_buffer_shape = l->innermost && !l->has_call;
 	geo->nbranch = 0;
-	GROW(geo->in_loop, geo->in_loop_cap, g->nblock);
-	memset(geo->in_loop, 0, g->nblock);
+	/* in_loop is all zero between calls: set and clear only the loop's
+	 * blocks (clearing all of them per loop was quadratic in a function
+	 * of many loops) */
+	if (g->nblock > geo->in_loop_cap) {
+		free(geo->in_loop);
+		geo->in_loop = xcalloc(g->nblock, 1);
+		geo->in_loop_cap = g->nblock;
+	}
 	for (uint32_t k = 0; k < l->nbody; k++)
 		geo->in_loop[g->members[l->body + k]] = 1;
 	for (size_t i = l->first; i < (size_t)l->first + l->ninsn; i++) {
@@ -75,6 +83,8 @@ void loop_geometry(const struct cfg *g, const struct cfg_loop *l, struct loop_ge
 		if (is_branch(in))
 			add_branch(geo, g, i, l->start, closes_loop(g, l, geo->in_loop, in, block));
 	}
+	for (uint32_t k = 0; k < l->nbody; k++)
+		geo->in_loop[g->members[l->body + k]] = 0;
 }
 
 void loop_geometry_free(struct loop_geometry *geo)
