@@ -29,17 +29,18 @@ struct cfg_loop {
 	uint32_t parent;                /* enclosing loop index, or CFG_NONE */
 	uint32_t depth;                 /* 1 for an outermost loop */
 	/* entered other than through its header: the cycle of a retreating
-	 * edge whose target does not dominate its source. Its body is taken
-	 * as the blocks inside [start, end). */
+	 * edge whose target does not dominate its source (header: that
+	 * target). Its body: the blocks on a path from the header to a latch. */
 	bool irreducible;
 	bool innermost;
 	bool has_call;
-	/* DESIGN, hazard model: the contiguous range holding the header and
-	 * every latch; body blocks outside it are out of line (cold). */
+	/* DESIGN, hazard model: the contiguous run of the loop's blocks
+	 * around its header, over padding between them; body blocks outside
+	 * it are out of line (cold). */
 	uint64_t start, end;
 	uint32_t cold_blocks;
 	uint64_t cold_bytes;
-	uint32_t ninsn;                 /* instructions inside [start, end) */
+	uint32_t first, ninsn;          /* instructions inside [start, end) */
 };
 
 struct cfg_irreducible {
@@ -70,6 +71,10 @@ struct cfg {
 	uint32_t *xsucc;
 	size_t nxsucc, xsucc_cap;
 	uint32_t *at;                   /* byte offset -> instruction index */
+	uint32_t *reach;                /* irreducible cycles: reached from the entry */
+	size_t reach_cap;
+	uint32_t *owner;                /* block -> innermost loop holding it, CFG_NONE */
+	size_t owner_cap;
 	size_t span, at_cap;
 	size_t scratch_cap, pred_cap;
 };
@@ -100,5 +105,9 @@ bool cfg_may_have_cycle(const struct insn *insn, size_t n);
 
 /* The branch instruction ending a latch block (its back edge). */
 const struct insn *cfg_block_last(const struct cfg *g, uint32_t block);
+/* The innermost loop holding both blocks a and b, or CFG_NONE. */
+uint32_t cfg_common_loop(const struct cfg *g, uint32_t a, uint32_t b);
+/* The block starting exactly at addr, or CFG_NONE. */
+uint32_t cfg_block_at(const struct cfg *g, uint64_t addr);
 
 #endif

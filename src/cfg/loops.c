@@ -14,12 +14,39 @@ static void append_member(struct cfg *g, uint32_t b)
 	g->members[g->nmembers++] = b;
 }
 
+/* An irreducible cycle's blocks are those on a path from its entry to
+ * one of its latches: reached from the entry, and reaching a latch
+ * without passing the entry. This marks the first half in `reach`. */
+static void mark_reached(struct cfg *g, uint32_t from, uint32_t stamp)
+{
+	size_t sp = 0;
+
+	g->reach[from] = stamp;
+	g->stack[sp++] = from;
+	while (sp) {
+		uint32_t b = g->stack[--sp];
+
+		for (int s = 0; s < 2; s++) {
+			uint32_t t = g->block[b].succ[s];
+
+			if (t != CFG_NONE && g->reach[t] != stamp) {
+				g->reach[t] = stamp;
+				g->stack[sp++] = t;
+			}
+		}
+	}
+}
+
 /* Body of the loop headed by h, whose latches are already in members:
- * walk predecessors backwards from the latches, stopping at h. */
+ * walk predecessors backwards from the latches, stopping at h. For an
+ * irreducible cycle (h its entry), only blocks h reaches belong, since
+ * the walk would otherwise leave through the cycle's other entry. */
 static void collect_body(struct cfg *g, struct cfg_loop *l, uint32_t stamp)
 {
 	size_t sp = 0;
 
+	if (l->irreducible)
+		mark_reached(g, l->header, stamp);
 	l->body = (uint32_t)g->nmembers;
 	g->mark[l->header] = stamp;
 	append_member(g, l->header);
@@ -40,6 +67,8 @@ static void collect_body(struct cfg *g, struct cfg_loop *l, uint32_t stamp)
 
 			if (g->idom[p] == CFG_NONE)
 				continue;       /* unreached padding */
+			if (l->irreducible && g->reach[p] != stamp)
+				continue;       /* outside the cycle */
 			if (g->mark[p] != stamp) {
 				g->mark[p] = stamp;
 				append_member(g, p);
@@ -50,39 +79,52 @@ static void collect_body(struct cfg *g, struct cfg_loop *l, uint32_t stamp)
 	l->nbody = (uint32_t)(g->nmembers - l->body);
 }
 
-/* DESIGN, hazard model: [start, end) spans the header and every latch. */
-static void set_range(struct cfg *g, struct cfg_loop *l)
+/* Can the run step from one block of the loop over block b, not the
+ * loop's? Only when b is padding: nops put there to align what follows
+ * (DESIGN, hazard model). Any other code ends the run: what lies beyond
+ * is out of line. */
+static bool is_padding(const struct cfg *g, uint32_t b)
 {
-	const struct cfg_block *h = &g->block[l->header];
-	uint32_t lo = l->header, hi = l->header;
-
-	l->start = h->start;
-	l->end = h->end;
-	for (uint32_t i = 0; i < l->nlatch; i++) {
-		uint32_t b = g->members[l->latch + i];
-
-		if (g->block[b].start < l->start) {
-			l->start = g->block[b].start;
-			lo = b;
-		}
-		if (g->block[b].end > l->end) {
-			l->end = g->block[b].end;
-			hi = b;
-		}
-	}
-	l->ninsn = g->block[hi].first + g->block[hi].ninsn - g->block[lo].first;
+	return g->block[b].padding;
 }
 
-/* An irreducible cycle has no header that bounds it; take what lies in
- * its range (blocks are in address order). */
-static void collect_range(struct cfg *g, struct cfg_loop *l)
+/* Move *edge (a block index; blocks are in address order) one block of
+ * the loop further in direction dir (-1 down, +1 up), over padding only;
+ * false when the next block that is not padding is not the loop's. */
+static bool grow_once(const struct cfg *g, uint32_t stamp, uint32_t *edge, int dir)
 {
-	l->body = (uint32_t)g->nmembers;
-	for (uint32_t b = 0; b < g->nblock; b++)
-		if (g->block[b].start >= l->start && g->block[b].end <= l->end &&
-		    g->idom[b] != CFG_NONE)
-			append_member(g, b);
-	l->nbody = (uint32_t)(g->nmembers - l->body);
+	int64_t b = (int64_t)*edge + dir, n = (int64_t)g->nblock;
+
+	while (b >= 0 && b < n && g->mark[b] != stamp && is_padding(g, (uint32_t)b))
+		b += dir;
+	if (b < 0 || b >= n || g->mark[b] != stamp)
+		return false;
+	*edge = (uint32_t)b;
+	return true;
+}
+
+/* DESIGN, hazard model: the loop's bytes are the contiguous run of its
+ * blocks around its header (the entry, for an irreducible cycle): from
+ * the header's block, grow over every block of the loop that touches the
+ * run or is apart from it only by padding (the padding comes with them).
+ * A rotated loop entered in the middle keeps the body above its header:
+ * libc's find_derivation is 0x28220..0x28241, where "header and latches"
+ * said 0x28224..0x28239. Any other code ends the run, even an exit laid
+ * out as the fall-through with the loop going on past it (libc AArch64
+ * 0x28450): what lies beyond is out of line. The blocks of l carry
+ * `stamp`. */
+static void set_range(struct cfg *g, struct cfg_loop *l, uint32_t stamp)
+{
+	uint32_t lo = l->header, hi = l->header;
+
+	while (grow_once(g, stamp, &lo, -1))
+		;
+	while (grow_once(g, stamp, &hi, +1))
+		;
+	l->start = g->block[lo].start;
+	l->end = g->block[hi].end;
+	l->first = g->block[lo].first;
+	l->ninsn = g->block[hi].first + g->block[hi].ninsn - l->first;
 }
 
 /* Body blocks wholly outside the range are out of line (cold). */
@@ -133,7 +175,9 @@ static void split_retreating_edges(struct cfg *g)
 
 static void make_loops(struct cfg *g)
 {
+	GROW(g->reach, g->reach_cap, g->nblock);
 	memset(g->mark, 0, g->nblock * sizeof *g->mark);
+	memset(g->reach, 0, g->nblock * sizeof *g->reach);
 	g->nloop = 0;
 	g->nmembers = 0;
 	for (size_t i = 0; i < g->nretreat;) {
@@ -150,11 +194,21 @@ static void make_loops(struct cfg *g)
 		       g->retreat[3 * i + 2] == irr; i++)
 			append_member(g, g->retreat[3 * i]);
 		l->nlatch = (uint32_t)(g->nmembers - l->latch);
-		set_range(g, l);
-		if (irr)
-			collect_range(g, l);
-		else
-			collect_body(g, l, (uint32_t)g->nloop);
+		collect_body(g, l, (uint32_t)g->nloop);
+	}
+}
+
+/* Spans and what lies out of line. Loop i's blocks were stamped i + 1 by
+ * collect_body, and no other block ever was; later loops took some of
+ * them over, so stamp them again. */
+static void place_loops(struct cfg *g)
+{
+	for (uint32_t i = 0; i < g->nloop; i++) {
+		struct cfg_loop *l = &g->loop[i];
+
+		for (uint32_t k = 0; k < l->nbody; k++)
+			g->mark[g->members[l->body + k]] = i + 1;
+		set_range(g, l, i + 1);
 		measure_body(g, l);
 	}
 }
@@ -174,8 +228,10 @@ static int by_size_desc(const void *a, const void *b, void *ctx)
  * loop enclosing it: the parent. */
 static void nest_loops(struct cfg *g)
 {
-	uint32_t *owner = g->stack, *idx = g->order;
+	uint32_t *owner, *idx = g->order;
 
+	GROW(g->owner, g->owner_cap, g->nblock);
+	owner = g->owner;
 	for (size_t b = 0; b < g->nblock; b++)
 		owner[b] = CFG_NONE;
 	for (uint32_t i = 0; i < g->nloop; i++)
@@ -199,6 +255,7 @@ void cfg_find_loops(struct cfg *g)
 	split_retreating_edges(g);
 	make_loops(g);
 	nest_loops(g);
+	place_loops(g);
 }
 
 void cfg_build(struct cfg *g, const struct insn *insn, size_t n)
@@ -232,5 +289,35 @@ void cfg_free(struct cfg *g)
 	free(g->retreat);
 	free(g->xsucc);
 	free(g->at);
+	free(g->reach);
+	free(g->owner);
 	memset(g, 0, sizeof *g);
+}
+
+uint32_t cfg_block_at(const struct cfg *g, uint64_t addr)
+{
+	size_t lo = 0, hi = g->nblock;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (g->block[mid].start < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < g->nblock && g->block[lo].start == addr ? (uint32_t)lo : CFG_NONE;
+}
+
+uint32_t cfg_common_loop(const struct cfg *g, uint32_t a, uint32_t b)
+{
+	uint32_t x = g->owner[a], y = g->owner[b];
+
+	while (x != y && x != CFG_NONE && y != CFG_NONE) {
+		if (g->loop[x].depth >= g->loop[y].depth)
+			x = g->loop[x].parent;
+		else
+			y = g->loop[y].parent;
+	}
+	return x == y ? x : CFG_NONE;
 }

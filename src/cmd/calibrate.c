@@ -253,9 +253,11 @@ static void print_text(const struct calibrate_cmd *c)
 static bool predicted(const struct profile *p, const struct calib_experiment *x, uint32_t pos)
 {
 	struct hazard h[8];
-	struct loop_geometry g = { .bytes = x->bytes, .nedge = 1, .ninsn = x->ninsn,
-		.fits_loop_buffer_shape = true,
-		.edge = { { .pair = x->pair, .branch = x->branch, .end = x->end } } };
+	/* the synthetic loop's one branch, its back edge */
+	struct loop_branch br = { .pair = x->pair, .branch = x->branch, .end = x->end,
+				  .kind = BR_COND, .back = true };
+	struct loop_geometry g = { .bytes = x->bytes, .branch = &br, .nbranch = 1,
+				   .ninsn = x->ninsn, .fits_loop_buffer_shape = true };
 
 	if (x->entry)
 		return entry_hazards(p, pos, x->bytes, 4096, h, 8) > 0;

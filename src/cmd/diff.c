@@ -347,7 +347,7 @@ static size_t collect_verdicts(const struct diff_cmd *c, bool added, struct verd
 /* The cells of a verdict's row, in buffers of 64 bytes (profiles 256). */
 struct row {
 	struct strbuf profiles;         /* sb_free it after use */
-	char addr[64], bytes[64], tb[64], fix[48], win[16], pct[16];
+	char addr[64], bytes[64], tb[64], fix[96], win[16], pct[16];
 	const char *cell[HAZARD_COLS];
 };
 

@@ -31,6 +31,7 @@ struct scan_cmd {
 	bool have_hot;
 	double min_share;
 	const struct hot_file *kernel_file;     /* kernel samples as the image's addresses */
+	size_t matched;                 /* functions --func/--section selected, all files */
 };
 
 /* ---- the text table ---- */
@@ -51,7 +52,9 @@ static uint64_t row_addr(const struct scan_result *r, const struct row *x)
 	return x->loop ? x->loop->start : r->funcs.v[x->func->func].addr;
 }
 
-/* Worst first: severity, then smaller (tighter) loops, then address. */
+/* Worst first: hot text before init/exit/unlikely/cold text (which runs
+ * once or rarely, issue 8: 767 .init.text loops ranked like hot code),
+ * then severity, then smaller (tighter) loops, then address. */
 static int by_worst(const void *a, const void *b, void *ctx)
 {
 	const struct scan_result *r = ctx;
@@ -59,6 +62,8 @@ static int by_worst(const void *a, const void *b, void *ctx)
 	uint64_t bx = row_bytes(r, x), by = row_bytes(r, y);
 	uint64_t ax = row_addr(r, x), ay = row_addr(r, y);
 
+	if (x->func->cold_text != y->func->cold_text)
+		return x->func->cold_text ? 1 : -1;
 	if (x->hazard->severity != y->hazard->severity)
 		return x->hazard->severity > y->hazard->severity ? -1 : 1;
 	if (x->hazard->certain != y->hazard->certain)
@@ -84,7 +89,8 @@ static bool same_verdict(const struct row *x, const struct row *y)
 	return x->func == y->func && x->loop == y->loop && a->rule == b->rule &&
 	       a->window == b->window && a->bad_placements == b->bad_placements &&
 	       a->all_placements == b->all_placements && a->fix_align == b->fix_align &&
-	       a->fix_pad == b->fix_pad;
+	       a->fix_pad == b->fix_pad && a->here_align == b->here_align &&
+	       a->branch == b->branch;
 }
 
 static uint64_t row_samples(const struct row *x)
@@ -126,13 +132,17 @@ static void format_windows(const struct scan_result *r, const struct row *x, cha
 			   size_t n)
 {
 	uint64_t start = row_addr(r, x), bytes = row_bytes(r, x);
-	unsigned w = x->hazard->window;
+	const struct hazard *h = x->hazard;
+	unsigned w = h->window;
 
-	if (x->hazard->rule == RULE_BRANCH_CROSSES || x->hazard->rule == RULE_BRANCH_ENDS)
-		snprintf(buf, n, "branch %#" PRIx64, x->loop->branch);
+	if (h->branch && h->pair != h->branch)
+		snprintf(buf, n, "%s %#" PRIx64 " pair %#" PRIx64,
+			 branch_kind_name(h->branch_kind), h->branch, h->pair);
+	else if (h->branch)
+		snprintf(buf, n, "%s %#" PRIx64, branch_kind_name(h->branch_kind), h->branch);
 	else
 		snprintf(buf, n, "%u/%u", windows_touched(start, start + bytes, w),
-			 x->hazard->rule == RULE_ENTRY_MISALIGNED ? 1 : windows_best(bytes, w));
+			 h->rule == RULE_ENTRY_MISALIGNED ? 1 : windows_best(bytes, w));
 }
 
 /* "0.5%" */
@@ -144,21 +154,22 @@ static void format_share(double share, char *buf, size_t n)
 static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r,
 			  FILE *out)
 {
-	static const char *const cols[] = { ">samples %", "severity", "function", "address",
-		"source", ">bytes", "window", "detail", "rule", "profile", "placement", "fix" };
+	static const char *const cols[] = { ">samples %", "severity", "function", "section",
+		"address", "source", ">bytes", "window", "detail", "rule", "profile", "placement",
+		"fix" };
 	const size_t first = r->hot ? 0 : 1;   /* the samples column only with --hot */
 	struct strbuf profiles = { 0 };
 	struct table t;
 	struct row *rows;
 	size_t n = collect_rows(r, &rows), shown = 0, folded = 0, more = 0, i = 0;
 
-	table_init(&t, 12 - first, cols + first);
+	table_init(&t, 13 - first, cols + first);
 	t.max[2 - first] = 48;
 	while (i < n) {
 		const struct row *x = &rows[i];
 		const struct hazard *h = x->hazard;
-		char addr[20], src[128], bytes[24], win[16], tb[40], place[32], fix[40], pct[16];
-		const char *cells[12];
+		char addr[20], src[128], bytes[24], win[16], tb[64], place[32], fix[96], pct[16];
+		const char *cells[13];
 
 		sb_reset(&profiles);
 		for (; i < n && same_verdict(x, &rows[i]); i++)
@@ -183,11 +194,11 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 		format_fix(h, fix, sizeof fix);
 		format_placement(h, place, sizeof place);
 		format_share(hot_share(r, row_samples(x)), pct, sizeof pct);
-		const char *all[12] = { pct, severity_name(h->severity), r->funcs.v[x->func->func].name,
-					addr, src, bytes, win, tb, rule_name(h->rule), sb_str(&profiles),
-					place, fix };
+		const char *all[13] = { pct, severity_name(h->severity), r->funcs.v[x->func->func].name,
+					h->section ? h->section : "-", addr, src, bytes, win, tb,
+					rule_name(h->rule), sb_str(&profiles), place, fix };
 
-		memcpy(cells, all + first, (12 - first) * sizeof *cells);
+		memcpy(cells, all + first, (13 - first) * sizeof *cells);
 		table_row_v(&t, cells);
 	}
 	if (t.nrows)
@@ -357,6 +368,7 @@ static int scan_one(struct scan_cmd *c, const char *arg)
 		attribute(c, &img, &r);
 	if (print_unless_changed(c, &img, &r)) {
 		check_gate(c, &r);
+		c->matched += r.functions_scanned + r.padding_symbols;
 		if (r.functions_too_large)
 			complain(arg, "%zu function%s too large to analyse within the memory bound, "
 				 "not analysed", r.functions_too_large,
@@ -394,6 +406,8 @@ static const struct cmd_option scan_options[] = {
 	  .help = "list every loop and irreducible cycle, not only hazards" },
 	{ .name = "func", .value = "GLOB", .kind = OPT_STRING, .field = F(opts.func_glob),
 	  .help = "only functions whose name matches GLOB" },
+	{ .name = "section", .value = "GLOB", .kind = OPT_STRING, .field = F(opts.section_glob),
+	  .help = "only functions in sections whose name matches GLOB" },
 	{ .name = "json", .kind = OPT_SET, .field = F(json), .help = "JSON on standard output" },
 	{ .name = "jobs", .letter = 'j', .value = "N", .kind = OPT_UNSIGNED, .field = F(opts.jobs),
 	  .min = 1, .max = 256, .help = "threads (default: online CPUs)" },
@@ -598,6 +612,22 @@ static const char **hot_targets(const struct hot_run *h, int *n)
 	return v;
 }
 
+/* A gate whose pattern is misspelt must not pass silently (issue 8): a
+ * --func or --section that selected no function in any file is an error. */
+static bool no_match(const struct scan_cmd *c)
+{
+	if (c->matched || (!c->opts.func_glob && !c->opts.section_glob))
+		return false;
+	if (c->opts.func_glob && c->opts.section_glob)
+		complain("--func", "'%s' in --section '%s' matches no function",
+			 c->opts.func_glob, c->opts.section_glob);
+	else if (c->opts.func_glob)
+		complain("--func", "'%s' matches no function", c->opts.func_glob);
+	else
+		complain("--section", "'%s' matches no section with functions", c->opts.section_glob);
+	return true;
+}
+
 static int cmd_scan(int argc, char **argv)
 {
 	struct scan_cmd c = { 0 };
@@ -656,5 +686,5 @@ static int cmd_scan(int argc, char **argv)
 	}
 	if (status == EXIT_OK && c.gate_failed)
 		status = EXIT_GATE;
-	return status;
+	return no_match(&c) ? EXIT_USAGE : status;
 }

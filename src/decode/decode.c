@@ -165,3 +165,19 @@ const char *decode_library_versions(void)
 	snprintf(v, sizeof v, "%s, %s", x86_library_version(), arm64_library_version());
 	return v;
 }
+
+const char *branch_kind_name(enum branch_kind k)
+{
+	switch (k) {
+	case BR_NONE: return "none";
+	case BR_COND: return "jcc";
+	case BR_JUMP: return "jmp";
+	case BR_JUMP_IND: return "jmp-indirect";
+	case BR_CALL: return "call";
+	case BR_CALL_IND: return "call-indirect";
+	case BR_RET: return "ret";
+	case BR_STOP: return "stop";
+	case BR_INVALID: return "invalid";
+	}
+	return "?";
+}

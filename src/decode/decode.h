@@ -29,7 +29,7 @@ struct insn {
 	uint8_t kind;           /* enum branch_kind */
 	uint8_t fuse_first;     /* class as the first of a fused pair, 0 none */
 	uint8_t fuse_cond;      /* class of a conditional branch's condition */
-	uint8_t padding;        /* a nop: alignment filler when nothing reaches it */
+	uint8_t padding;        /* a nop or int3: filler when nothing reaches it */
 	/* AArch64: a word Capstone 4 cannot decode (SVE, MTE, newer
 	 * extensions). Every branch encoding is in the base ISA, which it
 	 * decodes, so such a word is a plain instruction that falls through. */
@@ -97,6 +97,10 @@ enum jump_kind {
 enum jump_kind decode_jump_table(struct decoder *d, const struct elf_image *img,
 				 const uint8_t *code, const struct insn *insn, size_t n, size_t j,
 				 struct jump_targets *out);
+
+/* "jcc", "jmp", "call", "ret", ... (the same words for AArch64's b.cond,
+ * b, bl, ret). */
+const char *branch_kind_name(enum branch_kind k);
 
 /* Is this a branch that ends a basic block? */
 static inline bool insn_ends_block(const struct insn *i)

@@ -117,7 +117,9 @@ void x86_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struct 
 	out->len = z.length;
 	out->shape = (uint16_t)z.mnemonic;
 	out->kind = branch_kind(&z);
-	out->padding = z.mnemonic == ZYDIS_MNEMONIC_NOP;
+	/* compilers and the kernel fill with nops, or with int3 after an
+	 * unconditional jump (GCC -mharden-sls, clang's function padding) */
+	out->padding = z.mnemonic == ZYDIS_MNEMONIC_NOP || z.mnemonic == ZYDIS_MNEMONIC_INT3;
 	if (out->kind == BR_COND || out->kind == BR_JUMP || out->kind == BR_CALL)
 		out->target = addr + z.length + (uint64_t)z.raw.imm[0].value.s;
 	if (out->kind == BR_COND)

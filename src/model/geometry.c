@@ -1,55 +1,103 @@
-/* What the rules need of a loop: its size and its closing branches with
- * their fused partners, as offsets from its start. Shared by the scan of
+/* What the rules need of a loop: its size and the branches in its span
+ * (which close it, with their fused partners), as offsets from its start. Shared by the scan of
  * an image and the prediction for code placed in memory (sweep). */
 #include "model.h"
 
 #include <stdlib.h>
+#include <string.h>
 
-/* A closing branch: the latch's branch back to the header, or, in a
- * rotated loop whose latch falls through into a test at the bottom, the
- * header's own branch back to the top (DESIGN, hazard model). */
-static const struct insn *closing_branch(const struct cfg *g, const struct cfg_loop *l,
-					 uint32_t latch)
+/* Every jump, call and return the front end meets in the span: the JCC
+ * erratum covers them all (Intel, "Mitigations for Jump Conditional Code
+ * Erratum", 2019: "jump instructions ... including conditional, direct
+ * and indirect jumps, calls and returns"). */
+static bool is_branch(const struct insn *i)
 {
-	const struct insn *last = cfg_block_last(g, latch);
-	const struct cfg_block *h = &g->block[l->header];
-
-	if ((last->kind == BR_COND || last->kind == BR_JUMP) && last->target == h->start)
-		return last;
-	last = cfg_block_last(g, l->header);
-	if ((last->kind == BR_COND || last->kind == BR_JUMP) &&
-	    last->target >= l->start && last->target < last->addr)
-		return last;
-	return NULL;
+	switch (i->kind) {
+	case BR_COND: case BR_JUMP: case BR_JUMP_IND: case BR_CALL: case BR_CALL_IND:
+	case BR_RET:
+		return true;
+	default:
+		return false;
+	}
 }
 
-static void add_edge(struct loop_geometry *geo, const struct cfg *g, const struct insn *br,
-		     uint64_t start)
+/* Does the branch close the loop l: from a block of it back to a block of
+ * it in the span at or before the branch (the layout's way round: a
+ * latch's jump, a rotated loop's bottom test, find_derivation's jns), or to
+ * the header in either direction; and l, not a loop inside it, is the
+ * innermost loop holding both ends (an inner loop's back edge is the
+ * inner loop's). */
+static bool closes_loop(const struct cfg *g, const struct cfg_loop *l, const uint8_t *in,
+			const struct insn *br, uint32_t from)
 {
-	const struct insn *first = g->insn;
-	const struct insn *prev = br > first ? br - 1 : NULL;
-	uint64_t pair = prev && insn_fuses(prev, br) ? prev->addr : br->addr;
+	uint32_t to;
 
-	for (uint32_t i = 0; i < geo->nedge; i++)
-		if (geo->edge[i].branch == br->addr - start)
-			return;
-	if (geo->nedge == MAX_BACK_EDGES)
-		return;
-	geo->edge[geo->nedge++] = (struct back_edge){
+	if ((br->kind != BR_COND && br->kind != BR_JUMP) || !in[from])
+		return false;
+	/* cheap tests first: most branches go forward, or out of the span */
+	if (br->target != g->block[l->header].start &&
+	    (br->target > br->addr || br->target < l->start))
+		return false;
+	to = cfg_block_at(g, br->target);
+	if (to == CFG_NONE || !in[to])
+		return false;
+	return cfg_common_loop(g, from, to) == (uint32_t)(l - g->loop);
+}
+
+static void add_branch(struct loop_geometry *geo, const struct cfg *g, size_t i,
+		       uint64_t start, bool back)
+{
+	const struct insn *br = &g->insn[i];
+	const struct insn *prev = i > 0 ? br - 1 : NULL;
+	uint64_t pair = prev && prev->addr >= start && insn_fuses(prev, br) ? prev->addr : br->addr;
+
+	GROW(geo->branch, geo->branch_cap, geo->nbranch + 1);
+	geo->branch[geo->nbranch++] = (struct loop_branch){
 		.pair = (uint32_t)(pair - start), .branch = (uint32_t)(br->addr - start),
-		.end = (uint32_t)(br->addr + br->len - start) };
+		.end = (uint32_t)(br->addr + br->len - start), .kind = br->kind, .back = back };
 }
 
 void loop_geometry(const struct cfg *g, const struct cfg_loop *l, struct loop_geometry *geo)
 {
-	*geo = (struct loop_geometry){ .bytes = (uint32_t)(l->end - l->start), .ninsn = l->ninsn,
-		.fits_loop_buffer_shape = l->innermost && !l->has_call };
-	for (uint32_t i = 0; i < l->nlatch; i++) {
-		const struct insn *br = closing_branch(g, l, g->members[l->latch + i]);
+	uint32_t block = cfg_block_at(g, l->start);
 
-		if (br)
-			add_edge(geo, g, br, l->start);
+	geo->bytes = (uint32_t)(l->end - l->start);
+	geo->ninsn = l->ninsn;
+	geo->fits_loop_buffer_shape = l->innermost && !l->has_call;
+	geo->nbranch = 0;
+	/* in_loop is all zero between calls: set and clear only the loop's
+	 * blocks (clearing all of them per loop was quadratic in a function
+	 * of many loops) */
+	if (g->nblock > geo->in_loop_cap) {
+		free(geo->in_loop);
+		geo->in_loop = xcalloc(g->nblock, 1);
+		geo->in_loop_cap = g->nblock;
 	}
+	for (uint32_t k = 0; k < l->nbody; k++)
+		geo->in_loop[g->members[l->body + k]] = 1;
+	for (size_t i = l->first; i < (size_t)l->first + l->ninsn; i++) {
+		const struct insn *in = &g->insn[i];
+
+		while (block + 1 < g->nblock && g->block[block + 1].start <= in->addr)
+			block++;
+		if (is_branch(in))
+			add_branch(geo, g, i, l->start, closes_loop(g, l, geo->in_loop, in, block));
+	}
+	for (uint32_t k = 0; k < l->nbody; k++)
+		geo->in_loop[g->members[l->body + k]] = 0;
+}
+
+void loop_geometry_free(struct loop_geometry *geo)
+{
+	free(geo->branch);
+	free(geo->in_loop);
+	memset(geo, 0, sizeof *geo);
+}
+
+/* Each check makes at most one hazard, a branch rule one per branch. */
+size_t loop_hazards_max(const struct loop_geometry *geo)
+{
+	return 4 + 2 * (size_t)geo->nbranch;
 }
 
 size_t code_loop_hazards(const struct profile *p, const uint8_t *code, size_t size,
@@ -78,10 +126,11 @@ size_t code_loop_hazards(const struct profile *p, const uint8_t *code, size_t si
 			best = l;
 	}
 	if (best) {
-		struct loop_geometry geo;
+		struct loop_geometry geo = { 0 };
 
 		loop_geometry(&g, best, &geo);
 		found = loop_hazards(p, &geo, best->start, 4096, out, max);
+		loop_geometry_free(&geo);
 	}
 	cfg_free(&g);
 	free(insn);

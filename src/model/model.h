@@ -104,20 +104,28 @@ enum rule {
 const char *rule_name(enum rule r);
 int rule_from_name(const char *name);  /* -1 when unknown */
 
-/* A back-edge branch and its fused partner, as offsets from loop start. */
-struct back_edge {
+/* A branch inside a loop's span and its fused partner, as offsets from
+ * the loop's start. */
+struct loop_branch {
 	uint32_t pair;                  /* first byte of the fused pair, = branch if unfused */
 	uint32_t branch;                /* first byte of the branch */
 	uint32_t end;                   /* one past the branch */
+	uint8_t kind;                   /* enum branch_kind */
+	/* closes the loop: goes back to a block of the loop at or before it,
+	 * or is a latch's branch to the header */
+	bool back;
 };
 
-#define MAX_BACK_EDGES 4
-
-/* What the rules need of a loop, independent of where it is placed. */
+/* What the rules need of a loop, independent of where it is placed. The
+ * branch array belongs to the geometry and is reused from loop to loop
+ * (loop_geometry_free releases it). */
 struct loop_geometry {
 	uint32_t bytes;
-	struct back_edge edge[MAX_BACK_EDGES];
-	uint32_t nedge;
+	struct loop_branch *branch;     /* every branch in the span, in address order */
+	uint32_t nbranch;
+	size_t branch_cap;
+	uint8_t *in_loop;               /* scratch: the loop's blocks */
+	size_t in_loop_cap;
 	bool fits_loop_buffer_shape;    /* innermost, no call */
 	uint32_t ninsn;
 };
@@ -130,9 +138,22 @@ struct hazard {
 	bool certain;                   /* hazardous wherever it can be placed */
 	uint16_t bad_placements;        /* when not certain: of all_placements */
 	uint16_t all_placements;
-	uint16_t fix_align;             /* .p2align bytes that fix it, 0: none does */
-	uint16_t fix_pad;               /* padding bytes it costs here */
+	/* The fix: the smallest .p2align that removes the hazard wherever
+	 * the subject lands with that alignment (a property of its bytes, so
+	 * it holds in another build), 0 when none up to 64 does; the padding
+	 * it costs at today's address. */
+	uint16_t fix_align;
+	uint16_t fix_pad;
 	bool fix_clean;                 /* brings in no other hazard of the profile */
+	/* a smaller .p2align that removes it only at today's address, 0 none */
+	uint16_t here_align;
+	uint16_t here_pad;
+	bool here_clean;
+	/* branch rules: the branch at fault, and the first byte of its fused
+	 * pair (= branch when unfused); 0 for the other rules */
+	uint8_t branch_kind;            /* enum branch_kind */
+	uint64_t branch, pair;
+	const char *section;            /* of the image scanned; NULL for code in memory */
 };
 
 /* Windows touched and the best any placement achieves (DESIGN). */
@@ -148,6 +169,9 @@ size_t loop_hazards(const struct profile *p, const struct loop_geometry *g,
 /* ---- geometry (geometry.c) ---- */
 
 void loop_geometry(const struct cfg *g, const struct cfg_loop *l, struct loop_geometry *geo);
+void loop_geometry_free(struct loop_geometry *geo);
+/* Room loop_hazards needs for one profile's hazards of a loop. */
+size_t loop_hazards_max(const struct loop_geometry *geo);
 
 /* The hazards under `p` of the innermost loop containing
  * loop_addr in the code bytes code[0..size) placed at addr (a placement
@@ -197,6 +221,7 @@ struct scan_opts {
 	const struct profile **profiles;
 	size_t nprofiles;
 	const char *func_glob;          /* NULL: every function */
+	const char *section_glob;       /* NULL: every section */
 	unsigned jobs;                  /* threads, >= 1 */
 	bool keep_all;                  /* keep loops and functions without hazards */
 };
@@ -210,7 +235,7 @@ struct loop_report {
 	uint32_t ninsn;
 	uint32_t cold_blocks;
 	uint64_t cold_bytes;
-	uint64_t branch;                /* first back-edge branch */
+	uint64_t branch;                /* first back edge in the span, 0 none */
 	uint64_t shape_hash;            /* FNV-1a of its mnemonic sequence */
 	uint64_t form_hash;             /* ... and lengths: equal, the same bytes to the rules */
 	uint32_t hazard, nhazard;       /* into scan_result.hazard */
@@ -228,6 +253,9 @@ struct func_report {
 	uint32_t unresolved;            /* indirect jumps whose targets are unknown */
 	struct func_shape shape;        /* what diff matches unnamed functions by */
 	uint64_t samples;               /* in the function (hot_attribute) */
+	/* init/exit/unlikely/cold text: run once or rarely, never ranked
+	 * above hot text */
+	bool cold_text;
 };
 
 struct scan_result {
@@ -244,8 +272,9 @@ struct scan_result {
 	size_t nhazard;
 	struct cfg_irreducible *irr;
 	size_t nirr;
-	size_t functions_scanned;       /* matched --func */
+	size_t functions_scanned;       /* matched --func and --section */
 	size_t functions_too_large;     /* of those, not analysed: past the memory bound */
+	size_t padding_symbols;         /* __pfx_/__cfi_ and nop/int3-only symbols, not scanned */
 	uint64_t instructions;
 	uint64_t loops_total;
 	uint64_t bytes_decoded;

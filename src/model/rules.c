@@ -41,16 +41,30 @@ static bool crosses(uint64_t a, uint64_t b, unsigned w)
 	return b > a && a / w != (b - 1) / w;
 }
 
-/* What is tested: a loop (geometry) or a function entry (size only). */
+/* What is tested: a loop (geometry) or a function entry (size only). A
+ * branch rule looks at one branch (`only`) or at every branch it covers
+ * (-1). */
 struct subject {
 	const struct loop_geometry *loop;
 	uint64_t size;
+	int64_t only;
 };
+
+/* The branches a profile's branch rule covers. Skylake's JCC erratum:
+ * every jump, call and return, and a fused pair (Intel's paper). Golden
+ * Cove: only a loop's closing branches, since that is what was measured
+ * (straddle sweep clear_movq_imm on EMR: the decl/jnz pair across the line
+ * ~1.9x); a branch that is not taken every iteration was not measured, and
+ * a rule without evidence would be noise. */
+static bool rule_covers(const struct profile *p, const struct loop_branch *b)
+{
+	return p->branch_rule == BRANCH_RULE_JCC_ERRATUM || b->back;
+}
 
 /* Both branch rules take a macro-fused pair whole: the JCC erratum by
  * Intel's description, Golden Cove by measurement (a line between the two
  * parts costs too, less). */
-static bool edge_hazard(enum rule r, unsigned w, const struct back_edge *e, uint64_t s)
+static bool branch_hazard(enum rule r, unsigned w, const struct loop_branch *e, uint64_t s)
 {
 	if (r == RULE_BRANCH_ENDS)
 		return (s + e->end) % w == 0;
@@ -58,7 +72,8 @@ static bool edge_hazard(enum rule r, unsigned w, const struct back_edge *e, uint
 }
 
 /* Is the subject hazardous with its first byte at s? */
-static bool present(enum rule r, unsigned w, const struct subject *x, uint64_t s)
+static bool present(const struct profile *p, enum rule r, unsigned w,
+		    const struct subject *x, uint64_t s)
 {
 	switch (r) {
 	case RULE_LOOP_STRADDLES:
@@ -66,8 +81,11 @@ static bool present(enum rule r, unsigned w, const struct subject *x, uint64_t s
 	case RULE_ENTRY_MISALIGNED:
 		return windows_touched(s, s + x->size, w) > 1;
 	default:
-		for (uint32_t i = 0; i < x->loop->nedge; i++)
-			if (edge_hazard(r, w, &x->loop->edge[i], s))
+		if (x->only >= 0)
+			return branch_hazard(r, w, &x->loop->branch[x->only], s);
+		for (uint32_t i = 0; i < x->loop->nbranch; i++)
+			if (rule_covers(p, &x->loop->branch[i]) &&
+			    branch_hazard(r, w, &x->loop->branch[i], s))
 				return true;
 		return false;
 	}
@@ -76,7 +94,7 @@ static bool present(enum rule r, unsigned w, const struct subject *x, uint64_t s
 /* A section aligned to `align` puts a subject at offset `start` at
  * addresses start + k*align: modulo w, w/align placements when align < w,
  * else only the one it is at (DESIGN, placement certainty). */
-static unsigned count_bad(enum rule r, unsigned w,
+static unsigned count_bad(const struct profile *p, enum rule r, unsigned w,
 			  const struct subject *x, uint64_t start, uint64_t align,
 			  unsigned *all)
 {
@@ -84,16 +102,14 @@ static unsigned count_bad(enum rule r, unsigned w,
 
 	if (align >= w) {
 		*all = 1;
-		return present(r, w, x, start);
+		return present(p, r, w, x, start);
 	}
 	*all = (unsigned)(w / align);
 	for (unsigned k = 0; k < *all; k++)
-		bad += present(r, w, x, start % align + k * align);
+		bad += present(p, r, w, x, start % align + k * align);
 	return bad;
 }
 
-/* The smallest .p2align before the subject that removes the hazard at
- * every placement it can then have; 0 when none up to 64 does. */
 /* The rules a profile applies to a subject: (rule, window) pairs. */
 struct check {
 	enum rule rule;
@@ -125,51 +141,100 @@ static size_t loop_checks(const struct profile *p, const struct loop_geometry *g
 	return n;
 }
 
-/* Which checks fail with the subject at `start`: a bit each. */
-static unsigned failing(const struct check *c, size_t n,
-			const struct subject *x, uint64_t start, uint64_t align)
+static bool is_branch_rule(enum rule r)
 {
-	unsigned mask = 0, all;
-
-	for (size_t i = 0; i < n; i++)
-		if (count_bad(c[i].rule, c[i].window, x, start, align, &all))
-			mask |= 1u << i;
-	return mask;
+	return r == RULE_BRANCH_CROSSES || r == RULE_BRANCH_ENDS;
 }
 
-/* The smallest .p2align before the subject that removes hazard `k` at
- * every placement it can then have, preferring one that brings in no hazard
- * of the same profile that is not there now (aligning a loop for the JCC
- * rule should not make it straddle a window); failing that, the smallest
- * that removes it, marked as not clean; 0 when no alignment up to 64 does. */
-static void find_fix(const struct check *c, size_t n, size_t k,
-		     const struct subject *x, uint64_t start, uint64_t align,
-		     struct hazard *h)
+/* Does a check that passes with the subject at `start` (placements kept
+ * modulo `align`) fail at `moved` (modulo `keep`)? A branch rule is
+ * judged branch by branch: moving the crossing from one branch to another
+ * is no fix. */
+static bool brings_in(const struct profile *p, const struct check *c, size_t n,
+		      const struct subject *x, uint64_t start, uint64_t align,
+		      uint64_t moved, uint64_t keep)
 {
-	unsigned now = failing(c, n, x, start, align);
+	unsigned all;
 
-	h->fix_align = 0;
-	h->fix_pad = 0;
-	h->fix_clean = false;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t nb = is_branch_rule(c[i].rule) ? x->loop->nbranch : 1;
+
+		for (uint32_t j = 0; j < nb; j++) {
+			struct subject xj = *x;
+
+			if (is_branch_rule(c[i].rule)) {
+				if (!rule_covers(p, &x->loop->branch[j]))
+					continue;
+				xj.only = j;
+			}
+			if (!count_bad(p, c[i].rule, c[i].window, &xj, start, align, &all) &&
+			    count_bad(p, c[i].rule, c[i].window, &xj, moved, keep, &all))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* The smallest .p2align before the subject, up to 64, that removes the
+ * hazard of check c[k] on xk (the subject, or the one branch at fault)
+ * wherever `place` puts it, preferring one that brings in no hazard of the
+ * same profile that is not there now (aligning a loop for the JCC rule
+ * should not make it straddle a window); failing that, the smallest that
+ * removes it, not clean. False when none does. */
+struct fix {
+	unsigned align, pad;
+	bool clean;
+};
+
+static bool search_fix(const struct profile *p, const struct check *c, size_t n, size_t k,
+		       const struct subject *x, const struct subject *xk, uint64_t start,
+		       uint64_t align, bool anywhere, struct fix *f)
+{
+	unsigned all;
+
+	*f = (struct fix){ 0 };
 	for (uint64_t a = 2; a <= 64; a *= 2) {
 		uint64_t moved = (start + a - 1) & ~(a - 1);
-		unsigned after;
+		/* here: where the section's own alignment (raised to a by the
+		 * directive) puts it from today's address; anywhere: at every
+		 * multiple of a, which is all .p2align promises in another
+		 * build. Clean is judged here: another build has its own
+		 * hazards, each with its own fix. */
+		uint64_t here = align > a ? align : a;
 
-		if (moved == start && a <= align)
+		if (!anywhere && moved == start && a <= align)
 			continue;  /* already so aligned: no change */
-		after = failing(c, n, x, moved, align > a ? align : a);
-		if (after & (1u << k))
+		if (count_bad(p, c[k].rule, c[k].window, xk, moved, anywhere ? a : here, &all))
 			continue;
-		if (!h->fix_align) {
-			h->fix_align = (uint16_t)a;
-			h->fix_pad = (uint16_t)(moved - start);
+		if (!f->align)
+			*f = (struct fix){ (unsigned)a, (unsigned)(moved - start), false };
+		if (!brings_in(p, c, n, x, start, align, moved, here)) {
+			*f = (struct fix){ (unsigned)a, (unsigned)(moved - start), true };
+			return true;
 		}
-		if (!(after & ~now)) {
-			h->fix_align = (uint16_t)a;
-			h->fix_pad = (uint16_t)(moved - start);
-			h->fix_clean = true;
-			return;
-		}
+	}
+	return f->align != 0;
+}
+
+/* DESIGN: the fix holds wherever the subject lands with that alignment;
+ * a smaller one that works only at today's address is said as such. */
+static void find_fix(const struct profile *p, const struct check *c, size_t n, size_t k,
+		     const struct subject *x, const struct subject *xk, uint64_t start,
+		     uint64_t align, struct hazard *h)
+{
+	struct fix any, here;
+
+	search_fix(p, c, n, k, x, xk, start, align, true, &any);
+	h->fix_align = (uint16_t)any.align;
+	h->fix_pad = (uint16_t)any.pad;
+	h->fix_clean = any.clean;
+	h->here_align = h->here_pad = 0;
+	h->here_clean = false;
+	if (search_fix(p, c, n, k, x, xk, start, align, false, &here) &&
+	    (!any.align || here.align < any.align)) {
+		h->here_align = (uint16_t)here.align;
+		h->here_pad = (uint16_t)here.pad;
+		h->here_clean = here.clean;
 	}
 }
 
@@ -182,25 +247,51 @@ static uint8_t severity(const struct profile *p, enum rule r, unsigned w)
 	return 1;
 }
 
-/* Every failing check becomes a hazard with its fix. */
+static struct hazard make_hazard(const struct profile *p, const struct check *c, unsigned bad,
+				 unsigned all)
+{
+	return (struct hazard){
+		.profile = p, .rule = (uint8_t)c->rule, .window = (uint16_t)c->window,
+		.severity = severity(p, c->rule, c->window), .certain = bad == all,
+		.bad_placements = (uint16_t)bad, .all_placements = (uint16_t)all,
+	};
+}
+
+/* Every failing check becomes a hazard with its fix; a branch rule makes
+ * one per branch at fault, naming it. */
 static size_t apply(const struct profile *p, const struct check *c, size_t nc,
 		    const struct subject *x, uint64_t start, uint64_t align,
 		    struct hazard *out, size_t max)
 {
 	size_t n = 0;
 
-	for (size_t k = 0; k < nc && n < max; k++) {
-		unsigned all, bad = count_bad(c[k].rule, c[k].window, x, start, align, &all);
+	for (size_t k = 0; k < nc; k++) {
+		bool per_branch = is_branch_rule(c[k].rule);
+		uint32_t nb = per_branch ? x->loop->nbranch : 1;
 
-		if (!bad)
-			continue;
-		out[n] = (struct hazard){
-			.profile = p, .rule = (uint8_t)c[k].rule, .window = (uint16_t)c[k].window,
-			.severity = severity(p, c[k].rule, c[k].window), .certain = bad == all,
-			.bad_placements = (uint16_t)bad, .all_placements = (uint16_t)all,
-		};
-		find_fix(c, nc, k, x, start, align, &out[n]);
-		n++;
+		for (uint32_t j = 0; j < nb && n < max; j++) {
+			struct subject xk = *x;
+			unsigned all, bad;
+
+			if (per_branch) {
+				if (!rule_covers(p, &x->loop->branch[j]))
+					continue;
+				xk.only = j;
+			}
+			bad = count_bad(p, c[k].rule, c[k].window, &xk, start, align, &all);
+			if (!bad)
+				continue;
+			out[n] = make_hazard(p, &c[k], bad, all);
+			if (per_branch) {
+				const struct loop_branch *b = &x->loop->branch[j];
+
+				out[n].branch = start + b->branch;
+				out[n].pair = start + b->pair;
+				out[n].branch_kind = b->kind;
+			}
+			find_fix(p, c, nc, k, x, &xk, start, align, &out[n]);
+			n++;
+		}
 	}
 	return n;
 }
@@ -209,7 +300,7 @@ size_t loop_hazards(const struct profile *p, const struct loop_geometry *g,
 		    uint64_t start, uint64_t placement_align,
 		    struct hazard *out, size_t max)
 {
-	struct subject x = { .loop = g };
+	struct subject x = { .loop = g, .only = -1 };
 	struct check c[MAX_CHECKS];
 	size_t n = loop_checks(p, g, c);
 
@@ -219,7 +310,7 @@ size_t loop_hazards(const struct profile *p, const struct loop_geometry *g,
 size_t entry_hazards(const struct profile *p, uint64_t addr, uint64_t size,
 		     uint64_t placement_align, struct hazard *out, size_t max)
 {
-	struct subject x = { .size = size };
+	struct subject x = { .size = size, .only = -1 };
 	struct check c = { RULE_ENTRY_MISALIGNED, p->line };
 
 	if (size == 0 || size > p->line)

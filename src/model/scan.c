@@ -21,6 +21,7 @@ struct worker {
 	atomic_size_t *next;
 	struct decoder *dec;
 	struct cfg cfg;
+	struct loop_geometry geo;       /* reused from loop to loop */
 	struct insn *insn;
 	size_t insn_cap;
 	/* this function's dispatch tables: targets of all in one buffer */
@@ -124,21 +125,6 @@ static struct hazard *reserve_hazards(struct worker *w, size_t n)
 	return &w->out.hazard[w->out.nhazard];
 }
 
-static size_t insn_index(const struct worker *w, size_t n, uint64_t addr)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (w->insn[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 static uint64_t shape_hash(const struct insn *insn, size_t first, size_t n)
 {
 	uint64_t h = 1469598103934665603ull;
@@ -150,34 +136,47 @@ static uint64_t shape_hash(const struct insn *insn, size_t first, size_t n)
 	return h;
 }
 
-static void report_loop(struct worker *w, const struct elf_func *f, size_t ninsn,
-			const struct cfg_loop *l)
+/* The hazards appended since `first` name the function's section. */
+static void name_section(struct worker *w, const struct elf_func *f, size_t first)
 {
-	struct loop_geometry geo;
+	for (size_t i = first; i < w->out.nhazard; i++)
+		w->out.hazard[i].section = w->img->sec[f->sec].name;
+}
+
+static void report_loop(struct worker *w, const struct elf_func *f, const struct cfg_loop *l)
+{
+	struct loop_geometry *geo = &w->geo;
 	uint64_t align = elf_placement_align(w->img, f->sec);
 	struct loop_report *r;
+	uint64_t first_back = 0;
 
-	loop_geometry(&w->cfg, l, &geo);
+	loop_geometry(&w->cfg, l, geo);
+	for (uint32_t i = 0; i < geo->nbranch && !first_back; i++)
+		if (geo->branch[i].back)
+			first_back = l->start + geo->branch[i].branch;
 	GROW(w->out.loop, w->loop_cap, w->out.nloop + 1);
 	r = &w->out.loop[w->out.nloop];
 	*r = (struct loop_report){
 		.start = l->start, .end = l->end, .sec = f->sec, .depth = l->depth, .innermost = l->innermost,
 		.has_call = l->has_call, .irreducible = l->irreducible, .ninsn = l->ninsn, .cold_blocks = l->cold_blocks,
 		.cold_bytes = l->cold_bytes,
-		.branch = geo.nedge ? l->start + geo.edge[0].branch : 0,
-		.shape_hash = shape_hash(w->insn, insn_index(w, ninsn, l->start), l->ninsn),
-		.form_hash = form_hash(w->insn + insn_index(w, ninsn, l->start), l->ninsn),
+		.branch = first_back,
+		.shape_hash = shape_hash(w->insn, l->first, l->ninsn),
+		.form_hash = form_hash(w->insn + l->first, l->ninsn),
 		.hazard = (uint32_t)w->out.nhazard,
 	};
 	for (size_t k = 0; k < w->nprof; k++) {
 		const struct profile *p = w->prof[k];
 
-		if (p->loop_buffer && geo.fits_loop_buffer_shape && geo.ninsn <= p->loop_buffer)
+		size_t max = loop_hazards_max(geo);
+
+		if (p->loop_buffer && geo->fits_loop_buffer_shape && geo->ninsn <= p->loop_buffer)
 			r->in_loop_buffer = true;
-		w->out.nhazard += loop_hazards(p, &geo, l->start, align,
-					       reserve_hazards(w, 8), 8);
+		w->out.nhazard += loop_hazards(p, geo, l->start, align,
+					       reserve_hazards(w, max), max);
 	}
 	r->nhazard = (uint32_t)(w->out.nhazard - r->hazard);
+	name_section(w, f, r->hazard);
 	if (r->nhazard || w->opts->keep_all)
 		w->out.nloop++;
 	else
@@ -191,6 +190,45 @@ static uint64_t entry_alignment(uint64_t addr, uint64_t cap)
 	return a < cap ? a : cap;
 }
 
+/* The kernel's 16-byte __pfx_* (and kCFI's __cfi_*) symbols name the
+ * padding before a function, not a function (issue 8: 49,066 of them in a
+ * 6.12 vmlinux); nor is a symbol over nothing but nops and int3. */
+static bool padding_symbol(const char *name)
+{
+	return strncmp(name, "__pfx_", 6) == 0 || strncmp(name, "__cfi_", 6) == 0;
+}
+
+static bool only_padding(const struct insn *insn, size_t n)
+{
+	if (n == 0)
+		return false;   /* no bytes to judge (NOBITS): left as it was */
+	for (size_t i = 0; i < n; i++)
+		if (!insn[i].padding)
+			return false;
+	return true;
+}
+
+/* Text that runs once (init, exit) or rarely (the compiler's unlikely and
+ * .cold parts): a hazard there must not outrank one in hot text. */
+static bool cold_text(const char *section, const char *func)
+{
+	static const char *const cold_sections[] = { ".init.text*", ".exit.text*", ".text.unlikely*",
+		".text.*.cold*", ".text.cold*", ".ref.text*", ".meminit.text*" };
+
+	for (size_t i = 0; i < sizeof cold_sections / sizeof *cold_sections; i++)
+		if (glob_match(cold_sections[i], section))
+			return true;
+	return glob_match("*.cold", func) || glob_match("*.cold.*", func);
+}
+
+static bool selected(const struct worker *w, const struct elf_func *f)
+{
+	const char *sec = w->img->sec[f->sec].name;
+
+	return (!w->opts->func_glob || glob_match(w->opts->func_glob, f->name)) &&
+	       (!w->opts->section_glob || glob_match(w->opts->section_glob, sec ? sec : ""));
+}
+
 static void scan_function(struct worker *w, size_t index)
 {
 	const struct elf_func *f = &w->out.funcs.v[index];
@@ -198,14 +236,24 @@ static void scan_function(struct worker *w, size_t index)
 	struct func_report fr = { .func = index, .entry_align = entry_alignment(f->addr, align) };
 	size_t n;
 
-	if (w->opts->func_glob && !glob_match(w->opts->func_glob, f->name))
+	if (!selected(w, f))
 		return;
-	w->out.functions_scanned++;
+	if (padding_symbol(f->name)) {
+		w->out.padding_symbols++;
+		return;
+	}
 	n = decode_function(w, f);
 	if (n == SIZE_MAX) {
+		w->out.functions_scanned++;
 		w->out.functions_too_large++;
 		return;
 	}
+	if (only_padding(w->insn, n)) {
+		w->out.padding_symbols++;
+		return;
+	}
+	w->out.functions_scanned++;
+	fr.cold_text = cold_text(w->img->sec[f->sec].name ? w->img->sec[f->sec].name : "", f->name);
 	fr.ninsn = (uint32_t)n;
 	func_shape(w->insn, n, &fr.shape);
 	w->out.instructions += n;
@@ -216,7 +264,7 @@ static void scan_function(struct worker *w, size_t index)
 		cfg_build_tables(&w->cfg, w->insn, n, w->tab, w->ntab);
 		w->out.loops_total += w->cfg.nloop;
 		for (size_t i = 0; i < w->cfg.nloop; i++)
-			report_loop(w, f, n, &w->cfg.loop[i]);
+			report_loop(w, f, &w->cfg.loop[i]);
 		fr.irr = (uint32_t)w->out.nirr;
 		fr.nirr = (uint32_t)w->cfg.nirr;
 		for (size_t i = 0; i < w->cfg.nirr; i++) {
@@ -232,6 +280,7 @@ static void scan_function(struct worker *w, size_t index)
 	fr.nhazard = (uint32_t)(w->out.nhazard - fr.hazard);
 	w->out.jump_tables += fr.jump_tables;
 	w->out.unresolved += fr.unresolved;
+	name_section(w, f, w->out.nhazard - fr.nhazard);
 	if (fr.nloop || fr.nhazard || fr.nirr || w->opts->keep_all) {
 		GROW(w->out.func, w->func_cap, w->out.nfunc + 1);
 		w->out.func[w->out.nfunc++] = fr;
@@ -279,6 +328,7 @@ static void merge(struct scan_result *r, struct worker *w, unsigned nw)
 		nh += w[k].out.nhazard;
 		ni += w[k].out.nirr;
 		r->functions_scanned += w[k].out.functions_scanned;
+		r->padding_symbols += w[k].out.padding_symbols;
 		r->instructions += w[k].out.instructions;
 		r->loops_total += w[k].out.loops_total;
 		r->bytes_decoded += w[k].out.bytes_decoded;
@@ -341,6 +391,7 @@ static void worker_free(struct worker *w)
 {
 	decoder_free(w->dec);
 	cfg_free(&w->cfg);
+	loop_geometry_free(&w->geo);
 	free(w->insn);
 	free(w->jt.v);
 	free(w->target);

@@ -78,10 +78,11 @@ json_t *results_hazard(const struct hazard *h)
 void results_scan_file(struct json_stream *s, struct elf_image *img,
 		       const struct scan_result *r, bool source_lines)
 {
-	json_t *head = json_pack("{s:o, s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "path", json_text(img->path),
+	json_t *head = json_pack("{s:o, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I}", "path", json_text(img->path),
 		"arch", arch_name(img->arch), "elf_type", elf_type_name(img->type),
 		"functions_total", (json_int_t)r->funcs.n,
 		"functions_scanned", (json_int_t)r->functions_scanned,
+		"padding_symbols", (json_int_t)r->padding_symbols,
 		"instructions", (json_int_t)r->instructions,
 		"loops_total", (json_int_t)r->loops_total,
 		"symbols_skipped", (json_int_t)r->funcs.skipped);

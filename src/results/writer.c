@@ -99,6 +99,37 @@ void jw_null(struct jw *w, const char *key)
 	fputs("null", w->f);
 }
 
+/* fix: the .p2align that holds wherever the subject lands with it (align
+ * and pad null when none does), and here_align/here_pad: a smaller one
+ * that holds only at today's address (null when there is none). */
+static void write_fix(struct jw *w, const struct hazard *h)
+{
+	if (!h->fix_align && !h->here_align) {
+		jw_null(w, "fix");
+		return;
+	}
+	jw_open(w, "fix", '{');
+	if (h->fix_align) {
+		jw_int(w, "align", h->fix_align);
+		jw_int(w, "pad", h->fix_pad);
+		jw_bool(w, "clean", h->fix_clean);
+	} else {
+		jw_null(w, "align");
+		jw_null(w, "pad");
+		jw_null(w, "clean");
+	}
+	if (h->here_align) {
+		jw_int(w, "here_align", h->here_align);
+		jw_int(w, "here_pad", h->here_pad);
+		jw_bool(w, "here_clean", h->here_clean);
+	} else {
+		jw_null(w, "here_align");
+		jw_null(w, "here_pad");
+		jw_null(w, "here_clean");
+	}
+	jw_close(w, '}');
+}
+
 void results_write_hazard(struct jw *w, const char *key, const struct hazard *h)
 {
 	jw_open(w, key, '{');
@@ -111,15 +142,15 @@ void results_write_hazard(struct jw *w, const char *key, const struct hazard *h)
 	jw_int(w, "hazardous", h->bad_placements);
 	jw_int(w, "possible", h->all_placements);
 	jw_close(w, '}');
-	if (h->fix_align) {
-		jw_open(w, "fix", '{');
-		jw_int(w, "align", h->fix_align);
-		jw_int(w, "pad", h->fix_pad);
-		jw_bool(w, "clean", h->fix_clean);
-		jw_close(w, '}');
-	} else {
-		jw_null(w, "fix");
+	if (h->section)
+		jw_string(w, "section", h->section);
+	if (h->branch) {
+		jw_hex(w, "branch", h->branch);
+		jw_string(w, "branch_kind", branch_kind_name(h->branch_kind));
+		if (h->pair != h->branch)
+			jw_hex(w, "pair", h->pair);
 	}
+	write_fix(w, h);
 	jw_close(w, '}');
 }
 
@@ -193,6 +224,7 @@ void results_write_function(struct jw *w, struct elf_image *img, const struct sc
 	jw_int(w, "size", (long long)f->size);
 	jw_int(w, "entry_align", (long long)fr->entry_align);
 	jw_string(w, "section", img->sec[f->sec].name);
+	jw_bool(w, "cold_text", fr->cold_text);
 	jw_string(w, "from", source_name(f->source));
 	jw_int(w, "instructions", fr->ninsn);
 	jw_int(w, "jump_tables", fr->jump_tables);

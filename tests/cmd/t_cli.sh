@@ -68,7 +68,9 @@ expect_eq "--func *_split*" "$(jq_of '[.files[0].functions[].name] | join(",")')
 run "$STRADDLE" scan --json --all --uarch skylake --func 'jcc_ends' "$JF"
 expect_eq "--func exact name" "$(jq_of '[.files[0].functions[].name] | join(",")')" jcc_ends
 run "$STRADDLE" scan --json --all --uarch skylake --func 'nothing*' "$JF"
-expect_eq "--func matching nothing: exit 0" "$RC" 0
+# A misspelt gate must not pass: one line naming the option and pattern, exit 2.
+expect_eq "--func matching nothing: exit 2" "$RC" 2
+expect_eq "--func matching nothing: says so" "$ERR" "straddle: --func: 'nothing*' matches no function"
 expect_eq "--func matching nothing: none scanned" "$(jq_of '.files[0].functions_scanned')" 0
 
 # -j: the result does not depend on the number of threads.

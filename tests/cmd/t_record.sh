@@ -47,12 +47,12 @@ expect_eq "scan --hot: the file's share in its header" \
 expect_eq "scan --hot: a samples % column" \
 	"$(printf '%s\n' "$OUT" | sed -n 2p | awk '{ print $1, $2, $3 }')" "samples % severity"
 expect_eq "scan --hot: first row the hot loop with its exact share" \
-	"$(printf '%s\n' "$OUT" | sed -n 3p | awk '{ print $1, $2, $3, $4, $6, $7 }')" \
+	"$(printf '%s\n' "$OUT" | sed -n 3p | awk '{ print $1, $2, $3, $5, $7, $8 }')" \
 	"$HOT_PCT medium hot 0x40107a 9 64"
 expect_eq "scan --hot: its share is at least 80" \
 	"$(awk -v p="$HOT_PCT" 'BEGIN { print (p >= 80) }')" 1
 expect_eq "scan --hot: the 16 B window of the same loop next" \
-	"$(printf '%s\n' "$OUT" | sed -n 4p | awk '{ print $1, $2, $3, $7 }')" "$HOT_PCT low hot 16"
+	"$(printf '%s\n' "$OUT" | sed -n 4p | awk '{ print $1, $2, $3, $8 }')" "$HOT_PCT low hot 16"
 expect_eq "scan --hot: the cold loop not in the table" \
 	"$(printf '%s\n' "$OUT" | grep -c ' cold ')" 0
 expect_eq "scan --hot: the cold loop in the summary line" \
@@ -60,7 +60,7 @@ expect_eq "scan --hot: the cold loop in the summary line" \
 
 run "$STRADDLE" scan --uarch zen1 --hot "$TMP/hc.json" "$FIXTURES/x86/hotcold"
 expect_eq "scan --hot FILE, default --min-share: both loops, hot first" \
-	"$(printf '%s\n' "$OUT" | awk 'NR >= 3 && NR <= 6 { printf "%s/%s ", $3, $7 }')" \
+	"$(printf '%s\n' "$OUT" | awk 'NR >= 3 && NR <= 6 { printf "%s/%s ", $3, $8 }')" \
 	"hot/64 hot/16 cold/64 cold/16 "
 expect_eq "scan --hot FILE: no summary line (nothing under 0.5%)" \
 	"$(printf '%s\n' "$OUT" | grep -c 'more hazards in code')" 0
@@ -90,9 +90,9 @@ PS_COLD_PCT=$(awk -v a="$PS_COLD" -v b="$PS_TOTAL" 'BEGIN { printf "%.1f", 100 *
 run "$STRADDLE" scan --uarch zen1 --perf-script "$TMP/hotcold.txt" "$FIXTURES/x86/hotcold"
 expect_eq "perf-script: exit 0" "$RC" 0
 expect_eq "perf-script: the hot loop first, the same loop as record, its exact share" \
-	"$(printf '%s\n' "$OUT" | sed -n 3p | awk '{ print $1, $3, $4 }')" "$PS_HOT_PCT hot 0x40107a"
+	"$(printf '%s\n' "$OUT" | sed -n 3p | awk '{ print $1, $3, $5 }')" "$PS_HOT_PCT hot 0x40107a"
 expect_eq "perf-script: the cold loop, its exact share" \
-	"$(printf '%s\n' "$OUT" | sed -n 5p | awk '{ print $1, $3, $4 }')" "$PS_COLD_PCT cold 0x4010fa"
+	"$(printf '%s\n' "$OUT" | sed -n 5p | awk '{ print $1, $3, $5 }')" "$PS_COLD_PCT cold 0x4010fa"
 expect_eq "perf-script: the hot loop has at least 80%" \
 	"$(awk -v p="$PS_HOT_PCT" 'BEGIN { print (p >= 80) }')" 1
 HC_TABLE=$OUT
@@ -162,7 +162,7 @@ JSON
 kernel_record "$KID"
 run "$STRADDLE" scan --uarch zen1 --hot "$TMP/k.json" --vmlinux "$FIXTURES/record/kimage"
 expect_eq "kernel through --vmlinux: KASLR undone, the loop's share" \
-	"$(printf '%s\n' "$OUT" | sed -n 3p | awk '{ print $1, $3, $4, $6 }')" "90.0 kspin 0xffffffff8100003c 5"
+	"$(printf '%s\n' "$OUT" | sed -n 3p | awk '{ print $1, $3, $5, $7 }')" "90.0 kspin 0xffffffff8100003c 5"
 kernel_record 00ff
 run "$STRADDLE" scan --uarch zen1 --hot "$TMP/k.json" --vmlinux "$FIXTURES/record/kimage"
 expect_eq "kernel, an image of another build: said, and by symbol" \

@@ -1,0 +1,71 @@
+# Loop spans (tests/fixtures/x86/spans.S, arm64/spans.S): the contiguous
+# run of a loop's blocks around its header, over padding (DESIGN, hazard
+# model). Every address checked against objdump -d of the fixture.
+
+sp_loops() {
+	jq_of "[.files[0].functions[] | select(.name == \"$1\") | .loops[] | $2] | join(\" \")"
+}
+SP_RANGE='"\(.start)-\(.end)/\(.bytes)/\(.instructions)"'
+SP_WIN='"\(.windows["16"].touched)/\(.windows["16"].best) \(.windows["32"].touched)/\(.windows["32"].best) \(.windows["64"].touched)/\(.windows["64"].best)"'
+
+run "$STRADDLE" scan --json --all --uarch generic-x86 "$FIXTURES/x86/spans"
+expect_eq "spans: exit 0" "$RC" 0
+
+# mid_entry: entered at H 0x401044 by jmp; A, B, C above it are the loop's
+# (add, test, jz, inc, sub, dec, jnz = 7). Header and latch alone were
+# [0x401042, 0x401048), inside one 16 B window.
+expect_eq "mid_entry: span" "$(sp_loops mid_entry "$SP_RANGE")" "0x40103a-0x401048/14/7"
+# 16: 0x401030/40 = 2 > 1; 32: 0x401020/40 = 2 > 1; 64: 0x401000/40 = 2 > 1.
+expect_eq "mid_entry: windows" "$(sp_loops mid_entry "$SP_WIN")" "2/1 2/1 2/1"
+expect_eq "mid_entry: nothing out of line" "$(sp_loops mid_entry '"\(.cold_blocks)/\(.cold_bytes)"')" "0/0"
+
+# above_below: A above H, C and D below: add, test, jz, inc, dec, jnz.
+expect_eq "above_below: span" "$(sp_loops above_below "$SP_RANGE")" "0x40109a-0x4010a6/12/6"
+# 16: 0x401090/a0 = 2 > 1; 32: 0x401080/a0 = 2 > 1; 64: 1/1.
+expect_eq "above_below: windows" "$(sp_loops above_below "$SP_WIN")" "2/1 2/1 1/1"
+expect_eq "above_below: nothing out of line" "$(sp_loops above_below '"\(.cold_blocks)/\(.cold_bytes)"')" "0/0"
+
+# nested_rotated: outer [0x401110, 0x401121) = mov, jmp, add, dec, jnz,
+# dec, jnz (7), depth 1; inner [0x401117, 0x40111d) = add, dec, jnz, depth 2.
+expect_eq "nested_rotated: spans" "$(sp_loops nested_rotated "$SP_RANGE")" \
+	"0x401117-0x40111d/6/3 0x401110-0x401121/17/7"
+expect_eq "nested_rotated: depth" "$(sp_loops nested_rotated '"\(.depth)"')" "2 1"
+expect_eq "nested_rotated: innermost" "$(sp_loops nested_rotated '"\(.innermost)"')" "true false"
+# outer, 17 B: 16: 0x401110/20 = 2/2; 32: 0x401100/20 = 2 > 1; 64: 1/1.
+expect_eq "nested_rotated: outer windows" \
+	"$(jq_of '.files[0].functions[] | select(.name == "nested_rotated") | .loops[1] | "\(.windows["16"].touched)/\(.windows["16"].best) \(.windows["32"].touched)/\(.windows["32"].best)"')" \
+	"2/2 2/1"
+
+# cold_after_ret: the ret at 0x401198 ends the run; COLD [0x4011a0,
+# 0x4011a4) past the padding is out of line, 1 block of 4 B.
+expect_eq "cold_after_ret: span" "$(sp_loops cold_after_ret "$SP_RANGE")" "0x401190-0x401198/8/4"
+expect_eq "cold_after_ret: out of line" "$(sp_loops cold_after_ret '"\(.cold_blocks)/\(.cold_bytes)"')" "1/4"
+
+# top_by_back: T (reached only by jns T), M, H, the jns/jmp block, then 8
+# unreached nops bridged to L (jmp M): add, test, je, dec, je, cmp, jns,
+# jmp, 8 nops, inc, jmp = 18 instructions; header and latch alone were
+# [0x401212, 0x40121a).
+expect_eq "top_by_back: span" "$(sp_loops top_by_back "$SP_RANGE")" "0x401210-0x40122c/28/18"
+# 28 B: 16: 0x401210/20 = 2/2; 32: 0x401200/20 = 2 > 1; 64: 1/1.
+expect_eq "top_by_back: windows" "$(sp_loops top_by_back "$SP_WIN")" "2/2 2/1 1/1"
+expect_eq "top_by_back: one loop, nothing out of line" \
+	"$(sp_loops top_by_back '"\(.cold_blocks)/\(.depth)/\(.irreducible)"')" "0/1/false"
+
+# exit_between: H's only way on is jne B past the exit E (mov; ret) and a
+# nop. E is code, not padding: the run is H alone (test, jne), and B
+# (decl, add, jmp: 6 B) is out of line, as the issue defines the span.
+expect_eq "exit_between: span" "$(sp_loops exit_between "$SP_RANGE")" "0x401290-0x401294/4/2"
+expect_eq "exit_between: out of line" "$(sp_loops exit_between '"\(.cold_blocks)/\(.cold_bytes)"')" "1/6"
+
+# over_loop: H's only way on is jne B, past X's loop: H's loop is H alone,
+# B out of line (1 block, 4 B); X is its own loop.
+expect_eq "over_loop: spans" "$(sp_loops over_loop "$SP_RANGE")" "0x401310-0x401314/4/2 0x401314-0x401318/4/2"
+expect_eq "over_loop: out of line" "$(sp_loops over_loop '"\(.cold_blocks)/\(.cold_bytes)"')" "1/4 0/0"
+
+# AArch64: b to H 0x400048 with A, B, C above: [0x400038, 0x400050), 24 B:
+# add, cbz, add, sub, subs, b.ne. 16: 0x400030/40 = 2/2; 32: 0x400020/40
+# = 2 > 1; 64: 0x400000/40 = 2 > 1 (header and latch were [0x400044,
+# 0x400050), inside one line).
+run "$STRADDLE" scan --json --all --uarch generic-arm64 "$FIXTURES/arm64/spans"
+expect_eq "arm64 mid_entry: span" "$(sp_loops mid_entry "$SP_RANGE")" "0x400038-0x400050/24/6"
+expect_eq "arm64 mid_entry: windows" "$(sp_loops mid_entry "$SP_WIN")" "2/2 2/1 2/1"
