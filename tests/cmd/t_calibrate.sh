@@ -57,7 +57,7 @@ expect_eq "profile file: seed 000's loop" \
 run "$STRADDLE" scan --uarch "$TMP/cal.json" "$FIXTURES/x86/seed000_after"
 expect_eq "scan --uarch FILE.json: exit 0" "$RC" 0
 expect_eq "scan --uarch FILE.json: its hazard" "$(printf '%s\n' "$OUT" | sed -n 3p | tr -s ' ')" \
-	"medium clear_user_after 0x401034 - 15 64 2/1 loop-straddles-window calibrated certain .p2align 4 (+12 B)"
+	"medium clear_user_after .text 0x401034 - 15 64 2/1 loop-straddles-window calibrated certain .p2align 4 (+12 B)"
 expect_eq "scan --uarch FILE.json: 1 hazard" "$(printf '%s\n' "$OUT" | tail -1)" \
 	"1 hazards: 1 loops, 0 function entries"
 
