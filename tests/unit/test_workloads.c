@@ -248,7 +248,10 @@ static void read1_run_leaves_nothing(void **state)
 		assert_string_equal(r.m[i]->unit, "ops/s");
 		assert_false(r.m[i]->lower_is_better);
 		assert_int_equal(r.m[i]->n, 1);
-		assert_true(r.m[i]->samples[0] > 0);
+		/* >= 0, not > 0: on a loaded 2-CPU machine a task may not run at
+		 * all in a 50 ms interval (seen at load 16); this test is about
+		 * what the run leaves behind, rates are checked in t_bench. */
+		assert_true(r.m[i]->samples[0] >= 0);
 	}
 	assert_int_equal(json_integer_value(json_object_get(r.details, "measured_intervals")), 1);
 	wl_result_free(&r);
