@@ -126,6 +126,7 @@ void elf_plt_stubs(const struct elf_image *img, elf_stub_slot_fn slot_of, void *
 	read_relocs(img, elf_section_named(img, ".rela.dyn"), &s);
 	if (s.n == 0) {                 /* static: no stub to name */
 		free(s.pool);
+		free(s.v);              /* grown for relocations with bad symbols */
 		return;
 	}
 	qsort(s.v, s.n, sizeof *s.v, by_addr);

@@ -111,3 +111,11 @@ run "$STRADDLE" scan --uarch generic-x86 "$BADDIR/not-elf" "$GOOD"
 expect_eq "text mode: exit 2, one line" "$RC $(printf '%s' "$ERR" | grep -c '')" "2 1"
 if printf '%s\n' "$OUT" | grep -q 'clear_user_after.*0x401034'; then ok "text mode: good file reported"
 else fail "text mode: good file reported: no clear_user_after row in '$OUT'"; fi
+
+# Inputs the fuzzer found (tests/fixtures/fuzz/), run under the sanitizers.
+# plt-reloc-bad-symbols: .rela.dyn relocations whose symbols are all out of
+# .dynsym's range; the slot array grown for them leaked (LeakSanitizer).
+run "$STRADDLE" scan --uarch zen1 "$dir/../fixtures/fuzz/plt-reloc-bad-symbols"
+expect_eq "fuzz plt-reloc-bad-symbols: exit 0, no leak" "$RC" 0
+expect_eq "fuzz plt-reloc-bad-symbols: its two entry hazards" \
+	"$(printf '%s\n' "$OUT" | grep -c 'hazards: 0 loops, 2 function entries')" 1
