@@ -73,6 +73,10 @@ int write_atomic(const char *path, int (*write)(FILE *f, void *ctx), void *ctx,
  * write_atomic would refuse: commands check their outputs before a long
  * run. */
 int check_output(const char *path, struct err *e);
+/* The signals that end a run (SIGINT, SIGTERM, SIGHUP, SIGQUIT): block or
+ * unblock them all (SIG_BLOCK, SIG_UNBLOCK), or catch them with handler. */
+void block_terminating(int how);
+void handle_terminating(void (*handler)(int));
 
 /* Opens an input for reading, after checking it is a regular file (a FIFO,
  * socket or device is refused before any open or read: issue 9). The fd,

@@ -117,7 +117,7 @@ static void release_terminating(struct held_signals *h)
 		sigaction(term_signals[i], &h->old[i], NULL);
 }
 
-static void block_terminating(int how)
+void block_terminating(int how)
 {
 	sigset_t set;
 
@@ -125,6 +125,18 @@ static void block_terminating(int how)
 	for (size_t i = 0; i < NTERM; i++)
 		sigaddset(&set, term_signals[i]);
 	pthread_sigmask(how, &set, NULL);
+}
+
+/* No SA_RESTART: a sleep or a wait returns, and the caller sees its flag. */
+void handle_terminating(void (*handler)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NTERM; i++)
+		sigaction(term_signals[i], &sa, NULL);
 }
 
 static int not_replaced(struct err *e, mode_t mode)

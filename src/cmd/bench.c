@@ -40,8 +40,6 @@ static volatile sig_atomic_t stop_signal;
 static bool progress_tty;
 static struct timespec started;
 
-static const int term_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-#define NTERM (sizeof term_signals / sizeof term_signals[0])
 
 static double since_start(void)
 {
@@ -237,28 +235,6 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
-/* No SA_RESTART: a sleep or a wait returns, and the workload sees the flag. */
-static void catch_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < NTERM; i++)
-		sigaction(term_signals[i], &sa, NULL);
-}
-
-static void block_signals(int how)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	for (size_t i = 0; i < NTERM; i++)
-		sigaddset(&set, term_signals[i]);
-	sigprocmask(how, &set, NULL);
-}
-
 static void progress(const char *what)
 {
 	if (progress_tty)
@@ -336,7 +312,7 @@ static void die_of(int sig, struct bench_cmd *c)
 	progress_done();
 	free_results(c);
 	signal(sig, SIG_DFL);
-	block_signals(SIG_UNBLOCK);
+	block_terminating(SIG_UNBLOCK);
 	raise(sig);
 	exit(128 + sig);
 }
@@ -375,7 +351,7 @@ static int cmd_bench(int argc, char **argv)
 	progress_tty = isatty(STDERR_FILENO);
 	c.o.progress = progress;
 	clock_gettime(CLOCK_MONOTONIC, &started);
-	catch_signals();
+	handle_terminating(on_signal);
 	if (run_all(&c, &failed_at, &e)) {
 		if (stop_signal)
 			die_of(stop_signal, &c);
