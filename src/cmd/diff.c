@@ -155,6 +155,7 @@ static int parse_options(struct diff_cmd *c, int argc, char **argv)
 
 	c->opts.jobs = cpus > 0 ? (unsigned)(cpus < 16 ? cpus : 16) : 1;
 	c->opts.keep_all = true;        /* every loop: the unchanged ones match the rest */
+	c->opts.shapes = true;          /* unnamed functions are matched by shape */
 	c->source_lines = true;
 	c->limit = 40;
 	c->uarch = "host";

@@ -224,6 +224,7 @@ struct scan_opts {
 	const char *section_glob;       /* NULL: every section */
 	unsigned jobs;                  /* threads, >= 1 */
 	bool keep_all;                  /* keep loops and functions without hazards */
+	bool shapes;                    /* func_report.shape, for diff's matching */
 };
 
 struct loop_report {

@@ -255,7 +255,8 @@ static void scan_function(struct worker *w, size_t index)
 	w->out.functions_scanned++;
 	fr.cold_text = cold_text(w->img->sec[f->sec].name ? w->img->sec[f->sec].name : "", f->name);
 	fr.ninsn = (uint32_t)n;
-	func_shape(w->insn, n, &fr.shape);
+	if (w->opts->shapes)            /* only diff matches by it: not on scan's path */
+		func_shape(w->insn, n, &fr.shape);
 	w->out.instructions += n;
 	w->out.bytes_decoded += f->size;
 	fr.loop = (uint32_t)w->out.nloop;
