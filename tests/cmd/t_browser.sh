@@ -1,0 +1,98 @@
+# straddle report in a real browser (issue 14): a page of one result file
+# of every kind (tests/browser/inputs.sh) loaded in headless Chromium from
+# Debian's package (make deps installs it; without it this test fails, it
+# does not skip), at 1280 px, then in print media in grey scale, and
+# printed to PDF (tests/browser/page.py drives it). A page of deliberate
+# defects (tests/browser/broken.html) goes through the same checks first:
+# each check is seen to fail on it.
+BR=tests/browser
+[ -f "$BR/page.py" ] || BR=$(cd "$(dirname "$STRADDLE")/../.." && pwd)/tests/browser
+
+# browse PAGE...: page.py's JSON in $OUT; Chromium never outlives it
+# (page.py kills its process group; timeout kills page.py).
+browse() {
+	run timeout -k 5 90 python3 "$BR/page.py" "$@"
+	expect_eq "browser: ran${ERR:+ ($ERR)}" "$RC" 0
+}
+
+# offenders FILTER: the ids of the sections of page $1 (0-based) for which
+# jq FILTER holds, comma-separated; "" when none.
+offenders() {
+	jq_of "[.pages[$1].$2[] | select($3) | .id] | join(\",\")"
+}
+
+# What a section's screenshot must be: a PNG of the section's own box (its
+# CSS size at 1280 px, scale 1), inside the window, with drawing on it: the
+# text of a heading alone is a few percent of a section's pixels, a blank
+# one is one colour and 0%.
+NOT_DRAWN='(.shot.png | not) or .shot.width != .box.width or .shot.height != .box.height
+	or .box.x < 0 or .box.x + .box.width > 1280 or .shot.colours < 8 or .shot.ink < 0.01'
+PLOT_NOT_DRAWN='any(.plots[]; (.shot.png | not) or .shot.width != .box.width
+	or .shot.height != .box.height or .shot.colours < 3 or .shot.ink < 0.005 or .title == "")'
+
+# The screenshots' decoder on a PNG made with each of the five filters: 10 x 5
+# pixels, 6 of them in 3 colours, the rest white.
+run python3 "$BR/page.py" --self-test
+expect_eq "page.py: PNG decoded, every filter" "$OUT" \
+	'{"png": true, "width": 10, "height": 5, "decoded": true, "colours": 4, "ink": 0.12}'
+
+# ---- a page of one result file of every kind ----
+if sh "$BR/inputs.sh" "$TMP/in" >"$TMP/inputs" 2>"$TMP/inputs.err"; then
+	ok "inputs: one result file of every kind"
+else
+	fail "inputs: $(cat "$TMP/inputs.err")"
+fi
+# The kinds, as the page numbers them: KIND-N, N counting that kind's files.
+WANT=$(for f in $(cat "$TMP/inputs"); do jq -r .command "$f"; done |
+	awk '{ n[$1]++; printf "%s%s-%d", sep, $1, n[$1]; sep = "," }')
+expect_eq "inputs: every kind" "$(printf '%s\n' "$WANT" | tr , '\n' | sed 's/-[0-9]*$//' | sort -u | tr '\n' ' ')" \
+	"bench calibrate compare diff record scan sweep "
+# shellcheck disable=SC2046 # one file a line, no spaces in $TMP
+run "$STRADDLE" report -o "$TMP/page.html" $(cat "$TMP/inputs")
+expect_eq "report: exit 0" "$RC" 0
+HTML_IDS=$(grep -o '<section class="result [a-z]*" id="[a-z]*-[0-9]*"' "$TMP/page.html" |
+	sed 's/.*id="\(.*\)"/\1/' | tr '\n' ',' | sed 's/,$//')
+# bench runs may share one section (they are compared): bench-2.. aside.
+one_bench() { printf '%s\n' "$1" | tr , '\n' | grep -v '^bench-[2-9]' | sort | tr '\n' ' '; }
+expect_eq "report: a section for each file (the bench runs: one or more)" \
+	"$(one_bench "$HTML_IDS")" "$(one_bench "$WANT")"
+
+# One browser for both pages: Chromium takes seconds to start.
+browse "$BR/broken.html" "$TMP/page.html"
+
+# ---- the checks fail where they should: a page of defects ----
+expect_eq "broken page: its request to the network seen" \
+	"$(jq_of '.pages[0].requests[1:] | join(",")')" "http://straddle.invalid/plot.png"
+expect_eq "broken page: and failed" "$(jq_of '.pages[0].failed | length')" 1
+expect_eq "broken page: console error and exception seen" \
+	"$(jq_of '[.pages[0].errors[] | select(test("broken on purpose|TypeError"))] | length')" 2
+expect_eq "broken page: wider than the window" "$(jq_of '.pages[0].page.width')" 2000
+expect_eq "broken page: the blank section" "$(offenders 0 sections "$NOT_DRAWN")" "scan-1"
+expect_eq "broken page: the section without its heading first" \
+	"$(offenders 0 sections '.first != "H2"')" "diff-1"
+expect_eq "broken page: the plot without title or size" "$(offenders 0 sections "$PLOT_NOT_DRAWN")" "diff-1"
+expect_eq "broken page: the section print hides" \
+	"$(offenders 0 print_sections "$NOT_DRAWN")" "scan-1,diff-1"
+
+# ---- the real page ----
+P=1
+expect_eq "page: Chromium" "$(jq_of '.chromium | test("^(Headless)?Chrome/[0-9]+[.]")')" true
+expect_eq "page: it requested nothing but itself" "$(jq_of ".pages[$P].requests | join(\",\")")" \
+	"file://$TMP/page.html"
+expect_eq "page: no failed or blocked request" "$(jq_of ".pages[$P].failed | join(\",\")")" ""
+expect_eq "page: no console error" "$(jq_of ".pages[$P].errors | join(\",\")")" ""
+expect_eq "page: fits 1280 px (no sideways scrolling)" "$(jq_of ".pages[$P].page.width")" 1280
+expect_eq "page: the sections the browser shows are the page's" \
+	"$(jq_of "[.pages[$P].sections[].id] | join(\",\")")" "$HTML_IDS"
+expect_eq "page: each section's class is its kind" \
+	"$(offenders $P sections '.cls != "result " + (.id | sub("-[0-9]+$"; ""))')" ""
+expect_eq "page: each section starts with its <h2>" \
+	"$(offenders $P sections '.first != "H2" or (.h2 | length) == 0')" ""
+expect_eq "page: each section's screenshot is its size, drawn" "$(offenders $P sections "$NOT_DRAWN")" ""
+expect_eq "page: each plot titled, its screenshot its size, drawn" \
+	"$(offenders $P sections "$PLOT_NOT_DRAWN")" ""
+expect_eq "print (grey): no section lost" "$(jq_of "[.pages[$P].print_sections[].id] | join(\",\")")" "$HTML_IDS"
+expect_eq "print (grey): each section drawn" "$(offenders $P print_sections "$NOT_DRAWN")" ""
+expect_eq "print (grey): each plot drawn" "$(offenders $P print_sections "$PLOT_NOT_DRAWN")" ""
+expect_eq "print: a PDF of one page or more" "$(jq_of ".pages[$P].print | .pdf and .pages >= 1")" true
+echo "  (browser: $(jq_of '.chromium') $(jq_of "[.pages[$P].sections[] | .plots | length] | add") plots in $(jq_of "[.pages[$P].sections[]] | length") sections, $(jq_of ".pages[$P].print.pages") PDF pages, $(jq_of .seconds) s in Chromium)"
