@@ -11,7 +11,7 @@ BR=tests/browser
 # browse PAGE...: page.py's JSON in $OUT; Chromium never outlives it
 # (page.py kills its process group; timeout kills page.py).
 browse() {
-	run timeout -k 5 90 python3 "$BR/page.py" "$@"
+	run timeout -k 5 60 python3 "$BR/page.py" "$@"
 	expect_eq "browser: ran${ERR:+ ($ERR)}" "$RC" 0
 }
 
