@@ -54,6 +54,13 @@ stress: $(B)/straddle
 
 .PHONY: stress
 
+# The README's screenshots of `straddle report` (doc/img/report-KIND.png),
+# made as tests/cmd/t_browser.sh sees the page: one section of each kind.
+screenshots: $(B)/straddle fixtures
+	sh scripts/screenshots.sh $(B)/straddle $(FIX) doc/img
+
+.PHONY: screenshots
+
 check: deps
 	$(MAKE) check-layers
 	$(MAKE) test
