@@ -89,10 +89,12 @@ expect_eq "page: each section's class is its kind" \
 expect_eq "page: each section starts with its <h2>" \
 	"$(offenders $P sections '.first != "H2" or (.h2 | length) == 0')" ""
 expect_eq "page: each section's screenshot is its size, drawn" "$(offenders $P sections "$NOT_DRAWN")" ""
+expect_eq "page: every section as wide as the first (one column)" \
+	"$(jq_of ".pages[$P].sections as \$s | [\$s[] | select(.box.width != \$s[0].box.width) | .id] | join(\",\")")" ""
 expect_eq "page: each plot titled, its screenshot its size, drawn" \
 	"$(offenders $P sections "$PLOT_NOT_DRAWN")" ""
 expect_eq "print (grey): no section lost" "$(jq_of "[.pages[$P].print_sections[].id] | join(\",\")")" "$HTML_IDS"
 expect_eq "print (grey): each section drawn" "$(offenders $P print_sections "$NOT_DRAWN")" ""
 expect_eq "print (grey): each plot drawn" "$(offenders $P print_sections "$PLOT_NOT_DRAWN")" ""
 expect_eq "print: a PDF of one page or more" "$(jq_of ".pages[$P].print | .pdf and .pages >= 1")" true
-echo "  (browser: $(jq_of '.chromium') $(jq_of "[.pages[$P].sections[] | .plots | length] | add") plots in $(jq_of "[.pages[$P].sections[]] | length") sections, $(jq_of ".pages[$P].print.pages") PDF pages, $(jq_of .seconds) s in Chromium)"
+echo "  (browser: $(jq_of '.chromium') $(jq_of "[.pages[$P].sections[] | .plots | length] | add") plots in $(jq_of "[.pages[$P].sections[]] | length") sections $(jq_of ".pages[$P].sections[0].box.width") px wide, $(jq_of ".pages[$P].print.pages") PDF pages, $(jq_of .seconds) s in Chromium)"
