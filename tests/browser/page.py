@@ -80,6 +80,20 @@ class Chromium:
         self.events = []
         self.deadline = time.monotonic() + SECONDS
 
+    def cpu_seconds(self):
+        """The CPU time of Chromium's processes so far (its group, from
+        /proc): what the test costs, whatever else the machine is doing."""
+        ticks = 0
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open("/proc/%s/stat" % pid) as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[2]) == self.proc.pid:         # its process group
+                ticks += int(fields[11]) + int(fields[12])
+        return round(ticks / os.sysconf("SC_CLK_TCK"), 2)
+
     def kill(self):
         """The whole group: Chromium's renderers and helpers too."""
         try:
@@ -174,13 +188,13 @@ class Page:
             raise RuntimeError("evaluate: " + json.dumps(r["exceptionDetails"])[:300])
         return r["result"].get("value")
 
-    def shot(self, box):
+    def shot(self, box, scale=1):
         """PNG of a box of the page. Fast: Chromium's quick encoder (every
-        row filtered "up", which png_facts undoes at once, not byte by
+        row filtered "up", which png_decode undoes at once, not byte by
         byte); else its smallest file, for the README."""
         if box["width"] < 1 or box["height"] < 1:
-            return b""                  # nothing drawn: png_facts says so
-        clip = dict(box, scale=1)
+            return b""                  # nothing drawn: region_facts says so
+        clip = dict(box, scale=scale)
         data = self.call("Page.captureScreenshot", {"format": "png", "clip": clip,
                                                     "captureBeyondViewport": True,
                                                     "optimizeForSpeed": self.fast})["data"]
@@ -225,36 +239,62 @@ def unfilter(kind, row, prev, bpp):
     return out
 
 
-def png_facts(data):
-    """Width, height, distinct colours and the share of pixels that differ
-    from the commonest colour (the background): 'ink'."""
+def png_decode(data):
+    """(width, height, bytes a pixel, rows of bytes), or None when data is
+    not a PNG this reads (8-bit RGB or RGBA, not interlaced: what Chromium
+    writes)."""
     if data[:8] != b"\x89PNG\r\n\x1a\n":
-        return {"png": False}
-    pos, idat, head = 8, b"", None
+        return None
+    pos, idat, head = 8, [], None
     while pos < len(data):
         n = int.from_bytes(data[pos:pos + 4], "big")
         kind = data[pos + 4:pos + 8]
-        body = data[pos + 8:pos + 8 + n]
         if kind == b"IHDR":
-            head = body
+            head = data[pos + 8:pos + 8 + n]
         elif kind == b"IDAT":
-            idat += body
+            idat.append(data[pos + 8:pos + 8 + n])
         pos += 12 + n
     w, h = int.from_bytes(head[0:4], "big"), int.from_bytes(head[4:8], "big")
-    depth, ctype, interlace = head[8], head[9], head[12]
-    if depth != 8 or ctype not in (2, 6) or interlace:
-        return {"png": True, "width": w, "height": h, "decoded": False}
-    bpp = 3 if ctype == 2 else 4
-    raw, stride = zlib.decompress(idat), w * bpp
-    counts, prev, filters = collections.Counter(), bytearray(stride), collections.Counter()
+    if head[8] != 8 or head[9] not in (2, 6) or head[12]:
+        return None
+    bpp = 3 if head[9] == 2 else 4
+    raw, stride = zlib.decompress(b"".join(idat)), w * bpp
+    rows, prev = [], bytearray(stride)
     for y in range(h):
         at = y * (stride + 1)
-        filters[raw[at]] += 1
         prev = unfilter(raw[at], raw[at + 1:at + 1 + stride], prev, bpp)
-        counts.update(zip(prev[0::bpp], prev[1::bpp], prev[2::bpp]))
-    top = max(counts.values())
-    return {"png": True, "width": w, "height": h, "decoded": True,
-            "colours": len(counts), "ink": round(1 - top / (w * h), 4)}
+        rows.append(prev)
+    return w, h, bpp, rows
+
+
+SAMPLE = 100000     # pixels counted at most in a region: every k-th row
+
+
+def region_facts(img, x, y, w, h):
+    """Of the region (x, y, w, h) of a decoded PNG, clipped to it: its size,
+    its distinct colours and the share of its pixels that differ from the
+    commonest colour (its background): 'ink'. A tall region is sampled
+    every k-th row ("rows_step"), so a page of plots costs no more than a
+    screen of them."""
+    iw, ih, bpp, rows = img
+    x0, y0 = max(0, x), max(0, y)
+    x1, y1 = min(iw, x + w), min(ih, y + h)
+    if x1 <= x0 or y1 <= y0:
+        return {"png": True, "width": max(0, x1 - x0), "height": max(0, y1 - y0)}
+    step = max(1, (x1 - x0) * (y1 - y0) // SAMPLE)
+    counts, n = collections.Counter(), 0
+    for r in range(y0, y1, step):
+        px = rows[r][x0 * bpp:x1 * bpp]
+        counts.update(zip(px[0::bpp], px[1::bpp], px[2::bpp]))
+        n += x1 - x0
+    return {"png": True, "width": x1 - x0, "height": y1 - y0, "rows_step": step,
+            "colours": len(counts), "ink": round(1 - max(counts.values()) / n, 4)}
+
+
+def png_facts(data):
+    """region_facts of a whole PNG; {"png": false} when it is none."""
+    img = png_decode(data)
+    return region_facts(img, 0, 0, img[0], img[1]) if img else {"png": False}
 
 
 def png_encode(rows, kinds):
@@ -310,17 +350,52 @@ PAGE_JS = """({width: document.documentElement.scrollWidth,
   height: document.documentElement.scrollHeight, title: document.title})"""
 
 
-def look(page, shots, tag):
-    """Screenshots of every section and plot: sizes and ink."""
+def plot_facts(img, section, at, scale):
+    """region_facts of each plot of a section, in a picture of `at` (a box
+    of the page) shot at `scale`."""
+    for p in section["plots"]:
+        b = p["box"]
+        p["shot"] = (region_facts(img, int((b["x"] - at["x"]) * scale), int((b["y"] - at["y"]) * scale),
+                                  int(b["width"] * scale), int(b["height"] * scale))
+                     if img else {"png": False})
+
+
+def look(page, shots):
+    """A screenshot of every section: its size and ink, and those of each
+    plot in it, read from the same picture (a screenshot takes Chromium a
+    second or two on a loaded machine: one a section, not one a plot)."""
     sections = page.eval(SECTIONS_JS)
     for s in sections:
         png = page.shot(s["box"])
-        s["shot"] = png_facts(png)
+        img = png_decode(png)
+        s["shot"] = region_facts(img, 0, 0, img[0], img[1]) if img else {"png": False}
         if shots and png:
-            with open(os.path.join(shots, "%s%s.png" % (s["id"], tag)), "wb") as f:
+            with open(os.path.join(shots, s["id"] + ".png"), "wb") as f:
                 f.write(png)
-        for p in s["plots"]:
-            p["shot"] = png_facts(page.shot(p["box"]))
+        plot_facts(img, s, s["box"], 1)
+    return sections
+
+
+PRINT_SCALE = 0.25
+
+
+def look_printed(page):
+    """The page in print media and grey scale, shot whole at a quarter of
+    its size (one picture: enough to see a section or plot lost or blank,
+    at a sixteenth of the pixels), each section and plot read from it."""
+    page.call("Emulation.setEmulatedMedia", {"media": "print"})
+    page.eval("document.documentElement.style.filter = 'grayscale(1)'; true")
+    whole = page.eval(PAGE_JS)
+    at = {"x": 0, "y": 0, "width": whole["width"], "height": whole["height"]}
+    img = png_decode(page.shot(at, PRINT_SCALE))
+    sections = page.eval(SECTIONS_JS)
+    for s in sections:
+        b = s["box"]
+        s["shot"] = (region_facts(img, int(b["x"] * PRINT_SCALE), int(b["y"] * PRINT_SCALE),
+                                  int(b["width"] * PRINT_SCALE), int(b["height"] * PRINT_SCALE))
+                     if img else {"png": False})
+        plot_facts(img, s, at, PRINT_SCALE)
+    page.eval("document.documentElement.style.filter = ''; true")
     return sections
 
 
@@ -356,11 +431,8 @@ def report(page, path, shots):
     out["page"] = page.eval(PAGE_JS)
     # Tall enough that every section is in the viewport when it is shot.
     page.resize(max(HEIGHT, out["page"]["height"]))
-    out["sections"] = look(page, shots, "")
-    page.call("Emulation.setEmulatedMedia", {"media": "print"})
-    page.eval("document.documentElement.style.filter = 'grayscale(1)'; true")
-    out["print_sections"] = look(page, shots, "-print")
-    page.eval("document.documentElement.style.filter = ''; true")
+    out["sections"] = look(page, shots)
+    out["print_sections"] = look_printed(page)
     out["print"] = pdf_pages(page)
     out.update(watch(e for e in page.b.events if e.get("sessionId") == page.session))
     return out
@@ -372,6 +444,7 @@ def run(b, pages, shots):
     for path in pages:
         out["pages"].append(report(Page(b, not shots), path, shots))
     out["seconds"] = round(time.monotonic() - t, 2)
+    out["cpu_seconds"] = b.cpu_seconds()
     try:
         b.call("Browser.close")
     except (EOFError, TimeoutError):

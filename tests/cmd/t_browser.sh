@@ -27,6 +27,9 @@ offenders() {
 # one is one colour and 0%.
 NOT_DRAWN='(.shot.png | not) or .shot.width != .box.width or .shot.height != .box.height
 	or .box.x < 0 or .box.x + .box.width > 1280 or .shot.colours < 8 or .shot.ink < 0.01'
+# In print, shot at half size: drawn, whatever its size.
+PRINT_NOT_DRAWN='(.shot.png | not) or .shot.colours < 8 or .shot.ink < 0.01'
+PRINT_PLOT_NOT_DRAWN='any(.plots[]; (.shot.png | not) or .shot.colours < 3 or .shot.ink < 0.005)'
 PLOT_NOT_DRAWN='any(.plots[]; (.shot.png | not) or .shot.width != .box.width
 	or .shot.height != .box.height or .shot.colours < 3 or .shot.ink < 0.005 or .title == "")'
 
@@ -34,7 +37,7 @@ PLOT_NOT_DRAWN='any(.plots[]; (.shot.png | not) or .shot.width != .box.width
 # pixels, 6 of them in 3 colours, the rest white.
 run python3 "$BR/page.py" --self-test
 expect_eq "page.py: PNG decoded, every filter" "$OUT" \
-	'{"png": true, "width": 10, "height": 5, "decoded": true, "colours": 4, "ink": 0.12}'
+	'{"png": true, "width": 10, "height": 5, "rows_step": 1, "colours": 4, "ink": 0.12}'
 
 # ---- a page of one result file of every kind ----
 if sh "$BR/inputs.sh" "$TMP/in" >"$TMP/inputs" 2>"$TMP/inputs.err"; then
@@ -50,12 +53,13 @@ expect_eq "inputs: every kind" "$(printf '%s\n' "$WANT" | tr , '\n' | sed 's/-[0
 # shellcheck disable=SC2046 # one file a line, no spaces in $TMP
 run "$STRADDLE" report -o "$TMP/page.html" $(cat "$TMP/inputs")
 expect_eq "report: exit 0" "$RC" 0
-HTML_IDS=$(grep -o '<section class="result [a-z]*" id="[a-z]*-[0-9]*"' "$TMP/page.html" |
+HTML_IDS=$(grep -o '<section class="result [a-z-]*" id="[a-z-]*-[0-9]*"' "$TMP/page.html" |
 	sed 's/.*id="\(.*\)"/\1/' | tr '\n' ',' | sed 's/,$//')
-# bench runs may share one section (they are compared): bench-2.. aside.
+# A section for each file, in order, numbered by kind; bench runs may share
+# one (bench-2.. aside); two bench runs add their comparison, bench-compare.
 one_bench() { printf '%s\n' "$1" | tr , '\n' | grep -v '^bench-[2-9]' | sort | tr '\n' ' '; }
-expect_eq "report: a section for each file (the bench runs: one or more)" \
-	"$(one_bench "$HTML_IDS")" "$(one_bench "$WANT")"
+expect_eq "report: a section for each file, the bench runs compared" \
+	"$(one_bench "$HTML_IDS")" "$(one_bench "$WANT,bench-compare-1")"
 
 # One browser for both pages: Chromium takes seconds to start.
 browse "$BR/broken.html" "$TMP/page.html"
@@ -72,7 +76,7 @@ expect_eq "broken page: the section without its heading first" \
 	"$(offenders 0 sections '.first != "H2"')" "diff-1"
 expect_eq "broken page: the plot without title or size" "$(offenders 0 sections "$PLOT_NOT_DRAWN")" "diff-1"
 expect_eq "broken page: the section print hides" \
-	"$(offenders 0 print_sections "$NOT_DRAWN")" "scan-1,diff-1"
+	"$(offenders 0 print_sections "$PRINT_NOT_DRAWN")" "scan-1,diff-1"
 
 # ---- the real page ----
 P=1
@@ -94,7 +98,7 @@ expect_eq "page: every section as wide as the first (one column)" \
 expect_eq "page: each plot titled, its screenshot its size, drawn" \
 	"$(offenders $P sections "$PLOT_NOT_DRAWN")" ""
 expect_eq "print (grey): no section lost" "$(jq_of "[.pages[$P].print_sections[].id] | join(\",\")")" "$HTML_IDS"
-expect_eq "print (grey): each section drawn" "$(offenders $P print_sections "$NOT_DRAWN")" ""
-expect_eq "print (grey): each plot drawn" "$(offenders $P print_sections "$PLOT_NOT_DRAWN")" ""
+expect_eq "print (grey): each section drawn" "$(offenders $P print_sections "$PRINT_NOT_DRAWN")" ""
+expect_eq "print (grey): each plot drawn" "$(offenders $P print_sections "$PRINT_PLOT_NOT_DRAWN")" ""
 expect_eq "print: a PDF of one page or more" "$(jq_of ".pages[$P].print | .pdf and .pages >= 1")" true
-echo "  (browser: $(jq_of '.chromium') $(jq_of "[.pages[$P].sections[] | .plots | length] | add") plots in $(jq_of "[.pages[$P].sections[]] | length") sections $(jq_of ".pages[$P].sections[0].box.width") px wide, $(jq_of ".pages[$P].print.pages") PDF pages, $(jq_of .seconds) s in Chromium)"
+echo "  (browser: $(jq_of '.chromium') $(jq_of "[.pages[$P].sections[] | .plots | length] | add") plots in $(jq_of "[.pages[$P].sections[]] | length") sections $(jq_of ".pages[$P].sections[0].box.width") px wide, $(jq_of ".pages[$P].print.pages") PDF pages; Chromium: $(jq_of .seconds) s, $(jq_of .cpu_seconds) s of CPU)"
