@@ -1,8 +1,9 @@
 #!/bin/sh
 # The README's pictures of `straddle report` (`make screenshots`): the page
 # the browser test loads (tests/browser/inputs.sh: one result file of every
-# kind), shot by headless Chromium at 1280 px, the first section of each
-# kind kept as DIR/report-KIND.png.
+# kind), shot by headless Chromium at 1280 px; the first section of each
+# kind the page shows is kept as DIR/report-KIND.png, its top 1000 px at
+# most (calibrate's section is a plot a rule).
 #   scripts/screenshots.sh STRADDLE FIXTURES DIR
 set -eu
 straddle=$(realpath "$1") fixtures=$2 dir=$3
@@ -14,8 +15,9 @@ STRADDLE=$straddle FIXTURES=$fixtures sh "$top/tests/browser/inputs.sh" "$tmp/in
 # shellcheck disable=SC2046 # one file a line, no spaces in $tmp
 (cd "$tmp/in" && "$straddle" report -o "$tmp/report.html" $(sed 's|.*/||' "$tmp/inputs"))
 mkdir -p "$tmp/shots" "$dir"
-timeout -k 5 120 python3 "$top/tests/browser/page.py" --shots "$tmp/shots" "$tmp/report.html" >"$tmp/page.json"
-for kind in $(for f in $(cat "$tmp/inputs"); do jq -r .command "$f"; done | sort -u); do
-	cp "$tmp/shots/$kind-1.png" "$dir/report-$kind.png"
-	echo "$dir/report-$kind.png: $(wc -c <"$dir/report-$kind.png") bytes"
+timeout -k 5 120 python3 "$top/tests/browser/page.py" --shots "$tmp/shots" --max-height 1000 \
+	"$tmp/report.html" >"$tmp/page.json"
+for id in $(jq -r '.pages[0].sections[].id | select(endswith("-1"))' "$tmp/page.json"); do
+	cp "$tmp/shots/$id.png" "$dir/report-${id%-1}.png"
+	echo "$dir/report-${id%-1}.png: $(wc -c <"$dir/report-${id%-1}.png") bytes"
 done

@@ -4,7 +4,7 @@ would see: the page's requests, console errors, every result section's
 screenshot (its size and how much of it is drawn), every plot's, the same in
 print media and grey scale, and the page printed to PDF.
 
-    page.py PAGE.html... [--shots DIR] [--chromium EXE]
+    page.py PAGE.html... [--shots DIR [--max-height PX]] [--chromium EXE]
     page.py --self-test     (the PNG decoder on a PNG of every filter)
 
 Pages load one after another in one browser. Prints one JSON document on
@@ -155,8 +155,8 @@ class Chromium:
 class Page:
     """A tab of the browser, attached as a flat session."""
 
-    def __init__(self, browser, fast):
-        self.b, self.fast = browser, fast
+    def __init__(self, browser):
+        self.b = browser
         target = browser.call("Target.createTarget", {"url": "about:blank"})["targetId"]
         self.session = browser.call("Target.attachToTarget",
                                     {"targetId": target, "flatten": True})["sessionId"]
@@ -188,7 +188,7 @@ class Page:
             raise RuntimeError("evaluate: " + json.dumps(r["exceptionDetails"])[:300])
         return r["result"].get("value")
 
-    def shot(self, box, scale=1):
+    def shot(self, box, scale=1, fast=True):
         """PNG of a box of the page. Fast: Chromium's quick encoder (every
         row filtered "up", which png_decode undoes at once, not byte by
         byte); else its smallest file, for the README."""
@@ -197,7 +197,7 @@ class Page:
         clip = dict(box, scale=scale)
         data = self.call("Page.captureScreenshot", {"format": "png", "clip": clip,
                                                     "captureBeyondViewport": True,
-                                                    "optimizeForSpeed": self.fast})["data"]
+                                                    "optimizeForSpeed": fast})["data"]
         return base64.b64decode(data)
 
 
@@ -369,10 +369,12 @@ def look(page, shots):
         png = page.shot(s["box"])
         img = png_decode(png)
         s["shot"] = region_facts(img, 0, 0, img[0], img[1]) if img else {"png": False}
-        if shots and png:
-            with open(os.path.join(shots, s["id"] + ".png"), "wb") as f:
-                f.write(png)
         plot_facts(img, s, s["box"], 1)
+        if shots:
+            # The README's: the top of a tall section, its smallest PNG.
+            top = dict(s["box"], height=min(s["box"]["height"], shots["height"]))
+            with open(os.path.join(shots["dir"], s["id"] + ".png"), "wb") as f:
+                f.write(page.shot(top, fast=False))
     return sections
 
 
@@ -442,7 +444,7 @@ def run(b, pages, shots):
     out = {"chromium": b.call("Browser.getVersion")["product"], "pages": []}
     t = time.monotonic()
     for path in pages:
-        out["pages"].append(report(Page(b, not shots), path, shots))
+        out["pages"].append(report(Page(b), path, shots))
     out["seconds"] = round(time.monotonic() - t, 2)
     out["cpu_seconds"] = b.cpu_seconds()
     try:
@@ -453,7 +455,8 @@ def run(b, pages, shots):
 
 
 def main():
-    args, opts = [], {"--shots": None, "--chromium": os.environ.get("CHROMIUM", "/usr/lib/chromium/chromium")}
+    args, opts = [], {"--shots": None, "--max-height": "100000",
+                      "--chromium": os.environ.get("CHROMIUM", "/usr/lib/chromium/chromium")}
     argv = sys.argv[1:]
     while argv:
         a = argv.pop(0)
@@ -465,7 +468,7 @@ def main():
         print(json.dumps(self_test()))
         return
     if not args or any(a.startswith("-") for a in args):
-        die("usage: page.py PAGE.html... [--shots DIR] [--chromium EXE]")
+        die("usage: page.py PAGE.html... [--shots DIR [--max-height PX]] [--chromium EXE]")
     if not os.access(opts["--chromium"], os.X_OK):
         die("%s: no Chromium (make deps installs Debian's chromium)" % opts["--chromium"])
     for a in args:
@@ -475,7 +478,8 @@ def main():
         b = Chromium(opts["--chromium"], tmp)
         signal.signal(signal.SIGTERM, lambda *_: (b.kill(), sys.exit(2)))
         try:
-            out = run(b, args, opts["--shots"])
+            shots = opts["--shots"] and {"dir": opts["--shots"], "height": int(opts["--max-height"])}
+            out = run(b, args, shots)
         except (TimeoutError, EOFError, RuntimeError) as e:
             die(str(e))
         finally:
