@@ -15,6 +15,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 rec=$top/tests/fixtures/report
 x=$FIXTURES/x86
 mkdir -p "$d"
+d=$(cd "$d" && pwd)
+case $STRADDLE in /*) ;; *) STRADDLE=$(pwd)/$STRADDLE ;; esac
 
 # make_one KIND [STATUS...] -- CMD...: CMD's standard output (or its -o
 # file) is DIR/KIND.json, unless a recorded one exists; STATUS: the exit
@@ -54,4 +56,6 @@ make_one calibrate -- cp "$top/tests/fixtures/calibrate/zen5-quick.json" "$d/cal
 # Two bench runs of the same workloads, before and after, and their compare.
 make_one bench -- cp "$top/tests/fixtures/compare/base.json" "$d/bench.json"
 make_one bench2 -- cp "$top/tests/fixtures/compare/slow.json" "$d/bench2.json"
-make_one compare 1 -- "$STRADDLE" compare --format json "$d/bench.json" "$d/bench2.json"
+# From DIR, so the comparison names the files as the page does.
+in_dir() { (cd "$d" && "$@"); }
+make_one compare 1 -- in_dir "$STRADDLE" compare --format json bench.json bench2.json
