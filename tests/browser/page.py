@@ -34,8 +34,8 @@ WIDTH = 1280            # the window the issue asks the page to read well in
 HEIGHT = 800
 SECONDS = 45            # the whole run; the shell's timeout is the last resort
 # The flags of the issue's brief, and those that keep a headless Chromium
-# from reaching for the network at start (see the machine notes: without
-# them it opens many connections that the closed network refuses).
+# from reaching for the network at all: names resolve to nothing, and what
+# would still connect goes to a proxy on the loopback's discard port.
 FLAGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
     "--disable-extensions", "--no-first-run", "--disable-component-update", "--disable-sync",
@@ -455,6 +455,8 @@ def run(b, pages, shots):
 
 
 def main():
+    # Debian's binary itself: /usr/bin/chromium is a wrapper that adds
+    # flags of its own (extensions, GPU rasterisation) from /etc/chromium.d.
     args, opts = [], {"--shots": None, "--max-height": "100000",
                       "--chromium": os.environ.get("CHROMIUM", "/usr/lib/chromium/chromium")}
     argv = sys.argv[1:]
