@@ -39,7 +39,14 @@ char *xstrdup(const char *s);
 /* Grow *buf (element size `size`) so it can hold at least `need` elements.
  * Capacity doubles, so appending n elements costs O(n) in total. */
 void grow_array(void **buf, size_t *cap, size_t need, size_t size);
-#define GROW(arr, cap, need) grow_array((void **)&(arr), &(cap), (need), sizeof *(arr))
+/* The test inline: GROW sits in the scan's per-block and per-loop appends,
+ * where the call alone was most of its cost (issue 8). */
+#define GROW(arr, cap, need)                                                     \
+	do {                                                                      \
+		size_t grow_need_ = (need);                                       \
+		if (grow_need_ > (cap))                                           \
+			grow_array((void **)&(arr), &(cap), grow_need_, sizeof *(arr)); \
+	} while (0)
 
 /* A growable string: sb_addf appends, never cuts. Starts as { 0 }; sb_str
  * is "" until something is added. Lists: sb_addf(&b, "%s%s", b.len ?
