@@ -146,6 +146,7 @@ static const char page_css[] =
 	".verdict.fail{border-style:double;background:#ddd}\n"
 	".verdict.pass{border-style:solid;background:#fff}\n"
 	".sev-high{font-weight:bold}.sev-medium{font-style:italic}\n"
+	".counts{display:flex;flex-wrap:wrap;gap:20px;align-items:flex-start}\n"
 	"nav.toc ol{margin:4px 0;padding-left:24px}\n"
 	"svg{display:block;margin:6px 0;max-width:100%;height:auto}\n"
 	"details{margin:4px 0}summary{cursor:pointer;color:#333}\n"
@@ -178,6 +179,7 @@ static void machine_line(FILE *out, const json_t *m)
 {
 	const json_t *fam = json_object_get(m, "family"), *mod = json_object_get(m, "model"),
 		*step = json_object_get(m, "stepping");
+	const char *mc = json_string_value(json_object_get(m, "microcode"));
 
 	html_field(out, m, "model_name");
 	fputs(" (", out);
@@ -188,7 +190,7 @@ static void machine_line(FILE *out, const json_t *m)
 			(long long)json_integer_value(step));
 	fputs("), kernel ", out);
 	html_field(out, m, "kernel");
-	if (json_object_get(m, "microcode")) {
+	if (mc && *mc) {
 		fputs(", microcode ", out);
 		html_field(out, m, "microcode");
 	}
@@ -203,7 +205,8 @@ static void command_line(FILE *out, const json_t *argv)
 		fputs("-", out);
 		return;
 	}
-	fputs("<code>", out);
+	/* a command's own argv: "scan --json ..." */
+	fputs("<code>straddle ", out);
 	json_array_foreach(argv, i, a) {
 		if (i)
 			fputc(' ', out);
