@@ -65,6 +65,7 @@ struct hrow {
 	const char *name;
 	bool cold;
 	uint64_t addr, bytes, samples;
+	size_t order;                   /* in the document: profiles in their order */
 	struct hazard h;
 	struct strbuf profiles;         /* the same verdict under several profiles */
 };
@@ -83,18 +84,18 @@ static void add_row(struct hrows *rs, const json_t *func, const json_t *loop, co
 	GROW(rs->v, rs->cap, rs->n + 1);
 	r = &rs->v[rs->n++];
 	*r = (struct hrow){ .func = func, .loop = loop, .haz = haz, .name = name, .cold = cold,
-			    .addr = addr, .bytes = bytes, .samples = samples };
+			    .addr = addr, .bytes = bytes, .samples = samples, .order = rs->n - 1 };
 	hazard_of(haz, &r->h);
 }
 
 /* Worst first, as scan's text (cmd/scan.c by_worst): hot text before
  * cold, the hottest first when there are samples, then severity, certain
- * before possible, tighter loops, address; the profile last so that the
- * same verdict under several profiles is adjacent. */
+ * before possible, tighter loops, address; the document's order last (the
+ * profiles in the order given), so the same verdict under several profiles
+ * is adjacent. */
 static int by_worst(const void *a, const void *b)
 {
 	const struct hrow *x = a, *y = b;
-	int c;
 
 	if (x->cold != y->cold)
 		return x->cold ? 1 : -1;
@@ -116,9 +117,7 @@ static int by_worst(const void *a, const void *b)
 		return x->h.rule < y->h.rule ? -1 : 1;
 	if (x->h.window != y->h.window)
 		return x->h.window < y->h.window ? -1 : 1;
-	if ((c = strcmp(str_of(x->haz, "profile"), str_of(y->haz, "profile"))))
-		return c;
-	return (x->haz > y->haz) - (x->haz < y->haz);
+	return (x->order > y->order) - (x->order < y->order);
 }
 
 static bool same_verdict(const struct hrow *x, const struct hrow *y)
@@ -135,6 +134,8 @@ static void fold_rows(struct hrows *rs)
 {
 	size_t out = 0;
 
+	if (!rs->n)
+		return;
 	qsort(rs->v, rs->n, sizeof *rs->v, by_worst);
 	for (size_t i = 0; i < rs->n; i++) {
 		const char *p = str_of(rs->v[i].haz, "profile");
@@ -748,15 +749,22 @@ static void share(char *buf, size_t n, long long part, long long whole)
 	snprintf(buf, n, "%.1f", whole > 0 ? 100.0 * (double)part / (double)whole : 0.0);
 }
 
-/* "loop-straddles-window 64 B (zen5)", one per hazard the record's scan saw. */
+/* "loop-straddles-window 64 B (zen5): .p2align 4 (+6 B)", one per hazard
+ * the record's scan saw. */
 static void hazard_list(const json_t *hazards, struct strbuf *b)
 {
-	const json_t *h;
+	const json_t *j;
 	size_t i;
 
-	json_array_foreach(hazards, i, h)
-		sb_addf(b, "%s%s %lld B (%s)", i ? "; " : "", str_of(h, "rule"),
-			int_of(h, "window"), str_of(h, "profile"));
+	json_array_foreach(hazards, i, j) {
+		struct hazard h;
+		char fix[128];
+
+		hazard_of(j, &h);
+		format_fix(&h, fix, sizeof fix);
+		sb_addf(b, "%s%s %lld B (%s): %s", i ? "; " : "", str_of(j, "rule"),
+			int_of(j, "window"), str_of(j, "profile"), fix);
+	}
 }
 
 struct hot_loop {
