@@ -255,6 +255,11 @@ static void hazard_table(FILE *out, const struct hrows *rs)
 	struct table t;
 
 	table_init(&t, 13 - first, cols + first);
+	t.max[2 - first] = 48;          /* C++ names: scan's text cuts them there too */
+	t.max[5 - first] = 48;
+	/* what may wrap: all but numbers, addresses and single words */
+	for (size_t c = 2; c < 13; c++)
+		t.wrap[c - first] = c != 4 && c != 6 && c != 7;
 	for (size_t i = 0; i < shown; i++) {
 		const struct hrow *r = &rs->v[i];
 		char pct[16], addr[20], bytes[24], win[16], detail[80], place[32], fix[128];
@@ -406,6 +411,7 @@ static void layout_table(FILE *out, const struct layout_loop *v, size_t n)
 	struct table t;
 
 	table_init(&t, 9, cols);
+	t.wrap[0] = true;
 	for (size_t i = 0; i < n; i++) {
 		const struct hrow *r = v[i].r;
 		char s[20], e[20], b[24], w[3][24], br[20];
@@ -578,12 +584,15 @@ static void side_bytes(const struct hrow *r, const char *side, char *buf, size_t
 static void diff_table(FILE *out, const struct hrows *rs, const char *class)
 {
 	static const char *const cols[] = { "cause", "severity", "function", "old address",
-		"new address", ">old bytes", ">new bytes", ">window", "rule", "profiles", "fix",
-		"source" };
+		"new address", ">old bytes", ">new bytes", ">window", "rule", "profiles", "source",
+		"fix" };
 	size_t shown = rs->n < HTML_ROWS ? rs->n : HTML_ROWS;
 	struct table t;
 
 	table_init(&t, 12, cols);
+	t.max[2] = 48;
+	t.max[10] = 48;
+	t.wrap[2] = t.wrap[8] = t.wrap[9] = t.wrap[10] = t.wrap[11] = true;
 	for (size_t i = 0; i < shown; i++) {
 		const struct hrow *r = &rs->v[i];
 		char oa[20], na[20], ob[24], nb[24], win[16], fix[128];
@@ -596,7 +605,7 @@ static void diff_table(FILE *out, const struct hrows *rs, const char *class)
 		snprintf(win, sizeof win, "%u", r->h.window);
 		format_fix(&r->h, fix, sizeof fix);
 		table_row(&t, str_of(r->func, "cause"), severity_name(r->h.severity), r->name, oa,
-			  na, ob, nb, win, str_of(r->haz, "rule"), sb_str(&r->profiles), fix, src);
+			  na, ob, nb, win, str_of(r->haz, "rule"), sb_str(&r->profiles), src, fix);
 	}
 	table_html(&t, out, class);
 	table_free(&t);
@@ -804,6 +813,7 @@ static void record_files(FILE *out, const json_t *files, long long total)
 	struct table t;
 
 	table_init(&t, 5, cols);
+	t.wrap[0] = t.wrap[4] = true;
 	for (size_t i = 0; i < shown; i++) {
 		const json_t *f = json_array_get(files, i);
 		char s[24], p[16];
@@ -865,6 +875,7 @@ static void record_loops(FILE *out, const struct report_input *in, const json_t 
 	}
 	record_loops_plot(out, in, v, n, total);
 	table_init(&t, 10, cols);
+	t.wrap[0] = t.wrap[1] = t.wrap[9] = true;
 	for (size_t i = 0; i < shown; i++) {
 		const json_t *l = v[i].loop;
 		char b[24], d[24], s[24], p[16], pf[16];
@@ -898,6 +909,7 @@ static void record_functions(FILE *out, const json_t *files, const json_t *kerne
 
 	fputs("<h4>Hottest functions</h4>\n", out);
 	table_init(&t, 5, cols);
+	t.wrap[0] = t.wrap[1] = true;
 	for (size_t i = 0; i < shown; i++) {
 		char s[24], p[16];
 
