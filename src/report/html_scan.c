@@ -501,17 +501,67 @@ static void scan_errors(FILE *out, const json_t *errors)
 		return;
 	fputs("<h4>Files not scanned</h4>\n<ul class=\"errors\">\n", out);
 	json_array_foreach(errors, i, e) {
-		fputs("<li>", out);
-		html_text(out, json_is_string(e) ? json_string_value(e) : str_of(e, "error"));
+		fputs("<li><span class=\"path\">", out);
+		html_text(out, str_of(e, "path"));
+		fputs("</span>: ", out);
+		html_text(out, str_of(e, "error"));
 		fputs("</li>\n", out);
 	}
 	fputs("</ul>\n", out);
 }
 
+static size_t file_hazards(const json_t *file, size_t *by_severity)
+{
+	const json_t *f, *l, *h;
+	size_t i, j, k, n = 0;
+
+	json_array_foreach(json_object_get(file, "functions"), i, f) {
+		json_array_foreach(json_object_get(f, "loops"), j, l)
+			json_array_foreach(json_object_get(l, "hazards"), k, h)
+				n++, by_severity[3 - (int_of(h, "severity") >= 3 ? 3 :
+						     int_of(h, "severity") == 2 ? 2 : 1)]++;
+		json_array_foreach(json_object_get(f, "hazards"), k, h)
+			n++, by_severity[3 - (int_of(h, "severity") >= 3 ? 3 :
+					     int_of(h, "severity") == 2 ? 2 : 1)]++;
+	}
+	return n;
+}
+
+/* A scan of many files: one row each first (a scan of /usr/lib is
+ * hundreds), then the details of the first FILES_DETAILED with hazards. */
+enum { FILES_DETAILED = 10 };
+
+static void scan_files_table(FILE *out, const json_t *files)
+{
+	static const char *const cols[] = { "file", "arch", ">functions", ">loops", ">hazards",
+		">high", ">medium", ">low" };
+	size_t n = json_array_size(files), shown = n < HTML_ROWS ? n : HTML_ROWS;
+	struct table t;
+
+	table_init(&t, 8, cols);
+	t.wrap[0] = true;
+	for (size_t i = 0; i < shown; i++) {
+		const json_t *f = json_array_get(files, i);
+		size_t sev[3] = { 0 }, nh = file_hazards(f, sev);
+		char v[6][24];
+
+		snprintf(v[0], sizeof v[0], "%lld", int_of(f, "functions_scanned"));
+		snprintf(v[1], sizeof v[1], "%lld", int_of(f, "loops_total"));
+		snprintf(v[2], sizeof v[2], "%zu", nh);
+		for (int k = 0; k < 3; k++)
+			snprintf(v[3 + k], sizeof v[3 + k], "%zu", sev[k]);
+		table_row(&t, str_of(f, "path"), str_of(f, "arch"), v[0], v[1], v[2], v[3], v[4],
+			  v[5]);
+	}
+	table_html(&t, out, "scanned");
+	table_free(&t);
+	html_more(out, shown, n, "files");
+}
+
 void html_section_scan(FILE *out, const struct report_input *in)
 {
 	const json_t *files = json_object_get(in->doc, "files"), *f;
-	size_t i;
+	size_t i, detailed = 0, left = 0, n = json_array_size(files);
 
 	html_section_begin(out, in, "scan");
 	if (json_object_get(in->doc, "host")) {
@@ -519,8 +569,23 @@ void html_section_scan(FILE *out, const struct report_input *in)
 		html_field(out, in->doc, "host");
 		fputs("</p>\n", out);
 	}
-	json_array_foreach(files, i, f)
-		scan_file(out, in, i, f, json_array_size(files) > 1);
+	if (n > 1)
+		scan_files_table(out, files);
+	json_array_foreach(files, i, f) {
+		size_t sev[3] = { 0 };
+
+		if (n > 1 && !file_hazards(f, sev))
+			continue;
+		if (detailed == FILES_DETAILED) {
+			left++;
+			continue;
+		}
+		detailed++;
+		scan_file(out, in, i, f, n > 1);
+	}
+	if (left)
+		fprintf(out, "<p class=\"more\">%zu more files with hazards not detailed here.</p>\n",
+			left);
 	scan_errors(out, json_object_get(in->doc, "errors"));
 	html_section_end(out);
 }

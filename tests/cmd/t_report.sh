@@ -137,6 +137,18 @@ expect_eq "record: then the cold loop" "$(row record-1 loops 2 | cut -d'|' -f2,3
 expect_eq "record: the bar plot names the hot loop first" \
 	"$(sed -n '/id="record-1"/,/<\/section>/p' "$TMP/page.html" | grep -m1 -o 'class="lbl">[^<]*')" 'class="lbl">hot 0x40107a'
 
+# ---- a scan of several files: one row each, then the files with hazards ----
+"$STRADDLE" scan --json --uarch zen1 "$X/branches" "$X/jcc" "$TMP/nonexistent" >"$TMP/two.json" 2>/dev/null
+run $R -o "$TMP/two.html" "$TMP/two.json"
+$CELLS "$TMP/two.html" >"$TMP/two.cells"
+expect_eq "several files: a row each with its hazards by severity (as scan counts them: 3 and 0)" \
+	"$(grep '^row scan-1 scanned [12]' "$TMP/two.cells" | cut -d' ' -f5- | tr '\n' ';')" \
+	"$X/branches | x86_64 | 3 | 3 | 3 | 0 | 2 | 1;$X/jcc | x86_64 | 6 | 6 | 0 | 0 | 0 | 0;"
+expect_eq "several files: only the one with hazards detailed" \
+	"$(grep -c '<h3 class="file path">' "$TMP/two.html")" 1
+expect_eq "several files: the file that could not be scanned, and why" \
+	"$(grep -c "<li><span class=\"path\">$TMP/nonexistent</span>: cannot open: No such file or directory</li>" "$TMP/two.html")" 1
+
 # ---- cut tables say how many rows are left out ----
 python3 - "$TMP/scan.json" "$TMP/many.json" <<'EOF'
 import json, sys
