@@ -184,6 +184,12 @@ struct counts {
 	size_t nkeys, other;            /* other: keys past MAX_KEYS */
 };
 
+/* 0 high, 1 medium, 2 low (severity_name's words) */
+static size_t severity_index(long long severity)
+{
+	return severity >= 3 ? 0 : severity == 2 ? 1 : 2;
+}
+
 static void count(struct counts *c, const char *key, unsigned severity)
 {
 	size_t i = 0;
@@ -198,7 +204,7 @@ static void count(struct counts *c, const char *key, unsigned severity)
 		c->key[c->nkeys++] = key;
 	}
 	c->n[i][0]++;
-	c->n[i][severity >= 3 ? 1 : severity == 2 ? 2 : 3]++;
+	c->n[i][1 + severity_index(severity)]++;
 }
 
 static void counts_table(FILE *out, const struct counts *c, const char *what, const char *class)
@@ -224,24 +230,36 @@ static void counts_table(FILE *out, const struct counts *c, const char *what, co
 
 /* ---- scan ---- */
 
-static void scan_rows(const json_t *file, struct hrows *rs)
+/* Every hazard of a scanned file: its loops', then its entry's (loop NULL). */
+typedef void hazard_fn(void *ctx, const json_t *func, const json_t *loop, const json_t *haz);
+
+static void each_hazard(const json_t *file, hazard_fn *fn, void *ctx)
 {
 	const json_t *f, *l, *h;
 	size_t i, j, k;
 
-	rs->run_samples = (uint64_t)int_of(json_object_get(file, "samples"), "run");
 	json_array_foreach(json_object_get(file, "functions"), i, f) {
-		const char *name = str_of(f, "name");
-		bool cold = json_is_true(json_object_get(f, "cold_text"));
-
 		json_array_foreach(json_object_get(f, "loops"), j, l)
 			json_array_foreach(json_object_get(l, "hazards"), k, h)
-				add_row(rs, f, l, h, name, cold, addr_of(l, "start"),
-					(uint64_t)int_of(l, "bytes"), (uint64_t)int_of(l, "samples"));
+				fn(ctx, f, l, h);
 		json_array_foreach(json_object_get(f, "hazards"), k, h)
-			add_row(rs, f, NULL, h, name, cold, addr_of(f, "addr"),
-				(uint64_t)int_of(f, "size"), (uint64_t)int_of(f, "samples"));
+			fn(ctx, f, NULL, h);
 	}
+}
+
+static void add_scan_row(void *ctx, const json_t *f, const json_t *l, const json_t *h)
+{
+	const json_t *at = l ? l : f;
+
+	add_row(ctx, f, l, h, str_of(f, "name"), json_is_true(json_object_get(f, "cold_text")),
+		addr_of(at, l ? "start" : "addr"), (uint64_t)int_of(at, l ? "bytes" : "size"),
+		(uint64_t)int_of(at, "samples"));
+}
+
+static void scan_rows(const json_t *file, struct hrows *rs)
+{
+	rs->run_samples = (uint64_t)int_of(json_object_get(file, "samples"), "run");
+	each_hazard(file, add_scan_row, rs);
 	fold_rows(rs);
 }
 
@@ -283,35 +301,44 @@ static void hazard_table(FILE *out, const struct hrows *rs)
 	html_more(out, shown, rs->n, "hazard rows");
 }
 
+struct scan_counts {
+	struct counts rule, profile, section;
+};
+
+static void count_hazard(void *ctx, const json_t *f, const json_t *l, const json_t *h)
+{
+	struct scan_counts *c = ctx;
+	unsigned sev = (unsigned)int_of(h, "severity");
+
+	(void)l;
+	count(&c->rule, str_of(h, "rule"), sev);
+	count(&c->profile, str_of(h, "profile"), sev);
+	count(&c->section, str_of(f, "section"), sev);
+}
+
 static void scan_counts(FILE *out, const json_t *file)
 {
-	struct counts by_rule = { 0 }, by_profile = { 0 }, by_section = { 0 };
-	const json_t *f, *l, *h;
-	size_t i, j, k;
+	struct scan_counts c = { 0 };
 
-	json_array_foreach(json_object_get(file, "functions"), i, f) {
-		json_array_foreach(json_object_get(f, "loops"), j, l)
-			json_array_foreach(json_object_get(l, "hazards"), k, h) {
-				unsigned sev = (unsigned)int_of(h, "severity");
-
-				count(&by_rule, str_of(h, "rule"), sev);
-				count(&by_profile, str_of(h, "profile"), sev);
-				count(&by_section, str_of(f, "section"), sev);
-			}
-		json_array_foreach(json_object_get(f, "hazards"), k, h) {
-			unsigned sev = (unsigned)int_of(h, "severity");
-
-			count(&by_rule, str_of(h, "rule"), sev);
-			count(&by_profile, str_of(h, "profile"), sev);
-			count(&by_section, str_of(f, "section"), sev);
-		}
-	}
+	each_hazard(file, count_hazard, &c);
 	fputs("<h4>Hazards by rule, profile and section (every profile's hazard counted)</h4>\n"
 	      "<div class=\"counts\">\n", out);
-	counts_table(out, &by_rule, "rule", "by-rule");
-	counts_table(out, &by_profile, "profile", "by-profile");
-	counts_table(out, &by_section, "section", "by-section");
+	counts_table(out, &c.rule, "rule", "by-rule");
+	counts_table(out, &c.profile, "profile", "by-profile");
+	counts_table(out, &c.section, "section", "by-section");
 	fputs("</div>\n", out);
+}
+
+/* The strings of a JSON array, ", " between them. */
+static void text_list(FILE *out, const json_t *array)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(array, i, v) {
+		fputs(i ? ", " : "", out);
+		html_text(out, json_string_value(v));
+	}
 }
 
 static void scan_summary(FILE *out, const json_t *file)
@@ -322,25 +349,13 @@ static void scan_summary(FILE *out, const json_t *file)
 	html_field(out, file, "arch");
 	fputs(" ", out);
 	html_field(out, file, "elf_type");
-	fputs(": ", out);
-	html_field(out, file, "functions_scanned");
-	fputs(" of ", out);
-	html_field(out, file, "functions_total");
-	fputs(" functions scanned, ", out);
-	html_field(out, file, "instructions");
-	fputs(" instructions, ", out);
-	html_field(out, file, "loops_total");
-	fputs(" loops; profiles ", out);
-	const json_t *p;
-	size_t i;
-	json_array_foreach(json_object_get(file, "profiles"), i, p) {
-		fputs(i ? ", " : "", out);
-		html_text(out, json_string_value(p));
-	}
-	if (s) {
+	fprintf(out, ": %lld of %lld functions scanned, %lld instructions, %lld loops; profiles ",
+		int_of(file, "functions_scanned"), int_of(file, "functions_total"),
+		int_of(file, "instructions"), int_of(file, "loops_total"));
+	text_list(out, json_object_get(file, "profiles"));
+	if (s)
 		fprintf(out, "; %lld of the run's %lld samples in this file", int_of(s, "file"),
 			int_of(s, "run"));
-	}
 	fputs(".</p>\n", out);
 }
 
@@ -510,21 +525,14 @@ static void scan_errors(FILE *out, const json_t *errors)
 	fputs("</ul>\n", out);
 }
 
-static size_t file_hazards(const json_t *file, size_t *by_severity)
+/* n[0]: all, n[1 + severity_index]: of each severity */
+static void count_severity(void *ctx, const json_t *f, const json_t *l, const json_t *h)
 {
-	const json_t *f, *l, *h;
-	size_t i, j, k, n = 0;
+	size_t *n = ctx;
 
-	json_array_foreach(json_object_get(file, "functions"), i, f) {
-		json_array_foreach(json_object_get(f, "loops"), j, l)
-			json_array_foreach(json_object_get(l, "hazards"), k, h)
-				n++, by_severity[3 - (int_of(h, "severity") >= 3 ? 3 :
-						     int_of(h, "severity") == 2 ? 2 : 1)]++;
-		json_array_foreach(json_object_get(f, "hazards"), k, h)
-			n++, by_severity[3 - (int_of(h, "severity") >= 3 ? 3 :
-					     int_of(h, "severity") == 2 ? 2 : 1)]++;
-	}
-	return n;
+	(void)f, (void)l;
+	n[0]++;
+	n[1 + severity_index(int_of(h, "severity"))]++;
 }
 
 /* A scan of many files: one row each first (a scan of /usr/lib is
@@ -542,14 +550,14 @@ static void scan_files_table(FILE *out, const json_t *files)
 	t.wrap[0] = true;
 	for (size_t i = 0; i < shown; i++) {
 		const json_t *f = json_array_get(files, i);
-		size_t sev[3] = { 0 }, nh = file_hazards(f, sev);
+		size_t sev[4] = { 0 };
 		char v[6][24];
 
+		each_hazard(f, count_severity, sev);
 		snprintf(v[0], sizeof v[0], "%lld", int_of(f, "functions_scanned"));
 		snprintf(v[1], sizeof v[1], "%lld", int_of(f, "loops_total"));
-		snprintf(v[2], sizeof v[2], "%zu", nh);
-		for (int k = 0; k < 3; k++)
-			snprintf(v[3 + k], sizeof v[3 + k], "%zu", sev[k]);
+		for (int k = 0; k < 4; k++)
+			snprintf(v[2 + k], sizeof v[2 + k], "%zu", sev[k]);
 		table_row(&t, str_of(f, "path"), str_of(f, "arch"), v[0], v[1], v[2], v[3], v[4],
 			  v[5]);
 	}
@@ -572,9 +580,10 @@ void html_section_scan(FILE *out, const struct report_input *in)
 	if (n > 1)
 		scan_files_table(out, files);
 	json_array_foreach(files, i, f) {
-		size_t sev[3] = { 0 };
+		size_t sev[4] = { 0 };
 
-		if (n > 1 && !file_hazards(f, sev))
+		each_hazard(f, count_severity, sev);
+		if (n > 1 && !sev[0])
 			continue;
 		if (detailed == FILES_DETAILED) {
 			left++;
@@ -716,17 +725,9 @@ static void diff_verdict(FILE *out, const json_t *doc, const struct hrows *added
 		fprintf(out, "<p class=\"verdict pass\">The gate passes (exit status %lld): no "
 			"new hazard of a selected rule and cause.</p>\n", int_of(g, "exit_status"));
 	fputs("<p class=\"gate\">Fails on rules: ", out);
-	const json_t *v;
-	size_t i;
-	json_array_foreach(json_object_get(g, "fail_on"), i, v) {
-		fputs(i ? ", " : "", out);
-		html_text(out, json_string_value(v));
-	}
+	text_list(out, json_object_get(g, "fail_on"));
 	fputs("; causes: ", out);
-	json_array_foreach(json_object_get(g, "causes"), i, v) {
-		fputs(i ? ", " : "", out);
-		html_text(out, json_string_value(v));
-	}
+	text_list(out, json_object_get(g, "causes"));
 	fputs(".</p>\n", out);
 }
 
