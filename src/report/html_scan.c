@@ -744,10 +744,13 @@ static void diff_summary(FILE *out, const json_t *s)
 	table_init(&t, 2, cols);
 	t.head[0] = "summary";
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		char v[24];
+		char v[24], name[48];
 
 		snprintf(v, sizeof v, "%lld", int_of(s, keys[i]));
-		table_row(&t, keys[i], v);
+		snprintf(name, sizeof name, "%s", keys[i]);
+		for (char *u = strchr(name, '_'); u; u = strchr(u, '_'))
+			*u = ' ';       /* the JSON's key, in words */
+		table_row(&t, name, v);
 	}
 	for (int side = 0; side < 2; side++) {
 		const json_t *by = json_object_get(s, side ? "fixed_by_cause" : "new_by_cause");

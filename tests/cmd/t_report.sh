@@ -119,7 +119,7 @@ expect_eq "diff: the worst new hazard with old and new address and bytes" "$(row
 	"changed | medium | __clear_user | 0x401034 | 0x401034 | 10 | 15 | 64 | loop-straddles-window | zen1 | - | .p2align 4 (+12 B)"
 expect_eq "diff: then the 16 B one" "$(row diff-1 added 2 | cut -d'|' -f8,12)" " 16 | .p2align 4 (+12 B)"
 expect_eq "diff: the summary's counts" "$(row diff-1 summary 1) / $(row diff-1 summary 3)" \
-	"new_hazards | 2 / loops_resized | 1"
+	"new hazards | 2 / loops resized | 1"
 expect_eq "diff --fail-on another rule: the gate passes" "$(cells '^verdict diff-2')" \
 	"verdict diff-2 pass The gate passes (exit status 0): no new hazard of a selected rule and cause."
 expect_eq "diff after->fixed: the hazards listed as fixed" "$(grep -c '^row diff-3 removed [1-9]' "$TMP/cells")" 2
