@@ -92,9 +92,9 @@ void html_section_end(FILE *out)
 void html_svg_begin(FILE *out, const char *id, const char *title, unsigned width,
 		    unsigned height)
 {
-	fprintf(out, "<svg role=\"img\" "
+	fprintf(out, "<svg id=\"%s\" role=\"img\" "
 		"aria-labelledby=\"%s-title\" width=\"%u\" height=\"%u\" "
-		"viewBox=\"0 0 %u %u\">\n<title id=\"%s-title\">", id, width, height, width,
+		"viewBox=\"0 0 %u %u\">\n<title id=\"%s-title\">", id, id, width, height, width,
 		height, id);
 	html_text(out, title);
 	fputs("</title>\n", out);

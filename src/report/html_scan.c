@@ -365,83 +365,112 @@ static void scan_summary(FILE *out, const json_t *file)
 enum { LAYOUT_W = 1200, LABEL_W = 330, ROW_H = 30, TOP = 34 };
 
 struct layout_loop {
-	const struct hrow *r;
+	const char *name, *side;        /* side: "old" or "new" in a diff, else "" */
+	uint64_t addr, bytes, branch;   /* branch: the one at fault, 0 none */
 	uint64_t from, to;              /* the 64 B lines it touches */
+	char hazard[64];                /* "branch-crosses-window 32 B", "-" */
 };
 
+static void layout_set(struct layout_loop *L, const char *name, const char *side,
+		       uint64_t addr, uint64_t bytes, const struct hrow *r)
+{
+	L->name = name;
+	L->side = side;
+	L->addr = addr;
+	L->bytes = bytes;
+	L->branch = r ? r->h.branch : 0;
+	L->from = addr & ~(uint64_t)63;
+	L->to = (addr + bytes + 63) & ~(uint64_t)63;
+	if (r)
+		snprintf(L->hazard, sizeof L->hazard, "%s %u B", str_of(r->haz, "rule"),
+			 r->h.window);
+	else
+		snprintf(L->hazard, sizeof L->hazard, "-");
+}
+
+/* The loops of the worst rows, each once (its worst hazard). */
 static size_t pick_layout_loops(const struct hrows *rs, struct layout_loop *v, size_t max)
 {
+	const json_t *seen[LAYOUT_LOOPS];
 	size_t n = 0;
 
-	for (size_t i = 0; i < rs->n && n < max; i++) {
-		bool seen = false;
+	for (size_t i = 0; i < rs->n && n < max && n < LAYOUT_LOOPS; i++) {
+		const struct hrow *r = &rs->v[i];
+		bool dup = false;
 
-		if (!rs->v[i].loop)
+		if (!r->loop)
 			continue;
 		for (size_t k = 0; k < n; k++)
-			seen |= v[k].r->loop == rs->v[i].loop;
-		if (seen)
+			dup |= seen[k] == r->loop;
+		if (dup)
 			continue;
-		v[n].r = &rs->v[i];
-		v[n].from = rs->v[i].addr & ~(uint64_t)63;
-		v[n].to = (rs->v[i].addr + rs->v[i].bytes + 63) & ~(uint64_t)63;
-		n++;
+		seen[n] = r->loop;
+		layout_set(&v[n++], r->name, "", r->addr, r->bytes, r);
 	}
 	return n;
 }
 
 static void layout_row(FILE *out, const struct layout_loop *L, size_t row)
 {
-	const struct hrow *r = L->r;
 	double y = TOP + (double)row * ROW_H, bar = LAYOUT_W - LABEL_W - 10;
 	double scale = bar / (double)(L->to - L->from);
-	double x0 = LABEL_W + (double)(r->addr - L->from) * scale;
+	double x0 = LABEL_W + (double)(L->addr - L->from) * scale;
 	char addr[20];
 
-	fprintf(out, "<text x=\"%d\" y=\"%.0f\" class=\"lbl\">", LABEL_W - 6, y + 18);
-	html_text(out, r->name);
-	fprintf(out, " %s</text>\n", hex_addr(addr, r->addr));
-	fprintf(out, "<rect x=\"%d\" y=\"%.0f\" width=\"%.1f\" height=\"22\" class=\"line\"/>\n",
+	fprintf(out, "<text x=\"%d\" y=\"%.0f\" class=\"lay-lbl\">", LABEL_W - 6, y + 18);
+	html_text(out, L->name);
+	fprintf(out, "%s%s %s</text>\n", *L->side ? " " : "", L->side, hex_addr(addr, L->addr));
+	fprintf(out, "<rect x=\"%d\" y=\"%.0f\" width=\"%.1f\" height=\"22\" class=\"lay-line\"/>\n",
 		LABEL_W, y + 2, bar);
-	fprintf(out, "<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"22\" class=\"loop\"/>\n",
-		x0, y + 2, (double)r->bytes * scale);
+	fprintf(out, "<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"22\" class=\"lay-loop\"/>\n",
+		x0, y + 2, (double)L->bytes * scale);
 	for (uint64_t a = L->from; a <= L->to; a += 16) {
 		double x = LABEL_W + (double)(a - L->from) * scale;
-		const char *cls = a % 64 == 0 ? "w64" : a % 32 == 0 ? "w32" : "w16";
+		const char *cls = a % 64 == 0 ? "lay-w64" : a % 32 == 0 ? "lay-w32" : "lay-w16";
 
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" class=\"%s\"/>\n",
 			x, y, x, y + 26, cls);
 	}
-	if (r->h.branch >= L->from && r->h.branch < L->to) {
-		double x = LABEL_W + (double)(r->h.branch - L->from) * scale;
+	if (L->branch >= L->from && L->branch < L->to) {
+		double x = LABEL_W + (double)(L->branch - L->from) * scale;
 
-		fprintf(out, "<path d=\"M%.1f %.0f l-5 -7 h10 z\" class=\"branch\"/>\n", x, y + 9);
+		fprintf(out, "<path d=\"M%.1f %.0f l-5 -7 h10 z\" class=\"lay-br\"/>\n", x, y + 9);
 	}
 }
 
 static void layout_table(FILE *out, const struct layout_loop *v, size_t n)
 {
-	static const char *const cols[] = { "function", "start", "end", ">bytes", ">16 B windows",
-		">32 B windows", ">64 B windows", "worst hazard", "branch" };
+	static const char *const cols[] = { "function", "side", "start", "end", ">bytes",
+		">16 B windows", ">32 B windows", ">64 B windows", "worst hazard", "branch" };
+	const bool diff = *v[0].side;   /* the side column in a diff only */
+	const char *used[10];
+	size_t nc = 0;
 	struct table t;
 
-	table_init(&t, 9, cols);
+	for (size_t c = 0; c < 10; c++)
+		if (c != 1 || diff)
+			used[nc++] = cols[c];
+	table_init(&t, nc, used);
 	t.wrap[0] = true;
 	for (size_t i = 0; i < n; i++) {
-		const struct hrow *r = v[i].r;
-		char s[20], e[20], b[24], w[3][24], br[20];
+		const struct layout_loop *L = &v[i];
+		char s[20], e[20], b[24], w[MODEL_NWINDOWS][24], br[20];
 
-		hex_addr(s, r->addr);
-		hex_addr(e, r->addr + r->bytes);
-		snprintf(b, sizeof b, "%" PRIu64, r->bytes);
+		hex_addr(s, L->addr);
+		hex_addr(e, L->addr + L->bytes);
+		snprintf(b, sizeof b, "%" PRIu64, L->bytes);
 		for (size_t k = 0; k < MODEL_NWINDOWS; k++)
 			snprintf(w[k], sizeof w[k], "%u/%u",
-				 windows_touched(r->addr, r->addr + r->bytes, model_windows[k]),
-				 windows_best(r->bytes, model_windows[k]));
-		char worst[64];
-		snprintf(worst, sizeof worst, "%s %u B", str_of(r->haz, "rule"), r->h.window);
-		table_row(&t, r->name, s, e, b, w[0], w[1], w[2], worst,
-			  r->h.branch ? hex_addr(br, r->h.branch) : "-");
+				 windows_touched(L->addr, L->addr + L->bytes, model_windows[k]),
+				 windows_best(L->bytes, model_windows[k]));
+		const char *all[10] = { L->name, L->side, s, e, b, w[0], w[1], w[2], L->hazard,
+					L->branch ? hex_addr(br, L->branch) : "-" }, *cells[10];
+
+		nc = 0;
+		for (size_t c = 0; c < 10; c++)
+			if (c != 1 || diff)
+				cells[nc++] = all[c];
+		table_row_v(&t, cells);
 	}
 	fputs("<details><summary>data</summary>\n", out);
 	table_html(&t, out, "layout");
@@ -449,37 +478,46 @@ static void layout_table(FILE *out, const struct layout_loop *v, size_t n)
 	table_free(&t);
 }
 
-static void scan_layout(FILE *out, const struct report_input *in, size_t file,
-			const struct hrows *rs)
+/* The loops against the windows: a row per loop over the 64 B lines it
+ * touches (thin: 16 B, dashed: 32 B, thick: 64 B boundaries), the loop
+ * hatched, the branch at fault a triangle; the table behind it after it. */
+static void layout_plot(FILE *out, const char *id, const char *heading,
+			const struct layout_loop *v, size_t n)
 {
-	struct layout_loop v[LAYOUT_LOOPS];
-	size_t n = pick_layout_loops(rs, v, LAYOUT_LOOPS);
-	unsigned h = TOP + (unsigned)n * ROW_H + 26;
-	char id[64];
-
 	if (!n)
 		return;
-	snprintf(id, sizeof id, "%s-%zu-layout-%zu", in->command, in->index, file + 1);
-	fputs("<h4>The worst loops against the windows</h4>\n", out);
-	html_svg_begin(out, id, "The worst loops' bytes (hatched) against 16 B (thin), 32 B "
-		       "(dashed) and 64 B (thick) boundaries; triangle: the branch at fault",
-		       LAYOUT_W, h);
-	fputs("<defs><pattern id=\"", out);
-	fprintf(out, "%s-hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
-		"patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#bbb\"/>"
-		"<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#222\" stroke-width=\"2\"/>"
-		"</pattern></defs>\n", id);
-	fprintf(out, "<style>.lbl{font:12px monospace;text-anchor:end}.line{fill:#fff;"
-		"stroke:#888}.loop{fill:url(#%s-hatch);stroke:#000;stroke-width:1.5}"
-		".w16{stroke:#999;stroke-width:1}.w32{stroke:#444;stroke-width:1.5;"
-		"stroke-dasharray:4 3}.w64{stroke:#000;stroke-width:3}.branch{fill:#000}"
-		".key{font:12px sans-serif}</style>\n", id);
-	fprintf(out, "<text x=\"%d\" y=\"20\" class=\"key\">each row: the 64 B lines the loop "
-		"touches; thin: 16 B, dashed: 32 B, thick: 64 B boundary</text>\n", LABEL_W);
+	fprintf(out, "<h4>%s</h4>\n", heading);
+	html_svg_begin(out, id, "Loops' bytes (hatched) against 16 B (thin), 32 B (dashed) and "
+		       "64 B (thick) boundaries; triangle: the branch at fault",
+		       LAYOUT_W, TOP + (unsigned)n * ROW_H + 26);
+	fprintf(out, "<defs><pattern id=\"%s-hatch\" width=\"6\" height=\"6\" "
+		"patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"6\" "
+		"height=\"6\" fill=\"#bbb\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" "
+		"stroke=\"#222\" stroke-width=\"2\"/></pattern></defs>\n", id);
+	/* an inline SVG's style is the page's: class names of their own */
+	fprintf(out, "<style>.lay-lbl{font:12px monospace;text-anchor:end}.lay-line{fill:#fff;"
+		"stroke:#888}.lay-w16{stroke:#999;stroke-width:1}.lay-w32{stroke:#444;"
+		"stroke-width:1.5;stroke-dasharray:4 3}.lay-w64{stroke:#000;stroke-width:3}"
+		".lay-br{fill:#000}.lay-key{font:12px sans-serif}</style>\n"
+		"<style>#%s .lay-loop{fill:url(#%s-hatch);stroke:#000;stroke-width:1.5}</style>\n",
+		id, id);
+	fprintf(out, "<text x=\"%d\" y=\"20\" class=\"lay-key\">each row: the 64 B lines the "
+		"loop touches; thin: 16 B, dashed: 32 B, thick: 64 B boundary</text>\n", LABEL_W);
 	for (size_t i = 0; i < n; i++)
 		layout_row(out, &v[i], i);
 	fputs("</svg>\n", out);
 	layout_table(out, v, n);
+}
+
+static void scan_layout(FILE *out, const struct report_input *in, size_t file,
+			const struct hrows *rs)
+{
+	struct layout_loop v[LAYOUT_LOOPS];
+	char id[64];
+
+	snprintf(id, sizeof id, "%s-%zu-layout-%zu", in->command, in->index, file + 1);
+	layout_plot(out, id, "The worst loops against the windows", v,
+		    pick_layout_loops(rs, v, LAYOUT_LOOPS));
 }
 
 static void scan_file(FILE *out, const struct report_input *in, size_t index,
@@ -686,6 +724,33 @@ static void diff_table(FILE *out, const struct hrows *rs, const char *class)
 	html_more(out, shown, rs->n, "rows");
 }
 
+/* The loops of the worst new hazards, each change once: its old side (if
+ * any) above its new, so what moved or grew shows against the windows. */
+static size_t pick_diff_loops(const struct hrows *added, struct layout_loop *v, size_t max)
+{
+	const json_t *seen[LAYOUT_LOOPS];
+	size_t n = 0, nseen = 0;
+
+	for (size_t i = 0; i < added->n && n + 2 <= max && nseen < LAYOUT_LOOPS; i++) {
+		const struct hrow *r = &added->v[i];
+		const json_t *old = json_object_get(r->func, "old");
+		bool dup = false;
+
+		if (!r->loop)
+			continue;
+		for (size_t k = 0; k < nseen; k++)
+			dup |= seen[k] == r->func;
+		if (dup)
+			continue;
+		seen[nseen++] = r->func;
+		if (json_is_object(old))
+			layout_set(&v[n++], r->name, "old", addr_of(old, "start"),
+				   (uint64_t)int_of(old, "bytes"), NULL);
+		layout_set(&v[n++], r->name, "new", r->addr, r->bytes, r);
+	}
+	return n;
+}
+
 static bool in_list(const json_t *list, const char *name)
 {
 	const json_t *v;
@@ -809,6 +874,14 @@ void html_section_diff(FILE *out, const struct report_input *in)
 		diff_table(out, &added, "added");
 	else
 		fputs("<p class=\"none\">None.</p>\n", out);
+	if (added.n) {
+		struct layout_loop v[LAYOUT_LOOPS];
+		char id[48];
+
+		snprintf(id, sizeof id, "%s-%zu-layout", in->command, in->index);
+		layout_plot(out, id, "The loops of the worst new hazards, old above new", v,
+			    pick_diff_loops(&added, v, LAYOUT_LOOPS));
+	}
 	fputs("<h4>Fixed hazards</h4>\n", out);
 	if (removed.n)
 		diff_table(out, &removed, "removed");
@@ -907,21 +980,21 @@ static void record_loops_plot(FILE *out, const struct report_input *in, const st
 	snprintf(id, sizeof id, "%s-%zu-loops", in->command, in->index);
 	html_svg_begin(out, id, "The hottest loops' share of all samples", W,
 		       (unsigned)(shown * BAR_H + 30));
-	fputs("<style>.lbl{font:12px monospace;text-anchor:end}.bar{fill:#555;stroke:#000}"
-	      ".val{font:12px sans-serif}.axis{stroke:#000}</style>\n", out);
+	fputs("<style>.rec-lbl{font:12px monospace;text-anchor:end}.rec-bar{fill:#555;stroke:#000}"
+	      ".rec-val{font:12px sans-serif}.rec-axis{stroke:#000}</style>\n", out);
 	for (size_t i = 0; i < shown; i++) {
 		double pct = total > 0 ? 100.0 * (double)v[i].samples / (double)total : 0;
 		double y = 4 + (double)i * BAR_H;
 
-		fprintf(out, "<text x=\"%d\" y=\"%.0f\" class=\"lbl\">", LBL - 6, y + 15);
+		fprintf(out, "<text x=\"%d\" y=\"%.0f\" class=\"rec-lbl\">", LBL - 6, y + 15);
 		html_text(out, str_of(v[i].loop, "function"));
 		fprintf(out, " %s</text>\n", str_of(v[i].loop, "start"));
-		fprintf(out, "<rect x=\"%d\" y=\"%.0f\" width=\"%.1f\" height=\"%d\" class=\"bar\"/>\n",
+		fprintf(out, "<rect x=\"%d\" y=\"%.0f\" width=\"%.1f\" height=\"%d\" class=\"rec-bar\"/>\n",
 			LBL, y + 2, pct / 100.0 * (W - LBL - 70), BAR_H - 6);
-		fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" class=\"val\">%.1f%%</text>\n",
+		fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" class=\"rec-val\">%.1f%%</text>\n",
 			LBL + pct / 100.0 * (W - LBL - 70) + 4, y + 15, pct);
 	}
-	fprintf(out, "<line x1=\"%d\" y1=\"2\" x2=\"%d\" y2=\"%zu\" class=\"axis\"/>\n", LBL, LBL,
+	fprintf(out, "<line x1=\"%d\" y1=\"2\" x2=\"%d\" y2=\"%zu\" class=\"rec-axis\"/>\n", LBL, LBL,
 		shown * BAR_H + 6);
 	fputs("</svg>\n", out);
 }

@@ -136,8 +136,8 @@ void html_more(FILE *out, size_t shown, size_t total, const char *what);
 /* <section class="result KIND" id="KIND-N"><h2>HEADING: path</h2>, and </section>. */
 void html_section_begin(FILE *out, const struct report_input *in, const char *heading);
 void html_section_end(FILE *out);
-/* A plot's opening tag: <svg role="img" aria-labelledby="ID-title" ...>
- * <title id="ID-title">TITLE</title>; ID like "scan-1-layout". */
+/* A plot's opening tag: <svg id="ID" role="img" aria-labelledby="ID-title"
+ * ...><title id="ID-title">TITLE</title>; ID like "scan-1-layout-1". */
 void html_svg_begin(FILE *out, const char *id, const char *title, unsigned width,
 		    unsigned height);
 
