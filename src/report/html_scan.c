@@ -784,8 +784,8 @@ static void diff_verdict(FILE *out, const json_t *doc, const struct hrows *added
 	}
 	if (json_is_true(json_object_get(g, "fails")))
 		fprintf(out, "<p class=\"verdict fail\">The gate fails (exit status %lld): %zu "
-			"new hazard rows of a selected rule and cause.</p>\n",
-			int_of(g, "exit_status"), failing);
+			"new hazard row%s of a selected rule and cause.</p>\n",
+			int_of(g, "exit_status"), failing, failing == 1 ? "" : "s");
 	else
 		fprintf(out, "<p class=\"verdict pass\">The gate passes (exit status %lld): no "
 			"new hazard of a selected rule and cause.</p>\n", int_of(g, "exit_status"));
