@@ -169,6 +169,8 @@ static void format_detail(const struct hrow *r, char *buf, size_t n)
 		snprintf(buf, n, "%s %#" PRIx64 " pair %#" PRIx64, kind, r->h.branch, r->h.pair);
 	else if (r->h.branch)
 		snprintf(buf, n, "%s %#" PRIx64, kind, r->h.branch);
+	else if (!r->h.window)
+		snprintf(buf, n, "-");  /* not a window straddle's document */
 	else
 		snprintf(buf, n, "%u/%u", windows_touched(r->addr, r->addr + r->bytes, r->h.window),
 			 r->h.rule == RULE_ENTRY_MISALIGNED ? 1 : windows_best(r->bytes, r->h.window));
@@ -388,6 +390,13 @@ static void layout_set(struct layout_loop *L, const char *name, const char *side
 		snprintf(L->hazard, sizeof L->hazard, "-");
 }
 
+/* A loop the picture can draw: its bytes in a row of 16 B ticks. A
+ * larger one (or a document's nonsense) is left to the table. */
+static bool layout_fits(uint64_t addr, uint64_t bytes)
+{
+	return bytes > 0 && bytes <= 4096 && addr <= UINT64_MAX - 8192;
+}
+
 /* The loops of the worst rows, each once (its worst hazard). */
 static size_t pick_layout_loops(const struct hrows *rs, struct layout_loop *v, size_t max)
 {
@@ -398,7 +407,7 @@ static size_t pick_layout_loops(const struct hrows *rs, struct layout_loop *v, s
 		const struct hrow *r = &rs->v[i];
 		bool dup = false;
 
-		if (!r->loop)
+		if (!r->loop || !layout_fits(r->addr, r->bytes))
 			continue;
 		for (size_t k = 0; k < n; k++)
 			dup |= seen[k] == r->loop;
@@ -736,14 +745,15 @@ static size_t pick_diff_loops(const struct hrows *added, struct layout_loop *v, 
 		const json_t *old = json_object_get(r->func, "old");
 		bool dup = false;
 
-		if (!r->loop)
+		if (!r->loop || !layout_fits(r->addr, r->bytes))
 			continue;
 		for (size_t k = 0; k < nseen; k++)
 			dup |= seen[k] == r->func;
 		if (dup)
 			continue;
 		seen[nseen++] = r->func;
-		if (json_is_object(old))
+		if (json_is_object(old) && layout_fits(addr_of(old, "start"),
+						       (uint64_t)int_of(old, "bytes")))
 			layout_set(&v[n++], r->name, "old", addr_of(old, "start"),
 				   (uint64_t)int_of(old, "bytes"), NULL);
 		layout_set(&v[n++], r->name, "new", r->addr, r->bytes, r);

@@ -172,7 +172,8 @@ expect_eq "a long table: 50 rows, then how many more" \
 printf 'not json' >"$TMP/bad.json"
 echo '{"schema":1}' >"$TMP/nocmd.json"
 echo '{"schema":1,"command":"uarch"}' >"$TMP/uarch.json"
-for bad in "$TMP/missing.json" "$TMP/bad.json" "$TMP/nocmd.json" "$TMP/uarch.json"; do
+echo '{"schema":1,"command":"scan"}' >"$TMP/nofiles.json"
+for bad in "$TMP/missing.json" "$TMP/bad.json" "$TMP/nocmd.json" "$TMP/nofiles.json" "$TMP/uarch.json"; do
 	run $R -o "$TMP/bad.html" "$TMP/scan.json" "$bad"
 	expect_eq "bad input $(basename "$bad"): exit 2" "$RC" 2
 	expect_eq "bad input $(basename "$bad"): one line naming it" \
@@ -182,5 +183,28 @@ for bad in "$TMP/missing.json" "$TMP/bad.json" "$TMP/nocmd.json" "$TMP/uarch.jso
 done
 expect_eq "bad input: what is wrong said" "$ERR" \
 	"straddle: $TMP/uarch.json: a 'uarch' result has no section in a report (one of scan, diff, record, sweep, calibrate, bench, compare)"
+run $R -o "$TMP/bad.html" "$TMP/nofiles.json"
+expect_eq "a scan result without its files" "$ERR" "straddle: $TMP/nofiles.json: a scan result without \"files\""
+
+# nonsense inside a well-formed document (a hazard of window 0, a loop of
+# 10^15 bytes at the top of the address space, hazards that are numbers):
+# a page, no crash, no hang, the absurd loop left out of the picture
+python3 - "$TMP/scan.json" "$TMP/weird.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+fs = d["files"][0]["functions"]
+fs[0]["loops"][0].update(bytes=10**15, start="0xffffffffffffffff")
+fs[1]["loops"] = [{"hazards": [{"rule": "x", "severity": "high", "window": 0, "fix": 5}]}]
+fs.append({"loops": "no", "hazards": [1, 2, {}]})
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+run $R -o "$TMP/weird.html" "$TMP/weird.json"
+expect_eq "nonsense values: exit 0" "$RC" 0
+$CELLS "$TMP/weird.html" >"$TMP/weird.cells"
+expect_eq "nonsense values: the window-0 hazard's detail is '-'" \
+	"$(grep -c '^row scan-1 hazards [0-9]* low | fwd_cross | - | 0x0 | - | 0 | 0 | - | x |' "$TMP/weird.cells")" 1
+expect_eq "nonsense values: the 10^15-byte loop is not drawn" \
+	"$(grep -c '^row scan-1 layout [0-9]* many_back' "$TMP/weird.cells")" 0
+
 run $R -o "$TMP/none.html"
 expect_eq "no result file: exit 2" "$RC" 2
