@@ -928,29 +928,29 @@ static void hazard_list(const json_t *hazards, struct strbuf *b)
 	}
 }
 
-struct hot_loop {
-	const json_t *file, *loop;
+struct hot_row {
+	const json_t *file, *row;       /* a loop or a function of the record */
 	long long samples;
 };
 
 static int by_samples(const void *a, const void *b)
 {
-	const struct hot_loop *x = a, *y = b;
+	const struct hot_row *x = a, *y = b;
 
 	return (x->samples < y->samples) - (x->samples > y->samples);
 }
 
 /* Every file's loops (or functions), hottest first across the files. */
-static size_t hottest(const json_t *files, const char *key, struct hot_loop **out)
+static size_t hottest(const json_t *files, const char *key, struct hot_row **out)
 {
 	const json_t *f, *l;
 	size_t i, j, n = 0, cap = 0;
-	struct hot_loop *v = NULL;
+	struct hot_row *v = NULL;
 
 	json_array_foreach(files, i, f)
 		json_array_foreach(json_object_get(f, key), j, l) {
 			GROW(v, cap, n + 1);
-			v[n++] = (struct hot_loop){ f, l, int_of(l, "samples") };
+			v[n++] = (struct hot_row){ f, l, int_of(l, "samples") };
 		}
 	if (n)
 		qsort(v, n, sizeof *v, by_samples);
@@ -980,7 +980,7 @@ static void record_files(FILE *out, const json_t *files, long long total)
 	html_more(out, shown, n, "files");
 }
 
-static void record_loops_plot(FILE *out, const struct report_input *in, const struct hot_loop *v,
+static void record_loops_plot(FILE *out, const struct report_input *in, const struct hot_row *v,
 			      size_t n, long long total)
 {
 	enum { W = 1000, LBL = 330, BAR_H = 22 };
@@ -997,8 +997,8 @@ static void record_loops_plot(FILE *out, const struct report_input *in, const st
 		double y = 4 + (double)i * BAR_H;
 
 		fprintf(out, "<text x=\"%d\" y=\"%.0f\" class=\"rec-lbl\">", LBL - 6, y + 15);
-		html_text(out, str_of(v[i].loop, "function"));
-		fprintf(out, " %s</text>\n", str_of(v[i].loop, "start"));
+		html_text(out, str_of(v[i].row, "function"));
+		fprintf(out, " %s</text>\n", str_of(v[i].row, "start"));
 		fprintf(out, "<rect x=\"%d\" y=\"%.0f\" width=\"%.1f\" height=\"%d\" class=\"rec-bar\"/>\n",
 			LBL, y + 2, pct / 100.0 * (W - LBL - 70), BAR_H - 6);
 		fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" class=\"rec-val\">%.1f%%</text>\n",
@@ -1014,7 +1014,7 @@ static void record_loops(FILE *out, const struct report_input *in, const json_t 
 {
 	static const char *const cols[] = { "file", "function", "start", "end", ">bytes",
 		">depth", ">samples", ">% of all", ">% of file", "hazards" };
-	struct hot_loop *v;
+	struct hot_row *v;
 	size_t n = hottest(files, "loops", &v), shown = n < HTML_ROWS ? n : HTML_ROWS;
 	struct strbuf hz = { 0 };
 	struct table t;
@@ -1029,7 +1029,7 @@ static void record_loops(FILE *out, const struct report_input *in, const json_t 
 	table_init(&t, 10, cols);
 	t.wrap[0] = t.wrap[1] = t.wrap[9] = true;
 	for (size_t i = 0; i < shown; i++) {
-		const json_t *l = v[i].loop;
+		const json_t *l = v[i].row;
 		char b[24], d[24], s[24], p[16], pf[16];
 
 		snprintf(b, sizeof b, "%" PRIu64, addr_of(l, "end") - addr_of(l, "start"));
@@ -1054,7 +1054,7 @@ static void record_functions(FILE *out, const json_t *files, const json_t *kerne
 {
 	static const char *const cols[] = { "file", "function", "address", ">samples",
 		">% of all" };
-	struct hot_loop *v;
+	struct hot_row *v;
 	size_t n = hottest(files, "functions", &v), shown = n < HTML_ROWS ? n : HTML_ROWS;
 	size_t nk = json_array_size(json_object_get(kernel, "functions"));
 	struct table t;
@@ -1067,8 +1067,8 @@ static void record_functions(FILE *out, const json_t *files, const json_t *kerne
 
 		snprintf(s, sizeof s, "%lld", v[i].samples);
 		share(p, sizeof p, v[i].samples, total);
-		table_row(&t, str_of(v[i].file, "path"), str_of(v[i].loop, "name"),
-			  str_of(v[i].loop, "addr"), s, p);
+		table_row(&t, str_of(v[i].file, "path"), str_of(v[i].row, "name"),
+			  str_of(v[i].row, "addr"), s, p);
 	}
 	for (size_t i = 0; i < nk && i < HTML_ROWS; i++) {
 		const json_t *f = json_array_get(json_object_get(kernel, "functions"), i);
