@@ -3,7 +3,7 @@
  * attached to a CI run, printed. The colours are chosen to survive a
  * grey-scale printout (dark/light, with patterns and labels, never hue
  * alone). This file has the page, its header and contents, and the
- * helpers every section uses; the sections are html_scan.c's and
+ * helpers every section uses; the sections are html_layout.c's and
  * html_measure.c's. */
 #include "report.h"
 
