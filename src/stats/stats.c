@@ -39,6 +39,19 @@ double stats_median_sorted(const double *s, size_t n)
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
+double stats_quantile_sorted(const double *s, size_t n, double q)
+{
+	double at, frac;
+	size_t i;
+
+	if (n == 0)
+		return NAN;
+	at = q * (double)(n - 1);
+	i = (size_t)at;
+	frac = at - (double)i;
+	return i + 1 < n ? s[i] + frac * (s[i + 1] - s[i]) : s[n - 1];
+}
+
 /* DESIGN: the best max(1, floor(0.95 n)) samples. */
 static size_t best95(size_t n)
 {
