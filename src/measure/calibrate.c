@@ -216,6 +216,21 @@ static struct features features_at(const struct calib_experiment *x, uint32_t po
 	return f;
 }
 
+/* Does profile p (the calibrated one) predict a hazard for x at pos? The
+ * synthetic loop has one branch, its back edge. */
+bool calib_predicted(const struct profile *p, const struct calib_experiment *x, uint32_t pos)
+{
+	struct hazard h[8];
+	struct loop_branch br = { .pair = x->pair, .branch = x->branch, .end = x->end,
+				  .kind = BR_COND, .back = true };
+	struct loop_geometry g = { .bytes = x->bytes, .branch = &br, .nbranch = 1,
+				   .ninsn = x->ninsn, .fits_loop_buffer_shape = true };
+
+	if (x->entry)
+		return entry_hazards(p, pos, x->bytes, 4096, h, 8) > 0;
+	return loop_hazards(p, &g, pos, 4096, h, 8) > 0;
+}
+
 /* ---- the fit ---- */
 
 /* Which half of every point's samples: whole run (-1), first (0), second (1). */
