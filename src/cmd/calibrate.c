@@ -275,7 +275,7 @@ static int plot_one(const struct calibrate_cmd *c, const struct calib_experiment
 	struct plot p = { title, x->entry ? "the callee's entry, offset in a 64 B line" :
 			  "the loop's first byte, offset in a 64 B line",
 			  "ns per call (median, 95% CI)", &s, 1, NULL, 0, sh, nsh,
-			  "measured slow (red); the calibrated profile predicts a hazard (shaded)" };
+			  "the calibrated profile predicts a hazard in the grey bands", NULL };
 	snprintf(path, sizeof path, "%s/%s.svg", c->plot_dir, x->name);
 	if (write_atomic(path, write_plot_file, &p, &e)) {
 		complain(path, "%s", e.msg);

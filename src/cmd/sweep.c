@@ -491,11 +491,11 @@ static int write_plot(const struct sweep_cmd *c)
 		if (c->s.v[i].k == c->kernels[0] && c->s.v[i].npredicted)
 			sh[nsh++] = c->s.v[i].offset;
 	char note[160];
-	snprintf(note, sizeof note, "red: measured slow; shaded: %s predicts a hazard for %s",
+	snprintf(note, sizeof note, "grey bands: %s predicts a hazard for %s",
 		 c->host->name, c->kernels[0]->name);
 	struct plot_job job = { c, { "straddle sweep: median time per call (95% CI)",
 		"code offset (dashed: the hot loop starts on a 16 B boundary)", "ns per call",
-		sr, c->nkernels, vl, nvl, sh, nsh, note } };
+		sr, c->nkernels, vl, nvl, sh, nsh, note, NULL } };
 	rc = write_atomic(c->plot, write_plot_file, &job, &e);
 	if (rc)
 		complain(c->plot, "%s", e.msg);
