@@ -61,6 +61,7 @@ static int read_input(const char *path, struct report_input *in)
 	json_error_t je;
 	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
 	const char *name;
+	struct err e = { "" };
 
 	if (!doc) {
 		complain(path, "not a JSON result: %s (line %d)", je.text, je.line);
@@ -76,6 +77,11 @@ static int read_input(const char *path, struct report_input *in)
 	if (!in->command) {
 		complain(path, "a '%s' result has no section in a report (one of scan, diff, record, "
 			 "sweep, calibrate, bench, compare)", name);
+		json_decref(doc);
+		return -1;
+	}
+	if (report_check_measured(in, &e)) {
+		complain("report", "%s", e.msg);
 		json_decref(doc);
 		return -1;
 	}

@@ -1,0 +1,138 @@
+# straddle report's measured sections (issue 14): sweep, calibrate, bench
+# and compare rendered from fixture result files, read back with
+# html_probe.py (the standard library's HTML and XML parsers): every section
+# there, exact cells, every SVG well-formed with its title and its table
+# after it, as many plotted points as the file has offsets or samples, and
+# nothing outside the page.
+P="python3 tests/cmd/html_probe.py"
+CF=tests/fixtures/compare
+SW=tests/fixtures/report/sweep.json
+CAL=tests/fixtures/calibrate/zen5-quick.json
+PAGE=$TMP/page.html
+
+run "$STRADDLE" compare --format json "$CF/base.json" "$CF/slow.json" "$CF/slow1.json"
+printf '%s\n' "$OUT" >"$TMP/cmp.json"
+run "$STRADDLE" report -o "$PAGE" "$SW" "$CAL" "$CF/base.json" "$CF/slow.json" "$CF/slow1.json" \
+	"$TMP/cmp.json"
+expect_eq "report: exit 0, quiet" "$RC $OUT$ERR" "0 "
+
+# Each input a section starting with its <h2>; bench files also compared.
+expect_eq "sections, in order, each with its h2" "$($P sections "$PAGE" | tr '\n' ';')" \
+"result sweep sweep-1 h2;result calibrate calibrate-1 h2;result compare compare-1 h2;\
+result bench bench-1 h2;result bench bench-2 h2;result bench bench-3 h2;\
+result bench-compare bench-compare-1 h2;"
+
+# Every SVG: well-formed XML, role="img", a <title>, its table right after.
+$P svgs "$PAGE" >"$TMP/svgs"
+expect_eq "every SVG well-formed, titled, followed by its table" "$?" 0
+expect_eq "25 plots: 2 kernels, 15 experiments, 2 metrics of 3 bench files, compared" \
+	"$(wc -l <"$TMP/svgs")" 25
+expect_eq "no script, no URL, no outside reference" "$($P external "$PAGE")" ""
+expect_eq "no <script> at all" "$(grep -c '<script' "$PAGE")" 0
+
+# ---- sweep ----
+# clear_movq_imm at 28..50 step 2 (its loop at +17): 12 offsets, 7 measured
+# slow (34..46), one grey band where zen5 predicts the loop across the line
+# (34..46, one rectangle); the loop starts a 16 B window at offset 31 and a
+# line at 47. clear_movq_reg (loop at +25): 5 slow (30..38), the line at 39.
+svg_line() { grep "^$1-title " "$TMP/svgs"; }
+expect_eq "sweep kernel 1: points, slow, whiskers, band, guides" "$(svg_line sweep-1-k1)" \
+	"sweep-1-k1-title 5 7 12 1 2 0 16 B,64 B"
+expect_eq "sweep kernel 2: points, slow, whiskers, band, guides" "$(svg_line sweep-1-k2)" \
+	"sweep-1-k2-title 7 5 12 1 1 0 64 B"
+# The cells, as sweep's own table printed them when the fixture was made.
+expect_eq "sweep: clear_movq_imm at 34" "$($P row "$PAGE" sweep-1 data 0 34)" \
+	"34|51|67|345.1|[341.2, 401.4]|11.87|1.483|4.74e-18|slow|loop-straddles-window@64"
+expect_eq "sweep: clear_movq_imm at 50, the best" "$($P row "$PAGE" sweep-1 data 0 50)" \
+	"50|3|67|232.7|[227.3, 240.2]|17.60|1.000|-||-"
+expect_eq "sweep: clear_movq_reg at 30" "$($P row "$PAGE" sweep-1 data 1 30)" \
+	"30|55|67|344.0|[339.4, 392.0]|11.91|1.450|2.13e-19|slow|loop-straddles-window@64"
+expect_eq "sweep: the agreement" \
+	"$(grep -c 'The model (zen5) and the measurement agree on 12 of 12 offsets.' "$PAGE")" 2
+
+# ---- calibrate ----
+expect_eq "calibrate: the claimed rule, its ratio and CI" \
+	"$($P row "$PAGE" calibrate-1 rules 0 loop-straddles-window | sed -n 3p)" \
+	"loop-straddles-window|64|1.191x|[1.126, 1.194]|1.190x 1.190x|1.54e-100|391:505|store-reg-10|claimed"
+expect_eq "calibrate: a rule without effect" \
+	"$($P row "$PAGE" calibrate-1 rules 0 branch-crosses-window | sed -n 1p)" \
+	"branch-crosses-window|16|0.999x|[0.998, 1.001]|0.999x 0.999x|0.359|70:398|nop-96|no effect measured"
+expect_eq "calibrate: an untested rule" \
+	"$($P row "$PAGE" calibrate-1 rules 0 entry-straddles-window | sed -n 1p)" \
+	"entry-straddles-window|16|-|-|-|-|0:0||not tested"
+expect_eq "calibrate: the profile it made" "$($P row "$PAGE" calibrate-1 profile 0 'straddles that cost')" \
+	"straddles that cost|64 B"
+# Every experiment's 64 positions plotted, the slow ones as the file marks
+# them; the calibrated profile (64 B straddles only) predicts store-imm-15's
+# 15-byte loop across the line from position 50 to 63: 14, one band.
+expect_eq "calibrate: 64 points in each of 15 plots" \
+	"$(grep '^calibrate-1-x' "$TMP/svgs" | awk '{ s += $2 + $3 } END { print NR, s }')" "15 960"
+expect_eq "calibrate: slow marks as in the file" \
+	"$(grep '^calibrate-1-x' "$TMP/svgs" | awk '{ s += $3 } END { print s }')" \
+	"$(jq '[.experiments[].points[] | select(.slow)] | length' "$CAL")"
+expect_eq "calibrate store-imm-15: guides, band" "$(svg_line calibrate-1-x1 | cut -d' ' -f5-)" \
+	"1 4 0 64 B,16 B,32 B,16 B"
+expect_eq "calibrate store-imm-15: predicted at 50..63" \
+	"$($P column "$PAGE" calibrate-1 data 0 7 | grep -n hazard | cut -d: -f1 | sed -n '1p;$p' | tr '\n' ' ')" \
+	"51 64 "
+expect_eq "calibrate store-imm-15: position 0" "$($P row "$PAGE" calibrate-1 data 0 0)" \
+	"0|40|266.04|[236.90, 298.90]|1.154|0.52||-"
+
+# ---- bench, compared ----
+# base.json: pread_z100k 3 runs of 3 samples, read1 3 runs of 2; slow1.json
+# one run: every sample a dot, per metric.
+expect_eq "bench 1: samples plotted per metric" \
+	"$(svg_line bench-1-m1 | cut -d' ' -f7) $(svg_line bench-1-m2 | cut -d' ' -f7)" "9 6"
+expect_eq "bench 3: samples plotted per metric" \
+	"$(svg_line bench-3-m1 | cut -d' ' -f7) $(svg_line bench-3-m2 | cut -d' ' -f7)" "3 2"
+expect_eq "bench compared: every side's samples" \
+	"$(svg_line bench-compare-1-m1 | cut -d' ' -f7) $(svg_line bench-compare-1-m2 | cut -d' ' -f7)" \
+	"21 14"
+expect_eq "bench 1: a run's row" "$($P row "$PAGE" bench-1 data 0 base.json | sed -n 2p)" \
+	"base.json|2|3|10.4|10.5|10.6|10.5"
+# As t_compare.sh works them out: 10.5 -> 12.7 ns, Welch t 7.0759, df
+# 2.6240, p 0.0088908; the 95% CI of the change 2.2 -+ t(0.025, 2.624)
+# 3.45662 x se 0.310913 ns of 10.5: +10.72% to +31.19%. read1: 100 -> 95,
+# df 4, -5 -+ 2.776445 x 0.8165%: -7.27% to -2.73%.
+expect_eq "bench compared: the regression row" \
+	"$($P row "$PAGE" bench-compare-1 changes 0 pread_z100k | sed -n 1p)" \
+	"pread_z100k|slow.json|median|10.5|12.7|+20.95|[+10.72, +31.19]|0.00889|REGRESSION|p 0.00889, the gap above both ranges, beyond the 2% threshold"
+expect_eq "bench compared: the rate row" \
+	"$($P row "$PAGE" bench-compare-1 changes 0 read1.per_process_ops | sed -n 1p)" \
+	"read1.per_process_ops|slow.json|mean|100|95|-5.00|[-7.27, -2.73]|0.0036|REGRESSION|p 0.0036, the gap above both ranges, beyond the 2% threshold"
+expect_eq "bench compared: inconclusive, and why" \
+	"$($P row "$PAGE" bench-compare-1 changes 0 pread_z100k | sed -n 2p)" \
+	"pread_z100k|slow1.json|median|10.5|12.5|+19.05|-|-|inconclusive|3:1 runs: a verdict needs 3 on each side"
+expect_eq "bench compared: the verdict on top" \
+	"$(grep -c '<p class="verdict fail">REGRESSION' "$PAGE")" 2
+expect_eq "bench compared: each side's state" "$($P row "$PAGE" bench-compare-1 states 0 'base.json (base)')" \
+	"base.json (base)|3|0.2|3.0|0.50|2096|kvm-clock|-"
+
+# ---- a compare document ----
+expect_eq "compare document: the regression row, its CI" \
+	"$($P row "$PAGE" compare-1 changes 0 pread_z100k | sed -n 1p | cut -d'|' -f3-)" \
+	"median|10.5|12.7|+20.95|[+10.72, +31.19]|0.00889|REGRESSION|p 0.00889, the gap above both ranges, beyond the 2% threshold"
+expect_eq "compare document: inconclusive, and why" \
+	"$($P row "$PAGE" compare-1 changes 0 read1.per_process_ops | sed -n 2p | cut -d'|' -f3-)" \
+	"mean|100|94|-6.00|-|-|inconclusive|3:1 runs: a verdict needs 3 on each side"
+
+# ---- bad input: one line naming the file, exit 2, no page ----
+bad() {
+	rm -f "$TMP/bad.html"
+	run "$STRADDLE" report -o "$TMP/bad.html" "$2"
+	expect_eq "$1: exit 2, one line, no page" \
+		"$RC $(printf '%s\n' "$ERR" | wc -l) $([ -e "$TMP/bad.html" ] && echo page)" "2 1 "
+	expect_eq "$1: the line" "$ERR" "$3"
+}
+jq '.experiments[2].points[5].samples = [1]' "$CAL" >"$TMP/cal.json"
+bad "calibrate, a point of one sample" "$TMP/cal.json" \
+	"straddle: report: $TMP/cal.json: experiment 2: point 5: fewer than 2 samples"
+jq '.metrics[0].runs[1].samples[0] = -3' "$CF/base.json" >"$TMP/neg.json"
+bad "bench, a negative sample" "$TMP/neg.json" \
+	"straddle: report: $TMP/neg.json: metric 0 (pread_z100k), run 2: sample 0 is negative (-3)"
+jq 'del(.metrics[3].kernel)' "$SW" >"$TMP/sw.json"
+bad "sweep, a metric without its kernel" "$TMP/sw.json" \
+	"straddle: report: $TMP/sw.json: metric 3 (clear_movq_imm@34): a sweep metric without \"kernel\" and \"offset\""
+jq 'del(.base)' "$TMP/cmp.json" >"$TMP/nobase.json"
+bad "compare, no base" "$TMP/nobase.json" \
+	"straddle: report: $TMP/nobase.json: a compare document without \"base\" and \"metrics\""
