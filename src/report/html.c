@@ -115,7 +115,8 @@ void table_html(const struct table *t, FILE *out, const char *class)
 	for (size_t r = 0; r < t->nrows; r++) {
 		fputs("<tr>", out);
 		for (size_t c = 0; c < t->ncols; c++) {
-			fputs(t->right[c] ? "<td class=\"num\">" : "<td>", out);
+			fputs(t->right[c] ? "<td class=\"num\">" : t->wrap[c] ? "<td class=\"wrap\">" :
+			      "<td>", out);
 			html_text(out, t->cell[r * t->ncols + c]);
 			fputs("</td>", out);
 		}
@@ -133,8 +134,12 @@ static const char page_css[] =
 	"h1{font-size:22px;margin:16px 0 4px}h2{font-size:18px;margin:0 0 8px;"
 	"border-bottom:2px solid #333}h3{font-size:15px;margin:14px 0 6px}\n"
 	"section.result{margin:24px 0;padding-top:4px}\n"
-	"table{border-collapse:collapse;margin:6px 0;font-size:13px}\n"
-	"th,td{border:1px solid #999;padding:2px 6px;text-align:left;vertical-align:top}\n"
+	"table{border-collapse:collapse;margin:6px 0;font-size:12px}\n"
+	"th,td{border:1px solid #999;padding:2px 6px;text-align:left;vertical-align:top;"
+	"white-space:nowrap}\n"
+	/* only the long cells of a row (a fix, a name, a command line) wrap */
+	"td.wrap{white-space:normal;min-width:5em;overflow-wrap:anywhere}\n"
+	"td.wrap:last-child{min-width:14em}\n"
 	"th{background:#e8e8e8}td.num,th.num{text-align:right;"
 	"font-variant-numeric:tabular-nums}\n"
 	"tbody tr:nth-child(even){background:#f6f6f6}\n"
@@ -146,12 +151,13 @@ static const char page_css[] =
 	".verdict.fail{border-style:double;background:#ddd}\n"
 	".verdict.pass{border-style:solid;background:#fff}\n"
 	".sev-high{font-weight:bold}.sev-medium{font-style:italic}\n"
+	".counts{display:flex;flex-wrap:wrap;gap:20px;align-items:flex-start}\n"
 	"nav.toc ol{margin:4px 0;padding-left:24px}\n"
 	"svg{display:block;margin:6px 0;max-width:100%;height:auto}\n"
 	"details{margin:4px 0}summary{cursor:pointer;color:#333}\n"
 	"@media print{body{max-width:none;font-size:11px}section.result{"
 	"break-before:page}section.result:first-of-type{break-before:auto}"
-	"tr,svg{break-inside:avoid}details>table{display:table}"
+	"tr,svg{break-inside:avoid}th,td{white-space:normal}"
 	"a{color:inherit;text-decoration:none}}\n";
 
 static void page_begin(FILE *out, const struct report_input *in, size_t n)
@@ -178,6 +184,7 @@ static void machine_line(FILE *out, const json_t *m)
 {
 	const json_t *fam = json_object_get(m, "family"), *mod = json_object_get(m, "model"),
 		*step = json_object_get(m, "stepping");
+	const char *mc = json_string_value(json_object_get(m, "microcode"));
 
 	html_field(out, m, "model_name");
 	fputs(" (", out);
@@ -188,7 +195,7 @@ static void machine_line(FILE *out, const json_t *m)
 			(long long)json_integer_value(step));
 	fputs("), kernel ", out);
 	html_field(out, m, "kernel");
-	if (json_object_get(m, "microcode")) {
+	if (mc && *mc) {
 		fputs(", microcode ", out);
 		html_field(out, m, "microcode");
 	}
@@ -203,7 +210,8 @@ static void command_line(FILE *out, const json_t *argv)
 		fputs("-", out);
 		return;
 	}
-	fputs("<code>", out);
+	/* a command's own argv: "scan --json ..." */
+	fputs("<code>straddle ", out);
 	json_array_foreach(argv, i, a) {
 		if (i)
 			fputc(' ', out);
@@ -249,10 +257,10 @@ static void page_header(FILE *out, const struct report_input *in, size_t n)
 		const json_t *m = json_object_get(in[i].doc, "machine");
 		size_t k = json_is_object(m) ? machine_number(seen, nseen, m) : 0;
 
-		fprintf(out, "<tr><td class=\"path\"><a href=\"#%s-%zu\">", in[i].command,
+		fprintf(out, "<tr><td class=\"path wrap\"><a href=\"#%s-%zu\">", in[i].command,
 			in[i].index);
 		html_text(out, in[i].path);
-		fprintf(out, "</a></td><td>%s</td><td>", in[i].command);
+		fprintf(out, "</a></td><td>%s</td><td class=\"wrap\">", in[i].command);
 		command_line(out, json_object_get(in[i].doc, "command_line"));
 		fputs("</td><td>", out);
 		html_field(out, in[i].doc, "time");

@@ -16,6 +16,7 @@ struct table {
 	const char *head[TABLE_MAX_COLS];
 	bool right[TABLE_MAX_COLS];     /* right-align (numbers) */
 	size_t max[TABLE_MAX_COLS];     /* longer cells are cut to this, 0: no limit */
+	bool wrap[TABLE_MAX_COLS];      /* HTML: long text that may wrap (others do not) */
 	char **cell;                    /* nrows * ncols owned strings */
 	size_t nrows, cap;
 };
@@ -28,7 +29,7 @@ void table_row(struct table *t, ...);
 void table_row_v(struct table *t, const char *const *cells);
 void table_print(const struct table *t, FILE *out);
 /* The same as an HTML <table> (class: NULL or the table's class); right-
- * aligned columns get class="num". */
+ * aligned columns get class="num", wrapping ones class="wrap". */
 void table_html(const struct table *t, FILE *out, const char *class);
 void table_free(struct table *t);
 

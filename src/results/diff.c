@@ -143,11 +143,11 @@ static json_t *summary(const struct layout_diff *d)
 	return s;
 }
 
-int results_diff(FILE *f, const struct diff_image *old, const struct diff_image *new,
-		 const struct layout_diff *d, bool source_lines)
+int results_diff(FILE *f, json_t *head, const struct diff_image *old,
+		 const struct diff_image *new, const struct layout_diff *d, bool source_lines)
 {
 	const struct diff_json c = { old, new, d, source_lines };
-	json_t *head = results_new("diff"), *names = json_array();
+	json_t *names = json_array();
 	struct json_stream out;
 
 	for (size_t i = 0; i < new->r->nprofile; i++)

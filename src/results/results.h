@@ -125,9 +125,10 @@ struct diff_image {
 	const struct scan_result *r;
 };
 
-/* Written to f as it is made; 0, or -1 when a write failed. */
-int results_diff(FILE *f, const struct diff_image *old, const struct diff_image *new,
-		 const struct layout_diff *d, bool source_lines);
+/* Written to f as it is made, after the fields of `head` (stolen:
+ * results_run_info with the gate's verdict); 0, or -1 when a write failed. */
+int results_diff(FILE *f, json_t *head, const struct diff_image *old,
+		 const struct diff_image *new, const struct layout_diff *d, bool source_lines);
 
 /* ---- sweep's result file (sweep.c) ---- */
 
