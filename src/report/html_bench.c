@@ -51,6 +51,7 @@ static void side_states(FILE *out, const struct compare *c)
 	struct table t;
 
 	table_init(&t, 8, cols);
+	t.wrap[0] = true;
 	for (size_t f = 0; f < c->nfiles; f++) {
 		const struct result_file *r = &c->files[f];
 		char side[300], runs[16], steal[32], others[32], load[32], mhz[32];
@@ -244,6 +245,7 @@ static void change_table(FILE *out, const struct change_row *r, size_t n)
 	struct table t;
 
 	table_init(&t, 10, cols);
+	t.wrap[0] = t.wrap[1] = t.wrap[9] = true;
 	for (size_t i = 0; i < n; i++) {
 		char base[32], new[32], change[32], ci[64], p[32];
 

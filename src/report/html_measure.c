@@ -153,6 +153,7 @@ static void sweep_table(FILE *out, const json_t *metrics, const char *kernel)
 	const json_t *m;
 
 	table_init(&t, 10, cols);
+	t.wrap[9] = true;
 	json_array_foreach(metrics, i, m) {
 		char off[16], loop[16], gbs[32], pred[400];
 		struct point_text pt;
@@ -322,6 +323,7 @@ static void calibrate_profile(FILE *out, const json_t *p)
 	const json_t *v;
 
 	table_init(&t, 2, cols);
+	t.wrap[1] = true;
 	table_row(&t, "name", json_str(p, "name"));
 	table_row(&t, "covers", json_str(p, "cpus"));
 	static const char *const nums[] = { "fetch", "uop_window", "line", "branch_window",

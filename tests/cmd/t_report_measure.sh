@@ -1,14 +1,18 @@
 # straddle report's measured sections (issue 14): sweep, calibrate, bench
-# and compare rendered from fixture result files, read back with
-# html_probe.py (the standard library's HTML and XML parsers): every section
+# and compare rendered from fixture result files, read back by
+# html_cells.py (the standard library's HTML and XML parsers): every section
 # there, exact cells, every SVG well-formed with its title and its table
 # after it, as many plotted points as the file has offsets or samples, and
 # nothing outside the page.
-P="python3 tests/cmd/html_probe.py"
+CELLS="python3 tests/cmd/html_cells.py"
 CF=tests/fixtures/compare
 SW=tests/fixtures/report/sweep.json
 CAL=tests/fixtures/calibrate/zen5-quick.json
 PAGE=$TMP/page.html
+# the cells of the rows of table CLASS in section ID whose first cell is FIRST
+# (html_cells.py's " | " as "|")
+cells() { grep "^row $1 $2 [0-9]* $3 |" "$TMP/cells" | sed "s/^row $1 $2 [0-9]* //; s/ | /|/g"; }
+plot() { grep "^plot $1-title " "$TMP/cells" | cut -d' ' -f3-; }
 
 run "$STRADDLE" compare --format json "$CF/base.json" "$CF/slow.json" "$CF/slow1.json"
 printf '%s\n' "$OUT" >"$TMP/cmp.json"
@@ -16,104 +20,109 @@ run "$STRADDLE" report -o "$PAGE" "$SW" "$CAL" "$CF/base.json" "$CF/slow.json" "
 	"$TMP/cmp.json"
 expect_eq "report: exit 0, quiet" "$RC $OUT$ERR" "0 "
 
-# Each input a section starting with its <h2>; bench files also compared.
-expect_eq "sections, in order, each with its h2" "$($P sections "$PAGE" | tr '\n' ';')" \
-"result sweep sweep-1 h2;result calibrate calibrate-1 h2;result compare compare-1 h2;\
-result bench bench-1 h2;result bench bench-2 h2;result bench bench-3 h2;\
-result bench-compare bench-compare-1 h2;"
+$CELLS "$PAGE" >"$TMP/cells"
+# Each input a section with its <h2>; the bench files also compared.
+expect_eq "sections, in order" "$(grep '^section' "$TMP/cells" | tr '\n' ';')" \
+"section sweep-1 result sweep;section calibrate-1 result calibrate;section compare-1 result compare;\
+section bench-1 result bench;section bench-2 result bench;section bench-3 result bench;\
+section bench-compare-1 result bench-compare;"
+expect_eq "each section's h2" "$(grep -c '^h2 ' "$TMP/cells")" 7
+expect_eq "the bench comparison's h2" "$(grep '^h2 bench-compare-1' "$TMP/cells")" \
+	"h2 bench-compare-1 bench compared: $CF/base.json (base) against $CF/slow.json, $CF/slow1.json"
 
-# Every SVG: well-formed XML, role="img", a <title>, its table right after.
-$P svgs "$PAGE" >"$TMP/svgs"
-expect_eq "every SVG well-formed, titled, followed by its table" "$?" 0
-expect_eq "25 plots: 2 kernels, 15 experiments, 2 metrics of 3 bench files, compared" \
-	"$(wc -l <"$TMP/svgs")" 25
-expect_eq "no script, no URL, no outside reference" "$($P external "$PAGE")" ""
-expect_eq "no <script> at all" "$(grep -c '<script' "$PAGE")" 0
+# 25 plots (2 kernels, 15 experiments, 2 metrics of 3 bench files and
+# compared): each XML with role=img and its <title>, its table right after.
+expect_eq "25 plots, every one well-formed and titled" \
+	"$(grep -c '^svg [^ ]* ok ' "$TMP/cells") $(grep -c '^svg [^ ]* bad' "$TMP/cells")" "25 0"
+expect_eq "every plot followed by its table" \
+	"$(grep -c '^svg-alt [^ ]* ok' "$TMP/cells") $(grep -c '^svg-alt [^ ]* missing' "$TMP/cells")" \
+	"25 0"
+expect_eq "no script, no URL, no outside reference" "$(grep '^external' "$TMP/cells")" ""
+expect_eq "no <script>, no http at all" "$(grep -c -e '<script' -e 'http' "$PAGE")" 0
 
 # ---- sweep ----
 # clear_movq_imm at 28..50 step 2 (its loop at +17): 12 offsets, 7 measured
 # slow (34..46), one grey band where zen5 predicts the loop across the line
 # (34..46, one rectangle); the loop starts a 16 B window at offset 31 and a
 # line at 47. clear_movq_reg (loop at +25): 5 slow (30..38), the line at 39.
-svg_line() { grep "^$1-title " "$TMP/svgs"; }
-expect_eq "sweep kernel 1: points, slow, whiskers, band, guides" "$(svg_line sweep-1-k1)" \
-	"sweep-1-k1-title 5 7 12 1 2 0 16 B,64 B"
-expect_eq "sweep kernel 2: points, slow, whiskers, band, guides" "$(svg_line sweep-1-k2)" \
-	"sweep-1-k2-title 7 5 12 1 1 0 64 B"
+expect_eq "sweep kernel 1: points, slow, whiskers, band, guides" "$(plot sweep-1-k1)" \
+	"5 7 12 1 2 0 16 B,64 B"
+expect_eq "sweep kernel 2: points, slow, whiskers, band, guides" "$(plot sweep-1-k2)" \
+	"7 5 12 1 1 0 64 B"
 # The cells, as sweep's own table printed them when the fixture was made.
-expect_eq "sweep: clear_movq_imm at 34" "$($P row "$PAGE" sweep-1 data 0 34)" \
+expect_eq "sweep: clear_movq_imm at 34" "$(cells sweep-1 data 34 | sed -n 1p)" \
 	"34|51|67|345.1|[341.2, 401.4]|11.87|1.483|4.74e-18|slow|loop-straddles-window@64"
-expect_eq "sweep: clear_movq_imm at 50, the best" "$($P row "$PAGE" sweep-1 data 0 50)" \
+expect_eq "sweep: clear_movq_imm at 50, the best" "$(cells sweep-1 data 50 | sed -n 1p)" \
 	"50|3|67|232.7|[227.3, 240.2]|17.60|1.000|-||-"
-expect_eq "sweep: clear_movq_reg at 30" "$($P row "$PAGE" sweep-1 data 1 30)" \
+expect_eq "sweep: clear_movq_reg at 30" "$(cells sweep-1 data 30 | sed -n 2p)" \
 	"30|55|67|344.0|[339.4, 392.0]|11.91|1.450|2.13e-19|slow|loop-straddles-window@64"
 expect_eq "sweep: the agreement" \
 	"$(grep -c 'The model (zen5) and the measurement agree on 12 of 12 offsets.' "$PAGE")" 2
 
 # ---- calibrate ----
 expect_eq "calibrate: the claimed rule, its ratio and CI" \
-	"$($P row "$PAGE" calibrate-1 rules 0 loop-straddles-window | sed -n 3p)" \
+	"$(cells calibrate-1 rules loop-straddles-window | sed -n 3p)" \
 	"loop-straddles-window|64|1.191x|[1.126, 1.194]|1.190x 1.190x|1.54e-100|391:505|store-reg-10|claimed"
 expect_eq "calibrate: a rule without effect" \
-	"$($P row "$PAGE" calibrate-1 rules 0 branch-crosses-window | sed -n 1p)" \
+	"$(cells calibrate-1 rules branch-crosses-window | sed -n 1p)" \
 	"branch-crosses-window|16|0.999x|[0.998, 1.001]|0.999x 0.999x|0.359|70:398|nop-96|no effect measured"
 expect_eq "calibrate: an untested rule" \
-	"$($P row "$PAGE" calibrate-1 rules 0 entry-straddles-window | sed -n 1p)" \
+	"$(cells calibrate-1 rules entry-straddles-window | sed -n 1p)" \
 	"entry-straddles-window|16|-|-|-|-|0:0||not tested"
-expect_eq "calibrate: the profile it made" "$($P row "$PAGE" calibrate-1 profile 0 'straddles that cost')" \
+expect_eq "calibrate: the profile it made" "$(cells calibrate-1 profile 'straddles that cost' | sed -n 1p)" \
 	"straddles that cost|64 B"
 # Every experiment's 64 positions plotted, the slow ones as the file marks
 # them; the calibrated profile (64 B straddles only) predicts store-imm-15's
 # 15-byte loop across the line from position 50 to 63: 14, one band.
 expect_eq "calibrate: 64 points in each of 15 plots" \
-	"$(grep '^calibrate-1-x' "$TMP/svgs" | awk '{ s += $2 + $3 } END { print NR, s }')" "15 960"
+	"$(grep '^plot calibrate-1-x' "$TMP/cells" | awk '{ s += $3 + $4 } END { print NR, s }')" "15 960"
 expect_eq "calibrate: slow marks as in the file" \
-	"$(grep '^calibrate-1-x' "$TMP/svgs" | awk '{ s += $3 } END { print s }')" \
+	"$(grep '^plot calibrate-1-x' "$TMP/cells" | awk '{ s += $4 } END { print s }')" \
 	"$(jq '[.experiments[].points[] | select(.slow)] | length' "$CAL")"
-expect_eq "calibrate store-imm-15: guides, band" "$(svg_line calibrate-1-x1 | cut -d' ' -f5-)" \
+expect_eq "calibrate store-imm-15: guides, band" "$(plot calibrate-1-x1 | cut -d' ' -f4-)" \
 	"1 4 0 64 B,16 B,32 B,16 B"
 expect_eq "calibrate store-imm-15: predicted at 50..63" \
-	"$($P column "$PAGE" calibrate-1 data 0 7 | grep -n hazard | cut -d: -f1 | sed -n '1p;$p' | tr '\n' ' ')" \
-	"51 64 "
-expect_eq "calibrate store-imm-15: position 0" "$($P row "$PAGE" calibrate-1 data 0 0)" \
+	"$(grep '^row calibrate-1 data' "$TMP/cells" | sed -n 2,65p | grep -n '| hazard$' | cut -d: -f1 |
+	   sed -n '1p;$p' | tr '\n' ' ')" "51 64 "
+expect_eq "calibrate store-imm-15: position 0" "$(cells calibrate-1 data 0 | sed -n 1p)" \
 	"0|40|266.04|[236.90, 298.90]|1.154|0.52||-"
 
 # ---- bench, compared ----
 # base.json: pread_z100k 3 runs of 3 samples, read1 3 runs of 2; slow1.json
 # one run: every sample a dot, per metric.
 expect_eq "bench 1: samples plotted per metric" \
-	"$(svg_line bench-1-m1 | cut -d' ' -f7) $(svg_line bench-1-m2 | cut -d' ' -f7)" "9 6"
+	"$(plot bench-1-m1 | cut -d' ' -f6) $(plot bench-1-m2 | cut -d' ' -f6)" "9 6"
 expect_eq "bench 3: samples plotted per metric" \
-	"$(svg_line bench-3-m1 | cut -d' ' -f7) $(svg_line bench-3-m2 | cut -d' ' -f7)" "3 2"
+	"$(plot bench-3-m1 | cut -d' ' -f6) $(plot bench-3-m2 | cut -d' ' -f6)" "3 2"
 expect_eq "bench compared: every side's samples" \
-	"$(svg_line bench-compare-1-m1 | cut -d' ' -f7) $(svg_line bench-compare-1-m2 | cut -d' ' -f7)" \
+	"$(plot bench-compare-1-m1 | cut -d' ' -f6) $(plot bench-compare-1-m2 | cut -d' ' -f6)" \
 	"21 14"
-expect_eq "bench 1: a run's row" "$($P row "$PAGE" bench-1 data 0 base.json | sed -n 2p)" \
+expect_eq "bench 1: a run's row" "$(cells bench-1 data base.json | sed -n 2p)" \
 	"base.json|2|3|10.4|10.5|10.6|10.5"
 # As t_compare.sh works them out: 10.5 -> 12.7 ns, Welch t 7.0759, df
 # 2.6240, p 0.0088908; the 95% CI of the change 2.2 -+ t(0.025, 2.624)
 # 3.45662 x se 0.310913 ns of 10.5: +10.72% to +31.19%. read1: 100 -> 95,
 # df 4, -5 -+ 2.776445 x 0.8165%: -7.27% to -2.73%.
 expect_eq "bench compared: the regression row" \
-	"$($P row "$PAGE" bench-compare-1 changes 0 pread_z100k | sed -n 1p)" \
+	"$(cells bench-compare-1 changes pread_z100k | sed -n 1p)" \
 	"pread_z100k|slow.json|median|10.5|12.7|+20.95|[+10.72, +31.19]|0.00889|REGRESSION|p 0.00889, the gap above both ranges, beyond the 2% threshold"
 expect_eq "bench compared: the rate row" \
-	"$($P row "$PAGE" bench-compare-1 changes 0 read1.per_process_ops | sed -n 1p)" \
+	"$(cells bench-compare-1 changes read1.per_process_ops | sed -n 1p)" \
 	"read1.per_process_ops|slow.json|mean|100|95|-5.00|[-7.27, -2.73]|0.0036|REGRESSION|p 0.0036, the gap above both ranges, beyond the 2% threshold"
 expect_eq "bench compared: inconclusive, and why" \
-	"$($P row "$PAGE" bench-compare-1 changes 0 pread_z100k | sed -n 2p)" \
+	"$(cells bench-compare-1 changes pread_z100k | sed -n 2p)" \
 	"pread_z100k|slow1.json|median|10.5|12.5|+19.05|-|-|inconclusive|3:1 runs: a verdict needs 3 on each side"
 expect_eq "bench compared: the verdict on top" \
 	"$(grep -c '<p class="verdict fail">REGRESSION' "$PAGE")" 2
-expect_eq "bench compared: each side's state" "$($P row "$PAGE" bench-compare-1 states 0 'base.json (base)')" \
+expect_eq "bench compared: each side's state" "$(cells bench-compare-1 states 'base.json (base)')" \
 	"base.json (base)|3|0.2|3.0|0.50|2096|kvm-clock|-"
 
 # ---- a compare document ----
 expect_eq "compare document: the regression row, its CI" \
-	"$($P row "$PAGE" compare-1 changes 0 pread_z100k | sed -n 1p | cut -d'|' -f3-)" \
+	"$(cells compare-1 changes pread_z100k | sed -n 1p | cut -d'|' -f3-)" \
 	"median|10.5|12.7|+20.95|[+10.72, +31.19]|0.00889|REGRESSION|p 0.00889, the gap above both ranges, beyond the 2% threshold"
 expect_eq "compare document: inconclusive, and why" \
-	"$($P row "$PAGE" compare-1 changes 0 read1.per_process_ops | sed -n 2p | cut -d'|' -f3-)" \
+	"$(cells compare-1 changes read1.per_process_ops | sed -n 2p | cut -d'|' -f3-)" \
 	"mean|100|94|-6.00|-|-|inconclusive|3:1 runs: a verdict needs 3 on each side"
 
 # ---- bad input: one line naming the file, exit 2, no page ----
