@@ -85,7 +85,7 @@ static void metric_runs_table(FILE *out, const struct side_metric *s, size_t nsi
 	char head[48];
 	struct table t;
 
-	snprintf(head, sizeof head, ">%s", stat_name(stat));
+	snprintf(head, sizeof head, ">the run's %s", stat_name(stat));
 	cols[6] = head;
 	table_init(&t, 7, cols);
 	for (size_t k = 0; k < nsides; k++)
@@ -238,12 +238,40 @@ struct change_row {
 	char why[200];
 };
 
-static void change_table(FILE *out, const struct change_row *r, size_t n)
+/* The changes at a glance: each row's change, its CI and its verdict. */
+static void change_plot(FILE *out, const struct change_row *r, size_t n, double alpha,
+			double threshold, const char *id)
+{
+	struct change_plot_row *rows = xcalloc(n + 1, sizeof *rows);
+	char (*labels)[48] = xcalloc(n + 1, sizeof *labels);
+	char note[160];
+
+	for (size_t i = 0; i < n; i++) {
+		const char *file = strrchr(r[i].file, '/') ? strrchr(r[i].file, '/') + 1 : r[i].file;
+
+		snprintf(labels[i], sizeof labels[i], "%.26s, %.18s", r[i].metric, file);
+		rows[i] = (struct change_plot_row){ labels[i], r[i].change, r[i].lo, r[i].hi,
+						    r[i].verdict };
+	}
+	snprintf(note, sizeof note, "whiskers: the change's %g%% CI; grey: within the %g%% "
+		 "threshold", 100 * (1 - alpha), 100 * threshold);
+	struct change_plot p = { "The change of each metric, new against base",
+				 "change in % of the base: (new - base) / base", note, rows, n,
+				 threshold };
+	change_svg_inline(out, &p, id);
+	free(rows);
+	free(labels);
+}
+
+static void change_table(FILE *out, const struct change_row *r, size_t n, double alpha,
+			 double threshold, const char *id)
 {
 	static const char *const cols[] = { "metric", "new", "stat", ">base", ">new value",
-		">change %", ">95% CI of the change %", ">p", "verdict", "why" };
+		">change %", ">CI of the change %", ">p", "verdict", "why" };
 	struct table t;
 
+	if (n)
+		change_plot(out, r, n, alpha, threshold, id);
 	table_init(&t, 10, cols);
 	t.wrap[0] = t.wrap[1] = t.wrap[9] = true;
 	for (size_t i = 0; i < n; i++) {
@@ -288,7 +316,7 @@ static void compare_rows(FILE *out, const struct compare *c)
 			compare_reason(cmp, c->alpha, c->threshold, r->why, sizeof r->why);
 			n++;
 		}
-	change_table(out, rows, n);
+	change_table(out, rows, n, c->alpha, c->threshold, "bench-compare-1-changes");
 	free(rows);
 }
 
@@ -383,6 +411,7 @@ void html_section_compare(FILE *out, const struct report_input *in)
 	double alpha = json_num(in->doc, "alpha"), threshold = json_num(in->doc, "threshold");
 	struct change_row *rows;
 	size_t n = 0, i, k, cap = 1;
+	char id[64];
 
 	json_array_foreach(metrics, i, m)
 		cap += json_array_size(json_object_get(m, "new"));
@@ -414,7 +443,8 @@ void html_section_compare(FILE *out, const struct report_input *in)
 			compare_reason(&c, alpha, threshold, rows[n].why, sizeof rows[n].why);
 			n++;
 		}
-	change_table(out, rows, n);
+	snprintf(id, sizeof id, "compare-%zu-changes", in->index);
+	change_table(out, rows, n, alpha, threshold, id);
 	free(rows);
 	html_section_end(out);
 }

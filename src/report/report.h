@@ -86,6 +86,25 @@ struct strip_plot {
 void strip_svg_inline(FILE *out, const struct strip_plot *p, const char *id);
 unsigned strip_svg_height(const struct strip_plot *p);
 
+/* A change plot (svg.c): one row per compared metric, its change in % with
+ * the CI as a whisker (class "ci") and the verdict as the marker's shape
+ * (class "change"), 0 and the threshold band (class "threshold") behind. */
+struct change_plot_row {
+	const char *label;
+	double change, lo, hi;          /* %, the CI NAN when there is none */
+	const char *verdict;            /* compare_verdict's words */
+};
+
+struct change_plot {
+	const char *title, *xlabel, *note;
+	const struct change_plot_row *rows;
+	size_t nrows;
+	double threshold;               /* a fraction */
+};
+
+void change_svg_inline(FILE *out, const struct change_plot *p, const char *id);
+unsigned change_svg_height(const struct change_plot *p);
+
 /* How a hazard reads in a table (hazard.c). */
 const char *severity_name(unsigned severity);           /* high, medium, low */
 void format_fix(const struct hazard *h, char *buf, size_t n);      /* ".p2align 4 (+6 B)" */

@@ -463,3 +463,92 @@ void strip_svg_inline(FILE *out, const struct strip_plot *p, const char *id)
 		strip_row(out, &p->rows[r], &a, r);
 	fputs("</svg>\n", out);
 }
+
+/* ---- the change plot ---- */
+
+/* A verdict's marker: worse filled, better filled the other way up,
+ * no verdict hollow; shapes, not colours, carry it. */
+static void verdict_marker(FILE *out, const char *verdict, double x, double y,
+			   const char *class)
+{
+	bool worse = strcmp(verdict, "REGRESSION") == 0, better = strcmp(verdict, "better") == 0;
+	enum shape s = worse ? SHAPE_SQUARE : better ? SHAPE_TRIANGLE :
+		       strcmp(verdict, "inconclusive") == 0 ? SHAPE_DIAMOND : SHAPE_CIRCLE;
+
+	marker(out, s, x, y, 4.5, "#111", worse || better ? "#111" : "white", class);
+}
+
+static void change_axis(const struct change_plot *p, struct axis *a)
+{
+	a->lo = -100 * p->threshold, a->hi = 100 * p->threshold, a->log = false;
+	for (size_t i = 0; i < p->nrows; i++) {
+		const struct change_plot_row *r = &p->rows[i];
+
+		a->lo = fmin(a->lo, fmin(r->change, isfinite(r->lo) ? r->lo : r->change));
+		a->hi = fmax(a->hi, fmax(r->change, isfinite(r->hi) ? r->hi : r->change));
+	}
+	double pad = (a->hi - a->lo) * 0.05;
+
+	a->lo -= pad, a->hi += pad;
+	a->p0 = SML + 100, a->p1 = W - MR;
+}
+
+unsigned change_svg_height(const struct change_plot *p)
+{
+	return (unsigned)(MT + SRH * p->nrows + MB);
+}
+
+static void change_frame(FILE *out, const struct change_plot *p, const struct axis *a)
+{
+	static const char *const keys[][2] = { { "REGRESSION", "filled square: regression" },
+		{ "better", "filled triangle: better" }, { "no change", "hollow circle: no change" },
+		{ "inconclusive", "hollow diamond: inconclusive" } };
+	unsigned h = change_svg_height(p);
+	double t[64], x0 = axis_px(a, 0);
+	size_t n = axis_ticks(a, t, 64);
+
+	fputs("<rect width='100%' height='100%' fill='white'/>\n", out);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "<line x1='%.1f' y1='%d' x2='%.1f' y2='%u' stroke='#ddd'/>\n",
+			axis_px(a, t[i]), MT, axis_px(a, t[i]), h - MB);
+		fprintf(out, "<text x='%.1f' y='%u' text-anchor='middle' font-size='11'>%+g</text>\n",
+			axis_px(a, t[i]), h - MB + 16, t[i]);
+	}
+	/* the threshold: a change inside the band cannot be a regression */
+	fprintf(out, "<rect class='threshold' x='%.1f' y='%d' width='%.1f' height='%u' "
+		"fill='#bbbbbb' opacity='0.35'/>\n", axis_px(a, -100 * p->threshold), MT,
+		axis_px(a, 100 * p->threshold) - axis_px(a, -100 * p->threshold), h - MT - MB);
+	fprintf(out, "<line x1='%.1f' y1='%d' x2='%.1f' y2='%u' stroke='#111'/>\n", x0, MT, x0,
+		h - MB);
+	fprintf(out, "<rect x='%.0f' y='%d' width='%.0f' height='%u' fill='none' stroke='#888'/>\n",
+		a->p0, MT, a->p1 - a->p0, h - MT - MB);
+	text(out, (a->p0 + a->p1) / 2, h - 10, "text-anchor='middle' font-size='12'", p->xlabel);
+	text(out, ML, 16, "font-size='14'", p->title);
+	for (size_t k = 0; k < 4; k++) {
+		verdict_marker(out, keys[k][0], ML + 6 + 190.0 * (double)k, 34, "key");
+		text(out, ML + 16 + 190.0 * (double)k, 38, "font-size='11'", keys[k][1]);
+	}
+	if (p->note)
+		text(out, ML, MT - 6, "font-size='11' fill='#333'", p->note);
+}
+
+void change_svg_inline(FILE *out, const struct change_plot *p, const char *id)
+{
+	struct axis a;
+
+	change_axis(p, &a);
+	html_svg_begin(out, id, p->title, W, change_svg_height(p));
+	change_frame(out, p, &a);
+	for (size_t i = 0; i < p->nrows; i++) {
+		const struct change_plot_row *r = &p->rows[i];
+		double y = MT + SRH * ((double)i + 0.5);
+
+		text(out, a.p0 - 8, y + 4, "text-anchor='end' font-size='11'", r->label);
+		if (isfinite(r->lo))
+			fprintf(out, "<line class='ci' x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' "
+				"stroke='#111' stroke-width='1.5'/>\n", axis_px(&a, r->lo), y,
+				axis_px(&a, r->hi), y);
+		verdict_marker(out, r->verdict, axis_px(&a, r->change), y, "change");
+	}
+	fputs("</svg>\n", out);
+}

@@ -11,10 +11,10 @@ outside the page.
     svg ID ok TITLE                   parsed by xml.etree, titled, role=img
     svg ID bad WHY
     svg-alt ID ok|missing             a table follows the plot
-    plot TITLEID P S C B G D LABELS   what a plot draws: its points (P hollow,
+    plot TITLEID P S C B G D X LABELS what a plot draws: its points (P hollow,
                                       S slow), CI whiskers, predicted bands,
-                                      boundary guides with their LABELS, and
-                                      samples (D) of a strip plot
+                                      boundary guides with their LABELS,
+                                      samples (D) of a strip plot, changes (X)
     verdict ID CLASS TEXT
     external WHAT                     a script, a URL, an @import
 """
@@ -123,7 +123,7 @@ def plot_counts(root):
     print("plot %s %s %s" % (title.get("id") if title is not None else "-",
                              " ".join(str(counts.get(k, 0)) for k in
                                       ("point", "point slow", "ci", "predicted",
-                                       "boundary", "sample")),
+                                       "boundary", "sample", "change")),
                              ",".join(labels) or "-"))
 
 

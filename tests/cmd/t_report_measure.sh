@@ -30,13 +30,14 @@ expect_eq "each section's h2" "$(grep -c '^h2 ' "$TMP/cells")" 7
 expect_eq "the bench comparison's h2" "$(grep '^h2 bench-compare-1' "$TMP/cells")" \
 	"h2 bench-compare-1 bench compared: $CF/base.json (base) against $CF/slow.json, $CF/slow1.json"
 
-# 25 plots (2 kernels, 15 experiments, 2 metrics of 3 bench files and
-# compared): each XML with role=img and its <title>, its table right after.
-expect_eq "25 plots, every one well-formed and titled" \
-	"$(grep -c '^svg [^ ]* ok ' "$TMP/cells") $(grep -c '^svg [^ ]* bad' "$TMP/cells")" "25 0"
+# 27 plots (2 kernels, 15 experiments, 2 metrics of 3 bench files and
+# compared, 2 of changes): each XML with role=img and its <title>, its
+# table right after.
+expect_eq "27 plots, every one well-formed and titled" \
+	"$(grep -c '^svg [^ ]* ok ' "$TMP/cells") $(grep -c '^svg [^ ]* bad' "$TMP/cells")" "27 0"
 expect_eq "every plot followed by its table" \
 	"$(grep -c '^svg-alt [^ ]* ok' "$TMP/cells") $(grep -c '^svg-alt [^ ]* missing' "$TMP/cells")" \
-	"25 0"
+	"27 0"
 expect_eq "no script, no URL, no outside reference" "$(grep '^external' "$TMP/cells")" ""
 expect_eq "no <script>, no http at all" "$(grep -c -e '<script' -e 'http' "$PAGE")" 0
 
@@ -46,9 +47,9 @@ expect_eq "no <script>, no http at all" "$(grep -c -e '<script' -e 'http' "$PAGE
 # (34..46, one rectangle); the loop starts a 16 B window at offset 31 and a
 # line at 47. clear_movq_reg (loop at +25): 5 slow (30..38), the line at 39.
 expect_eq "sweep kernel 1: points, slow, whiskers, band, guides" "$(plot sweep-1-k1)" \
-	"5 7 12 1 2 0 16 B,64 B"
+	"5 7 12 1 2 0 0 16 B,64 B"
 expect_eq "sweep kernel 2: points, slow, whiskers, band, guides" "$(plot sweep-1-k2)" \
-	"7 5 12 1 1 0 64 B"
+	"7 5 12 1 1 0 0 64 B"
 # The cells, as sweep's own table printed them when the fixture was made.
 expect_eq "sweep: clear_movq_imm at 34" "$(cells sweep-1 data 34 | sed -n 1p)" \
 	"34|51|67|345.1|[341.2, 401.4]|11.87|1.483|4.74e-18|slow|loop-straddles-window@64"
@@ -80,7 +81,7 @@ expect_eq "calibrate: slow marks as in the file" \
 	"$(grep '^plot calibrate-1-x' "$TMP/cells" | awk '{ s += $4 } END { print s }')" \
 	"$(jq '[.experiments[].points[] | select(.slow)] | length' "$CAL")"
 expect_eq "calibrate store-imm-15: guides, band" "$(plot calibrate-1-x1 | cut -d' ' -f4-)" \
-	"1 4 0 64 B,16 B,32 B,16 B"
+	"1 4 0 0 64 B,16 B,32 B,16 B"
 expect_eq "calibrate store-imm-15: predicted at 50..63" \
 	"$(grep '^row calibrate-1 data' "$TMP/cells" | sed -n 2,65p | grep -n '| hazard$' | cut -d: -f1 |
 	   sed -n '1p;$p' | tr '\n' ' ')" "51 64 "
@@ -112,6 +113,10 @@ expect_eq "bench compared: the rate row" \
 expect_eq "bench compared: inconclusive, and why" \
 	"$(cells bench-compare-1 changes pread_z100k | sed -n 2p)" \
 	"pread_z100k|slow1.json|median|10.5|12.5|+19.05|-|-|inconclusive|3:1 runs: a verdict needs 3 on each side"
+# The changes at a glance: 4 rows (2 metrics x 2 new files), a whisker
+# where there is a CI (slow.json's two), then the table.
+expect_eq "bench compared: the change plot" "$(plot bench-compare-1-changes)" "0 0 2 0 0 0 4 -"
+expect_eq "compare document: the change plot" "$(plot compare-1-changes)" "0 0 2 0 0 0 4 -"
 expect_eq "bench compared: the verdict on top" \
 	"$(grep -c '<p class="verdict fail">REGRESSION' "$PAGE")" 2
 expect_eq "bench compared: each side's state" "$(cells bench-compare-1 states 'base.json (base)')" \
