@@ -356,7 +356,8 @@ static struct box box_of(const double *v, size_t n)
 
 	memcpy(s, v, n * sizeof *s);
 	stats_sort(s, n);
-	b = (struct box){ stats_quantile_sorted(s, n, 0.25), stats_quantile_sorted(s, n, 0.5),
+	/* nearest-rank quartiles; the median as the run's table gives it */
+	b = (struct box){ stats_quantile_sorted(s, n, 0.25), stats_median_sorted(s, n),
 			  stats_quantile_sorted(s, n, 0.75) };
 	free(s);
 	return b;

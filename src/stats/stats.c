@@ -39,19 +39,6 @@ double stats_median_sorted(const double *s, size_t n)
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
-double stats_quantile_sorted(const double *s, size_t n, double q)
-{
-	double at, frac;
-	size_t i;
-
-	if (n == 0)
-		return NAN;
-	at = q * (double)(n - 1);
-	i = (size_t)at;
-	frac = at - (double)i;
-	return i + 1 < n ? s[i] + frac * (s[i + 1] - s[i]) : s[n - 1];
-}
-
 /* DESIGN: the best max(1, floor(0.95 n)) samples. */
 static size_t best95(size_t n)
 {
@@ -195,6 +182,8 @@ void stats_summarize(const double *v, size_t n, uint64_t seed, bool lower_is_bet
 	s->stddev = stats_stddev(sorted, n);
 	s->cv = s->mean ? s->stddev / s->mean : 0;
 	stats_bootstrap_median_ci(v, n, 1000, seed, &s->ci_lo, &s->ci_hi);
+	s->floor = stats_quantile_sorted(sorted, n, STATS_FLOOR_Q);
+	stats_quantile_ci_sorted(sorted, n, STATS_FLOOR_Q, &s->floor_lo, &s->floor_hi);
 	free(sorted);
 }
 
