@@ -92,33 +92,87 @@ static void points_free(struct points *p)
 	free(p->x), free(p->y), free(p->lo), free(p->hi), free(p->shade), free(p->mark);
 }
 
-static void points_add(struct points *p, double x, const json_t *o, double lo, double hi,
-		       bool predicted)
+/* What a placement was judged by. Sweep and calibrate compare floors (the
+ * 10th percentile: stats/floor.c says why not the median), so a file
+ * with floors is drawn by them, with the floor's CI (a sweep file has it;
+ * a calibrate file has the samples it comes from); an older file by its
+ * median and the median's CI. */
+struct judged {
+	double y, lo, hi;
+};
+
+static bool by_floor(const json_t *o)
 {
+	return json_is_number(json_object_get(o, "floor"));
+}
+
+static struct judged judged_of(const json_t *o)
+{
+	const json_t *a = json_object_get(o, "samples"), *v;
+	struct summary sum;
+	double *x;
+	size_t i;
+
+	if (!by_floor(o))
+		return (struct judged){ json_num(o, "median"), json_num_at(o, "ci", 0),
+					json_num_at(o, "ci", 1) };
+	if (json_is_array(json_object_get(o, "floor_ci")))
+		return (struct judged){ json_num(o, "floor"), json_num_at(o, "floor_ci", 0),
+					json_num_at(o, "floor_ci", 1) };
+	x = xcalloc(json_array_size(a) + 1, sizeof *x);
+	json_array_foreach(a, i, v)
+		x[i] = json_number_value(v);
+	stats_summarize(x, json_array_size(a), 1, true, &sum);
+	free(x);
+	return (struct judged){ json_num(o, "floor"), sum.floor_lo, sum.floor_hi };
+}
+
+static void points_add(struct points *p, double x, const json_t *o, bool predicted)
+{
+	struct judged j = judged_of(o);
+
 	p->x[p->n] = x;
-	p->y[p->n] = json_num(o, "median");
-	p->lo[p->n] = lo;
-	p->hi[p->n] = hi;
+	p->y[p->n] = j.y;
+	p->lo[p->n] = j.lo;
+	p->hi[p->n] = j.hi;
 	p->mark[p->n] = json_is_true(json_object_get(o, "slow"));
 	if (predicted)
 		p->shade[p->nshade++] = x;
 	p->n++;
 }
 
-/* The cells every measured placement has: samples, median, its CI, the
- * ratio to the best and the test against it ("-" for the best itself). */
+/* The cells every measured placement has: samples, what it was judged by
+ * with its CI, the median (when that was the floor), the ratio to the
+ * best and the test against it ("-" for the best itself). */
 struct point_text {
-	char n[24], median[32], ci[64], ratio[32], p[32];
+	char n[24], stat[32], ci[64], median[32], ratio[32], p[32];
 };
 
 static void point_text(const json_t *o, const char *pkey, bool fine, struct point_text *t)
 {
+	struct judged j = judged_of(o);
+
 	snprintf(t->n, sizeof t->n, "%zu", json_array_size(json_object_get(o, "samples")));
+	cell_text(t->stat, sizeof t->stat, fine ? "%.2f" : "%.1f", j.y);
+	snprintf(t->ci, sizeof t->ci, fine ? "[%.2f, %.2f]" : "[%.1f, %.1f]", j.lo, j.hi);
 	cell_text(t->median, sizeof t->median, fine ? "%.2f" : "%.1f", json_num(o, "median"));
-	snprintf(t->ci, sizeof t->ci, fine ? "[%.2f, %.2f]" : "[%.1f, %.1f]",
-		 json_num_at(o, "ci", 0), json_num_at(o, "ci", 1));
 	cell_text(t->ratio, sizeof t->ratio, "%.3f", json_num(o, "ratio"));
 	cell_text(t->p, sizeof t->p, json_num(o, "ratio") == 1 ? "-" : "%.3g", json_num(o, pkey));
+}
+
+/* A table's columns: `head` with "STAT" the judged statistic's, and the
+ * column "MEDIAN" only when that was the floor. */
+static size_t judged_columns(const char *const *head, size_t n, bool floor, const char **out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(head[i], ">MEDIAN") == 0 && !floor)
+			continue;
+		out[k++] = strcmp(head[i], ">STAT") == 0 ? (floor ? ">floor ns" : ">median ns") :
+			   strcmp(head[i], ">MEDIAN") == 0 ? ">median ns" : head[i];
+	}
+	return k;
 }
 
 /* ---- sweep ---- */
@@ -146,14 +200,16 @@ static void predicted_text(const json_t *pred, char *buf, size_t n)
 
 static void sweep_table(FILE *out, const json_t *metrics, const char *kernel)
 {
-	static const char *const cols[] = { ">offset", ">loop@64", ">samples", ">median ns",
-		">95% CI", ">GB/s", ">ratio", ">p", "slow", "predicted" };
+	static const char *const head[] = { ">offset", ">loop@64", ">samples", ">STAT",
+		">95% CI", ">MEDIAN", ">GB/s", ">ratio", ">p", "slow", "predicted" };
+	bool floor = by_floor(json_array_get(metrics, 0));
+	const char *cols[11];
+	size_t ncols = judged_columns(head, 11, floor, cols), i;
 	struct table t;
-	size_t i;
 	const json_t *m;
 
-	table_init(&t, 10, cols);
-	t.wrap[9] = true;
+	table_init(&t, ncols, cols);
+	t.wrap[ncols - 1] = true;
 	json_array_foreach(metrics, i, m) {
 		char off[16], loop[16], gbs[32], pred[400];
 		struct point_text pt;
@@ -165,8 +221,12 @@ static void sweep_table(FILE *out, const json_t *metrics, const char *kernel)
 		cell_text(gbs, sizeof gbs, "%.2f", json_num(m, "gbps"));
 		point_text(m, "p_vs_best", false, &pt);
 		predicted_text(json_object_get(m, "predicted"), pred, sizeof pred);
-		table_row(&t, off, loop, pt.n, pt.median, pt.ci, gbs, pt.ratio, pt.p,
-			  json_is_true(json_object_get(m, "slow")) ? "slow" : "", pred);
+		const char *with[] = { off, loop, pt.n, pt.stat, pt.ci, pt.median, gbs, pt.ratio,
+				       pt.p, json_is_true(json_object_get(m, "slow")) ? "slow" : "",
+				       pred };
+		const char *without[] = { off, loop, pt.n, pt.stat, pt.ci, gbs, pt.ratio, pt.p,
+					  with[9], pred };
+		table_row_v(&t, floor ? with : without);
 	}
 	table_html(&t, out, "data");
 	table_free(&t);
@@ -203,7 +263,7 @@ static void sweep_kernel(FILE *out, const struct report_input *in, const char *k
 			continue;
 		/* the loop's first byte is loop_offset into a line at this offset */
 		shift = (((long)json_num(m, "loop_offset") - (long)json_num(m, "offset")) % 64 + 64) % 64;
-		points_add(&pt, json_num(m, "offset"), m, json_num_at(m, "ci", 0), json_num_at(m, "ci", 1),
+		points_add(&pt, json_num(m, "offset"), m,
 			   json_array_size(json_object_get(m, "predicted")) > 0);
 	}
 	fputs("<h3>", out);
@@ -214,8 +274,9 @@ static void sweep_kernel(FILE *out, const struct report_input *in, const char *k
 
 		window_guides(pt.x[0], pt.x[pt.n - 1], shift, &g);
 		snprintf(id, sizeof id, "sweep-%zu-k%zu", in->index, k + 1);
-		snprintf(title, sizeof title, "%s: median time per call against code offset (95%% CI)",
-			 kernel);
+		snprintf(title, sizeof title, "%s: %s time per call against code offset (95%% CI)",
+			 kernel, by_floor(json_array_get(metrics, 0)) ? "floor (10th percentile)" :
+			 "median");
 		snprintf(note, sizeof note, "dashed: the loop starts a window; grey bands: %s "
 			 "predicts a hazard", json_str(json_object_get(in->doc, "sweep"), "profile"));
 		struct plot p = { title, "code offset (the loop starts at offset + its place in the "
@@ -345,23 +406,29 @@ static void calibrate_profile(FILE *out, const json_t *p)
 
 static void experiment_table(FILE *out, const json_t *ej, const struct points *pt)
 {
-	static const char *const cols[] = { ">position", ">samples", ">median ns", ">95% CI",
-		">ratio", ">p", "slow", "predicted" };
+	static const char *const head[] = { ">position", ">samples", ">STAT", ">95% CI",
+		">MEDIAN", ">ratio", ">p", "slow", "predicted" };
+	const json_t *pts = json_object_get(ej, "points"), *o;
+	bool floor = by_floor(json_array_get(pts, 0));
+	const char *cols[9];
+	size_t ncols = judged_columns(head, 9, floor, cols), i, s = 0;
 	struct table t;
-	size_t i, s = 0;
-	const json_t *o;
 
-	table_init(&t, 8, cols);
-	json_array_foreach(json_object_get(ej, "points"), i, o) {
+	table_init(&t, ncols, cols);
+	json_array_foreach(pts, i, o) {
 		char pos[16];
-		struct point_text text;
+		struct point_text tx;
 		bool pred = s < pt->nshade && pt->shade[s] == json_num(o, "pos");
 
 		s += pred;
 		cell_text(pos, sizeof pos, "%.0f", json_num(o, "pos"));
-		point_text(o, "p", true, &text);
-		table_row(&t, pos, text.n, text.median, text.ci, text.ratio, text.p,
-			  json_is_true(json_object_get(o, "slow")) ? "slow" : "", pred ? "hazard" : "-");
+		point_text(o, "p", true, &tx);
+		const char *with[] = { pos, tx.n, tx.stat, tx.ci, tx.median, tx.ratio, tx.p,
+				       json_is_true(json_object_get(o, "slow")) ? "slow" : "",
+				       pred ? "hazard" : "-" };
+		const char *without[] = { pos, tx.n, tx.stat, tx.ci, tx.ratio, tx.p, with[7],
+					  with[8] };
+		table_row_v(&t, floor ? with : without);
 	}
 	/* 64 rows each: folded, the plot says it at a glance (printed open) */
 	fprintf(out, "<details><summary>the %zu positions</summary>\n", t.nrows);
@@ -382,7 +449,7 @@ static void calibrate_experiment(FILE *out, const struct report_input *in, const
 
 	points_alloc(&pt, json_array_size(json_object_get(ej, "points")));
 	json_array_foreach(json_object_get(ej, "points"), i, o)
-		points_add(&pt, json_num(o, "pos"), o, json_num_at(o, "ci", 0), json_num_at(o, "ci", 1),
+		points_add(&pt, json_num(o, "pos"), o,
 			   prof && x && calib_predicted(prof, x, (uint32_t)json_num(o, "pos")));
 	fputs("<h3>", out);
 	html_textf(out, "%s: %s", json_str(ej, "name"), json_str(ej, "what"));
@@ -395,8 +462,10 @@ static void calibrate_experiment(FILE *out, const struct report_input *in, const
 
 		window_guides(pt.x[0], pt.x[pt.n - 1], 0, &g);
 		snprintf(id, sizeof id, "calibrate-%zu-x%zu", in->index, k + 1);
-		snprintf(title, sizeof title, "calibrate %s: median time per call against position",
-			 json_str(ej, "name"));
+		snprintf(title, sizeof title, "calibrate %s: %s time per call against position (95%% "
+			 "CI)", json_str(ej, "name"),
+			 by_floor(json_array_get(json_object_get(ej, "points"), 0)) ?
+			 "floor (10th percentile)" : "median");
 		snprintf(note, sizeof note, "dashed: a window starts; grey bands: the profile %s "
 			 "predicts a hazard", prof ? prof->name : "?");
 		struct plot p = { title, json_is_true(json_object_get(ej, "entry")) ?
