@@ -42,17 +42,21 @@ const struct command report_command = {
 		 "be read (nothing is written then).\n",
 };
 
-/* The kinds of result a page can show: a document's "command". */
-static const char *const known[] = {
-	"scan", "diff", "record", "sweep", "calibrate", "bench", "compare",
+/* The kinds of result a page can show (a document's "command") and the
+ * field without which a document of that kind is not one. */
+static const struct {
+	const char *command, *needs;
+} known[] = {
+	{ "scan", "files" }, { "diff", "summary" }, { "record", "files" }, { "sweep", NULL },
+	{ "calibrate", NULL }, { "bench", NULL }, { "compare", NULL },
 };
 
-static const char *known_command(const char *name)
+static int known_command(const char *name)
 {
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-		if (name && strcmp(name, known[i]) == 0)
-			return known[i];
-	return NULL;
+		if (name && strcmp(name, known[i].command) == 0)
+			return (int)i;
+	return -1;
 }
 
 /* Read one file into in: 0, or -1 after one line naming it. */
@@ -62,6 +66,7 @@ static int read_input(const char *path, struct report_input *in)
 	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
 	const char *name;
 	struct err e = { "" };
+	int kind;
 
 	if (!doc) {
 		complain(path, "not a JSON result: %s (line %d)", je.text, je.line);
@@ -73,13 +78,20 @@ static int read_input(const char *path, struct report_input *in)
 		json_decref(doc);
 		return -1;
 	}
-	*in = (struct report_input){ path, doc, known_command(name), 0 };
-	if (!in->command) {
+	kind = known_command(name);
+	if (kind < 0) {
 		complain(path, "a '%s' result has no section in a report (one of scan, diff, record, "
 			 "sweep, calibrate, bench, compare)", name);
 		json_decref(doc);
 		return -1;
 	}
+	if (known[kind].needs && !json_object_get(doc, known[kind].needs)) {
+		complain(path, "a %s result without \"%s\"", name, known[kind].needs);
+		json_decref(doc);
+		return -1;
+	}
+	*in = (struct report_input){ path, doc, known[kind].command, 0 };
+	/* the measured kinds, read as their own commands read them */
 	if (report_check_measured(in, &e)) {
 		complain("report", "%s", e.msg);
 		json_decref(doc);

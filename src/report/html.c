@@ -3,7 +3,7 @@
  * attached to a CI run, printed. The colours are chosen to survive a
  * grey-scale printout (dark/light, with patterns and labels, never hue
  * alone). This file has the page, its header and contents, and the
- * helpers every section uses; the sections are html_scan.c's and
+ * helpers every section uses; the sections are html_layout.c's and
  * html_measure.c's. */
 #include "report.h"
 
@@ -92,9 +92,9 @@ void html_section_end(FILE *out)
 void html_svg_begin(FILE *out, const char *id, const char *title, unsigned width,
 		    unsigned height)
 {
-	fprintf(out, "<svg role=\"img\" "
+	fprintf(out, "<svg id=\"%s\" role=\"img\" "
 		"aria-labelledby=\"%s-title\" width=\"%u\" height=\"%u\" "
-		"viewBox=\"0 0 %u %u\">\n<title id=\"%s-title\">", id, width, height, width,
+		"viewBox=\"0 0 %u %u\">\n<title id=\"%s-title\">", id, id, width, height, width,
 		height, id);
 	html_text(out, title);
 	fputs("</title>\n", out);

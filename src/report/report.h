@@ -196,8 +196,8 @@ void html_more(FILE *out, size_t shown, size_t total, const char *what);
 /* <section class="result KIND" id="KIND-N"><h2>HEADING: path</h2>, and </section>. */
 void html_section_begin(FILE *out, const struct report_input *in, const char *heading);
 void html_section_end(FILE *out);
-/* A plot's opening tag: <svg role="img" aria-labelledby="ID-title" ...>
- * <title id="ID-title">TITLE</title>; ID like "scan-1-layout". */
+/* A plot's opening tag: <svg id="ID" role="img" aria-labelledby="ID-title"
+ * ...><title id="ID-title">TITLE</title>; ID like "scan-1-layout-1". */
 void html_svg_begin(FILE *out, const char *id, const char *title, unsigned width,
 		    unsigned height);
 
@@ -206,7 +206,8 @@ void html_svg_begin(FILE *out, const char *id, const char *title, unsigned width
  * bench inputs together. */
 int report_html(FILE *out, const struct report_input *in, size_t n);
 
-/* One function per kind of result (html_scan.c, html_measure.c). */
+/* One function per kind of result: html_layout.c (scan, diff, record),
+ * html_measure.c (sweep, calibrate, compare, bench). */
 void html_section_scan(FILE *out, const struct report_input *in);
 void html_section_diff(FILE *out, const struct report_input *in);
 void html_section_record(FILE *out, const struct report_input *in);

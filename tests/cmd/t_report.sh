@@ -57,10 +57,10 @@ expect_eq "no external reference, script or handler" "$(cells '^external' | wc -
 expect_eq "no <script> at all" "$(grep -ci '<script' "$TMP/page.html")" 0
 expect_eq "no URL anywhere in the page" "$(grep -cE 'https?:|@import|url\([^#]' "$TMP/page.html")" 0
 expect_eq "every SVG well-formed, role=img, titled" "$(cells '^svg ' | grep -vc ' ok ')" 0
-expect_eq "SVGs: the layout of scan-1, scan-2, scan-3 and record-1's loops" \
-	"$(cells '^svg ' | awk '{ print $2 }' | tr '\n' ' ')" "scan-1 scan-2 record-1 scan-3 "
+expect_eq "SVGs: the layout of scan-1, scan-2, diff-1, diff-2, scan-3 and record-1's loops" \
+	"$(cells '^svg ' | awk '{ print $2 }' | tr '\n' ' ')" "scan-1 scan-2 diff-1 diff-2 record-1 scan-3 "
 expect_eq "every SVG followed by its table (the text alternative)" \
-	"$(cells '^svg-alt' | tr '\n' ';')" "svg-alt scan-1 ok;svg-alt scan-2 ok;svg-alt record-1 ok;svg-alt scan-3 ok;"
+	"$(cells '^svg-alt' | tr '\n' ';')" "svg-alt scan-1 ok;svg-alt scan-2 ok;svg-alt diff-1 ok;svg-alt diff-2 ok;svg-alt record-1 ok;svg-alt scan-3 ok;"
 
 # ---- header: the machine and the command lines ----
 MODEL=$(jq -r .machine.model_name "$TMP/scan.json")
@@ -90,7 +90,7 @@ expect_eq "scan: counts by section" "$(row scan-1 by-section 1)" ".text | 7 | 2 
 expect_eq "scan: the layout's table, the worst loop first" "$(row scan-1 layout 1)" \
 	"many_back | 0x401110 | 0x401138 | 40 | 3/3 | 2/2 | 1/1 | branch-crosses-window 32 B | 0x40111f"
 expect_eq "scan: the layout draws 3 loops over the 64 B lines they touch (1+2+2: 2+3+3 thick boundaries)" \
-	"$(sed -n '/id="scan-1"/,/<\/section>/p' "$TMP/page.html" | grep -c 'class="w64"')" 8
+	"$(sed -n '/id="scan-1"/,/<\/section>/p' "$TMP/page.html" | grep -c 'class="lay-w64"')" 8
 
 # --hot: the hottest first, the exact share of the perf script's samples
 PS_TOTAL=$(grep -c . "$TMP/hotcold.txt")
@@ -104,7 +104,7 @@ expect_eq "scan --hot: a samples column, the hot loop first with its share" \
 expect_eq "hostile name: escaped in its cells (its 64 and 16 B rows, the layout's table)" \
 	"$(grep -c '<td[^>]*>evil&lt;&amp;&quot;&#39;x</td>' "$TMP/page.html")" 3
 expect_eq "hostile name: escaped in the SVG's label" \
-	"$(grep -c '<text x="324" y="52" class="lbl">evil&lt;&amp;&quot;&#39;x 0x40103e</text>' "$TMP/page.html")" 1
+	"$(grep -c '<text x="324" y="52" class="lay-lbl">evil&lt;&amp;&quot;&#39;x 0x40103e</text>' "$TMP/page.html")" 1
 expect_eq "hostile name: reads back as itself" "$(row scan-3 hazards 1 | cut -d'|' -f2)" " evil<&\"'x "
 expect_eq "hostile name: never raw" "$(grep -c "evil<&" "$TMP/page.html")" 0
 expect_eq "hostile name: its loop 0x40103e spans 0x401040" "$(row scan-3 hazards 1)" \
@@ -119,7 +119,10 @@ expect_eq "diff: the worst new hazard with old and new address and bytes" "$(row
 	"changed | medium | __clear_user | 0x401034 | 0x401034 | 10 | 15 | 64 | loop-straddles-window | zen1 | - | .p2align 4 (+12 B)"
 expect_eq "diff: then the 16 B one" "$(row diff-1 added 2 | cut -d'|' -f8,12)" " 16 | .p2align 4 (+12 B)"
 expect_eq "diff: the summary's counts" "$(row diff-1 summary 1) / $(row diff-1 summary 3)" \
-	"new_hazards | 2 / loops_resized | 1"
+	"new hazards | 2 / loops resized | 1"
+expect_eq "diff: the changed loop drawn old above new, 10 then 15 bytes from 0x401034" \
+	"$(grep '^row diff-1 layout [12]' "$TMP/cells" | cut -d' ' -f5- | tr '\n' ';')" \
+	"__clear_user | old | 0x401034 | 0x40103e | 10 | 1/1 | 1/1 | 1/1 | - | -;__clear_user | new | 0x401034 | 0x401043 | 15 | 2/1 | 2/1 | 2/1 | loop-straddles-window 64 B | -;"
 expect_eq "diff --fail-on another rule: the gate passes" "$(cells '^verdict diff-2')" \
 	"verdict diff-2 pass The gate passes (exit status 0): no new hazard of a selected rule and cause."
 expect_eq "diff after->fixed: the hazards listed as fixed" "$(grep -c '^row diff-3 removed [1-9]' "$TMP/cells")" 2
@@ -135,7 +138,19 @@ expect_eq "record: the hot loop's hazards and their fix (zen1)" "$(row record-1 
 	" loop-straddles-window 16 B (zen1): .p2align 4 (+6 B); .p2align 3 (+6 B) holds only here; loop-straddles-window 64 B (zen1): .p2align 4 (+6 B); .p2align 3 (+6 B) holds only here"
 expect_eq "record: then the cold loop" "$(row record-1 loops 2 | cut -d'|' -f2,3)" " cold | 0x4010fa "
 expect_eq "record: the bar plot names the hot loop first" \
-	"$(sed -n '/id="record-1"/,/<\/section>/p' "$TMP/page.html" | grep -m1 -o 'class="lbl">[^<]*')" 'class="lbl">hot 0x40107a'
+	"$(sed -n '/id="record-1"/,/<\/section>/p' "$TMP/page.html" | grep -m1 -o 'class="rec-lbl">[^<]*')" 'class="rec-lbl">hot 0x40107a'
+
+# ---- a scan of several files: one row each, then the files with hazards ----
+"$STRADDLE" scan --json --uarch zen1 "$X/branches" "$X/jcc" "$TMP/nonexistent" >"$TMP/two.json" 2>/dev/null
+run $R -o "$TMP/two.html" "$TMP/two.json"
+$CELLS "$TMP/two.html" >"$TMP/two.cells"
+expect_eq "several files: a row each with its hazards by severity (as scan counts them: 3 and 0)" \
+	"$(grep '^row scan-1 scanned [12]' "$TMP/two.cells" | cut -d' ' -f5- | tr '\n' ';')" \
+	"$X/branches | x86_64 | 3 | 3 | 3 | 0 | 2 | 1;$X/jcc | x86_64 | 6 | 6 | 0 | 0 | 0 | 0;"
+expect_eq "several files: only the one with hazards detailed" \
+	"$(grep -c '<h3 class="file path">' "$TMP/two.html")" 1
+expect_eq "several files: the file that could not be scanned, and why" \
+	"$(grep -c "<li><span class=\"path\">$TMP/nonexistent</span>: cannot open: No such file or directory</li>" "$TMP/two.html")" 1
 
 # ---- cut tables say how many rows are left out ----
 python3 - "$TMP/scan.json" "$TMP/many.json" <<'EOF'
@@ -157,7 +172,8 @@ expect_eq "a long table: 50 rows, then how many more" \
 printf 'not json' >"$TMP/bad.json"
 echo '{"schema":1}' >"$TMP/nocmd.json"
 echo '{"schema":1,"command":"uarch"}' >"$TMP/uarch.json"
-for bad in "$TMP/missing.json" "$TMP/bad.json" "$TMP/nocmd.json" "$TMP/uarch.json"; do
+echo '{"schema":1,"command":"scan"}' >"$TMP/nofiles.json"
+for bad in "$TMP/missing.json" "$TMP/bad.json" "$TMP/nocmd.json" "$TMP/nofiles.json" "$TMP/uarch.json"; do
 	run $R -o "$TMP/bad.html" "$TMP/scan.json" "$bad"
 	expect_eq "bad input $(basename "$bad"): exit 2" "$RC" 2
 	expect_eq "bad input $(basename "$bad"): one line naming it" \
@@ -167,5 +183,28 @@ for bad in "$TMP/missing.json" "$TMP/bad.json" "$TMP/nocmd.json" "$TMP/uarch.jso
 done
 expect_eq "bad input: what is wrong said" "$ERR" \
 	"straddle: $TMP/uarch.json: a 'uarch' result has no section in a report (one of scan, diff, record, sweep, calibrate, bench, compare)"
+run $R -o "$TMP/bad.html" "$TMP/nofiles.json"
+expect_eq "a scan result without its files" "$ERR" "straddle: $TMP/nofiles.json: a scan result without \"files\""
+
+# nonsense inside a well-formed document (a hazard of window 0, a loop of
+# 10^15 bytes at the top of the address space, hazards that are numbers):
+# a page, no crash, no hang, the absurd loop left out of the picture
+python3 - "$TMP/scan.json" "$TMP/weird.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+fs = d["files"][0]["functions"]
+fs[0]["loops"][0].update(bytes=10**15, start="0xffffffffffffffff")
+fs[1]["loops"] = [{"hazards": [{"rule": "x", "severity": "high", "window": 0, "fix": 5}]}]
+fs.append({"loops": "no", "hazards": [1, 2, {}]})
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+run $R -o "$TMP/weird.html" "$TMP/weird.json"
+expect_eq "nonsense values: exit 0" "$RC" 0
+$CELLS "$TMP/weird.html" >"$TMP/weird.cells"
+expect_eq "nonsense values: the window-0 hazard's detail is '-'" \
+	"$(grep -c '^row scan-1 hazards [0-9]* low | fwd_cross | - | 0x0 | - | 0 | 0 | - | x |' "$TMP/weird.cells")" 1
+expect_eq "nonsense values: the 10^15-byte loop is not drawn" \
+	"$(grep -c '^row scan-1 layout [0-9]* many_back' "$TMP/weird.cells")" 0
+
 run $R -o "$TMP/none.html"
 expect_eq "no result file: exit 2" "$RC" 2

@@ -169,6 +169,8 @@ static void format_detail(const struct hrow *r, char *buf, size_t n)
 		snprintf(buf, n, "%s %#" PRIx64 " pair %#" PRIx64, kind, r->h.branch, r->h.pair);
 	else if (r->h.branch)
 		snprintf(buf, n, "%s %#" PRIx64, kind, r->h.branch);
+	else if (!r->h.window)
+		snprintf(buf, n, "-");  /* not a window straddle's document */
 	else
 		snprintf(buf, n, "%u/%u", windows_touched(r->addr, r->addr + r->bytes, r->h.window),
 			 r->h.rule == RULE_ENTRY_MISALIGNED ? 1 : windows_best(r->bytes, r->h.window));
@@ -184,6 +186,12 @@ struct counts {
 	size_t nkeys, other;            /* other: keys past MAX_KEYS */
 };
 
+/* 0 high, 1 medium, 2 low (severity_name's words) */
+static size_t severity_index(long long severity)
+{
+	return severity >= 3 ? 0 : severity == 2 ? 1 : 2;
+}
+
 static void count(struct counts *c, const char *key, unsigned severity)
 {
 	size_t i = 0;
@@ -198,7 +206,7 @@ static void count(struct counts *c, const char *key, unsigned severity)
 		c->key[c->nkeys++] = key;
 	}
 	c->n[i][0]++;
-	c->n[i][severity >= 3 ? 1 : severity == 2 ? 2 : 3]++;
+	c->n[i][1 + severity_index(severity)]++;
 }
 
 static void counts_table(FILE *out, const struct counts *c, const char *what, const char *class)
@@ -224,24 +232,36 @@ static void counts_table(FILE *out, const struct counts *c, const char *what, co
 
 /* ---- scan ---- */
 
-static void scan_rows(const json_t *file, struct hrows *rs)
+/* Every hazard of a scanned file: its loops', then its entry's (loop NULL). */
+typedef void hazard_fn(void *ctx, const json_t *func, const json_t *loop, const json_t *haz);
+
+static void each_hazard(const json_t *file, hazard_fn *fn, void *ctx)
 {
 	const json_t *f, *l, *h;
 	size_t i, j, k;
 
-	rs->run_samples = (uint64_t)int_of(json_object_get(file, "samples"), "run");
 	json_array_foreach(json_object_get(file, "functions"), i, f) {
-		const char *name = str_of(f, "name");
-		bool cold = json_is_true(json_object_get(f, "cold_text"));
-
 		json_array_foreach(json_object_get(f, "loops"), j, l)
 			json_array_foreach(json_object_get(l, "hazards"), k, h)
-				add_row(rs, f, l, h, name, cold, addr_of(l, "start"),
-					(uint64_t)int_of(l, "bytes"), (uint64_t)int_of(l, "samples"));
+				fn(ctx, f, l, h);
 		json_array_foreach(json_object_get(f, "hazards"), k, h)
-			add_row(rs, f, NULL, h, name, cold, addr_of(f, "addr"),
-				(uint64_t)int_of(f, "size"), (uint64_t)int_of(f, "samples"));
+			fn(ctx, f, NULL, h);
 	}
+}
+
+static void add_scan_row(void *ctx, const json_t *f, const json_t *l, const json_t *h)
+{
+	const json_t *at = l ? l : f;
+
+	add_row(ctx, f, l, h, str_of(f, "name"), json_is_true(json_object_get(f, "cold_text")),
+		addr_of(at, l ? "start" : "addr"), (uint64_t)int_of(at, l ? "bytes" : "size"),
+		(uint64_t)int_of(at, "samples"));
+}
+
+static void scan_rows(const json_t *file, struct hrows *rs)
+{
+	rs->run_samples = (uint64_t)int_of(json_object_get(file, "samples"), "run");
+	each_hazard(file, add_scan_row, rs);
 	fold_rows(rs);
 }
 
@@ -283,35 +303,44 @@ static void hazard_table(FILE *out, const struct hrows *rs)
 	html_more(out, shown, rs->n, "hazard rows");
 }
 
+struct scan_counts {
+	struct counts rule, profile, section;
+};
+
+static void count_hazard(void *ctx, const json_t *f, const json_t *l, const json_t *h)
+{
+	struct scan_counts *c = ctx;
+	unsigned sev = (unsigned)int_of(h, "severity");
+
+	(void)l;
+	count(&c->rule, str_of(h, "rule"), sev);
+	count(&c->profile, str_of(h, "profile"), sev);
+	count(&c->section, str_of(f, "section"), sev);
+}
+
 static void scan_counts(FILE *out, const json_t *file)
 {
-	struct counts by_rule = { 0 }, by_profile = { 0 }, by_section = { 0 };
-	const json_t *f, *l, *h;
-	size_t i, j, k;
+	struct scan_counts c = { 0 };
 
-	json_array_foreach(json_object_get(file, "functions"), i, f) {
-		json_array_foreach(json_object_get(f, "loops"), j, l)
-			json_array_foreach(json_object_get(l, "hazards"), k, h) {
-				unsigned sev = (unsigned)int_of(h, "severity");
-
-				count(&by_rule, str_of(h, "rule"), sev);
-				count(&by_profile, str_of(h, "profile"), sev);
-				count(&by_section, str_of(f, "section"), sev);
-			}
-		json_array_foreach(json_object_get(f, "hazards"), k, h) {
-			unsigned sev = (unsigned)int_of(h, "severity");
-
-			count(&by_rule, str_of(h, "rule"), sev);
-			count(&by_profile, str_of(h, "profile"), sev);
-			count(&by_section, str_of(f, "section"), sev);
-		}
-	}
+	each_hazard(file, count_hazard, &c);
 	fputs("<h4>Hazards by rule, profile and section (every profile's hazard counted)</h4>\n"
 	      "<div class=\"counts\">\n", out);
-	counts_table(out, &by_rule, "rule", "by-rule");
-	counts_table(out, &by_profile, "profile", "by-profile");
-	counts_table(out, &by_section, "section", "by-section");
+	counts_table(out, &c.rule, "rule", "by-rule");
+	counts_table(out, &c.profile, "profile", "by-profile");
+	counts_table(out, &c.section, "section", "by-section");
 	fputs("</div>\n", out);
+}
+
+/* The strings of a JSON array, ", " between them. */
+static void text_list(FILE *out, const json_t *array)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(array, i, v) {
+		fputs(i ? ", " : "", out);
+		html_text(out, json_string_value(v));
+	}
 }
 
 static void scan_summary(FILE *out, const json_t *file)
@@ -322,25 +351,13 @@ static void scan_summary(FILE *out, const json_t *file)
 	html_field(out, file, "arch");
 	fputs(" ", out);
 	html_field(out, file, "elf_type");
-	fputs(": ", out);
-	html_field(out, file, "functions_scanned");
-	fputs(" of ", out);
-	html_field(out, file, "functions_total");
-	fputs(" functions scanned, ", out);
-	html_field(out, file, "instructions");
-	fputs(" instructions, ", out);
-	html_field(out, file, "loops_total");
-	fputs(" loops; profiles ", out);
-	const json_t *p;
-	size_t i;
-	json_array_foreach(json_object_get(file, "profiles"), i, p) {
-		fputs(i ? ", " : "", out);
-		html_text(out, json_string_value(p));
-	}
-	if (s) {
+	fprintf(out, ": %lld of %lld functions scanned, %lld instructions, %lld loops; profiles ",
+		int_of(file, "functions_scanned"), int_of(file, "functions_total"),
+		int_of(file, "instructions"), int_of(file, "loops_total"));
+	text_list(out, json_object_get(file, "profiles"));
+	if (s)
 		fprintf(out, "; %lld of the run's %lld samples in this file", int_of(s, "file"),
 			int_of(s, "run"));
-	}
 	fputs(".</p>\n", out);
 }
 
@@ -350,83 +367,119 @@ static void scan_summary(FILE *out, const json_t *file)
 enum { LAYOUT_W = 1200, LABEL_W = 330, ROW_H = 30, TOP = 34 };
 
 struct layout_loop {
-	const struct hrow *r;
+	const char *name, *side;        /* side: "old" or "new" in a diff, else "" */
+	uint64_t addr, bytes, branch;   /* branch: the one at fault, 0 none */
 	uint64_t from, to;              /* the 64 B lines it touches */
+	char hazard[64];                /* "branch-crosses-window 32 B", "-" */
 };
 
+static void layout_set(struct layout_loop *L, const char *name, const char *side,
+		       uint64_t addr, uint64_t bytes, const struct hrow *r)
+{
+	L->name = name;
+	L->side = side;
+	L->addr = addr;
+	L->bytes = bytes;
+	L->branch = r ? r->h.branch : 0;
+	L->from = addr & ~(uint64_t)63;
+	L->to = (addr + bytes + 63) & ~(uint64_t)63;
+	if (r)
+		snprintf(L->hazard, sizeof L->hazard, "%s %u B", str_of(r->haz, "rule"),
+			 r->h.window);
+	else
+		snprintf(L->hazard, sizeof L->hazard, "-");
+}
+
+/* A loop the picture can draw: its bytes in a row of 16 B ticks. A
+ * larger one (or a document's nonsense) is left to the table. */
+static bool layout_fits(uint64_t addr, uint64_t bytes)
+{
+	return bytes > 0 && bytes <= 4096 && addr <= UINT64_MAX - 8192;
+}
+
+/* The loops of the worst rows, each once (its worst hazard). */
 static size_t pick_layout_loops(const struct hrows *rs, struct layout_loop *v, size_t max)
 {
+	const json_t *seen[LAYOUT_LOOPS];
 	size_t n = 0;
 
-	for (size_t i = 0; i < rs->n && n < max; i++) {
-		bool seen = false;
+	for (size_t i = 0; i < rs->n && n < max && n < LAYOUT_LOOPS; i++) {
+		const struct hrow *r = &rs->v[i];
+		bool dup = false;
 
-		if (!rs->v[i].loop)
+		if (!r->loop || !layout_fits(r->addr, r->bytes))
 			continue;
 		for (size_t k = 0; k < n; k++)
-			seen |= v[k].r->loop == rs->v[i].loop;
-		if (seen)
+			dup |= seen[k] == r->loop;
+		if (dup)
 			continue;
-		v[n].r = &rs->v[i];
-		v[n].from = rs->v[i].addr & ~(uint64_t)63;
-		v[n].to = (rs->v[i].addr + rs->v[i].bytes + 63) & ~(uint64_t)63;
-		n++;
+		seen[n] = r->loop;
+		layout_set(&v[n++], r->name, "", r->addr, r->bytes, r);
 	}
 	return n;
 }
 
 static void layout_row(FILE *out, const struct layout_loop *L, size_t row)
 {
-	const struct hrow *r = L->r;
 	double y = TOP + (double)row * ROW_H, bar = LAYOUT_W - LABEL_W - 10;
 	double scale = bar / (double)(L->to - L->from);
-	double x0 = LABEL_W + (double)(r->addr - L->from) * scale;
+	double x0 = LABEL_W + (double)(L->addr - L->from) * scale;
 	char addr[20];
 
-	fprintf(out, "<text x=\"%d\" y=\"%.0f\" class=\"lbl\">", LABEL_W - 6, y + 18);
-	html_text(out, r->name);
-	fprintf(out, " %s</text>\n", hex_addr(addr, r->addr));
-	fprintf(out, "<rect x=\"%d\" y=\"%.0f\" width=\"%.1f\" height=\"22\" class=\"line\"/>\n",
+	fprintf(out, "<text x=\"%d\" y=\"%.0f\" class=\"lay-lbl\">", LABEL_W - 6, y + 18);
+	html_text(out, L->name);
+	fprintf(out, "%s%s %s</text>\n", *L->side ? " " : "", L->side, hex_addr(addr, L->addr));
+	fprintf(out, "<rect x=\"%d\" y=\"%.0f\" width=\"%.1f\" height=\"22\" class=\"lay-line\"/>\n",
 		LABEL_W, y + 2, bar);
-	fprintf(out, "<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"22\" class=\"loop\"/>\n",
-		x0, y + 2, (double)r->bytes * scale);
+	fprintf(out, "<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"22\" class=\"lay-loop\"/>\n",
+		x0, y + 2, (double)L->bytes * scale);
 	for (uint64_t a = L->from; a <= L->to; a += 16) {
 		double x = LABEL_W + (double)(a - L->from) * scale;
-		const char *cls = a % 64 == 0 ? "w64" : a % 32 == 0 ? "w32" : "w16";
+		const char *cls = a % 64 == 0 ? "lay-w64" : a % 32 == 0 ? "lay-w32" : "lay-w16";
 
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" class=\"%s\"/>\n",
 			x, y, x, y + 26, cls);
 	}
-	if (r->h.branch >= L->from && r->h.branch < L->to) {
-		double x = LABEL_W + (double)(r->h.branch - L->from) * scale;
+	if (L->branch >= L->from && L->branch < L->to) {
+		double x = LABEL_W + (double)(L->branch - L->from) * scale;
 
-		fprintf(out, "<path d=\"M%.1f %.0f l-5 -7 h10 z\" class=\"branch\"/>\n", x, y + 9);
+		fprintf(out, "<path d=\"M%.1f %.0f l-5 -7 h10 z\" class=\"lay-br\"/>\n", x, y + 9);
 	}
 }
 
 static void layout_table(FILE *out, const struct layout_loop *v, size_t n)
 {
-	static const char *const cols[] = { "function", "start", "end", ">bytes", ">16 B windows",
-		">32 B windows", ">64 B windows", "worst hazard", "branch" };
+	static const char *const cols[] = { "function", "side", "start", "end", ">bytes",
+		">16 B windows", ">32 B windows", ">64 B windows", "worst hazard", "branch" };
+	const bool diff = *v[0].side;   /* the side column in a diff only */
+	const char *used[10];
+	size_t nc = 0;
 	struct table t;
 
-	table_init(&t, 9, cols);
+	for (size_t c = 0; c < 10; c++)
+		if (c != 1 || diff)
+			used[nc++] = cols[c];
+	table_init(&t, nc, used);
 	t.wrap[0] = true;
 	for (size_t i = 0; i < n; i++) {
-		const struct hrow *r = v[i].r;
-		char s[20], e[20], b[24], w[3][24], br[20];
+		const struct layout_loop *L = &v[i];
+		char s[20], e[20], b[24], w[MODEL_NWINDOWS][24], br[20];
 
-		hex_addr(s, r->addr);
-		hex_addr(e, r->addr + r->bytes);
-		snprintf(b, sizeof b, "%" PRIu64, r->bytes);
+		hex_addr(s, L->addr);
+		hex_addr(e, L->addr + L->bytes);
+		snprintf(b, sizeof b, "%" PRIu64, L->bytes);
 		for (size_t k = 0; k < MODEL_NWINDOWS; k++)
 			snprintf(w[k], sizeof w[k], "%u/%u",
-				 windows_touched(r->addr, r->addr + r->bytes, model_windows[k]),
-				 windows_best(r->bytes, model_windows[k]));
-		char worst[64];
-		snprintf(worst, sizeof worst, "%s %u B", str_of(r->haz, "rule"), r->h.window);
-		table_row(&t, r->name, s, e, b, w[0], w[1], w[2], worst,
-			  r->h.branch ? hex_addr(br, r->h.branch) : "-");
+				 windows_touched(L->addr, L->addr + L->bytes, model_windows[k]),
+				 windows_best(L->bytes, model_windows[k]));
+		const char *all[10] = { L->name, L->side, s, e, b, w[0], w[1], w[2], L->hazard,
+					L->branch ? hex_addr(br, L->branch) : "-" }, *cells[10];
+
+		nc = 0;
+		for (size_t c = 0; c < 10; c++)
+			if (c != 1 || diff)
+				cells[nc++] = all[c];
+		table_row_v(&t, cells);
 	}
 	fputs("<details><summary>data</summary>\n", out);
 	table_html(&t, out, "layout");
@@ -434,37 +487,46 @@ static void layout_table(FILE *out, const struct layout_loop *v, size_t n)
 	table_free(&t);
 }
 
-static void scan_layout(FILE *out, const struct report_input *in, size_t file,
-			const struct hrows *rs)
+/* The loops against the windows: a row per loop over the 64 B lines it
+ * touches (thin: 16 B, dashed: 32 B, thick: 64 B boundaries), the loop
+ * hatched, the branch at fault a triangle; the table behind it after it. */
+static void layout_plot(FILE *out, const char *id, const char *heading,
+			const struct layout_loop *v, size_t n)
 {
-	struct layout_loop v[LAYOUT_LOOPS];
-	size_t n = pick_layout_loops(rs, v, LAYOUT_LOOPS);
-	unsigned h = TOP + (unsigned)n * ROW_H + 26;
-	char id[64];
-
 	if (!n)
 		return;
-	snprintf(id, sizeof id, "%s-%zu-layout-%zu", in->command, in->index, file + 1);
-	fputs("<h4>The worst loops against the windows</h4>\n", out);
-	html_svg_begin(out, id, "The worst loops' bytes (hatched) against 16 B (thin), 32 B "
-		       "(dashed) and 64 B (thick) boundaries; triangle: the branch at fault",
-		       LAYOUT_W, h);
-	fputs("<defs><pattern id=\"", out);
-	fprintf(out, "%s-hatch\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
-		"patternTransform=\"rotate(45)\"><rect width=\"6\" height=\"6\" fill=\"#bbb\"/>"
-		"<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" stroke=\"#222\" stroke-width=\"2\"/>"
-		"</pattern></defs>\n", id);
-	fprintf(out, "<style>.lbl{font:12px monospace;text-anchor:end}.line{fill:#fff;"
-		"stroke:#888}.loop{fill:url(#%s-hatch);stroke:#000;stroke-width:1.5}"
-		".w16{stroke:#999;stroke-width:1}.w32{stroke:#444;stroke-width:1.5;"
-		"stroke-dasharray:4 3}.w64{stroke:#000;stroke-width:3}.branch{fill:#000}"
-		".key{font:12px sans-serif}</style>\n", id);
-	fprintf(out, "<text x=\"%d\" y=\"20\" class=\"key\">each row: the 64 B lines the loop "
-		"touches; thin: 16 B, dashed: 32 B, thick: 64 B boundary</text>\n", LABEL_W);
+	fprintf(out, "<h4>%s</h4>\n", heading);
+	html_svg_begin(out, id, "Loops' bytes (hatched) against 16 B (thin), 32 B (dashed) and "
+		       "64 B (thick) boundaries; triangle: the branch at fault",
+		       LAYOUT_W, TOP + (unsigned)n * ROW_H + 26);
+	fprintf(out, "<defs><pattern id=\"%s-hatch\" width=\"6\" height=\"6\" "
+		"patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"6\" "
+		"height=\"6\" fill=\"#bbb\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"6\" "
+		"stroke=\"#222\" stroke-width=\"2\"/></pattern></defs>\n", id);
+	/* an inline SVG's style is the page's: class names of their own */
+	fprintf(out, "<style>.lay-lbl{font:12px monospace;text-anchor:end}.lay-line{fill:#fff;"
+		"stroke:#888}.lay-w16{stroke:#999;stroke-width:1}.lay-w32{stroke:#444;"
+		"stroke-width:1.5;stroke-dasharray:4 3}.lay-w64{stroke:#000;stroke-width:3}"
+		".lay-br{fill:#000}.lay-key{font:12px sans-serif}</style>\n"
+		"<style>#%s .lay-loop{fill:url(#%s-hatch);stroke:#000;stroke-width:1.5}</style>\n",
+		id, id);
+	fprintf(out, "<text x=\"%d\" y=\"20\" class=\"lay-key\">each row: the 64 B lines the "
+		"loop touches; thin: 16 B, dashed: 32 B, thick: 64 B boundary</text>\n", LABEL_W);
 	for (size_t i = 0; i < n; i++)
 		layout_row(out, &v[i], i);
 	fputs("</svg>\n", out);
 	layout_table(out, v, n);
+}
+
+static void scan_layout(FILE *out, const struct report_input *in, size_t file,
+			const struct hrows *rs)
+{
+	struct layout_loop v[LAYOUT_LOOPS];
+	char id[64];
+
+	snprintf(id, sizeof id, "%s-%zu-layout-%zu", in->command, in->index, file + 1);
+	layout_plot(out, id, "The worst loops against the windows", v,
+		    pick_layout_loops(rs, v, LAYOUT_LOOPS));
 }
 
 static void scan_file(FILE *out, const struct report_input *in, size_t index,
@@ -501,17 +563,60 @@ static void scan_errors(FILE *out, const json_t *errors)
 		return;
 	fputs("<h4>Files not scanned</h4>\n<ul class=\"errors\">\n", out);
 	json_array_foreach(errors, i, e) {
-		fputs("<li>", out);
-		html_text(out, json_is_string(e) ? json_string_value(e) : str_of(e, "error"));
+		fputs("<li><span class=\"path\">", out);
+		html_text(out, str_of(e, "path"));
+		fputs("</span>: ", out);
+		html_text(out, str_of(e, "error"));
 		fputs("</li>\n", out);
 	}
 	fputs("</ul>\n", out);
 }
 
+/* n[0]: all, n[1 + severity_index]: of each severity */
+static void count_severity(void *ctx, const json_t *f, const json_t *l, const json_t *h)
+{
+	size_t *n = ctx;
+
+	(void)f, (void)l;
+	n[0]++;
+	n[1 + severity_index(int_of(h, "severity"))]++;
+}
+
+/* A scan of many files: one row each first (a scan of /usr/lib is
+ * hundreds), then the details of the first FILES_DETAILED with hazards. */
+enum { FILES_DETAILED = 10 };
+
+static void scan_files_table(FILE *out, const json_t *files)
+{
+	static const char *const cols[] = { "file", "arch", ">functions", ">loops", ">hazards",
+		">high", ">medium", ">low" };
+	size_t n = json_array_size(files), shown = n < HTML_ROWS ? n : HTML_ROWS;
+	struct table t;
+
+	table_init(&t, 8, cols);
+	t.wrap[0] = true;
+	for (size_t i = 0; i < shown; i++) {
+		const json_t *f = json_array_get(files, i);
+		size_t sev[4] = { 0 };
+		char v[6][24];
+
+		each_hazard(f, count_severity, sev);
+		snprintf(v[0], sizeof v[0], "%lld", int_of(f, "functions_scanned"));
+		snprintf(v[1], sizeof v[1], "%lld", int_of(f, "loops_total"));
+		for (int k = 0; k < 4; k++)
+			snprintf(v[2 + k], sizeof v[2 + k], "%zu", sev[k]);
+		table_row(&t, str_of(f, "path"), str_of(f, "arch"), v[0], v[1], v[2], v[3], v[4],
+			  v[5]);
+	}
+	table_html(&t, out, "scanned");
+	table_free(&t);
+	html_more(out, shown, n, "files");
+}
+
 void html_section_scan(FILE *out, const struct report_input *in)
 {
 	const json_t *files = json_object_get(in->doc, "files"), *f;
-	size_t i;
+	size_t i, detailed = 0, left = 0, n = json_array_size(files);
 
 	html_section_begin(out, in, "scan");
 	if (json_object_get(in->doc, "host")) {
@@ -519,8 +624,24 @@ void html_section_scan(FILE *out, const struct report_input *in)
 		html_field(out, in->doc, "host");
 		fputs("</p>\n", out);
 	}
-	json_array_foreach(files, i, f)
-		scan_file(out, in, i, f, json_array_size(files) > 1);
+	if (n > 1)
+		scan_files_table(out, files);
+	json_array_foreach(files, i, f) {
+		size_t sev[4] = { 0 };
+
+		each_hazard(f, count_severity, sev);
+		if (n > 1 && !sev[0])
+			continue;
+		if (detailed == FILES_DETAILED) {
+			left++;
+			continue;
+		}
+		detailed++;
+		scan_file(out, in, i, f, n > 1);
+	}
+	if (left)
+		fprintf(out, "<p class=\"more\">%zu more files with hazards not detailed here.</p>\n",
+			left);
 	scan_errors(out, json_object_get(in->doc, "errors"));
 	html_section_end(out);
 }
@@ -612,6 +733,34 @@ static void diff_table(FILE *out, const struct hrows *rs, const char *class)
 	html_more(out, shown, rs->n, "rows");
 }
 
+/* The loops of the worst new hazards, each change once: its old side (if
+ * any) above its new, so what moved or grew shows against the windows. */
+static size_t pick_diff_loops(const struct hrows *added, struct layout_loop *v, size_t max)
+{
+	const json_t *seen[LAYOUT_LOOPS];
+	size_t n = 0, nseen = 0;
+
+	for (size_t i = 0; i < added->n && n + 2 <= max && nseen < LAYOUT_LOOPS; i++) {
+		const struct hrow *r = &added->v[i];
+		const json_t *old = json_object_get(r->func, "old");
+		bool dup = false;
+
+		if (!r->loop || !layout_fits(r->addr, r->bytes))
+			continue;
+		for (size_t k = 0; k < nseen; k++)
+			dup |= seen[k] == r->func;
+		if (dup)
+			continue;
+		seen[nseen++] = r->func;
+		if (json_is_object(old) && layout_fits(addr_of(old, "start"),
+						       (uint64_t)int_of(old, "bytes")))
+			layout_set(&v[n++], r->name, "old", addr_of(old, "start"),
+				   (uint64_t)int_of(old, "bytes"), NULL);
+		layout_set(&v[n++], r->name, "new", r->addr, r->bytes, r);
+	}
+	return n;
+}
+
 static bool in_list(const json_t *list, const char *name)
 {
 	const json_t *v;
@@ -645,23 +794,15 @@ static void diff_verdict(FILE *out, const json_t *doc, const struct hrows *added
 	}
 	if (json_is_true(json_object_get(g, "fails")))
 		fprintf(out, "<p class=\"verdict fail\">The gate fails (exit status %lld): %zu "
-			"new hazard rows of a selected rule and cause.</p>\n",
-			int_of(g, "exit_status"), failing);
+			"new hazard row%s of a selected rule and cause.</p>\n",
+			int_of(g, "exit_status"), failing, failing == 1 ? "" : "s");
 	else
 		fprintf(out, "<p class=\"verdict pass\">The gate passes (exit status %lld): no "
 			"new hazard of a selected rule and cause.</p>\n", int_of(g, "exit_status"));
 	fputs("<p class=\"gate\">Fails on rules: ", out);
-	const json_t *v;
-	size_t i;
-	json_array_foreach(json_object_get(g, "fail_on"), i, v) {
-		fputs(i ? ", " : "", out);
-		html_text(out, json_string_value(v));
-	}
+	text_list(out, json_object_get(g, "fail_on"));
 	fputs("; causes: ", out);
-	json_array_foreach(json_object_get(g, "causes"), i, v) {
-		fputs(i ? ", " : "", out);
-		html_text(out, json_string_value(v));
-	}
+	text_list(out, json_object_get(g, "causes"));
 	fputs(".</p>\n", out);
 }
 
@@ -678,10 +819,13 @@ static void diff_summary(FILE *out, const json_t *s)
 	table_init(&t, 2, cols);
 	t.head[0] = "summary";
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		char v[24];
+		char v[24], name[48];
 
 		snprintf(v, sizeof v, "%lld", int_of(s, keys[i]));
-		table_row(&t, keys[i], v);
+		snprintf(name, sizeof name, "%s", keys[i]);
+		for (char *u = strchr(name, '_'); u; u = strchr(u, '_'))
+			*u = ' ';       /* the JSON's key, in words */
+		table_row(&t, name, v);
 	}
 	for (int side = 0; side < 2; side++) {
 		const json_t *by = json_object_get(s, side ? "fixed_by_cause" : "new_by_cause");
@@ -740,6 +884,14 @@ void html_section_diff(FILE *out, const struct report_input *in)
 		diff_table(out, &added, "added");
 	else
 		fputs("<p class=\"none\">None.</p>\n", out);
+	if (added.n) {
+		struct layout_loop v[LAYOUT_LOOPS];
+		char id[48];
+
+		snprintf(id, sizeof id, "%s-%zu-layout", in->command, in->index);
+		layout_plot(out, id, "The loops of the worst new hazards, old above new", v,
+			    pick_diff_loops(&added, v, LAYOUT_LOOPS));
+	}
 	fputs("<h4>Fixed hazards</h4>\n", out);
 	if (removed.n)
 		diff_table(out, &removed, "removed");
@@ -776,29 +928,29 @@ static void hazard_list(const json_t *hazards, struct strbuf *b)
 	}
 }
 
-struct hot_loop {
-	const json_t *file, *loop;
+struct hot_row {
+	const json_t *file, *row;       /* a loop or a function of the record */
 	long long samples;
 };
 
 static int by_samples(const void *a, const void *b)
 {
-	const struct hot_loop *x = a, *y = b;
+	const struct hot_row *x = a, *y = b;
 
 	return (x->samples < y->samples) - (x->samples > y->samples);
 }
 
 /* Every file's loops (or functions), hottest first across the files. */
-static size_t hottest(const json_t *files, const char *key, struct hot_loop **out)
+static size_t hottest(const json_t *files, const char *key, struct hot_row **out)
 {
 	const json_t *f, *l;
 	size_t i, j, n = 0, cap = 0;
-	struct hot_loop *v = NULL;
+	struct hot_row *v = NULL;
 
 	json_array_foreach(files, i, f)
 		json_array_foreach(json_object_get(f, key), j, l) {
 			GROW(v, cap, n + 1);
-			v[n++] = (struct hot_loop){ f, l, int_of(l, "samples") };
+			v[n++] = (struct hot_row){ f, l, int_of(l, "samples") };
 		}
 	if (n)
 		qsort(v, n, sizeof *v, by_samples);
@@ -828,7 +980,7 @@ static void record_files(FILE *out, const json_t *files, long long total)
 	html_more(out, shown, n, "files");
 }
 
-static void record_loops_plot(FILE *out, const struct report_input *in, const struct hot_loop *v,
+static void record_loops_plot(FILE *out, const struct report_input *in, const struct hot_row *v,
 			      size_t n, long long total)
 {
 	enum { W = 1000, LBL = 330, BAR_H = 22 };
@@ -838,21 +990,21 @@ static void record_loops_plot(FILE *out, const struct report_input *in, const st
 	snprintf(id, sizeof id, "%s-%zu-loops", in->command, in->index);
 	html_svg_begin(out, id, "The hottest loops' share of all samples", W,
 		       (unsigned)(shown * BAR_H + 30));
-	fputs("<style>.lbl{font:12px monospace;text-anchor:end}.bar{fill:#555;stroke:#000}"
-	      ".val{font:12px sans-serif}.axis{stroke:#000}</style>\n", out);
+	fputs("<style>.rec-lbl{font:12px monospace;text-anchor:end}.rec-bar{fill:#555;stroke:#000}"
+	      ".rec-val{font:12px sans-serif}.rec-axis{stroke:#000}</style>\n", out);
 	for (size_t i = 0; i < shown; i++) {
 		double pct = total > 0 ? 100.0 * (double)v[i].samples / (double)total : 0;
 		double y = 4 + (double)i * BAR_H;
 
-		fprintf(out, "<text x=\"%d\" y=\"%.0f\" class=\"lbl\">", LBL - 6, y + 15);
-		html_text(out, str_of(v[i].loop, "function"));
-		fprintf(out, " %s</text>\n", str_of(v[i].loop, "start"));
-		fprintf(out, "<rect x=\"%d\" y=\"%.0f\" width=\"%.1f\" height=\"%d\" class=\"bar\"/>\n",
+		fprintf(out, "<text x=\"%d\" y=\"%.0f\" class=\"rec-lbl\">", LBL - 6, y + 15);
+		html_text(out, str_of(v[i].row, "function"));
+		fprintf(out, " %s</text>\n", str_of(v[i].row, "start"));
+		fprintf(out, "<rect x=\"%d\" y=\"%.0f\" width=\"%.1f\" height=\"%d\" class=\"rec-bar\"/>\n",
 			LBL, y + 2, pct / 100.0 * (W - LBL - 70), BAR_H - 6);
-		fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" class=\"val\">%.1f%%</text>\n",
+		fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" class=\"rec-val\">%.1f%%</text>\n",
 			LBL + pct / 100.0 * (W - LBL - 70) + 4, y + 15, pct);
 	}
-	fprintf(out, "<line x1=\"%d\" y1=\"2\" x2=\"%d\" y2=\"%zu\" class=\"axis\"/>\n", LBL, LBL,
+	fprintf(out, "<line x1=\"%d\" y1=\"2\" x2=\"%d\" y2=\"%zu\" class=\"rec-axis\"/>\n", LBL, LBL,
 		shown * BAR_H + 6);
 	fputs("</svg>\n", out);
 }
@@ -862,7 +1014,7 @@ static void record_loops(FILE *out, const struct report_input *in, const json_t 
 {
 	static const char *const cols[] = { "file", "function", "start", "end", ">bytes",
 		">depth", ">samples", ">% of all", ">% of file", "hazards" };
-	struct hot_loop *v;
+	struct hot_row *v;
 	size_t n = hottest(files, "loops", &v), shown = n < HTML_ROWS ? n : HTML_ROWS;
 	struct strbuf hz = { 0 };
 	struct table t;
@@ -877,7 +1029,7 @@ static void record_loops(FILE *out, const struct report_input *in, const json_t 
 	table_init(&t, 10, cols);
 	t.wrap[0] = t.wrap[1] = t.wrap[9] = true;
 	for (size_t i = 0; i < shown; i++) {
-		const json_t *l = v[i].loop;
+		const json_t *l = v[i].row;
 		char b[24], d[24], s[24], p[16], pf[16];
 
 		snprintf(b, sizeof b, "%" PRIu64, addr_of(l, "end") - addr_of(l, "start"));
@@ -902,7 +1054,7 @@ static void record_functions(FILE *out, const json_t *files, const json_t *kerne
 {
 	static const char *const cols[] = { "file", "function", "address", ">samples",
 		">% of all" };
-	struct hot_loop *v;
+	struct hot_row *v;
 	size_t n = hottest(files, "functions", &v), shown = n < HTML_ROWS ? n : HTML_ROWS;
 	size_t nk = json_array_size(json_object_get(kernel, "functions"));
 	struct table t;
@@ -915,8 +1067,8 @@ static void record_functions(FILE *out, const json_t *files, const json_t *kerne
 
 		snprintf(s, sizeof s, "%lld", v[i].samples);
 		share(p, sizeof p, v[i].samples, total);
-		table_row(&t, str_of(v[i].file, "path"), str_of(v[i].loop, "name"),
-			  str_of(v[i].loop, "addr"), s, p);
+		table_row(&t, str_of(v[i].file, "path"), str_of(v[i].row, "name"),
+			  str_of(v[i].row, "addr"), s, p);
 	}
 	for (size_t i = 0; i < nk && i < HTML_ROWS; i++) {
 		const json_t *f = json_array_get(json_object_get(kernel, "functions"), i);
