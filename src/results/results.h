@@ -125,9 +125,12 @@ struct diff_image {
 	const struct scan_result *r;
 };
 
-/* Written to f as it is made; 0, or -1 when a write failed. */
+/* Written to f as it is made; 0, or -1 when a write failed. With samples
+ * (diff --hot: new->r->hot) each change has its "samples", and those with
+ * less than min_share of the run's are left out, counted in the summary's
+ * "folded", as the text and markdown fold them. */
 int results_diff(FILE *f, const struct diff_image *old, const struct diff_image *new,
-		 const struct layout_diff *d, bool source_lines);
+		 const struct layout_diff *d, bool source_lines, double min_share);
 
 /* ---- sweep's result file (sweep.c) ---- */
 

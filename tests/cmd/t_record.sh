@@ -308,3 +308,34 @@ expect_eq "diff --hot --min-share 20%: the cold loop not in the table" \
 	"$(printf '%s\n' "$OUT" | grep -c ' cold ')" 0
 REC_WANT="straddle: $TMP/bench.json: a bench result, not a record (make one with 'straddle record')"
 rec_err "diff --hot, not a record" diff --hot "$TMP/bench.json" "$FIXTURES/x86/hotcold" "$HOTNEW"
+# markdown and JSON fold the same rows as the text
+COLD_SAMPLES=$(jq -r '.files[0].loops[1].samples' "$TMP/hc.json")
+run "$STRADDLE" diff --uarch zen1 --hot "$TMP/hc.json" --min-share 20% --format markdown "$FIXTURES/x86/hotcold" "$HOTNEW"
+expect_eq "diff --hot --format markdown: where the samples are" "$(printf '%s\n' "$OUT" | sed -n 3p)" \
+	"Samples of \`$TMP/hc.json\`: $TOTAL of $TOTAL in \`$FIXTURES/x86/hotcold\`, 0 in \`$HOTNEW\`."
+expect_eq "diff --hot --format markdown --min-share 20%: exactly the hot loop's two rows, then the summary line" \
+	"$(printf '%s\n' "$OUT" | sed -n '/^\*\*Fixed hazards\*\*$/,$p')" \
+	"**Fixed hazards**
+
+| samples % | severity | function | cause | address | bytes | window | touched/best | rule | profile | fix |
+|---|---|---|---|---|---|---|---|---|---|---|
+| $HOT_PCT | medium | \`hot\` | moved | 0x40107a -> 0x401080 | 9 -> 9 | 64 | 2/1 -> 1/1 | loop-straddles-window | zen1 | \`-\` |
+| $HOT_PCT | low | \`hot\` | moved | 0x40107a -> 0x401080 | 9 -> 9 | 16 | 2/1 -> 1/1 | loop-straddles-window | zen1 | \`-\` |
+
+1 more hazards in code with less than 20% of samples"
+run "$STRADDLE" diff --uarch zen1 --hot "$TMP/hc.json" --format markdown "$FIXTURES/x86/hotcold" "$HOTNEW"
+expect_eq "diff --hot --format markdown, default --min-share: the cold loop's row too, no summary line" \
+	"$(printf '%s\n' "$OUT" | sed -n '/^|---/,${/^|---/d;p}' | awk -F' [|] ' '{ print $1, $3, $7 }')" \
+	"| $HOT_PCT \`hot\` 64
+| $HOT_PCT \`hot\` 16
+| $COLD_PCT \`cold\` 64"
+run "$STRADDLE" diff --uarch zen1 --hot "$TMP/hc.json" --min-share 20% --json "$FIXTURES/x86/hotcold" "$HOTNEW"
+expect_eq "diff --hot --json --min-share 20%: only the hot loop's change, with its samples" \
+	"$(jq_of '[.loops[] | "\(.function) \(.samples) \([.removed[].window] | join(","))"] | join(" ")')" "hot $HOT_SAMPLES 16,64"
+expect_eq "diff --hot --json --min-share 20%: the cold loop's change counted as folded" \
+	"$(jq_of '.summary.folded | "\(.min_share) \(.changes) \(.new_hazards) \(.fixed_hazards)"')" "0.2 1 0 1"
+run "$STRADDLE" diff --uarch zen1 --hot "$TMP/hc.json" --json "$FIXTURES/x86/hotcold" "$HOTNEW"
+expect_eq "diff --hot --json, default --min-share: both loops, nothing folded" \
+	"$(jq_of '([.loops[] | "\(.function)=\(.samples)"] | join(" ")), (.summary.folded | "\(.changes) \(.fixed_hazards)")')" \
+	"hot=$HOT_SAMPLES cold=$COLD_SAMPLES
+0 0"
