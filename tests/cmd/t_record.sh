@@ -271,6 +271,18 @@ run "$STRADDLE" record -o "$TMP/nodir/r.json" -- sh -c 'exit 5'
 expect_eq "record, an unwritable result: exit 2" "$RC" 2
 expect_eq "record, an unwritable result: the line" "$(printf '%s\n' "$ERR" | grep -v 'hardware cycles')" "$REC_WANT"
 
+# perf_event_open refused entirely (perf_event_paranoid 3, a container
+# without it): the cost cannot be measured, and record fails as it always
+# did, one line, no file
+for np in "13 Permission denied" "38 Function not implemented"; do
+	run "$TOOLS/noperf" ${np%% *} "$STRADDLE" record -o "$TMP/noperf.json" -- "$HOTCOLD"
+	expect_eq "record, perf_event_open refused (${np#* }): exit 2" "$RC" 2
+	expect_eq "record, perf_event_open refused (${np#* }): the one line" \
+		"$(printf '%s\n' "$ERR" | sed 's/on task [0-9]*:/on task N:/')" \
+		"straddle: record: perf_event_open (cpu-clock) on task N: ${np#* }"
+	expect_eq "record, perf_event_open refused (${np#* }): no file" "$(ls "$TMP/noperf.json" 2>/dev/null)" ""
+done
+
 REC_WANT="straddle: $TMP/missing.json: not a record: unable to open $TMP/missing.json: No such file or directory (line -1)"
 rec_err "scan --hot, no such file" scan --hot "$TMP/missing.json"
 printf '{"schema":1,"command":"bench","metrics":[]}\n' >"$TMP/bench.json"
