@@ -20,8 +20,12 @@
 #include <unistd.h>
 
 /* Issue 13, item 5: sampling slows the program by at most 2% at the
- * default rate. */
-#define COST_BUDGET 0.02
+ * default rate. The rate is chosen for half of that: the slowdown
+ * predicted for 250 Hz here (48 us a sample) was 1.2%, and bench-record
+ * measured it at +0.8% to +2.6% in six runs of 31 to 61 pairs on the
+ * loaded guest, so the other half is room for what a run adds. */
+#define COST_GOAL 0.02
+#define COST_BUDGET (COST_GOAL / 2)
 /* Fewer samples than this and record says how far a share can be off. */
 #define FEW_SAMPLES 1000
 
@@ -78,8 +82,8 @@ static const struct cmd_option record_options[] = {
 	{ .letter = 'F', .value = "HZ", .kind = OPT_CALL, .call = set_hz,
 	  .help = "samples a second (default: the highest of 4000, 2000,\n"
 		  "1000, 500, 250, 100, 50, 25, 10 that costs the program\n"
-		  "at most 2% here, measured first; at most the kernel's\n"
-		  "perf_event_max_sample_rate)" },
+		  "at most 1% here, measured first, to keep it within 2%;\n"
+		  "at most the kernel's perf_event_max_sample_rate)" },
 	{ .name = "kernel", .kind = OPT_SET, .field = F(kernel),
 	  .help = "kernel samples too, when the kernel permits them" },
 	{ .letter = 'p', .value = "PID", .kind = OPT_ULONG, .field = F(pid), .min = 1,
@@ -106,8 +110,9 @@ const struct command record_command = {
 		 "ranks hazards by them.\n"
 		 "Without -F the rate fits the machine: what one sample costs is measured\n"
 		 "first (~0.2 s, before the program starts), 1-2 us on bare metal but tens\n"
-		 "of us in some VMs, and the rate is the highest that keeps the program\n"
-		 "within 2%; with -F, a rate that costs more is said after the run.\n",
+		 "of us in some VMs, and the rate is the highest predicted to cost at most\n"
+		 "1%, to keep the program within 2%; with -F, a rate that costs more than\n"
+		 "2% is said after the run.\n",
 	.options = record_options,
 	.in_order = true,
 	.notes = "Exit status: the program's (128+N when signal N ended it); 2 bad usage, a\n"
@@ -164,24 +169,24 @@ static void format_us(char *buf, size_t n, double ns)
  * -F only when it is over the budget. */
 static void say_cost(const struct record_cmd *c)
 {
-	double share = (double)c->hz * c->sample_cost * 1e-9;
-	char us[32];
+	double share = sampling_slowdown(c->hz, c->sample_cost);
+	char us[32], pct[32];
 
 	if (c->sample_cost < 0)
 		return;
 	format_us(us, sizeof us, c->sample_cost);
+	snprintf(pct, sizeof pct, isfinite(share) ? "~%.1f%%" : "over 100%%", 100 * share);
 	if (!c->hz_given && share <= COST_BUDGET)
 		complain("record", "one sample costs ~%s us here; sampled at %lu Hz to keep the "
-			 "program within %g%% (-F to choose)", us, c->hz, 100 * COST_BUDGET);
+			 "program within %g%% (-F to choose)", us, c->hz, 100 * COST_GOAL);
 	else if (!c->hz_given)
 		complain("record", "one sample costs ~%s us here; sampled at %lu Hz, the lowest "
-			 "rate, which still cost the program ~%.1f%% (-F to choose)", us, c->hz,
-			 100 * share);
-	else if (share > COST_BUDGET)
+			 "rate, which still cost the program %s (-F to choose)", us, c->hz, pct);
+	else if (share > COST_GOAL)
 		complain("record", "-F %lu: one sample costs ~%s us here, so sampling cost the "
-			 "program ~%.1f%% (%u Hz keeps it within %g%%)", c->hz, us, 100 * share,
+			 "program %s (%u Hz keeps it within %g%%)", c->hz, us, pct,
 			 default_rate(c->sample_cost, COST_BUDGET, max_sample_rate()),
-			 100 * COST_BUDGET);
+			 100 * COST_GOAL);
 }
 
 /* A share of n samples is a binomial proportion: its 95% interval is

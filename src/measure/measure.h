@@ -136,9 +136,13 @@ void sampling_close(struct sampling *s);
  * events sampling_open opens at up to max_hz, alternated, ~0.2 s of CPU;
  * -1 with one line in e when the events cannot be opened. */
 int sample_cost_ns(double *cost, unsigned long max_hz, struct err *e);
+/* How much sampling at hz slows a program when one sample costs
+ * per_sample_ns: s / (1 - s) for s = hz x per_sample_ns (the samples' own
+ * time is sampled too); a fraction, INFINITY from s = 1. */
+double sampling_slowdown(unsigned long hz, double per_sample_ns);
 /* The highest rate of the ladder 4000, 2000, 1000, 500, 250, 100, 50, 25,
- * 10 Hz, at most max_hz, whose cost (rate x per_sample_ns) is at most
- * budget (a fraction of the program's time); the lowest when none is. */
+ * 10 Hz, at most max_hz, whose sampling_slowdown is at most budget; the
+ * lowest when none is. */
 unsigned default_rate(double per_sample_ns, double budget, unsigned long max_hz);
 /* The running kernel (kernel.c): release, build-id, _text, and its text
  * symbols from /proc/kallsyms, sorted (none when addresses are hidden). */

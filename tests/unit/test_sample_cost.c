@@ -5,20 +5,33 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <math.h>
 
 #include "measure/measure.h"
 
-/* Each rung's edge: at 2%, 4000 Hz allows 5000 ns a sample, 2000 Hz
- * 10000 ns, 1000 Hz 20000, 500 Hz 40000, 250 Hz 80000, 100 Hz 200000,
- * 50 Hz 400000, 25 Hz 800000, 10 Hz 2000000. */
+/* The slowdown: s / (1 - s) of s = rate x cost; from s = 1, no end. */
+static void slowdown(void **state)
+{
+	assert_true(sampling_slowdown(4000, 0) == 0);
+	assert_float_equal(sampling_slowdown(4000, 48000), 0.192 / 0.808, 1e-12);
+	assert_float_equal(sampling_slowdown(250, 48000), 0.012 / 0.988, 1e-12);
+	assert_float_equal(sampling_slowdown(1000, 500000), 1, 1e-12);
+	assert_true(isinf(sampling_slowdown(1000, 1000000)));
+	assert_true(isinf(sampling_slowdown(100000, 48000)));
+}
+
+/* Each rung's edge: a slowdown of 2% is s = 0.02 / 1.02, so 4000 Hz allows
+ * 4901.96 ns a sample, 2000 Hz 9803.9, 1000 Hz 19607.8, 500 Hz 39215.7,
+ * 250 Hz 78431.4, 100 Hz 196078.4, 50 Hz 392156.9, 25 Hz 784313.7, 10 Hz
+ * 1960784.3. */
 static void ladder_edges(void **state)
 {
 	static const struct { double ns; unsigned hz; } cases[] = {
-		{ 0, 4000 }, { 1500, 4000 }, { 5000, 4000 }, { 5001, 2000 },
-		{ 10000, 2000 }, { 10001, 1000 }, { 20000, 1000 }, { 20001, 500 },
-		{ 40000, 500 }, { 40001, 250 }, { 44000, 250 }, { 80000, 250 },
-		{ 80001, 100 }, { 200000, 100 }, { 200001, 50 }, { 400000, 50 },
-		{ 400001, 25 }, { 800000, 25 }, { 800001, 10 }, { 2000000, 10 },
+		{ 0, 4000 }, { 1500, 4000 }, { 4901, 4000 }, { 4902, 2000 },
+		{ 9803, 2000 }, { 9804, 1000 }, { 19607, 1000 }, { 19608, 500 },
+		{ 39215, 500 }, { 39216, 250 }, { 48000, 250 }, { 78431, 250 },
+		{ 78432, 100 }, { 196078, 100 }, { 196079, 50 }, { 392156, 50 },
+		{ 392157, 25 }, { 784313, 25 }, { 784314, 10 }, { 1960784, 10 },
 	};
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
@@ -28,16 +41,17 @@ static void ladder_edges(void **state)
 /* Nothing fits: the lowest rung, whatever it costs. */
 static void none_fits(void **state)
 {
-	assert_int_equal(default_rate(2000001, 0.02, 100000), 10);
+	assert_int_equal(default_rate(1960785, 0.02, 100000), 10);
 	assert_int_equal(default_rate(1e9, 0.02, 100000), 10);
 }
 
-/* Another budget moves every edge: at 1%, 44 us a sample is 100 Hz. */
+/* Another budget moves every edge: at 1% (s = 1 / 101), 44 us a sample
+ * is 100 Hz, and 4000 Hz allows 2475.2 ns. */
 static void budget(void **state)
 {
 	assert_int_equal(default_rate(44000, 0.01, 100000), 100);
-	assert_int_equal(default_rate(2500, 0.01, 100000), 4000);
-	assert_int_equal(default_rate(2501, 0.01, 100000), 2000);
+	assert_int_equal(default_rate(2475, 0.01, 100000), 4000);
+	assert_int_equal(default_rate(2476, 0.01, 100000), 2000);
 }
 
 /* The kernel's limit: no rung above it; below the lowest rung, the limit. */
@@ -52,6 +66,7 @@ static void kernel_limit(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(slowdown),
 		cmocka_unit_test(ladder_edges),
 		cmocka_unit_test(none_fits),
 		cmocka_unit_test(budget),
