@@ -105,7 +105,7 @@ static const struct cmd_option sweep_options[] = {
 	  .help = "bytes per call, K/M suffixes (default 4096)" },
 	{ .name = "precision", .value = "P", .kind = OPT_FRACTION, .field = F(s.precision),
 	  .lo = 1e-6, .hi = 0.5,
-	  .help = "stop when every median's 95% CI half-width is within P\n"
+	  .help = "stop when every floor's 95% CI half-width is within P\n"
 		  "of it (default 1%)" },
 	{ .name = "time", .value = "S", .kind = OPT_SECONDS, .field = F(s.budget_s),
 	  .help = "or after S seconds (default 20)" },
@@ -135,11 +135,13 @@ const struct command sweep_command = {
 	.run = cmd_sweep,
 	.summary = "run a loop at every code offset and measure it",
 	.args = "[OPTIONS] KERNEL...",
-	.about = "Place each kernel at every code offset and measure it: per offset the median\n"
-		 "time per call, bandwidth, 95% CI, ratio to the best offset, and 'slow' where\n"
-		 "the offset is both significantly (Mann-Whitney, --alpha) and materially\n"
-		 "(--material) slower than the best; beside it what the layout model predicts\n"
-		 "for that placement on this CPU. 'straddle kernels' lists the kernels.\n",
+	.about = "Place each kernel at every code offset and measure it: per offset the floor\n"
+		 "(the 10th percentile of the time per call: what the placement allows when the\n"
+		 "machine lets it run) with its 95% CI, the median, the bandwidth at the floor,\n"
+		 "the ratio of floors to the best offset, and 'slow' where the offset's floor is\n"
+		 "both significantly (quantile test, --alpha) and materially (--material) above\n"
+		 "the best's; beside it what the layout model predicts for that placement on\n"
+		 "this CPU. 'straddle kernels' lists the kernels.\n",
 	.options = sweep_options,
 	.notes = "Interrupted (SIGINT, SIGTERM, SIGHUP, SIGQUIT), sweep writes nothing, leaves\n"
 		 "no temporary file and dies of the signal, also when the signal comes while\n"
@@ -233,28 +235,30 @@ static void predicted_text(const struct variant *v, const char *sep, struct strb
 
 static void kernel_table(const struct sweep_cmd *c, const struct kernel *k)
 {
-	static const char *const cols[] = { ">offset", ">loop@64", ">median ns", ">GB/s",
-		">95% CI", ">ratio", ">p", "slow", "predicted" };
+	static const char *const cols[] = { ">offset", ">loop@64", ">floor ns", ">95% CI",
+		">median ns", ">GB/s", ">ratio", ">p", "slow", "predicted" };
 	struct strbuf pred = { 0 };
 	struct table t;
 
-	table_init(&t, 9, cols);
+	table_init(&t, 10, cols);
 	for (size_t i = 0; i < c->s.n; i++) {
 		const struct variant *v = &c->s.v[i];
-		char off[16], loop[16], med[32], gbs[32], ci[48], ratio[16], p[16];
+		char off[16], loop[16], fl[32], ci[48], med[32], gbs[32], ratio[16], p[16];
 
 		if (v->k != k)
 			continue;
 		snprintf(off, sizeof off, k->placeable ? "%u" : "-", v->offset);
 		snprintf(loop, sizeof loop, k->placeable ? "%u" : "-",
 			 (v->offset + k->loop_start) % 64);
+		snprintf(fl, sizeof fl, "%.1f", v->sum.floor);
+		snprintf(ci, sizeof ci, "[%.1f, %.1f]", v->sum.floor_lo, v->sum.floor_hi);
 		snprintf(med, sizeof med, "%.1f", v->sum.median);
-		snprintf(gbs, sizeof gbs, "%.2f", (double)c->s.size / v->sum.median);
-		snprintf(ci, sizeof ci, "[%.1f, %.1f]", v->sum.ci_lo, v->sum.ci_hi);
+		snprintf(gbs, sizeof gbs, "%.2f", (double)c->s.size / v->sum.floor);
 		snprintf(ratio, sizeof ratio, "%.3f", v->ratio);
 		snprintf(p, sizeof p, v->ratio == 1 ? "-" : "%.3g", v->p_vs_best);
 		predicted_text(v, ",", &pred);
-		table_row(&t, off, loop, med, gbs, ci, ratio, p, v->slow ? "slow" : "", sb_str(&pred));
+		table_row(&t, off, loop, fl, ci, med, gbs, ratio, p, v->slow ? "slow" : "",
+			  sb_str(&pred));
 	}
 	table_print(&t, stdout);
 	table_free(&t);
@@ -327,9 +331,9 @@ static void kernel_summary(const struct sweep_cmd *c, const struct kernel *k)
 
 		if (v->k != k)
 			continue;
-		if (!best || v->sum.median < best->sum.median)
+		if (!best || v->sum.floor < best->sum.floor)
 			best = v;
-		if (!worst || v->sum.median > worst->sum.median)
+		if (!worst || v->sum.floor > worst->sum.floor)
 			worst = v;
 		if (v->slow) {
 			printf(" %u", v->offset);
@@ -337,9 +341,9 @@ static void kernel_summary(const struct sweep_cmd *c, const struct kernel *k)
 		}
 	}
 	printf("%s\n", nslow ? "" : " none");
-	printf("sensitivity: %.2fx (worst offset %u: %.1f ns, best offset %u: %.1f ns)\n",
-	       worst->sum.median / best->sum.median, worst->offset, worst->sum.median,
-	       best->offset, best->sum.median);
+	printf("sensitivity: %.2fx (worst offset %u: floor %.1f ns, best offset %u: %.1f ns)\n",
+	       worst->sum.floor / best->sum.floor, worst->offset, worst->sum.floor,
+	       best->offset, best->sum.floor);
 	for (size_t p = 0; p < c->nprofiles; p++) {
 		size_t total, agree = agreement(c, p, k, &total);
 
@@ -359,7 +363,7 @@ static void compare_kernels(const struct sweep_cmd *c)
 	printf("\nat their best offsets:\n");
 	for (size_t k = 0; k < c->nkernels; k++) {
 		const struct variant *best = NULL;
-		struct mann_whitney m;
+		struct quantile_test m;
 
 		for (size_t i = 0; i < c->s.n; i++)
 			if (c->s.v[i].k == c->kernels[k] && c->s.v[i].ratio == 1.0)
@@ -368,14 +372,15 @@ static void compare_kernels(const struct sweep_cmd *c)
 			continue;
 		if (!first) {
 			first = best;
-			printf("  %-16s %10.1f ns  %.2f GB/s\n", best->k->name, best->sum.median,
-			       (double)c->s.size / best->sum.median);
+			printf("  %-16s %10.1f ns  %.2f GB/s\n", best->k->name, best->sum.floor,
+			       (double)c->s.size / best->sum.floor);
 			continue;
 		}
-		stats_mann_whitney(best->samples, best->n, first->samples, first->n, &m);
+		stats_quantile_test(best->samples, best->n, first->samples, first->n,
+				    STATS_FLOOR_Q, &m);
 		printf("  %-16s %10.1f ns  %.2f GB/s  %.3fx %s (p %.3g)\n", best->k->name,
-		       best->sum.median, (double)c->s.size / best->sum.median,
-		       best->sum.median / first->sum.median, first->k->name, m.p);
+		       best->sum.floor, (double)c->s.size / best->sum.floor,
+		       best->sum.floor / first->sum.floor, first->k->name, m.p);
 	}
 }
 
@@ -387,7 +392,7 @@ static void print_text(const struct sweep_cmd *c)
 	       s->clock.source, s->clock.ns_per_tick, s->clock.resolution_ns, s->cpu,
 	       s->counters.why);
 	printf("stopped by %s after %u rounds (%.1f s): widest 95%% CI half-width %.2f%% of "
-	       "its median (asked: %.2f%%)\n", s->stopped_by, s->rounds, s->elapsed_s,
+	       "its floor (asked: %.2f%%)\n", s->stopped_by, s->rounds, s->elapsed_s,
 	       100 * s->worst_halfwidth, 100 * s->precision);
 	for (size_t k = 0; k < c->nkernels; k++) {
 		const struct kernel *kn = c->kernels[k];
@@ -408,15 +413,16 @@ static void print_csv(const struct sweep_cmd *c)
 {
 	struct strbuf pred = { 0 };
 
-	printf("kernel,offset,loop_offset,samples,median_ns,ci_lo_ns,ci_hi_ns,gbps,ratio,p,slow,"
-	       "predicted\n");
+	printf("kernel,offset,loop_offset,samples,median_ns,ci_lo_ns,ci_hi_ns,floor_ns,"
+	       "floor_lo_ns,floor_hi_ns,gbps,ratio,p,slow,predicted\n");
 	for (size_t i = 0; i < c->s.n; i++) {
 		const struct variant *v = &c->s.v[i];
 
 		predicted_text(v, " ", &pred);  /* no comma in a CSV field */
-		printf("%s,%u,%u,%zu,%.3f,%.3f,%.3f,%.4f,%.4f,%.4g,%d,%s\n", v->k->name, v->offset,
-		       (v->offset + v->k->loop_start) % 64, v->n, v->sum.median, v->sum.ci_lo,
-		       v->sum.ci_hi, (double)c->s.size / v->sum.median, v->ratio, v->p_vs_best,
+		printf("%s,%u,%u,%zu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%.4g,%d,%s\n",
+		       v->k->name, v->offset, (v->offset + v->k->loop_start) % 64, v->n,
+		       v->sum.median, v->sum.ci_lo, v->sum.ci_hi, v->sum.floor, v->sum.floor_lo,
+		       v->sum.floor_hi, (double)c->s.size / v->sum.floor, v->ratio, v->p_vs_best,
 		       v->slow, sb_str(&pred));
 	}
 	sb_free(&pred);
@@ -476,8 +482,8 @@ static int write_plot(const struct sweep_cmd *c)
 
 			if (v->k != c->kernels[k])
 				continue;
-			x[at] = v->offset, y[at] = v->sum.median, lo[at] = v->sum.ci_lo;
-			hi[at] = v->sum.ci_hi, mark[at] = v->slow;
+			x[at] = v->offset, y[at] = v->sum.floor, lo[at] = v->sum.floor_lo;
+			hi[at] = v->sum.floor_hi, mark[at] = v->slow;
 			at++, sr[k].n++;
 		}
 	}
@@ -493,7 +499,7 @@ static int write_plot(const struct sweep_cmd *c)
 	char note[160];
 	snprintf(note, sizeof note, "red: measured slow; shaded: %s predicts a hazard for %s",
 		 c->host->name, c->kernels[0]->name);
-	struct plot_job job = { c, { "straddle sweep: median time per call (95% CI)",
+	struct plot_job job = { c, { "straddle sweep: floor (10th percentile) time per call (95% CI)",
 		"code offset (dashed: the hot loop starts on a 16 B boundary)", "ns per call",
 		sr, c->nkernels, vl, nvl, sh, nsh, note } };
 	rc = write_atomic(c->plot, write_plot_file, &job, &e);

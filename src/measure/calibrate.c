@@ -7,9 +7,9 @@
  *
  * The fit compares placements, never CPUs' manuals: for a rule, the
  * placements where it applies against matched ones where nothing applies,
- * as ratios of point medians (each normalised by its experiment's
- * baseline). A rule is claimed only when that ratio is significant (U
- * test, p < alpha) and material (>= 1 + material, sweep's thresholds) over
+ * as ratios of point floors (each normalised by its experiment's
+ * baseline; a floor is a point's 10th percentile, stats/floor.c). A rule
+ * is claimed only when that ratio is significant (U test, p < alpha) and material (>= 1 + material, sweep's thresholds) over
  * the whole run and in each half of it (the first and the second half of
  * every point's samples): a neighbour's load that comes and goes on a
  * shared machine rarely fakes an effect twice. */
@@ -218,18 +218,19 @@ static struct features features_at(const struct calib_experiment *x, uint32_t po
 
 /* ---- the fit ---- */
 
-/* Which half of every point's samples: whole run (-1), first (0), second (1). */
-static double point_median(const struct calib_point *p, int half)
+/* A point's floor (stats/floor.c: why not its median) over the whole run
+ * (half -1), its first (0) or second (1) half of samples. */
+static double point_floor(const struct calib_point *p, int half)
 {
 	size_t lo = half == 1 ? p->n / 2 : 0, hi = half == 0 ? p->n / 2 : p->n;
-	double *c = xmalloc((hi - lo + 1) * sizeof *c), m;
+	double *c, m;
 
-	if (hi <= lo) {
-		free(c);
+	if (hi <= lo)
 		return NAN;
-	}
+	c = xmalloc((hi - lo) * sizeof *c);
 	memcpy(c, p->samples + lo, (hi - lo) * sizeof *c);
-	m = stats_median_select(c, hi - lo);
+	stats_sort(c, hi - lo);
+	m = stats_quantile_sorted(c, hi - lo, STATS_FLOOR_Q);
 	free(c);
 	return m;
 }
@@ -316,7 +317,7 @@ static void add_group(const struct test *t, const struct calib_experiment *x, un
 		struct features f = features_at(x, x->pt[i].pos);
 
 		cls[i] = classify(t, &f, sigma);
-		m[i] = cls[i] >= 0 ? point_median(&x->pt[i], half) : NAN;
+		m[i] = cls[i] >= 0 ? point_floor(&x->pt[i], half) : NAN;
 		nw += cls[i] == 1;
 		nb += cls[i] == 0;
 		if (cls[i] == 0)
@@ -606,17 +607,19 @@ void calib_mark(struct calib_experiment *x, const struct calib_opts *o)
 		p->median = s.median;
 		p->ci_lo = s.ci_lo;
 		p->ci_hi = s.ci_hi;
-		if (!best || p->median < best->median)
+		p->floor = s.floor;
+		if (!best || p->floor < best->floor)
 			best = p;
 	}
 	for (size_t i = 0; i < x->npt; i++) {
 		struct calib_point *p = &x->pt[i];
-		struct mann_whitney m;
+		struct floor_mark m;
 
-		p->ratio = p->median / best->median;
-		stats_mann_whitney(p->samples, p->n, best->samples, best->n, &m);
-		p->p = p == best ? 1 : m.p;
-		p->slow = p != best && m.p < o->alpha && p->ratio >= 1 + o->material;
+		stats_floor_mark(p->samples, p->n, p->floor, best->samples, best->n, best->floor,
+				 o->alpha, o->material, &m);
+		p->ratio = m.ratio;
+		p->p = m.p;
+		p->slow = m.slow;
 	}
 }
 

@@ -172,7 +172,7 @@ struct sweep {
 	struct variant *v;
 	size_t n;
 	size_t size;                    /* bytes per call */
-	double precision;               /* CI half-width / median to stop at */
+	double precision;               /* CI half-width / floor to stop at */
 	double budget_s;
 	unsigned min_rounds;
 	uint64_t seed;
@@ -192,7 +192,7 @@ struct sweep {
 /* Place every variant, map the buffers, pin, start the clock, size the
  * batches so one sample lasts far above the clock's resolution. */
 int sweep_prepare(struct sweep *s, struct err *e);
-/* Rounds until every median's CI is within precision or the time is up. */
+/* Rounds until every floor's CI is within precision or the time is up. */
 int sweep_run(struct sweep *s, struct err *e);
 /* Summaries, ratios, slow marks, and the static prediction under `host`. */
 void sweep_analyse(struct sweep *s, const struct profile *host);
@@ -207,7 +207,7 @@ struct calib_point {
 	double *samples;                /* ns per call, in round order */
 	size_t n;
 	/* calib_mark: as sweep marks an offset against the best */
-	double median, ci_lo, ci_hi, ratio, p;
+	double median, ci_lo, ci_hi, floor, ratio, p;  /* ratio: of floors */
 	bool slow;
 };
 

@@ -1,8 +1,10 @@
 /* Measuring placed kernels (DESIGN: Measuring). One sample is one batch of
  * calls, timed as a whole and divided; every round runs each variant once,
  * in a new random order, so that drift (frequency, a neighbour's load) hits
- * all of them alike; rounds go on until the 95% CI of every median is
- * within the requested width or the time budget is spent. */
+ * all of them alike; rounds go on until the 95% CI of every floor (the
+ * 10th percentile, stats/floor.c) is within the requested width or the
+ * time budget is spent. An offset is slow when its floor is significantly
+ * and materially above the best offset's. */
 #include "measure.h"
 
 #include <errno.h>
@@ -16,8 +18,12 @@
  * that a round of 64 variants stays near 10 ms. */
 #define SAMPLE_NS 150000.0
 #define WARMUP_ROUNDS 2
+/* Every placement is copied to a fresh mapping this often, and the round
+ * after it is not kept: on the Zen 5 guests a placement could stay in its
+ * slow state for a whole run (stats/floor.c), and a state that belongs to
+ * one mapping must not decide an offset's verdict. */
+#define REPLACE_EVERY 32
 #define CHECK_EVERY 10
-#define STOP_RESAMPLES 200
 
 static double now_s(void)
 {
@@ -120,23 +126,46 @@ static void shuffle(size_t *order, size_t n, uint64_t *rng)
 	}
 }
 
-/* The widest relative CI half-width of any median. */
-static double worst_halfwidth(const struct sweep *s, unsigned resamples)
+/* The widest relative 95% CI half-width of any floor (the statistic the
+ * slow marks compare: stats/floor.c). Order statistics of a sorted copy:
+ * no resampling, so the check every few rounds stays cheap. */
+static double worst_halfwidth(const struct sweep *s)
 {
 	double worst = 0;
 
 	for (size_t i = 0; i < s->n; i++) {
 		const struct variant *v = &s->v[i];
-		double lo, hi, *copy = xmalloc(v->n * sizeof *copy), med;
+		double lo, hi, fl, *copy = xmalloc(v->n * sizeof *copy);
 
 		memcpy(copy, v->samples, v->n * sizeof *copy);
-		med = stats_median_select(copy, v->n);
+		stats_sort(copy, v->n);
+		fl = stats_quantile_sorted(copy, v->n, STATS_FLOOR_Q);
+		stats_quantile_ci_sorted(copy, v->n, STATS_FLOOR_Q, &lo, &hi);
 		free(copy);
-		stats_bootstrap_median_ci(v->samples, v->n, resamples, s->seed + i, &lo, &hi);
-		if (med > 0 && (hi - lo) / 2 / med > worst)
-			worst = (hi - lo) / 2 / med;
+		if (fl > 0 && (hi - lo) / 2 / fl > worst)
+			worst = (hi - lo) / 2 / fl;
 	}
 	return worst;
+}
+
+/* Each placed variant to a new mapping: the new one is made before the
+ * old one goes, so the two never share an address. */
+static int replace_all(struct sweep *s, struct err *e)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		struct variant *v = &s->v[i];
+		struct placement fresh;
+
+		if (!v->k->placeable)
+			continue;
+		if (place_code(v->k->code, v->k->size, v->offset, v->k->arch, v->k, &fresh, e))
+			return -1;
+		place_free(&v->pl);     /* unregisters the old one */
+		v->pl = fresh;
+		if (place_register(&v->pl, e))
+			return -1;
+	}
+	return 0;
 }
 
 int sweep_run(struct sweep *s, struct err *e)
@@ -144,29 +173,40 @@ int sweep_run(struct sweep *s, struct err *e)
 	size_t *order = xmalloc(s->n * sizeof *order);
 	uint64_t rng = s->seed;
 	double start = now_s();
+	unsigned skip = WARMUP_ROUNDS;  /* rounds left whose samples are not kept */
 
-	(void)e;
+	s->rounds = 0;
 	for (size_t i = 0; i < s->n; i++)
 		order[i] = i;
 	counters_start(&s->counters);
 	for (unsigned round = 0;; round++) {
+		if (round > WARMUP_ROUNDS && (round - WARMUP_ROUNDS) % REPLACE_EVERY == 0) {
+			if (replace_all(s, e)) {
+				counters_stop(&s->counters);
+				free(order);
+				return -1;
+			}
+			skip = 1;
+		}
 		shuffle(order, s->n, &rng);
 		for (size_t i = 0; i < s->n; i++) {
 			double x = time_batch(s, &s->v[order[i]]);
 
-			if (round >= WARMUP_ROUNDS)
+			if (!skip)
 				add_sample(&s->v[order[i]], x);
 		}
 		s->elapsed_s = now_s() - start;
-		if (round < WARMUP_ROUNDS)
+		if (skip) {
+			skip--;
 			continue;
-		s->rounds = round + 1 - WARMUP_ROUNDS;
+		}
+		s->rounds++;
 		if (s->elapsed_s >= s->budget_s) {
 			s->stopped_by = "time";
 			break;
 		}
 		if (s->rounds >= s->min_rounds && s->rounds % CHECK_EVERY == 0 &&
-		    worst_halfwidth(s, STOP_RESAMPLES) <= s->precision) {
+		    worst_halfwidth(s) <= s->precision) {
 			s->stopped_by = "precision";
 			break;
 		}
@@ -176,13 +216,13 @@ int sweep_run(struct sweep *s, struct err *e)
 	return 0;
 }
 
-/* The best (lowest median) variant of the same kernel. */
+/* The best (lowest floor) variant of the same kernel. */
 static const struct variant *best_of(const struct sweep *s, const struct kernel *k)
 {
 	const struct variant *best = NULL;
 
 	for (size_t i = 0; i < s->n; i++)
-		if (s->v[i].k == k && (!best || s->v[i].sum.median < best->sum.median))
+		if (s->v[i].k == k && (!best || s->v[i].sum.floor < best->sum.floor))
 			best = &s->v[i];
 	return best;
 }
@@ -203,18 +243,19 @@ void sweep_analyse(struct sweep *s, const struct profile *host)
 	for (size_t i = 0; i < s->n; i++) {
 		struct variant *v = &s->v[i];
 		const struct variant *best = best_of(s, v->k);
-		struct mann_whitney m;
+		struct floor_mark m;
 
-		v->ratio = v->sum.median / best->sum.median;
-		stats_mann_whitney(v->samples, v->n, best->samples, best->n, &m);
-		v->p_vs_best = v == best ? 1 : m.p;
-		v->slow = v != best && m.p < s->alpha && v->ratio >= 1 + s->material;
+		stats_floor_mark(v->samples, v->n, v->sum.floor, best->samples, best->n,
+				 best->sum.floor, s->alpha, s->material, &m);
+		v->ratio = m.ratio;
+		v->p_vs_best = m.p;
+		v->slow = m.slow;
 		predict(v, host);
 	}
 	s->worst_halfwidth = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		const struct summary *m = &s->v[i].sum;
-		double hw = (m->ci_hi - m->ci_lo) / 2 / m->median;
+		double hw = (m->floor_hi - m->floor_lo) / 2 / m->floor;
 
 		if (hw > s->worst_halfwidth)
 			s->worst_halfwidth = hw;

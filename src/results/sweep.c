@@ -15,13 +15,14 @@ static json_t *variant_json(const struct sweep *s, const struct variant *v)
 		json_array_append_new(pred, results_hazard(&v->predicted[i]));
 	snprintf(name, sizeof name, "%s@%u", v->k->name, v->offset);
 	return json_pack("{s:s, s:s, s:i, s:i, s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:[f,f],"
-			 " s:f, s:f, s:f, s:b, s:o, s:o}",
+			 " s:f, s:[f,f], s:f, s:f, s:f, s:b, s:o, s:o}",
 		"name", name, "kernel", v->k->name, "offset", (int)v->offset,
 		"loop_offset", (int)((v->offset + v->k->loop_start) % 64),
 		"unit", "ns", "direction", "lower", "iterations_per_sample", (json_int_t)v->iters,
 		"median", v->sum.median, "mean95", v->sum.mean95, "stddev", v->sum.stddev,
 		"cv", v->sum.cv, "min", v->sum.min, "ci", v->sum.ci_lo, v->sum.ci_hi,
-		"gbps", (double)s->size / v->sum.median, "ratio", v->ratio,
+		"floor", v->sum.floor, "floor_ci", v->sum.floor_lo, v->sum.floor_hi,
+		"gbps", (double)s->size / v->sum.floor, "ratio", v->ratio,
 		"p_vs_best", v->p_vs_best, "slow", v->slow, "predicted", pred, "samples", samples);
 }
 

@@ -182,6 +182,8 @@ void stats_summarize(const double *v, size_t n, uint64_t seed, bool lower_is_bet
 	s->stddev = stats_stddev(sorted, n);
 	s->cv = s->mean ? s->stddev / s->mean : 0;
 	stats_bootstrap_median_ci(v, n, 1000, seed, &s->ci_lo, &s->ci_hi);
+	s->floor = stats_quantile_sorted(sorted, n, STATS_FLOOR_Q);
+	stats_quantile_ci_sorted(sorted, n, STATS_FLOOR_Q, &s->floor_lo, &s->floor_hi);
 	free(sorted);
 }
 

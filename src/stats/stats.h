@@ -15,6 +15,8 @@ struct summary {
 	double stddev;          /* sample, n - 1 */
 	double cv;              /* stddev / mean */
 	double ci_lo, ci_hi;    /* bootstrap 95% CI of the median */
+	double floor;           /* the STATS_FLOOR_Q quantile (floor.c) */
+	double floor_lo, floor_hi;      /* its distribution-free 95% CI */
 };
 
 /* A small, fast, reproducible generator (splitmix64): bootstrap resampling
@@ -58,6 +60,40 @@ struct mann_whitney {
 
 void stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
 			struct mann_whitney *out);
+
+/* ---- a placement's floor (floor.c): what sweep and calibrate compare ---- */
+
+/* The lowest tenth of a placement's samples: what its layout allows when
+ * the machine lets it run (floor.c says why not the median). */
+#define STATS_FLOOR_Q 0.10
+
+/* The nearest-rank q-quantile (the ceil(q n)-th smallest) of ascending
+ * samples, and its distribution-free 95% CI (order statistics). */
+double stats_quantile_sorted(const double *sorted, size_t n, double q);
+void stats_quantile_ci_sorted(const double *sorted, size_t n, double q, double *lo, double *hi);
+
+/* Do a and b have the same q-quantile? Mood's median test generalised:
+ * the shares of each sample at or below the pooled q-quantile, compared
+ * by the two-proportion z test; p two-sided. */
+struct quantile_test {
+	double below_a, below_b;        /* the two shares */
+	double z, p;
+};
+
+void stats_quantile_test(const double *a, size_t na, const double *b, size_t nb, double q,
+			 struct quantile_test *out);
+
+/* An offset against the best of its kernel (sweep, calibrate): ratio of
+ * floors, the quantile test's p, slow when p < alpha and the ratio is at
+ * least 1 + material. a == best: 1, 1, not slow. */
+struct floor_mark {
+	double ratio, p;
+	bool slow;
+};
+
+void stats_floor_mark(const double *a, size_t na, double floor_a, const double *best,
+		      size_t nbest, double floor_best, double alpha, double material,
+		      struct floor_mark *out);
 
 bool stats_ci_overlap(double lo1, double hi1, double lo2, double hi2);
 

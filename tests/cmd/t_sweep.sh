@@ -45,6 +45,12 @@ expect_eq "sweep short run: one sample per round each" \
 	"$(jq -r '[.metrics[].samples | length] | unique | length' "$TMP/sw.json")" 1
 expect_eq "sweep short run: as many samples as rounds" \
 	"$(jq -r '(.metrics[0].samples | length) == .sweep.rounds' "$TMP/sw.json")" true
+expect_eq "sweep short run: floor is the nearest-rank 10th percentile of the samples" \
+	"$(jq -r '[.metrics[] | (.samples | sort) as $s | $s[(($s | length) * 0.1 | ceil) - 1] == .floor] | all' "$TMP/sw.json")" true
+expect_eq "sweep short run: floor CI brackets the floor" \
+	"$(jq -r '[.metrics[] | .floor_ci[0] <= .floor and .floor <= .floor_ci[1]] | all' "$TMP/sw.json")" true
+expect_eq "sweep short run: ratio is of floors" \
+	"$(jq -r '([.metrics[0:4][] | .floor] | min) as $b | [.metrics[0:4][] | ((.floor / $b) - .ratio) as $d | $d < 1e-9 and $d > -1e-9] | all' "$TMP/sw.json")" true
 expect_eq "sweep short run: units" "$(jq -r '[.metrics[] | "\(.unit)/\(.direction)"] | unique | join(",")' "$TMP/sw.json")" "ns/lower"
 expect_eq "sweep short run: one best per kernel" \
 	"$(jq -r '[.metrics[] | select(.ratio == 1)] | length' "$TMP/sw.json")" 2
@@ -60,6 +66,6 @@ expect_eq "sweep short run: one table row per variant" \
 
 run "$STRADDLE" sweep --offsets 5 --size 64 --time 0.2 --min-rounds 2 --csv clear_rep_stosb
 expect_eq "sweep --csv: header" "$(printf '%s\n' "$OUT" | head -n 1)" \
-	"kernel,offset,loop_offset,samples,median_ns,ci_lo_ns,ci_hi_ns,gbps,ratio,p,slow,predicted"
-expect_eq "sweep --csv: one row" "$(printf '%s\n' "$OUT" | tail -n +2 | cut -d, -f1,2,3,9,11)" \
+	"kernel,offset,loop_offset,samples,median_ns,ci_lo_ns,ci_hi_ns,floor_ns,floor_lo_ns,floor_hi_ns,gbps,ratio,p,slow,predicted"
+expect_eq "sweep --csv: one row" "$(printf '%s\n' "$OUT" | tail -n +2 | cut -d, -f1,2,3,12,14)" \
 	"clear_rep_stosb,5,10,1.0000,0"

@@ -237,6 +237,78 @@ static void changes(void **state)
 	assert_false(stats_ci_overlap(1, 2, 2.5, 3));
 }
 
+/* stats/floor.c: the nearest-rank quantile, its order-statistic CI, the
+ * quantile test and the mark sweep and calibrate give an offset. */
+static void floors(void **state)
+{
+	double s[100];
+
+	(void)state;
+	for (int i = 0; i < 100; i++)
+		s[i] = i + 1;
+	assert_true(stats_quantile_sorted(s, 10, 0.1) == 1);    /* rank ceil(1.0) */
+	assert_true(stats_quantile_sorted(s, 10, 0.25) == 3);   /* rank ceil(2.5) */
+	assert_true(stats_quantile_sorted(s, 100, STATS_FLOOR_Q) == 10);
+	assert_true(stats_quantile_sorted(s, 1, 0.1) == 1);
+	assert_true(isnan(stats_quantile_sorted(s, 0, 0.1)));
+	/* n q = 10, 1.96 sqrt(9) = 5.88: ranks floor(4.12) = 4, ceil(15.88) = 16 */
+	double lo, hi;
+	stats_quantile_ci_sorted(s, 100, 0.1, &lo, &hi);
+	assert_true(lo == 4 && hi == 16);
+	stats_quantile_ci_sorted(s, 5, 0.1, &lo, &hi);   /* clamped to the ends */
+	assert_true(lo == 1 && hi == 2);   /* 0.5 -+ 1.31: ranks 1, 2 */
+}
+
+static void quantile_test(void **state)
+{
+	double a[] = { 5, 1, 5, 1, 5, 1, 5, 1, 5, 1 }, b[10];
+	struct quantile_test q;
+
+	(void)state;
+	for (int i = 0; i < 10; i++)
+		b[i] = 5;
+	/* pooled: five 1s, fifteen 5s; its 10th percentile (rank 2) is 1:
+	 * below it 5 of a, 0 of b; pooled share 0.25, se = sqrt(0.25 0.75
+	 * 0.2) = 0.193649, z = 0.5 / se = 2.581989, p = erfc(z / sqrt 2) */
+	stats_quantile_test(a, 10, b, 10, 0.1, &q);
+	assert_true(q.below_a == 0.5 && q.below_b == 0);
+	assert_true(fabs(q.z - 2.581989) < 1e-6);
+	assert_true(fabs(q.p - 0.0098233) < 1e-6);
+	stats_quantile_test(b, 10, b, 10, 0.1, &q);     /* all equal: no evidence */
+	assert_true(q.p == 1);
+	stats_quantile_test(a, 0, b, 10, 0.1, &q);
+	assert_true(q.p == 1);
+}
+
+/* The case the floor exists for (stats/floor.c): two well-placed offsets
+ * in a fast (150) and a slow (169) state in different shares have medians
+ * 12.7% apart and the same floor; an offset across a line (173 in every
+ * sample) is slow. */
+static void floor_marks(void **state)
+{
+	double best[100], other[100], across[100];
+	struct floor_mark m;
+	struct summary sb, so, sa;
+
+	(void)state;
+	for (int i = 0; i < 100; i++) {
+		best[i] = i % 5 < 3 ? 150 : 169;         /* 60% fast */
+		other[i] = i % 20 < 9 ? 150 : 169;       /* 45% fast */
+		across[i] = 173;
+	}
+	stats_summarize(best, 100, 1, true, &sb);
+	stats_summarize(other, 100, 1, true, &so);
+	stats_summarize(across, 100, 1, true, &sa);
+	assert_true(sb.median == 150 && so.median == 169);
+	assert_true(sb.floor == 150 && so.floor == 150 && sa.floor == 173);
+	stats_floor_mark(other, 100, so.floor, best, 100, sb.floor, 0.05, 0.05, &m);
+	assert_true(m.ratio == 1 && !m.slow);
+	stats_floor_mark(across, 100, sa.floor, best, 100, sb.floor, 0.05, 0.05, &m);
+	assert_true(fabs(m.ratio - 173.0 / 150) < 1e-12 && m.p < 1e-9 && m.slow);
+	stats_floor_mark(best, 100, sb.floor, best, 100, sb.floor, 0.05, 0.05, &m);
+	assert_true(m.ratio == 1 && m.p == 1 && !m.slow);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -253,6 +325,9 @@ int main(void)
 		cmocka_unit_test(runs_verdict),
 		cmocka_unit_test(statistic_of_runs),
 		cmocka_unit_test(changes),
+		cmocka_unit_test(floors),
+		cmocka_unit_test(quantile_test),
+		cmocka_unit_test(floor_marks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
