@@ -166,7 +166,7 @@ static void format_us(char *buf, size_t n, double ns)
 }
 
 /* One line on what sampling cost: always for a rate record chose, for
- * -F only when it is over the budget. */
+ * -F only when it is over the 2% goal. */
 static void say_cost(const struct record_cmd *c)
 {
 	double share = sampling_slowdown(c->hz, c->sample_cost);
