@@ -4,7 +4,9 @@
 #include "base.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void sb_addf(struct strbuf *b, const char *fmt, ...)
 {
@@ -46,4 +48,20 @@ void sb_free(struct strbuf *b)
 {
 	free(b->s);
 	*b = (struct strbuf){ 0 };
+}
+
+static ssize_t sb_write(void *cookie, const char *buf, size_t n)
+{
+	struct strbuf *b = cookie;
+
+	GROW(b->s, b->cap, b->len + n + 1);
+	memcpy(b->s + b->len, buf, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+	return (ssize_t)n;
+}
+
+FILE *sb_stream(struct strbuf *b)
+{
+	return fopencookie(b, "w", (cookie_io_functions_t){ .write = sb_write });
 }

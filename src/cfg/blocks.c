@@ -79,30 +79,38 @@ static void mark_leaders(struct cfg *g)
 	}
 }
 
-/* Block index of each leader instruction, kept in edge_at while building. */
+static bool is_call(const struct insn *in)
+{
+	return in->kind == BR_CALL || in->kind == BR_CALL_IND;
+}
+
+/* Block index of each instruction, kept in edge_at while building. A
+ * block is written once, from its run of instructions: updating it at
+ * every instruction was the costliest line of cfg_build (issue 8). */
 static void cut_blocks(struct cfg *g)
 {
-	g->nblock = 0;
-	for (size_t i = 0; i < g->ninsn; i++) {
-		struct cfg_block *b;
+	uint32_t nb = 0;
 
-		if (g->leader[i]) {
-			GROW(g->block, g->block_cap, g->nblock + 1);
-			b = &g->block[g->nblock++];
-			b->start = g->insn[i].addr;
-			b->first = (uint32_t)i;
-			b->ninsn = 0;
-			b->has_call = false;
-			b->padding = true;
+	for (size_t i = 0, j; i < g->ninsn; i = j) {
+		bool padding = g->insn[i].padding, call = is_call(&g->insn[i]);
+
+		g->edge_at[i] = nb;
+		for (j = i + 1; j < g->ninsn && !g->leader[j]; j++) {
+			padding &= g->insn[j].padding;
+			call |= is_call(&g->insn[j]);
+			g->edge_at[j] = nb;
 		}
-		b = &g->block[g->nblock - 1];
-		b->ninsn++;
-		b->end = g->insn[i].addr + g->insn[i].len;
-		b->padding &= g->insn[i].padding;
-		if (g->insn[i].kind == BR_CALL || g->insn[i].kind == BR_CALL_IND)
-			b->has_call = true;
-		g->edge_at[i] = (uint32_t)(g->nblock - 1);
+		GROW(g->block, g->block_cap, (size_t)nb + 1);
+		g->block[nb++] = (struct cfg_block){
+			.start = g->insn[i].addr,
+			.end = g->insn[j - 1].addr + g->insn[j - 1].len,
+			.first = (uint32_t)i,
+			.ninsn = (uint32_t)(j - i),
+			.has_call = call,
+			.padding = padding,
+		};
 	}
+	g->nblock = nb;
 }
 
 static const struct cfg_jump_table *table_of(const struct cfg *g, uint64_t jump)

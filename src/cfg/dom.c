@@ -96,6 +96,12 @@ void cfg_dominators(struct cfg *g)
 	for (size_t b = 0; b < g->nblock; b++)
 		g->idom[b] = CFG_NONE;
 	g->idom[vroot] = vroot;
+	/* Without a retreating edge there is no cycle, and only the loop
+	 * finder, edge by retreating edge, asks for dominators: a function
+	 * whose backward jumps all go to a shared exit skips the iteration
+	 * (issue 8), and its idom stays unset. */
+	if (g->nretreat == 0)
+		return;
 	while (changed) {
 		changed = false;
 		for (size_t k = g->nvisited; k-- > 0;) {  /* reverse postorder */

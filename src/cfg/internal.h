@@ -20,7 +20,9 @@ static inline uint32_t cfg_succ(const struct cfg *g, uint32_t b, uint32_t i)
 
 	return i < 2 ? k->succ[i] : g->xsucc[k->xsucc + i - 2];
 }
-void cfg_dominators(struct cfg *g);       /* dom.c: DFS postorder, idom, irreducible edges */
+/* dom.c: DFS postorder, retreating edges, and idom (only when there is a
+ * retreating edge: without one, nothing asks) */
+void cfg_dominators(struct cfg *g);
 bool cfg_dominates(const struct cfg *g, uint32_t a, uint32_t b);
 void cfg_find_loops(struct cfg *g);       /* loops.c: natural loops and nesting */
 

@@ -325,9 +325,8 @@ static bool print_unless_changed(struct scan_cmd *c, struct elf_image *img,
 				 const struct scan_result *r)
 {
 	struct json_stream saved = c->out;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
+	struct strbuf buf = { 0 };
+	FILE *mem = sb_stream(&buf);
 	bool changed;
 
 	if (!mem) {
@@ -346,8 +345,8 @@ static bool print_unless_changed(struct scan_cmd *c, struct elf_image *img,
 	if (changed)
 		c->out = saved;         /* the element never happened */
 	else
-		fwrite(buf, 1, len, stdout);
-	free(buf);
+		fwrite(buf.s, 1, buf.len, stdout);
+	sb_free(&buf);
 	return !changed;
 }
 

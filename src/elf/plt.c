@@ -21,6 +21,7 @@
 
 struct got_slot {
 	uint64_t addr;
+	size_t seq;                     /* the relocation's place in reading order */
 	size_t name;                    /* offset into the pool */
 };
 
@@ -29,6 +30,17 @@ struct slots {
 	size_t n, cap;
 	char *pool;
 	size_t pool_len, pool_cap;
+};
+
+/* A stub and the slot it jumps through, before the slot has a name. */
+struct stub {
+	uint64_t addr, slot;
+};
+
+struct stubs {
+	struct stub *v;
+	size_t n, cap;
+	uint64_t *slot;                 /* every stub's slot, sorted */
 };
 
 static size_t pool_add(struct slots *s, const char *str)
@@ -41,10 +53,26 @@ static size_t pool_add(struct slots *s, const char *str)
 	return at;
 }
 
-/* Every relocation of a RELA section with a dynamic symbol table: the
- * symbol's name, or objdump's "*ABS*+0xADDEND" for IRELATIVE (no symbol). */
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static bool wanted(const struct stubs *st, uint64_t slot)
+{
+	return bsearch(&slot, st->slot, st->n, sizeof *st->slot, by_u64) != NULL;
+}
+
+/* The relocations of a RELA section with a dynamic symbol table whose
+ * r_offset is a slot some stub jumps through: the symbol's name, or
+ * objdump's "*ABS*+0xADDEND" for IRELATIVE (no symbol). Only those: a
+ * large library's .rela.dyn holds hundreds of thousands of RELATIVE
+ * entries no stub uses (libLLVM-14: 354,000), and naming each was 5% of
+ * a scan (issue 8). */
 static void read_relocs(const struct elf_image *img, const struct elf_section *rela,
-			struct slots *s)
+			const struct stubs *st, struct slots *s, size_t *seq)
 {
 	const struct elf_section *dynsym;
 
@@ -62,27 +90,50 @@ static void read_relocs(const struct elf_image *img, const struct elf_section *r
 		char abs[40];
 
 		memcpy(&r, img->data + rela->offset + i * sizeof r, sizeof r);
+		if (!wanted(st, r.r_offset))
+			continue;
 		k = ELF64_R_SYM(r.r_info);
 		GROW(s->v, s->cap, s->n + 1);
 		if (k == 0) {
 			snprintf(abs, sizeof abs, "*ABS*+%#" PRIx64, (uint64_t)r.r_addend);
-			s->v[s->n++] = (struct got_slot){ r.r_offset, pool_add(s, abs) };
+			s->v[s->n++] = (struct got_slot){ r.r_offset, (*seq)++, pool_add(s, abs) };
 			continue;
 		}
 		if (k >= dynsym->size / sizeof sym)
 			continue;
 		memcpy(&sym, img->data + dynsym->offset + k * sizeof sym, sizeof sym);
 		s->v[s->n++] = (struct got_slot){
-			r.r_offset, pool_add(s, elf_string(img, &img->sec[dynsym->link], sym.st_name))
+			r.r_offset, (*seq)++,
+			pool_add(s, elf_string(img, &img->sec[dynsym->link], sym.st_name))
 		};
 	}
 }
 
-static int by_addr(const void *a, const void *b)
+static int by_slot(const void *a, const void *b)
 {
 	const struct got_slot *x = a, *y = b;
 
 	return (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+/* By slot, then reading order: two relocations of one slot name its stub
+ * after the first read (.rela.plt before .rela.dyn). */
+static int by_slot_then_seq(const void *a, const void *b)
+{
+	const struct got_slot *x = a, *y = b;
+
+	return by_slot(a, b) ? by_slot(a, b) : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* The first relocation of `slot` in s (sorted by by_slot_then_seq), or NULL. */
+static const struct got_slot *slot_named(const struct slots *s, uint64_t slot)
+{
+	struct got_slot key = { .addr = slot };
+	const struct got_slot *hit = bsearch(&key, s->v, s->n, sizeof *s->v, by_slot);
+
+	while (hit && hit > s->v && hit[-1].addr == slot)
+		hit--;
+	return hit;
 }
 
 /* Stub size: 16 bytes in .plt and .plt.sec on both architectures; .plt.got
@@ -92,52 +143,70 @@ static uint64_t stub_size(const struct elf_section *s)
 	return s->entsize == 8 || s->entsize == 16 ? s->entsize : 16;
 }
 
-static void name_stubs(const struct elf_image *img, const struct elf_section *sec,
-		       const struct slots *s, elf_stub_slot_fn slot_of, void *ctx,
-		       struct elf_plt *out, size_t *cap)
+static void find_stubs(const struct elf_image *img, const struct elf_section *sec,
+		       elf_stub_slot_fn slot_of, void *ctx, struct stubs *st)
 {
 	uint64_t step = stub_size(sec);
 
 	if (sec->type != SHT_PROGBITS || !elf_range_ok(img, sec->offset, sec->size))
 		return;
 	for (uint64_t off = 0; off + step <= sec->size; off += step) {
-		struct got_slot key = { .addr = slot_of(ctx, img->data + sec->offset + off, step,
-							sec->addr + off) };
-		const struct got_slot *hit;
+		uint64_t slot = slot_of(ctx, img->data + sec->offset + off, step, sec->addr + off);
 
-		if (!key.addr || !(hit = bsearch(&key, s->v, s->n, sizeof *s->v, by_addr)))
+		if (!slot)
 			continue;
-		GROW(out->v, *cap, out->n + 1);
-		out->v[out->n].addr = sec->addr + off;
+		GROW(st->v, st->cap, st->n + 1);
+		st->v[st->n++] = (struct stub){ sec->addr + off, slot };
+	}
+}
+
+static void name_stubs(const struct stubs *st, const struct slots *s, struct elf_plt *out)
+{
+	out->v = xcalloc(st->n, sizeof *out->v);
+	for (size_t i = 0; i < st->n; i++) {
+		const struct got_slot *hit = slot_named(s, st->v[i].slot);
+
+		if (!hit)
+			continue;
+		out->v[out->n].addr = st->v[i].addr;
 		out->v[out->n].name = s->pool + hit->name;     /* the pool is complete */
 		out->n++;
 	}
+	out->pool = s->pool;
 }
 
 void elf_plt_stubs(const struct elf_image *img, elf_stub_slot_fn slot_of, void *ctx,
 		   struct elf_plt *out)
 {
 	static const char *const sections[] = { ".plt", ".plt.sec", ".plt.got" };
+	struct stubs st = { 0 };
 	struct slots s = { 0 };
-	size_t cap = 0;
+	size_t seq = 0;
 
 	memset(out, 0, sizeof *out);
-	read_relocs(img, elf_section_named(img, ".rela.plt"), &s);
-	read_relocs(img, elf_section_named(img, ".rela.dyn"), &s);
-	if (s.n == 0) {                 /* static: no stub to name */
-		free(s.pool);
-		free(s.v);              /* grown for relocations with bad symbols */
-		return;
-	}
-	qsort(s.v, s.n, sizeof *s.v, by_addr);
 	for (size_t i = 0; i < sizeof sections / sizeof sections[0]; i++) {
 		const struct elf_section *sec = elf_section_named(img, sections[i]);
 
 		if (sec)
-			name_stubs(img, sec, &s, slot_of, ctx, out, &cap);
+			find_stubs(img, sec, slot_of, ctx, &st);
 	}
-	out->pool = s.pool;
+	if (st.n) {
+		st.slot = xcalloc(st.n, sizeof *st.slot);
+		for (size_t i = 0; i < st.n; i++)
+			st.slot[i] = st.v[i].slot;
+		qsort(st.slot, st.n, sizeof *st.slot, by_u64);
+		read_relocs(img, elf_section_named(img, ".rela.plt"), &st, &s, &seq);
+		read_relocs(img, elf_section_named(img, ".rela.dyn"), &st, &s, &seq);
+	}
+	if (s.n) {
+		qsort(s.v, s.n, sizeof *s.v, by_slot_then_seq);
+		name_stubs(&st, &s, out);
+	} else {
+		free(s.pool);   /* static, or no stub's slot relocated: nothing named */
+	}
 	free(s.v);
+	free(st.slot);
+	free(st.v);
 }
 
 void elf_plt_free(struct elf_plt *p)

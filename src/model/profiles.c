@@ -65,7 +65,12 @@ static const struct profile profiles[] = {
 		      "no effect, no branch or fused pair rule, no loop buffer hiding 4-instruction "
 		      "loops; straddle sweep clear_movq_imm: the 14 offsets across the line 1.17x to "
 		      "1.31x. A 30 s calibrate under heavier load saw 1.02x: the size of the cost "
-		      "moves with the load, its place does not" },
+		      "moves with the load, its place does not. Compared at the floor (10th "
+		      "percentile, 2026-12-01): the 14 offsets across the line 1.14x and no other "
+		      "offset slow in 5 of 7 sweeps of clear_movq_imm (one, before placements moved "
+		      "to fresh mappings, also marked 6 offsets stuck in the slow state; one ran 1.8x "
+		      "slow everywhere under a compile on the other vCPU); a 60 s calibrate claimed "
+		      "the 64 B line only" },
 	{ .name = "generic-arm64", .arch = ARCH_AARCH64, .cpus = "any AArch64",
 	  .fetch = 16, .line = 64,
 	  .evidence = "conservative: 16 B (4 instructions) fetch, 64 B lines" },

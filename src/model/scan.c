@@ -35,8 +35,11 @@ struct worker {
 	size_t max_insn;                /* the memory bound, in instructions */
 	struct scan_result out;         /* func indices global, offsets local */
 	size_t func_cap, loop_cap, hazard_cap, irr_cap;
+	uint8_t *sec_cold;              /* per section: enum cold, asked once */
 	pthread_t thread;
 };
+
+enum cold { COLD_UNKNOWN, COLD_NO, COLD_YES };
 
 /* Room for instruction n: grown as instructions are decoded, never from
  * the symbol's size (a 64 MB claim once cost 1.28 GB up front: issue 9),
@@ -210,7 +213,7 @@ static bool only_padding(const struct insn *insn, size_t n)
 
 /* Text that runs once (init, exit) or rarely (the compiler's unlikely and
  * .cold parts): a hazard there must not outrank one in hot text. */
-static bool cold_text(const char *section, const char *func)
+static bool cold_section(const char *section)
 {
 	static const char *const cold_sections[] = { ".init.text*", ".exit.text*", ".text.unlikely*",
 		".text.*.cold*", ".text.cold*", ".ref.text*", ".meminit.text*" };
@@ -218,7 +221,22 @@ static bool cold_text(const char *section, const char *func)
 	for (size_t i = 0; i < sizeof cold_sections / sizeof *cold_sections; i++)
 		if (glob_match(cold_sections[i], section))
 			return true;
-	return glob_match("*.cold", func) || glob_match("*.cold.*", func);
+	return false;
+}
+
+/* The section's answer is asked once per section, not per function, and a
+ * name without ".cold" skips fnmatch: nine fnmatch calls a function were
+ * 1% of a libLLVM scan (issue 8). */
+static bool cold_text(struct worker *w, const struct elf_func *f)
+{
+	const char *sec = w->img->sec[f->sec].name;
+
+	if (w->sec_cold[f->sec] == COLD_UNKNOWN)
+		w->sec_cold[f->sec] = cold_section(sec ? sec : "") ? COLD_YES : COLD_NO;
+	if (w->sec_cold[f->sec] == COLD_YES)
+		return true;
+	return strstr(f->name, ".cold") &&
+	       (glob_match("*.cold", f->name) || glob_match("*.cold.*", f->name));
 }
 
 static bool selected(const struct worker *w, const struct elf_func *f)
@@ -253,7 +271,7 @@ static void scan_function(struct worker *w, size_t index)
 		return;
 	}
 	w->out.functions_scanned++;
-	fr.cold_text = cold_text(w->img->sec[f->sec].name ? w->img->sec[f->sec].name : "", f->name);
+	fr.cold_text = cold_text(w, f);
 	fr.ninsn = (uint32_t)n;
 	if (w->opts->shapes)            /* only diff matches by it: not on scan's path */
 		func_shape(w->insn, n, &fr.shape);
@@ -318,6 +336,25 @@ static void copy_hazards(struct scan_result *r, const struct hazard *src, uint32
 		r->hazard[r->nhazard + i] = src[first + i];
 }
 
+/* One worker's output is already the result: it took the functions in
+ * order, and its indices are those of the whole. Moved, not copied (the
+ * copy and its fresh pages were 2% of a libLLVM scan, issue 8). */
+static void take_arrays(struct scan_result *r, struct scan_result *o)
+{
+	r->func = o->func;
+	r->nfunc = o->nfunc;
+	r->loop = o->loop;
+	r->nloop = o->nloop;
+	r->hazard = o->hazard;
+	r->nhazard = o->nhazard;
+	r->irr = o->irr;
+	r->nirr = o->nirr;
+	o->func = NULL;
+	o->loop = NULL;
+	o->hazard = NULL;
+	o->irr = NULL;
+}
+
 /* Concatenate the workers' output, in function order, rebasing indices. */
 static void merge(struct scan_result *r, struct worker *w, unsigned nw)
 {
@@ -337,6 +374,10 @@ static void merge(struct scan_result *r, struct worker *w, unsigned nw)
 		r->jump_tables += w[k].out.jump_tables;
 		r->unresolved += w[k].out.unresolved;
 		r->functions_too_large += w[k].out.functions_too_large;
+	}
+	if (nw == 1) {
+		take_arrays(r, &w[0].out);
+		return;
 	}
 	r->func = xcalloc(nf, sizeof *r->func);
 	r->loop = xcalloc(nl, sizeof *r->loop);
@@ -402,6 +443,7 @@ static void worker_free(struct worker *w)
 	free(w->out.loop);
 	free(w->out.hazard);
 	free(w->out.irr);
+	free(w->sec_cold);
 }
 
 int scan_image(const struct elf_image *img, const struct scan_opts *o,
@@ -433,6 +475,7 @@ int scan_image(const struct elf_image *img, const struct scan_opts *o,
 		memcpy(w[k].prof, r->profile, sizeof r->profile);
 		w[k].nprof = r->nprofile;
 		w[k].max_insn = insn_bound(img, nw);
+		w[k].sec_cold = xcalloc(img->nsec ? img->nsec : 1, 1);
 		w[k].dec = decoder_new(img->arch);
 		if (!w[k].dec)
 			rc = err_set(e, "no decoder for %s", arch_name(img->arch));

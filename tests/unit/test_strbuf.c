@@ -40,11 +40,32 @@ static void long_list(void **state)
 	assert_null(b.s);
 }
 
+/* A stream into a strbuf: what was written, all of it, after an append
+ * already there; 100,000 lines cross many doublings of the buffer. */
+static void stream(void **state)
+{
+	struct strbuf b = { 0 };
+	FILE *f;
+
+	sb_addf(&b, "head;");
+	f = sb_stream(&b);
+	assert_non_null(f);
+	for (int i = 0; i < 100000; i++)
+		fprintf(f, "%06d\n", i);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(b.len, 5 + 100000 * 7);
+	assert_int_equal(strlen(sb_str(&b)), b.len);
+	assert_memory_equal(b.s, "head;000000\n000001\n", 19);
+	assert_string_equal(b.s + b.len - 7, "099999\n");
+	sb_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(empty),
 		cmocka_unit_test(long_list),
+		cmocka_unit_test(stream),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

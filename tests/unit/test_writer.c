@@ -51,13 +51,17 @@ static void document(void **state)
 	jw_open(&w, NULL, '{');
 	jw_hex(&w, "addr", 0xffffffff81000000ull);      /* beyond 2^53: a string */
 	jw_int(&w, "n", -3);
+	jw_int(&w, "zero", 0);
+	jw_int(&w, "min", -9223372036854775807LL - 1);
+	jw_hex(&w, "h0", 0);
 	jw_open(&w, "a", '[');
 	jw_bool(&w, NULL, true);
 	jw_null(&w, NULL);
 	jw_close(&w, ']');
 	jw_close(&w, '}');
 	fclose(f);
-	assert_string_equal(buf, "{\"addr\":\"0xffffffff81000000\",\"n\":-3,\"a\":[true,null]}");
+	assert_string_equal(buf, "{\"addr\":\"0xffffffff81000000\",\"n\":-3,\"zero\":0,"
+			    "\"min\":-9223372036854775808,\"h0\":\"0x0\",\"a\":[true,null]}");
 	free(buf);
 }
 
