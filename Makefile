@@ -91,11 +91,16 @@ check-layers: $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRC) $(CMD_SRC))
 
 # The main job on a built-in default: this machine's vDSO and C library,
 # then seed 000's loop measured at every offset of a line.
+# It ends with one page of what it ran (straddle report): the scan's JSON
+# and the sweep's result file, kept beside it in build/.
 run: deps
 	$(MAKE) all
 	$(B)/straddle uarch
 	$(B)/straddle scan --limit 25
-	$(B)/straddle sweep --time 10 clear_movq_imm
+	$(B)/straddle scan --json >$(B)/run-scan.json
+	$(B)/straddle sweep --time 10 -o $(B)/run-sweep.json clear_movq_imm
+	$(B)/straddle report -o $(B)/report.html $(B)/run-scan.json $(B)/run-sweep.json
+	@echo "The report of this run: $(abspath $(B)/report.html)"
 
 include tests/tests.mk
 include fuzz/fuzz.mk

@@ -628,9 +628,28 @@ static void print_markdown(const struct diff_cmd *c, bool fails)
 
 /* ---- JSON (results/diff.c) ---- */
 
-static void print_json(struct diff_cmd *c)
+/* The gate as the exit status gives it, with what it was asked to fail
+ * on, so a report of the file can say it (issue 14). */
+static json_t *gate_json(const struct diff_cmd *c, bool fails)
 {
-	if (results_diff(stdout, &(struct diff_image){ &c->old.img, &c->old.r },
+	json_t *rules = json_array(), *causes = json_array();
+
+	for (int r = RULE_LOOP_STRADDLES; r <= RULE_ENTRY_MISALIGNED; r++)
+		if (c->fail_rules & (1u << r))
+			json_array_append_new(rules, json_string(rule_name(r)));
+	for (int k = CAUSE_CHANGED; k < CAUSE_REMOVED; k++)
+		if (c->fail_causes & (1u << k))
+			json_array_append_new(causes, json_string(cause_name(k)));
+	return json_pack("{s:b, s:i, s:o, s:o}", "fails", fails, "exit_status",
+			 fails ? EXIT_GATE : EXIT_OK, "fail_on", rules, "causes", causes);
+}
+
+static void print_json(struct diff_cmd *c, bool fails, int argc, char **argv)
+{
+	json_t *head = results_run_info("diff", argc, argv);
+
+	json_object_set_new(head, "gate", gate_json(c, fails));
+	if (results_diff(stdout, head, &(struct diff_image){ &c->old.img, &c->old.r },
 			 &(struct diff_image){ &c->new.img, &c->new.r }, &c->d, c->source_lines,
 			 c->min_share))
 		complain("stdout", "cannot write the JSON output");
@@ -671,7 +690,7 @@ int cmd_diff(int argc, char **argv)
 		goto out;
 	status = gate_fails(&c) ? EXIT_GATE : EXIT_OK;
 	if (c.format == FORMAT_JSON)
-		print_json(&c);
+		print_json(&c, status == EXIT_GATE, argc, argv);
 	else if (c.format == FORMAT_MARKDOWN)
 		print_markdown(&c, status == EXIT_GATE);
 	else

@@ -653,7 +653,7 @@ static int cmd_scan(int argc, char **argv)
 	if (c.host_why[0] && !c.json)
 		printf("%s\n", c.host_why);
 	if (c.json) {
-		json_t *head = results_new("scan"), *names = json_array();
+		json_t *head = results_run_info("scan", argc, argv), *names = json_array();
 
 		for (size_t i = 0; i < c.opts.nprofiles; i++)
 			json_array_append_new(names, json_string(c.profiles[i]->name));

@@ -1,5 +1,5 @@
-/* report: what people read. Text tables with aligned columns (more to come:
- * CSV, SVG plots, the HTML page). */
+/* report: what people read. Text tables with aligned columns, CSV, SVG
+ * plots, and the HTML page of `straddle report`. */
 #ifndef STRADDLE_REPORT_H
 #define STRADDLE_REPORT_H
 
@@ -16,6 +16,7 @@ struct table {
 	const char *head[TABLE_MAX_COLS];
 	bool right[TABLE_MAX_COLS];     /* right-align (numbers) */
 	size_t max[TABLE_MAX_COLS];     /* longer cells are cut to this, 0: no limit */
+	bool wrap[TABLE_MAX_COLS];      /* HTML: long text that may wrap (others do not) */
 	char **cell;                    /* nrows * ncols owned strings */
 	size_t nrows, cap;
 };
@@ -27,6 +28,9 @@ void table_row(struct table *t, ...);
 /* The same from an array of ncols strings. */
 void table_row_v(struct table *t, const char *const *cells);
 void table_print(const struct table *t, FILE *out);
+/* The same as an HTML <table> (class: NULL or the table's class); right-
+ * aligned columns get class="num", wrapping ones class="wrap". */
+void table_html(const struct table *t, FILE *out, const char *class);
 void table_free(struct table *t);
 
 /* An SVG line plot (svg.c): points with optional whiskers, marked points
@@ -103,5 +107,54 @@ json_t *report_compare_json(const struct compare *c);
 /* ---- bench's table (bench.c) ---- */
 
 void report_bench(FILE *out, const struct bench_record *b);
+
+/* ---- the HTML page of `straddle report` (html*.c) ----
+ *
+ * One page, nothing outside it: inline CSS and SVG, no script, no URL.
+ * Every result is one <section class="result KIND" id="KIND-N"> (N: the
+ * 1-based index among the results of that kind) starting with <h2>; every
+ * plot is an inline <svg role="img" aria-labelledby=ID> with a <title
+ * id=ID>, followed by the table behind it as its text alternative (a
+ * <table>, or <details><summary>data</summary><table>...). The browser
+ * test (tests/browser) relies on this. */
+
+struct report_input {
+	const char *path;               /* as given */
+	json_t *doc;                    /* the result document */
+	const char *command;            /* its "command": scan, diff, record, ... */
+	size_t index;                   /* 1-based among the inputs of that command */
+};
+
+/* Text and attribute values: < > & " ' escaped, invalid UTF-8 as U+FFFD. */
+void html_text(FILE *out, const char *s);
+/* printf, escaped. */
+void html_textf(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A field of obj as text: strings escaped, numbers printed, else "-". */
+void html_field(FILE *out, const json_t *obj, const char *key);
+/* "<p class="more">N more rows not shown (of TOTAL).</p>" when shown < total. */
+void html_more(FILE *out, size_t shown, size_t total, const char *what);
+/* <section class="result KIND" id="KIND-N"><h2>HEADING: path</h2>, and </section>. */
+void html_section_begin(FILE *out, const struct report_input *in, const char *heading);
+void html_section_end(FILE *out);
+/* A plot's opening tag: <svg id="ID" role="img" aria-labelledby="ID-title"
+ * ...><title id="ID-title">TITLE</title>; ID like "scan-1-layout-1". */
+void html_svg_begin(FILE *out, const char *id, const char *title, unsigned width,
+		    unsigned height);
+
+/* The whole page: header (machines, tool versions, command lines and
+ * times), contents, then one section per input in the order given, the
+ * bench inputs together. */
+int report_html(FILE *out, const struct report_input *in, size_t n);
+
+/* One function per kind of result: html_layout.c (scan, diff, record),
+ * html_measure.c (sweep, calibrate, compare, bench). */
+void html_section_scan(FILE *out, const struct report_input *in);
+void html_section_diff(FILE *out, const struct report_input *in);
+void html_section_record(FILE *out, const struct report_input *in);
+void html_section_sweep(FILE *out, const struct report_input *in);
+void html_section_calibrate(FILE *out, const struct report_input *in);
+void html_section_compare(FILE *out, const struct report_input *in);
+/* Bench results are compared with each other: all of them at once. */
+void html_section_benches(FILE *out, const struct report_input *in, size_t n);
 
 #endif

@@ -173,11 +173,12 @@ static json_t *summary(const struct diff_json *c)
 	return s;
 }
 
-int results_diff(FILE *f, const struct diff_image *old, const struct diff_image *new,
-		 const struct layout_diff *d, bool source_lines, double min_share)
+int results_diff(FILE *f, json_t *head, const struct diff_image *old,
+		 const struct diff_image *new, const struct layout_diff *d, bool source_lines,
+		 double min_share)
 {
 	const struct diff_json c = { old, new, d, source_lines, min_share };
-	json_t *head = results_new("diff"), *names = json_array();
+	json_t *names = json_array();
 	struct json_stream out;
 
 	for (size_t i = 0; i < new->r->nprofile; i++)

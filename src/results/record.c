@@ -60,6 +60,17 @@ static json_t *functions(const struct scan_result *r)
 	return sorted(v, n);
 }
 
+/* The hot loop's hazards as the record's scan saw them, so a report of
+ * the record says what is wrong with the code the samples fell in. */
+static json_t *loop_hazards_json(const struct scan_result *r, const struct loop_report *l)
+{
+	json_t *a = json_array();
+
+	for (uint32_t h = l->hazard; h < l->hazard + l->nhazard; h++)
+		json_array_append_new(a, results_hazard(&r->hazard[h]));
+	return a;
+}
+
 static json_t *loops(const struct scan_result *r)
 {
 	json_t **v = xcalloc(r->nloop + 1, sizeof *v);
@@ -70,11 +81,12 @@ static json_t *loops(const struct scan_result *r)
 
 		for (uint32_t k = f->loop; k < f->loop + f->nloop; k++)
 			if (r->loop[k].samples)
-				v[n++] = json_pack("{s:o, s:o, s:o, s:I, s:I}", "function",
+				v[n++] = json_pack("{s:o, s:o, s:o, s:I, s:I, s:o}", "function",
 						   json_text(r->funcs.v[f->func].name),
 						   "start", hex(r->loop[k].start), "end", hex(r->loop[k].end),
 						   "depth", (json_int_t)r->loop[k].depth,
-						   "samples", (json_int_t)r->loop[k].samples);
+						   "samples", (json_int_t)r->loop[k].samples,
+						   "hazards", loop_hazards_json(r, &r->loop[k]));
 	}
 	return sorted(v, n);
 }
