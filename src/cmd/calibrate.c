@@ -249,21 +249,6 @@ static void print_text(const struct calibrate_cmd *c)
 
 /* ---- plots: one per experiment ---- */
 
-/* Does the calibrated profile predict a hazard for x at pos? */
-static bool predicted(const struct profile *p, const struct calib_experiment *x, uint32_t pos)
-{
-	struct hazard h[8];
-	/* the synthetic loop's one branch, its back edge */
-	struct loop_branch br = { .pair = x->pair, .branch = x->branch, .end = x->end,
-				  .kind = BR_COND, .back = true };
-	struct loop_geometry g = { .bytes = x->bytes, .branch = &br, .nbranch = 1,
-				   .ninsn = x->ninsn, .fits_loop_buffer_shape = true };
-
-	if (x->entry)
-		return entry_hazards(p, pos, x->bytes, 4096, h, 8) > 0;
-	return loop_hazards(p, &g, pos, 4096, h, 8) > 0;
-}
-
 static int write_plot_file(FILE *f, void *ctx)
 {
 	return plot_svg(f, ctx);
@@ -282,7 +267,7 @@ static int plot_one(const struct calibrate_cmd *c, const struct calib_experiment
 
 		xs[i] = pt->pos, ys[i] = pt->median, lo[i] = pt->ci_lo, hi[i] = pt->ci_hi;
 		mark[i] = pt->slow;
-		if (predicted(&c->profile, x, pt->pos))
+		if (calib_predicted(&c->profile, x, pt->pos))
 			sh[nsh++] = pt->pos;
 	}
 	struct plot_series s = { x->name, xs, ys, lo, hi, mark, x->npt };
@@ -290,7 +275,7 @@ static int plot_one(const struct calibrate_cmd *c, const struct calib_experiment
 	struct plot p = { title, x->entry ? "the callee's entry, offset in a 64 B line" :
 			  "the loop's first byte, offset in a 64 B line",
 			  "ns per call (median, 95% CI)", &s, 1, NULL, 0, sh, nsh,
-			  "measured slow (red); the calibrated profile predicts a hazard (shaded)" };
+			  "the calibrated profile predicts a hazard in the grey bands", NULL };
 	snprintf(path, sizeof path, "%s/%s.svg", c->plot_dir, x->name);
 	if (write_atomic(path, write_plot_file, &p, &e)) {
 		complain(path, "%s", e.msg);

@@ -115,8 +115,8 @@ const struct command compare_command = {
 
 static int parse_options(struct compare_cmd *c, int argc, char **argv)
 {
-	c->cmp.alpha = 0.05;
-	c->cmp.threshold = 0.02;
+	c->cmp.alpha = COMPARE_ALPHA;
+	c->cmp.threshold = COMPARE_THRESHOLD;
 	if (parse_command_line(&compare_command, c, argc, argv))
 		return -1;
 	if (argc - optind < 2) {

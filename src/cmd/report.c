@@ -65,6 +65,7 @@ static int read_input(const char *path, struct report_input *in)
 	json_error_t je;
 	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
 	const char *name;
+	struct err e = { "" };
 	int kind;
 
 	if (!doc) {
@@ -90,6 +91,12 @@ static int read_input(const char *path, struct report_input *in)
 		return -1;
 	}
 	*in = (struct report_input){ path, doc, known[kind].command, 0 };
+	/* the measured kinds, read as their own commands read them */
+	if (report_check_measured(in, &e)) {
+		complain("report", "%s", e.msg);
+		json_decref(doc);
+		return -1;
+	}
 	return 0;
 }
 

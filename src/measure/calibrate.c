@@ -128,7 +128,7 @@ static int run_one(const struct calib_opts *o, const struct synth_spec *sp, doub
 	struct synth_kernel *ks = xcalloc(CALIB_SPAN, sizeof *ks);
 	struct variant *v = xcalloc(CALIB_SPAN, sizeof *v);
 	struct sweep s = { .v = v, .size = o->size, .precision = o->precision, .budget_s = budget,
-			   .min_rounds = 20, .seed = o->seed, .alpha = o->alpha,
+			   .min_rounds = 50, .seed = o->seed, .alpha = o->alpha,
 			   .material = o->material };
 	int rc = make_variants(sp, ks, v, &s.n, e);
 
@@ -214,6 +214,21 @@ static struct features features_at(const struct calib_experiment *x, uint32_t po
 			f.ends = w;
 	}
 	return f;
+}
+
+/* Does profile p (the calibrated one) predict a hazard for x at pos? The
+ * synthetic loop has one branch, its back edge. */
+bool calib_predicted(const struct profile *p, const struct calib_experiment *x, uint32_t pos)
+{
+	struct hazard h[8];
+	struct loop_branch br = { .pair = x->pair, .branch = x->branch, .end = x->end,
+				  .kind = BR_COND, .back = true };
+	struct loop_geometry g = { .bytes = x->bytes, .branch = &br, .nbranch = 1,
+				   .ninsn = x->ninsn, .fits_loop_buffer_shape = true };
+
+	if (x->entry)
+		return entry_hazards(p, pos, x->bytes, 4096, h, 8) > 0;
+	return loop_hazards(p, &g, pos, 4096, h, 8) > 0;
 }
 
 /* ---- the fit ---- */

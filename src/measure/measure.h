@@ -273,6 +273,9 @@ void calib_mark(struct calib_experiment *x, const struct calib_opts *o);
 void calib_fit(const struct calib_experiment *x, size_t n, const struct calib_opts *o,
 	       struct calib_fit *f);
 const char *calib_effect_name(enum calib_effect e);
+/* Does profile p predict a hazard for experiment x placed at pos (the
+ * shading of calibrate's plots)? */
+bool calib_predicted(const struct profile *p, const struct calib_experiment *x, uint32_t pos);
 /* "1.25x [1.20, 1.31], halves ..., p ... (experiment)" or "no effect measured: ..." */
 void calib_rule_text(const struct calib_rule *r, char *buf, size_t n);
 

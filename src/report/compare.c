@@ -89,7 +89,7 @@ static void compare_machines(struct compare *c, const struct result_file *base,
 }
 
 /* The mean over a side's runs of a number in their states; NAN if none. */
-static double state_mean(const struct result_file *f, const char *key, int index)
+double compare_state_mean(const struct result_file *f, const char *key, int index)
 {
 	double sum = 0;
 	size_t n = 0, i;
@@ -109,7 +109,7 @@ static double state_mean(const struct result_file *f, const char *key, int index
 }
 
 /* A string of the states when every run of the side agrees, else "mixed". */
-static const char *state_string(const struct result_file *f, const char *key)
+const char *compare_state_string(const struct result_file *f, const char *key)
 {
 	const char *first = NULL;
 	size_t i;
@@ -146,8 +146,8 @@ static void compare_states(struct compare *c, const struct result_file *base,
 	char a[32], b[32];
 
 	for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
-		double x = state_mean(base, nums[i].key, nums[i].index);
-		double y = state_mean(new, nums[i].key, nums[i].index);
+		double x = compare_state_mean(base, nums[i].key, nums[i].index);
+		double y = compare_state_mean(new, nums[i].key, nums[i].index);
 		double limit = nums[i].limit ? nums[i].limit : 0.05 * x;
 
 		if (isnan(x) || isnan(y) || fabs(y - x) <= limit)
@@ -157,7 +157,8 @@ static void compare_states(struct compare *c, const struct result_file *base,
 		sb_addf(&diff, "%s%s %s -> %s", diff.len ? ", " : "", nums[i].what, a, b);
 	}
 	for (size_t i = 0; i < 2; i++) {
-		const char *x = state_string(base, strs[i][0]), *y = state_string(new, strs[i][0]);
+		const char *x = compare_state_string(base, strs[i][0]);
+		const char *y = compare_state_string(new, strs[i][0]);
 
 		if (x && y && strcmp(x, y) != 0)
 			sb_addf(&diff, "%s%s %s -> %s", diff.len ? ", " : "", strs[i][1], x, y);
@@ -232,6 +233,26 @@ const char *compare_verdict(const struct comparison *cmp)
 		return "inconclusive";
 	return cmp->regression ? "REGRESSION" : cmp->improvement ? "better" :
 	       cmp->significant ? "changed, within the threshold" : "no change";
+}
+
+void compare_reason(const struct comparison *cmp, double alpha, double threshold, char *buf,
+		    size_t n)
+{
+	double gap = fabs(cmp->new - cmp->base);
+
+	if (!cmp->enough)
+		snprintf(buf, n, "%zu:%zu runs: a verdict needs %d on each side", cmp->base_runs,
+			 cmp->new_runs, STATS_MIN_RUNS);
+	else if (!cmp->stands_out)
+		snprintf(buf, n, "the gap %.3g is inside the runs' range (%.3g base, %.3g new)%s",
+			 gap, cmp->base_spread, cmp->new_spread, cmp->p < alpha ? "" : ", p >= alpha");
+	else if (!cmp->significant)
+		snprintf(buf, n, "p %.3g >= alpha %g", cmp->p, alpha);
+	else if (!cmp->regression && !cmp->improvement)
+		snprintf(buf, n, "p %.3g, but within the %g%% threshold", cmp->p, 100 * threshold);
+	else
+		snprintf(buf, n, "p %.3g, the gap above both ranges, beyond the %g%% threshold",
+			 cmp->p, 100 * threshold);
 }
 
 static size_t fewest_runs(const struct comparison *cmp)
@@ -485,6 +506,8 @@ static json_t *comparison_json(const struct compare *c, size_t f, const struct c
 	json_object_set_new(j, "t", number_or_null(cmp->t));
 	json_object_set_new(j, "df", number_or_null(cmp->df));
 	json_object_set_new(j, "p", number_or_null(cmp->p));
+	json_object_set_new(j, "change_ci", isfinite(cmp->change_lo) ?
+			    json_pack("[f,f]", cmp->change_lo, cmp->change_hi) : json_null());
 	return j;
 }
 

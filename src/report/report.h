@@ -34,8 +34,11 @@ void table_html(const struct table *t, FILE *out, const char *class);
 void table_free(struct table *t);
 
 /* An SVG line plot (svg.c): points with optional whiskers, marked points
- * in red, dashed vertical guides (window boundaries), shaded x bands;
- * axis ticks at round numbers, the legend above the plot area. */
+ * (filled and ringed), dashed vertical guides (window boundaries), shaded
+ * x bands; series told apart by marker shape and dash as well as hue; axis
+ * ticks at round numbers, the legend above the plot area. Each point is
+ * an element of class "point" ("point slow" when marked), each whisker
+ * "ci", each band "predicted", each guide "boundary". */
 struct plot_series {
 	const char *name;
 	const double *x, *y;
@@ -53,9 +56,54 @@ struct plot {
 	const double *shade;            /* x values whose band is shaded (predicted slow) */
 	size_t nshade;
 	const char *note;               /* what the marks and shading mean, or NULL */
+	const char *const *vlabels;     /* each guide's label, or NULL: its x */
 };
 
+/* A file of its own (xmlns, <title>). */
 int plot_svg(FILE *out, const struct plot *p);
+/* Inside the page: opened by html_svg_begin with id. */
+void plot_svg_inline(FILE *out, const struct plot *p, const char *id);
+
+/* A strip plot (svg.c): one row per run, every sample a dot (class
+ * "sample", the marker of its side), the box of its quartiles and its
+ * median over them; the value axis logarithmic when the samples span a
+ * factor of 4 or more. */
+struct strip_row {
+	const char *label;              /* "base, run 1" */
+	const double *v;
+	size_t n;
+	unsigned side;                  /* 0 the base, 1.. each new file: the marker */
+};
+
+struct strip_plot {
+	const char *title, *xlabel, *note;
+	const struct strip_row *rows;
+	size_t nrows;
+	const char *const *sides;       /* the legend: a name per side */
+	size_t nsides;
+};
+
+void strip_svg_inline(FILE *out, const struct strip_plot *p, const char *id);
+unsigned strip_svg_height(const struct strip_plot *p);
+
+/* A change plot (svg.c): one row per compared metric, its change in % with
+ * the CI as a whisker (class "ci") and the verdict as the marker's shape
+ * (class "change"), 0 and the threshold band (class "threshold") behind. */
+struct change_plot_row {
+	const char *label;
+	double change, lo, hi;          /* %, the CI NAN when there is none */
+	const char *verdict;            /* compare_verdict's words */
+};
+
+struct change_plot {
+	const char *title, *xlabel, *note;
+	const struct change_plot_row *rows;
+	size_t nrows;
+	double threshold;               /* a fraction */
+};
+
+void change_svg_inline(FILE *out, const struct change_plot *p, const char *id);
+unsigned change_svg_height(const struct change_plot *p);
 
 /* How a hazard reads in a table (hazard.c). */
 const char *severity_name(unsigned severity);           /* high, medium, low */
@@ -65,6 +113,9 @@ void format_placement(const struct hazard *h, char *buf, size_t n); /* "certain"
 /* ---- compare (compare.c) ---- */
 
 #define COMPARE_MAX_NEW 16
+/* compare's defaults, also the report's (--alpha, --threshold) */
+#define COMPARE_ALPHA 0.05
+#define COMPARE_THRESHOLD 0.02
 
 struct compare_row {
 	const struct metric *base;
@@ -98,6 +149,15 @@ const char *compare_label(const struct result_file *f);
 /* "REGRESSION", "better", "changed, within the threshold", "no change",
  * "inconclusive" */
 const char *compare_verdict(const struct comparison *cmp);
+/* Why that verdict, in words: "2:3 runs: a verdict needs 3 a side",
+ * "p 0.41 >= alpha 0.05", ... */
+void compare_reason(const struct comparison *cmp, double alpha, double threshold, char *buf,
+		    size_t n);
+/* The mean over a side's runs of a number in their machine states (index
+ * >= 0: of that element of an array, like load's), NAN if none; a string
+ * of them when every run agrees, "mixed" when not, NULL if none. */
+double compare_state_mean(const struct result_file *f, const char *key, int index);
+const char *compare_state_string(const struct result_file *f, const char *key);
 void report_compare_text(FILE *out, const struct compare *c, bool lkp, bool verbose);
 void report_compare_markdown(FILE *out, const struct compare *c, bool verbose);
 /* Warnings to `warn` (standard error), the CSV alone on out. */
@@ -156,5 +216,9 @@ void html_section_calibrate(FILE *out, const struct report_input *in);
 void html_section_compare(FILE *out, const struct report_input *in);
 /* Bench results are compared with each other: all of them at once. */
 void html_section_benches(FILE *out, const struct report_input *in, size_t n);
+/* Before any page is written: a sweep, bench, calibrate or compare input
+ * read as its own command reads it (results_read, the profile file's
+ * checks): 0, or -1 with one line naming the file in *e. Other kinds: 0. */
+int report_check_measured(const struct report_input *in, struct err *e);
 
 #endif

@@ -86,6 +86,19 @@ static double spread_of(const double *v, size_t n)
  * two, and the machine's drift between invocations is what two A/A
  * `bench` runs on a shared machine differ by most (issue 12: two of two
  * A/A pairs flagged on samples). */
+static void change_ci(struct comparison *c, const struct welch *w, size_t nb, size_t nn,
+		      double alpha)
+{
+	double half;
+
+	c->change_lo = c->change_hi = NAN;
+	if (nb < 2 || nn < 2 || !c->base)
+		return;
+	half = w->se > 0 ? stats_t_critical(alpha, w->df) * w->se : 0;
+	c->change_lo = stats_change_robot(c->base, c->base + w->diff - half);
+	c->change_hi = stats_change_robot(c->base, c->base + w->diff + half);
+}
+
 void stats_compare_runs(const double *base, size_t nb, const double *new, size_t nn,
 			const struct compare_opts *o, struct comparison *c)
 {
@@ -107,6 +120,7 @@ void stats_compare_runs(const double *base, size_t nb, const double *new, size_t
 	c->t = w.t;
 	c->df = w.df;
 	c->p = w.p;
+	change_ci(c, &w, nb, nn, o->alpha);
 	c->enough = nb >= STATS_MIN_RUNS && nn >= STATS_MIN_RUNS;
 	gap = fabs(c->new - c->base);
 	c->stands_out = gap > c->base_spread && gap > c->new_spread;

@@ -106,6 +106,7 @@ double stats_change_mmtests(double base, double new, bool lower_is_better);
 
 struct welch {
 	double diff;                    /* mean of b - mean of a */
+	double se;                      /* its standard error, sqrt(sa^2/na + sb^2/nb) */
 	double t, df;                   /* df by Welch-Satterthwaite */
 	double p;                       /* two-sided; 1 with fewer than 2 a side */
 };
@@ -113,6 +114,9 @@ struct welch {
 void stats_welch(const double *a, size_t na, const double *b, size_t nb, struct welch *w);
 /* P(|T| >= |t|) for Student's t with df degrees of freedom. */
 double stats_t_two_sided(double t, double df);
+/* The t with P(|T| >= t) = alpha: 2.776 for alpha 0.05 and df 4; NAN
+ * unless df > 0 and 0 < alpha < 1. */
+double stats_t_critical(double alpha, double df);
 /* The regularized incomplete beta function I_x(a, b). */
 double stats_incomplete_beta(double a, double b, double x);
 
@@ -147,6 +151,10 @@ struct comparison {
 	double change_robot;            /* 100 (new - base) / base */
 	double change_mmtests;          /* positive = better */
 	double t, df, p;                /* Welch's t test on the run statistics */
+	/* The (1 - alpha) CI of change_robot by Welch: 100 (diff -+ t se) /
+	 * base; it excludes 0 exactly when p < alpha. NAN with fewer than 2
+	 * runs a side. */
+	double change_lo, change_hi;
 	bool enough;                    /* STATS_MIN_RUNS or more on both sides */
 	bool stands_out;                /* |new - base| above both sides' spread */
 	bool significant;               /* enough, p < alpha and stands_out */

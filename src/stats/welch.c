@@ -54,6 +54,26 @@ double stats_t_two_sided(double t, double df)
 	return stats_incomplete_beta(df / 2, 0.5, df / (df + t * t));
 }
 
+double stats_t_critical(double alpha, double df)
+{
+	double lo = 0, hi = 1;
+
+	if (!(df > 0) || !(alpha > 0 && alpha < 1))
+		return NAN;
+	while (stats_t_two_sided(hi, df) > alpha && hi < 1e12)
+		hi *= 2;
+	/* P(|T| >= t) falls as t grows: bisect to a relative 1e-12 */
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (stats_t_two_sided(mid, df) > alpha)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
 void stats_welch(const double *a, size_t na, const double *b, size_t nb, struct welch *w)
 {
 	double ma = stats_mean(a, na), mb = stats_mean(b, nb);
@@ -61,6 +81,7 @@ void stats_welch(const double *a, size_t na, const double *b, size_t nb, struct 
 	double qb = nb > 1 ? pow(stats_stddev(b, nb), 2) / (double)nb : 0;
 
 	w->diff = mb - ma;
+	w->se = sqrt(qa + qb);
 	w->t = 0;
 	w->df = 0;
 	w->p = 1;
@@ -72,7 +93,7 @@ void stats_welch(const double *a, size_t na, const double *b, size_t nb, struct 
 		w->t = ma == mb ? 0 : copysign(INFINITY, w->diff);
 		return;
 	}
-	w->t = w->diff / sqrt(qa + qb);
+	w->t = w->diff / w->se;
 	/* Welch-Satterthwaite */
 	w->df = (qa + qb) * (qa + qb) /
 		(qa * qa / (double)(na - 1) + qb * qb / (double)(nb - 1));

@@ -11,6 +11,10 @@ outside the page.
     svg ID ok TITLE                   parsed by xml.etree, titled, role=img
     svg ID bad WHY
     svg-alt ID ok|missing             a table follows the plot
+    plot TITLEID P S C B G D X LABELS what a plot draws: its points (P hollow,
+                                      S slow), CI whiskers, predicted bands,
+                                      boundary guides with their LABELS,
+                                      samples (D) of a strip plot, changes (X)
     verdict ID CLASS TEXT
     external WHAT                     a script, a URL, an @import
 """
@@ -104,6 +108,23 @@ def check_svgs(html, section_of):
             print("svg %s bad no role=img with a <title> it is labelled by" % sid)
             continue
         print("svg %s ok %s" % (sid, " ".join((title.text or "").split())))
+        plot_counts(root)
+
+
+def plot_counts(root):
+    """Elements by class, and each boundary's label (the <text> after it)."""
+    counts = {}
+    for e in root.iter():
+        counts[e.get("class")] = counts.get(e.get("class"), 0) + 1
+    kids = list(root)
+    labels = [kids[i + 1].text for i, e in enumerate(kids[:-1])
+              if e.get("class") == "boundary"]
+    title = root.find("{*}title")
+    print("plot %s %s %s" % (title.get("id") if title is not None else "-",
+                             " ".join(str(counts.get(k, 0)) for k in
+                                      ("point", "point slow", "ci", "predicted",
+                                       "boundary", "sample", "change")),
+                             ",".join(labels) or "-"))
 
 
 def main():

@@ -186,6 +186,9 @@ static void runs_verdict(void **state)
 	assert_true(c.base == 2 && c.new == 5 && c.base_spread == 2 && c.new_spread == 2);
 	assert_true(c.enough && c.stands_out && c.significant && c.regression);
 	assert_true(c.change_robot == 150 && c.change_mmtests == -150);
+	/* Welch's 95% CI of the change: df 4, t 2.776445, se sqrt(2/3):
+	 * 3 -+ 2.266949 ns of 2 */
+	assert_true(fabs(c.change_lo - 36.652103) < 1e-5 && fabs(c.change_hi - 263.347897) < 1e-5);
 	/* the same with a 200% threshold: significant, not a regression */
 	o.threshold = 2;
 	stats_compare_runs(a, 3, b, 3, &o, &c);
@@ -224,6 +227,16 @@ static void statistic_of_runs(void **state)
 	assert_true(stats_of(v, 5, STAT_MEAN95, true) == 2.5);
 	assert_true(stats_of(v, 5, STAT_MEAN95, false) == 27.25);
 	assert_true(v[0] == 4 && v[4] == 100);
+}
+
+static void t_critical(void **state)
+{
+	/* Student's t tables: 12.706205 (df 1), 2.776445 (4), 2.228139 (10) */
+	assert_true(fabs(stats_t_critical(0.05, 1) - 12.706205) < 1e-5);
+	assert_true(fabs(stats_t_critical(0.05, 4) - 2.776445) < 1e-5);
+	assert_true(fabs(stats_t_critical(0.05, 10) - 2.228139) < 1e-5);
+	assert_true(fabs(stats_t_critical(0.01, 4) - 4.604095) < 1e-5);
+	assert_true(isnan(stats_t_critical(0.05, 0)) && isnan(stats_t_critical(0, 4)));
 }
 
 static void changes(void **state)
@@ -325,6 +338,7 @@ int main(void)
 		cmocka_unit_test(runs_verdict),
 		cmocka_unit_test(statistic_of_runs),
 		cmocka_unit_test(changes),
+		cmocka_unit_test(t_critical),
 		cmocka_unit_test(floors),
 		cmocka_unit_test(quantile_test),
 		cmocka_unit_test(floor_marks),

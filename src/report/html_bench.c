@@ -1,0 +1,480 @@
+/* The sections of run-level measurements on the page of `straddle report`
+ * (issue 14): bench results, compared with each other as `straddle
+ * compare` would (the first is the base: compare_build, compare_verdict,
+ * one way to do each), and compare's own JSON documents. Per metric the
+ * distribution of every run's samples (a strip plot, the table behind
+ * it), the change with its CI and verdict and why, and each side's
+ * machine state. */
+#include "internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the machine's state, run by run and side by side ---- */
+
+static void bench_states(FILE *out, const json_t *doc)
+{
+	static const char *const cols[] = { ">run", ">seconds", ">load", ">steal %",
+		">others' CPU %", ">busy %", ">CPUs", "clock source", "governor", ">MHz" };
+	struct table t;
+	size_t i;
+	const json_t *r;
+
+	table_init(&t, 10, cols);
+	json_array_foreach(json_object_get(doc, "runs"), i, r) {
+		const json_t *s = json_object_get(r, "state");
+		char run[16], sec[32], load[32], steal[32], others[32], busy[32], cpus[16], mhz[32];
+
+		cell_text(run, sizeof run, "%.0f", json_num(r, "run"));
+		cell_text(sec, sizeof sec, "%.1f", json_num(s, "seconds"));
+		cell_text(load, sizeof load, "%.2f", json_number_value(json_array_get(
+			json_object_get(s, "load"), 0)));
+		cell_text(steal, sizeof steal, "%.1f", json_num(s, "steal_pct"));
+		cell_text(others, sizeof others, "%.1f", json_num(s, "others_pct"));
+		cell_text(busy, sizeof busy, "%.1f", json_num(s, "busy_pct"));
+		cell_text(cpus, sizeof cpus, "%.0f", json_num(s, "cpus"));
+		cell_text(mhz, sizeof mhz, "%.0f", json_num(s, "mhz"));
+		table_row(&t, run, sec, load, steal, others, busy, cpus, json_str(s, "clocksource"),
+			  json_is_string(json_object_get(s, "governor")) ? json_str(s, "governor") : "-",
+			  mhz);
+	}
+	fputs("<h3>The machine's state, run by run</h3>\n", out);
+	table_html(&t, out, "states");
+	table_free(&t);
+}
+
+static void side_states(FILE *out, const struct compare *c)
+{
+	static const char *const cols[] = { "side", ">runs", ">steal %", ">others' CPU %",
+		">load", ">MHz", "clock source", "governor" };
+	struct table t;
+
+	table_init(&t, 8, cols);
+	t.wrap[0] = true;
+	for (size_t f = 0; f < c->nfiles; f++) {
+		const struct result_file *r = &c->files[f];
+		char side[300], runs[16], steal[32], others[32], load[32], mhz[32];
+		const char *cs = compare_state_string(r, "clocksource");
+		const char *gov = compare_state_string(r, "governor");
+
+		snprintf(side, sizeof side, "%s%s", compare_label(r), f ? "" : " (base)");
+		snprintf(runs, sizeof runs, "%zu", json_array_size(r->states));
+		cell_text(steal, sizeof steal, "%.1f", compare_state_mean(r, "steal_pct", -1));
+		cell_text(others, sizeof others, "%.1f", compare_state_mean(r, "others_pct", -1));
+		cell_text(load, sizeof load, "%.2f", compare_state_mean(r, "load", 0));
+		cell_text(mhz, sizeof mhz, "%.0f", compare_state_mean(r, "mhz", -1));
+		table_row(&t, side, runs, steal, others, load, mhz, cs ? cs : "-", gov ? gov : "-");
+	}
+	fputs("<h3>The machine's state of each side (means over its runs)</h3>\n", out);
+	table_html(&t, out, "states");
+	table_free(&t);
+}
+
+/* ---- the distribution of one metric's samples, run by run ---- */
+
+struct side_metric {
+	const struct result_file *file;
+	const struct metric *m;         /* NULL where the side lacks it */
+};
+
+static void metric_runs_table(FILE *out, const struct side_metric *s, size_t nsides,
+			      enum stat_kind stat)
+{
+	const char *cols[] = { "side", ">run", ">samples", ">min", ">median", ">max", NULL };
+	char head[48];
+	struct table t;
+
+	snprintf(head, sizeof head, ">the run's %s", stat_name(stat));
+	cols[6] = head;
+	table_init(&t, 7, cols);
+	for (size_t k = 0; k < nsides; k++)
+		for (size_t r = 0; s[k].m && r < s[k].m->nruns; r++) {
+			const struct metric_run *run = &s[k].m->runs[r];
+			struct summary sum;
+			char no[24], n[24], mn[32], med[32], mx[32], st[32];
+
+			stats_summarize(run->v, run->n, 1, s[k].m->lower_is_better, &sum);
+			snprintf(no, sizeof no, "%zu", r + 1);
+			snprintf(n, sizeof n, "%zu", run->n);
+			snprintf(mn, sizeof mn, "%.6g", sum.min);
+			snprintf(med, sizeof med, "%.6g", sum.median);
+			snprintf(mx, sizeof mx, "%.6g", sum.max);
+			snprintf(st, sizeof st, "%.6g", stat_of(&sum, stat));
+			table_row(&t, compare_label(s[k].file), no, n, mn, med, mx, st);
+		}
+	table_html(&t, out, "data");
+	table_free(&t);
+}
+
+/* A strip plot of every run of every side that has the metric, then its
+ * table. id: the plot's. */
+static void metric_strip(FILE *out, const struct side_metric *s, size_t nsides,
+			 enum stat_kind stat, const char *id)
+{
+	const struct metric *m = s[0].m;
+	const char **sides = xcalloc(nsides, sizeof *sides);
+	struct strip_row *rows;
+	char (*labels)[160];
+	size_t nrows = 0, at = 0;
+	char title[300], xlabel[160];
+
+	for (size_t k = 0; k < nsides; k++)
+		nrows += s[k].m ? s[k].m->nruns : 0;
+	rows = xcalloc(nrows + 1, sizeof *rows);
+	labels = xcalloc(nrows + 1, sizeof *labels);
+	for (size_t k = 0; k < nsides; k++) {
+		sides[k] = compare_label(s[k].file);
+		for (size_t r = 0; s[k].m && r < s[k].m->nruns; r++, at++) {
+			if (nsides > 1)
+				snprintf(labels[at], sizeof labels[at], "%.120s, run %zu", sides[k], r + 1);
+			else
+				snprintf(labels[at], sizeof labels[at], "run %zu", r + 1);
+			rows[at] = (struct strip_row){ labels[at], s[k].m->runs[r].v,
+						       s[k].m->runs[r].n, (unsigned)k };
+		}
+	}
+	snprintf(title, sizeof title, "%s: every sample of each run (box: quartiles, bar: "
+		 "median)", m->name);
+	snprintf(xlabel, sizeof xlabel, "%s (%s is better)", *m->unit ? m->unit : "value",
+		 m->lower_is_better ? "lower" : "higher");
+	struct strip_plot p = { title, xlabel, NULL, rows, nrows, sides, nsides };
+	strip_svg_inline(out, &p, id);
+	metric_runs_table(out, s, nsides, stat);
+	free(rows);
+	free(labels);
+	free(sides);
+}
+
+static void metric_heading(FILE *out, const struct metric *m, enum stat_kind stat)
+{
+	fputs("<h3>", out);
+	html_textf(out, "%s (%s, %s is better; each run's %s)", m->name, m->unit,
+		   m->lower_is_better ? "lower" : "higher", stat_name(stat));
+	fputs("</h3>\n", out);
+}
+
+/* ---- one bench file ---- */
+
+/* What the file says of its settings, each only when it says it. */
+static void bench_settings(FILE *out, const json_t *doc)
+{
+	const json_t *b = json_object_get(doc, "bench"), *w;
+	static const char *const fields[][2] = { { "runs", "runs" },
+		{ "duration_s", "measured seconds per metric" }, { "tasks", "tasks" },
+		{ "modes", "modes" }, { "align", "buffer offset in a page" },
+		{ "elapsed_s", "seconds in all" } };
+	struct strbuf names = { 0 };
+	size_t i;
+
+	json_array_foreach(json_object_get(b, "workloads"), i, w)
+		sb_addf(&names, "%s%s", i ? ", " : "", json_string_value(w));
+	fputs("<p>Workloads: ", out);
+	html_text(out, names.len ? sb_str(&names) : "-");
+	for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++)
+		if (json_object_get(b, fields[k][0])) {
+			html_textf(out, "; %s ", fields[k][1]);
+			html_field(out, b, fields[k][0]);
+		}
+	fputs(".</p>\n", out);
+	sb_free(&names);
+}
+
+static void bench_section(FILE *out, const struct report_input *in,
+			  const struct result_file *f)
+{
+	html_section_begin(out, in, "bench");
+	bench_settings(out, in->doc);
+	bench_states(out, in->doc);
+	for (size_t i = 0; i < f->n; i++) {
+		struct side_metric s = { f, &f->m[i] };
+		enum stat_kind stat = stat_default(f->m[i].lower_is_better);
+		char id[64];
+
+		snprintf(id, sizeof id, "bench-%zu-m%zu", in->index, i + 1);
+		metric_heading(out, &f->m[i], stat);
+		metric_strip(out, &s, 1, stat, id);
+	}
+	html_section_end(out);
+}
+
+/* ---- bench files compared ---- */
+
+static void verdict_banner(FILE *out, bool regression, const char *what)
+{
+	fprintf(out, "<p class=\"verdict %s\">", regression ? "fail" : "pass");
+	html_text(out, regression ? "REGRESSION: a metric is significantly worse beyond the "
+		  "threshold" : what);
+	fputs("</p>\n", out);
+}
+
+static void warnings_list(FILE *out, const json_t *warnings, const json_t *noise)
+{
+	size_t i;
+	const json_t *w;
+
+	if (json_array_size(warnings) + json_array_size(noise) == 0)
+		return;
+	fputs("<ul class=\"warnings\">\n", out);
+	json_array_foreach(warnings, i, w) {
+		fputs("<li>warning: ", out);
+		html_text(out, json_string_value(w));
+		fputs("</li>\n", out);
+	}
+	json_array_foreach(noise, i, w) {
+		fputs("<li>noise: ", out);
+		html_text(out, json_string_value(w));
+		fputs("</li>\n", out);
+	}
+	fputs("</ul>\n", out);
+}
+
+/* One row of the change table: what compare's CSV has, with the change's
+ * CI and the reason for the verdict. */
+struct change_row {
+	const char *metric, *file, *stat;
+	double base, new, change, lo, hi, p;
+	const char *verdict;
+	char why[200];
+};
+
+/* The changes at a glance: each row's change, its CI and its verdict. */
+static void change_plot(FILE *out, const struct change_row *r, size_t n, double alpha,
+			double threshold, const char *id)
+{
+	struct change_plot_row *rows = xcalloc(n + 1, sizeof *rows);
+	char (*labels)[48] = xcalloc(n + 1, sizeof *labels);
+	char note[160];
+
+	for (size_t i = 0; i < n; i++) {
+		const char *file = strrchr(r[i].file, '/') ? strrchr(r[i].file, '/') + 1 : r[i].file;
+
+		snprintf(labels[i], sizeof labels[i], "%.26s, %.18s", r[i].metric, file);
+		rows[i] = (struct change_plot_row){ labels[i], r[i].change, r[i].lo, r[i].hi,
+						    r[i].verdict };
+	}
+	snprintf(note, sizeof note, "whiskers: the change's %g%% CI; grey: within the %g%% "
+		 "threshold", 100 * (1 - alpha), 100 * threshold);
+	struct change_plot p = { "The change of each metric, new against base",
+				 "change in % of the base: (new - base) / base", note, rows, n,
+				 threshold };
+	change_svg_inline(out, &p, id);
+	free(rows);
+	free(labels);
+}
+
+static void change_table(FILE *out, const struct change_row *r, size_t n, double alpha,
+			 double threshold, const char *id)
+{
+	static const char *const cols[] = { "metric", "new", "stat", ">base", ">new value",
+		">change %", ">CI of the change %", ">p", "verdict", "why" };
+	struct table t;
+
+	if (n)
+		change_plot(out, r, n, alpha, threshold, id);
+	table_init(&t, 10, cols);
+	t.wrap[0] = t.wrap[1] = t.wrap[9] = true;
+	for (size_t i = 0; i < n; i++) {
+		char base[32], new[32], change[32], ci[64], p[32];
+
+		cell_text(base, sizeof base, "%.6g", r[i].base);
+		cell_text(new, sizeof new, "%.6g", r[i].new);
+		cell_text(change, sizeof change, "%+.2f", r[i].change);
+		if (isfinite(r[i].lo))
+			snprintf(ci, sizeof ci, "[%+.2f, %+.2f]", r[i].lo, r[i].hi);
+		else
+			snprintf(ci, sizeof ci, "-");
+		cell_text(p, sizeof p, "%.3g", r[i].p);
+		table_row(&t, r[i].metric, r[i].file, r[i].stat, base, new, change, ci, p,
+			  r[i].verdict, r[i].why);
+	}
+	table_html(&t, out, "changes");
+	table_free(&t);
+}
+
+/* Welch's p only where both sides have 2 runs: with 1 there is no test. */
+static double test_p(const struct comparison *cmp)
+{
+	return cmp->base_runs >= 2 && cmp->new_runs >= 2 ? cmp->p : NAN;
+}
+
+static void compare_rows(FILE *out, const struct compare *c)
+{
+	struct change_row *rows = xcalloc(c->nrows * (c->nfiles - 1) + 1, sizeof *rows);
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nrows; i++)
+		for (size_t f = 1; f < c->nfiles; f++) {
+			const struct comparison *cmp = &c->rows[i].cmp[f - 1];
+			struct change_row *r = &rows[n];
+
+			if (!c->rows[i].new[f - 1])
+				continue;
+			*r = (struct change_row){ c->rows[i].base->name, compare_label(&c->files[f]),
+				stat_name(c->rows[i].stat), cmp->base, cmp->new, cmp->change_robot,
+				cmp->change_lo, cmp->change_hi, test_p(cmp), compare_verdict(cmp), "" };
+			compare_reason(cmp, c->alpha, c->threshold, r->why, sizeof r->why);
+			n++;
+		}
+	change_table(out, rows, n, c->alpha, c->threshold, "bench-compare-1-changes");
+	free(rows);
+}
+
+static void benches_compared(FILE *out, const struct report_input *in,
+			     const struct result_file *f, size_t n)
+{
+	struct compare c = { .files = f, .nfiles = n < COMPARE_MAX_NEW + 1 ? n :
+			     COMPARE_MAX_NEW + 1, .alpha = COMPARE_ALPHA,
+			     .threshold = COMPARE_THRESHOLD };
+	struct side_metric *s = xcalloc(c.nfiles, sizeof *s);
+
+	compare_build(&c);
+	fputs("<section class=\"result bench-compare\" id=\"bench-compare-1\">\n<h2>", out);
+	html_textf(out, "bench compared: %s (base) against", in[0].path);
+	for (size_t k = 1; k < c.nfiles; k++)
+		html_textf(out, "%s %s", k > 1 ? "," : "", in[k].path);
+	fputs("</h2>\n", out);
+	fputs("<p>", out);
+	html_textf(out, "As straddle compare: each run's statistic is one observation; "
+		   "Welch's t test, alpha %g; a change must stand out of both sides' run-to-run "
+		   "range, and be worse by more than %g%% to be a regression. The CI is the "
+		   "change's %g%% interval by the same t.", c.alpha, 100 * c.threshold,
+		   100 * (1 - c.alpha));
+	fputs("</p>\n", out);
+	verdict_banner(out, c.regression, "no significant regression");
+	warnings_list(out, c.warnings, c.noise);
+	compare_rows(out, &c);
+	side_states(out, &c);
+	for (size_t i = 0; i < c.nrows; i++) {
+		char id[64];
+
+		for (size_t k = 0; k < c.nfiles; k++)
+			s[k] = (struct side_metric){ &f[k], k ? c.rows[i].new[k - 1] : c.rows[i].base };
+		snprintf(id, sizeof id, "bench-compare-1-m%zu", i + 1);
+		metric_heading(out, c.rows[i].base, c.rows[i].stat);
+		metric_strip(out, s, c.nfiles, c.rows[i].stat, id);
+	}
+	fputs("</section>\n", out);
+	free(s);
+	compare_free(&c);
+}
+
+void html_section_benches(FILE *out, const struct report_input *in, size_t n)
+{
+	struct result_file *f = xcalloc(n, sizeof *f);
+	bool ok = true;
+
+	for (size_t i = 0; i < n; i++) {
+		struct err e = { "" };
+
+		/* report_check_input read each of them once already */
+		if (results_read(in[i].path, &f[i], &e)) {
+			html_section_begin(out, &in[i], "bench");
+			fputs("<p>", out);
+			html_textf(out, "%s", e.msg);
+			fputs("</p>\n", out);
+			html_section_end(out);
+			ok = false;
+			continue;
+		}
+		bench_section(out, &in[i], &f[i]);
+	}
+	if (ok && n > 1)
+		benches_compared(out, in, f, n);
+	for (size_t i = 0; i < n; i++)
+		results_file_free(&f[i]);
+	free(f);
+}
+
+/* ---- a compare --json document ---- */
+
+/* The comparison a document's entry records, for compare_reason. */
+static void comparison_of(const json_t *metric, const json_t *e, struct comparison *c)
+{
+	*c = (struct comparison){ .base = json_num(metric, "value"), .new = json_num(e, "value"),
+		.base_runs = (size_t)json_num(e, "base_runs"), .new_runs = (size_t)json_num(e, "runs"),
+		.base_spread = json_num(e, "base_range"), .new_spread = json_num(e, "range"),
+		.change_robot = json_num(e, "change_pct"), .p = json_num(e, "p"),
+		.enough = json_is_true(json_object_get(e, "enough_runs")),
+		.stands_out = json_is_true(json_object_get(e, "stands_out")),
+		.significant = json_is_true(json_object_get(e, "significant")),
+		.regression = json_is_true(json_object_get(e, "regression")) };
+	c->improvement = c->significant && !c->regression &&
+			 strcmp(json_str(e, "verdict"), "better") == 0;
+	if (!isfinite(c->p))
+		c->p = 1;
+}
+
+void html_section_compare(FILE *out, const struct report_input *in)
+{
+	const json_t *metrics = json_object_get(in->doc, "metrics"), *m, *e;
+	double alpha = json_num(in->doc, "alpha"), threshold = json_num(in->doc, "threshold");
+	struct change_row *rows;
+	size_t n = 0, i, k, cap = 1;
+	char id[64];
+
+	json_array_foreach(metrics, i, m)
+		cap += json_array_size(json_object_get(m, "new"));
+	rows = xcalloc(cap, sizeof *rows);
+	html_section_begin(out, in, "compare");
+	fputs("<p>", out);
+	html_textf(out, "Base %s; alpha %g, threshold %g%%, a verdict needs %.0f runs a "
+		   "side.", json_str(in->doc, "base"), alpha, 100 * threshold,
+		   json_num(in->doc, "min_runs"));
+	fputs("</p>\n", out);
+	verdict_banner(out, json_is_true(json_object_get(in->doc, "regression")),
+		       "no significant regression");
+	warnings_list(out, json_object_get(in->doc, "warnings"), json_object_get(in->doc, "noisy"));
+	json_array_foreach(metrics, i, m)
+		json_array_foreach(json_object_get(m, "new"), k, e) {
+			struct comparison c;
+			const json_t *ci = json_object_get(e, "change_ci");
+
+			if (!json_is_object(e))
+				continue;
+			comparison_of(m, e, &c);
+			rows[n] = (struct change_row){ json_str(m, "name"), json_str(e, "path"), json_str(m, "stat"),
+				c.base, c.new, c.change_robot, NAN, NAN, test_p(&c), json_str(e, "verdict"),
+				"" };
+			if (json_is_array(ci)) {
+				rows[n].lo = json_number_value(json_array_get(ci, 0));
+				rows[n].hi = json_number_value(json_array_get(ci, 1));
+			}
+			compare_reason(&c, alpha, threshold, rows[n].why, sizeof rows[n].why);
+			n++;
+		}
+	snprintf(id, sizeof id, "compare-%zu-changes", in->index);
+	change_table(out, rows, n, alpha, threshold, id);
+	free(rows);
+	html_section_end(out);
+}
+
+/* ---- reading the measured kinds before the page is written ---- */
+
+int report_check_measured(const struct report_input *in, struct err *e)
+{
+	if (strcmp(in->command, "bench") == 0 || strcmp(in->command, "sweep") == 0) {
+		struct result_file f;
+		int rc = results_read(in->path, &f, e);
+
+		results_file_free(&f);
+		return rc;
+	}
+	if (strcmp(in->command, "calibrate") == 0) {
+		struct calib_experiment *x;
+		struct host h;
+		size_t n;
+		int rc = results_calibration_read(in->path, &h, &x, &n, e);
+
+		calib_free(x, n);
+		return rc ? rc : results_profile_load(in->path, e) ? 0 : -1;
+	}
+	if (strcmp(in->command, "compare") == 0) {
+		const json_t *m = json_object_get(in->doc, "metrics");
+
+		if (!json_is_array(m) || !json_is_string(json_object_get(in->doc, "base")))
+			return err_set(e, "%s: a compare document without \"base\" and \"metrics\"",
+				       in->path);
+	}
+	return 0;
+}
