@@ -288,14 +288,9 @@ static uint64_t verdict_bytes(const struct verdict *v)
 	return l ? l->end - l->start : v->ch->fnew ? 64 : 0;
 }
 
-/* The subject's share of the samples: a record is of one build, so of
- * the side that has samples. */
 static double change_share(const struct diff_cmd *c, const struct layout_change *ch)
 {
-	uint64_t o = ch->lold ? ch->lold->samples : ch->fold ? ch->fold->samples : 0;
-	uint64_t n = ch->lnew ? ch->lnew->samples : ch->fnew ? ch->fnew->samples : 0;
-
-	return hot_share(&c->new.r, o > n ? o : n);
+	return hot_share(&c->new.r, layout_change_samples(ch));
 }
 
 /* Worst first: with --hot the larger share of samples, then severity
@@ -383,32 +378,45 @@ static const char *const hazard_cols[HAZARD_COLS] = { ">samples %", "severity", 
 /* With --hot, a row in code with less than --min-share is folded. */
 static bool folded(const struct diff_cmd *c, const struct verdict *v)
 {
-	return c->new.r.hot && v->share < c->min_share;
+	return layout_change_folded(v->ch, &c->new.r, c->min_share);
 }
 
-/* The rows not folded; *nfolded the others. */
+/* A section's rows, worst first, without those --min-share folds: text,
+ * markdown and JSON show the same rows; *nfolded counts the others. */
+static size_t shown_verdicts(const struct diff_cmd *c, bool added, struct verdict **out,
+			     size_t *nfolded)
+{
+	size_t n = collect_verdicts(c, added, out), k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!folded(c, &(*out)[i]))
+			(*out)[k++] = (*out)[i];
+	*nfolded = n - k;
+	return k;
+}
+
+/* The line that stands for the folded rows. */
+static void print_folded(const struct diff_cmd *c, size_t nfolded)
+{
+	printf("%zu more hazards in code with less than %g%% of samples\n", nfolded,
+	       100 * c->min_share);
+}
+
+/* The rows not folded (at most --limit of them in t); *nfolded the others. */
 static size_t hazard_rows(const struct diff_cmd *c, bool added, struct table *t, size_t *nfolded)
 {
 	struct verdict *v;
-	size_t n = collect_verdicts(c, added, &v), shown = 0;
+	size_t n = shown_verdicts(c, added, &v, nfolded);
 
-	*nfolded = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && (!c->limit || i < c->limit); i++) {
 		struct row r;
 
-		if (folded(c, &v[i])) {
-			++*nfolded;
-			continue;
-		}
-		if (c->limit && shown >= c->limit)
-			continue;
-		shown++;
 		verdict_cells(c, &v[i], added, &r);
 		table_row_v(t, r.cell + first_col(c));
 		sb_free(&r.profiles);
 	}
 	free(v);
-	return n - *nfolded;
+	return n;
 }
 
 static void print_hazards(const struct diff_cmd *c, bool added)
@@ -427,8 +435,7 @@ static void print_hazards(const struct diff_cmd *c, bool added)
 			printf("... and %zu more (--limit 0 shows every row)\n", n - t.nrows);
 	}
 	if (nfolded)
-		printf("%zu more hazards in code with less than %g%% of samples\n", nfolded,
-		       100 * c->min_share);
+		print_folded(c, nfolded);
 	if (n || nfolded)
 		printf("\n");
 	table_free(&t);
@@ -566,10 +573,13 @@ static void md_cell(const char *s, bool code)
 static void md_hazards(const struct diff_cmd *c, bool added)
 {
 	struct verdict *v;
-	size_t n = collect_verdicts(c, added, &v), shown = c->limit && c->limit < n ? c->limit : n;
+	size_t nfolded, n = shown_verdicts(c, added, &v, &nfolded);
+	size_t shown = c->limit && c->limit < n ? c->limit : n;
 
+	if (n || nfolded)
+		printf("\n**%s hazards**\n", added ? "New" : "Fixed");
 	if (n) {
-		printf("\n**%s hazards**\n\n", added ? "New" : "Fixed");
+		printf("\n");
 		for (size_t k = first_col(c); k < HAZARD_COLS; k++)
 			printf("| %s ", hazard_cols[k] + (hazard_cols[k][0] == '>'));
 		printf("|\n");
@@ -588,6 +598,10 @@ static void md_hazards(const struct diff_cmd *c, bool added)
 	}
 	if (n > shown)
 		printf("\n... and %zu more.\n", n - shown);
+	if (nfolded) {
+		printf("\n");
+		print_folded(c, nfolded);
+	}
 	free(v);
 }
 
@@ -597,6 +611,10 @@ static void print_markdown(const struct diff_cmd *c, bool fails)
 	       arch_name(c->new.img.arch));
 	print_profiles(c);
 	printf(")\n\n");
+	if (c->new.r.hot)
+		printf("Samples of `%s`: %" PRIu64 " of %" PRIu64 " in `%s`, %" PRIu64 " in `%s`.\n\n",
+		       c->hot.source, c->old.r.file_samples, c->hot.total, c->old.img.path,
+		       c->new.r.file_samples, c->new.img.path);
 	if (no_change(&c->d)) {
 		printf("No layout change (%zu functions).\n", c->d.funcs_matched);
 		return;
@@ -632,7 +650,8 @@ static void print_json(struct diff_cmd *c, bool fails, int argc, char **argv)
 
 	json_object_set_new(head, "gate", gate_json(c, fails));
 	if (results_diff(stdout, head, &(struct diff_image){ &c->old.img, &c->old.r },
-			 &(struct diff_image){ &c->new.img, &c->new.r }, &c->d, c->source_lines))
+			 &(struct diff_image){ &c->new.img, &c->new.r }, &c->d, c->source_lines,
+			 c->min_share))
 		complain("stdout", "cannot write the JSON output");
 }
 

@@ -122,6 +122,7 @@ struct sampling {
 int sampling_open(struct sampling *s, const pid_t *tids, size_t ntids, bool enable_on_exec,
 		  struct err *e);
 void sampling_enable(struct sampling *s);
+void sampling_disable(struct sampling *s);
 /* The executable mappings a running process already has. */
 int sampling_add_proc_maps(struct sampling *s, pid_t pid, struct err *e);
 /* Wait up to timeout_ms for data, then read every ring buffer. */
@@ -130,6 +131,19 @@ void sampling_drain(struct sampling *s, int timeout_ms);
  * (or to the kernel, or unmapped). */
 void sampling_finish(struct sampling *s);
 void sampling_close(struct sampling *s);
+/* What one sample costs the sampled program here, in ns of its CPU time
+ * (sample_cost.c): a spin loop on the calling thread, plain and under the
+ * events sampling_open opens at up to max_hz, alternated, ~0.2 s of CPU;
+ * -1 with one line in e when the events cannot be opened. */
+int sample_cost_ns(double *cost, unsigned long max_hz, struct err *e);
+/* How much sampling at hz slows a program when one sample costs
+ * per_sample_ns: s / (1 - s) for s = hz x per_sample_ns (the samples' own
+ * time is sampled too); a fraction, INFINITY from s = 1. */
+double sampling_slowdown(unsigned long hz, double per_sample_ns);
+/* The highest rate of the ladder 4000, 2000, 1000, 500, 250, 100, 50, 25,
+ * 10 Hz, at most max_hz, whose sampling_slowdown is at most budget; the
+ * lowest when none is. */
+unsigned default_rate(double per_sample_ns, double budget, unsigned long max_hz);
 /* The running kernel (kernel.c): release, build-id, _text, and its text
  * symbols from /proc/kallsyms, sorted (none when addresses are hidden). */
 void kernel_describe(struct hot_run *h);

@@ -190,6 +190,12 @@ void sampling_enable(struct sampling *s)
 		ioctl(s->fd[i], PERF_EVENT_IOC_ENABLE, 0);
 }
 
+void sampling_disable(struct sampling *s)
+{
+	for (size_t i = 0; i < s->nfd; i++)
+		ioctl(s->fd[i], PERF_EVENT_IOC_DISABLE, 0);
+}
+
 static uint32_t add_pending_map(struct sampling *s, const struct pending_map *m)
 {
 	GROW(s->pmap, s->pmap_cap, s->npmap + 1);

@@ -645,6 +645,20 @@ void layout_diff(const struct diff_side *old, const struct diff_side *new,
 	free(m.mn);
 }
 
+uint64_t layout_change_samples(const struct layout_change *ch)
+{
+	uint64_t o = ch->lold ? ch->lold->samples : ch->fold ? ch->fold->samples : 0;
+	uint64_t n = ch->lnew ? ch->lnew->samples : ch->fnew ? ch->fnew->samples : 0;
+
+	return o > n ? o : n;
+}
+
+bool layout_change_folded(const struct layout_change *ch, const struct scan_result *r,
+			  double min_share)
+{
+	return r->hot && hot_share(r, layout_change_samples(ch)) < min_share;
+}
+
 void layout_diff_free(struct layout_diff *d)
 {
 	free(d->v);

@@ -358,6 +358,13 @@ struct diff_opts {
 void layout_diff(const struct diff_side *old, const struct diff_side *new,
 		 const struct diff_opts *o, struct layout_diff *d);
 void layout_diff_free(struct layout_diff *d);
+/* The samples of a change's loop or function (diff --hot): a record is of
+ * one build, so those of the side that has them. */
+uint64_t layout_change_samples(const struct layout_change *ch);
+/* diff --hot --min-share: a change in code with less than min_share of the
+ * samples of r's run is folded into one line (never without samples). */
+bool layout_change_folded(const struct layout_change *ch, const struct scan_result *r,
+			  double min_share);
 
 /* ---- hot code: where the samples of a run fall (hot.c) ---- */
 

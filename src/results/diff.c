@@ -8,7 +8,14 @@ struct diff_json {
 	const struct diff_image *old, *new;
 	const struct layout_diff *d;
 	bool source_lines;
+	double min_share;               /* with samples: changes under it folded */
 };
+
+/* Left out of the lists, as cmd/diff.c folds its rows. */
+static bool folded(const struct diff_json *c, const struct layout_change *ch)
+{
+	return layout_change_folded(ch, c->new->r, c->min_share);
+}
 
 static const struct elf_func *old_func(const struct diff_json *c, const struct func_report *f)
 {
@@ -43,6 +50,8 @@ static void write_loop_change(const struct diff_json *c, struct jw *w, const str
 	jw_string(w, "function", func_name(c, ch));
 	jw_string(w, "cause", cause_name(ch->cause));
 	jw_bool(w, "cold", ch->cold);
+	if (c->new->r->hot)
+		jw_int(w, "samples", (long long)layout_change_samples(ch));
 	loop_side(c, w, "old", c->old, ch->lold);
 	loop_side(c, w, "new", c->new, ch->lnew);
 	results_write_hazards(w, "added", d->refs + ch->added, NULL, ch->nadded);
@@ -70,6 +79,8 @@ static void write_entry_change(const struct diff_json *c, struct jw *w, const st
 	jw_string(w, "name", func_name(c, ch));
 	jw_string(w, "cause", cause_name(ch->cause));
 	jw_bool(w, "cold", ch->cold);
+	if (c->new->r->hot)
+		jw_int(w, "samples", (long long)layout_change_samples(ch));
 	func_side(w, "old_addr", "old_entry_align", ch->fold ? old_func(c, ch->fold) : NULL, ch->fold);
 	func_side(w, "new_addr", "new_entry_align", ch->fnew ? new_func(c, ch->fnew) : NULL, ch->fnew);
 	results_write_hazards(w, "added", d->refs + ch->added, NULL, ch->nadded);
@@ -84,7 +95,7 @@ static void write_changes(const struct diff_json *c, struct json_stream *out, co
 	for (size_t k = 0; k < c->d->n; k++) {
 		struct jw w;
 
-		if (c->d->v[k].entry != entry)
+		if (c->d->v[k].entry != entry || folded(c, &c->d->v[k]))
 			continue;
 		jstream_raw(out, NULL, &w);
 		(entry ? write_entry_change : write_loop_change)(c, &w, &c->d->v[k]);
@@ -119,8 +130,25 @@ static json_t *by_cause(const size_t *n, enum diff_cause one_sided)
 	return o;
 }
 
-static json_t *summary(const struct layout_diff *d)
+/* The hazards of the changes folded away, new and fixed. */
+static json_t *folded_counts(const struct diff_json *c)
 {
+	size_t added = 0, removed = 0, changes = 0;
+
+	for (size_t k = 0; k < c->d->n; k++)
+		if (folded(c, &c->d->v[k])) {
+			changes++;
+			added += c->d->v[k].nadded;
+			removed += c->d->v[k].nremoved;
+		}
+	return json_pack("{s:f, s:I, s:I, s:I}", "min_share", c->min_share,
+			 "changes", (json_int_t)changes, "new_hazards", (json_int_t)added,
+			 "fixed_hazards", (json_int_t)removed);
+}
+
+static json_t *summary(const struct diff_json *c)
+{
+	const struct layout_diff *d = c->d;
 	json_t *s = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
 		"new_hazards", (json_int_t)d->hazards_added,
 		"fixed_hazards", (json_int_t)d->hazards_removed,
@@ -140,13 +168,16 @@ static json_t *summary(const struct layout_diff *d)
 	json_object_set_new(s, "new_by_cause", by_cause(d->added_by, CAUSE_NEW));
 	json_object_set_new(s, "fixed_by_cause", by_cause(d->removed_by, CAUSE_REMOVED));
 	json_object_set_new(s, "matched_by", how);
+	if (c->new->r->hot)
+		json_object_set_new(s, "folded", folded_counts(c));
 	return s;
 }
 
 int results_diff(FILE *f, json_t *head, const struct diff_image *old,
-		 const struct diff_image *new, const struct layout_diff *d, bool source_lines)
+		 const struct diff_image *new, const struct layout_diff *d, bool source_lines,
+		 double min_share)
 {
-	const struct diff_json c = { old, new, d, source_lines };
+	const struct diff_json c = { old, new, d, source_lines, min_share };
 	json_t *names = json_array();
 	struct json_stream out;
 
@@ -160,6 +191,6 @@ int results_diff(FILE *f, json_t *head, const struct diff_image *old,
 	write_changes(&c, &out, "loops", false);
 	write_changes(&c, &out, "functions", true);
 	write_renamed(&c, &out);
-	jstream_put(&out, "summary", summary(d));
+	jstream_put(&out, "summary", summary(&c));
 	return jstream_end(&out);
 }

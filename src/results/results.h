@@ -126,9 +126,13 @@ struct diff_image {
 };
 
 /* Written to f as it is made, after the fields of `head` (stolen:
- * results_run_info with the gate's verdict); 0, or -1 when a write failed. */
+ * results_run_info with the gate's verdict); 0, or -1 when a write failed.
+ * With samples (diff --hot: new->r->hot) each change has its "samples",
+ * and those with less than min_share of the run's are left out, counted in
+ * the summary's "folded", as the text and markdown fold them. */
 int results_diff(FILE *f, json_t *head, const struct diff_image *old,
-		 const struct diff_image *new, const struct layout_diff *d, bool source_lines);
+		 const struct diff_image *new, const struct layout_diff *d, bool source_lines,
+		 double min_share);
 
 /* ---- sweep's result file (sweep.c) ---- */
 

@@ -33,6 +33,45 @@ expect_eq "record: functions hold their loops' samples" \
 	"$(jq -r '.files[0] | (.functions[] | select(.name == "hot").samples) >= .loops[0].samples' "$TMP/hc.json")" true
 expect_eq "record: a summary line on stderr" \
 	"$(printf '%s\n' "$ERR" | grep -c "^straddle: record: [0-9]* samples (.*) in 1 files: $TMP/hc.json\$")" 1
+TOTAL0=$(jq -r '.samples.total' "$TMP/hc.json")
+
+# ---- the rate record chose: what one sample costs here, within 2% ----
+# Not timed: the rate must be the one the recorded cost calls for, whatever
+# this machine measured (100 Hz in a KVM/PVM guest at ~46 us a sample,
+# 4000 Hz on bare metal at 1-2 us).
+MAXHZ=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+# rung_for NS: the highest rate of the ladder predicted to slow the
+# program by at most 1% (half the 2% goal): s / (1 - s) <= 0.01 for
+# s = rate x cost
+rung_for() {
+	jq -nr --argjson max "$MAXHZ" --argjson c "$1" \
+		'first(4000, 2000, 1000, 500, 250, 100, 50, 25, 10 | select(. <= $max and . * $c * 1e-9 <= 0.01 / 1.01)) // 10'
+}
+HC_HZ=$(jq -r .frequency "$TMP/hc.json")
+HC_COST=$(jq -r .sample_cost_ns "$TMP/hc.json")
+expect_eq "record, no -F: the rate chosen, said in the file" "$(jq -r .frequency_auto "$TMP/hc.json")" true
+expect_eq "record, no -F: one sample's cost measured, in ns" \
+	"$(jq -r '.sample_cost_ns | type == "number" and . >= 0 and . == floor' "$TMP/hc.json")" true
+expect_eq "record, no -F: the highest rung of the ladder within 1% of the program's time" \
+	"$HC_HZ" "$(rung_for "$HC_COST")"
+expect_eq "record, no -F: the rate's predicted cost at most 1%, half the 2% goal (or the lowest rung)" \
+	"$(jq -r '(.sample_cost_ns * .frequency * 1e-9) as $s | $s / (1 - $s) <= 0.01 or .frequency == 10' "$TMP/hc.json")" true
+HC_LINE=$(printf '%s\n' "$ERR" | grep '^straddle: record: one sample costs')
+expect_eq "record, no -F: one line says the cost and the rate" \
+	"$(printf '%s\n' "$HC_LINE" | sed 's/~[0-9.]* us/~X us/')" \
+	"straddle: record: one sample costs ~X us here; sampled at $HC_HZ Hz to keep the program within 2% (-F to choose)"
+expect_eq "record, no -F: the cost said is the file's, in us" \
+	"$(printf '%s\n' "$HC_LINE" | sed 's/.*~\([0-9.]*\) us.*/\1/' |
+		awk -v c="$HC_COST" '{ d = $1 - c / 1000; print (d < 0 ? -d : d) <= (c < 10000 ? 0.051 : 0.51) }')" 1
+# how far a share can be off: said when the samples are fewer than 1000
+few_line() {
+	awk -v n="$1" 'BEGIN { if (n < 1000) printf "only %d samples: shares are +/-%.1f%% (95%%, at a share of 50%%); a longer run gives more\n", n, 100 * 0.98 / sqrt(n) }'
+}
+HC_FEW=$(few_line "$TOTAL0")
+expect_eq "record: fewer than 1000 samples said with their +/- (none said from 1000)" \
+	"$(printf '%s\n' "$ERR" | grep '^straddle: record: only ' | sed 's/^straddle: record: //')" "$HC_FEW"
+expect_eq "record: and noted in the file" \
+	"$(jq -r '.notes[] | select(startswith("only "))' "$TMP/hc.json")" "$HC_FEW"
 
 # ---- scan --hot: the hot loop first, the cold one folded ----
 HOT_SAMPLES=$(jq -r '.files[0].loops[0].samples' "$TMP/hc.json")
@@ -77,6 +116,27 @@ expect_eq "scan --hot --json: samples of the file and the run" \
 expect_eq "scan --hot --json: samples of each loop" \
 	"$(jq_of '[.files[0].functions[].loops[] | "\(.start)=\(.samples)"] | join(" ")')" \
 	"$(jq -r '[.files[0].loops[] | "\(.start)=\(.samples)"] | join(" ")' "$TMP/hc.json")"
+
+# ---- -F 250, the rate of a guest where a sample costs ~46 us: hotcold's
+# ~1 s still gives ~250 samples, enough for its hot loop to lead ----
+run "$STRADDLE" record -F 250 -o "$TMP/hc250.json" -- "$HOTCOLD"
+N250=$(jq -r .samples.total "$TMP/hc250.json")
+expect_eq "record -F 250: the rate as given, said in the file" \
+	"$(jq -r '"\(.frequency) \(.frequency_auto)"' "$TMP/hc250.json")" "250 false"
+expect_eq "record -F 250: the count of samples said" \
+	"$(printf '%s\n' "$ERR" | grep -c "^straddle: record: $N250 samples (.*, 250 Hz; ")" 1
+expect_eq "record -F 250: how far a share can be off, when under 1000" \
+	"$(printf '%s\n' "$ERR" | grep '^straddle: record: only ' | sed 's/^straddle: record: //')" \
+	"$(few_line "$N250")"
+H250=$(jq -r '.files[0].loops[0].samples' "$TMP/hc250.json")
+H250_PCT=$(awk -v a="$H250" -v b="$N250" 'BEGIN { printf "%.1f", 100 * a / b }')
+run "$STRADDLE" scan --uarch zen1 --hot "$TMP/hc250.json" --min-share 20%
+expect_eq "scan --hot of the 250 Hz record: the hot loop first, its exact share" \
+	"$(printf '%s\n' "$OUT" | sed -n 3p | awk '{ print $1, $3, $5 }')" "$H250_PCT hot 0x40107a"
+expect_eq "scan --hot of the 250 Hz record: the hot loop has at least 80% of the samples" \
+	"$(awk -v p="$H250_PCT" 'BEGIN { print (p >= 80) }')" 1
+expect_eq "scan --hot of the 250 Hz record: the cold loop in the summary line" \
+	"$(printf '%s\n' "$OUT" | sed -n 5p)" "2 more hazards in code with less than 20% of samples"
 
 # ---- --perf-script: perf's own text maps to the same loops ----
 for f in hotcold hotcold-default dlmain; do
@@ -146,8 +206,17 @@ expect_eq "record -p: samples in the running program's file" \
 # ---- exit status passed through, signals as 128+N ----
 run "$STRADDLE" record -o "$TMP/sig.json" -- sh -c 'kill -TERM $$'
 expect_eq "record: killed by SIGTERM: 143" "$RC" 143
-run "$STRADDLE" record -o "$TMP/st.json" -- sh -c 'exit 7'
+run "$STRADDLE" record -F 4000 -o "$TMP/st.json" -- sh -c 'exit 7'
 expect_eq "record: exit 7 passed through" "$RC" 7
+# -F: used as given; what a sample costs is measured after the run, and
+# said only when the rate costs more than 2%
+ST_COST=$(jq -r .sample_cost_ns "$TMP/st.json")
+expect_eq "record -F 4000: the rate as given, the cost measured" \
+	"$(jq -r '"\(.frequency) \(.frequency_auto) \(.sample_cost_ns | type)"' "$TMP/st.json")" "4000 false number"
+expect_eq "record -F 4000: over 2% said, with the rate that is not (none said within it)" \
+	"$(printf '%s\n' "$ERR" | grep '^straddle: record: -F' | sed 's/~[0-9.]* us/~X us/; s/~[0-9.]*%/~Y%/; s/over 100%/~Y%/')" \
+	"$(awk -v c="$ST_COST" -v r="$(rung_for "$ST_COST")" 'BEGIN { s = c * 4000 * 1e-9; if (s >= 1 || s / (1 - s) > 0.02)
+		printf "straddle: record: -F 4000: one sample costs ~X us here, so sampling cost the program ~Y%% (%s Hz keeps it within 2%%)\n", r }')"
 
 # ---- kernel samples: through a matching image, else by symbol ----
 KID=$(readelf -n "$FIXTURES/record/kimage" | awk '/Build ID/ { print $3 }')
@@ -204,6 +273,18 @@ run "$STRADDLE" record -o "$TMP/nodir/r.json" -- sh -c 'exit 5'
 expect_eq "record, an unwritable result: exit 2" "$RC" 2
 expect_eq "record, an unwritable result: the line" "$(printf '%s\n' "$ERR" | grep -v 'hardware cycles')" "$REC_WANT"
 
+# perf_event_open refused entirely (perf_event_paranoid 3, a container
+# without it): the cost cannot be measured, and record fails as it always
+# did, one line, no file
+for np in "13 Permission denied" "38 Function not implemented"; do
+	run "$TOOLS/noperf" ${np%% *} "$STRADDLE" record -o "$TMP/noperf.json" -- "$HOTCOLD"
+	expect_eq "record, perf_event_open refused (${np#* }): exit 2" "$RC" 2
+	expect_eq "record, perf_event_open refused (${np#* }): the one line" \
+		"$(printf '%s\n' "$ERR" | sed 's/on task [0-9]*:/on task N:/')" \
+		"straddle: record: perf_event_open (cpu-clock) on task N: ${np#* }"
+	expect_eq "record, perf_event_open refused (${np#* }): no file" "$(ls "$TMP/noperf.json" 2>/dev/null)" ""
+done
+
 REC_WANT="straddle: $TMP/missing.json: not a record: unable to open $TMP/missing.json: No such file or directory (line -1)"
 rec_err "scan --hot, no such file" scan --hot "$TMP/missing.json"
 printf '{"schema":1,"command":"bench","metrics":[]}\n' >"$TMP/bench.json"
@@ -241,3 +322,34 @@ expect_eq "diff --hot --min-share 20%: the cold loop not in the table" \
 	"$(printf '%s\n' "$OUT" | grep -c ' cold ')" 0
 REC_WANT="straddle: $TMP/bench.json: a bench result, not a record (make one with 'straddle record')"
 rec_err "diff --hot, not a record" diff --hot "$TMP/bench.json" "$FIXTURES/x86/hotcold" "$HOTNEW"
+# markdown and JSON fold the same rows as the text
+COLD_SAMPLES=$(jq -r '.files[0].loops[1].samples' "$TMP/hc.json")
+run "$STRADDLE" diff --uarch zen1 --hot "$TMP/hc.json" --min-share 20% --format markdown "$FIXTURES/x86/hotcold" "$HOTNEW"
+expect_eq "diff --hot --format markdown: where the samples are" "$(printf '%s\n' "$OUT" | sed -n 3p)" \
+	"Samples of \`$TMP/hc.json\`: $TOTAL of $TOTAL in \`$FIXTURES/x86/hotcold\`, 0 in \`$HOTNEW\`."
+expect_eq "diff --hot --format markdown --min-share 20%: exactly the hot loop's two rows, then the summary line" \
+	"$(printf '%s\n' "$OUT" | sed -n '/^\*\*Fixed hazards\*\*$/,$p')" \
+	"**Fixed hazards**
+
+| samples % | severity | function | cause | address | bytes | window | touched/best | rule | profile | fix |
+|---|---|---|---|---|---|---|---|---|---|---|
+| $HOT_PCT | medium | \`hot\` | moved | 0x40107a -> 0x401080 | 9 -> 9 | 64 | 2/1 -> 1/1 | loop-straddles-window | zen1 | \`-\` |
+| $HOT_PCT | low | \`hot\` | moved | 0x40107a -> 0x401080 | 9 -> 9 | 16 | 2/1 -> 1/1 | loop-straddles-window | zen1 | \`-\` |
+
+1 more hazards in code with less than 20% of samples"
+run "$STRADDLE" diff --uarch zen1 --hot "$TMP/hc.json" --format markdown "$FIXTURES/x86/hotcold" "$HOTNEW"
+expect_eq "diff --hot --format markdown, default --min-share: the cold loop's row too, no summary line" \
+	"$(printf '%s\n' "$OUT" | sed -n '/^|---/,${/^|---/d;p}' | awk -F' [|] ' '{ print $1, $3, $7 }')" \
+	"| $HOT_PCT \`hot\` 64
+| $HOT_PCT \`hot\` 16
+| $COLD_PCT \`cold\` 64"
+run "$STRADDLE" diff --uarch zen1 --hot "$TMP/hc.json" --min-share 20% --json "$FIXTURES/x86/hotcold" "$HOTNEW"
+expect_eq "diff --hot --json --min-share 20%: only the hot loop's change, with its samples" \
+	"$(jq_of '[.loops[] | "\(.function) \(.samples) \([.removed[].window] | join(","))"] | join(" ")')" "hot $HOT_SAMPLES 16,64"
+expect_eq "diff --hot --json --min-share 20%: the cold loop's change counted as folded" \
+	"$(jq_of '.summary.folded | "\(.min_share) \(.changes) \(.new_hazards) \(.fixed_hazards)"')" "0.2 1 0 1"
+run "$STRADDLE" diff --uarch zen1 --hot "$TMP/hc.json" --json "$FIXTURES/x86/hotcold" "$HOTNEW"
+expect_eq "diff --hot --json, default --min-share: both loops, nothing folded" \
+	"$(jq_of '([.loops[] | "\(.function)=\(.samples)"] | join(" ")), (.summary.folded | "\(.changes) \(.fixed_hazards)")')" \
+	"hot=$HOT_SAMPLES cold=$COLD_SAMPLES
+0 0"

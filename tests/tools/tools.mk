@@ -7,6 +7,8 @@
 #              (tests/cmd/t_plt.sh)
 #   jump_dump  every indirect jump and the dispatch-table targets straddle
 #              reads for it (tests/cmd/t_switch.sh)
+#   noperf     runs a command with perf_event_open refused by a seccomp
+#              filter (tests/cmd/t_record.sh)
 
 TOOLS_SRC := $(wildcard tests/tools/*.c)
 TOOLS_BIN := $(patsubst tests/tools/%.c,$(S)/tools/%,$(TOOLS_SRC))
