@@ -45,6 +45,19 @@ void decode_one(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
 		arm64_decode_one(d->impl, p, n, addr, out);
 }
 
+size_t decode_run(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
+		  struct insn *out, size_t max, size_t *used)
+{
+	size_t k = 0, off = 0;
+
+	if (d->arch == ARCH_X86_64)
+		return x86_decode_run(d->impl, p, n, addr, out, max, used);
+	for (; off < n && k < max; off += out[k++].len)
+		arm64_decode_one(d->impl, p + off, n - off, addr + off, &out[k]);
+	*used = off;
+	return k;
+}
+
 static uint64_t read_entry(const uint8_t *p, const struct table_shape *t)
 {
 	uint64_t v = 0;

@@ -67,13 +67,19 @@ static size_t decode_function(struct worker *w, const struct elf_func *f)
 	if (!p)
 		return 0;
 	w->indirect = 0;
-	for (uint64_t off = 0; off < f->size; n++) {
+	for (uint64_t off = 0; off < f->size;) {
+		size_t used, k;
+
 		if (!room_for(w, n))
 			return SIZE_MAX;
-		decode_one(w->dec, p + off, f->size - off, f->addr + off, &w->insn[n]);
-		off += w->insn[n].len;
-		w->out.undecoded += w->insn[n].undecoded;
-		w->indirect += w->insn[n].kind == BR_JUMP_IND;
+		k = decode_run(w->dec, p + off, f->size - off, f->addr + off, w->insn + n,
+			       w->insn_cap - n, &used);
+		for (size_t i = n; i < n + k; i++) {
+			w->out.undecoded += w->insn[i].undecoded;
+			w->indirect += w->insn[i].kind == BR_JUMP_IND;
+		}
+		n += k;
+		off += used;
 	}
 	return n;
 }
