@@ -45,6 +45,19 @@ void decode_one(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
 		arm64_decode_one(d->impl, p, n, addr, out);
 }
 
+size_t decode_run(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
+		  struct insn *out, size_t max, size_t *used)
+{
+	size_t k = 0, off = 0;
+
+	if (d->arch == ARCH_X86_64)
+		return x86_decode_run(d->impl, p, n, addr, out, max, used);
+	for (; off < n && k < max; off += out[k++].len)
+		arm64_decode_one(d->impl, p + off, n - off, addr + off, &out[k]);
+	*used = off;
+	return k;
+}
+
 static uint64_t read_entry(const uint8_t *p, const struct table_shape *t)
 {
 	uint64_t v = 0;
@@ -146,8 +159,11 @@ bool insn_fuses(const struct insn *first, const struct insn *jcc)
  * D69F 03E0 (Arm ARM C6.2: RET, RETAA, ERET), searched word by word. */
 bool decode_may_hold_ret(enum arch arch, const uint8_t *p, size_t n)
 {
+	/* from the end: a ret is most often the last bytes, and a search from
+	 * the start read nearly every byte of the file once more (memchr was
+	 * 2% of a libLLVM scan, issue 8) */
 	if (arch == ARCH_X86_64)
-		return memchr(p, 0xc3, n) || memchr(p, 0xc2, n);
+		return memrchr(p, 0xc3, n) || memrchr(p, 0xc2, n);
 	for (size_t off = 0; off + 4 <= n; off += 4) {
 		uint32_t w = (uint32_t)p[off] | (uint32_t)p[off + 1] << 8 |
 			     (uint32_t)p[off + 2] << 16 | (uint32_t)p[off + 3] << 24;

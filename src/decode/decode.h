@@ -49,6 +49,12 @@ void decoder_free(struct decoder *d);
  * tail shorter than a word is BR_INVALID). n must be > 0. */
 void decode_one(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
 		struct insn *out);
+/* decode_one from p[0] on, instruction after instruction, into
+ * out[0..max): the count decoded, and in *used the bytes they cover (less
+ * than n when out filled first). The scan's loop: one call a run instead
+ * of two an instruction (issue 8). */
+size_t decode_run(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
+		  struct insn *out, size_t max, size_t *used);
 
 /* Does `first` macro-fuse with the conditional branch `jcc` that follows
  * it? Intel's rules (Optimization Reference Manual, "Macro-fusion"): TEST

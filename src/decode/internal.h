@@ -6,6 +6,8 @@
 
 void *x86_decoder_new(void);
 void x86_decode_one(void *d, const uint8_t *p, size_t n, uint64_t addr, struct insn *out);
+size_t x86_decode_run(void *d, const uint8_t *p, size_t n, uint64_t addr, struct insn *out,
+		      size_t max, size_t *used);
 bool x86_fuses(const struct insn *first, const struct insn *jcc);
 uint64_t x86_stub_slot(void *d, const uint8_t *p, size_t n, uint64_t addr);
 

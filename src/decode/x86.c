@@ -97,9 +97,9 @@ static uint8_t branch_kind(const ZydisDecodedInstruction *z)
 	}
 }
 
-void x86_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struct insn *out)
+static inline void decode_into(struct x86_decoder *d, const uint8_t *p, size_t n, uint64_t addr,
+			       struct insn *out)
 {
-	struct x86_decoder *d = dv;
 	ZydisDecodedInstruction z;
 
 	out->addr = addr;
@@ -126,6 +126,22 @@ void x86_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struct 
 		out->fuse_cond = cond_class(z.mnemonic);
 	else if (out->kind == BR_NONE)
 		out->fuse_first = fuse_class(&z);
+}
+
+void x86_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struct insn *out)
+{
+	decode_into(dv, p, n, addr, out);
+}
+
+size_t x86_decode_run(void *dv, const uint8_t *p, size_t n, uint64_t addr, struct insn *out,
+		      size_t max, size_t *used)
+{
+	size_t k = 0, off = 0;
+
+	for (; off < n && k < max; off += out[k++].len)
+		decode_into(dv, p + off, n - off, addr + off, &out[k]);
+	*used = off;
+	return k;
 }
 
 bool x86_fuses(const struct insn *first, const struct insn *jcc)

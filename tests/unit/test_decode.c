@@ -148,6 +148,38 @@ static void arm64_seed002_loop(void **state)
 	decoder_free(d);
 }
 
+/* decode_run is decode_one instruction after instruction: the lengths,
+ * a bad byte of one, and the stop when out is full. */
+static void decode_run_matches_one_by_one(void **state)
+{
+	struct decoder *x = decoder_new(ARCH_X86_64), *a = decoder_new(ARCH_AARCH64);
+	/* addq $8,%rdi; decl %ecx; jnz -15; (bad: 06 is no x86-64 opcode); ret */
+	const uint8_t b[] = "\x48\x83\xc7\x08\xff\xc9\x75\xf1\x06\xc3";
+	/* str xzr,[x0],#8; b.pl -12; a 2-byte tail */
+	const uint8_t w[] = "\x1f\x84\x00\xf8\xa5\xff\xff\x54\x1f\x84";
+	struct insn out[8];
+	size_t used = 0;
+
+	assert_int_equal(decode_run(x, b, 10, 0x1000, out, 2, &used), 2);
+	assert_int_equal(used, 6);
+	assert_int_equal(decode_run(x, b, 10, 0x1000, out, 8, &used), 5);
+	assert_int_equal(used, 10);
+	assert_int_equal(out[1].addr, 0x1004);
+	assert_int_equal(out[2].kind, BR_COND);
+	assert_int_equal(out[2].target, 0xff9);
+	assert_int_equal(out[3].kind, BR_INVALID);
+	assert_int_equal(out[3].len, 1);
+	assert_int_equal(out[4].kind, BR_RET);
+	assert_int_equal(out[4].addr, 0x1009);
+	assert_int_equal(decode_run(a, w, 10, 0x400000, out, 8, &used), 3);
+	assert_int_equal(used, 10);
+	assert_int_equal(out[1].target, 0x3ffff8);
+	assert_int_equal(out[2].kind, BR_INVALID);
+	assert_int_equal(out[2].len, 2);
+	decoder_free(x);
+	decoder_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -156,6 +188,7 @@ int main(void)
 		cmocka_unit_test(x86_branch_kinds),
 		cmocka_unit_test(x86_bad_bytes),
 		cmocka_unit_test(arm64_seed002_loop),
+		cmocka_unit_test(decode_run_matches_one_by_one),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
