@@ -35,8 +35,8 @@ static void bench_states(FILE *out, const json_t *doc)
 		cell_text(busy, sizeof busy, "%.1f", json_num(s, "busy_pct"));
 		cell_text(cpus, sizeof cpus, "%.0f", json_num(s, "cpus"));
 		cell_text(mhz, sizeof mhz, "%.0f", json_num(s, "mhz"));
-		table_row(&t, run, sec, load, steal, others, busy, cpus, json_str(s, "clocksource"),
-			  json_is_string(json_object_get(s, "governor")) ? json_str(s, "governor") : "-",
+		table_row(&t, run, sec, load, steal, others, busy, cpus, json_str(s, "clocksource", ""),
+			  json_is_string(json_object_get(s, "governor")) ? json_str(s, "governor", "") : "-",
 			  mhz);
 	}
 	fputs("<h3>The machine's state, run by run</h3>\n", out);
@@ -400,7 +400,7 @@ static void comparison_of(const json_t *metric, const json_t *e, struct comparis
 		.significant = json_is_true(json_object_get(e, "significant")),
 		.regression = json_is_true(json_object_get(e, "regression")) };
 	c->improvement = c->significant && !c->regression &&
-			 strcmp(json_str(e, "verdict"), "better") == 0;
+			 strcmp(json_str(e, "verdict", ""), "better") == 0;
 	if (!isfinite(c->p))
 		c->p = 1;
 }
@@ -419,7 +419,7 @@ void html_section_compare(FILE *out, const struct report_input *in)
 	html_section_begin(out, in, "compare");
 	fputs("<p>", out);
 	html_textf(out, "Base %s; alpha %g, threshold %g%%, a verdict needs %.0f runs a "
-		   "side.", json_str(in->doc, "base"), alpha, 100 * threshold,
+		   "side.", json_str(in->doc, "base", ""), alpha, 100 * threshold,
 		   json_num(in->doc, "min_runs"));
 	fputs("</p>\n", out);
 	verdict_banner(out, json_is_true(json_object_get(in->doc, "regression")),
@@ -433,8 +433,8 @@ void html_section_compare(FILE *out, const struct report_input *in)
 			if (!json_is_object(e))
 				continue;
 			comparison_of(m, e, &c);
-			rows[n] = (struct change_row){ json_str(m, "name"), json_str(e, "path"), json_str(m, "stat"),
-				c.base, c.new, c.change_robot, NAN, NAN, test_p(&c), json_str(e, "verdict"),
+			rows[n] = (struct change_row){ json_str(m, "name", ""), json_str(e, "path", ""), json_str(m, "stat", ""),
+				c.base, c.new, c.change_robot, NAN, NAN, test_p(&c), json_str(e, "verdict", ""),
 				"" };
 			if (json_is_array(ci)) {
 				rows[n].lo = json_number_value(json_array_get(ci, 0));

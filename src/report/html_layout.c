@@ -4,7 +4,7 @@
  * the text tables of scan and diff do, with the counts a reviewer asks
  * for first: by rule, by profile, by section. Long tables are cut (a
  * vmlinux has thousands of hazards) and say how many rows are left out. */
-#include "report.h"
+#include "internal.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -12,13 +12,6 @@
 
 /* Rows shown per table; the page of a whole vmlinux stays a few hundred KB. */
 enum { HTML_ROWS = 50, LAYOUT_LOOPS = 12 };
-
-static const char *str_of(const json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	return s ? s : "-";
-}
 
 static long long int_of(const json_t *o, const char *key)
 {
@@ -38,7 +31,7 @@ static uint64_t addr_of(const json_t *o, const char *key)
 static void hazard_of(const json_t *j, struct hazard *h)
 {
 	const json_t *fix = json_object_get(j, "fix"), *pl = json_object_get(j, "placements");
-	int rule = rule_from_name(str_of(j, "rule"));
+	int rule = rule_from_name(json_str(j, "rule", "-"));
 
 	memset(h, 0, sizeof *h);
 	h->rule = rule < 0 ? 0 : (uint8_t)rule;
@@ -138,7 +131,7 @@ static void fold_rows(struct hrows *rs)
 		return;
 	qsort(rs->v, rs->n, sizeof *rs->v, by_worst);
 	for (size_t i = 0; i < rs->n; i++) {
-		const char *p = str_of(rs->v[i].haz, "profile");
+		const char *p = json_str(rs->v[i].haz, "profile", "-");
 
 		if (out && same_verdict(&rs->v[out - 1], &rs->v[i])) {
 			sb_addf(&rs->v[out - 1].profiles, ",%s", p);
@@ -163,7 +156,7 @@ static void free_rows(struct hrows *rs)
  * for a branch rule the branch (and the first byte of its fused pair). */
 static void format_detail(const struct hrow *r, char *buf, size_t n)
 {
-	const char *kind = str_of(r->haz, "branch_kind");
+	const char *kind = json_str(r->haz, "branch_kind", "-");
 
 	if (r->h.branch && r->h.pair != r->h.branch)
 		snprintf(buf, n, "%s %#" PRIx64 " pair %#" PRIx64, kind, r->h.branch, r->h.pair);
@@ -253,7 +246,7 @@ static void add_scan_row(void *ctx, const json_t *f, const json_t *l, const json
 {
 	const json_t *at = l ? l : f;
 
-	add_row(ctx, f, l, h, str_of(f, "name"), json_is_true(json_object_get(f, "cold_text")),
+	add_row(ctx, f, l, h, json_str(f, "name", "-"), json_is_true(json_object_get(f, "cold_text")),
 		addr_of(at, l ? "start" : "addr"), (uint64_t)int_of(at, l ? "bytes" : "size"),
 		(uint64_t)int_of(at, "samples"));
 }
@@ -283,7 +276,7 @@ static void hazard_table(FILE *out, const struct hrows *rs)
 	for (size_t i = 0; i < shown; i++) {
 		const struct hrow *r = &rs->v[i];
 		char pct[16], addr[20], bytes[24], win[16], detail[80], place[32], fix[128];
-		const char *src = r->loop ? str_of(r->loop, "source") : "-";
+		const char *src = r->loop ? json_str(r->loop, "source", "-") : "-";
 
 		snprintf(pct, sizeof pct, "%.1f", rs->run_samples ?
 			 100.0 * (double)r->samples / (double)rs->run_samples : 0.0);
@@ -294,7 +287,7 @@ static void hazard_table(FILE *out, const struct hrows *rs)
 		format_placement(&r->h, place, sizeof place);
 		format_fix(&r->h, fix, sizeof fix);
 		const char *all[13] = { pct, severity_name(r->h.severity), r->name,
-			str_of(r->haz, "section"), addr, src, bytes, win, detail, str_of(r->haz, "rule"),
+			json_str(r->haz, "section", "-"), addr, src, bytes, win, detail, json_str(r->haz, "rule", "-"),
 			sb_str(&r->profiles), place, fix };
 		table_row_v(&t, all + first);
 	}
@@ -313,9 +306,9 @@ static void count_hazard(void *ctx, const json_t *f, const json_t *l, const json
 	unsigned sev = (unsigned)int_of(h, "severity");
 
 	(void)l;
-	count(&c->rule, str_of(h, "rule"), sev);
-	count(&c->profile, str_of(h, "profile"), sev);
-	count(&c->section, str_of(f, "section"), sev);
+	count(&c->rule, json_str(h, "rule", "-"), sev);
+	count(&c->profile, json_str(h, "profile", "-"), sev);
+	count(&c->section, json_str(f, "section", "-"), sev);
 }
 
 static void scan_counts(FILE *out, const json_t *file)
@@ -384,7 +377,7 @@ static void layout_set(struct layout_loop *L, const char *name, const char *side
 	L->from = addr & ~(uint64_t)63;
 	L->to = (addr + bytes + 63) & ~(uint64_t)63;
 	if (r)
-		snprintf(L->hazard, sizeof L->hazard, "%s %u B", str_of(r->haz, "rule"),
+		snprintf(L->hazard, sizeof L->hazard, "%s %u B", json_str(r->haz, "rule", "-"),
 			 r->h.window);
 	else
 		snprintf(L->hazard, sizeof L->hazard, "-");
@@ -536,7 +529,7 @@ static void scan_file(FILE *out, const struct report_input *in, size_t index,
 
 	if (several) {
 		fputs("<h3 class=\"file path\">", out);
-		html_text(out, str_of(file, "path"));
+		html_text(out, json_str(file, "path", "-"));
 		fputs("</h3>\n", out);
 	}
 	scan_summary(out, file);
@@ -564,9 +557,9 @@ static void scan_errors(FILE *out, const json_t *errors)
 	fputs("<h4>Files not scanned</h4>\n<ul class=\"errors\">\n", out);
 	json_array_foreach(errors, i, e) {
 		fputs("<li><span class=\"path\">", out);
-		html_text(out, str_of(e, "path"));
+		html_text(out, json_str(e, "path", "-"));
 		fputs("</span>: ", out);
-		html_text(out, str_of(e, "error"));
+		html_text(out, json_str(e, "error", "-"));
 		fputs("</li>\n", out);
 	}
 	fputs("</ul>\n", out);
@@ -605,7 +598,7 @@ static void scan_files_table(FILE *out, const json_t *files)
 		snprintf(v[1], sizeof v[1], "%lld", int_of(f, "loops_total"));
 		for (int k = 0; k < 4; k++)
 			snprintf(v[2 + k], sizeof v[2 + k], "%zu", sev[k]);
-		table_row(&t, str_of(f, "path"), str_of(f, "arch"), v[0], v[1], v[2], v[3], v[4],
+		table_row(&t, json_str(f, "path", "-"), json_str(f, "arch", "-"), v[0], v[1], v[2], v[3], v[4],
 			  v[5]);
 	}
 	table_html(&t, out, "scanned");
@@ -659,7 +652,7 @@ static void diff_rows(const json_t *doc, const char *which, struct hrows *rs)
 		const json_t *l = json_object_get(ch, strcmp(which, "added") ? "old" : "new");
 
 		json_array_foreach(json_object_get(ch, which), k, h)
-			add_row(rs, ch, l, h, str_of(ch, "function"),
+			add_row(rs, ch, l, h, json_str(ch, "function", "-"),
 				json_is_true(json_object_get(ch, "cold")), addr_of(l, "start"),
 				(uint64_t)int_of(l, "bytes"), 0);
 	}
@@ -667,7 +660,7 @@ static void diff_rows(const json_t *doc, const char *which, struct hrows *rs)
 		const char *side = strcmp(which, "added") ? "old_addr" : "new_addr";
 
 		json_array_foreach(json_object_get(ch, which), k, h)
-			add_row(rs, ch, NULL, h, str_of(ch, "name"),
+			add_row(rs, ch, NULL, h, json_str(ch, "name", "-"),
 				json_is_true(json_object_get(ch, "cold")), addr_of(ch, side), 0, 0);
 	}
 	fold_rows(rs);
@@ -717,7 +710,7 @@ static void diff_table(FILE *out, const struct hrows *rs, const char *class)
 	for (size_t i = 0; i < shown; i++) {
 		const struct hrow *r = &rs->v[i];
 		char oa[20], na[20], ob[24], nb[24], win[16], fix[128];
-		const char *src = r->loop ? str_of(r->loop, "source") : "-";
+		const char *src = r->loop ? json_str(r->loop, "source", "-") : "-";
 
 		side_addr(r, "old", oa);
 		side_addr(r, "new", na);
@@ -725,8 +718,8 @@ static void diff_table(FILE *out, const struct hrows *rs, const char *class)
 		side_bytes(r, "new", nb, sizeof nb);
 		snprintf(win, sizeof win, "%u", r->h.window);
 		format_fix(&r->h, fix, sizeof fix);
-		table_row(&t, str_of(r->func, "cause"), severity_name(r->h.severity), r->name, oa,
-			  na, ob, nb, win, str_of(r->haz, "rule"), sb_str(&r->profiles), src, fix);
+		table_row(&t, json_str(r->func, "cause", "-"), severity_name(r->h.severity), r->name, oa,
+			  na, ob, nb, win, json_str(r->haz, "rule", "-"), sb_str(&r->profiles), src, fix);
 	}
 	table_html(&t, out, class);
 	table_free(&t);
@@ -780,9 +773,9 @@ static void diff_verdict(FILE *out, const json_t *doc, const struct hrows *added
 	size_t failing = 0;
 
 	for (size_t i = 0; i < added->n; i++) {
-		const char *cause = str_of(added->v[i].func, "cause");
+		const char *cause = json_str(added->v[i].func, "cause", "-");
 
-		if (!g || (in_list(json_object_get(g, "fail_on"), str_of(added->v[i].haz, "rule")) &&
+		if (!g || (in_list(json_object_get(g, "fail_on"), json_str(added->v[i].haz, "rule", "-")) &&
 			   in_list(json_object_get(g, "causes"), cause)))
 			failing++;
 	}
@@ -856,7 +849,7 @@ static void diff_renamed(FILE *out, const json_t *renamed)
 	for (size_t i = 0; i < shown; i++) {
 		const json_t *r = json_array_get(renamed, i);
 
-		table_row(&t, str_of(r, "old"), str_of(r, "new"), str_of(r, "by"));
+		table_row(&t, json_str(r, "old", "-"), json_str(r, "new", "-"), json_str(r, "by", "-"));
 	}
 	fputs("<h4>Functions matched under another name</h4>\n", out);
 	table_html(&t, out, "renamed");
@@ -923,8 +916,8 @@ static void hazard_list(const json_t *hazards, struct strbuf *b)
 
 		hazard_of(j, &h);
 		format_fix(&h, fix, sizeof fix);
-		sb_addf(b, "%s%s %lld B (%s): %s", i ? "; " : "", str_of(j, "rule"),
-			int_of(j, "window"), str_of(j, "profile"), fix);
+		sb_addf(b, "%s%s %lld B (%s): %s", i ? "; " : "", json_str(j, "rule", "-"),
+			int_of(j, "window"), json_str(j, "profile", "-"), fix);
 	}
 }
 
@@ -972,8 +965,8 @@ static void record_files(FILE *out, const json_t *files, long long total)
 
 		snprintf(s, sizeof s, "%lld", int_of(f, "samples"));
 		share(p, sizeof p, int_of(f, "samples"), total);
-		table_row(&t, str_of(f, "path"), s, p, str_of(f, "build_id"),
-			  json_object_get(f, "error") ? str_of(f, "error") : "");
+		table_row(&t, json_str(f, "path", "-"), s, p, json_str(f, "build_id", "-"),
+			  json_object_get(f, "error") ? json_str(f, "error", "-") : "");
 	}
 	table_html(&t, out, "files");
 	table_free(&t);
@@ -997,8 +990,8 @@ static void record_loops_plot(FILE *out, const struct report_input *in, const st
 		double y = 4 + (double)i * BAR_H;
 
 		fprintf(out, "<text x=\"%d\" y=\"%.0f\" class=\"rec-lbl\">", LBL - 6, y + 15);
-		html_text(out, str_of(v[i].row, "function"));
-		fprintf(out, " %s</text>\n", str_of(v[i].row, "start"));
+		html_text(out, json_str(v[i].row, "function", "-"));
+		fprintf(out, " %s</text>\n", json_str(v[i].row, "start", "-"));
 		fprintf(out, "<rect x=\"%d\" y=\"%.0f\" width=\"%.1f\" height=\"%d\" class=\"rec-bar\"/>\n",
 			LBL, y + 2, pct / 100.0 * (W - LBL - 70), BAR_H - 6);
 		fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" class=\"rec-val\">%.1f%%</text>\n",
@@ -1039,8 +1032,8 @@ static void record_loops(FILE *out, const struct report_input *in, const json_t 
 		share(pf, sizeof pf, v[i].samples, int_of(v[i].file, "samples"));
 		sb_reset(&hz);
 		hazard_list(json_object_get(l, "hazards"), &hz);
-		table_row(&t, str_of(v[i].file, "path"), str_of(l, "function"), str_of(l, "start"),
-			  str_of(l, "end"), b, d, s, p, pf, hz.len ? sb_str(&hz) : "none");
+		table_row(&t, json_str(v[i].file, "path", "-"), json_str(l, "function", "-"), json_str(l, "start", "-"),
+			  json_str(l, "end", "-"), b, d, s, p, pf, hz.len ? sb_str(&hz) : "none");
 	}
 	table_html(&t, out, "loops");
 	table_free(&t);
@@ -1067,8 +1060,8 @@ static void record_functions(FILE *out, const json_t *files, const json_t *kerne
 
 		snprintf(s, sizeof s, "%lld", v[i].samples);
 		share(p, sizeof p, v[i].samples, total);
-		table_row(&t, str_of(v[i].file, "path"), str_of(v[i].row, "name"),
-			  str_of(v[i].row, "addr"), s, p);
+		table_row(&t, json_str(v[i].file, "path", "-"), json_str(v[i].row, "name", "-"),
+			  json_str(v[i].row, "addr", "-"), s, p);
 	}
 	for (size_t i = 0; i < nk && i < HTML_ROWS; i++) {
 		const json_t *f = json_array_get(json_object_get(kernel, "functions"), i);
@@ -1076,7 +1069,7 @@ static void record_functions(FILE *out, const json_t *files, const json_t *kerne
 
 		snprintf(s, sizeof s, "%lld", int_of(f, "samples"));
 		share(p, sizeof p, int_of(f, "samples"), total);
-		table_row(&t, "[kernel]", str_of(f, "name"), str_of(f, "addr"), s, p);
+		table_row(&t, "[kernel]", json_str(f, "name", "-"), json_str(f, "addr", "-"), s, p);
 	}
 	table_html(&t, out, "functions");
 	table_free(&t);

@@ -25,11 +25,11 @@ double json_num_at(const json_t *o, const char *key, size_t i)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-const char *json_str(const json_t *o, const char *key)
+const char *json_str(const json_t *o, const char *key, const char *absent)
 {
 	const char *s = json_string_value(json_object_get(o, key));
 
-	return s ? s : "";
+	return s ? s : absent;
 }
 
 void cell_text(char *buf, size_t n, const char *fmt, double v)
@@ -189,7 +189,7 @@ static void predicted_text(const json_t *pred, char *buf, size_t n)
 		return;
 	}
 	json_array_foreach(pred, i, h) {
-		int k = snprintf(buf + used, n - used, "%s%s@%lld", i ? ", " : "", json_str(h, "rule"),
+		int k = snprintf(buf + used, n - used, "%s%s@%lld", i ? ", " : "", json_str(h, "rule", ""),
 				 (long long)json_integer_value(json_object_get(h, "window")));
 
 		if (k < 0 || (size_t)k >= n - used)
@@ -214,7 +214,7 @@ static void sweep_table(FILE *out, const json_t *metrics, const char *kernel)
 		char off[16], loop[16], gbs[32], pred[400];
 		struct point_text pt;
 
-		if (strcmp(json_str(m, "kernel"), kernel) != 0)
+		if (strcmp(json_str(m, "kernel", ""), kernel) != 0)
 			continue;
 		cell_text(off, sizeof off, "%.0f", json_num(m, "offset"));
 		cell_text(loop, sizeof loop, "%.0f", json_num(m, "loop_offset"));
@@ -238,11 +238,11 @@ static void sweep_agreement(FILE *out, const json_t *doc, const char *kernel)
 	const json_t *a;
 
 	json_array_foreach(json_object_get(doc, "agreement"), i, a) {
-		if (strcmp(json_str(a, "kernel"), kernel) != 0)
+		if (strcmp(json_str(a, "kernel", ""), kernel) != 0)
 			continue;
 		fputs("<p>", out);
 		html_textf(out, "The model (%s) and the measurement agree on %.0f of %.0f offsets.",
-			   json_str(a, "profile"), json_num(a, "agree"), json_num(a, "offsets"));
+			   json_str(a, "profile", ""), json_num(a, "agree"), json_num(a, "offsets"));
 		fputs("</p>\n", out);
 	}
 }
@@ -259,7 +259,7 @@ static void sweep_kernel(FILE *out, const struct report_input *in, const char *k
 
 	points_alloc(&pt, json_array_size(metrics));
 	json_array_foreach(metrics, i, m) {
-		if (strcmp(json_str(m, "kernel"), kernel) != 0)
+		if (strcmp(json_str(m, "kernel", ""), kernel) != 0)
 			continue;
 		/* the loop's first byte is loop_offset into a line at this offset */
 		shift = (((long)json_num(m, "loop_offset") - (long)json_num(m, "offset")) % 64 + 64) % 64;
@@ -278,7 +278,7 @@ static void sweep_kernel(FILE *out, const struct report_input *in, const char *k
 			 kernel, by_floor(json_array_get(metrics, 0)) ? "floor (10th percentile)" :
 			 "median");
 		snprintf(note, sizeof note, "dashed: the loop starts a window; grey bands: %s "
-			 "predicts a hazard", json_str(json_object_get(in->doc, "sweep"), "profile"));
+			 "predicts a hazard", json_str(json_object_get(in->doc, "sweep"), "profile", ""));
 		struct plot p = { title, "code offset (the loop starts at offset + its place in the "
 				  "kernel)", "ns per call", &s, 1, g.x, g.n, pt.shade, pt.nshade,
 				  note, g.label };
@@ -297,9 +297,9 @@ static void sweep_settings(FILE *out, const json_t *doc)
 	html_textf(out, "%.0f bytes per call, pinned to CPU %.0f; clock %s (resolution %.1f ns); "
 		   "stopped by %s after %.0f rounds (%.1f s); slow: p below %g and %g%% slower "
 		   "than the best offset; predicted by the profile %s; counters: %s.",
-		   json_num(s, "size"), json_num(s, "cpu"), json_str(c, "source"), json_num(c, "resolution_ns"),
-		   json_str(s, "stopped_by"), json_num(s, "rounds"), json_num(s, "elapsed_s"), json_num(s, "alpha"),
-		   100 * json_num(s, "material"), json_str(s, "profile"), json_str(s, "counters"));
+		   json_num(s, "size"), json_num(s, "cpu"), json_str(c, "source", ""), json_num(c, "resolution_ns"),
+		   json_str(s, "stopped_by", ""), json_num(s, "rounds"), json_num(s, "elapsed_s"), json_num(s, "alpha"),
+		   100 * json_num(s, "material"), json_str(s, "profile", ""), json_str(s, "counters", ""));
 	fputs("</p>\n", out);
 }
 
@@ -313,7 +313,7 @@ void html_section_sweep(FILE *out, const struct report_input *in)
 	sweep_settings(out, in->doc);
 	/* one plot per kernel, in the order the file names them */
 	json_array_foreach(metrics, i, m) {
-		const char *k = json_str(m, "kernel");
+		const char *k = json_str(m, "kernel", "");
 		size_t j = 0;
 
 		while (j < nseen && strcmp(seen[j], k) != 0)
@@ -362,7 +362,7 @@ static void calibrate_rules(FILE *out, const json_t *doc)
 			snprintf(halves, sizeof halves, "-");
 		cell_text(p, sizeof p, "%.3g", json_num(r, "p"));
 		snprintf(n, sizeof n, "%.0f:%.0f", json_num(pl, "with"), json_num(pl, "without"));
-		table_row(&t, json_str(r, "rule"), win, ratio, ci, halves, p, n, json_str(r, "experiment"),
+		table_row(&t, json_str(r, "rule", ""), win, ratio, ci, halves, p, n, json_str(r, "experiment", ""),
 			  rule_verdict(r));
 	}
 	fputs("<h3>Rules, as measured</h3>\n", out);
@@ -370,7 +370,7 @@ static void calibrate_rules(FILE *out, const json_t *doc)
 	table_free(&t);
 	fputs("<p>", out);
 	html_textf(out, "Loop buffer: %s.",
-		   json_str(json_object_get(doc, "loop_buffer"), "why"));
+		   json_str(json_object_get(doc, "loop_buffer"), "why", ""));
 	fputs("</p>\n", out);
 }
 
@@ -385,8 +385,8 @@ static void calibrate_profile(FILE *out, const json_t *p)
 
 	table_init(&t, 2, cols);
 	t.wrap[1] = true;
-	table_row(&t, "name", json_str(p, "name"));
-	table_row(&t, "covers", json_str(p, "cpus"));
+	table_row(&t, "name", json_str(p, "name", ""));
+	table_row(&t, "covers", json_str(p, "cpus", ""));
 	static const char *const nums[] = { "fetch", "uop_window", "line", "branch_window",
 					    "loop_buffer" };
 	for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
@@ -396,8 +396,8 @@ static void calibrate_profile(FILE *out, const json_t *p)
 	json_array_foreach(json_object_get(p, "straddle_windows"), i, v)
 		sb_addf(&w, "%s%lld B", i ? ", " : "", (long long)json_integer_value(v));
 	table_row(&t, "straddles that cost", w.len ? sb_str(&w) : "none");
-	table_row(&t, "branch rule", json_str(p, "branch_rule"));
-	table_row(&t, "evidence", json_str(p, "evidence"));
+	table_row(&t, "branch rule", json_str(p, "branch_rule", ""));
+	table_row(&t, "evidence", json_str(p, "evidence", ""));
 	fputs("<h3>The profile it made</h3>\n", out);
 	table_html(&t, out, "profile");
 	table_free(&t);
@@ -452,18 +452,18 @@ static void calibrate_experiment(FILE *out, const struct report_input *in, const
 		points_add(&pt, json_num(o, "pos"), o,
 			   prof && x && calib_predicted(prof, x, (uint32_t)json_num(o, "pos")));
 	fputs("<h3>", out);
-	html_textf(out, "%s: %s", json_str(ej, "name"), json_str(ej, "what"));
+	html_textf(out, "%s: %s", json_str(ej, "name", ""), json_str(ej, "what", ""));
 	fputs("</h3>\n<p>", out);
 	html_textf(out, "%.0f rounds in %.1f s, stopped by %s.", json_num(ej, "rounds"),
-		   json_num(ej, "elapsed_s"), json_str(ej, "stopped_by"));
+		   json_num(ej, "elapsed_s"), json_str(ej, "stopped_by", ""));
 	fputs("</p>\n", out);
 	if (pt.n > 1) {
-		struct plot_series s = { json_str(ej, "name"), pt.x, pt.y, pt.lo, pt.hi, pt.mark, pt.n };
+		struct plot_series s = { json_str(ej, "name", ""), pt.x, pt.y, pt.lo, pt.hi, pt.mark, pt.n };
 
 		window_guides(pt.x[0], pt.x[pt.n - 1], 0, &g);
 		snprintf(id, sizeof id, "calibrate-%zu-x%zu", in->index, k + 1);
 		snprintf(title, sizeof title, "calibrate %s: %s time per call against position (95%% "
-			 "CI)", json_str(ej, "name"),
+			 "CI)", json_str(ej, "name", ""),
 			 by_floor(json_array_get(json_object_get(ej, "points"), 0)) ?
 			 "floor (10th percentile)" : "median");
 		snprintf(note, sizeof note, "dashed: a window starts; grey bands: the profile %s "
@@ -502,7 +502,7 @@ void html_section_calibrate(FILE *out, const struct report_input *in)
 		secs += isfinite(json_num(ej, "elapsed_s")) ? json_num(ej, "elapsed_s") : 0;
 	fputs("<p>", out);
 	html_textf(out, "CPU: %s. %zu experiments, %.0f s of measuring.",
-		   json_str(prof, "cpus"), json_array_size(exps), secs);
+		   json_str(prof, "cpus", ""), json_array_size(exps), secs);
 	fputs("</p>\n", out);
 	calibrate_rules(out, in->doc);
 	calibrate_profile(out, prof);
