@@ -265,7 +265,7 @@ static int plot_one(const struct calibrate_cmd *c, const struct calib_experiment
 	for (size_t i = 0; i < x->npt; i++) {
 		const struct calib_point *pt = &x->pt[i];
 
-		xs[i] = pt->pos, ys[i] = pt->median, lo[i] = pt->ci_lo, hi[i] = pt->ci_hi;
+		xs[i] = pt->pos, ys[i] = pt->floor, lo[i] = pt->floor_lo, hi[i] = pt->floor_hi;
 		mark[i] = pt->slow;
 		if (calib_predicted(&c->profile, x, pt->pos))
 			sh[nsh++] = pt->pos;
@@ -274,7 +274,7 @@ static int plot_one(const struct calibrate_cmd *c, const struct calib_experiment
 	snprintf(title, sizeof title, "straddle calibrate %s: %s", x->name, x->what);
 	struct plot p = { title, x->entry ? "the callee's entry, offset in a 64 B line" :
 			  "the loop's first byte, offset in a 64 B line",
-			  "ns per call (median, 95% CI)", &s, 1, NULL, 0, sh, nsh,
+			  "ns per call (floor: 10th percentile, 95% CI)", &s, 1, NULL, 0, sh, nsh,
 			  "the calibrated profile predicts a hazard in the grey bands", NULL };
 	snprintf(path, sizeof path, "%s/%s.svg", c->plot_dir, x->name);
 	if (write_atomic(path, write_plot_file, &p, &e)) {

@@ -623,6 +623,8 @@ void calib_mark(struct calib_experiment *x, const struct calib_opts *o)
 		p->ci_lo = s.ci_lo;
 		p->ci_hi = s.ci_hi;
 		p->floor = s.floor;
+		p->floor_lo = s.floor_lo;
+		p->floor_hi = s.floor_hi;
 		if (!best || p->floor < best->floor)
 			best = p;
 	}

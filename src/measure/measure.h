@@ -207,7 +207,9 @@ struct calib_point {
 	double *samples;                /* ns per call, in round order */
 	size_t n;
 	/* calib_mark: as sweep marks an offset against the best */
-	double median, ci_lo, ci_hi, floor, ratio, p;  /* ratio: of floors */
+	double median, ci_lo, ci_hi;
+	double floor, floor_lo, floor_hi;       /* what the mark compares, its 95% CI */
+	double ratio, p;                /* ratio: of floors */
 	bool slow;
 };
 

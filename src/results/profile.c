@@ -52,9 +52,10 @@ static json_t *point_json(const struct calib_point *p)
 
 	for (size_t i = 0; i < p->n; i++)
 		json_array_append_new(s, json_real(round(p->samples[i] * 100) / 100));
-	return json_pack("{s:i, s:f, s:[f,f], s:f, s:f, s:f, s:b, s:o}", "pos", (int)p->pos,
+	return json_pack("{s:i, s:f, s:[f,f], s:f, s:[f,f], s:f, s:f, s:b, s:o}", "pos", (int)p->pos,
 		"median", rounded(p->median), "ci", rounded(p->ci_lo), rounded(p->ci_hi),
-		"floor", rounded(p->floor), "ratio", rounded(p->ratio), "p", p->p, "slow", p->slow, "samples", s);
+		"floor", rounded(p->floor), "floor_ci", rounded(p->floor_lo), rounded(p->floor_hi),
+		"ratio", rounded(p->ratio), "p", p->p, "slow", p->slow, "samples", s);
 }
 
 static json_t *experiment_json(const struct calib_experiment *x)

@@ -45,6 +45,8 @@ expect_eq "profile file: an unclaimed rule says so with its CI" \
 expect_eq "profile file: untested rule" \
 	"$(jq_of '.rules[] | select(.rule == "entry-straddles-window" and .window == 16) | "\(.tested) \(.ratio) \(.verdict)"')" \
 	"false null not tested: too few placements (0 with, 0 without)"
+expect_eq "profile file: every point's floor inside its 95% CI" \
+	"$(jq_of '[.experiments[].points[] | .floor_ci[0] <= .floor and .floor <= .floor_ci[1]] | all')" true
 expect_eq "profile file: loop buffer" "$(jq_of '.loop_buffer | "\(.instructions) \(.claimed)"')" "0 false"
 expect_eq "profile file: 15 experiments of 64 points, 40 samples each" \
 	"$(jq_of '"\(.experiments | length) \([.experiments[].points | length] | unique) \([.experiments[].points[].samples | length] | unique)"')" \
