@@ -5,6 +5,7 @@
 
 #include <capstone/capstone.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct arm64_decoder {
 	csh cs;
@@ -112,6 +113,38 @@ void arm64_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struc
 		out->fuse_first = 1;  /* the class that fuses with every condition */
 	if (d->insn->id == ARM64_INS_B && out->kind == BR_COND)
 		out->fuse_cond = 1;
+}
+
+/* Does the word write memory? Every A64 store's mnemonic begins with
+ * "st" (str, stp, stur, stlr, stxr, stnp, st1..st4, stg, ...); the atomics
+ * that write are swp, cas and the LSE ld<op>s (Arm ARM C3.2.12): the
+ * names decide, one string test and no operand walk. */
+static bool is_lse_rmw(const char *m)
+{
+	static const char *const ops[] = { "add", "clr", "eor", "set", "smax", "smin", "umax",
+					   "umin" };
+
+	if (m[0] != 'l' || m[1] != 'd')
+		return false;
+	for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+		if (strncmp(m + 2, ops[k], strlen(ops[k])) == 0)
+			return true;
+	return false;
+}
+
+bool arm64_writes_memory(void *dv, const uint8_t *p, size_t n)
+{
+	struct arm64_decoder *d = dv;
+	const uint8_t *code = p;
+	size_t size = n < 4 ? n : 4;
+	uint64_t at = 0;
+	const char *m;
+
+	if (n < 4 || !cs_disasm_iter(d->cs, &code, &size, &at, d->insn))
+		return false;
+	m = d->insn->mnemonic;
+	return (m[0] == 's' && m[1] == 't') || strncmp(m, "swp", 3) == 0 ||
+	       strncmp(m, "cas", 3) == 0 || is_lse_rmw(m);
 }
 
 /* The PLT stub's load of its GOT slot, by encoding (Arm ARM C6.2): ADRP

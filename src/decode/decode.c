@@ -58,6 +58,24 @@ size_t decode_run(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
 	return k;
 }
 
+unsigned decode_count_stores(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr)
+{
+	unsigned stores = 0;
+	size_t off = 0;
+
+	(void)addr;     /* writes do not depend on where the code lies */
+	while (off < n) {
+		uint8_t len = 4;
+
+		if (d->arch == ARCH_X86_64)
+			stores += x86_writes_memory(d->impl, p + off, n - off, &len);
+		else
+			stores += arm64_writes_memory(d->impl, p + off, n - off);
+		off += len;
+	}
+	return stores;
+}
+
 static uint64_t read_entry(const uint8_t *p, const struct table_shape *t)
 {
 	uint64_t v = 0;

@@ -8,6 +8,7 @@ void *x86_decoder_new(void);
 void x86_decode_one(void *d, const uint8_t *p, size_t n, uint64_t addr, struct insn *out);
 size_t x86_decode_run(void *d, const uint8_t *p, size_t n, uint64_t addr, struct insn *out,
 		      size_t max, size_t *used);
+bool x86_writes_memory(void *d, const uint8_t *p, size_t n, uint8_t *len);
 bool x86_fuses(const struct insn *first, const struct insn *jcc);
 uint64_t x86_stub_slot(void *d, const uint8_t *p, size_t n, uint64_t addr);
 
@@ -48,6 +49,7 @@ bool arm64_table_shape(void *d, const struct elf_image *img, const struct dispat
 void *arm64_decoder_new(void);
 void arm64_decoder_free(void *d);
 void arm64_decode_one(void *d, const uint8_t *p, size_t n, uint64_t addr, struct insn *out);
+bool arm64_writes_memory(void *d, const uint8_t *p, size_t n);
 uint64_t arm64_stub_slot(const uint8_t *p, size_t n, uint64_t addr);
 
 /* The library behind each, as built: "Zydis 4.0.0", "Capstone 4.0.2". */

@@ -187,6 +187,28 @@ uint64_t x86_stub_slot(void *dv, const uint8_t *p, size_t n, uint64_t addr)
  * last write of the register it reads, walking back along the path to the
  * jump (dispatch_prev). */
 
+/* One instruction with its operands (the full decoder): does it write
+ * memory? An address computed but not accessed (lea) or a hint (nop,
+ * prefetch) is no write. Undecodable bytes: one byte, no write. */
+bool x86_writes_memory(void *dv, const uint8_t *p, size_t n, uint8_t *len)
+{
+	struct x86_decoder *d = dv;
+	ZydisDecodedInstruction i;
+	ZydisDecodedOperand op[ZYDIS_MAX_OPERAND_COUNT];
+
+	*len = 1;
+	if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&d->full, p, n, &i, op)))
+		return false;
+	*len = i.length;
+	if (i.mnemonic == ZYDIS_MNEMONIC_NOP)
+		return false;
+	for (uint8_t k = 0; k < i.operand_count; k++)
+		if (op[k].type == ZYDIS_OPERAND_TYPE_MEMORY && op[k].mem.type == ZYDIS_MEMOP_TYPE_MEM &&
+		    (op[k].actions & ZYDIS_OPERAND_ACTION_MASK_WRITE))
+			return true;
+	return false;
+}
+
 struct x86_full {
 	ZydisDecodedInstruction i;
 	ZydisDecodedOperand op[ZYDIS_MAX_OPERAND_COUNT];
