@@ -83,16 +83,19 @@ static int print_json(const struct host *h)
 
 static void profile_row(struct table *t, const struct profile *p)
 {
-	char a[16], b[16], c[16], d[16];
+	char a[16], b[16], c[16], d[16], be[32] = "-";
 	struct strbuf w = { 0 };
 	unsigned win[3];
 	size_t nw = profile_straddle_windows(p, win);
 
 	for (size_t k = 0; k < nw; k++)
 		sb_addf(&w, "%s%u", k ? "," : "", win[k]);
+	if (p->issue_width)
+		snprintf(be, sizeof be, "%u insn, %s st", p->issue_width,
+			 num(p->stores_per_cycle, d, sizeof d));
 	table_row(t, p->name, arch_name(p->arch), num(p->fetch, a, sizeof a),
 		  num(p->uop_window, b, sizeof b), num(p->line, c, sizeof c), nw ? sb_str(&w) : "none",
-		  branch_rule_name(p->branch_rule), num(p->loop_buffer, d, sizeof d), p->cpus);
+		  branch_rule_name(p->branch_rule), num(p->loop_buffer, d, sizeof d), be, p->cpus);
 	sb_free(&w);
 }
 
@@ -101,10 +104,10 @@ static void print_text(const struct host *h)
 	char path[600];
 	const struct profile *cal = calibrated(h, path, sizeof path);
 	static const char *const cols[] = { "profile", "arch", ">fetch", ">uop-window", ">line",
-		"straddles", "branch rule", ">loop-buffer", "covers" };
+		"straddles", "branch rule", ">loop-buffer", "back end/cycle", "covers" };
 	struct table t;
 
-	table_init(&t, 9, cols);
+	table_init(&t, 10, cols);
 	for (size_t i = 0; i < profile_count(); i++)
 		profile_row(&t, profile_at(i));
 	if (cal)

@@ -64,6 +64,7 @@ void loop_geometry(const struct cfg *g, const struct cfg_loop *l, struct loop_ge
 	geo->bytes = (uint32_t)(l->end - l->start);
 	geo->ninsn = l->ninsn;
 	geo->fits_loop_buffer_shape = l->innermost && !l->has_call;
+	geo->nstore = -1;
 	geo->nbranch = 0;
 	/* in_loop is all zero between calls: set and clear only the loop's
 	 * blocks (clearing all of them per loop was quadratic in a function
@@ -92,6 +93,53 @@ void loop_geometry_free(struct loop_geometry *geo)
 	free(geo->branch);
 	free(geo->in_loop);
 	memset(geo, 0, sizeof *geo);
+}
+
+/* Does the loop straddle w here, or at one of its placements when only
+ * its address modulo placement_align is known? */
+static bool straddles_somewhere(const struct loop_geometry *geo, unsigned w, uint64_t start,
+				uint64_t placement_align)
+{
+	return placement_align < w ||
+	       windows_touched(start, start + geo->bytes, w) > windows_best(geo->bytes, w);
+}
+
+bool back_end_hid_straddle(const struct profile *p, const struct loop_geometry *geo,
+			   uint64_t start, uint64_t placement_align)
+{
+	unsigned windows[3];
+	size_t nw = profile_straddle_windows(p, windows);
+
+	for (size_t i = 0; i < nw; i++)
+		if (straddles_somewhere(geo, windows[i], start, placement_align) &&
+		    back_end_hides(p, geo, windows[i]))
+			return true;
+	return false;
+}
+
+void loop_count_stores(struct loop_geometry *geo, const struct profile *p, struct decoder *d,
+		       const uint8_t *code, uint64_t start, uint64_t placement_align)
+{
+	unsigned windows[3];
+	size_t nw = profile_straddle_windows(p, windows);
+	bool depends = false;
+
+	if (geo->nstore >= 0 || !p->issue_width || !p->stores_per_cycle)
+		return;
+	/* only for a window the loop straddles (at one of its placements),
+	 * when its instructions alone do not hide that and its stores, were
+	 * every instruction one, could */
+	for (size_t i = 0; i < nw; i++) {
+		unsigned w = windows[i];
+		uint64_t best = windows_best(geo->bytes, w), fetch = best + 1;
+
+		if (!straddles_somewhere(geo, w, start, placement_align))
+			continue;
+		depends |= geo->ninsn < fetch * p->issue_width &&
+			   geo->ninsn >= fetch * p->stores_per_cycle;
+	}
+	if (depends)
+		geo->nstore = (int32_t)decode_count_stores(d, code, geo->bytes, 0);
 }
 
 /* Each check makes at most one hazard, a branch rule one per branch. */
@@ -129,6 +177,7 @@ size_t code_loop_hazards(const struct profile *p, const uint8_t *code, size_t si
 		struct loop_geometry geo = { 0 };
 
 		loop_geometry(&g, best, &geo);
+		loop_count_stores(&geo, p, d, code + (best->start - addr), best->start, 4096);
 		found = loop_hazards(p, &geo, best->start, 4096, out, max);
 		loop_geometry_free(&geo);
 	}

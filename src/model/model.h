@@ -45,6 +45,12 @@ struct profile {
 	 * (and may be empty) */
 	unsigned straddle_windows[3];
 	bool straddle_measured;
+	/* The back-end bound (issue 11): a loop whose iteration needs at
+	 * least as many cycles, at issue_width instructions and
+	 * stores_per_cycle stores a cycle, as fetching one window more than
+	 * it must (the front end fetches a window a cycle) pays nothing for
+	 * the straddle. 0: not measured, no bound. */
+	unsigned issue_width, stores_per_cycle;
 };
 
 size_t profile_count(void);
@@ -128,6 +134,7 @@ struct loop_geometry {
 	size_t in_loop_cap;
 	bool fits_loop_buffer_shape;    /* innermost, no call */
 	uint32_t ninsn;
+	int32_t nstore;                 /* memory writes; -1 not counted (loop_count_stores) */
 };
 
 struct hazard {
@@ -170,6 +177,18 @@ size_t loop_hazards(const struct profile *p, const struct loop_geometry *g,
 
 void loop_geometry(const struct cfg *g, const struct cfg_loop *l, struct loop_geometry *geo);
 void loop_geometry_free(struct loop_geometry *geo);
+/* Does p's back-end bound hide a straddle of window w by this loop? */
+bool back_end_hides(const struct profile *p, const struct loop_geometry *g, unsigned w);
+/* Does the loop straddle one of p's windows (at `start`, or at a
+ * placement modulo placement_align) that p's back-end bound hides? */
+bool back_end_hid_straddle(const struct profile *p, const struct loop_geometry *geo,
+			   uint64_t start, uint64_t placement_align);
+/* Count the stores of a loop whose bytes are code[0..geo->bytes), at
+ * `start` with placements known modulo `placement_align` (loop_hazards),
+ * when p's verdict depends on them and they are not counted yet (decoding
+ * operands costs several times the scan's decode: issue 8). */
+void loop_count_stores(struct loop_geometry *geo, const struct profile *p, struct decoder *d,
+		       const uint8_t *code, uint64_t start, uint64_t placement_align);
 /* Room loop_hazards needs for one profile's hazards of a loop. */
 size_t loop_hazards_max(const struct loop_geometry *geo);
 
@@ -232,6 +251,7 @@ struct loop_report {
 	uint32_t sec;                   /* section of its function */
 	uint32_t depth;
 	bool innermost, has_call, in_loop_buffer;
+	bool back_end_bound;            /* a straddle it makes, hidden by the back end (a profile's) */
 	bool irreducible;               /* a cycle with more than one entry */
 	uint32_t ninsn;
 	uint32_t cold_blocks;

@@ -59,6 +59,7 @@ static const struct profile profiles[] = {
 	{ .name = "zen5", .arch = ARCH_X86_64, .cpus = "AMD family 1Ah",
 	  .fetch = 32, .uop_window = 64,
 	  .line = 64, .straddle_windows = { 64 }, .straddle_measured = true,
+	  .issue_width = 10, .stores_per_cycle = 2,
 	  .evidence = "fetch 32 B: AMD SOG for family 1Ah. Measured on family 1Ah model 02h (a KVM "
 		      "guest, its host loaded) by straddle calibrate --quick: a loop across a 64 B line "
 		      "1.20x [1.19, 1.20] (seed 000's 10-byte store loop the most), across 16 or 32 B "
@@ -70,7 +71,12 @@ static const struct profile profiles[] = {
 		      "offset slow in 5 of 7 sweeps of clear_movq_imm (one, before placements moved "
 		      "to fresh mappings, also marked 6 offsets stuck in the slow state; one ran 1.8x "
 		      "slow everywhere under a compile on the other vCPU); a 60 s calibrate claimed "
-		      "the 64 B line only" },
+		      "the 64 B line only. The back end hides a straddle (calibrate --quick, quiet, "
+		      "2026-12-01): 2 stores a cycle (loops of 2 stores paid 1.14x across the line, "
+		      "of 4 and 8 nothing, their floors 1.9x and 3.8x a 1-cycle loop's), 10 "
+		      "instructions a cycle the largest width its nop loops allow (11 paid, 20 did "
+		      "not); copy_unrolled's 80-byte loop (8 stores) paid nothing for a third line, "
+		      "quiet, and 1.08x with the other vCPU busy" },
 	{ .name = "generic-arm64", .arch = ARCH_AARCH64, .cpus = "any AArch64",
 	  .fetch = 16, .line = 64,
 	  .evidence = "conservative: 16 B (4 instructions) fetch, 64 B lines" },

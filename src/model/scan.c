@@ -179,6 +179,9 @@ static void report_loop(struct worker *w, const struct elf_func *f, const struct
 
 		if (p->loop_buffer && geo->fits_loop_buffer_shape && geo->ninsn <= p->loop_buffer)
 			r->in_loop_buffer = true;
+		loop_count_stores(geo, p, w->dec, elf_func_bytes(w->img, f) + (l->start - f->addr),
+				  l->start, align);
+		r->back_end_bound |= back_end_hid_straddle(p, geo, l->start, align);
 		w->out.nhazard += loop_hazards(p, geo, l->start, align,
 					       reserve_hazards(w, max), max);
 	}

@@ -240,6 +240,7 @@ void results_write_loop(struct jw *w, const char *key, struct elf_image *img,
 	jw_bool(w, "innermost", l->innermost);
 	jw_bool(w, "has_call", l->has_call);
 	jw_bool(w, "in_loop_buffer", l->in_loop_buffer);
+	jw_bool(w, "back_end_bound", l->back_end_bound);
 	jw_int(w, "instructions", l->ninsn);
 	jw_int(w, "cold_blocks", l->cold_blocks);
 	jw_int(w, "cold_bytes", (long long)l->cold_bytes);

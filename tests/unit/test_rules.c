@@ -79,6 +79,66 @@ static void loop_buffer_hides_straddle(void **state)
 	assert_int_equal(loop_hazards(profile_named("haswell"), &g, 0x3a, 4096, h, 8), 3);
 }
 
+/* The back-end bound: copy_unrolled's 80-byte loop (21 instructions, 8
+ * stores) at 49 mod 64 touches three lines where two would do; a core that
+ * retires 2 stores a cycle spends 4 cycles on its stores, more than the 3
+ * lines take to fetch. */
+static void back_end_hides_straddle(void **state)
+{
+	struct profile p = *profile_named("zen5");
+	struct loop_geometry g = tight_loop(80, 76, 78);
+	struct hazard h[8];
+
+	p.issue_width = 10;
+	p.stores_per_cycle = 2;
+	g.ninsn = 21;
+	g.nstore = 8;
+	assert_int_equal(loop_hazards(&p, &g, 0x1031, 4096, h, 8), 0);
+	g.nstore = 5;                           /* 2.5 cycles < 3 lines */
+	assert_int_equal(loop_hazards(&p, &g, 0x1031, 4096, h, 8), 1);
+	assert_int_equal(h[0].window, 64);
+	g.nstore = 6;                           /* 3 cycles: as long as fetching */
+	assert_int_equal(loop_hazards(&p, &g, 0x1031, 4096, h, 8), 0);
+	g.nstore = -1;                          /* not counted: no bound from stores */
+	assert_int_equal(loop_hazards(&p, &g, 0x1031, 4096, h, 8), 1);
+	g.ninsn = 30;                           /* 3 cycles of instructions */
+	assert_int_equal(loop_hazards(&p, &g, 0x1031, 4096, h, 8), 0);
+	/* the built-in zen4 profile has no bound */
+	g.ninsn = 21;
+	g.nstore = 8;
+	assert_int_equal(loop_hazards(profile_named("zen4"), &g, 0x1031, 4096, h, 8), 1);
+}
+
+/* Stores are decoded only where the verdict depends on them: movq
+ * %rax,(%rdi) four times, addq %r8,%rdi, decl %ecx, jnz (19 bytes). */
+static void stores_counted_when_needed(void **state)
+{
+	static const uint8_t loop[19] = { 0x48, 0x89, 0x07, 0x48, 0x89, 0x07, 0x48, 0x89, 0x07,
+					  0x48, 0x89, 0x07, 0x4c, 0x01, 0xc7, 0xff, 0xc9, 0x75,
+					  0xed };
+	struct profile p = *profile_named("zen5");
+	struct decoder *d = decoder_new(ARCH_X86_64);
+	struct loop_geometry g = tight_loop(19, 15, 17);
+
+	p.issue_width = 10;
+	p.stores_per_cycle = 2;
+	g.ninsn = 7;
+	g.nstore = -1;
+	/* at 0x1000 it straddles nothing: not counted */
+	loop_count_stores(&g, &p, d, loop, 0x1000, 4096);
+	assert_int_equal(g.nstore, -1);
+	/* relocatable, 4-aligned: some placement crosses a line */
+	loop_count_stores(&g, &p, d, loop, 0x1000, 4);
+	assert_int_equal(g.nstore, 4);
+	/* across the line at 0x1030, under a profile without a bound: not counted */
+	g.nstore = -1;
+	loop_count_stores(&g, profile_named("zen4"), d, loop, 0x1030, 4096);
+	assert_int_equal(g.nstore, -1);
+	loop_count_stores(&g, &p, d, loop, 0x1030, 4096);
+	assert_int_equal(g.nstore, 4);
+	decoder_free(d);
+}
+
 static void jcc_erratum(void **state)
 {
 	const struct profile *p = profile_named("skylake");
@@ -266,6 +326,8 @@ int main(void)
 		cmocka_unit_test(goldencove_pair_rule),
 		cmocka_unit_test(relocatable_placements),
 		cmocka_unit_test(entry_misaligned),
+		cmocka_unit_test(back_end_hides_straddle),
+		cmocka_unit_test(stores_counted_when_needed),
 		cmocka_unit_test(rule_names),
 		cmocka_unit_test(host_tables),
 		cmocka_unit_test(func_shapes),

@@ -1,0 +1,64 @@
+# The back-end bound (issue 11): a loop whose own work takes as long as
+# fetching the line it straddles pays nothing for it (measured on Zen 5 by
+# straddle calibrate: tests/fixtures/calibrate/zen5-backend.json). The
+# fixture's loops are in tests/fixtures/x86/backend.S.
+
+backend_rows() {
+	jq_of '[.files[0].functions[] | .name as $n | .loops[]
+		| "\($n):\(.start):\(.bytes):\(.instructions):\(.back_end_bound):\([.hazards[] | "\(.window)/\(.fix.align)+\(.fix.pad)"] | join("+"))"]
+		| join(" ")'
+}
+
+BE="$FIXTURES/x86/backend"
+# zen5: 10 instructions, 2 stores a cycle. st4's 4 stores and nop20's 20
+# instructions cover the 2 lines they touch, copy's 8 stores its 3; st3
+# (3 stores) and nop19 (19 instructions) do not.
+run "$STRADDLE" scan --json --all --uarch zen5 "$BE"
+expect_eq "back end zen5: exit 0" "$RC" 0
+expect_eq "back end zen5: rows" "$(backend_rows)" \
+	"st4:0x401038:19:7:true: st3:0x401138:16:6:false:64/16+8 copy:0x401231:80:21:true: nop20:0x401338:22:20:true: nop19:0x401438:21:19:false:64/32+8"
+# zen4 has no bound measured: every loop across the line is a hazard
+run "$STRADDLE" scan --json --all --uarch zen4 "$BE"
+expect_eq "back end zen4: rows" "$(backend_rows)" \
+	"st4:0x401038:19:7:false:64/32+8 st3:0x401138:16:6:false:64/16+8 copy:0x401231:80:21:false:64/16+15 nop20:0x401338:22:20:false:64/32+8 nop19:0x401438:21:19:false:64/32+8"
+run "$STRADDLE" scan --uarch zen5 "$BE"
+expect_eq "back end zen5 text: the two hazards" "$(printf '%s\n' "$OUT" | tail -1)" \
+	"2 hazards: 2 loops, 0 function entries"
+expect_eq "back end zen5 text: st3" "$(printf '%s\n' "$OUT" | sed -n 3p | tr -s ' ')" \
+	"medium st3 .text 0x401138 - 16 64 2/1 loop-straddles-window zen5 certain .p2align 4 (+8 B)"
+
+# the fit of a quiet --quick run: 2 stores a cycle from the store loops
+# (2 stores paid, 4 and 8 did not); 10 instructions the largest width its
+# nop loops allow; four nop loops faster across a line than inside one
+CAL_BE=tests/fixtures/calibrate/zen5-backend.json
+[ -f "$CAL_BE" ] || CAL_BE=$(dirname "$0")/../fixtures/calibrate/zen5-backend.json
+run "$STRADDLE" calibrate --from "$CAL_BE" -o "$TMP/be.json"
+expect_eq "calibrate back end: exit 0" "$RC" 0
+expect_eq "calibrate back end: the line" "$(printf '%s\n' "$OUT" | grep '^back end:')" \
+	"back end: 10 instructions a cycle (paid up to 5.50 per line fetched, 11 loops; free from 10.00, 1); 2 stores a cycle (paid up to 1.00 per line fetched, 4 loops; free from 2.00, 2); left out, faster across a line: 4 loops"
+expect_eq "calibrate back end: the profile line" "$(printf '%s\n' "$OUT" | grep '^profile:')" \
+	"profile: fetch 32, uop window 64, line 64; straddles: 64; branch rule: -; loop buffer: 0; back end: 10 a cycle, 2 stores"
+OUT=$(cat "$TMP/be.json")
+expect_eq "calibrate back end: file" \
+	"$(jq_of '"\(.profile.issue_width) \(.profile.stores_per_cycle) \(.back_end.issue_width) \(.back_end.stores_per_cycle)"')" \
+	"10 2 10 2"
+expect_eq "calibrate back end: the store experiments" \
+	"$(jq_of '[.experiments[] | select(.nstore > 1) | "\(.name):\(.ninsn):\(.nstore)"] | join(" ")')" \
+	"store-x2-24:7:2 store-x4-24:8:4 store-x8-32:12:8"
+# the calibrated file scans the fixture as the built-in does
+run "$STRADDLE" scan --json --all --uarch "$TMP/be.json" "$BE"
+expect_eq "back end calibrated file: rows" "$(backend_rows)" \
+	"st4:0x401038:19:7:true: st3:0x401138:16:6:false:64/16+8 copy:0x401231:80:21:true: nop20:0x401338:22:20:true: nop19:0x401438:21:19:false:64/32+8"
+# a file from before the bound: none, and nothing hidden
+jq 'del(.profile.issue_width, .profile.stores_per_cycle)' "$TMP/be.json" >"$TMP/old.json"
+run "$STRADDLE" scan --json --all --uarch "$TMP/old.json" "$BE"
+expect_eq "back end old file: every loop a hazard" \
+	"$(jq_of '[.files[0].functions[].loops[] | .hazards | length] | join(",")')" "1,1,1,1,1"
+jq '.profile.stores_per_cycle = 99' "$TMP/be.json" >"$TMP/bad.json"
+run "$STRADDLE" scan --uarch "$TMP/bad.json" "$BE"
+expect_eq "back end bad file: exit 2" "$RC" 2
+expect_eq "back end bad file: the line" "$ERR" \
+	"straddle: $TMP/bad.json: profile: \"stores_per_cycle\" is not a whole number from 0 to 64"
+run "$STRADDLE" uarch
+expect_eq "uarch: zen5's bound" "$(printf '%s\n' "$OUT" | grep '^zen5 ' | tr -s ' ' | cut -d' ' -f8-12)" \
+	"- 10 insn, 2 st"
