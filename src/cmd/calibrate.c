@@ -236,6 +236,7 @@ static void print_text(const struct calibrate_cmd *c)
 	}
 	table_print(&t, stdout);
 	table_free(&t);
+	printf("back end: %s\n", c->fit.back_end_why);
 	printf("loop buffer: %s\n", c->fit.loop_buffer_why);
 	printf("profile: fetch %u, uop window %u, line %u; straddles:", p->fetch, p->uop_window,
 	       p->line);
@@ -244,7 +245,8 @@ static void print_text(const struct calibrate_cmd *c)
 	printf("%s; branch rule: %s", nw ? "" : " none", branch_rule_name(p->branch_rule));
 	if (p->branch_rule != BRANCH_RULE_NONE)
 		printf(" (window %u)", p->branch_window);
-	printf("; loop buffer: %u\n", p->loop_buffer);
+	printf("; loop buffer: %u; back end: %u a cycle, %u stores\n", p->loop_buffer,
+	       p->issue_width, p->stores_per_cycle);
 }
 
 /* ---- plots: one per experiment ---- */

@@ -128,6 +128,7 @@ struct synth_spec {
 	uint32_t fill;                  /* filler nop length (x86 1..8; 0: 8) */
 	uint32_t func_bytes;            /* 0, or the callee's size */
 	uint32_t func_offset;           /* the callee's entry mod 64 */
+	uint32_t stores;                /* with store: how many to the same address (0: 1) */
 };
 
 struct synth_kernel {
@@ -135,6 +136,7 @@ struct synth_kernel {
 	char name[48];
 	uint8_t code[256];
 	uint32_t bytes, ninsn;          /* of the loop */
+	uint32_t nstore;                /* stores in the loop (a call's push counts) */
 	uint32_t pair, branch;          /* from the loop's start: the fused pair, the branch */
 	uint32_t func_start, func_bytes;        /* the callee, from the kernel's start */
 };

@@ -31,6 +31,7 @@ enum role {
 	R_PROLOGUE,     /* x86: mov %rsi,%rcx; shr $3,%rcx; xor %eax,%eax; mov $8,%r8d */
 	R_STORE_IMM,    /* an immediate store to dst */
 	R_STORE_REG,    /* a register store to dst */
+	R_STORE_AGAIN,  /* another store to dst, not advancing it */
 	R_ADVANCE,      /* dst += 8, after an immediate store */
 	R_ADVANCE_REG,  /* dst += 8 by a register, after a register store */
 	R_COUNT,        /* the count-down that sets the flags */
@@ -58,6 +59,7 @@ static const struct template_table x86 = {
 				       0x41, 0xb8, 0x08, 0x00, 0x00, 0x00 } },
 		[R_STORE_IMM] = { 7, { 0x48, 0xc7, 0x07, 0, 0, 0, 0 } },   /* movq $0,(%rdi) */
 		[R_STORE_REG] = { 3, { 0x48, 0x89, 0x07 } },               /* movq %rax,(%rdi) */
+		[R_STORE_AGAIN] = { 3, { 0x48, 0x89, 0x07 } },             /* movq %rax,(%rdi) */
 		[R_ADVANCE] = { 4, { 0x48, 0x83, 0xc7, 0x08 } },           /* addq $8,%rdi */
 		[R_ADVANCE_REG] = { 3, { 0x4c, 0x01, 0xc7 } },             /* addq %r8,%rdi */
 		[R_COUNT] = { 2, { 0xff, 0xc9 } },                         /* decl %ecx */
@@ -85,6 +87,7 @@ static const struct template_table a64 = {
 		[R_PROLOGUE] = { 0, { 0 } },
 		[R_STORE_IMM] = { 4, { 0x1f, 0x84, 0x00, 0xf8 } },  /* str xzr,[x0],#8 */
 		[R_STORE_REG] = { 4, { 0x1f, 0x84, 0x00, 0xf8 } },  /* (no immediate store) */
+		[R_STORE_AGAIN] = { 4, { 0x1f, 0x00, 0x00, 0xf9 } },/* str xzr,[x0] */
 		[R_ADVANCE] = { 0, { 0 } },                         /* the store advances */
 		[R_ADVANCE_REG] = { 0, { 0 } },
 		[R_COUNT] = { 4, { 0x21, 0x20, 0x00, 0xf1 } },      /* subs x1,x1,#8 */
@@ -209,13 +212,22 @@ static int check_spec(const struct template_table *t, const struct synth_spec *s
 	return 0;
 }
 
+/* Stores per iteration. The extra ones go to the same address: the
+ * buffer is only as long as the count says, and a store's cost to the
+ * back end does not depend on its address. */
+static uint32_t store_count(const struct synth_spec *sp)
+{
+	return !sp->store ? 0 : sp->stores ? sp->stores : 1;
+}
+
 /* The loop's fixed part: everything but the filler. */
 static uint32_t fixed_bytes(const struct template_table *t, const struct synth_spec *sp)
 {
 	uint32_t n = t->role[R_COUNT].len + t->branch_len;
 
 	if (sp->store)
-		n += t->role[sp->imm ? R_STORE_IMM : R_STORE_REG].len +
+		n += (store_count(sp) - 1) * t->role[R_STORE_AGAIN].len +
+		     t->role[sp->imm ? R_STORE_IMM : R_STORE_REG].len +
 		     t->role[sp->imm ? R_ADVANCE : R_ADVANCE_REG].len;
 	if (!sp->fused)
 		n += t->role[R_SEP].len;
@@ -233,10 +245,14 @@ static void emit_loop(struct emitter *m, const struct template_table *t,
 	if (sp->func_bytes) {
 		call_to(m, t, callee);
 		s->ninsn++;
+		s->nstore += t->arch == ARCH_X86_64;    /* the return address */
 	}
 	if (sp->store) {
+		for (uint32_t k = 1; k < store_count(sp); k++)
+			put_form(m, &t->role[R_STORE_AGAIN]);
 		put_form(m, &t->role[sp->imm ? R_STORE_IMM : R_STORE_REG]);
-		s->ninsn++;
+		s->ninsn += store_count(sp);
+		s->nstore += store_count(sp);
 		enum role adv = sp->imm ? R_ADVANCE : R_ADVANCE_REG;
 
 		if (t->role[adv].len) {

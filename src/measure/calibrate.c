@@ -33,12 +33,22 @@ static const struct synth_spec x86_specs[] = {
 	LOOP("store-imm-15", 15, true, true, true, 0),          /* seed 000, after */
 	LOOP("store-reg-10", 10, true, false, true, 0),         /* seed 000, before */
 	LOOP("store-imm-16-unfused", 16, true, true, false, 0),
+	/* stores the back end must retire: 2, 4 and 8 an iteration */
+	{ .name = "store-x2-24", .bytes = 24, .store = true, .stores = 2, .fused = true },
+	{ .name = "store-x4-24", .bytes = 24, .store = true, .stores = 4, .fused = true },
+	{ .name = "store-x8-32", .bytes = 32, .store = true, .stores = 8, .fused = true },
 	LOOP("nop-4", 4, false, false, true, 0),
 	LOOP("nop-8", 8, false, false, true, 4),
 	LOOP("nop-24", 24, false, false, true, 8),
 	LOOP("nop-24-unfused", 24, false, false, false, 8),
 	LOOP("nop-40", 40, false, false, true, 8),
 	LOOP("nop-40x4", 40, false, false, true, 4),
+	/* 14, 16 and 18 instructions: where the back end starts to hide a
+	 * line (2-byte nops: 3-byte and 1-byte ones ran faster across a line
+	 * than inside one on Zen 5, another effect) */
+	LOOP("nop-28x2", 28, false, false, true, 2),
+	LOOP("nop-32x2", 32, false, false, true, 2),
+	LOOP("nop-36x2", 36, false, false, true, 2),
 	LOOP("nop-40x2", 40, false, false, true, 2),
 	LOOP("nop-40x1", 40, false, false, true, 1),
 	LOOP("nop-56", 56, false, false, true, 8),
@@ -81,16 +91,23 @@ static void describe(struct calib_experiment *x, const struct synth_spec *sp,
 	x->entry = sp->func_bytes != 0;
 	x->bytes = x->entry ? s->func_bytes : s->bytes;
 	x->ninsn = s->ninsn;
+	x->nstore = s->nstore;
 	x->pair = s->pair;
 	x->branch = s->branch;
 	x->end = s->bytes;
 	if (x->entry)
 		snprintf(x->what, sizeof x->what, "a %u-byte function called from a %u-byte loop, "
 			 "its entry at each offset of a line", s->func_bytes, s->bytes);
-	else
+	else {
+		char stores[32] = "";
+
+		if (s->nstore > 1)
+			snprintf(stores, sizeof stores, "%u stores, ", s->nstore);
+		else if (sp->store)
+			snprintf(stores, sizeof stores, "%s store, ", sp->imm ? "immediate" : "register");
 		snprintf(x->what, sizeof x->what, "%u-byte loop, %u instructions, %s%s", s->bytes,
-			 s->ninsn, sp->store ? (sp->imm ? "immediate store, " : "register store, ")
-			 : "", sp->fused ? "fused back edge" : "count and branch apart");
+			 s->ninsn, stores, sp->fused ? "fused back edge" : "count and branch apart");
+	}
 }
 
 /* The variants of one experiment: a loop at every offset, or (entry) one
@@ -224,7 +241,8 @@ bool calib_predicted(const struct profile *p, const struct calib_experiment *x, 
 	struct loop_branch br = { .pair = x->pair, .branch = x->branch, .end = x->end,
 				  .kind = BR_COND, .back = true };
 	struct loop_geometry g = { .bytes = x->bytes, .branch = &br, .nbranch = 1,
-				   .ninsn = x->ninsn, .fits_loop_buffer_shape = true };
+				   .ninsn = x->ninsn, .nstore = (int32_t)x->nstore,
+				   .fits_loop_buffer_shape = true };
 
 	if (x->entry)
 		return entry_hazards(p, pos, x->bytes, 4096, h, 8) > 0;
@@ -270,7 +288,18 @@ struct test {
 	unsigned window;
 	unsigned base_mask;     /* straddle: windows whose straddling counts as baseline */
 	unsigned excluded_cross, excluded_ends;   /* branch windows claimed: never baseline */
+	const struct profile *bound;    /* straddle: the back-end bound found, NULL none */
 };
+
+/* Does the back-end bound (the fit's so far) hide x's straddles of w? */
+static bool hidden_by_back_end(const struct profile *bound, const struct calib_experiment *x,
+			       unsigned w)
+{
+	struct loop_geometry g = { .bytes = x->bytes, .ninsn = x->ninsn,
+				   .nstore = (int32_t)x->nstore };
+
+	return bound && !x->entry && back_end_hides(bound, &g, w);
+}
 
 static bool window_in(unsigned mask, unsigned w)
 {
@@ -372,7 +401,9 @@ static bool applies(const struct test *t, const struct calib_experiment *x, unsi
 		return x->entry && x->bytes <= t->window;
 	if (x->entry)
 		return false;
-	return t->effect != EFFECT_STRADDLE || (x->ninsn > min_ninsn && x->bytes <= t->window);
+	return t->effect != EFFECT_STRADDLE ||
+	       (x->ninsn > min_ninsn && x->bytes <= t->window &&
+		!hidden_by_back_end(t->bound, x, t->window));
 }
 
 struct verdict {
@@ -488,25 +519,38 @@ static void fit_rule(const struct test *t, const struct calib_experiment *xs, si
 	free(without.v);
 }
 
-/* Does loop experiment x alone show a straddle cost (any window, whole
- * run and both halves)? -1: it cannot tell (too few placements). */
-static int shows_straddle(const struct calib_experiment *x, const struct test *base,
-			  const struct calib_opts *o)
+/* What loop experiment x alone shows of a straddle (any window, whole
+ * run and both halves). FASTER: across a line it ran materially faster
+ * than inside one, another effect (on Zen 5, 14 3-byte nops in one line
+ * ran 1.75x slower than split over two: more than one line's worth of
+ * the op cache), which says nothing of what hides a straddle. */
+enum straddle_shown { SHOWN_UNTESTED, SHOWN_PAID, SHOWN_FREE, SHOWN_FASTER };
+
+static enum straddle_shown shows_straddle(const struct calib_experiment *x,
+					  const struct test *base, const struct calib_opts *o)
 {
-	int tested = 0;
+	bool tested = false;
+	double line_ratio = NAN;
 
 	for (size_t i = 0; i < MODEL_NWINDOWS; i++) {
 		struct test t = *base;
 		struct calib_rule r;
 
+		/* as in calib_fit, a smaller window not seen to cost (a claim
+		 * returns) joins the baseline: a 32-byte loop straddles 16 B
+		 * almost everywhere */
 		t.window = model_windows[i];
-		t.base_mask = 0;
+		t.base_mask = (1u << i) - 1;
 		fit_rule(&t, x, 1, 0, o, &r);
 		tested |= r.tested;
+		if (r.tested)
+			line_ratio = r.ratio;   /* the largest window tested: windows ascend */
 		if (r.claimed)
-			return 1;
+			return SHOWN_PAID;
 	}
-	return tested ? 0 : -1;
+	if (!tested)
+		return SHOWN_UNTESTED;
+	return line_ratio < 1 / (1 + o->material) ? SHOWN_FASTER : SHOWN_FREE;
 }
 
 /* The loop buffer: the largest instruction count up to which no loop
@@ -518,14 +562,14 @@ static void fit_loop_buffer(const struct calib_experiment *xs, size_t nx, const 
 	bool mixed = false;
 
 	for (size_t i = 0; i < nx; i++) {
-		int s;
+		enum straddle_shown s;
 
-		if (xs[i].entry)
+		if (xs[i].entry || hidden_by_back_end(base->bound, &xs[i], model_windows[MODEL_NWINDOWS - 1]))
 			continue;
 		s = shows_straddle(&xs[i], base, o);
-		if (s < 0)
+		if (s == SHOWN_UNTESTED || s == SHOWN_FASTER)
 			continue;
-		if (s) {
+		if (s == SHOWN_PAID) {
 			npaid++;
 			if (xs[i].ninsn < min_paid)
 				min_paid = xs[i].ninsn;
@@ -558,6 +602,99 @@ static void fit_loop_buffer(const struct calib_experiment *xs, size_t nx, const 
 	}
 }
 
+/* The back-end bound: which loops pay nothing for a straddle because their
+ * own work takes longer than fetching one line more (model/rules.c,
+ * back_end_hides). Every loop experiment fetches at most f = best + 1
+ * lines when it straddles; one that paid needs fewer cycles than that, so
+ * issue width W > ninsn / f and stores a cycle S > nstore / f; a loop of
+ * no stores that paid nothing has W <= ninsn / f; a store loop that paid
+ * nothing while its instructions alone cannot hide it, S <= nstore / f.
+ * The bound taken is the largest whole W (and S) inside those limits:
+ * it hides the fewest loops the measurements allow. A loop buffer makes
+ * the small loops free and the large ones pay, the other way round: the
+ * limits then cross and no bound is claimed. */
+struct limits {
+	double lo, hi;          /* lo < x <= hi */
+	unsigned n_lo, n_hi;    /* loops that set them */
+};
+
+static void limits_paid(struct limits *l, double v)
+{
+	l->lo = v > l->lo ? v : l->lo;
+	l->n_lo++;
+}
+
+static void limits_free(struct limits *l, double v)
+{
+	l->hi = v < l->hi ? v : l->hi;
+	l->n_hi++;
+}
+
+/* The largest whole number in (lo, hi], 0 when there is none, or when no
+ * loop paid: a bound is seen only between a loop that paid and one that
+ * did not (where nothing costs, nothing is hidden). */
+static unsigned limits_pick(const struct limits *l)
+{
+	double x = floor(l->hi);
+
+	return l->n_lo && l->n_hi && isfinite(x) && x > l->lo ? (unsigned)x : 0;
+}
+
+static void fit_back_end(const struct calib_experiment *xs, size_t nx, const struct test *base,
+			 const struct calib_opts *o, struct calib_fit *f)
+{
+	unsigned line = model_windows[MODEL_NWINDOWS - 1];
+	struct limits w = { 0, INFINITY, 0, 0 }, st = { 0, INFINITY, 0, 0 };
+	enum straddle_shown *shown = xcalloc(nx ? nx : 1, sizeof *shown);
+	char stores[120] = "stores: no store loop was bounded by its stores";
+	unsigned faster = 0;
+
+	for (size_t i = 0; i < nx; i++) {
+		double fetch = windows_best(xs[i].bytes, line) + 1;
+
+		shown[i] = xs[i].entry ? SHOWN_UNTESTED : shows_straddle(&xs[i], base, o);
+		faster += shown[i] == SHOWN_FASTER;
+		if (shown[i] == SHOWN_PAID) {
+			limits_paid(&w, xs[i].ninsn / fetch);
+			if (xs[i].nstore)
+				limits_paid(&st, xs[i].nstore / fetch);
+		} else if (shown[i] == SHOWN_FREE && !xs[i].nstore) {
+			limits_free(&w, xs[i].ninsn / fetch);
+		}
+	}
+	f->issue_width = limits_pick(&w);
+	for (size_t i = 0; i < nx && f->issue_width; i++) {
+		double fetch = windows_best(xs[i].bytes, line) + 1;
+
+		if (shown[i] == SHOWN_FREE && xs[i].nstore && xs[i].ninsn < fetch * f->issue_width)
+			limits_free(&st, xs[i].nstore / fetch);
+	}
+	f->stores_per_cycle = f->issue_width ? limits_pick(&st) : 0;
+	free(shown);
+	if (f->stores_per_cycle)
+		snprintf(stores, sizeof stores, "%u stores a cycle (paid up to %.2f per line "
+			 "fetched, %u loops; free from %.2f, %u)", f->stores_per_cycle, st.lo,
+			 st.n_lo, st.hi, st.n_hi);
+	if (!w.n_lo)
+		snprintf(f->back_end_why, sizeof f->back_end_why,
+			 "none: no loop paid for a straddle (%u tested)", w.n_hi);
+	else if (!w.n_hi)
+		snprintf(f->back_end_why, sizeof f->back_end_why,
+			 "none: no loop without stores hid a straddle (%u paid)", w.n_lo);
+	else if (!f->issue_width)
+		snprintf(f->back_end_why, sizeof f->back_end_why,
+			 "none: the loops that paid and those that did not overlap (instructions "
+			 "per line fetched: paid up to %.2f, free from %.2f)", w.lo, w.hi);
+	else
+		snprintf(f->back_end_why, sizeof f->back_end_why,
+			 "%u instructions a cycle (paid up to %.2f per line fetched, %u loops; free "
+			 "from %.2f, %u); %s", f->issue_width, w.lo, w.n_lo, w.hi, w.n_hi, stores);
+	if (faster)
+		snprintf(f->back_end_why + strlen(f->back_end_why),
+			 sizeof f->back_end_why - strlen(f->back_end_why),
+			 "; left out, faster across a line: %u loops", faster);
+}
+
 void calib_fit(const struct calib_experiment *xs, size_t nx, const struct calib_opts *o,
 	       struct calib_fit *f)
 {
@@ -577,10 +714,15 @@ void calib_fit(const struct calib_experiment *xs, size_t nx, const struct calib_
 			if (r->claimed && e == EFFECT_ENDS)
 				f->ends_mask |= 1u << i;
 		}
-	/* 2. the loop buffer, each loop on its own, placements a claimed
-	 * branch rule explains left out */
+	/* 2. the back-end bound, then the loop buffer over the loops it does
+	 * not hide, each loop on its own, placements a claimed branch rule
+	 * explains left out */
 	t = (struct test){ .effect = EFFECT_STRADDLE, .excluded_cross = f->cross_mask,
 			   .excluded_ends = f->ends_mask };
+	fit_back_end(xs, nx, &t, o, f);
+	struct profile bound = { .issue_width = f->issue_width,
+				 .stores_per_cycle = f->stores_per_cycle };
+	t.bound = f->issue_width ? &bound : NULL;
 	fit_loop_buffer(xs, nx, &t, o, f);
 	/* 3. straddles over the loops the buffer does not hide, smallest
 	 * window first: a window not found to cost joins the baseline */
@@ -708,7 +850,8 @@ void calib_profile(const struct calib_fit *f, const struct profile *base, const 
 	*out = (struct profile){ .name = st->name, .arch = base->arch, .cpus = st->cpus,
 		.fetch = base->fetch, .uop_window = base->uop_window, .line = base->line,
 		.evidence = st->evidence, .straddle_measured = true,
-		.loop_buffer = f->loop_buffer_claimed ? f->loop_buffer : 0 };
+		.loop_buffer = f->loop_buffer_claimed ? f->loop_buffer : 0,
+		.issue_width = f->issue_width, .stores_per_cycle = f->stores_per_cycle };
 	for (size_t i = 0; i < MODEL_NWINDOWS; i++)
 		if (f->straddle_mask & (1u << i))
 			out->straddle_windows[nw++] = model_windows[i];
@@ -727,6 +870,8 @@ void calib_profile(const struct calib_fit *f, const struct profile *base, const 
 	if (ends && !cross)
 		append(st->evidence, sizeof st->evidence, "; a branch ending on a window costs, "
 		       "crossing one does not: no profile rule says that, not modelled");
+	append(st->evidence, sizeof st->evidence, "; back end hides a straddle: %s",
+	       f->back_end_why);
 	append(st->evidence, sizeof st->evidence, "; loop buffer: %s; fetch %u, uop window %u, "
 	       "line %u: the %s profile's (manuals)", f->loop_buffer_why, base->fetch,
 	       base->uop_window, base->line, base->name);

@@ -218,6 +218,7 @@ struct calib_experiment {
 	char what[112];                 /* one line */
 	bool entry;                     /* the callee's entry moves, not a loop */
 	uint32_t bytes, ninsn;          /* the loop's, or (entry) the callee's bytes */
+	uint32_t nstore;                /* the loop's stores */
 	uint32_t pair, branch, end;     /* the back edge, from the loop's start */
 	struct calib_point pt[CALIB_SPAN];
 	size_t npt;
@@ -250,6 +251,9 @@ struct calib_fit {
 	unsigned loop_buffer;           /* instructions; 0: nothing hides a straddle */
 	bool loop_buffer_claimed;
 	char loop_buffer_why[160];
+	/* the back-end bound (model.h, struct profile): 0 none found */
+	unsigned issue_width, stores_per_cycle;
+	char back_end_why[240];
 };
 
 struct calib_opts {

@@ -369,6 +369,9 @@ static void calibrate_rules(FILE *out, const json_t *doc)
 	table_html(&t, out, "rules");
 	table_free(&t);
 	fputs("<p>", out);
+	if (json_object_get(doc, "back_end"))
+		html_textf(out, "Back end hides a straddle: %s. ",
+			   json_str(json_object_get(doc, "back_end"), "why", ""));
 	html_textf(out, "Loop buffer: %s.",
 		   json_str(json_object_get(doc, "loop_buffer"), "why", ""));
 	fputs("</p>\n", out);
@@ -389,9 +392,16 @@ static void calibrate_profile(FILE *out, const json_t *p)
 	table_row(&t, "covers", json_str(p, "cpus", ""));
 	static const char *const nums[] = { "fetch", "uop_window", "line", "branch_window",
 					    "loop_buffer" };
+	static const char *const later[] = { "issue_width", "stores_per_cycle" };
 	for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
 		cell_text(buf, sizeof buf, "%.0f", json_num(p, nums[k]));
 		table_row(&t, nums[k], buf);
+	}
+	for (size_t k = 0; k < sizeof later / sizeof later[0]; k++) {
+		if (!json_object_get(p, later[k]))
+			continue;       /* a file from before the back-end bound */
+		cell_text(buf, sizeof buf, "%.0f", json_num(p, later[k]));
+		table_row(&t, later[k], buf);
 	}
 	json_array_foreach(json_object_get(p, "straddle_windows"), i, v)
 		sb_addf(&w, "%s%lld B", i ? ", " : "", (long long)json_integer_value(v));

@@ -17,11 +17,13 @@ json_t *results_profile(const struct profile *p)
 
 	for (size_t i = 0; i < nw; i++)
 		json_array_append_new(w, json_integer(win[i]));
-	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:s, s:i, s:i, s:s}", "name", p->name,
-		"arch", arch_name(p->arch), "cpus", p->cpus, "fetch", (int)p->fetch,
+	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:s, s:i, s:i, s:i, s:i, s:s}",
+		"name", p->name, "arch", arch_name(p->arch), "cpus", p->cpus, "fetch", (int)p->fetch,
 		"uop_window", (int)p->uop_window, "line", (int)p->line, "straddle_windows", w,
 		"branch_rule", branch_rule_id(p->branch_rule), "branch_window",
-		(int)p->branch_window, "loop_buffer", (int)p->loop_buffer, "evidence", p->evidence);
+		(int)p->branch_window, "loop_buffer", (int)p->loop_buffer,
+		"issue_width", (int)p->issue_width, "stores_per_cycle", (int)p->stores_per_cycle,
+		"evidence", p->evidence);
 }
 
 static double rounded(double x)
@@ -64,9 +66,10 @@ static json_t *experiment_json(const struct calib_experiment *x)
 
 	for (size_t i = 0; i < x->npt; i++)
 		json_array_append_new(pts, point_json(&x->pt[i]));
-	return json_pack("{s:s, s:s, s:b, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:s, s:o}",
+	return json_pack("{s:s, s:s, s:b, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:s, s:o}",
 		"name", x->name, "what", x->what, "entry", x->entry, "bytes", (int)x->bytes,
-		"ninsn", (int)x->ninsn, "pair", (int)x->pair, "branch", (int)x->branch,
+		"ninsn", (int)x->ninsn, "nstore", (int)x->nstore, "pair", (int)x->pair,
+		"branch", (int)x->branch,
 		"end", (int)x->end, "rounds", (int)x->rounds, "elapsed_s", rounded(x->elapsed_s),
 		"stopped_by", x->stopped_by, "points", pts);
 }
@@ -84,6 +87,9 @@ json_t *results_calibration(json_t *head, const struct profile *p, const struct 
 	json_object_set_new(head, "rules", rules);
 	json_object_set_new(head, "loop_buffer", json_pack("{s:i, s:b, s:s}", "instructions",
 		(int)f->loop_buffer, "claimed", f->loop_buffer_claimed, "why", f->loop_buffer_why));
+	json_object_set_new(head, "back_end", json_pack("{s:i, s:i, s:s}", "issue_width",
+		(int)f->issue_width, "stores_per_cycle", (int)f->stores_per_cycle, "why",
+		f->back_end_why));
 	json_object_set_new(head, "experiments", exps);
 	return head;
 }
@@ -100,6 +106,17 @@ static int get_uint(json_t *o, const char *key, unsigned max, unsigned *out, con
 		return err_set(e, "%s: \"%s\" is not a whole number from 0 to %u", where, key, max);
 	*out = (unsigned)json_integer_value(v);
 	return 0;
+}
+
+/* A field files written before it existed lack: absent is `absent`. */
+static int get_uint_or(json_t *o, const char *key, unsigned max, unsigned absent,
+		       unsigned *out, const char *where, struct err *e)
+{
+	if (!json_object_get(o, key)) {
+		*out = absent;
+		return 0;
+	}
+	return get_uint(o, key, max, out, where, e);
 }
 
 static int get_text(json_t *o, const char *key, const char **out, const char *where,
@@ -151,6 +168,8 @@ static int read_profile(json_t *o, struct profile *p, struct err *e)
 	    get_uint(o, "line", 128, &p->line, "profile", e) ||
 	    get_uint(o, "branch_window", 64, &p->branch_window, "profile", e) ||
 	    get_uint(o, "loop_buffer", 4096, &p->loop_buffer, "profile", e) ||
+	    get_uint_or(o, "issue_width", 64, 0, &p->issue_width, "profile", e) ||
+	    get_uint_or(o, "stores_per_cycle", 64, 0, &p->stores_per_cycle, "profile", e) ||
 	    read_windows(json_object_get(o, "straddle_windows"), p, e))
 		return -1;
 	if (strcmp(arch, "x86_64") == 0)
@@ -275,6 +294,12 @@ static int read_experiment(json_t *o, struct calib_experiment *x, struct err *e)
 	    get_uint(o, "pair", 128, &x->pair, name, e) ||
 	    get_uint(o, "branch", 128, &x->branch, name, e) ||
 	    get_uint(o, "end", 128, &x->end, name, e))
+		return -1;
+	/* files from before stores were counted: their loops held at most
+	 * one, and said so in "what" */
+	const char *what = json_string_value(json_object_get(o, "what"));
+	if (get_uint_or(o, "nstore", 128, what && strstr(what, " store,") ? 1 : 0, &x->nstore,
+			name, e))
 		return -1;
 	snprintf(x->name, sizeof x->name, "%s", name);
 	x->entry = json_is_true(json_object_get(o, "entry"));

@@ -18,9 +18,9 @@ run "$STRADDLE" calibrate --from "$CAL_FIX" -o "$TMP/cal.json"
 expect_eq "calibrate --from: exit 0" "$RC" 0
 expect_eq "calibrate --from: the claimed rule" \
 	"$(printf '%s\n' "$OUT" | grep '^loop-straddles-window *64')" \
-	"loop-straddles-window       64  1.25x [1.23, 1.39], halves 1.32x 1.25x, p 3.1e-52 (nop-8)"
+	"loop-straddles-window       64  1.50x [1.47, 1.51], halves 1.48x 1.49x, p 3.1e-67 (nop-8)"
 expect_eq "calibrate --from: the profile line" "$(printf '%s\n' "$OUT" | grep '^profile:')" \
-	"profile: fetch 32, uop window 64, line 64; straddles: 32 64; branch rule: -; loop buffer: 0"
+	"profile: fetch 32, uop window 64, line 64; straddles: 32 64; branch rule: -; loop buffer: 0; back end: 10 a cycle, 0 stores"
 expect_eq "calibrate --from: saved" "$(printf '%s\n' "$OUT" | tail -1)" "saved: $TMP/cal.json"
 
 OUT=$(cat "$TMP/cal.json")
@@ -34,11 +34,11 @@ expect_eq "profile file: profile fields" \
 expect_eq "profile file: cpus" "$(jq_of .profile.cpus)" \
 	"Oxide Virtual Turin-like Processor (AuthenticAMD family 0x1a model 0x2 stepping 0x1)"
 expect_eq "profile file: evidence names the measurement" \
-	"$(jq_of '.profile.evidence | test("^measured by straddle calibrate on Oxide .*; loop-straddles-window 64: 1.25x \\[1.23, 1.39\\] \\(nop-8\\);")')" true
+	"$(jq_of '.profile.evidence | test("^measured by straddle calibrate on Oxide .*; loop-straddles-window 64: 1.50x \\[1.47, 1.51\\] \\(nop-8\\);")')" true
 expect_eq "profile file: 12 rules, 3 claimed" "$(jq_of '"\(.rules | length) \([.rules[] | select(.claimed)] | length)"')" "12 3"
 expect_eq "profile file: the claimed rule" \
 	"$(jq_of '[.rules[] | select(.claimed)][1] | "\(.rule) \(.window) \(.ratio) \(.ci) \(.halves) \(.placements.with) \(.placements.without) \(.experiment)"')" \
-	"loop-straddles-window 64 1.252 [1.233,1.393] [1.318,1.248] 305 369 nop-8"
+	"loop-straddles-window 64 1.5 [1.469,1.508] [1.482,1.492] 227 319 nop-8"
 expect_eq "profile file: an unclaimed rule says so with its CI" \
 	"$(jq_of '.rules[] | select(.rule == "branch-crosses-window" and .window == 64) | .verdict')" \
 	"no effect measured: 1.00x [0.99, 1.02], halves 1.01x 1.01x, p 0.22"
@@ -48,6 +48,13 @@ expect_eq "profile file: untested rule" \
 expect_eq "profile file: every point's floor inside its 95% CI" \
 	"$(jq_of '[.experiments[].points[] | .floor_ci[0] <= .floor and .floor <= .floor_ci[1]] | all')" true
 expect_eq "profile file: loop buffer" "$(jq_of '.loop_buffer | "\(.instructions) \(.claimed)"')" "0 false"
+# the 40-byte loops of 20 and 38 nops paid nothing, the 11-nop one paid:
+# the back end hides a line from 10 instructions a line fetched; this
+# loaded run had no store loop of more than one store
+expect_eq "profile file: back end" \
+	"$(jq_of '"\(.back_end.issue_width) \(.back_end.stores_per_cycle) \(.profile.issue_width) \(.profile.stores_per_cycle)"')" "10 0 10 0"
+expect_eq "profile file: back end, why" "$(jq_of .back_end.why)" \
+	"10 instructions a cycle (paid up to 5.50 per line fetched, 10 loops; free from 10.00, 2); stores: no store loop was bounded by its stores"
 expect_eq "profile file: 15 experiments of 64 points, 40 samples each" \
 	"$(jq_of '"\(.experiments | length) \([.experiments[].points | length] | unique) \([.experiments[].points[].samples | length] | unique)"')" \
 	"15 [64] [40]"

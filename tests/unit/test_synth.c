@@ -28,6 +28,8 @@ static void check_loop(const struct synth_kernel *s, enum arch arch, uint32_t wa
 		off += in[n].len;
 		assert_true(off <= s->k.loop_end);
 	}
+	/* the stores it claims are the stores the decoder finds */
+	assert_int_equal(decode_count_stores(d, s->code + s->k.loop_start, s->bytes, 0), s->nstore);
 	decoder_free(d);
 	assert_int_equal(n, want_ninsn);
 	assert_int_equal(s->ninsn, want_ninsn);
@@ -45,7 +47,7 @@ static void x86_store_imm_is_seed_000(void **state)
 {
 	static const uint8_t loop[15] = { 0x48, 0xc7, 0x07, 0, 0, 0, 0, 0x48, 0x83, 0xc7, 0x08,
 					  0xff, 0xc9, 0x75, 0xf1 };
-	struct synth_spec sp = { "imm15", ARCH_X86_64, 15, true, true, true, 0, 0, 0 };
+	struct synth_spec sp = { "imm15", ARCH_X86_64, 15, true, true, true, 0, 0, 0, 0 };
 	struct synth_kernel s;
 	struct err e;
 
@@ -64,7 +66,7 @@ static void x86_store_reg_is_seed_000(void **state)
 {
 	static const uint8_t loop[10] = { 0x48, 0x89, 0x07, 0x4c, 0x01, 0xc7, 0xff, 0xc9,
 					  0x75, 0xf6 };
-	struct synth_spec sp = { "reg10", ARCH_X86_64, 10, true, false, true, 0, 0, 0 };
+	struct synth_spec sp = { "reg10", ARCH_X86_64, 10, true, false, true, 0, 0, 0, 0 };
 	struct synth_kernel s;
 	struct err e;
 
@@ -73,13 +75,30 @@ static void x86_store_reg_is_seed_000(void **state)
 	check_loop(&s, ARCH_X86_64, 4, true);
 }
 
+/* Several stores an iteration, all to where dst points, then one advance:
+ * the back end's work grows, the buffer cleared does not. */
+static void x86_store_loops(void **state)
+{
+	static const uint8_t loop[24] = { 0x48, 0x89, 0x07, 0x48, 0x89, 0x07, 0x48, 0x89, 0x07,
+					  0x48, 0x89, 0x07, 0x4c, 0x01, 0xc7,
+					  0x0f, 0x1f, 0x44, 0x00, 0x00, 0xff, 0xc9, 0x75, 0xe8 };
+	struct synth_spec sp = { "st4", ARCH_X86_64, 24, true, false, true, 0, 0, 0, 4 };
+	struct synth_kernel s;
+	struct err e;
+
+	assert_int_equal(synth_build(&sp, &s, &e), 0);
+	assert_memory_equal(s.code + s.k.loop_start, loop, 24);
+	assert_int_equal(s.nstore, 4);
+	check_loop(&s, ARCH_X86_64, 8, true);
+}
+
 static void x86_nop_loops(void **state)
 {
 	struct synth_kernel s;
 	struct err e;
-	struct synth_spec unfused = { "nop16u", ARCH_X86_64, 16, false, false, false, 4, 0, 0 };
-	struct synth_spec big = { "nop128", ARCH_X86_64, 128, false, false, true, 8, 0, 0 };
-	struct synth_spec ones = { "nop40x1", ARCH_X86_64, 40, false, false, true, 1, 0, 0 };
+	struct synth_spec unfused = { "nop16u", ARCH_X86_64, 16, false, false, false, 4, 0, 0, 0 };
+	struct synth_spec big = { "nop128", ARCH_X86_64, 128, false, false, true, 8, 0, 0, 0 };
+	struct synth_spec ones = { "nop40x1", ARCH_X86_64, 40, false, false, true, 1, 0, 0, 0 };
 
 	/* 16 = 11 bytes of nops (4+4+3) + dec + nop + jnz */
 	assert_int_equal(synth_build(&unfused, &s, &e), 0);
@@ -101,7 +120,7 @@ static void x86_nop_loops(void **state)
 /* The callee two lines after the caller's loop, at func_offset of a line. */
 static void x86_call_entry(void **state)
 {
-	struct synth_spec sp = { "call", ARCH_X86_64, 9, false, false, true, 8, 24, 50 };
+	struct synth_spec sp = { "call", ARCH_X86_64, 9, false, false, true, 8, 24, 50, 0 };
 	struct synth_kernel s;
 	struct decoder *d = decoder_new(ARCH_X86_64);
 	struct insn call;
@@ -122,8 +141,8 @@ static void x86_call_entry(void **state)
 /* AArch64 from the same table shape: str, subs, b.ne. */
 static void arm64_loops(void **state)
 {
-	struct synth_spec st = { "str12", ARCH_AARCH64, 12, true, false, true, 0, 0, 0 };
-	struct synth_spec call = { "call", ARCH_AARCH64, 12, false, false, true, 0, 16, 8 };
+	struct synth_spec st = { "str12", ARCH_AARCH64, 12, true, false, true, 0, 0, 0, 0 };
+	struct synth_spec call = { "call", ARCH_AARCH64, 12, false, false, true, 0, 16, 8, 0 };
 	struct synth_kernel s;
 	struct err e;
 
@@ -134,6 +153,15 @@ static void arm64_loops(void **state)
 	assert_int_equal(s.k.loop_start, 64);
 	assert_int_equal(s.func_start, 136);
 	check_loop(&s, ARCH_AARCH64, 3, true);
+	/* two stores: str xzr,[x0]; str xzr,[x0],#8 (only the last advances) */
+	st.stores = 2;
+	st.bytes = 16;
+	assert_int_equal(synth_build(&st, &s, &e), 0);
+	assert_int_equal(s.nstore, 2);
+	assert_int_equal(s.code[s.k.loop_start + 3], 0xf9);
+	assert_int_equal(s.code[s.k.loop_start + 4 + 1], 0x84);
+	check_loop(&s, ARCH_AARCH64, 4, true);
+	st.stores = 0;
 	st.bytes = 14;
 	assert_int_equal(synth_build(&st, &s, &e), -1);
 	assert_string_equal(e.msg, "str12: sizes must be multiples of 4 on aarch64");
@@ -145,10 +173,11 @@ static void arm64_loops(void **state)
 static void x86_runs_placed(void **state)
 {
 	static const struct synth_spec specs[] = {
-		{ "imm15", ARCH_X86_64, 15, true, true, true, 0, 0, 0 },
-		{ "reg10", ARCH_X86_64, 10, true, false, true, 0, 0, 0 },
-		{ "nop40", ARCH_X86_64, 40, false, false, false, 8, 0, 0 },
-		{ "call", ARCH_X86_64, 9, false, false, true, 8, 24, 61 },
+		{ "imm15", ARCH_X86_64, 15, true, true, true, 0, 0, 0, 0 },
+		{ "reg10", ARCH_X86_64, 10, true, false, true, 0, 0, 0, 0 },
+		{ "st8", ARCH_X86_64, 32, true, false, true, 0, 0, 0, 8 },
+		{ "nop40", ARCH_X86_64, 40, false, false, false, 8, 0, 0, 0 },
+		{ "call", ARCH_X86_64, 9, false, false, true, 8, 24, 61, 0 },
 	};
 	uint8_t buf[256];
 
@@ -175,6 +204,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(x86_store_imm_is_seed_000),
 		cmocka_unit_test(x86_store_reg_is_seed_000),
+		cmocka_unit_test(x86_store_loops),
 		cmocka_unit_test(x86_nop_loops),
 		cmocka_unit_test(x86_call_entry),
 		cmocka_unit_test(arm64_loops),
