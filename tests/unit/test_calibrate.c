@@ -97,6 +97,12 @@ static double back_end_cost(const struct calib_experiment *x, uint32_t pos, int 
 	return straddles(x, pos, 64) && work < fetch ? 1.5 : 1.0;
 }
 
+/* A loop that pays 4% across a line: short of a claim, more than free. */
+static double partial_cost(const struct calib_experiment *x, uint32_t pos, int half)
+{
+	return straddles(x, pos, 64) ? 1.04 : 1.0;
+}
+
 static const struct calib_rule *rule(const struct calib_fit *f, enum calib_effect e, unsigned w)
 {
 	for (size_t i = 0; i < f->nrule; i++)
@@ -227,7 +233,7 @@ static void loop_buffer_limit(void **state)
  * loop that paid and the smallest that did not, per line fetched. */
 static void back_end_bound(void **state)
 {
-	struct calib_experiment *x = calloc(7, sizeof *x);
+	struct calib_experiment *x = calloc(8, sizeof *x);
 	struct calib_fit f;
 	struct profile p;
 	struct calib_profile_text t;
@@ -239,13 +245,16 @@ static void back_end_bound(void **state)
 	make_store_loop(&x[4], "st-1", 10, 4, 1, back_end_cost);
 	make_store_loop(&x[5], "st-2", 16, 5, 2, back_end_cost);
 	make_store_loop(&x[6], "st-4", 20, 7, 4, back_end_cost); /* 2 cycles of stores: free */
-	calib_fit(x, 7, &opts, &f);
+	/* 14 instructions paying 4%: counted free it would make the width 7 */
+	make_loop(&x[7], "nop-36", 36, 14, partial_cost);
+	calib_fit(x, 8, &opts, &f);
 	calib_profile(&f, profile_named("zen5"), "test cpu", &t, &p);
 	assert_int_equal(f.issue_width, 8);
 	assert_int_equal(f.stores_per_cycle, 2);
 	assert_string_equal(f.back_end_why, "8 instructions a cycle (paid up to 6.00 per line "
 			    "fetched, 4 loops; free from 8.00, 2); 2 stores a cycle (paid up to 1.00 "
-			    "per line fetched, 2 loops; free from 2.00, 1)");
+			    "per line fetched, 2 loops; free from 2.00, 1); left out: 0 loops faster "
+			    "across a line, 1 paying 2.5% to 5%");
 	assert_int_equal(p.issue_width, 8);
 	assert_int_equal(p.stores_per_cycle, 2);
 	/* the straddle is measured on the loops that pay it, whole */
@@ -259,7 +268,7 @@ static void back_end_bound(void **state)
 	assert_true(calib_predicted(&p, &x[5], 60));
 	assert_false(calib_predicted(&p, &x[6], 60));
 	assert_false(calib_predicted(&p, &x[1], 0));
-	calib_free(x, 7);
+	calib_free(x, 8);
 }
 
 /* The run recorded here: the rules it supports, exactly. */
@@ -372,8 +381,8 @@ static void recorded_zen5_back_end(void **state)
 	assert_int_equal(f.stores_per_cycle, 2);
 	assert_string_equal(f.back_end_why, "10 instructions a cycle (paid up to 5.50 per line "
 			    "fetched, 11 loops; free from 10.00, 1); 2 stores a cycle (paid up to "
-			    "1.00 per line fetched, 4 loops; free from 2.00, 2); left out, faster "
-			    "across a line: 4 loops");
+			    "1.00 per line fetched, 4 loops; free from 2.00, 2); left out: 4 loops "
+			    "faster across a line, 0 paying 2.5% to 5%");
 	r = rule(&f, EFFECT_STRADDLE, 64);
 	assert_true(r->claimed);
 	assert_true(fabs(r->ratio - 1.141) < 0.0005);
