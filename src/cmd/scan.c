@@ -226,7 +226,7 @@ static void print_all_loops(const struct scan_result *r, FILE *out)
 
 		for (uint32_t k = f->loop; k < f->loop + f->nloop; k++) {
 			const struct loop_report *l = &r->loop[k];
-			char s[20], e[20], b[24], ni[16], d[16], w[MODEL_NWINDOWS][16], hz[16];
+			char s[20], e[20], b[24], ni[16], d[16], w[MODEL_NWINDOWS][16], hz[32];
 
 			hex_addr(s, l->start);
 			hex_addr(e, l->end);
@@ -237,7 +237,10 @@ static void print_all_loops(const struct scan_result *r, FILE *out)
 				snprintf(w[j], sizeof w[j], "%u/%u",
 					 windows_touched(l->start, l->end, model_windows[j]),
 					 windows_best(l->end - l->start, model_windows[j]));
-			snprintf(hz, sizeof hz, "%u", l->nhazard);
+			/* why a loop that straddles may have no hazard */
+			snprintf(hz, sizeof hz, "%u%s", l->nhazard,
+				 l->back_end_bound ? " (back end)" :
+				 l->in_loop_buffer ? " (loop buffer)" : "");
 			table_row(&t, r->funcs.v[f->func].name, s, e, b, ni, d,
 				  l->innermost ? "yes" : "no", l->has_call ? "yes" : "no",
 				  l->irreducible ? "several" : "one", w[0], w[1], w[2], hz);

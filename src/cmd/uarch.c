@@ -26,7 +26,8 @@ const struct command uarch_command = {
 	.summary = "the CPU profiles, and what this host was detected as",
 	.args = "[--json]",
 	.about = "The CPU profiles the hazard rules use (fetch window, uop-cache window, line,\n"
-		 "branch rule, loop buffer), where each number comes from, and which profile\n"
+		 "branch rule, loop buffer, the back-end bound: instructions and stores a cycle\n"
+		 "under which a straddle costs nothing), where each number comes from, and which profile\n"
 		 "this host's CPU matches.\n",
 	.options = uarch_options,
 };
