@@ -60,6 +60,9 @@ static const struct synth_spec x86_specs[] = {
 static const struct synth_spec a64_specs[] = {
 	LOOP("store-12", 12, true, false, true, 0),             /* seed 002's str xzr loop */
 	LOOP("store-16-unfused", 16, true, false, false, 0),
+	{ .name = "store-x2-16", .bytes = 16, .store = true, .stores = 2, .fused = true },
+	{ .name = "store-x4-24", .bytes = 24, .store = true, .stores = 4, .fused = true },
+	{ .name = "store-x8-40", .bytes = 40, .store = true, .stores = 8, .fused = true },
 	LOOP("nop-8", 8, false, false, true, 0),
 	LOOP("nop-24", 24, false, false, true, 0),
 	LOOP("nop-40", 40, false, false, true, 0),
