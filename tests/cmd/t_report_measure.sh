@@ -106,8 +106,15 @@ expect_eq "bench 3: samples plotted per metric" \
 expect_eq "bench compared: every side's samples" \
 	"$(plot bench-compare-1-m1 | cut -d' ' -f6) $(plot bench-compare-1-m2 | cut -d' ' -f6)" \
 	"21 14"
+# A per-call time's statistic is the run's median: one column, named so
+# (it was a median column and a "the run's median" column, twice 10.5).
+expect_eq "bench 1: the runs' heads" "$(cells bench-1 data side | tr '\n' ';')" \
+	"side|run|samples|min|the run's median|max;side|run|samples|min|median|max|the run's mean;"
 expect_eq "bench 1: a run's row" "$(cells bench-1 data base.json | sed -n 2p)" \
-	"base.json|2|3|10.4|10.5|10.6|10.5"
+	"base.json|2|3|10.4|10.5|10.6"
+# A rate's is the mean: a column of its own (read1, run 2: 98, 100).
+expect_eq "bench 1: a rate run's row" "$(cells bench-1 data base.json | sed -n 5p)" \
+	"base.json|2|2|98|99|100|99"
 # As t_compare.sh works them out: 10.5 -> 12.7 ns, Welch t 7.0759, df
 # 2.6240, p 0.0088908; the 95% CI of the change 2.2 -+ t(0.025, 2.624)
 # 3.45662 x se 0.310913 ns of 10.5: +10.72% to +31.19%. read1: 100 -> 95,
