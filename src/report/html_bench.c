@@ -334,8 +334,7 @@ static void compare_rows(FILE *out, const struct compare *c)
 static void benches_compared(FILE *out, const struct report_input *in,
 			     const struct result_file *f, size_t n)
 {
-	struct compare c = { .files = f, .nfiles = n < COMPARE_MAX_NEW + 1 ? n :
-			     COMPARE_MAX_NEW + 1, .alpha = COMPARE_ALPHA,
+	struct compare c = { .files = f, .nfiles = n, .alpha = COMPARE_ALPHA,
 			     .threshold = COMPARE_THRESHOLD };
 	struct side_metric *s = xcalloc(c.nfiles, sizeof *s);
 
