@@ -90,10 +90,23 @@ expect_eq "calibrate: slow marks as in the file" \
 	"$(jq '[.experiments[].points[] | select(.slow)] | length' "$CAL")"
 expect_eq "calibrate store-imm-15: guides, band" "$(plot calibrate-1-x1 | cut -d' ' -f4-)" \
 	"1 4 0 0 64 B,16 B,32 B,16 B"
+# Folded: the plot of the one experiment a rule was claimed from
+# (store-reg-10, x2) shown, the other 14 inside one <details> (their
+# positions' tables each in a <details> of its own, as before), so store-
+# imm-15's table is the second.
+expect_eq "calibrate: the plots shown, then the folded ones" \
+	"$(sed -n '/<section class="result calibrate"/,/<\/section>/p' "$PAGE" |
+	   awk '/<details class="experiments">/ { f = 1 } /<svg id="calibrate-1-x/ { n[f + 0]++ }
+		END { print n[0] + 0, n[1] + 0 }')" "1 14"
+expect_eq "calibrate: the shown plot is the claimed rule's experiment" \
+	"$(grep -o '<svg id="calibrate-1-x[0-9]*"' "$PAGE" | head -1)" '<svg id="calibrate-1-x2"'
+expect_eq "calibrate: what the fold says" \
+	"$(grep -o '<details class="experiments"><summary>[^<]*' "$PAGE" | sed 's/.*<summary>//')" \
+	"the other 14 experiments no rule was claimed from: plots and positions"
 expect_eq "calibrate store-imm-15: predicted at 50..63" \
-	"$(grep '^row calibrate-1 data' "$TMP/cells" | sed -n 2,65p | grep -n '| hazard$' | cut -d: -f1 |
+	"$(grep '^row calibrate-1 data' "$TMP/cells" | sed -n 67,130p | grep -n '| hazard$' | cut -d: -f1 |
 	   sed -n '1p;$p' | tr '\n' ' ')" "51 64 "
-expect_eq "calibrate store-imm-15: position 0" "$(cells calibrate-1 data 0 | sed -n 1p)" \
+expect_eq "calibrate store-imm-15: position 0" "$(cells calibrate-1 data 0 | sed -n 2p)" \
 	"0|40|266.04|[236.90, 298.90]|1.154|0.52||-"
 
 # ---- bench, compared ----
