@@ -3,7 +3,7 @@
 # the browser test loads (tests/browser/inputs.sh: one result file of every
 # kind), shot by headless Chromium at 1280 px; the first section of each
 # kind the page shows is kept as DIR/report-KIND.png, its top 1000 px at
-# most (calibrate's section is a plot a rule).
+# most (calibrate's section shows the plot of each claimed rule's experiment).
 #   scripts/screenshots.sh STRADDLE FIXTURES DIR
 set -eu
 straddle=$(realpath "$1") fixtures=$2 dir=$3

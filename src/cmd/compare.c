@@ -133,10 +133,6 @@ static int load(struct compare_cmd *c, int argc, char **argv)
 	const struct result_file *base;
 
 	c->nfiles = (size_t)(argc - optind);
-	if (c->nfiles > COMPARE_MAX_NEW + 1) {
-		complain("compare", "at most %d NEW files", COMPARE_MAX_NEW);
-		return -1;
-	}
 	c->files = xcalloc(c->nfiles, sizeof *c->files);
 	for (size_t f = 0; f < c->nfiles; f++) {
 		struct err e = { "" };

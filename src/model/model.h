@@ -256,6 +256,7 @@ struct loop_report {
 	uint32_t ninsn;
 	uint32_t cold_blocks;
 	uint64_t cold_bytes;
+	uint32_t same_span;             /* other loops of this span, reported as this one */
 	uint64_t branch;                /* first back edge in the span, 0 none */
 	uint64_t shape_hash;            /* FNV-1a of its mnemonic sequence */
 	uint64_t form_hash;             /* ... and lengths: equal, the same bytes to the rules */

@@ -35,6 +35,10 @@ struct worker {
 	size_t max_insn;                /* the memory bound, in instructions */
 	struct scan_result out;         /* func indices global, offsets local */
 	size_t func_cap, loop_cap, hazard_cap, irr_cap;
+	/* per CFG loop: how many others share its span and are reported as
+	 * it, or FOLDED when it is reported as another (fold_same_spans) */
+	uint32_t *same_span, *by_span;
+	size_t same_span_cap, by_span_cap;
 	uint8_t *sec_cold;              /* per section: enum cold, asked once */
 	pthread_t thread;
 };
@@ -152,7 +156,63 @@ static void name_section(struct worker *w, const struct elf_func *f, size_t firs
 		w->out.hazard[i].section = w->img->sec[f->sec].name;
 }
 
-static void report_loop(struct worker *w, const struct elf_func *f, const struct cfg_loop *l)
+#define FOLDED UINT32_MAX
+
+/* Same span first; among them a natural loop before an irreducible
+ * cycle, then the deepest, then CFG order: the row a group of equal spans
+ * is reported as. */
+static int by_span_deepest(const void *a, const void *b, void *ctx)
+{
+	const struct cfg *g = ctx;
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+	const struct cfg_loop *x = &g->loop[i], *y = &g->loop[j];
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	if (x->irreducible != y->irreducible)
+		return x->irreducible ? 1 : -1;
+	if (x->depth != y->depth)
+		return x->depth > y->depth ? -1 : 1;
+	return (i > j) - (i < j);
+}
+
+/* Loops of one function whose spans are equal are the same bytes, so the
+ * same hazards: one row, saying how many loops it stands for. Its facts
+ * (depth, calls, loop buffer) are a natural loop's when one of them is
+ * (entered at its header only, it is the loop the compiler made), else the
+ * deepest cycle's (the one run most often).
+ * What is left after mark_reached's fix: a natural loop whose header is
+ * also an irreducible cycle's entry (vmlinux 6.1 invent_group_ids
+ * 0xffffffff81373b7f, a 5-byte header block that an exit ends), and
+ * cycles entered at several blocks of one run. */
+static void fold_same_spans(struct worker *w)
+{
+	const struct cfg *g = &w->cfg;
+	uint32_t n = (uint32_t)g->nloop;
+
+	if (n == 0)
+		return;
+	GROW(w->same_span, w->same_span_cap, n);
+	GROW(w->by_span, w->by_span_cap, n);
+	for (uint32_t i = 0; i < n; i++)
+		w->by_span[i] = i;
+	qsort_r(w->by_span, n, sizeof *w->by_span, by_span_deepest, &w->cfg);
+	for (uint32_t k = 0; k < n;) {
+		const struct cfg_loop *head = &g->loop[w->by_span[k]];
+		uint32_t e = k + 1;
+
+		while (e < n && g->loop[w->by_span[e]].start == head->start &&
+		       g->loop[w->by_span[e]].end == head->end)
+			w->same_span[w->by_span[e++]] = FOLDED;
+		w->same_span[w->by_span[k]] = e - k - 1;
+		k = e;
+	}
+}
+
+static void report_loop(struct worker *w, const struct elf_func *f, const struct cfg_loop *l,
+			uint32_t same_span)
 {
 	struct loop_geometry *geo = &w->geo;
 	uint64_t align = elf_placement_align(w->img, f->sec);
@@ -168,7 +228,7 @@ static void report_loop(struct worker *w, const struct elf_func *f, const struct
 	*r = (struct loop_report){
 		.start = l->start, .end = l->end, .sec = f->sec, .depth = l->depth, .innermost = l->innermost,
 		.has_call = l->has_call, .irreducible = l->irreducible, .ninsn = l->ninsn, .cold_blocks = l->cold_blocks,
-		.cold_bytes = l->cold_bytes,
+		.cold_bytes = l->cold_bytes, .same_span = same_span,
 		.branch = first_back,
 		.hazard = (uint32_t)w->out.nhazard,
 	};
@@ -293,9 +353,13 @@ static void scan_function(struct worker *w, size_t index)
 	if (resolve_tables(w, f, n, &fr) | cfg_may_have_cycle(w->insn, n)) {
 		mark_noreturn_calls(w, n);
 		cfg_build_tables(&w->cfg, w->insn, n, w->tab, w->ntab);
-		w->out.loops_total += w->cfg.nloop;
-		for (size_t i = 0; i < w->cfg.nloop; i++)
-			report_loop(w, f, &w->cfg.loop[i]);
+		fold_same_spans(w);
+		for (size_t i = 0; i < w->cfg.nloop; i++) {
+			if (w->same_span[i] == FOLDED)
+				continue;
+			w->out.loops_total++;
+			report_loop(w, f, &w->cfg.loop[i], w->same_span[i]);
+		}
 		fr.irr = (uint32_t)w->out.nirr;
 		fr.nirr = (uint32_t)w->cfg.nirr;
 		for (size_t i = 0; i < w->cfg.nirr; i++) {
@@ -456,6 +520,8 @@ static void worker_free(struct worker *w)
 	free(w->out.hazard);
 	free(w->out.irr);
 	free(w->sec_cold);
+	free(w->same_span);
+	free(w->by_span);
 }
 
 int scan_image(const struct elf_image *img, const struct scan_opts *o,

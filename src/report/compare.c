@@ -179,6 +179,8 @@ static void compare_row(struct compare *c, const struct metric *m)
 	double *base;
 
 	r->base = m;
+	r->new = xcalloc(c->nfiles, sizeof *r->new);
+	r->cmp = xcalloc(c->nfiles, sizeof *r->cmp);
 	r->stat = c->stat_given ? c->stat : stat_default(m->lower_is_better);
 	base = run_stats(m, r->stat);
 	r->value = stats_mean(base, m->nruns);
@@ -220,6 +222,10 @@ void compare_build(struct compare *c)
 
 void compare_free(struct compare *c)
 {
+	for (size_t i = 0; i < c->nrows; i++) {
+		free(c->rows[i].new);
+		free(c->rows[i].cmp);
+	}
 	free(c->rows);
 	json_decref(c->warnings);
 	json_decref(c->noise);
@@ -292,18 +298,19 @@ static void mmtests_cell(char *buf, size_t n, const struct comparison *cmp)
 
 static void print_mmtests(FILE *out, const struct compare *c)
 {
-	const char *cols[TABLE_MAX_COLS] = { "" };
+	const char **cols = xcalloc(c->nfiles + 1, sizeof *cols), **cells;
+	char head[160], (*cell)[64] = xcalloc(c->nfiles, sizeof *cell);
 	struct table t;
 
-	for (size_t f = 0; f < c->nfiles && f + 1 < TABLE_MAX_COLS; f++)
+	cells = xcalloc(c->nfiles + 1, sizeof *cells);
+	cols[0] = "";
+	for (size_t f = 0; f < c->nfiles; f++)
 		cols[f + 1] = compare_label(&c->files[f]);
 	table_init(&t, c->nfiles + 1, cols);
 	for (size_t f = 1; f <= c->nfiles; f++)
 		t.right[f] = true;
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct compare_row *r = &c->rows[i];
-		char head[160], cell[COMPARE_MAX_NEW + 1][64];
-		const char *cells[TABLE_MAX_COLS];
 
 		snprintf(head, sizeof head, "%s %s-%s", kind(r->base), stat_name(r->stat),
 			 r->base->name);
@@ -322,6 +329,9 @@ static void print_mmtests(FILE *out, const struct compare *c)
 	}
 	table_print(&t, out);
 	table_free(&t);
+	free(cols);
+	free(cells);
+	free(cell);
 }
 
 /* "12.34 ±  3%": the robot shows the spread only above 2%. */

@@ -488,6 +488,47 @@ static void calibrate_experiment(FILE *out, const struct report_input *in, const
 	points_free(&pt);
 }
 
+/* Was a rule claimed from experiment ej (the rule table's "experiment")? */
+static bool claimed_from(const json_t *doc, const json_t *ej)
+{
+	const json_t *r;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "rules"), i, r)
+		if (json_is_true(json_object_get(r, "claimed")) &&
+		    strcmp(json_str(r, "experiment", ""), json_str(ej, "name", "")) == 0)
+			return true;
+	return false;
+}
+
+/* The experiments a rule was claimed from, shown; the others (15 plots of
+ * a run were half the page, most of them "no effect measured") folded
+ * under one summary, still on the page (no script: <details>). Their slow
+ * marks are no reason to show them: a point is marked slow against the
+ * best position, and on a shared machine most points of most experiments
+ * were (zen5-quick.json: 5 to 60 of 64 in every one). */
+static void calibrate_experiments(FILE *out, const struct report_input *in,
+				  const struct calib_experiment *x, size_t nx, const struct profile *p)
+{
+	const json_t *exps = json_object_get(in->doc, "experiments"), *ej;
+	size_t i, shown = 0, n = json_array_size(exps);
+
+	json_array_foreach(exps, i, ej)
+		if (claimed_from(in->doc, ej)) {
+			calibrate_experiment(out, in, ej, i < nx ? &x[i] : NULL, p, i);
+			shown++;
+		}
+	if (shown == n)
+		return;
+	fprintf(out, "<details class=\"experiments\"><summary>%s%zu experiment%s no rule was "
+		"claimed from: plots and positions</summary>\n", shown ? "the other " : "",
+		n - shown, n - shown == 1 ? "" : "s");
+	json_array_foreach(exps, i, ej)
+		if (!claimed_from(in->doc, ej))
+			calibrate_experiment(out, in, ej, i < nx ? &x[i] : NULL, p, i);
+	fputs("</details>\n", out);
+}
+
 void html_section_calibrate(FILE *out, const struct report_input *in)
 {
 	const json_t *exps = json_object_get(in->doc, "experiments"), *ej;
@@ -516,8 +557,7 @@ void html_section_calibrate(FILE *out, const struct report_input *in)
 	fputs("</p>\n", out);
 	calibrate_rules(out, in->doc);
 	calibrate_profile(out, prof);
-	json_array_foreach(exps, i, ej)
-		calibrate_experiment(out, in, ej, i < nx ? &x[i] : NULL, p, i);
+	calibrate_experiments(out, in, x, nx, p);
 	calib_free(x, nx);
 	html_section_end(out);
 }

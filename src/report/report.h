@@ -9,14 +9,14 @@
 #include "../stats/stats.h"
 #include <stdio.h>
 
-#define TABLE_MAX_COLS 16
-
+/* As many columns as asked for (compare has one a file, and any number
+ * of files): a fixed bound once cut the last of them off unsaid. */
 struct table {
 	size_t ncols;
-	const char *head[TABLE_MAX_COLS];
-	bool right[TABLE_MAX_COLS];     /* right-align (numbers) */
-	size_t max[TABLE_MAX_COLS];     /* longer cells are cut to this, 0: no limit */
-	bool wrap[TABLE_MAX_COLS];      /* HTML: long text that may wrap (others do not) */
+	const char **head;              /* ncols of each, set by table_init */
+	bool *right;                    /* right-align (numbers) */
+	size_t *max;                    /* longer cells are cut to this, 0: no limit */
+	bool *wrap;                     /* HTML: long text that may wrap (others do not) */
 	char **cell;                    /* nrows * ncols owned strings */
 	size_t nrows, cap;
 };
@@ -112,7 +112,6 @@ void format_placement(const struct hazard *h, char *buf, size_t n); /* "certain"
 
 /* ---- compare (compare.c) ---- */
 
-#define COMPARE_MAX_NEW 16
 /* compare's defaults, also the report's (--alpha, --threshold) */
 #define COMPARE_ALPHA 0.05
 #define COMPARE_THRESHOLD 0.02
@@ -121,8 +120,9 @@ struct compare_row {
 	const struct metric *base;
 	enum stat_kind stat;            /* the one statistic of the row (issue 12) */
 	double value, sd_pct;           /* BASE: the mean of its runs' statistic, their spread */
-	const struct metric *new[COMPARE_MAX_NEW];      /* NULL where a NEW lacks it */
-	struct comparison cmp[COMPARE_MAX_NEW];
+	/* one a NEW file (nfiles - 1), as many as given */
+	const struct metric **new;      /* NULL where a NEW lacks it */
+	struct comparison *cmp;
 };
 
 struct compare {

@@ -8,7 +8,11 @@
 void table_init(struct table *t, size_t ncols, const char *const *cols)
 {
 	memset(t, 0, sizeof *t);
-	t->ncols = ncols < TABLE_MAX_COLS ? ncols : TABLE_MAX_COLS;
+	t->ncols = ncols;
+	t->head = xcalloc(ncols ? ncols : 1, sizeof *t->head);
+	t->right = xcalloc(ncols ? ncols : 1, sizeof *t->right);
+	t->max = xcalloc(ncols ? ncols : 1, sizeof *t->max);
+	t->wrap = xcalloc(ncols ? ncols : 1, sizeof *t->wrap);
 	for (size_t c = 0; c < t->ncols; c++) {
 		t->right[c] = cols[c][0] == '>';
 		t->head[c] = cols[c] + t->right[c];
@@ -35,7 +39,7 @@ void table_row_v(struct table *t, const char *const *cells)
 
 void table_row(struct table *t, ...)
 {
-	const char *cells[TABLE_MAX_COLS];
+	const char **cells = xcalloc(t->ncols ? t->ncols : 1, sizeof *cells);
 	va_list ap;
 
 	va_start(ap, t);
@@ -43,6 +47,7 @@ void table_row(struct table *t, ...)
 		cells[c] = va_arg(ap, const char *);
 	va_end(ap);
 	table_row_v(t, cells);
+	free(cells);
 }
 
 static void print_line(const struct table *t, FILE *out, const char *const *cells,
@@ -64,7 +69,7 @@ static void print_line(const struct table *t, FILE *out, const char *const *cell
 
 void table_print(const struct table *t, FILE *out)
 {
-	size_t width[TABLE_MAX_COLS];
+	size_t *width = xcalloc(t->ncols ? t->ncols : 1, sizeof *width);
 
 	for (size_t c = 0; c < t->ncols; c++) {
 		width[c] = strlen(t->head[c]);
@@ -78,6 +83,7 @@ void table_print(const struct table *t, FILE *out)
 	print_line(t, out, t->head, width);
 	for (size_t r = 0; r < t->nrows; r++)
 		print_line(t, out, (const char *const *)&t->cell[r * t->ncols], width);
+	free(width);
 }
 
 void table_free(struct table *t)
@@ -85,5 +91,9 @@ void table_free(struct table *t)
 	for (size_t i = 0; i < t->nrows * t->ncols; i++)
 		free(t->cell[i]);
 	free(t->cell);
+	free(t->head);
+	free(t->right);
+	free(t->max);
+	free(t->wrap);
 	memset(t, 0, sizeof *t);
 }

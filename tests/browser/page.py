@@ -345,7 +345,8 @@ SECTIONS_JS = """[...document.querySelectorAll('section.result')].map(s => {
   return {id: s.id, cls: s.className, first: s.firstElementChild ? s.firstElementChild.tagName : '',
           h2: (s.querySelector('h2') || {}).textContent || '', box: box(s),
           plots: [...s.querySelectorAll('svg[role=img]')].map(v => ({
-             title: (v.querySelector(':scope > title') || {}).textContent || '', box: box(v)}))};
+             title: (v.querySelector(':scope > title') || {}).textContent || '', box: box(v),
+             folded: !!v.closest('details:not([open])')}))};
 })"""
 
 PAGE_JS = """({width: document.documentElement.scrollWidth,
@@ -356,6 +357,9 @@ def plot_facts(img, section, at, scale):
     """region_facts of each plot of a section, in a picture of `at` (a box
     of the page) shot at `scale`."""
     for p in section["plots"]:
+        if p["folded"]:         # inside a closed <details>: not drawn, no box
+            p["shot"] = None
+            continue
         b = p["box"]
         p["shot"] = (region_facts(img, int((b["x"] - at["x"]) * scale), int((b["y"] - at["y"]) * scale),
                                   int(b["width"] * scale), int(b["height"] * scale))

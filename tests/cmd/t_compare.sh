@@ -184,3 +184,39 @@ run $C --style nope "$CF/base.json" "$CF/slow.json"
 expect_eq "bad style: exit 2" "$RC" 2
 run $C --threshold 150% "$CF/base.json" "$CF/slow.json"
 expect_eq "bad threshold: exit 2" "$RC" 2
+
+# Any number of NEW files (it was at most 16, and the report cut the rest
+# off unsaid; the text table lost its columns past 15): 17 copies of
+# base.json and then slow.json, so the verdict rests on the 18th alone.
+many=""
+for i in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17; do
+	cp "$CF/base.json" "$TMP/n$i.json"
+	many="$many $TMP/n$i.json"
+done
+cp "$CF/slow.json" "$TMP/n18.json"
+many="$many $TMP/n18.json"
+# shellcheck disable=SC2086
+run $C "$CF/base.json" $many
+expect_eq "18 NEW: the 18th's regression fails the gate" "$RC" 1
+expect_eq "18 NEW: a column each" "$(printf '%s\n' "$OUT" | sed -n 1p | wc -w)" 19
+expect_eq "18 NEW: the last column" \
+	"$(printf '%s\n' "$OUT" | sed -n 1p | awk '{ print $1, $18, $19 }')" "base.json n17.json n18.json"
+expect_eq "18 NEW: the pread row's last two cells" \
+	"$(printf '%s\n' "$OUT" | sed -n 2p | sed 's/.*\(10.500 (  0.00%)  12.700 \*-20.95%\*\)$/\1/')" \
+	"10.500 (  0.00%)  12.700 *-20.95%*"
+expect_eq "18 NEW: every verdict line" "$(printf '%s\n' "$OUT" | grep -c ' runs  ')" 36
+# shellcheck disable=SC2086
+run $C --format json "$CF/base.json" $many
+expect_eq "18 NEW json: one entry a file, the 18th a regression" \
+	"$(jq_of '[.new | length] + [.metrics[] | .new | length] + [.metrics[] | .new[17].verdict] | join(" ")')" \
+	"18 18 18 REGRESSION REGRESSION"
+# The report compares them all, as compare does: 2 metrics x 18 rows.
+# shellcheck disable=SC2086
+run "$STRADDLE" report -o "$TMP/many.html" "$CF/base.json" $many
+expect_eq "18 NEW report: exit 0" "$RC" 0
+python3 tests/cmd/html_cells.py "$TMP/many.html" >"$TMP/many.cells"
+expect_eq "18 NEW report: a change row each" \
+	"$(grep -c '^row bench-compare-1 changes [1-9]' "$TMP/many.cells")" 36
+expect_eq "18 NEW report: the 18th's rows" \
+	"$(grep '^row bench-compare-1 changes [1-9]' "$TMP/many.cells" | grep ' n18.json ' | cut -d'|' -f9 | tr -d ' ' | tr '\n' ' ')" \
+	"REGRESSION REGRESSION "

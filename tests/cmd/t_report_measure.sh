@@ -90,10 +90,23 @@ expect_eq "calibrate: slow marks as in the file" \
 	"$(jq '[.experiments[].points[] | select(.slow)] | length' "$CAL")"
 expect_eq "calibrate store-imm-15: guides, band" "$(plot calibrate-1-x1 | cut -d' ' -f4-)" \
 	"1 4 0 0 64 B,16 B,32 B,16 B"
+# Folded: the plot of the one experiment a rule was claimed from
+# (store-reg-10, x2) shown, the other 14 inside one <details> (their
+# positions' tables each in a <details> of its own, as before), so store-
+# imm-15's table is the second.
+expect_eq "calibrate: the plots shown, then the folded ones" \
+	"$(sed -n '/<section class="result calibrate"/,/<\/section>/p' "$PAGE" |
+	   awk '/<details class="experiments">/ { f = 1 } /<svg id="calibrate-1-x/ { n[f + 0]++ }
+		END { print n[0] + 0, n[1] + 0 }')" "1 14"
+expect_eq "calibrate: the shown plot is the claimed rule's experiment" \
+	"$(grep -o '<svg id="calibrate-1-x[0-9]*"' "$PAGE" | head -1)" '<svg id="calibrate-1-x2"'
+expect_eq "calibrate: what the fold says" \
+	"$(grep -o '<details class="experiments"><summary>[^<]*' "$PAGE" | sed 's/.*<summary>//')" \
+	"the other 14 experiments no rule was claimed from: plots and positions"
 expect_eq "calibrate store-imm-15: predicted at 50..63" \
-	"$(grep '^row calibrate-1 data' "$TMP/cells" | sed -n 2,65p | grep -n '| hazard$' | cut -d: -f1 |
+	"$(grep '^row calibrate-1 data' "$TMP/cells" | sed -n 67,130p | grep -n '| hazard$' | cut -d: -f1 |
 	   sed -n '1p;$p' | tr '\n' ' ')" "51 64 "
-expect_eq "calibrate store-imm-15: position 0" "$(cells calibrate-1 data 0 | sed -n 1p)" \
+expect_eq "calibrate store-imm-15: position 0" "$(cells calibrate-1 data 0 | sed -n 2p)" \
 	"0|40|266.04|[236.90, 298.90]|1.154|0.52||-"
 
 # ---- bench, compared ----
@@ -106,8 +119,15 @@ expect_eq "bench 3: samples plotted per metric" \
 expect_eq "bench compared: every side's samples" \
 	"$(plot bench-compare-1-m1 | cut -d' ' -f6) $(plot bench-compare-1-m2 | cut -d' ' -f6)" \
 	"21 14"
+# A per-call time's statistic is the run's median: one column, named so
+# (it was a median column and a "the run's median" column, twice 10.5).
+expect_eq "bench 1: the runs' heads" "$(cells bench-1 data side | tr '\n' ';')" \
+	"side|run|samples|min|the run's median|max;side|run|samples|min|median|max|the run's mean;"
 expect_eq "bench 1: a run's row" "$(cells bench-1 data base.json | sed -n 2p)" \
-	"base.json|2|3|10.4|10.5|10.6|10.5"
+	"base.json|2|3|10.4|10.5|10.6"
+# A rate's is the mean: a column of its own (read1, run 2: 98, 100).
+expect_eq "bench 1: a rate run's row" "$(cells bench-1 data base.json | sed -n 5p)" \
+	"base.json|2|2|98|99|100|99"
 # As t_compare.sh works them out: 10.5 -> 12.7 ns, Welch t 7.0759, df
 # 2.6240, p 0.0088908; the 95% CI of the change 2.2 -+ t(0.025, 2.624)
 # 3.45662 x se 0.310913 ns of 10.5: +10.72% to +31.19%. read1: 100 -> 95,

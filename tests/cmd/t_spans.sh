@@ -69,3 +69,35 @@ expect_eq "over_loop: out of line" "$(sp_loops over_loop '"\(.cold_blocks)/\(.co
 run "$STRADDLE" scan --json --all --uarch generic-arm64 "$FIXTURES/arm64/spans"
 expect_eq "arm64 mid_entry: span" "$(sp_loops mid_entry "$SP_RANGE")" "0x400038-0x400050/24/6"
 expect_eq "arm64 mid_entry: windows" "$(sp_loops mid_entry "$SP_WIN")" "2/2 2/1 2/1"
+
+# Two cycles over one span are one row (tests/fixtures/x86/samespan.S).
+# shared_header: the natural loop {H, L} and the cycle H, L, C entered at
+# H (and at C from B1) both grow from H [0x40103f, 0x401044), which the
+# exit E ends: one row, the natural loop's, standing for both. It was two
+# rows, and each hazard was listed twice.
+run "$STRADDLE" scan --json --all --uarch generic-x86 "$FIXTURES/x86/samespan"
+SP_FACTS='"\(.start)-\(.end)/\(.bytes) depth \(.depth) irreducible \(.irreducible) same \(.same_span_loops)"'
+expect_eq "shared_header: one row" "$(sp_loops shared_header "$SP_FACTS")" \
+	"0x40103f-0x401044/5 depth 2 irreducible false same 1"
+expect_eq "shared_header: the cycle is still named" \
+	"$(jq_of '.files[0].functions[] | select(.name == "shared_header") | .irreducible | map("\(.entry)<-\(.from)") | join(" ")')" \
+	"0x40103f<-0x40104b"
+# 5 B from 0x40103f: 16, 32 and 64 each 2/1; generic-x86 judges 16 and 64.
+expect_eq "shared_header: windows" "$(sp_loops shared_header "$SP_WIN")" "2/1 2/1 2/1"
+expect_eq "shared_header: its hazards once" \
+	"$(jq_of '[.files[0].functions[] | select(.name == "shared_header") | .loops[].hazards[] | "\(.window)"] | join(" ")')" "16 64"
+# through_outer: the cycle X, P entered at X from P is [0x40108a,
+# 0x401097), 13 B; walked over the outer back edge T -> OH it had the outer
+# loop's [0x401085, 0x40109b) and was reported as a second copy of it.
+expect_eq "through_outer: spans" "$(sp_loops through_outer "$SP_FACTS")" \
+	"0x401085-0x40109b/22 depth 1 irreducible false same 0 0x40108a-0x401097/13 depth 2 irreducible true same 0"
+# 13 B from 0x40108a: 16: 0x401080/90 = 2 > 1; 32, 64: 1/1.
+expect_eq "through_outer: cycle windows" \
+	"$(jq_of '.files[0].functions[] | select(.name == "through_outer") | .loops[1] | "\(.windows["16"].touched)/\(.windows["16"].best) \(.windows["64"].touched)/\(.windows["64"].best)"')" \
+	"2/1 1/1"
+
+# The text table: each hazard once, 4 rows in all (the entry's included).
+run "$STRADDLE" scan --uarch generic-x86 "$FIXTURES/x86/samespan"
+expect_eq "samespan: rows" "$(printf '%s\n' "$OUT" | awk '$1 == "medium" || $1 == "low" { print $2, $4, $6, $7 }' | tr '\n' ';')" \
+	"shared_header 0x40103f 5 64;shared_header 0x40103f 5 16;through_outer 0x40108a 13 16;shared_header 0x401030 35 64;"
+expect_eq "samespan: summary" "$(printf '%s\n' "$OUT" | tail -1)" "4 hazards: 2 loops, 1 function entries"
