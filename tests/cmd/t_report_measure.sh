@@ -178,3 +178,18 @@ bad "sweep, a metric without its kernel" "$TMP/sw.json" \
 jq 'del(.base)' "$TMP/cmp.json" >"$TMP/nobase.json"
 bad "compare, no base" "$TMP/nobase.json" \
 	"straddle: report: $TMP/nobase.json: a compare document without \"base\" and \"metrics\""
+
+# ---- calibrate with the back-end bound: a fit of the recorded quiet run ----
+"$STRADDLE" calibrate --from tests/fixtures/calibrate/zen5-backend.json -o "$TMP/be.json" >/dev/null
+run "$STRADDLE" report -o "$TMP/be.html" "$TMP/be.json"
+expect_eq "report back end: exit 0" "$RC" 0
+$CELLS "$TMP/be.html" >"$TMP/be-cells"
+expect_eq "report back end: the profile's bound" \
+	"$(grep -E '^row calibrate-1 profile [0-9]* (issue_width|stores_per_cycle) ' "$TMP/be-cells" |
+	   sed 's/^row calibrate-1 profile [0-9]* //; s/ | /|/g' | tr '\n' ' ')" "issue_width|10 stores_per_cycle|2 "
+expect_eq "report back end: why" \
+	"$(grep -o 'Back end hides a straddle: 10 instructions a cycle ([^)]*); 2 stores a cycle' "$TMP/be.html")" \
+	"Back end hides a straddle: 10 instructions a cycle (paid up to 5.50 per line fetched, 11 loops; free from 10.00, 1); 2 stores a cycle"
+# a file from before the bound has no such rows
+expect_eq "report back end: none in the old file" \
+	"$(grep -cE '^row calibrate-1 profile [0-9]* (issue_width|stores_per_cycle) ' "$TMP/cells")" 0
