@@ -5,7 +5,6 @@
 
 #include <capstone/capstone.h>
 #include <stdlib.h>
-#include <string.h>
 
 struct arm64_decoder {
 	csh cs;
@@ -115,23 +114,21 @@ void arm64_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struc
 		out->fuse_cond = 1;
 }
 
-/* Does the word write memory? Every A64 store's mnemonic begins with
- * "st" (str, stp, stur, stlr, stxr, stnp, st1..st4, stg, ...); the atomics
- * that write are swp, cas and the LSE ld<op>s (Arm ARM C3.2.12): the
- * names decide, one string test and no operand walk. */
-static bool is_lse_rmw(const char *m)
+/* Capstone 4 does not decode the ARMv8.1 atomics, so their encodings
+ * (Arm ARM C4.1.94): atomic memory operations, size 111 0 00 A R 1 Rs o3
+ * opc 00 Rn Rt, all writing but LDAPR (o3 1, opc 100); CAS, x 001000 1 L
+ * 1 Rs o0 11111 Rn Rt; CASP, 0 x 001000 0 L 1 Rs o0 11111 Rn Rt. */
+static bool atomic_word_writes(uint32_t w)
 {
-	static const char *const ops[] = { "add", "clr", "eor", "set", "smax", "smin", "umax",
-					   "umin" };
-
-	if (m[0] != 'l' || m[1] != 'd')
-		return false;
-	for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
-		if (strncmp(m + 2, ops[k], strlen(ops[k])) == 0)
-			return true;
-	return false;
+	if ((w & 0x3f200c00u) == 0x38200000u)
+		return ((w >> 12) & 0xf) != 0xc;
+	return (w & 0x3fa07c00u) == 0x08a07c00u || (w & 0xbfa07c00u) == 0x08207c00u;
 }
 
+/* Does the word write memory? Every A64 store's mnemonic begins with
+ * "st" (str, stp, stur, stlr, stxr, stnp, st1..st4, stg, ...): the name
+ * decides, one string test and no operand walk; the atomics that write
+ * (swp, cas, the LSE ld<op>s) by their encoding. */
 bool arm64_writes_memory(void *dv, const uint8_t *p, size_t n)
 {
 	struct arm64_decoder *d = dv;
@@ -140,11 +137,15 @@ bool arm64_writes_memory(void *dv, const uint8_t *p, size_t n)
 	uint64_t at = 0;
 	const char *m;
 
-	if (n < 4 || !cs_disasm_iter(d->cs, &code, &size, &at, d->insn))
+	if (n < 4)
+		return false;
+	if (atomic_word_writes((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+			       (uint32_t)p[3] << 24))
+		return true;
+	if (!cs_disasm_iter(d->cs, &code, &size, &at, d->insn))
 		return false;
 	m = d->insn->mnemonic;
-	return (m[0] == 's' && m[1] == 't') || strncmp(m, "swp", 3) == 0 ||
-	       strncmp(m, "cas", 3) == 0 || is_lse_rmw(m);
+	return m[0] == 's' && m[1] == 't';
 }
 
 /* The PLT stub's load of its GOT slot, by encoding (Arm ARM C6.2): ADRP
