@@ -13,29 +13,30 @@
 
 /* ---- the machine's state, run by run and side by side ---- */
 
-static void bench_states(FILE *out, const json_t *doc)
+/* One row per run the samples have (f->states, as compare and
+ * side_states count them): a file may record states of runs whose samples
+ * it lacks, and those runs are in no plot or table. */
+static void bench_states(FILE *out, const struct result_file *f)
 {
 	static const char *const cols[] = { ">run", ">seconds", ">load", ">steal %",
 		">others' CPU %", ">busy %", ">CPUs", "clock source", "governor", ">MHz" };
 	struct table t;
 	size_t i;
-	const json_t *r;
+	const json_t *s;
 
 	table_init(&t, 10, cols);
-	json_array_foreach(json_object_get(doc, "runs"), i, r) {
-		const json_t *s = json_object_get(r, "state");
-		char run[16], sec[32], load[32], steal[32], others[32], busy[32], cpus[16], mhz[32];
+	json_array_foreach(f->states, i, s) {
+		char run[24], sec[32], load[32], steal[32], others[32], busy[32], cpus[16], mhz[32];
 
-		cell_text(run, sizeof run, "%.0f", json_num(r, "run"));
+		snprintf(run, sizeof run, "%zu", i + 1);
 		cell_text(sec, sizeof sec, "%.1f", json_num(s, "seconds"));
-		cell_text(load, sizeof load, "%.2f", json_number_value(json_array_get(
-			json_object_get(s, "load"), 0)));
+		cell_text(load, sizeof load, "%.2f", json_num_at(s, "load", 0));
 		cell_text(steal, sizeof steal, "%.1f", json_num(s, "steal_pct"));
 		cell_text(others, sizeof others, "%.1f", json_num(s, "others_pct"));
 		cell_text(busy, sizeof busy, "%.1f", json_num(s, "busy_pct"));
 		cell_text(cpus, sizeof cpus, "%.0f", json_num(s, "cpus"));
 		cell_text(mhz, sizeof mhz, "%.0f", json_num(s, "mhz"));
-		table_row(&t, run, sec, load, steal, others, busy, cpus, json_str(s, "clocksource", ""),
+		table_row(&t, run, sec, load, steal, others, busy, cpus, json_str(s, "clocksource", "-"),
 			  json_is_string(json_object_get(s, "governor")) ? json_str(s, "governor", "") : "-",
 			  mhz);
 	}
@@ -167,21 +168,49 @@ static void metric_heading(FILE *out, const struct metric *m, enum stat_kind sta
 
 /* ---- one bench file ---- */
 
-/* What the file says of its settings, each only when it says it. */
-static void bench_settings(FILE *out, const json_t *doc)
+/* The workloads the file names: its settings' list (a workload without
+ * metrics, fault-write, is only there), then each metric's workload the
+ * list lacks (a file without the list still names them). */
+static void workload_names(const json_t *doc, struct strbuf *out)
 {
-	const json_t *b = json_object_get(doc, "bench"), *w;
-	static const char *const fields[][2] = { { "runs", "runs" },
+	json_t *names = json_array(), *w;
+	size_t i;
+
+	json_array_foreach(json_object_get(json_object_get(doc, "bench"), "workloads"), i, w)
+		if (json_is_string(w) && !json_list_has(names, json_string_value(w)))
+			json_array_append(names, w);
+	json_array_foreach(json_object_get(doc, "metrics"), i, w) {
+		json_t *name = json_object_get(w, "workload");
+
+		if (json_is_string(name) && !json_list_has(names, json_string_value(name)))
+			json_array_append(names, name);
+	}
+	json_array_foreach(names, i, w)
+		sb_addf(out, "%s%s", i ? ", " : "", json_string_value(w));
+	json_decref(names);
+}
+
+/* What the file measured and says of its settings, each setting only when
+ * it says it. The runs are those its samples have (results_read made every
+ * metric have as many); a "runs" setting that disagrees is shown beside. */
+static void bench_settings(FILE *out, const json_t *doc, const struct result_file *f)
+{
+	const json_t *b = json_object_get(doc, "bench"), *said = json_object_get(b, "runs");
+	static const char *const fields[][2] = {
 		{ "duration_s", "measured seconds per metric" }, { "tasks", "tasks" },
 		{ "modes", "modes" }, { "align", "buffer offset in a page" },
 		{ "elapsed_s", "seconds in all" } };
 	struct strbuf names = { 0 };
-	size_t i;
 
-	json_array_foreach(json_object_get(b, "workloads"), i, w)
-		sb_addf(&names, "%s%s", i ? ", " : "", json_string_value(w));
+	workload_names(doc, &names);
 	fputs("<p>Workloads: ", out);
 	html_text(out, names.len ? sb_str(&names) : "-");
+	html_textf(out, "; runs %zu", f->m[0].nruns);
+	if (said && !(json_is_integer(said) && (size_t)json_integer_value(said) == f->m[0].nruns)) {
+		fputs(" (its settings say ", out);
+		html_field(out, b, "runs");
+		fputs(")", out);
+	}
 	for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++)
 		if (json_object_get(b, fields[k][0])) {
 			html_textf(out, "; %s ", fields[k][1]);
@@ -195,8 +224,8 @@ static void bench_section(FILE *out, const struct report_input *in,
 			  const struct result_file *f)
 {
 	html_section_begin(out, in, "bench");
-	bench_settings(out, in->doc);
-	bench_states(out, in->doc);
+	bench_settings(out, in->doc, f);
+	bench_states(out, f);
 	for (size_t i = 0; i < f->n; i++) {
 		struct side_metric s = { f, &f->m[i] };
 		enum stat_kind stat = stat_default(f->m[i].lower_is_better);

@@ -754,17 +754,6 @@ static size_t pick_diff_loops(const struct hrows *added, struct layout_loop *v, 
 	return n;
 }
 
-static bool in_list(const json_t *list, const char *name)
-{
-	const json_t *v;
-	size_t i;
-
-	json_array_foreach(list, i, v)
-		if (json_string_value(v) && strcmp(json_string_value(v), name) == 0)
-			return true;
-	return false;
-}
-
 /* The gate as diff's exit status gave it; the rows that fail it counted
  * from the file itself (the rules and causes it was asked to fail on). */
 static void diff_verdict(FILE *out, const json_t *doc, const struct hrows *added)
@@ -775,8 +764,8 @@ static void diff_verdict(FILE *out, const json_t *doc, const struct hrows *added
 	for (size_t i = 0; i < added->n; i++) {
 		const char *cause = json_str(added->v[i].func, "cause", "-");
 
-		if (!g || (in_list(json_object_get(g, "fail_on"), json_str(added->v[i].haz, "rule", "-")) &&
-			   in_list(json_object_get(g, "causes"), cause)))
+		if (!g || (json_list_has(json_object_get(g, "fail_on"), json_str(added->v[i].haz, "rule", "-")) &&
+			   json_list_has(json_object_get(g, "causes"), cause)))
 			failing++;
 	}
 	if (!g) {

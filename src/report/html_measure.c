@@ -32,6 +32,17 @@ const char *json_str(const json_t *o, const char *key, const char *absent)
 	return s ? s : absent;
 }
 
+bool json_list_has(const json_t *list, const char *name)
+{
+	const json_t *v;
+	size_t i;
+
+	json_array_foreach(list, i, v)
+		if (json_string_value(v) && strcmp(json_string_value(v), name) == 0)
+			return true;
+	return false;
+}
+
 void cell_text(char *buf, size_t n, const char *fmt, double v)
 {
 	if (isfinite(v))

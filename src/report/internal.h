@@ -12,6 +12,8 @@ double json_num_at(const json_t *o, const char *key, size_t i);
 /* A string field of o, `absent` when it is not there (the layout
  * sections print "-", the measured ones ""). */
 const char *json_str(const json_t *o, const char *key, const char *absent);
+/* Whether the array list has the string name. */
+bool json_list_has(const json_t *list, const char *name);
 /* v printed by fmt into a table cell, "-" when it is not finite. */
 void cell_text(char *buf, size_t n, const char *fmt, double v);
 

@@ -119,6 +119,27 @@ expect_eq "bench 3: samples plotted per metric" \
 expect_eq "bench compared: every side's samples" \
 	"$(plot bench-compare-1-m1 | cut -d' ' -f6) $(plot bench-compare-1-m2 | cut -d' ' -f6)" \
 	"21 14"
+# The file's summary says what its samples hold: base.json's metrics name
+# pread-zero and read1 and have 3 runs; its settings have no workload list
+# and say 5 runs (the line was "Workloads: -; runs 5."), its states 5, of
+# which the 3 runs with samples are shown.
+expect_eq "bench 1: what it measured" "$(grep -o '<p>Workloads[^<]*' "$PAGE" | sed -n 1p)" \
+	"<p>Workloads: pread-zero, read1; runs 3 (its settings say 5)."
+expect_eq "bench 1: the states of its 3 runs" "$(cells bench-1 states '[0-9]*' | cut -d'|' -f1-4 | tr '\n' ';')" \
+	"1|10.0|0.50|0.2;2|10.0|0.50|0.2;3|10.0|0.50|0.2;"
+# As bench writes it: the settings name every workload (fault-write has no
+# metric) and the runs agree; steady.json's 6th run has no state: dashes.
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+d["bench"].update(workloads=["read1", "fault-write"], runs=3)
+json.dump(d, open(sys.argv[2], "w"))' "$CF/base.json" "$TMP/named.json"
+run "$STRADDLE" report -o "$TMP/named.html" "$TMP/named.json" "$CF/steady.json"
+expect_eq "bench as written: its workloads, its runs" \
+	"$RC $(grep -o '<p>Workloads[^<]*' "$TMP/named.html" | tr '\n' ';')" \
+	"0 <p>Workloads: read1, fault-write, pread-zero; runs 3.;<p>Workloads: pread-zero; runs 6 (its settings say 5).;"
+$CELLS "$TMP/named.html" >"$TMP/named.cells"
+expect_eq "bench: a run without a state" "$(grep '^row bench-2 states 6 ' "$TMP/named.cells")" \
+	"row bench-2 states 6 6 | - | - | - | - | - | - | - | - | -"
 # A per-call time's statistic is the run's median: one column, named so
 # (it was a median column and a "the run's median" column, twice 10.5).
 expect_eq "bench 1: the runs' heads" "$(cells bench-1 data side | tr '\n' ';')" \
