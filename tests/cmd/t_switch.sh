@@ -52,3 +52,22 @@ expect_eq "switch2: hoisted loop" \
 	"0x401070-0x401086/false"
 expect_eq "switch2: per file" \
 	"$(jq_of '"\(.files[0].jump_tables)/\(.files[0].indirect_jumps_unresolved)"')" "5/0"
+
+# An irreducible cycle that closes only through a switch
+# (tests/fixtures/x86/switchcycle.S): entered at the top 0x401006 (falling
+# in) and at the middle 0x401026 (jnz from the entry block); the top's
+# dispatch at 0x40101c goes to case 0 (0x40101e) and case 1 (0x401023), both
+# on to the middle, whose jnz at 0x401029 goes back to the top. Its body is
+# the top, the dispatch, both cases and the middle: 0x401006..0x40102b, 37 B,
+# 12 instructions, nothing out of line. The search of what the entry reaches
+# followed two successors a block and stopped at the jmp *: the top alone,
+# 0x401006..0x40100e, 8 B, the middle out of line, no closing branch.
+run "$TOOLS/jump_dump" "$FIXTURES/x86/switchcycle"
+expect_eq "switchcycle: table targets" "$OUT" "40101c swcycle: 40101e 401023"
+run "$STRADDLE" scan --json --all --no-source "$FIXTURES/x86/switchcycle"
+expect_eq "switchcycle: the irreducible cycle's entry" \
+	"$(jq_of '[.files[0].functions[0].irreducible[] | "\(.entry)<-\(.from)"] | join(" ")')" "0x401006<-0x401026"
+expect_eq "switchcycle: its span, instructions, out of line, branch" \
+	"$(jq_of '[.files[0].functions[0].loops[]
+		| "\(.start)-\(.end)/\(.bytes)/\(.instructions)/\(.cold_blocks)/\(.cold_bytes)/\(.branch)/\(.irreducible)"] | join(" ")')" \
+	"0x401006-0x40102b/37/12/0/0/0x401029/true"
