@@ -648,13 +648,45 @@ static unsigned limits_pick(const struct limits *l)
 	return l->n_lo && l->n_hi && isfinite(x) && x > l->lo ? (unsigned)x : 0;
 }
 
+/* What the experiments showed the bound to be, in one line. */
+static void describe_back_end(struct calib_fit *f, const struct limits *w,
+			      const struct limits *st, unsigned faster, unsigned partial,
+			      const struct calib_opts *o)
+{
+	char stores[120] = "stores: no store loop was bounded by its stores";
+	size_t at;
+
+	if (f->stores_per_cycle)
+		snprintf(stores, sizeof stores, "%u stores a cycle (paid up to %.2f per line "
+			 "fetched, %u loops; free from %.2f, %u)", f->stores_per_cycle, st->lo,
+			 st->n_lo, st->hi, st->n_hi);
+	if (!w->n_lo)
+		snprintf(f->back_end_why, sizeof f->back_end_why,
+			 "none: no loop paid for a straddle (%u tested)", w->n_hi);
+	else if (!w->n_hi)
+		snprintf(f->back_end_why, sizeof f->back_end_why,
+			 "none: no loop without stores hid a straddle (%u paid)", w->n_lo);
+	else if (!f->issue_width)
+		snprintf(f->back_end_why, sizeof f->back_end_why,
+			 "none: the loops that paid and those that did not overlap (instructions "
+			 "per line fetched: paid up to %.2f, free from %.2f)", w->lo, w->hi);
+	else
+		snprintf(f->back_end_why, sizeof f->back_end_why,
+			 "%u instructions a cycle (paid up to %.2f per line fetched, %u loops; free "
+			 "from %.2f, %u); %s", f->issue_width, w->lo, w->n_lo, w->hi, w->n_hi, stores);
+	at = strlen(f->back_end_why);
+	if (faster || partial)
+		snprintf(f->back_end_why + at, sizeof f->back_end_why - at,
+			 "; left out: %u loops faster across a line, %u paying %.1f%% to %.0f%%",
+			 faster, partial, 100 * o->material / 2, 100 * o->material);
+}
+
 static void fit_back_end(const struct calib_experiment *xs, size_t nx, const struct test *base,
 			 const struct calib_opts *o, struct calib_fit *f)
 {
 	unsigned line = model_windows[MODEL_NWINDOWS - 1];
 	struct limits w = { 0, INFINITY, 0, 0 }, st = { 0, INFINITY, 0, 0 };
 	enum straddle_shown *shown = xcalloc(nx ? nx : 1, sizeof *shown);
-	char stores[120] = "stores: no store loop was bounded by its stores";
 	unsigned faster = 0, partial = 0;
 
 	for (size_t i = 0; i < nx; i++) {
@@ -672,6 +704,8 @@ static void fit_back_end(const struct calib_experiment *xs, size_t nx, const str
 		}
 	}
 	f->issue_width = limits_pick(&w);
+	/* a free store loop bounds stores only where its instructions could
+	 * not have hidden the line themselves */
 	for (size_t i = 0; i < nx && f->issue_width; i++) {
 		double fetch = windows_best(xs[i].bytes, line) + 1;
 
@@ -680,29 +714,7 @@ static void fit_back_end(const struct calib_experiment *xs, size_t nx, const str
 	}
 	f->stores_per_cycle = f->issue_width ? limits_pick(&st) : 0;
 	free(shown);
-	if (f->stores_per_cycle)
-		snprintf(stores, sizeof stores, "%u stores a cycle (paid up to %.2f per line "
-			 "fetched, %u loops; free from %.2f, %u)", f->stores_per_cycle, st.lo,
-			 st.n_lo, st.hi, st.n_hi);
-	if (!w.n_lo)
-		snprintf(f->back_end_why, sizeof f->back_end_why,
-			 "none: no loop paid for a straddle (%u tested)", w.n_hi);
-	else if (!w.n_hi)
-		snprintf(f->back_end_why, sizeof f->back_end_why,
-			 "none: no loop without stores hid a straddle (%u paid)", w.n_lo);
-	else if (!f->issue_width)
-		snprintf(f->back_end_why, sizeof f->back_end_why,
-			 "none: the loops that paid and those that did not overlap (instructions "
-			 "per line fetched: paid up to %.2f, free from %.2f)", w.lo, w.hi);
-	else
-		snprintf(f->back_end_why, sizeof f->back_end_why,
-			 "%u instructions a cycle (paid up to %.2f per line fetched, %u loops; free "
-			 "from %.2f, %u); %s", f->issue_width, w.lo, w.n_lo, w.hi, w.n_hi, stores);
-	if (faster || partial)
-		snprintf(f->back_end_why + strlen(f->back_end_why),
-			 sizeof f->back_end_why - strlen(f->back_end_why),
-			 "; left out: %u loops faster across a line, %u paying %.1f%% to %.0f%%",
-			 faster, partial, 100 * o->material / 2, 100 * o->material);
+	describe_back_end(f, &w, &st, faster, partial, o);
 }
 
 void calib_fit(const struct calib_experiment *xs, size_t nx, const struct calib_opts *o,
