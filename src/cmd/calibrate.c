@@ -67,7 +67,8 @@ const struct command calibrate_command = {
 	.about = "Measure synthetic loops (and a small called function) at every offset of a\n"
 		 "line, fit which layout rules cost on this CPU (windows a loop must not\n"
 		 "straddle, branches crossing or ending on a window, how large a loop the loop\n"
-		 "buffer hides), each as a ratio with its 95% CI, claimed only when significant,\n"
+		 "buffer hides, how many instructions and stores a cycle hide a straddle behind\n"
+		 "the back end), each as a ratio with its 95% CI, claimed only when significant,\n"
 		 "material and seen in both halves of the run; save the profile for this CPU.\n"
 		 "Then --uarch host (scan, diff, sweep) uses it.\n",
 	.options = calibrate_options,
