@@ -19,12 +19,16 @@ json_t *json_text(const char *s);
 /* The length of the valid UTF-8 sequence at p (n bytes left), or 0. */
 size_t utf8_length(const unsigned char *p, size_t n);
 
-/* A compact JSON writer straight to a FILE (writer.c), for the documents
- * that can be tens of megabytes. Keys NULL inside arrays. */
+/* A compact JSON writer to a FILE (writer.c), for the documents that can
+ * be tens of megabytes. A jw writes one value (jw_open first); its bytes
+ * reach the FILE in blocks, the last when that value's bracket closes.
+ * Keys NULL inside arrays. */
 struct jw {
 	FILE *f;
 	int depth;
 	bool first[16];
+	size_t len;             /* bytes of buf not yet written */
+	char buf[4096];
 };
 
 void jw_init(struct jw *w, FILE *f);
@@ -35,7 +39,6 @@ void jw_int(struct jw *w, const char *key, long long v);
 void jw_hex(struct jw *w, const char *key, uint64_t v);   /* "0x...": > 2^53 */
 void jw_bool(struct jw *w, const char *key, bool v);
 void jw_null(struct jw *w, const char *key);
-void jw_quote(FILE *f, const char *s);
 
 /* Hazards, loops and functions as scan and diff write them. h: pointers,
  * else v: an array. */

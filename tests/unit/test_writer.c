@@ -9,14 +9,22 @@
 
 #include "results/results.h"
 
+/* s as the writer quotes it: the one element of an array, brackets cut */
 static char *quoted(const char *s)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
+	struct jw w;
 
-	jw_quote(f, s);
+	jw_init(&w, f);
+	jw_open(&w, NULL, '[');
+	jw_string(&w, NULL, s);
+	jw_close(&w, ']');
 	fclose(f);
+	assert_true(len >= 2 && buf[0] == '[' && buf[len - 1] == ']');
+	memmove(buf, buf + 1, len - 2);
+	buf[len - 2] = '\0';
 	return buf;
 }
 
@@ -65,11 +73,43 @@ static void document(void **state)
 	free(buf);
 }
 
+/* The writer stages bytes in blocks of sizeof w.buf: values that cross a
+ * block's end, and a name longer than a block, come out whole. */
+static void blocks(void **state)
+{
+	enum { LONG = 3 * sizeof ((struct jw *)0)->buf + 7, N = 2000 };
+	char *name = malloc(LONG + 1), *want = malloc(LONG + 16 * N + 64), *buf = NULL;
+	size_t len = 0, at = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct jw w;
+
+	memset(name, 'a', LONG);
+	name[LONG / 2] = '"';   /* an escape in the middle of the long run */
+	name[LONG] = '\0';
+	jw_init(&w, f);
+	jw_open(&w, NULL, '[');
+	at += (size_t)sprintf(want + at, "[");
+	for (int i = 0; i < N; i++) {
+		jw_int(&w, NULL, 1000003LL * i);
+		at += (size_t)sprintf(want + at, "%s%lld", i ? "," : "", 1000003LL * i);
+	}
+	jw_string(&w, NULL, name);
+	at += (size_t)sprintf(want + at, ",\"%.*s\\\"%s\"]", LONG / 2, name, name + LONG / 2 + 1);
+	jw_close(&w, ']');
+	fclose(f);
+	assert_int_equal(len, at);
+	assert_string_equal(buf, want);
+	free(buf);
+	free(want);
+	free(name);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(escapes),
 		cmocka_unit_test(document),
+		cmocka_unit_test(blocks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
