@@ -25,12 +25,16 @@ int err_set(struct err *e, const char *fmt, ...)
 /* Out of memory is one line and exit 2 like any input too large for this
  * machine (issue 9: never an abort, no core dump); stdout's complete rows
  * of earlier files are flushed by exit. */
+void out_of_memory(size_t n)
+{
+	fprintf(stderr, "straddle: out of memory (%zu bytes more)\n", n);
+	exit(2);
+}
+
 static void *check(void *p, size_t n)
 {
-	if (!p && n) {
-		fprintf(stderr, "straddle: out of memory (%zu bytes more)\n", n);
-		exit(2);
-	}
+	if (!p && n)
+		out_of_memory(n);
 	return p;
 }
 

@@ -35,6 +35,8 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* The line and exit 2 of a failed allocation of n bytes. */
+_Noreturn void out_of_memory(size_t n);
 
 /* Grow *buf (element size `size`) so it can hold at least `need` elements.
  * Capacity doubles, so appending n elements costs O(n) in total. */
@@ -54,6 +56,7 @@ void grow_array(void **buf, size_t *cap, size_t need, size_t size);
 struct strbuf {
 	char *s;
 	size_t len, cap;
+	bool mapped;            /* s is a mapping of its own (strbuf.c) */
 };
 
 void sb_addf(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

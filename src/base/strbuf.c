@@ -7,6 +7,50 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+/* From 4 MiB up a buffer lives in a mapping of its own, grown by mremap
+ * (no copy), in transparent huge pages where the system allows them
+ * (MADV_HUGEPAGE; a no-op where THP is off). A --json scan of libLLVM is
+ * a 33 MB document of fresh memory, and touching it a fault per 4 KiB
+ * page took ~125 ms on the Zen 5 KVM guest of issue 8 (15 us a fault),
+ * ~10 ms in 2 MiB pages: 7% of that scan. */
+#define MAPPED_FROM ((size_t)4 << 20)
+
+static void *map(void *old, size_t old_size, size_t size)
+{
+	void *p = old ? mremap(old, old_size, size, MREMAP_MAYMOVE)
+		      : mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		out_of_memory(size - old_size);
+	madvise(p, size, MADV_HUGEPAGE);
+	return p;
+}
+
+/* Room for need bytes; capacity doubles. */
+static void reserve(struct strbuf *b, size_t need)
+{
+	size_t cap = b->cap ? b->cap : 64;
+	char *p;
+
+	if (need <= b->cap)
+		return;
+	while (cap < need)
+		cap *= 2;
+	if (cap < MAPPED_FROM) {
+		b->s = xrealloc(b->s, cap);
+	} else if (b->mapped) {
+		b->s = map(b->s, b->cap, cap);
+	} else {
+		p = map(NULL, 0, cap);
+		memcpy(p, b->s, b->len);
+		free(b->s);
+		b->s = p;
+		b->mapped = true;
+	}
+	b->cap = cap;
+}
 
 void sb_addf(struct strbuf *b, const char *fmt, ...)
 {
@@ -18,14 +62,7 @@ void sb_addf(struct strbuf *b, const char *fmt, ...)
 	va_end(ap);
 	if (n <= 0)
 		return;
-	if (b->len + (size_t)n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 64;
-
-		while (cap < b->len + (size_t)n + 1)
-			cap *= 2;
-		b->s = xrealloc(b->s, cap);
-		b->cap = cap;
-	}
+	reserve(b, b->len + (size_t)n + 1);
 	va_start(ap, fmt);
 	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
 	va_end(ap);
@@ -46,7 +83,10 @@ void sb_reset(struct strbuf *b)
 
 void sb_free(struct strbuf *b)
 {
-	free(b->s);
+	if (b->mapped)
+		munmap(b->s, b->cap);
+	else
+		free(b->s);
 	*b = (struct strbuf){ 0 };
 }
 
@@ -54,7 +94,7 @@ static ssize_t sb_write(void *cookie, const char *buf, size_t n)
 {
 	struct strbuf *b = cookie;
 
-	GROW(b->s, b->cap, b->len + n + 1);
+	reserve(b, b->len + n + 1);
 	memcpy(b->s + b->len, buf, n);
 	b->len += n;
 	b->s[b->len] = '\0';

@@ -60,12 +60,41 @@ static void stream(void **state)
 	sb_free(&b);
 }
 
+/* From 4 MiB up the buffer is a mapping of its own (grown by mremap):
+ * 1,000,000 lines are 7 MB, so the text moves from the heap into a
+ * mapping at 4 MiB and the mapping grows to 8 MiB; nothing is lost. */
+static void mapped(void **state)
+{
+	struct strbuf b = { 0 };
+	FILE *f;
+
+	sb_addf(&b, "head;");
+	f = sb_stream(&b);
+	assert_non_null(f);
+	for (int i = 0; i < 1000000; i++)
+		fprintf(f, "%06d\n", i);
+	assert_int_equal(fclose(f), 0);
+	assert_true(b.mapped);
+	assert_int_equal(b.cap, 8u << 20);
+	assert_int_equal(b.len, 5 + 1000000 * 7);
+	assert_int_equal(strlen(sb_str(&b)), b.len);
+	assert_memory_equal(b.s, "head;000000\n000001\n", 19);
+	assert_memory_equal(b.s + 5 + 600000 * 7, "600000\n", 7);
+	assert_string_equal(b.s + b.len - 7, "999999\n");
+	sb_addf(&b, "%s", "tail");
+	assert_string_equal(b.s + b.len - 11, "999999\ntail");
+	sb_free(&b);
+	assert_null(b.s);
+	assert_false(b.mapped);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(empty),
 		cmocka_unit_test(long_list),
 		cmocka_unit_test(stream),
+		cmocka_unit_test(mapped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
