@@ -50,13 +50,29 @@ void grow_array(void **buf, size_t *cap, size_t need, size_t size);
 			grow_array((void **)&(arr), &(cap), grow_need_, sizeof *(arr)); \
 	} while (0)
 
+/* Memory for the arrays that grow to megabytes in one run (a scan's loops,
+ * hazards and functions; a --json document): a mapping of its own, grown
+ * by mremap (no copy) and in transparent huge pages where the system has
+ * them. big_realloc(NULL, n) allocates; out of memory ends the process as
+ * in xmalloc. Only big_free frees it. */
+void *big_realloc(void *p, size_t n);
+void big_free(void *p);
+void grow_big_array(void **buf, size_t *cap, size_t need, size_t size);
+/* GROW for an array of big_realloc's memory. */
+#define GROW_BIG(arr, cap, need)                                                 \
+	do {                                                                      \
+		size_t grow_need_ = (need);                                       \
+		if (grow_need_ > (cap))                                           \
+			grow_big_array((void **)&(arr), &(cap), grow_need_, sizeof *(arr)); \
+	} while (0)
+
 /* A growable string: sb_addf appends, never cuts. Starts as { 0 }; sb_str
  * is "" until something is added. Lists: sb_addf(&b, "%s%s", b.len ?
  * "," : "", item). */
 struct strbuf {
 	char *s;
 	size_t len, cap;
-	bool mapped;            /* s is a mapping of its own (strbuf.c) */
+	bool big;               /* s is big_realloc's memory (from 4 MiB up) */
 };
 
 void sb_addf(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -7,26 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
-/* From 4 MiB up a buffer lives in a mapping of its own, grown by mremap
- * (no copy), in transparent huge pages where the system allows them
- * (MADV_HUGEPAGE; a no-op where THP is off). A --json scan of libLLVM is
- * a 33 MB document of fresh memory, and touching it a fault per 4 KiB
- * page took ~125 ms on the Zen 5 KVM guest of issue 8 (15 us a fault),
- * ~10 ms in 2 MiB pages: 7% of that scan. */
-#define MAPPED_FROM ((size_t)4 << 20)
-
-static void *map(void *old, size_t old_size, size_t size)
-{
-	void *p = old ? mremap(old, old_size, size, MREMAP_MAYMOVE)
-		      : mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		out_of_memory(size - old_size);
-	madvise(p, size, MADV_HUGEPAGE);
-	return p;
-}
+/* From 4 MiB up (a --json scan of libLLVM is a 33 MB document) the
+ * text is big_realloc's memory: no copy as it grows, huge pages. */
+#define BIG_FROM ((size_t)4 << 20)
 
 /* Room for need bytes; capacity doubles. */
 static void reserve(struct strbuf *b, size_t need)
@@ -38,16 +22,16 @@ static void reserve(struct strbuf *b, size_t need)
 		return;
 	while (cap < need)
 		cap *= 2;
-	if (cap < MAPPED_FROM) {
+	if (cap < BIG_FROM) {
 		b->s = xrealloc(b->s, cap);
-	} else if (b->mapped) {
-		b->s = map(b->s, b->cap, cap);
+	} else if (b->big) {
+		b->s = big_realloc(b->s, cap);
 	} else {
-		p = map(NULL, 0, cap);
+		p = big_realloc(NULL, cap);
 		memcpy(p, b->s, b->len);
 		free(b->s);
 		b->s = p;
-		b->mapped = true;
+		b->big = true;
 	}
 	b->cap = cap;
 }
@@ -83,8 +67,8 @@ void sb_reset(struct strbuf *b)
 
 void sb_free(struct strbuf *b)
 {
-	if (b->mapped)
-		munmap(b->s, b->cap);
+	if (b->big)
+		big_free(b->s);
 	else
 		free(b->s);
 	*b = (struct strbuf){ 0 };

@@ -286,6 +286,8 @@ struct scan_result {
 	 * architecture, else that architecture's generic profile */
 	const struct profile *profile[32];
 	size_t nprofile;
+	/* func, loop, hazard, irr: big_realloc's memory (base.h), freed by
+	 * scan_result_free */
 	struct func_report *func;
 	size_t nfunc;
 	struct loop_report *loop;

@@ -33,7 +33,9 @@ struct worker {
 	size_t ntab, tab_cap, tab_first_cap;
 	size_t indirect;                /* indirect jumps of the function */
 	size_t max_insn;                /* the memory bound, in instructions */
-	struct scan_result out;         /* func indices global, offsets local */
+	/* func indices global, offsets local; its arrays are big_realloc's
+	 * memory (megabytes for libLLVM: fresh pages are costly, base.h) */
+	struct scan_result out;
 	size_t func_cap, loop_cap, hazard_cap, irr_cap;
 	/* per CFG loop: how many others share its span and are reported as
 	 * it, or FOLDED when it is reported as another (fold_same_spans) */
@@ -134,7 +136,7 @@ static bool resolve_tables(struct worker *w, const struct elf_func *f, size_t n,
 
 static struct hazard *reserve_hazards(struct worker *w, size_t n)
 {
-	GROW(w->out.hazard, w->hazard_cap, w->out.nhazard + n);
+	GROW_BIG(w->out.hazard, w->hazard_cap, w->out.nhazard + n);
 	return &w->out.hazard[w->out.nhazard];
 }
 
@@ -223,7 +225,7 @@ static void report_loop(struct worker *w, const struct elf_func *f, const struct
 	for (uint32_t i = 0; i < geo->nbranch && !first_back; i++)
 		if (geo->branch[i].back)
 			first_back = l->start + geo->branch[i].branch;
-	GROW(w->out.loop, w->loop_cap, w->out.nloop + 1);
+	GROW_BIG(w->out.loop, w->loop_cap, w->out.nloop + 1);
 	r = &w->out.loop[w->out.nloop];
 	*r = (struct loop_report){
 		.start = l->start, .end = l->end, .sec = f->sec, .depth = l->depth, .innermost = l->innermost,
@@ -363,7 +365,7 @@ static void scan_function(struct worker *w, size_t index)
 		fr.irr = (uint32_t)w->out.nirr;
 		fr.nirr = (uint32_t)w->cfg.nirr;
 		for (size_t i = 0; i < w->cfg.nirr; i++) {
-			GROW(w->out.irr, w->irr_cap, w->out.nirr + 1);
+			GROW_BIG(w->out.irr, w->irr_cap, w->out.nirr + 1);
 			w->out.irr[w->out.nirr++] = w->cfg.irr[i];
 		}
 	}
@@ -377,7 +379,7 @@ static void scan_function(struct worker *w, size_t index)
 	w->out.unresolved += fr.unresolved;
 	name_section(w, f, w->out.nhazard - fr.nhazard);
 	if (fr.nloop || fr.nhazard || fr.nirr || w->opts->keep_all) {
-		GROW(w->out.func, w->func_cap, w->out.nfunc + 1);
+		GROW_BIG(w->out.func, w->func_cap, w->out.nfunc + 1);
 		w->out.func[w->out.nfunc++] = fr;
 	}
 }
@@ -455,10 +457,10 @@ static void merge(struct scan_result *r, struct worker *w, unsigned nw)
 		take_arrays(r, &w[0].out);
 		return;
 	}
-	r->func = xcalloc(nf, sizeof *r->func);
-	r->loop = xcalloc(nl, sizeof *r->loop);
-	r->hazard = xcalloc(nh, sizeof *r->hazard);
-	r->irr = xcalloc(ni, sizeof *r->irr);
+	r->func = big_realloc(NULL, nf * sizeof *r->func);
+	r->loop = big_realloc(NULL, nl * sizeof *r->loop);
+	r->hazard = big_realloc(NULL, nh * sizeof *r->hazard);
+	r->irr = big_realloc(NULL, ni * sizeof *r->irr);
 	for (unsigned k = 0; k < nw; k++) {
 		struct scan_result *o = &w[k].out;
 
@@ -515,10 +517,10 @@ static void worker_free(struct worker *w)
 	free(w->target);
 	free(w->tab);
 	free(w->tab_first);
-	free(w->out.func);
-	free(w->out.loop);
-	free(w->out.hazard);
-	free(w->out.irr);
+	big_free(w->out.func);
+	big_free(w->out.loop);
+	big_free(w->out.hazard);
+	big_free(w->out.irr);
 	free(w->sec_cold);
 	free(w->same_span);
 	free(w->by_span);
@@ -580,9 +582,9 @@ int scan_image(const struct elf_image *img, const struct scan_opts *o,
 void scan_result_free(struct scan_result *r)
 {
 	elf_funcs_free(&r->funcs);
-	free(r->func);
-	free(r->loop);
-	free(r->hazard);
-	free(r->irr);
+	big_free(r->func);
+	big_free(r->loop);
+	big_free(r->hazard);
+	big_free(r->irr);
 	memset(r, 0, sizeof *r);
 }

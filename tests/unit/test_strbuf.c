@@ -60,7 +60,7 @@ static void stream(void **state)
 	sb_free(&b);
 }
 
-/* From 4 MiB up the buffer is a mapping of its own (grown by mremap):
+/* From 4 MiB up the buffer is big_realloc's memory (grown by mremap):
  * 1,000,000 lines are 7 MB, so the text moves from the heap into a
  * mapping at 4 MiB and the mapping grows to 8 MiB; nothing is lost. */
 static void mapped(void **state)
@@ -74,7 +74,7 @@ static void mapped(void **state)
 	for (int i = 0; i < 1000000; i++)
 		fprintf(f, "%06d\n", i);
 	assert_int_equal(fclose(f), 0);
-	assert_true(b.mapped);
+	assert_true(b.big);
 	assert_int_equal(b.cap, 8u << 20);
 	assert_int_equal(b.len, 5 + 1000000 * 7);
 	assert_int_equal(strlen(sb_str(&b)), b.len);
@@ -85,7 +85,7 @@ static void mapped(void **state)
 	assert_string_equal(b.s + b.len - 11, "999999\ntail");
 	sb_free(&b);
 	assert_null(b.s);
-	assert_false(b.mapped);
+	assert_false(b.big);
 }
 
 int main(void)
