@@ -123,8 +123,79 @@ static size_t collect_rows(const struct scan_result *r, struct row **out)
 		for (uint32_t h = f->hazard; h < f->hazard + f->nhazard; h++)
 			v[n++] = (struct row){ f, NULL, &r->hazard[h] };
 	}
-	qsort_r(v, n, sizeof *v, r->hot ? by_hot : by_worst, (void *)r);
 	*out = v;
+	return n;
+}
+
+static void swap_rows(struct row *a, struct row *b)
+{
+	struct row t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* h[0..n) as a heap whose root is the least bad row (by_worst). */
+static void sift_down(struct row *h, size_t n, size_t i, const struct scan_result *r)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+
+		if (l < n && by_worst(&h[l], &h[m], (void *)r) > 0)
+			m = l;
+		if (l + 1 < n && by_worst(&h[l + 1], &h[m], (void *)r) > 0)
+			m = l + 1;
+		if (m == i)
+			return;
+		swap_rows(&h[i], &h[m]);
+		i = m;
+	}
+}
+
+/* The k worst rows of v[0..n) to its front, sorted: by_worst is a total
+ * order, so they are the first k of the whole sort, in its order. */
+static void select_worst(struct row *v, size_t n, size_t k, const struct scan_result *r)
+{
+	for (size_t i = k / 2; i-- > 0;)
+		sift_down(v, k, i, r);
+	for (size_t i = k; i < n; i++)
+		if (by_worst(&v[i], &v[0], (void *)r) < 0) {
+			swap_rows(&v[0], &v[i]);
+			sift_down(v, k, 0, r);
+		}
+	qsort_r(v, k, sizeof *v, by_worst, (void *)r);
+}
+
+/* The index after the first `groups` rows of the table (a row is a
+ * verdict: one or more profiles' same_verdict rows), or n. */
+static size_t groups_end(const struct row *v, size_t n, unsigned long groups)
+{
+	size_t i = 0;
+
+	for (unsigned long g = 0; g < groups && i < n; g++)
+		for (const struct row *x = &v[i]; i < n && same_verdict(x, &v[i]); i++)
+			;
+	return i;
+}
+
+/* Sort the rows; returns how many leading ones the table reads. Without
+ * samples a table of --limit rows needs only the worst few: selecting
+ * them, not sorting all (52,083 rows for libLLVM-14 to show 40), took the
+ * sort off a scan's profile (issue 8). A verdict has one row per profile
+ * that finds it, so limit * profiles + 1 rows hold the limit's rows and
+ * one more (which makes "... and more"); where they do not (groups_end
+ * says so), all are sorted. */
+static size_t sort_rows(const struct scan_cmd *c, const struct scan_result *r, struct row *v,
+			size_t n)
+{
+	size_t k = c->limit && c->limit < n ? c->limit * r->nprofile + 1 : n;
+
+	if (!r->hot && k < n) {
+		select_worst(v, n, k, r);
+		if (groups_end(v, k, c->limit) < k)
+			return k;
+	}
+	qsort_r(v, n, sizeof *v, r->hot ? by_hot : by_worst, (void *)r);
 	return n;
 }
 
@@ -163,6 +234,7 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 	struct row *rows;
 	size_t n = collect_rows(r, &rows), shown = 0, folded = 0, more = 0, i = 0;
 
+	n = sort_rows(c, r, rows, n);
 	table_init(&t, 13 - first, cols + first);
 	t.max[2 - first] = 48;
 	while (i < n) {
