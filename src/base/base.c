@@ -61,16 +61,25 @@ char *xstrdup(const char *s)
 	return memcpy(xmalloc(n), s, n);
 }
 
-void grow_array(void **buf, size_t *cap, size_t need, size_t size)
+/* The capacity that holds need elements of size bytes: cap doubled (from
+ * 16) as often as it takes, so appending n elements costs O(n). */
+static size_t doubled(size_t cap, size_t need, size_t size)
 {
-	size_t n = *cap ? *cap : 16;
+	size_t n = cap ? cap : 16;
 
-	if (need <= *cap)
-		return;
 	while (n < need)
 		n *= 2;
-	*buf = xrealloc(*buf, n * size);
-	*cap = n;
+	if (n > SIZE_MAX / size)
+		out_of_memory(SIZE_MAX);
+	return n;
+}
+
+void grow_array(void **buf, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return;
+	*cap = doubled(*cap, need, size);
+	*buf = xrealloc(*buf, *cap * size);
 }
 
 /* A mapping's first bytes hold its length; the array starts BIG_HEAD
@@ -119,16 +128,10 @@ void big_free(void *p)
 
 void grow_big_array(void **buf, size_t *cap, size_t need, size_t size)
 {
-	size_t n = *cap ? *cap : 16;
-
 	if (need <= *cap)
 		return;
-	while (n < need)
-		n *= 2;
-	if (n > SIZE_MAX / size)
-		out_of_memory(SIZE_MAX);
-	*buf = big_realloc(*buf, n * size);
-	*cap = n;
+	*cap = doubled(*cap, need, size);
+	*buf = big_realloc(*buf, *cap * size);
 }
 
 const char *hex_addr(char buf[static 20], uint64_t addr)

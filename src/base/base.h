@@ -43,11 +43,12 @@ _Noreturn void out_of_memory(size_t n);
 void grow_array(void **buf, size_t *cap, size_t need, size_t size);
 /* The test inline: GROW sits in the scan's per-block and per-loop appends,
  * where the call alone was most of its cost (issue 8). */
-#define GROW(arr, cap, need)                                                     \
+#define GROW(arr, cap, need) GROW_WITH(grow_array, arr, cap, need)
+#define GROW_WITH(grow, arr, cap, need)                                           \
 	do {                                                                      \
 		size_t grow_need_ = (need);                                       \
 		if (grow_need_ > (cap))                                           \
-			grow_array((void **)&(arr), &(cap), grow_need_, sizeof *(arr)); \
+			grow((void **)&(arr), &(cap), grow_need_, sizeof *(arr));  \
 	} while (0)
 
 /* Memory for the arrays that grow to megabytes in one run (a scan's loops,
@@ -59,12 +60,7 @@ void *big_realloc(void *p, size_t n);
 void big_free(void *p);
 void grow_big_array(void **buf, size_t *cap, size_t need, size_t size);
 /* GROW for an array of big_realloc's memory. */
-#define GROW_BIG(arr, cap, need)                                                 \
-	do {                                                                      \
-		size_t grow_need_ = (need);                                       \
-		if (grow_need_ > (cap))                                           \
-			grow_big_array((void **)&(arr), &(cap), grow_need_, sizeof *(arr)); \
-	} while (0)
+#define GROW_BIG(arr, cap, need) GROW_WITH(grow_big_array, arr, cap, need)
 
 /* A growable string: sb_addf appends, never cuts. Starts as { 0 }; sb_str
  * is "" until something is added. Lists: sb_addf(&b, "%s%s", b.len ?
