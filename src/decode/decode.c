@@ -58,12 +58,11 @@ size_t decode_run(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
 	return k;
 }
 
-unsigned decode_count_stores(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr)
+unsigned decode_count_stores(struct decoder *d, const uint8_t *p, size_t n)
 {
 	unsigned stores = 0;
 	size_t off = 0;
 
-	(void)addr;     /* writes do not depend on where the code lies */
 	while (off < n) {
 		uint8_t len = 4;
 

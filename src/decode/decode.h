@@ -56,13 +56,13 @@ void decode_one(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
 size_t decode_run(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
 		  struct insn *out, size_t max, size_t *used);
 
-/* The memory writes among the instructions of p[0..n) at `addr`: stores,
+/* The memory writes among the instructions of p[0..n): stores,
  * read-modify-writes, string stores, pushes and calls (the return
  * address). What bounds a store-heavy loop's iteration however its bytes
  * lie (model/rules.c, the back-end bound). It decodes operands, several
  * times the cost of the scan's decode, so the model asks only for loops
  * whose verdict depends on it. */
-unsigned decode_count_stores(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr);
+unsigned decode_count_stores(struct decoder *d, const uint8_t *p, size_t n);
 
 /* Does `first` macro-fuse with the conditional branch `jcc` that follows
  * it? Intel's rules (Optimization Reference Manual, "Macro-fusion"): TEST

@@ -139,7 +139,7 @@ void loop_count_stores(struct loop_geometry *geo, const struct profile *p, struc
 			   geo->ninsn >= fetch * p->stores_per_cycle;
 	}
 	if (depends)
-		geo->nstore = (int32_t)decode_count_stores(d, code, geo->bytes, 0);
+		geo->nstore = (int32_t)decode_count_stores(d, code, geo->bytes);
 }
 
 /* Each check makes at most one hazard, a branch rule one per branch. */

@@ -173,12 +173,16 @@ size_t loop_hazards(const struct profile *p, const struct loop_geometry *g,
 		    uint64_t start, uint64_t placement_align,
 		    struct hazard *out, size_t max);
 
+/* Does the loop run from p's loop buffer (innermost, no call, small
+ * enough), so that where its bytes lie does not matter? */
+bool in_loop_buffer(const struct profile *p, const struct loop_geometry *g);
+/* Does p's back-end bound hide a straddle of window w by this loop? */
+bool back_end_hides(const struct profile *p, const struct loop_geometry *g, unsigned w);
+
 /* ---- geometry (geometry.c) ---- */
 
 void loop_geometry(const struct cfg *g, const struct cfg_loop *l, struct loop_geometry *geo);
 void loop_geometry_free(struct loop_geometry *geo);
-/* Does p's back-end bound hide a straddle of window w by this loop? */
-bool back_end_hides(const struct profile *p, const struct loop_geometry *g, unsigned w);
 /* Does the loop straddle one of p's windows (at `start`, or at a
  * placement modulo placement_align) that p's back-end bound hides? */
 bool back_end_hid_straddle(const struct profile *p, const struct loop_geometry *geo,

@@ -118,7 +118,7 @@ struct check {
 
 #define MAX_CHECKS 6
 
-static bool in_loop_buffer(const struct profile *p, const struct loop_geometry *g)
+bool in_loop_buffer(const struct profile *p, const struct loop_geometry *g)
 {
 	return p->loop_buffer && g->fits_loop_buffer_shape && g->ninsn <= p->loop_buffer;
 }

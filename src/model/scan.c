@@ -239,8 +239,7 @@ static void report_loop(struct worker *w, const struct elf_func *f, const struct
 
 		size_t max = loop_hazards_max(geo);
 
-		if (p->loop_buffer && geo->fits_loop_buffer_shape && geo->ninsn <= p->loop_buffer)
-			r->in_loop_buffer = true;
+		r->in_loop_buffer |= in_loop_buffer(p, geo);
 		loop_count_stores(geo, p, w->dec, elf_func_bytes(w->img, f) + (l->start - f->addr),
 				  l->start, align);
 		r->back_end_bound |= back_end_hid_straddle(p, geo, l->start, align);
