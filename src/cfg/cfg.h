@@ -62,6 +62,8 @@ struct cfg {
 	/* scratch, sized to the largest function seen */
 	uint32_t *pred_off, *pred, *post, *order, *idom, *mark, *stack, *edge_at;
 	uint8_t *leader, *root;
+	uint32_t *branch;               /* instructions that are not BR_NONE */
+	size_t nbranch;
 	uint32_t *retreat;               /* (from, to, irreducible) of retreating edges */
 	size_t nretreat, retreat_cap;
 	size_t nvisited;                /* blocks numbered by the DFS */
@@ -102,6 +104,13 @@ void cfg_free(struct cfg *g);
 /* Cheap test: can this function contain a cycle at all? Every cycle needs
  * a branch to an address at or before itself, inside the function. */
 bool cfg_may_have_cycle(const struct insn *insn, size_t n);
+/* That branch, in a function starting at func_start: the scan asks it
+ * while decoding, instead of a pass of its own. */
+static inline bool cfg_branch_backward(const struct insn *in, uint64_t func_start)
+{
+	return (in->kind == BR_COND || in->kind == BR_JUMP) && in->target <= in->addr &&
+	       in->target >= func_start;
+}
 
 /* The branch instruction ending a latch block (its back edge). */
 const struct insn *cfg_block_last(const struct cfg *g, uint32_t block);

@@ -300,6 +300,7 @@ void cfg_free(struct cfg *g)
 	free(g->stack);
 	free(g->edge_at);
 	free(g->leader);
+	free(g->branch);
 	free(g->root);
 	free(g->retreat);
 	free(g->xsucc);

@@ -76,13 +76,19 @@ void loop_geometry(const struct cfg *g, const struct cfg_loop *l, struct loop_ge
 	}
 	for (uint32_t k = 0; k < l->nbody; k++)
 		geo->in_loop[g->members[l->body + k]] = 1;
-	for (size_t i = l->first; i < (size_t)l->first + l->ninsn; i++) {
-		const struct insn *in = &g->insn[i];
+	/* The span is whole blocks, and a branch ends its block unless it is
+	 * a call: only a block with a call is read through (walking every
+	 * instruction of every loop, outer loops again for each inner one,
+	 * read 5.1 million instructions of libLLVM-14 for 1.1 million
+	 * branches: issue 8). */
+	for (; block < g->nblock && g->block[block].start < l->end; block++) {
+		const struct cfg_block *b = &g->block[block];
+		size_t last = (size_t)b->first + b->ninsn - 1;
 
-		while (block + 1 < g->nblock && g->block[block + 1].start <= in->addr)
-			block++;
-		if (is_branch(in))
-			add_branch(geo, g, i, l->start, closes_loop(g, l, geo->in_loop, in, block));
+		for (size_t i = b->has_call ? b->first : last; i <= last; i++)
+			if (is_branch(&g->insn[i]))
+				add_branch(geo, g, i, l->start,
+					   closes_loop(g, l, geo->in_loop, &g->insn[i], block));
 	}
 	for (uint32_t k = 0; k < l->nbody; k++)
 		geo->in_loop[g->members[l->body + k]] = 0;

@@ -32,6 +32,9 @@ struct worker {
 	size_t *tab_first;
 	size_t ntab, tab_cap, tab_first_cap;
 	size_t indirect;                /* indirect jumps of the function */
+	bool backward;                  /* a direct branch that can close a cycle */
+	uint32_t *call;                 /* its direct calls (instruction indices) */
+	size_t ncall, call_cap;
 	size_t max_insn;                /* the memory bound, in instructions */
 	/* func indices global, offsets local; its arrays are big_realloc's
 	 * memory (megabytes for libLLVM: fresh pages are costly, base.h) */
@@ -64,15 +67,36 @@ static bool room_for(struct worker *w, size_t n)
 	return true;
 }
 
+/* What the scan needs to know of each new instruction, asked once as it
+ * is decoded: further passes over every instruction of libLLVM (a cycle
+ * test, a search for calls) cost more than this one (issue 8). */
+static void note_decoded(struct worker *w, const struct elf_func *f, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++) {
+		const struct insn *in = &w->insn[i];
+
+		w->out.undecoded += in->undecoded;
+		if (in->kind == BR_NONE)
+			continue;
+		w->indirect += in->kind == BR_JUMP_IND;
+		w->backward |= cfg_branch_backward(in, f->addr);
+		if (in->kind == BR_CALL) {
+			GROW(w->call, w->call_cap, w->ncall + 1);
+			w->call[w->ncall++] = (uint32_t)i;
+		}
+	}
+}
+
 /* The instructions of f, or SIZE_MAX when they exceed the memory bound. */
 static size_t decode_function(struct worker *w, const struct elf_func *f)
 {
 	const uint8_t *p = elf_func_bytes(w->img, f);
 	size_t n = 0;
 
+	w->indirect = w->ncall = 0;
+	w->backward = false;
 	if (!p)
 		return 0;
-	w->indirect = 0;
 	for (uint64_t off = 0; off < f->size;) {
 		size_t used, k;
 
@@ -80,10 +104,7 @@ static size_t decode_function(struct worker *w, const struct elf_func *f)
 			return SIZE_MAX;
 		k = decode_run(w->dec, p + off, f->size - off, f->addr + off, w->insn + n,
 			       w->insn_cap - n, &used);
-		for (size_t i = n; i < n + k; i++) {
-			w->out.undecoded += w->insn[i].undecoded;
-			w->indirect += w->insn[i].kind == BR_JUMP_IND;
-		}
+		note_decoded(w, f, n, n + k);
 		n += k;
 		off += used;
 	}
@@ -91,11 +112,14 @@ static size_t decode_function(struct worker *w, const struct elf_func *f)
 }
 
 /* A call that never returns ends the path, like ud2. */
-static void mark_noreturn_calls(struct worker *w, size_t n)
+static void mark_noreturn_calls(struct worker *w)
 {
-	for (size_t i = 0; i < n; i++)
-		if (w->insn[i].kind == BR_CALL && noreturn_has(w->noreturn, w->insn[i].target))
-			w->insn[i].kind = BR_STOP;
+	for (size_t k = 0; k < w->ncall; k++) {
+		struct insn *in = &w->insn[w->call[k]];
+
+		if (noreturn_has(w->noreturn, in->target))
+			in->kind = BR_STOP;
+	}
 }
 
 /* Every indirect jump of the function through a dispatch table gets its
@@ -351,8 +375,8 @@ static void scan_function(struct worker *w, size_t index)
 	w->out.instructions += n;
 	w->out.bytes_decoded += f->size;
 	fr.loop = (uint32_t)w->out.nloop;
-	if (resolve_tables(w, f, n, &fr) | cfg_may_have_cycle(w->insn, n)) {
-		mark_noreturn_calls(w, n);
+	if (resolve_tables(w, f, n, &fr) | w->backward) {
+		mark_noreturn_calls(w);
 		cfg_build_tables(&w->cfg, w->insn, n, w->tab, w->ntab);
 		fold_same_spans(w);
 		for (size_t i = 0; i < w->cfg.nloop; i++) {
@@ -516,6 +540,7 @@ static void worker_free(struct worker *w)
 	free(w->target);
 	free(w->tab);
 	free(w->tab_first);
+	free(w->call);
 	big_free(w->out.func);
 	big_free(w->out.loop);
 	big_free(w->out.hazard);
