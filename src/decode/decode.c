@@ -58,6 +58,12 @@ size_t decode_run(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
 	return k;
 }
 
+bool decode_quick_agrees(struct decoder *d, const uint8_t *p, size_t n, bool *quick)
+{
+	*quick = false;
+	return d->arch == ARCH_X86_64 && x86_quick_agrees(d->impl, p, n, quick);
+}
+
 unsigned decode_count_stores(struct decoder *d, const uint8_t *p, size_t n)
 {
 	unsigned stores = 0;

@@ -56,6 +56,12 @@ void decode_one(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
 size_t decode_run(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
 		  struct insn *out, size_t max, size_t *used);
 
+/* x86-64: most instructions are decoded without Zydis (decode/x86_quick.c).
+ * Does that give exactly Zydis's instruction for p[0..n)? *quick says
+ * whether the quick path took the bytes at all (true is returned when it
+ * did not). For the tests and `insn_dump --check`; false on AArch64. */
+bool decode_quick_agrees(struct decoder *d, const uint8_t *p, size_t n, bool *quick);
+
 /* The memory writes among the instructions of p[0..n): stores,
  * read-modify-writes, string stores, pushes and calls (the return
  * address). What bounds a store-heavy loop's iteration however its bytes

@@ -8,6 +8,22 @@ void *x86_decoder_new(void);
 void x86_decode_one(void *d, const uint8_t *p, size_t n, uint64_t addr, struct insn *out);
 size_t x86_decode_run(void *d, const uint8_t *p, size_t n, uint64_t addr, struct insn *out,
 		      size_t max, size_t *used);
+/* What the scan keeps of an x86 instruction, as Zydis (minimal mode) or
+ * the quick path (x86_quick.c) decodes it: the mnemonic and the raw
+ * fields the branch kind, the target and macro-fusion are read from. */
+struct x86_facts {
+	uint16_t mnemonic;      /* ZydisMnemonic */
+	uint8_t len;
+	bool has_modrm;
+	uint8_t mod, rm;        /* ModRM fields, when has_modrm */
+	bool has_imm;           /* a first immediate (or relative displacement) */
+	bool rel;               /* ... which is a branch's displacement */
+	int64_t imm;
+};
+
+/* The common instructions without Zydis; false: ask Zydis. */
+bool x86_quick_facts(const uint8_t *p, size_t n, struct x86_facts *f);
+bool x86_quick_agrees(void *d, const uint8_t *p, size_t n, bool *quick);
 bool x86_writes_memory(void *d, const uint8_t *p, size_t n, uint8_t *len);
 bool x86_fuses(const struct insn *first, const struct insn *jcc);
 uint64_t x86_stub_slot(void *d, const uint8_t *p, size_t n, uint64_t addr);

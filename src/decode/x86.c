@@ -27,7 +27,7 @@ void *x86_decoder_new(void)
 enum { COND_NONE, COND_ZF_SIGNED, COND_CARRY, COND_SIGN_OVERFLOW_PARITY };
 enum { FUSE_NONE, FUSE_TEST_AND, FUSE_CMP_ADD_SUB, FUSE_INC_DEC };
 
-static uint8_t cond_class(ZydisMnemonic m)
+static uint8_t cond_class(uint16_t m)
 {
 	switch (m) {
 	case ZYDIS_MNEMONIC_JZ: case ZYDIS_MNEMONIC_JNZ:
@@ -46,21 +46,20 @@ static uint8_t cond_class(ZydisMnemonic m)
 	}
 }
 
-static uint8_t fuse_class(const ZydisDecodedInstruction *z)
+static uint8_t fuse_class(const struct x86_facts *f)
 {
 	uint8_t c;
-	bool has_modrm = z->raw.modrm.offset != 0;
-	bool mem = has_modrm && z->raw.modrm.mod != 3;
-	bool rip = has_modrm && z->raw.modrm.mod == 0 && z->raw.modrm.rm == 5;
+	bool mem = f->has_modrm && f->mod != 3;
+	bool rip = f->has_modrm && f->mod == 0 && f->rm == 5;
 
-	switch (z->mnemonic) {
+	switch (f->mnemonic) {
 	case ZYDIS_MNEMONIC_TEST: case ZYDIS_MNEMONIC_AND: c = FUSE_TEST_AND; break;
 	case ZYDIS_MNEMONIC_CMP: case ZYDIS_MNEMONIC_ADD:
 	case ZYDIS_MNEMONIC_SUB: c = FUSE_CMP_ADD_SUB; break;
 	case ZYDIS_MNEMONIC_INC: case ZYDIS_MNEMONIC_DEC: c = FUSE_INC_DEC; break;
 	default: return FUSE_NONE;
 	}
-	if (rip || (mem && z->raw.imm[0].size != 0))
+	if (rip || (mem && f->has_imm))
 		return FUSE_NONE;
 	return c;
 }
@@ -68,15 +67,13 @@ static uint8_t fuse_class(const ZydisDecodedInstruction *z)
 /* Direct means a relative immediate (rel8/rel32). ZYDIS_ATTRIB_IS_RELATIVE
  * is also set for a RIP-relative memory operand, which would turn the PLT's
  * `jmp *GOT(%rip)` into a jump to the next instruction. */
-static uint8_t branch_kind(const ZydisDecodedInstruction *z)
+static uint8_t branch_kind(const struct x86_facts *f)
 {
-	bool rel = z->raw.imm[0].is_relative;
-
-	switch (z->mnemonic) {
+	switch (f->mnemonic) {
 	case ZYDIS_MNEMONIC_JMP:
-		return rel ? BR_JUMP : BR_JUMP_IND;
+		return f->rel ? BR_JUMP : BR_JUMP_IND;
 	case ZYDIS_MNEMONIC_CALL:
-		return rel ? BR_CALL : BR_CALL_IND;
+		return f->rel ? BR_CALL : BR_CALL_IND;
 	case ZYDIS_MNEMONIC_RET: case ZYDIS_MNEMONIC_IRET: case ZYDIS_MNEMONIC_IRETD:
 	case ZYDIS_MNEMONIC_IRETQ: case ZYDIS_MNEMONIC_SYSRET:
 		return BR_RET;
@@ -91,41 +88,80 @@ static uint8_t branch_kind(const ZydisDecodedInstruction *z)
 	case ZYDIS_MNEMONIC_JP: case ZYDIS_MNEMONIC_JRCXZ: case ZYDIS_MNEMONIC_JS:
 	case ZYDIS_MNEMONIC_JZ: case ZYDIS_MNEMONIC_LOOP: case ZYDIS_MNEMONIC_LOOPE:
 	case ZYDIS_MNEMONIC_LOOPNE:
-		return rel ? BR_COND : BR_NONE;
+		return f->rel ? BR_COND : BR_NONE;
 	default:
 		return BR_NONE;
 	}
 }
 
-static inline void decode_into(struct x86_decoder *d, const uint8_t *p, size_t n, uint64_t addr,
-			       struct insn *out)
+/* Zydis's minimal decode, as facts; false when the bytes do not decode. */
+static bool zydis_facts(struct x86_decoder *d, const uint8_t *p, size_t n, struct x86_facts *f)
 {
 	ZydisDecodedInstruction z;
 
+	if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&d->z, NULL, p, n, &z)))
+		return false;
+	*f = (struct x86_facts){
+		.mnemonic = (uint16_t)z.mnemonic, .len = z.length,
+		.has_modrm = z.raw.modrm.offset != 0, .mod = z.raw.modrm.mod, .rm = z.raw.modrm.rm,
+		.has_imm = z.raw.imm[0].size != 0, .rel = z.raw.imm[0].is_relative,
+		.imm = z.raw.imm[0].value.s,
+	};
+	return true;
+}
+
+static void fill_insn(const struct x86_facts *f, uint64_t addr, struct insn *out)
+{
 	out->addr = addr;
 	out->target = 0;
 	out->fuse_first = FUSE_NONE;
 	out->fuse_cond = COND_NONE;
-	out->padding = 0;
 	out->undecoded = 0;
-	if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&d->z, NULL, p, n, &z))) {
-		out->len = 1;
-		out->kind = BR_INVALID;
-		out->shape = 0xffff;
-		return;
-	}
-	out->len = z.length;
-	out->shape = (uint16_t)z.mnemonic;
-	out->kind = branch_kind(&z);
+	out->len = f->len;
+	out->shape = f->mnemonic;
+	out->kind = branch_kind(f);
 	/* compilers and the kernel fill with nops, or with int3 after an
 	 * unconditional jump (GCC -mharden-sls, clang's function padding) */
-	out->padding = z.mnemonic == ZYDIS_MNEMONIC_NOP || z.mnemonic == ZYDIS_MNEMONIC_INT3;
+	out->padding = f->mnemonic == ZYDIS_MNEMONIC_NOP || f->mnemonic == ZYDIS_MNEMONIC_INT3;
 	if (out->kind == BR_COND || out->kind == BR_JUMP || out->kind == BR_CALL)
-		out->target = addr + z.length + (uint64_t)z.raw.imm[0].value.s;
+		out->target = addr + f->len + (uint64_t)f->imm;
 	if (out->kind == BR_COND)
-		out->fuse_cond = cond_class(z.mnemonic);
+		out->fuse_cond = cond_class(f->mnemonic);
 	else if (out->kind == BR_NONE)
-		out->fuse_first = fuse_class(&z);
+		out->fuse_first = fuse_class(f);
+}
+
+/* The quick path first (x86_quick.c): most instructions never reach
+ * Zydis. */
+static inline void decode_into(struct x86_decoder *d, const uint8_t *p, size_t n, uint64_t addr,
+			       struct insn *out)
+{
+	struct x86_facts f;
+
+	if (x86_quick_facts(p, n, &f) || zydis_facts(d, p, n, &f)) {
+		fill_insn(&f, addr, out);
+		return;
+	}
+	*out = (struct insn){ .addr = addr, .len = 1, .kind = BR_INVALID, .shape = 0xffff };
+}
+
+/* Does the quick path give Zydis's instruction? Every field, the
+ * mnemonic too (diff's shape hashes mix the two paths). */
+bool x86_quick_agrees(void *dv, const uint8_t *p, size_t n, bool *quick)
+{
+	struct x86_facts q, z;
+	struct insn a, b;
+
+	*quick = x86_quick_facts(p, n, &q);
+	if (!*quick)
+		return true;
+	if (!zydis_facts(dv, p, n, &z))
+		return false;
+	fill_insn(&q, 0x1000, &a);
+	fill_insn(&z, 0x1000, &b);
+	return a.len == b.len && a.shape == b.shape && a.kind == b.kind && a.target == b.target &&
+	       a.fuse_first == b.fuse_first && a.fuse_cond == b.fuse_cond &&
+	       a.padding == b.padding;
 }
 
 void x86_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struct insn *out)

@@ -95,3 +95,16 @@ else
 		od_compare "$od_lib" "libc.so.6 (no debug file)"
 	fi
 fi
+
+# The quick path (decode/x86_quick.c) gives Zydis's instruction, field by
+# field, at every instruction start of the C library and of the x86
+# fixtures; objdump above has already agreed on the lengths.
+if [ -n "${TOOLS:-}" ] && [ -x "$TOOLS/insn_dump" ] && [ -r "$od_lib" ]; then
+	for q_file in "$od_lib" "$FIXTURES"/x86/*; do
+		case $q_file in *.S|*.o|*.json) continue ;; esac
+		run "$TOOLS/insn_dump" --check "$q_file"
+		q_line=$(printf '%s\n' "$OUT" | tail -1)
+		expect_eq "$(basename "$q_file"): quick path and Zydis differ at" \
+			"$(printf '%s\n' "$q_line" | sed -n 's/.*quick, \([0-9]*\) differ$/\1/p')" 0
+	done
+fi

@@ -18,6 +18,12 @@
  *       none), then "compared N functions, M mismatched". With START (hex),
  *       only the function that starts there is compared.
  *
+ *   insn_dump --check FILE
+ *       x86-64: every instruction of every function decoded by the quick
+ *       path (decode/x86_quick.c) and by Zydis alone; one line per
+ *       instruction they disagree on ("differ ADDR BYTES"), then
+ *       "checked N instructions, Q quick, M differ".
+ *
  * Exit 0 when it ran (mismatches or not), 2 on bad usage or input. */
 #include "base/base.h"
 #include "decode/decode.h"
@@ -144,6 +150,27 @@ static bool compare(const struct walk *w, const struct elf_func *f,
 	return false;
 }
 
+/* The quick path against Zydis at each instruction start of f. */
+static void check_function(const struct walk *w, const struct elf_image *img,
+			   const struct elf_func *f, size_t *quick, size_t *differ)
+{
+	const uint8_t *p = elf_func_bytes(img, f);
+
+	for (size_t i = 0; p && i < w->n; i++) {
+		uint64_t off = w->insn[i].addr - f->addr;
+		bool q;
+
+		if (!decode_quick_agrees(w->dec, p + off, f->size - off, &q)) {
+			(*differ)++;
+			printf("differ %" PRIx64, w->insn[i].addr);
+			for (uint64_t k = off; k < f->size && k < off + 15; k++)
+				printf(" %02x", p[k]);
+			printf("\n");
+		}
+		*quick += q;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *addrs_path = NULL, *path;
@@ -153,7 +180,8 @@ int main(int argc, char **argv)
 	struct err e = { "" };
 	uint64_t *od = NULL, only = 0;
 	size_t nod = 0, compared = 0, bad = 0;
-	bool has_only = false;
+	bool has_only = false, check = false;
+	size_t checked = 0, quick = 0, differ = 0;
 
 	if ((argc == 4 || argc == 5) && strcmp(argv[1], "--compare") == 0) {
 		addrs_path = argv[2];
@@ -162,10 +190,13 @@ int main(int argc, char **argv)
 			has_only = true;
 			only = strtoull(argv[4], NULL, 16);
 		}
+	} else if (argc == 3 && strcmp(argv[1], "--check") == 0) {
+		check = true;
+		path = argv[2];
 	} else if (argc == 2) {
 		path = argv[1];
 	} else {
-		fprintf(stderr, "usage: insn_dump [--compare ADDRS FILE [START]] | FILE\n");
+		fprintf(stderr, "usage: insn_dump [--compare ADDRS FILE [START] | --check FILE] | FILE\n");
 		return 2;
 	}
 	if (addrs_path && !(od = read_addrs(addrs_path, &nod))) {
@@ -192,6 +223,11 @@ int main(int argc, char **argv)
 		if (has_only && f->addr != only)
 			continue;
 		decode_function(&w, &img, f);
+		if (check) {
+			check_function(&w, &img, f, &quick, &differ);
+			checked += w.n;
+			continue;
+		}
 		if (od) {
 			compared++;
 			bad += !compare(&w, f, od, nod);
@@ -203,6 +239,8 @@ int main(int argc, char **argv)
 	}
 	if (od)
 		printf("compared %zu functions, %zu mismatched\n", compared, bad);
+	if (check)
+		printf("checked %zu instructions, %zu quick, %zu differ\n", checked, quick, differ);
 	decoder_free(w.dec);
 	free(w.insn);
 	free(od);
