@@ -102,11 +102,21 @@ static int by_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static bool falls_through(const struct insn *in)
+{
+	return in->kind == BR_NONE || in->kind == BR_COND;
+}
+
 size_t dispatch_prev(const struct dispatch *w, size_t k)
 {
-	size_t from = DISPATCH_NONE;
+	size_t from = DISPATCH_NONE, top = k;
 
-	if (k > 0 && (w->insn[k - 1].kind == BR_NONE || w->insn[k - 1].kind == BR_COND))
+	/* Alignment padding after a ret or a jmp is on no path: the way in is
+	 * then a branch (libc's parse_arith: a nopl between a ret and the
+	 * dispatch block its jg reaches, which left the switch unread). */
+	while (top > 0 && w->insn[top - 1].padding)
+		top--;
+	if (top > 0 && falls_through(&w->insn[top - 1]))
 		return w->insn[k - 1].undecoded ? DISPATCH_NONE : k - 1;
 	for (size_t i = 0; i < w->n; i++)
 		if ((w->insn[i].kind == BR_COND || w->insn[i].kind == BR_JUMP) &&

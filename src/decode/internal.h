@@ -52,7 +52,8 @@ struct dispatch {
 
 /* The instruction executed just before insn[k] on the way to the
  * dispatch: insn[k-1] when it falls through (a conditional branch does;
- * a call, a jump, a ret do not), else the one direct branch to insn[k]
+ * a call, a jump, a ret do not; nops after one of those are on no path),
+ * else the one direct branch to insn[k]
  * (GCC often jumps to the dispatch block from its bound check);
  * DISPATCH_NONE when there is neither. */
 size_t dispatch_prev(const struct dispatch *w, size_t k);

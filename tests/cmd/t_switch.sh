@@ -41,17 +41,22 @@ sw_check arm64 "400024 interp: 400004 400028 400030 400038;400044 unknown: unres
 # before the word table (6 bytes, largest 2: 3 entries) with a base label
 # of its own; the bound compared in memory; the index copied before the
 # loop from the register compared inside it; an absolute table; a byte
-# compared in memory, then loaded with movzbl. The hoisted loop's span stops
-# at the ret after its first latch: case 1's block past it is out of line.
+# compared in memory, then loaded with movzbl; a dispatch block after a ret
+# and a nop (parse_arith in libc: the walk back to the bound went into the
+# nop, left the switch unread, and its loop unfound). The hoisted loop's
+# span stops at the ret after its first latch: case 1's block past it is
+# out of line. afterpad's loop is its header block alone, 0x4010ce..0x4010d3:
+# the ret after it ends the run, the dispatch and both cases (4 blocks, 26
+# bytes) are out of line.
 run "$TOOLS/jump_dump" "$FIXTURES/x86/switch2"
 expect_eq "switch2: table targets" "$(printf '%s\n' "$OUT" | tr '\n' ';')" \
-	"401028 twolevel: 40102a 401030 401036;401056 inmemory: 401058 40105e 401064;40107f hoisted: 401081 401087;401094 absolute: 40109b 4010a1;4010bf inbyte: 4010c1 4010c6;"
+	"401028 twolevel: 40102a 401030 401036;401056 inmemory: 401058 40105e 401064;40107f hoisted: 401081 401087;401094 absolute: 40109b 4010a1;4010bf inbyte: 4010c1 4010c6;4010e8 afterpad: 4010ea 4010f0;"
 run "$STRADDLE" scan --json --all --no-source "$FIXTURES/x86/switch2"
-expect_eq "switch2: hoisted loop" \
-	"$(jq_of '[.files[0].functions[].loops[] | "\(.start)-\(.end)/\(.irreducible)"] | join(" ")')" \
-	"0x401070-0x401086/false"
+expect_eq "switch2: hoisted and afterpad loops" \
+	"$(jq_of '[.files[0].functions[].loops[] | "\(.start)-\(.end)/\(.irreducible)/\(.cold_blocks)/\(.cold_bytes)"] | join(" ")')" \
+	"0x401070-0x401086/false/1/5 0x4010ce-0x4010d3/false/4/26"
 expect_eq "switch2: per file" \
-	"$(jq_of '"\(.files[0].jump_tables)/\(.files[0].indirect_jumps_unresolved)"')" "5/0"
+	"$(jq_of '"\(.files[0].jump_tables)/\(.files[0].indirect_jumps_unresolved)"')" "6/0"
 
 # An irreducible cycle that closes only through a switch
 # (tests/fixtures/x86/switchcycle.S): entered at the top 0x401006 (falling
