@@ -22,7 +22,8 @@ size_t utf8_length(const unsigned char *p, size_t n);
 /* A compact JSON writer to a FILE (writer.c), for the documents that can
  * be tens of megabytes. A jw writes one value (jw_open first); its bytes
  * reach the FILE in blocks, the last when that value's bracket closes.
- * Keys NULL inside arrays. */
+ * Keys are NULL inside arrays, else the program's own names: plain ASCII
+ * (no '"', '\\' or control bytes), short, written without escaping. */
 struct jw {
 	FILE *f;
 	int depth;

@@ -104,12 +104,63 @@ static void blocks(void **state)
 	free(name);
 }
 
+/* Keyed values of every kind across many blocks: each asks the buffer
+ * once for its key and value together, so one that does not fit where a
+ * block ends must start the next whole. */
+static void keyed_blocks(void **state)
+{
+	enum { N = 3000 };
+	char *want = malloc(64 * N + 8), *buf = NULL;
+	size_t len = 0, at = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct jw w;
+
+	jw_init(&w, f);
+	jw_open(&w, NULL, '{');
+	at += (size_t)sprintf(want + at, "{");
+	for (int i = 0; i < N; i++) {
+		const char *sep = i ? "," : "";
+
+		switch (i % 5) {
+		case 0:
+			jw_int(&w, "instructions", -1000003LL * i);
+			at += (size_t)sprintf(want + at, "%s\"instructions\":%lld", sep, -1000003LL * i);
+			break;
+		case 1:
+			jw_hex(&w, "start", 0xffffffff81000000ull + (unsigned)i);
+			at += (size_t)sprintf(want + at, "%s\"start\":\"0x%llx\"", sep,
+					      0xffffffff81000000ull + (unsigned)i);
+			break;
+		case 2:
+			jw_bool(&w, "in_loop_buffer", i & 8);
+			at += (size_t)sprintf(want + at, "%s\"in_loop_buffer\":%s", sep,
+					      i & 8 ? "true" : "false");
+			break;
+		case 3:
+			jw_null(&w, "here_align");
+			at += (size_t)sprintf(want + at, "%s\"here_align\":null", sep);
+			break;
+		default:
+			jw_string(&w, "rule", "loop-straddles-window");
+			at += (size_t)sprintf(want + at, "%s\"rule\":\"loop-straddles-window\"", sep);
+		}
+	}
+	jw_close(&w, '}');
+	at += (size_t)sprintf(want + at, "}");
+	fclose(f);
+	assert_int_equal(len, at);
+	assert_string_equal(buf, want);
+	free(buf);
+	free(want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(escapes),
 		cmocka_unit_test(document),
 		cmocka_unit_test(blocks),
+		cmocka_unit_test(keyed_blocks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
