@@ -48,6 +48,33 @@ static void escapes(void **state)
 	check("\xc0\xaf", "\"\xef\xbf\xbd\xef\xbf\xbd\"");  /* overlong */
 }
 
+/* Every byte value at every place of a 19-byte name: a run of plain
+ * bytes stops at each that is not ('"', '\\', a control byte, or here a
+ * lone byte from 0x80 up, which is not UTF-8), wherever it stands. */
+static void every_byte(void **state)
+{
+	for (int b = 1; b < 256; b++)
+		for (int at = 0; at < 19; at++) {
+			char in[20], want[40];
+			const char *esc = b == '"' ? "\\\"" : b == '\\' ? "\\\\" :
+					  b >= 0x80 ? "\xef\xbf\xbd" : NULL;
+			char ctl[8];
+
+			memset(in, 'a', 19);
+			in[19] = '\0';
+			in[at] = (char)b;
+			if (b < 0x20) {
+				snprintf(ctl, sizeof ctl, "\\u%04x", b);
+				esc = ctl;
+			}
+			if (esc)
+				snprintf(want, sizeof want, "\"%.*s%s%s\"", at, in, esc, in + at + 1);
+			else
+				snprintf(want, sizeof want, "\"%s\"", in);
+			check(in, want);
+		}
+}
+
 static void document(void **state)
 {
 	char *buf = NULL;
@@ -158,6 +185,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(escapes),
+		cmocka_unit_test(every_byte),
 		cmocka_unit_test(document),
 		cmocka_unit_test(blocks),
 		cmocka_unit_test(keyed_blocks),
