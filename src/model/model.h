@@ -214,7 +214,9 @@ struct noreturn_set {
 	size_t n;
 };
 
-void noreturn_find(const struct elf_image *img, const struct elf_funcs *f,
+/* `jobs` threads read the functions' code (1: the caller alone); the set
+ * does not depend on how many. */
+void noreturn_find(const struct elf_image *img, const struct elf_funcs *f, unsigned jobs,
 		   struct noreturn_set *s);
 bool noreturn_has(const struct noreturn_set *s, uint64_t addr);
 

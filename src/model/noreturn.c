@@ -10,6 +10,7 @@
 #include "model.h"
 
 #include <elf.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,8 +62,8 @@ static bool name_is_noreturn(const char *name)
 
 /* What a function's own code says: it has no ret, no indirect jump and no
  * jump leaving it, and its last instruction is a trap, a jump inside it, or
- * a call (which then decides). */
-enum { ENDS_RETURNING, ENDS_STOPPED, ENDS_IN_CALL };
+ * a call (which then decides). ENDS_NAMED: its name says so. */
+enum { ENDS_RETURNING, ENDS_STOPPED, ENDS_IN_CALL, ENDS_NAMED };
 
 struct candidate {
 	size_t func;
@@ -89,6 +90,70 @@ static int ends(struct decoder *d, const uint8_t *p, const struct elf_func *f,
 		return ENDS_IN_CALL;
 	}
 	return ENDS_RETURNING;
+}
+
+/* How each function ends, read by several threads: this is the first
+ * pass over the file's code, paid in page faults as much as in searching,
+ * and it was a serial part of every scan -j 2 (issue 8). Threads take
+ * interleaved chunks; each writes only its functions' entries. */
+struct ending {
+	const struct elf_image *img;
+	const struct elf_funcs *f;
+	uint8_t *end;                   /* per function: ENDS_* */
+	uint64_t *last_call;            /* per function, for ENDS_IN_CALL */
+	size_t first, stride;           /* chunks first, first + stride, ... */
+	pthread_t thread;
+};
+
+#define ENDING_CHUNK 256
+
+static int ending_of(const struct ending *e, struct decoder *d, size_t i)
+{
+	const struct elf_func *f = &e->f->v[i];
+	const uint8_t *p = elf_func_bytes(e->img, f);
+
+	if (name_is_noreturn(f->name))
+		return ENDS_NAMED;
+	/* most functions hold a ret: a byte or word search rules them out
+	 * without a second decode */
+	if (!p || decode_may_hold_ret(e->img->arch, p, f->size))
+		return ENDS_RETURNING;
+	return ends(d, p, f, &e->last_call[i]);
+}
+
+static void *find_endings(void *arg)
+{
+	struct ending *e = arg;
+	struct decoder *d = decoder_new(e->img->arch);
+	size_t n = e->f->n;
+
+	for (size_t c = e->first; d && c < n; c += e->stride)
+		for (size_t i = c; i < n && i < c + ENDING_CHUNK; i++)
+			e->end[i] = (uint8_t)ending_of(e, d, i);
+	decoder_free(d);
+	return NULL;
+}
+
+static void find_endings_in(const struct elf_image *img, const struct elf_funcs *f,
+			    unsigned jobs, uint8_t *end, uint64_t *last_call)
+{
+	struct ending e[jobs ? jobs : 1];
+	bool started[jobs ? jobs : 1];
+
+	jobs = jobs ? jobs : 1;
+	for (unsigned k = 0; k < jobs; k++)
+		e[k] = (struct ending){ img, f, end, last_call, (size_t)k * ENDING_CHUNK,
+					(size_t)jobs * ENDING_CHUNK, 0 };
+	/* a thread that cannot start leaves its chunks to the caller */
+	for (unsigned k = 1; k < jobs; k++)
+		started[k] = pthread_create(&e[k].thread, NULL, find_endings, &e[k]) == 0;
+	find_endings(&e[0]);
+	for (unsigned k = 1; k < jobs; k++) {
+		if (started[k])
+			pthread_join(e[k].thread, NULL);
+		else
+			find_endings(&e[k]);
+	}
 }
 
 static int by_u64(const void *a, const void *b)
@@ -136,11 +201,13 @@ static void add_plt_stubs(const struct elf_image *img, struct decoder *d,
 	elf_plt_free(&plt);
 }
 
-void noreturn_find(const struct elf_image *img, const struct elf_funcs *f,
+void noreturn_find(const struct elf_image *img, const struct elf_funcs *f, unsigned jobs,
 		   struct noreturn_set *s)
 {
 	struct decoder *d = decoder_new(img->arch);
 	struct candidate *c = xcalloc(f->n, sizeof *c);
+	uint8_t *end = xcalloc(f->n + 1, 1);
+	uint64_t *last_call = xcalloc(f->n + 1, sizeof *last_call);
 	size_t nc = 0;
 	bool grew = true;
 
@@ -149,22 +216,12 @@ void noreturn_find(const struct elf_image *img, const struct elf_funcs *f,
 	/* Relocatable objects: call targets are unrelocated, nothing to match. */
 	if (img->type == ET_REL || !d)
 		goto out;
+	find_endings_in(img, f, jobs, end, last_call);
 	for (size_t i = 0; i < f->n; i++) {
-		const uint8_t *p = elf_func_bytes(img, &f->v[i]);
-		uint64_t last = 0;
-
-		if (name_is_noreturn(f->v[i].name)) {
+		if (end[i] == ENDS_NAMED || end[i] == ENDS_STOPPED)
 			s->addr[s->n++] = f->v[i].addr;
-			continue;
-		}
-		/* most functions hold a ret: a byte or word search rules them
-		 * out without a second decode */
-		if (!p || decode_may_hold_ret(img->arch, p, f->v[i].size))
-			continue;
-		switch (ends(d, p, &f->v[i], &last)) {
-		case ENDS_STOPPED: s->addr[s->n++] = f->v[i].addr; break;
-		case ENDS_IN_CALL: c[nc++] = (struct candidate){ i, last }; break;
-		}
+		else if (end[i] == ENDS_IN_CALL)
+			c[nc++] = (struct candidate){ i, last_call[i] };
 	}
 	add_plt_stubs(img, d, s, f->n);
 	qsort(s->addr, s->n, sizeof *s->addr, by_u64);
@@ -180,6 +237,8 @@ void noreturn_find(const struct elf_image *img, const struct elf_funcs *f,
 			}
 	}
 out:
+	free(end);
+	free(last_call);
 	free(c);
 	decoder_free(d);
 }

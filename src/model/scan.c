@@ -568,7 +568,7 @@ int scan_image(const struct elf_image *img, const struct scan_opts *o,
 	if (r->nprofile == 0)
 		r->profile[r->nprofile++] = profile_named(
 			img->arch == ARCH_AARCH64 ? "generic-arm64" : "generic-x86");
-	noreturn_find(img, &r->funcs, &noreturn);
+	noreturn_find(img, &r->funcs, nw, &noreturn);
 	w = xcalloc(nw, sizeof *w);
 	for (unsigned k = 0; k < nw; k++) {
 		w[k].img = img;
