@@ -64,20 +64,16 @@ bool decode_quick_agrees(struct decoder *d, const uint8_t *p, size_t n, bool *qu
 	return d->arch == ARCH_X86_64 && x86_quick_agrees(d->impl, p, n, quick);
 }
 
-unsigned decode_count_stores(struct decoder *d, const uint8_t *p, size_t n)
+unsigned decode_count_stores(struct decoder *d, const struct insn *insn, const uint8_t *code,
+			     size_t n)
 {
 	unsigned stores = 0;
-	size_t off = 0;
 
-	while (off < n) {
-		uint8_t len = 4;
-
-		if (d->arch == ARCH_X86_64)
-			stores += x86_writes_memory(d->impl, p + off, n - off, &len);
-		else
-			stores += arm64_writes_memory(d->impl, p + off, n - off);
-		off += len;
-	}
+	for (size_t off = 0, k = 0; off < n; off += insn[k++].len)
+		if (insn[k].may_store)
+			stores += d->arch == ARCH_X86_64 ?
+				  x86_writes_memory(d->impl, code + off, insn[k].len) :
+				  arm64_writes_memory(d->impl, code + off, insn[k].len);
 	return stores;
 }
 

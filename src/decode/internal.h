@@ -19,12 +19,15 @@ struct x86_facts {
 	bool has_imm;           /* a first immediate (or relative displacement) */
 	bool rel;               /* ... which is a branch's displacement */
 	int64_t imm;
+	/* the opcode byte and its map as Zydis numbers them (0 the one-byte
+	 * map, 1 0F, more the others): may_store reads loads by them */
+	uint8_t opcode, map;
 };
 
 /* The common instructions without Zydis; false: ask Zydis. */
 bool x86_quick_facts(const uint8_t *p, size_t n, struct x86_facts *f);
 bool x86_quick_agrees(void *d, const uint8_t *p, size_t n, bool *quick);
-bool x86_writes_memory(void *d, const uint8_t *p, size_t n, uint8_t *len);
+bool x86_writes_memory(void *d, const uint8_t *p, size_t n);
 bool x86_fuses(const struct insn *first, const struct insn *jcc);
 uint64_t x86_stub_slot(void *d, const uint8_t *p, size_t n, uint64_t addr);
 

@@ -7,10 +7,89 @@
 #include <Zydis/Zydis.h>
 #include <stdio.h>
 
+/* What an instruction's name tells: of its memory writes (may_store), and
+ * whether it is filler (padding). */
+enum {
+	WRITES_IN_REGISTER_FORM = 1,    /* with a register ModRM all the same */
+	WRITES_WITHOUT_MODRM = 2,       /* through an implicit memory operand */
+	READS_MEMORY_ONLY = 4,          /* never writes its ModRM memory operand */
+	MOV_BY_OPCODE = 8,              /* without a ModRM, writes if A2 or A3 (moffs) */
+	/* compilers and the kernel fill with nops, or with int3 after an
+	 * unconditional jump (GCC -mharden-sls, clang's function padding) */
+	PADDING = 16,
+};
+
 struct x86_decoder {
 	ZydisDecoder z;
 	ZydisDecoder full;      /* with operands: for the rare dispatch walk */
+	/* per mnemonic, the flags above: one load an instruction where a
+	 * switch over the lists was a tree of compares */
+	uint8_t name[ZYDIS_MNEMONIC_MAX_VALUE + 1];
+	/* per opcode of the one-byte map [0] and of 0F [1]: its memory
+	 * operand is only read (read_only_map0, read_only_map0f) */
+	bool reads_memory_only[2][256];
 };
+
+/* Register forms that write memory all the same: call and push through FF
+ * (the stack), maskmovq and (v)maskmovdqu ([rdi]), VIA PadLock's xstore,
+ * xcrypt and xsha ([es:rdi]) (Intel SDM Vol. 2; VIA PadLock Programming
+ * Guide). */
+static const ZydisMnemonic write_in_register_form[] = {
+	ZYDIS_MNEMONIC_CALL, ZYDIS_MNEMONIC_PUSH, ZYDIS_MNEMONIC_MASKMOVQ,
+	ZYDIS_MNEMONIC_MASKMOVDQU, ZYDIS_MNEMONIC_VMASKMOVDQU, ZYDIS_MNEMONIC_XSTORE,
+	ZYDIS_MNEMONIC_XCRYPT_CBC, ZYDIS_MNEMONIC_XCRYPT_CFB, ZYDIS_MNEMONIC_XCRYPT_CTR,
+	ZYDIS_MNEMONIC_XCRYPT_ECB, ZYDIS_MNEMONIC_XCRYPT_OFB, ZYDIS_MNEMONIC_XSHA1,
+	ZYDIS_MNEMONIC_XSHA256,
+};
+
+/* Without a ModRM, an implicit memory operand: push, pushf, call and
+ * enter (the stack), the string stores and ins ([rdi]); and mov to a moffs
+ * address, by its opcode (A2, A3), not its name (mov B8 writes none).
+ * movsd is also SSE's scalar move, which has a ModRM. */
+static const ZydisMnemonic write_without_modrm[] = {
+	ZYDIS_MNEMONIC_CALL, ZYDIS_MNEMONIC_PUSH, ZYDIS_MNEMONIC_PUSHF, ZYDIS_MNEMONIC_PUSHFD,
+	ZYDIS_MNEMONIC_PUSHFQ, ZYDIS_MNEMONIC_ENTER, ZYDIS_MNEMONIC_INSB, ZYDIS_MNEMONIC_INSW,
+	ZYDIS_MNEMONIC_INSD, ZYDIS_MNEMONIC_STOSB, ZYDIS_MNEMONIC_STOSW, ZYDIS_MNEMONIC_STOSD,
+	ZYDIS_MNEMONIC_STOSQ, ZYDIS_MNEMONIC_MOVSB, ZYDIS_MNEMONIC_MOVSW, ZYDIS_MNEMONIC_MOVSD,
+	ZYDIS_MNEMONIC_MOVSQ,
+};
+
+/* cmp, test and bt in the 80-83, F6/F7 and 0F BA groups, whose other
+ * members write; the hint nops. */
+static const ZydisMnemonic read_memory_only[] = {
+	ZYDIS_MNEMONIC_CMP, ZYDIS_MNEMONIC_TEST, ZYDIS_MNEMONIC_BT, ZYDIS_MNEMONIC_NOP,
+};
+
+/* Opcodes whose ModRM memory operand is only read, whatever the prefix
+ * and encoding (Intel SDM Vol. 2, Appendix A, the opcode maps). One-byte
+ * map: the ALU ops and mov in their "r, r/m" direction (02 03 ... 3A 3B,
+ * 8A 8B), cmp and test either way, movsxd, imul, lea. 0F: the prefetches
+ * and hint nops (0D, 18-1F but 1B, where MPX's bndstx and bndmov store);
+ * the SSE/AVX loads (10 movups/movss/movupd/movsd, 12 and 16 movlps/
+ * movhps, 28 movaps, 6E movd/movq, 6F movdqa/movdqu) but not the stores
+ * beside them (11, 13, 17, 29, 2B, 7E, 7F, D6, E7); conversions, compares
+ * and arithmetic into a register (14 15 2A 2C-2F 51-70 74-76 C2 C6, D1-FE
+ * but D6 D7 E7 F7 FF); cmov, bt, imul, bsf/bsr, popcnt, movzx, movsx. Most
+ * loop instructions with a memory operand are loads (mov 8B, lea): each
+ * one proved here is one full decode less. */
+static const uint8_t read_only_map0[] = {
+	0x02, 0x03, 0x0a, 0x0b, 0x12, 0x13, 0x1a, 0x1b, 0x22, 0x23, 0x2a, 0x2b, 0x32, 0x33,
+	0x38, 0x39, 0x3a, 0x3b, 0x63, 0x69, 0x6b, 0x84, 0x85, 0x8a, 0x8b, 0x8d,
+};
+static const uint8_t read_only_map0f[] = {
+	0x0d, 0x10, 0x12, 0x14, 0x15, 0x16, 0x18, 0x19, 0x1a, 0x1c, 0x1d, 0x1e, 0x1f,
+	0x28, 0x2a, 0x2c, 0x2d, 0x2e, 0x2f,
+	0x40, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48, 0x49, 0x4a, 0x4b, 0x4c, 0x4d,
+	0x4e, 0x4f, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59, 0x5a, 0x5b, 0x5c,
+	0x5d, 0x5e, 0x5f, 0x60, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6a,
+	0x6b, 0x6c, 0x6d, 0x6e, 0x6f, 0x70, 0x74, 0x75, 0x76,
+	0xa3, 0xaf, 0xb6, 0xb7, 0xb8, 0xbc, 0xbd, 0xbe, 0xbf, 0xc2, 0xc6,
+	0xd1, 0xd2, 0xd3, 0xd4, 0xd5, 0xd8, 0xd9, 0xda, 0xdb, 0xdc, 0xdd, 0xde, 0xdf,
+	0xe0, 0xe1, 0xe2, 0xe3, 0xe4, 0xe5, 0xe6, 0xe8, 0xe9, 0xea, 0xeb, 0xec, 0xed, 0xee,
+	0xef, 0xf0, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf8, 0xf9, 0xfa, 0xfb, 0xfc, 0xfd,
+	0xfe,
+};
+
 
 void *x86_decoder_new(void)
 {
@@ -19,6 +98,19 @@ void *x86_decoder_new(void)
 	ZydisDecoderInit(&d->z, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
 	ZydisDecoderEnableMode(&d->z, ZYDIS_DECODER_MODE_MINIMAL, ZYAN_TRUE);
 	ZydisDecoderInit(&d->full, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
+	for (size_t k = 0; k < sizeof write_in_register_form / sizeof *write_in_register_form; k++)
+		d->name[write_in_register_form[k]] |= WRITES_IN_REGISTER_FORM;
+	for (size_t k = 0; k < sizeof write_without_modrm / sizeof *write_without_modrm; k++)
+		d->name[write_without_modrm[k]] |= WRITES_WITHOUT_MODRM;
+	for (size_t k = 0; k < sizeof read_memory_only / sizeof *read_memory_only; k++)
+		d->name[read_memory_only[k]] |= READS_MEMORY_ONLY;
+	d->name[ZYDIS_MNEMONIC_MOV] |= MOV_BY_OPCODE;
+	d->name[ZYDIS_MNEMONIC_NOP] |= PADDING;
+	d->name[ZYDIS_MNEMONIC_INT3] |= PADDING;
+	for (size_t k = 0; k < sizeof read_only_map0; k++)
+		d->reads_memory_only[0][read_only_map0[k]] = true;
+	for (size_t k = 0; k < sizeof read_only_map0f; k++)
+		d->reads_memory_only[1][read_only_map0f[k]] = true;
 	return d;
 }
 
@@ -94,6 +186,29 @@ static uint8_t branch_kind(const struct x86_facts *f)
 	}
 }
 
+/* Can the instruction write memory, as far as the scan's minimal decode
+ * tells? Decoding every loop's operands to count its stores was the
+ * largest cost the scan added (issue 8), so only these are decoded again.
+ * Without a ModRM, and with a register ModRM, only the names listed write
+ * (write_without_modrm, write_in_register_form). A memory ModRM operand
+ * may be written, unless its name (read_memory_only) or its opcode
+ * (read_only_map0, read_only_map0f) says it is only read.
+ * tests/unit/test_decode.c holds this to the full decode over every
+ * opcode and prefix form. */
+static bool may_store(const struct x86_decoder *d, const struct x86_facts *f, uint8_t name)
+{
+	if (!f->has_modrm)
+		return (name & WRITES_WITHOUT_MODRM) ||
+		       ((name & MOV_BY_OPCODE) && (f->opcode | 1) == 0xa3);
+	if (f->mod == 3)
+		return name & WRITES_IN_REGISTER_FORM;
+	if (name & READS_MEMORY_ONLY)
+		return false;
+	_Static_assert(ZYDIS_OPCODE_MAP_DEFAULT == 0 && ZYDIS_OPCODE_MAP_0F == 1,
+		       "x86_facts.map is Zydis's, reads_memory_only indexed by it");
+	return f->map > ZYDIS_OPCODE_MAP_0F || !d->reads_memory_only[f->map][f->opcode];
+}
+
 /* Zydis's minimal decode, as facts; false when the bytes do not decode. */
 static bool zydis_facts(struct x86_decoder *d, const uint8_t *p, size_t n, struct x86_facts *f)
 {
@@ -105,24 +220,27 @@ static bool zydis_facts(struct x86_decoder *d, const uint8_t *p, size_t n, struc
 		.mnemonic = (uint16_t)z.mnemonic, .len = z.length,
 		.has_modrm = z.raw.modrm.offset != 0, .mod = z.raw.modrm.mod, .rm = z.raw.modrm.rm,
 		.has_imm = z.raw.imm[0].size != 0, .rel = z.raw.imm[0].is_relative,
-		.imm = z.raw.imm[0].value.s,
+		.imm = z.raw.imm[0].value.s, .opcode = z.opcode, .map = (uint8_t)z.opcode_map,
 	};
 	return true;
 }
 
-static void fill_insn(const struct x86_facts *f, uint64_t addr, struct insn *out)
+static void fill_insn(const struct x86_decoder *d, const struct x86_facts *f, uint64_t addr,
+		      struct insn *out)
 {
+	uint8_t name = d->name[f->mnemonic];
+
 	out->addr = addr;
 	out->target = 0;
 	out->fuse_first = FUSE_NONE;
 	out->fuse_cond = COND_NONE;
-	out->undecoded = 0;
 	out->len = f->len;
 	out->shape = f->mnemonic;
 	out->kind = branch_kind(f);
-	/* compilers and the kernel fill with nops, or with int3 after an
-	 * unconditional jump (GCC -mharden-sls, clang's function padding) */
-	out->padding = f->mnemonic == ZYDIS_MNEMONIC_NOP || f->mnemonic == ZYDIS_MNEMONIC_INT3;
+	/* one byte holds the three flags: set together, they are one store */
+	out->padding = (name & PADDING) != 0;
+	out->undecoded = 0;
+	out->may_store = may_store(d, f, name);
 	if (out->kind == BR_COND || out->kind == BR_JUMP || out->kind == BR_CALL)
 		out->target = addr + f->len + (uint64_t)f->imm;
 	if (out->kind == BR_COND)
@@ -139,7 +257,7 @@ static inline void decode_into(struct x86_decoder *d, const uint8_t *p, size_t n
 	struct x86_facts f;
 
 	if (x86_quick_facts(p, n, &f) || zydis_facts(d, p, n, &f)) {
-		fill_insn(&f, addr, out);
+		fill_insn(d, &f, addr, out);
 		return;
 	}
 	*out = (struct insn){ .addr = addr, .len = 1, .kind = BR_INVALID, .shape = 0xffff };
@@ -157,11 +275,11 @@ bool x86_quick_agrees(void *dv, const uint8_t *p, size_t n, bool *quick)
 		return true;
 	if (!zydis_facts(dv, p, n, &z))
 		return false;
-	fill_insn(&q, 0x1000, &a);
-	fill_insn(&z, 0x1000, &b);
+	fill_insn(dv, &q, 0x1000, &a);
+	fill_insn(dv, &z, 0x1000, &b);
 	return a.len == b.len && a.shape == b.shape && a.kind == b.kind && a.target == b.target &&
 	       a.fuse_first == b.fuse_first && a.fuse_cond == b.fuse_cond &&
-	       a.padding == b.padding;
+	       a.padding == b.padding && a.may_store == b.may_store;
 }
 
 void x86_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struct insn *out)
@@ -223,19 +341,17 @@ uint64_t x86_stub_slot(void *dv, const uint8_t *p, size_t n, uint64_t addr)
  * last write of the register it reads, walking back along the path to the
  * jump (dispatch_prev). */
 
-/* One instruction with its operands (the full decoder): does it write
- * memory? An address computed but not accessed (lea) or a hint (nop,
- * prefetch) is no write. Undecodable bytes: one byte, no write. */
-bool x86_writes_memory(void *dv, const uint8_t *p, size_t n, uint8_t *len)
+/* One instruction p[0..n) with its operands (the full decoder): does it
+ * write memory? An address computed but not accessed (lea) or a hint
+ * (nop, prefetch) is no write; nor are undecodable bytes. */
+bool x86_writes_memory(void *dv, const uint8_t *p, size_t n)
 {
 	struct x86_decoder *d = dv;
 	ZydisDecodedInstruction i;
 	ZydisDecodedOperand op[ZYDIS_MAX_OPERAND_COUNT];
 
-	*len = 1;
 	if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&d->full, p, n, &i, op)))
 		return false;
-	*len = i.length;
 	if (i.mnemonic == ZYDIS_MNEMONIC_NOP)
 		return false;
 	for (uint8_t k = 0; k < i.operand_count; k++)

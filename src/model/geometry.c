@@ -124,7 +124,8 @@ bool back_end_hid_straddle(const struct profile *p, const struct loop_geometry *
 }
 
 void loop_count_stores(struct loop_geometry *geo, const struct profile *p, struct decoder *d,
-		       const uint8_t *code, uint64_t start, uint64_t placement_align)
+		       const struct insn *insn, const uint8_t *code, uint64_t start,
+		       uint64_t placement_align)
 {
 	unsigned windows[3];
 	size_t nw = profile_straddle_windows(p, windows);
@@ -145,7 +146,7 @@ void loop_count_stores(struct loop_geometry *geo, const struct profile *p, struc
 			   geo->ninsn >= fetch * p->stores_per_cycle;
 	}
 	if (depends)
-		geo->nstore = (int32_t)decode_count_stores(d, code, geo->bytes);
+		geo->nstore = (int32_t)decode_count_stores(d, insn, code, geo->bytes);
 }
 
 /* Each check makes at most one hazard, a branch rule one per branch. */
@@ -183,7 +184,8 @@ size_t code_loop_hazards(const struct profile *p, const uint8_t *code, size_t si
 		struct loop_geometry geo = { 0 };
 
 		loop_geometry(&g, best, &geo);
-		loop_count_stores(&geo, p, d, code + (best->start - addr), best->start, 4096);
+		loop_count_stores(&geo, p, d, insn + best->first, code + (best->start - addr),
+				  best->start, 4096);
 		found = loop_hazards(p, &geo, best->start, 4096, out, max);
 		loop_geometry_free(&geo);
 	}

@@ -187,12 +187,14 @@ void loop_geometry_free(struct loop_geometry *geo);
  * placement modulo placement_align) that p's back-end bound hides? */
 bool back_end_hid_straddle(const struct profile *p, const struct loop_geometry *geo,
 			   uint64_t start, uint64_t placement_align);
-/* Count the stores of a loop whose bytes are code[0..geo->bytes), at
- * `start` with placements known modulo `placement_align` (loop_hazards),
- * when p's verdict depends on them and they are not counted yet (decoding
- * operands costs several times the scan's decode: issue 8). */
+/* Count the stores of a loop whose bytes are code[0..geo->bytes), decoded
+ * as insn[] (insn[0] at code[0]), at `start` with placements known modulo
+ * `placement_align` (loop_hazards), when p's verdict depends on them and
+ * they are not counted yet (decoding operands costs several times the
+ * scan's decode: issue 8). */
 void loop_count_stores(struct loop_geometry *geo, const struct profile *p, struct decoder *d,
-		       const uint8_t *code, uint64_t start, uint64_t placement_align);
+		       const struct insn *insn, const uint8_t *code, uint64_t start,
+		       uint64_t placement_align);
 /* Room loop_hazards needs for one profile's hazards of a loop. */
 size_t loop_hazards_max(const struct loop_geometry *geo);
 

@@ -264,8 +264,8 @@ static void report_loop(struct worker *w, const struct elf_func *f, const struct
 		size_t max = loop_hazards_max(geo);
 
 		r->in_loop_buffer |= in_loop_buffer(p, geo);
-		loop_count_stores(geo, p, w->dec, elf_func_bytes(w->img, f) + (l->start - f->addr),
-				  l->start, align);
+		loop_count_stores(geo, p, w->dec, w->insn + l->first,
+				  elf_func_bytes(w->img, f) + (l->start - f->addr), l->start, align);
 		r->back_end_bound |= back_end_hid_straddle(p, geo, l->start, align);
 		w->out.nhazard += loop_hazards(p, geo, l->start, align,
 					       reserve_hazards(w, max), max);

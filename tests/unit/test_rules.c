@@ -119,22 +119,26 @@ static void stores_counted_when_needed(void **state)
 	struct profile p = *profile_named("zen5");
 	struct decoder *d = decoder_new(ARCH_X86_64);
 	struct loop_geometry g = tight_loop(19, 15, 17);
+	struct insn in[7];
+	size_t used;
 
+	assert_int_equal(decode_run(d, loop, sizeof loop, 0x1000, in, 7, &used), 7);
+	assert_int_equal(used, sizeof loop);
 	p.issue_width = 10;
 	p.stores_per_cycle = 2;
 	g.ninsn = 7;
 	g.nstore = -1;
 	/* at 0x1000 it straddles nothing: not counted */
-	loop_count_stores(&g, &p, d, loop, 0x1000, 4096);
+	loop_count_stores(&g, &p, d, in, loop, 0x1000, 4096);
 	assert_int_equal(g.nstore, -1);
 	/* relocatable, 4-aligned: some placement crosses a line */
-	loop_count_stores(&g, &p, d, loop, 0x1000, 4);
+	loop_count_stores(&g, &p, d, in, loop, 0x1000, 4);
 	assert_int_equal(g.nstore, 4);
 	/* across the line at 0x1030, under a profile without a bound: not counted */
 	g.nstore = -1;
-	loop_count_stores(&g, profile_named("zen4"), d, loop, 0x1030, 4096);
+	loop_count_stores(&g, profile_named("zen4"), d, in, loop, 0x1030, 4096);
 	assert_int_equal(g.nstore, -1);
-	loop_count_stores(&g, &p, d, loop, 0x1030, 4096);
+	loop_count_stores(&g, &p, d, in, loop, 0x1030, 4096);
 	assert_int_equal(g.nstore, 4);
 	decoder_free(d);
 }

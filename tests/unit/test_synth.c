@@ -29,7 +29,7 @@ static void check_loop(const struct synth_kernel *s, enum arch arch, uint32_t wa
 		assert_true(off <= s->k.loop_end);
 	}
 	/* the stores it claims are the stores the decoder finds */
-	assert_int_equal(decode_count_stores(d, s->code + s->k.loop_start, s->bytes), s->nstore);
+	assert_int_equal(decode_count_stores(d, in, s->code + s->k.loop_start, s->bytes), s->nstore);
 	decoder_free(d);
 	assert_int_equal(n, want_ninsn);
 	assert_int_equal(s->ninsn, want_ninsn);
