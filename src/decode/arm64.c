@@ -63,34 +63,6 @@ static uint8_t branch_kind(const cs_insn *i)
 	}
 }
 
-/* Capstone 4 does not decode the ARMv8.1 atomics, so their encodings
- * (Arm ARM C4.1.94): atomic memory operations, size 111 0 00 A R 1 Rs o3
- * opc 00 Rn Rt, all writing but LDAPR (o3 1, opc 100); CAS, x 001000 1 L
- * 1 Rs o0 11111 Rn Rt; CASP, 0 x 001000 0 L 1 Rs o0 11111 Rn Rt. */
-static bool atomic_word_writes(uint32_t w)
-{
-	if ((w & 0x3f200c00u) == 0x38200000u)
-		return ((w >> 12) & 0xf) != 0xc;
-	return (w & 0x3fa07c00u) == 0x08a07c00u || (w & 0xbfa07c00u) == 0x08207c00u;
-}
-
-/* Does the word write memory? Every A64 store's mnemonic begins with
- * "st" (str, stp, stur, stlr, stxr, stnp, st1..st4, stg, ...): the name
- * decides, one string test and no operand walk; the atomics that write
- * (swp, cas, the LSE ld<op>s) by their encoding. m is NULL for a word
- * Capstone cannot decode. All of these are in the loads-and-stores
- * encoding group (op0 x1x0, Arm ARM C4.1); tests/unit/test_decode.c
- * checks that nothing outside it is counted. */
-static bool word_writes(uint32_t w, const char *m)
-{
-	return atomic_word_writes(w) || (m && m[0] == 's' && m[1] == 't');
-}
-
-static uint32_t word_at(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 void arm64_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struct insn *out)
 {
 	struct arm64_decoder *d = dv;
@@ -104,7 +76,6 @@ void arm64_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struc
 	out->fuse_cond = 0;
 	out->padding = 0;
 	out->undecoded = 0;
-	out->may_store = 0;
 	out->len = (uint8_t)(n < 4 ? n : 4);
 	if (n < 4) {
 		out->kind = BR_INVALID;
@@ -112,10 +83,10 @@ void arm64_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struc
 		return;
 	}
 	if (!cs_disasm_iter(d->cs, &code, &size, &at, d->insn)) {
-		uint32_t w = word_at(p);
+		uint32_t w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+			     (uint32_t)p[3] << 24;
 
 		out->shape = 0xffff;
-		out->may_store = word_writes(w, NULL);
 		/* UDF #imm16 (0000 xxxx), which Capstone 4 does not decode
 		 * either, traps like brk: a block end with no successor */
 		if ((w & 0xffff0000u) == 0) {
@@ -132,8 +103,6 @@ void arm64_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struc
 	out->shape = (uint16_t)d->insn->id;
 	out->kind = branch_kind(d->insn);
 	out->padding = d->insn->id == ARM64_INS_NOP;
-	/* the decode has the name in hand: the answer itself, for free */
-	out->may_store = word_writes(word_at(p), d->insn->mnemonic);
 	if (out->kind == BR_COND || out->kind == BR_JUMP || out->kind == BR_CALL)
 		out->target = branch_target(d->insn);
 	/* Compare-and-branch fusion (CMP/CMN/TST + B.cond) on Arm's big
@@ -145,18 +114,47 @@ void arm64_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struc
 		out->fuse_cond = 1;
 }
 
-/* Does the word p[0..n) write memory (word_writes)? */
+/* Capstone 4 does not decode the ARMv8.1 atomics, so their encodings
+ * (Arm ARM C4.1.94): atomic memory operations, size 111 0 00 A R 1 Rs o3
+ * opc 00 Rn Rt, all writing but LDAPR (o3 1, opc 100); CAS, x 001000 1 L
+ * 1 Rs o0 11111 Rn Rt; CASP, 0 x 001000 0 L 1 Rs o0 11111 Rn Rt. */
+static bool atomic_word_writes(uint32_t w)
+{
+	if ((w & 0x3f200c00u) == 0x38200000u)
+		return ((w >> 12) & 0xf) != 0xc;
+	return (w & 0x3fa07c00u) == 0x08a07c00u || (w & 0xbfa07c00u) == 0x08207c00u;
+}
+
+/* Could the word write memory? Every store and atomic is in the
+ * loads-and-stores encoding group, op0 x1x0 (Arm ARM C4.1): outside it no
+ * word is decoded again (tests/unit/test_decode.c holds this to
+ * arm64_writes_memory). */
+bool arm64_may_store(const uint8_t *p, size_t n)
+{
+	return n >= 4 && (p[3] & 0x0a) == 0x08;
+}
+
+/* Does the word write memory? Every A64 store's mnemonic begins with
+ * "st" (str, stp, stur, stlr, stxr, stnp, st1..st4, stg, ...): the name
+ * decides, one string test and no operand walk; the atomics that write
+ * (swp, cas, the LSE ld<op>s) by their encoding. */
 bool arm64_writes_memory(void *dv, const uint8_t *p, size_t n)
 {
 	struct arm64_decoder *d = dv;
 	const uint8_t *code = p;
 	size_t size = n < 4 ? n : 4;
 	uint64_t at = 0;
+	const char *m;
 
 	if (n < 4)
 		return false;
-	return word_writes(word_at(p), cs_disasm_iter(d->cs, &code, &size, &at, d->insn) ?
-				       d->insn->mnemonic : NULL);
+	if (atomic_word_writes((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+			       (uint32_t)p[3] << 24))
+		return true;
+	if (!cs_disasm_iter(d->cs, &code, &size, &at, d->insn))
+		return false;
+	m = d->insn->mnemonic;
+	return m[0] == 's' && m[1] == 't';
 }
 
 /* The PLT stub's load of its GOT slot, by encoding (Arm ARM C6.2): ADRP

@@ -64,17 +64,32 @@ bool decode_quick_agrees(struct decoder *d, const uint8_t *p, size_t n, bool *qu
 	return d->arch == ARCH_X86_64 && x86_quick_agrees(d->impl, p, n, quick);
 }
 
+static bool may_store(struct decoder *d, const uint8_t *p, size_t n)
+{
+	return d->arch == ARCH_X86_64 ? x86_may_store(d->impl, p, n) : arm64_may_store(p, n);
+}
+
+static bool writes_memory(struct decoder *d, const uint8_t *p, size_t n)
+{
+	return d->arch == ARCH_X86_64 ? x86_writes_memory(d->impl, p, n) :
+	       arm64_writes_memory(d->impl, p, n);
+}
+
 unsigned decode_count_stores(struct decoder *d, const struct insn *insn, const uint8_t *code,
 			     size_t n)
 {
 	unsigned stores = 0;
 
 	for (size_t off = 0, k = 0; off < n; off += insn[k++].len)
-		if (insn[k].may_store)
-			stores += d->arch == ARCH_X86_64 ?
-				  x86_writes_memory(d->impl, code + off, insn[k].len) :
-				  arm64_writes_memory(d->impl, code + off, insn[k].len);
+		stores += may_store(d, code + off, insn[k].len) &&
+			  writes_memory(d, code + off, insn[k].len);
 	return stores;
+}
+
+bool decode_store_filter_holds(struct decoder *d, const uint8_t *p, size_t n, bool *may)
+{
+	*may = may_store(d, p, n);
+	return *may || !writes_memory(d, p, n);
 }
 
 static uint64_t read_entry(const uint8_t *p, const struct table_shape *t)

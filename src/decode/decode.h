@@ -29,20 +29,12 @@ struct insn {
 	uint8_t kind;           /* enum branch_kind */
 	uint8_t fuse_first;     /* class as the first of a fused pair, 0 none */
 	uint8_t fuse_cond;      /* class of a conditional branch's condition */
-	/* One-bit flags share the last byte, so the record stays 24 bytes
-	 * (issue 8: the scan holds every instruction of a function). */
-	uint8_t padding : 1;    /* a nop or int3: filler when nothing reaches it */
+	uint8_t padding;        /* a nop or int3: filler when nothing reaches it */
 	/* AArch64: a word Capstone 4 cannot decode (SVE, MTE, newer
 	 * extensions). Every branch encoding is in the base ISA, which it
 	 * decodes, so such a word is a plain instruction that falls through. */
-	uint8_t undecoded : 1;
-	/* Clear when the decode's own facts prove the instruction writes no
-	 * memory; set, it may, and decode_count_stores decodes its operands
-	 * to know. */
-	uint8_t may_store : 1;
+	uint8_t undecoded;
 };
-
-_Static_assert(sizeof(struct insn) == 24, "struct insn grew: the scan holds one per instruction");
 
 struct decoder;
 
@@ -74,12 +66,17 @@ bool decode_quick_agrees(struct decoder *d, const uint8_t *p, size_t n, bool *qu
  * read-modify-writes, string stores, pushes and calls (the return
  * address). What bounds a store-heavy loop's iteration however its bytes
  * lie (model/rules.c, the back-end bound). insn[] are the records of those
- * bytes as decode_run made them, insn[0] at code[0]: only those with
- * may_store set are decoded again with operands (several times the cost
- * of the scan's decode), and the model asks only for loops whose verdict
- * depends on it. */
+ * bytes as decode_run made them, insn[0] at code[0]. Decoding operands
+ * costs several times the scan's decode, so the model asks only for loops
+ * whose verdict depends on it, and only an instruction a cheap look (the
+ * scan's own decode again, x86_quick.c first; AArch64's encoding group)
+ * cannot clear is decoded with them. */
 unsigned decode_count_stores(struct decoder *d, const struct insn *insn, const uint8_t *code,
 			     size_t n);
+/* That cheap look at the instruction p[0..n), for the tests: false when it
+ * clears one the full decode finds writing memory. *may says whether it
+ * left the instruction to the full decode. */
+bool decode_store_filter_holds(struct decoder *d, const uint8_t *p, size_t n, bool *may);
 
 /* Does `first` macro-fuse with the conditional branch `jcc` that follows
  * it? Intel's rules (Optimization Reference Manual, "Macro-fusion"): TEST

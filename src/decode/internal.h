@@ -27,6 +27,7 @@ struct x86_facts {
 /* The common instructions without Zydis; false: ask Zydis. */
 bool x86_quick_facts(const uint8_t *p, size_t n, struct x86_facts *f);
 bool x86_quick_agrees(void *d, const uint8_t *p, size_t n, bool *quick);
+bool x86_may_store(void *d, const uint8_t *p, size_t n);
 bool x86_writes_memory(void *d, const uint8_t *p, size_t n);
 bool x86_fuses(const struct insn *first, const struct insn *jcc);
 uint64_t x86_stub_slot(void *d, const uint8_t *p, size_t n, uint64_t addr);
@@ -69,6 +70,7 @@ bool arm64_table_shape(void *d, const struct elf_image *img, const struct dispat
 void *arm64_decoder_new(void);
 void arm64_decoder_free(void *d);
 void arm64_decode_one(void *d, const uint8_t *p, size_t n, uint64_t addr, struct insn *out);
+bool arm64_may_store(const uint8_t *p, size_t n);
 bool arm64_writes_memory(void *d, const uint8_t *p, size_t n);
 uint64_t arm64_stub_slot(const uint8_t *p, size_t n, uint64_t addr);
 
