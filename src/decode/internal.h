@@ -19,9 +19,6 @@ struct x86_facts {
 	bool has_imm;           /* a first immediate (or relative displacement) */
 	bool rel;               /* ... which is a branch's displacement */
 	int64_t imm;
-	/* the opcode byte and its map as Zydis numbers them (0 the one-byte
-	 * map, 1 0F, more the others): may_store reads loads by them */
-	uint8_t opcode, map;
 };
 
 /* The common instructions without Zydis; false: ask Zydis. */

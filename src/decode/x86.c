@@ -190,18 +190,21 @@ static uint8_t branch_kind(const struct x86_facts *f)
  * (read_only_map0, read_only_map0f) says it is only read.
  * tests/unit/test_decode.c holds this to the full decode over every
  * opcode and prefix form. */
-static bool may_store(const struct x86_decoder *d, const struct x86_facts *f, uint8_t name)
+static bool may_store(const struct x86_decoder *d, const struct x86_facts *f, uint8_t map,
+		      uint8_t opcode)
 {
+	uint8_t name = d->name[f->mnemonic];
+
 	if (!f->has_modrm)
 		return (name & WRITES_WITHOUT_MODRM) ||
-		       ((name & MOV_BY_OPCODE) && (f->opcode | 1) == 0xa3);
+		       ((name & MOV_BY_OPCODE) && (opcode | 1) == 0xa3);
 	if (f->mod == 3)
 		return name & WRITES_IN_REGISTER_FORM;
 	if (name & READS_MEMORY_ONLY)
 		return false;
 	_Static_assert(ZYDIS_OPCODE_MAP_DEFAULT == 0 && ZYDIS_OPCODE_MAP_0F == 1,
-		       "x86_facts.map is Zydis's, reads_memory_only indexed by it");
-	return f->map > ZYDIS_OPCODE_MAP_0F || !d->reads_memory_only[f->map][f->opcode];
+		       "reads_memory_only is indexed by Zydis's map number");
+	return map > ZYDIS_OPCODE_MAP_0F || !d->reads_memory_only[map][opcode];
 }
 
 /* Zydis's minimal decode, as facts; false when the bytes do not decode. */
@@ -215,7 +218,7 @@ static bool zydis_facts(struct x86_decoder *d, const uint8_t *p, size_t n, struc
 		.mnemonic = (uint16_t)z.mnemonic, .len = z.length,
 		.has_modrm = z.raw.modrm.offset != 0, .mod = z.raw.modrm.mod, .rm = z.raw.modrm.rm,
 		.has_imm = z.raw.imm[0].size != 0, .rel = z.raw.imm[0].is_relative,
-		.imm = z.raw.imm[0].value.s, .opcode = z.opcode, .map = (uint8_t)z.opcode_map,
+		.imm = z.raw.imm[0].value.s,
 	};
 	return true;
 }
@@ -271,24 +274,35 @@ bool x86_quick_agrees(void *dv, const uint8_t *p, size_t n, bool *quick)
 	fill_insn(&z, 0x1000, &b);
 	return a.len == b.len && a.shape == b.shape && a.kind == b.kind && a.target == b.target &&
 	       a.fuse_first == b.fuse_first && a.fuse_cond == b.fuse_cond &&
-	       a.padding == b.padding &&
-	       may_store(dv, &q, ((struct x86_decoder *)dv)->name[q.mnemonic]) ==
-	       may_store(dv, &z, ((struct x86_decoder *)dv)->name[z.mnemonic]);
+	       a.padding == b.padding;
 }
 
 /* The cheap look before a full decode (decode_count_stores): the scan's
- * own decode of p[0..n) again, which is a fraction of the full decode's
- * cost, and may_store on it. Undecodable bytes write nothing. Done only for
- * the loops whose verdict depends on their stores (4% of libLLVM-14's
- * instructions), not in the decode of every instruction. */
+ * own decode of p[0..n) again, a fraction of the full decode's cost, and
+ * may_store on it. Done only for the loops whose verdict depends on their
+ * stores (4% of libLLVM-14's instructions), not in the decode of every
+ * instruction. The quick path takes no prefix but one 0x66 and a REX, so
+ * its opcode byte and map are found again behind them. Undecodable bytes
+ * write nothing. */
 bool x86_may_store(void *dv, const uint8_t *p, size_t n)
 {
 	struct x86_decoder *d = dv;
 	struct x86_facts f;
+	ZydisDecodedInstruction z;
+	size_t at = 0;
 
-	if (!x86_quick_facts(p, n, &f) && !zydis_facts(d, p, n, &f))
+	if (x86_quick_facts(p, n, &f)) {
+		at += p[at] == 0x66;
+		at += (p[at] & 0xf0) == 0x40;
+		if (p[at] == 0x0f)
+			return may_store(d, &f, ZYDIS_OPCODE_MAP_0F, p[at + 1]);
+		return may_store(d, &f, ZYDIS_OPCODE_MAP_DEFAULT, p[at]);
+	}
+	if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&d->z, NULL, p, n, &z)))
 		return false;
-	return may_store(d, &f, d->name[f.mnemonic]);
+	f = (struct x86_facts){ .mnemonic = (uint16_t)z.mnemonic,
+				.has_modrm = z.raw.modrm.offset != 0, .mod = z.raw.modrm.mod };
+	return may_store(d, &f, (uint8_t)z.opcode_map, z.opcode);
 }
 
 void x86_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struct insn *out)

@@ -203,7 +203,6 @@ bool x86_quick_facts(const uint8_t *p, size_t n, struct x86_facts *f)
 	size_t at = 0;
 	bool opsize16 = false, rex_w = false, rex_b = false;
 	unsigned reg = 0, len;
-	uint8_t opcode, map = ZYDIS_OPCODE_MAP_DEFAULT;
 
 	/* prefixes: one 0x66, then REX; any other prefix goes to Zydis */
 	if (n > 0 && p[0] == 0x66) {
@@ -221,22 +220,21 @@ bool x86_quick_facts(const uint8_t *p, size_t n, struct x86_facts *f)
 		if (++at >= n)
 			return false;
 		op = &two_byte[p[at]];
-		map = ZYDIS_OPCODE_MAP_0F;
 	} else {
 		op = &one_byte[p[at]];
 		/* 0x90 is nop, but xchg with r8 under REX.B (SDM: XCHG) */
 		if (p[at] == 0x90 && !rex_b) {
 			*f = (struct x86_facts){ .mnemonic = ZYDIS_MNEMONIC_NOP,
-						 .len = (uint8_t)(at + 1), .opcode = 0x90 };
+						 .len = (uint8_t)(at + 1) };
 			return true;
 		}
 	}
-	opcode = p[at++];               /* past the opcode */
+	at++;                           /* past the opcode */
 	if (!op->flags && !op->mnemonic && !op->group)
 		return false;
 	if (opsize16 && (op->flags & Q_NO66))
 		return false;
-	*f = (struct x86_facts){ .opcode = opcode, .map = map };
+	*f = (struct x86_facts){ 0 };
 	if (op->flags & Q_MODRM) {
 		if (at >= n)
 			return false;
