@@ -122,7 +122,7 @@ static bool all_padding(const struct insn *in, size_t n)
 /* The blocks, from leader to leader; edge_at[first] is the block a leader
  * starts, kept while building (the branches' targets are all leaders, so
  * no other instruction needs it). Calls come from the branch list, which
- * *br walks along. */
+ * `br` walks along. */
 static void cut_blocks(struct cfg *g)
 {
 	uint32_t nb = 0, br = 0;
@@ -142,7 +142,7 @@ static void cut_blocks(struct cfg *g)
 			.first = i,
 			.ninsn = j - i,
 			.has_call = call,
-			.padding = g->insn[i].padding && all_padding(&g->insn[i], j - i),
+			.padding = all_padding(&g->insn[i], j - i),
 		};
 	}
 	g->nblock = nb;

@@ -23,6 +23,9 @@ struct x86_facts {
 
 /* The common instructions without Zydis; false: ask Zydis. */
 bool x86_quick_facts(const uint8_t *p, size_t n, struct x86_facts *f);
+/* The opcode map (ZydisOpcodeMap) and opcode of bytes x86_quick_facts
+ * took. */
+void x86_quick_opcode(const uint8_t *p, size_t n, uint8_t *map, uint8_t *opcode);
 bool x86_quick_agrees(void *d, const uint8_t *p, size_t n, bool *quick);
 bool x86_may_store(void *d, const uint8_t *p, size_t n);
 bool x86_writes_memory(void *d, const uint8_t *p, size_t n);

@@ -289,14 +289,11 @@ bool x86_may_store(void *dv, const uint8_t *p, size_t n)
 	struct x86_decoder *d = dv;
 	struct x86_facts f;
 	ZydisDecodedInstruction z;
-	size_t at = 0;
+	uint8_t map, opcode;
 
 	if (x86_quick_facts(p, n, &f)) {
-		at += p[at] == 0x66;
-		at += (p[at] & 0xf0) == 0x40;
-		if (p[at] == 0x0f)
-			return may_store(d, &f, ZYDIS_OPCODE_MAP_0F, p[at + 1]);
-		return may_store(d, &f, ZYDIS_OPCODE_MAP_DEFAULT, p[at]);
+		x86_quick_opcode(p, n, &map, &opcode);
+		return may_store(d, &f, map, opcode);
 	}
 	if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&d->z, NULL, p, n, &z)))
 		return false;

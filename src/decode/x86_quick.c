@@ -197,23 +197,38 @@ static uint16_t mnemonic_of(const struct quick_op *op, unsigned reg)
 	return op->group ? group_mnemonic[op->group][reg] : op->mnemonic;
 }
 
+/* Past the prefixes the quick path reads, one 0x66 then REX (any other
+ * goes to Zydis): the index of the opcode byte (0x0F for the two-byte
+ * map), and the 0x66 and REX byte found (0 for none). */
+static size_t opcode_at(const uint8_t *p, size_t n, bool *opsize16, uint8_t *rex)
+{
+	size_t at = 0;
+
+	*opsize16 = n > 0 && p[0] == 0x66;
+	at += *opsize16;
+	*rex = at < n && (p[at] & 0xf0) == 0x40 ? p[at] : 0;
+	return at + (*rex != 0);
+}
+
+void x86_quick_opcode(const uint8_t *p, size_t n, uint8_t *map, uint8_t *opcode)
+{
+	bool opsize16;
+	uint8_t rex;
+	size_t at = opcode_at(p, n, &opsize16, &rex);
+
+	*map = p[at] == 0x0f ? ZYDIS_OPCODE_MAP_0F : ZYDIS_OPCODE_MAP_DEFAULT;
+	*opcode = p[at + (p[at] == 0x0f)];
+}
+
 bool x86_quick_facts(const uint8_t *p, size_t n, struct x86_facts *f)
 {
 	const struct quick_op *op;
-	size_t at = 0;
-	bool opsize16 = false, rex_w = false, rex_b = false;
+	bool opsize16;
+	uint8_t rex;
+	size_t at = opcode_at(p, n, &opsize16, &rex);
+	bool rex_w = rex & 8, rex_b = rex & 1;
 	unsigned reg = 0, len;
 
-	/* prefixes: one 0x66, then REX; any other prefix goes to Zydis */
-	if (n > 0 && p[0] == 0x66) {
-		opsize16 = true;
-		at++;
-	}
-	if (at < n && (p[at] & 0xf0) == 0x40) {
-		rex_w = p[at] & 8;
-		rex_b = p[at] & 1;
-		at++;
-	}
 	if (at >= n)
 		return false;
 	if (p[at] == 0x0f) {
