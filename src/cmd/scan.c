@@ -20,6 +20,7 @@ struct scan_cmd {
 	bool source_lines;
 	unsigned long limit;
 	unsigned fail_rules;            /* bit per enum rule */
+	bool fail_uncertain;            /* ... also in loops whose span is uncertain */
 	const char *dump_vdso;
 	const char *uarch;
 	struct json_stream out;
@@ -222,12 +223,35 @@ static void format_share(double share, char *buf, size_t n)
 	snprintf(buf, n, "%.1f", 100 * share);
 }
 
+/* A loop whose function has an unresolved indirect jump may be cut
+ * short, or be part of a cycle the CFG cannot see: never "certain". */
+static void format_row_placement(const struct row *x, char *buf, size_t n)
+{
+	char place[32];
+
+	format_placement(x->hazard, place, sizeof place);
+	if (x->loop && x->loop->span_uncertain)
+		snprintf(buf, n, "%s, span uncertain", x->hazard->certain ? "placement certain" : place);
+	else
+		snprintf(buf, n, "%s", place);
+}
+
+/* "1.92x": the predicted slowdown at today's placement; "-" for a rule
+ * the cost model does not price. */
+static void format_cost(const struct hazard *h, char *buf, size_t n)
+{
+	if (h->slowdown > 0)
+		snprintf(buf, n, "%.2fx", h->slowdown);
+	else
+		snprintf(buf, n, "-");
+}
+
 static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r,
 			  FILE *out)
 {
 	static const char *const cols[] = { ">samples %", "severity", "function", "section",
 		"address", "source", ">bytes", "window", "detail", "rule", "profile", "placement",
-		"fix" };
+		"cost", "fix" };
 	const size_t first = r->hot ? 0 : 1;   /* the samples column only with --hot */
 	struct strbuf profiles = { 0 };
 	struct table t;
@@ -235,13 +259,14 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 	size_t n = collect_rows(r, &rows), shown = 0, folded = 0, more = 0, i = 0;
 
 	n = sort_rows(c, r, rows, n);
-	table_init(&t, 13 - first, cols + first);
+	table_init(&t, 14 - first, cols + first);
 	t.max[2 - first] = 48;
 	while (i < n) {
 		const struct row *x = &rows[i];
 		const struct hazard *h = x->hazard;
-		char addr[20], src[128], bytes[24], win[16], tb[64], place[32], fix[96], pct[16];
-		const char *cells[13];
+		char addr[20], src[128], bytes[24], win[16], tb[64], place[48], fix[96], pct[16];
+		char cost[16];
+		const char *cells[14];
 
 		sb_reset(&profiles);
 		for (; i < n && same_verdict(x, &rows[i]); i++)
@@ -264,13 +289,14 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 		snprintf(win, sizeof win, "%u", h->window);
 		format_windows(r, x, tb, sizeof tb);
 		format_fix(h, fix, sizeof fix);
-		format_placement(h, place, sizeof place);
+		format_row_placement(x, place, sizeof place);
+		format_cost(h, cost, sizeof cost);
 		format_share(hot_share(r, row_samples(x)), pct, sizeof pct);
-		const char *all[13] = { pct, severity_name(h->severity), r->funcs.v[x->func->func].name,
+		const char *all[14] = { pct, severity_name(h->severity), r->funcs.v[x->func->func].name,
 					h->section ? h->section : "-", addr, src, bytes, win, tb,
-					rule_name(h->rule), sb_str(&profiles), place, fix };
+					rule_name(h->rule), sb_str(&profiles), place, cost, fix };
 
-		memcpy(cells, all + first, (13 - first) * sizeof *cells);
+		memcpy(cells, all + first, (14 - first) * sizeof *cells);
 		table_row_v(&t, cells);
 	}
 	if (t.nrows)
@@ -352,6 +378,8 @@ static void print_text(struct scan_cmd *c, struct elf_image *img, const struct s
 	fprintf(out, "; profile");
 	for (size_t i = 0; i < r->nprofile; i++)
 		fprintf(out, "%s %s", i ? "," : "", r->profile[i]->name);
+	for (size_t i = 0; i < r->nprofile && r->back_end[0][0]; i++)
+		fprintf(out, "%s %s", i ? "," : "; back end", r->back_end[i]);
 	if (r->hot)
 		fprintf(out, "; %" PRIu64 " of %" PRIu64 " samples (%.1f%%)", r->file_samples,
 		       r->run_samples, 100 * hot_share(r, r->file_samples));
@@ -362,11 +390,22 @@ static void print_text(struct scan_cmd *c, struct elf_image *img, const struct s
 	fprintf(out, "%zu hazards: %zu loops, %zu function entries\n\n", r->nhazard, loops_with, entries);
 }
 
+/* A hazard in a loop whose span is uncertain gates only when asked
+ * (--fail-on-uncertain): its bytes may not be the loop's. */
 static void check_gate(struct scan_cmd *c, const struct scan_result *r)
 {
-	for (size_t i = 0; i < r->nhazard; i++)
-		if (c->fail_rules & (1u << r->hazard[i].rule))
-			c->gate_failed = true;
+	for (size_t i = 0; i < r->nfunc; i++) {
+		const struct func_report *f = &r->func[i];
+
+		for (uint32_t l = f->loop; l < f->loop + f->nloop; l++)
+			for (uint32_t h = 0; h < r->loop[l].nhazard; h++)
+				if ((c->fail_rules & (1u << r->hazard[r->loop[l].hazard + h].rule)) &&
+				    (!r->loop[l].span_uncertain || c->fail_uncertain))
+					c->gate_failed = true;
+		for (uint32_t h = f->hazard; h < f->hazard + f->nhazard; h++)
+			if (c->fail_rules & (1u << r->hazard[h].rule))
+				c->gate_failed = true;
+	}
 }
 
 static int open_target(const char *arg, struct elf_image *img, struct err *e)
@@ -491,6 +530,13 @@ static const struct cmd_option scan_options[] = {
 	  .help = "exit 1 if a hazard of these rules is found ('any' for all):\n"
 		  "loop-straddles-window, branch-crosses-window,\n"
 		  "branch-ends-window, entry-misaligned" },
+	{ .name = "fail-on-uncertain", .kind = OPT_SET, .field = F(fail_uncertain),
+	  .help = "--fail-on also gates on loops whose span is uncertain\n"
+		  "(an unresolved indirect jump in their function)" },
+	{ .name = "llvm-mca", .value = "PROGRAM|none", .kind = OPT_STRING, .field = F(opts.llvm_mca),
+	  .help = "the cost model's back end: LLVM's scheduling model of each\n"
+		  "profile's CPU (default: the newest llvm-mca-N installed);\n"
+		  "none: the profile's measured bound only" },
 	{ .name = "no-source", .kind = OPT_CLEAR, .field = F(source_lines),
 	  .help = "do not look up source lines (DWARF)" },
 	{ .name = "dump-vdso", .value = "FILE", .kind = OPT_OUTPUT, .field = F(dump_vdso),
@@ -543,6 +589,7 @@ static int parse_options(struct scan_cmd *c, int argc, char **argv)
 	c->source_lines = true;
 	c->uarch = "host";
 	c->min_share = 0.005;
+	c->opts.cost = true;
 	if (parse_command_line(&scan_command, c, argc, argv))
 		return -1;
 	if (select_profiles(c->uarch, c->profiles, 32, &c->opts.nprofiles, c->host_why,

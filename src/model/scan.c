@@ -32,6 +32,7 @@ struct worker {
 	size_t *tab_first;
 	size_t ntab, tab_cap, tab_first_cap;
 	size_t indirect;                /* indirect jumps of the function */
+	uint32_t unresolved;            /* ... of them whose targets are unknown */
 	bool backward;                  /* a direct branch that can close a cycle */
 	uint32_t *call;                 /* its direct calls (instruction indices) */
 	size_t ncall, call_cap;
@@ -257,6 +258,7 @@ static void report_loop(struct worker *w, const struct elf_func *f, const struct
 		.cold_bytes = l->cold_bytes, .same_span = same_span,
 		.branch = first_back,
 		.hazard = (uint32_t)w->out.nhazard,
+		.span_uncertain = w->unresolved > 0,
 	};
 	for (size_t k = 0; k < w->nprof; k++) {
 		const struct profile *p = w->prof[k];
@@ -271,6 +273,7 @@ static void report_loop(struct worker *w, const struct elf_func *f, const struct
 					       reserve_hazards(w, max), max);
 	}
 	r->nhazard = (uint32_t)(w->out.nhazard - r->hazard);
+	r->nstore = geo->nstore;
 	name_section(w, f, r->hazard);
 	if (!r->nhazard && !w->opts->keep_all) {
 		w->out.nhazard = r->hazard;
@@ -375,7 +378,10 @@ static void scan_function(struct worker *w, size_t index)
 	w->out.instructions += n;
 	w->out.bytes_decoded += f->size;
 	fr.loop = (uint32_t)w->out.nloop;
-	if (resolve_tables(w, f, n, &fr) | w->backward) {
+	bool cyclic = resolve_tables(w, f, n, &fr) | w->backward;
+
+	w->unresolved = fr.unresolved;
+	if (cyclic) {
 		mark_noreturn_calls(w);
 		cfg_build_tables(&w->cfg, w->insn, n, w->tab, w->ntab);
 		fold_same_spans(w);
@@ -595,6 +601,8 @@ int scan_image(const struct elf_image *img, const struct scan_opts *o,
 			if (started[k])
 				pthread_join(w[k].thread, NULL);
 		merge(r, w, nw);
+		if (o->cost)
+			scan_costs(img, o, r);
 	}
 	for (unsigned k = 0; k < nw; k++)
 		worker_free(&w[k]);

@@ -1,0 +1,414 @@
+/* What a straddle costs (issue 26; DESIGN: the hazard model, "Cost"). The
+ * front end fetches a window a cycle, so a loop's iteration needs at least
+ * the windows it touches; its back end needs the cycles llvm-mca's model
+ * of the CPU gives it (dependency chains, divides, ports), and at least the
+ * profile's measured bound (issue width, stores a cycle). The slower of
+ * the two decides: a loop whose back end needs more cycles than it fetches
+ * windows pays nothing for a straddle, and says which bound hides it. */
+#include "model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *cost_bound_name(enum cost_bound b)
+{
+	static const char *const names[NCOST_BOUND] = { "at-best", "front-end", "latency", "divide",
+		"store", "issue", "loop-buffer" };
+
+	return b < NCOST_BOUND ? names[b] : "?";
+}
+
+const char *cost_source_name(enum cost_source s)
+{
+	return s == COST_SOURCE_MCA ? "llvm-mca" : s == COST_SOURCE_PROFILE ? "profile" : "none";
+}
+
+static double larger(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+double cost_ratio_at(const struct profile *p, uint64_t start, uint64_t bytes, double be,
+		     unsigned *window)
+{
+	unsigned ws[3];
+	size_t n = profile_straddle_windows(p, ws);
+	double worst = 1;
+
+	*window = 0;
+	for (size_t i = 0; i < n; i++) {
+		double t = windows_touched(start, start + bytes, ws[i]), b = windows_best(bytes, ws[i]);
+		double ratio = larger(t, be) / larger(b, be);
+
+		if (t <= b)
+			continue;
+		if (ratio > worst || !*window) {
+			worst = ratio;
+			*window = ws[i];
+		}
+	}
+	return worst;
+}
+
+/* llvm-mca's cycles well above what the ports alone need mean a chain of
+ * dependent instructions decides (the 3-cycle imul chain: 3.03 against a
+ * throughput of 1.0 on znver3, LLVM 14). */
+#define LATENCY_OVER_THROUGHPUT 1.5
+
+enum cost_bound cost_bound_of(const struct back_end *b, double front_end)
+{
+	if (b->cycles < front_end)
+		return COST_FRONT_END;
+	if (b->store > 0 && b->store >= b->cycles)
+		return COST_STORE;
+	if (b->issue > 0 && b->issue >= b->cycles)
+		return COST_ISSUE;
+	if (b->divides)
+		return COST_DIVIDE;
+	if (b->mca_cycles >= LATENCY_OVER_THROUGHPUT * b->mca_throughput)
+		return COST_LATENCY;
+	/* the ports: stores alone, at one a cycle, would fill them */
+	if (b->nstore > 0 && b->nstore >= b->mca_throughput)
+		return COST_STORE;
+	return COST_ISSUE;
+}
+
+/* The profile's bound and llvm-mca's region (NULL: not modelled). */
+static void combine(const struct profile *p, uint32_t ninsn, const struct mca_region *m,
+		    struct back_end *b)
+{
+	b->issue = p->issue_width ? (double)ninsn / p->issue_width : 0;
+	b->store = p->stores_per_cycle && b->nstore > 0 ? (double)b->nstore / p->stores_per_cycle : 0;
+	b->mca_cycles = m && m->ok ? m->cycles : 0;
+	b->mca_throughput = m && m->ok ? m->throughput : 0;
+	b->cycles = larger(b->mca_cycles, larger(b->issue, b->store));
+	b->source = b->mca_cycles ? COST_SOURCE_MCA : p->issue_width ? COST_SOURCE_PROFILE :
+		    COST_SOURCE_NONE;
+}
+
+#define ASM_LINE 160
+
+/* The loop code[0..n) at addr as one region's lines; false when an
+ * instruction does not decode (the loop is left to the profile). */
+static bool add_loop(struct mca_input *in, struct decoder *d, const uint8_t *code, size_t n,
+		     uint64_t addr, bool *divides)
+{
+	size_t start = in->text.len;
+	uint32_t ninsn = 0;
+	char line[ASM_LINE];
+
+	*divides = false;
+	for (size_t off = 0; off < n;) {
+		struct insn insn;
+		bool div;
+
+		decode_one(d, code + off, n - off, addr + off, &insn);
+		if (insn.kind == BR_INVALID || insn.undecoded ||
+		    !decode_asm_text(d, code + off, n - off, addr + off, line, sizeof line, &div)) {
+			in->text.len = start;
+			if (in->text.s)
+				in->text.s[start] = 0;
+			return false;
+		}
+		*divides |= div;
+		sb_addf(&in->text, "%s\n", line);
+		ninsn++;
+		off += insn.len;
+	}
+	GROW(in->loop, in->cap, in->nloop + 1);
+	in->loop[in->nloop++] = (struct mca_loop){ start, in->text.len, ninsn };
+	return true;
+}
+
+static void mca_input_free(struct mca_input *in)
+{
+	sb_free(&in->text);
+	free(in->loop);
+	memset(in, 0, sizeof *in);
+}
+
+/* The stores of code[0..n), through the decoder's own count. */
+static int32_t count_stores(struct decoder *d, const uint8_t *code, size_t n, uint64_t addr)
+{
+	struct insn *insn = xcalloc(n + 1, sizeof *insn);
+	size_t used, k = decode_run(d, code, n, addr, insn, n + 1, &used);
+	int32_t stores = (int32_t)decode_count_stores(d, insn, code, n);
+
+	(void)k;
+	free(insn);
+	return stores;
+}
+
+int loop_back_end(const char *llvm_mca, const struct profile *p, struct decoder *d,
+		  const uint8_t *code, size_t n, uint64_t addr, struct back_end *out, struct err *e)
+{
+	struct mca_input in = { .arch = p->arch };
+	struct mca_region m = { 0 };
+	const char *cpu = mca_cpu(llvm_mca, p);
+	struct err ignored;
+
+	memset(out, 0, sizeof *out);
+	if (!add_loop(&in, d, code, n, addr, &out->divides)) {
+		mca_input_free(&in);
+		return err_set(e, "the loop at %#llx does not decode", (unsigned long long)addr);
+	}
+	out->nstore = count_stores(d, code, n, addr);
+	if (cpu)
+		mca_run(llvm_mca, cpu, p->arch, &in, &m, &ignored);
+	combine(p, in.loop[0].ninsn, &m, out);
+	mca_input_free(&in);
+	return 0;
+}
+
+/* ---- a whole scan ---- */
+
+/* Loops past this many instructions are priced by the profile alone: one
+ * more window of 20 or more costs them little, and llvm-mca's time grows
+ * with the instructions it simulates. So are loops that call: llvm-mca
+ * gives a call 100 cycles of latency ("call instructions are not correctly
+ * modeled"), and the callee's time is not in the loop's bytes. */
+#define MCA_MAX_INSN 256
+
+static bool straddle_hazard(const struct scan_result *r, const struct loop_report *l)
+{
+	for (uint32_t h = l->hazard; h < l->hazard + l->nhazard; h++)
+		if (r->hazard[h].rule == RULE_LOOP_STRADDLES)
+			return true;
+	return false;
+}
+
+struct pricing {
+	const struct scan_opts *o;
+	struct scan_result *r;
+	struct mca_input in;
+	size_t *input;                  /* per loop: its index in `in`, SIZE_MAX none */
+	bool *divides;                  /* per input loop */
+	size_t divides_cap;
+	struct mca_region *region[32];  /* per profile: per input loop, NULL none */
+	bool *drop;                     /* per hazard: hidden by the back end */
+	size_t dropped;
+};
+
+/* The loops that straddle (a hazard, or one the profile's bound hid)
+ * become regions of the one llvm-mca input. */
+static void gather(struct pricing *c, const struct elf_image *img)
+{
+	struct scan_result *r = c->r;
+	struct decoder *d = decoder_new(img->arch);
+
+	c->input = xcalloc(r->nloop + 1, sizeof *c->input);
+	for (size_t i = 0; i < r->nloop; i++)
+		c->input[i] = SIZE_MAX;
+	for (size_t f = 0; d && f < r->nfunc; f++) {
+		const struct elf_func *fn = &r->funcs.v[r->func[f].func];
+		const uint8_t *bytes = elf_func_bytes(img, fn);
+
+		for (uint32_t k = r->func[f].loop; bytes && k < r->func[f].loop + r->func[f].nloop; k++) {
+			struct loop_report *l = &r->loop[k];
+			const uint8_t *code = bytes + (l->start - fn->addr);
+			bool div;
+
+			if ((!straddle_hazard(r, l) && !l->back_end_bound) || l->ninsn > MCA_MAX_INSN ||
+			    l->has_call ||
+			    !add_loop(&c->in, d, code, l->end - l->start, l->start, &div))
+				continue;
+			c->input[k] = c->in.nloop - 1;
+			GROW(c->divides, c->divides_cap, c->in.nloop);
+			c->divides[c->in.nloop - 1] = div;
+			if (l->nstore < 0)
+				l->nstore = count_stores(d, code, l->end - l->start, l->start);
+		}
+	}
+	decoder_free(d);
+}
+
+/* One llvm-mca process per CPU model: profiles sharing a model share its
+ * answer. r->back_end says, per profile, what priced its loops. */
+static void run_models(struct pricing *c)
+{
+	struct scan_result *r = c->r;
+	const char *cpu[32] = { 0 };
+
+	for (size_t k = 0; k < r->nprofile; k++) {
+		const struct profile *p = r->profile[k];
+		struct err e = { "" };
+
+		snprintf(r->back_end[k], sizeof r->back_end[k], "%s",
+			 p->issue_width ? "profile" : "none");
+		cpu[k] = c->in.nloop ? mca_cpu(c->o->llvm_mca, p) : NULL;
+		for (size_t j = 0; cpu[k] && j < k; j++)
+			if (cpu[j] && strcmp(cpu[j], cpu[k]) == 0 && c->region[j]) {
+				c->region[k] = c->region[j];
+				break;
+			}
+		if (cpu[k] && !c->region[k]) {
+			c->region[k] = xcalloc(c->in.nloop, sizeof *c->region[k]);
+			if (mca_run(c->o->llvm_mca, cpu[k], p->arch, &c->in, c->region[k], &e)) {
+				free(c->region[k]);
+				c->region[k] = NULL;
+				snprintf(r->back_end[k], sizeof r->back_end[k], "%.47s",
+					 p->issue_width ? "profile (llvm-mca failed)" : "none (llvm-mca failed)");
+				cpu[k] = NULL;
+			}
+		}
+		if (c->region[k])
+			snprintf(r->back_end[k], sizeof r->back_end[k], "llvm-mca %.12s -mcpu=%.19s",
+				 mca_version(c->o->llvm_mca), cpu[k]);
+	}
+}
+
+static size_t profile_index(const struct scan_result *r, const struct profile *p)
+{
+	for (size_t k = 0; k < r->nprofile; k++)
+		if (r->profile[k] == p)
+			return k;
+	return 0;
+}
+
+static void back_end_of(const struct pricing *c, size_t loop, size_t k, struct back_end *b)
+{
+	const struct loop_report *l = &c->r->loop[loop];
+	size_t in = c->input[loop];
+
+	memset(b, 0, sizeof *b);
+	b->nstore = l->nstore;
+	b->divides = in != SIZE_MAX && c->divides[in];
+	combine(c->r->profile[k], l->ninsn, in != SIZE_MAX && c->region[k] ? &c->region[k][in] : NULL,
+		b);
+}
+
+/* in_loop_buffer (rules.c) from what the report keeps of the geometry. */
+static bool in_loop_buffer_report(const struct profile *p, const struct loop_report *l)
+{
+	return p->loop_buffer && l->innermost && !l->has_call && l->ninsn <= p->loop_buffer;
+}
+
+/* The loop's cost under each profile; the highest is its own. */
+static void price_loop(struct pricing *c, size_t i)
+{
+	struct scan_result *r = c->r;
+	struct loop_report *l = &r->loop[i];
+	uint64_t bytes = l->end - l->start;
+
+	l->cost = (struct loop_cost){ 0 };
+	for (size_t k = 0; k < r->nprofile; k++) {
+		const struct profile *p = r->profile[k];
+		struct back_end b;
+		unsigned w;
+		double ratio;
+		struct loop_cost lc;
+
+		back_end_of(c, i, k, &b);
+		ratio = cost_ratio_at(p, l->start, bytes, b.cycles, &w);
+		lc = (struct loop_cost){ .slowdown = (float)ratio, .back_end = (float)b.cycles,
+					 .window = (uint16_t)w, .source = b.source, .profile = (uint8_t)k };
+		lc.front_end = w ? (float)windows_touched(l->start, l->end, w) : 0;
+		lc.front_end_best = w ? (float)windows_best(bytes, w) : 0;
+		lc.bound = in_loop_buffer_report(p, l) ? COST_LOOP_BUFFER :
+			   !w ? COST_AT_BEST : cost_bound_of(&b, lc.front_end);
+		if (lc.bound == COST_LOOP_BUFFER)
+			lc.slowdown = 1;
+		if (k == 0 || lc.slowdown > l->cost.slowdown)
+			l->cost = lc;
+	}
+}
+
+/* A straddle costs max(best + 1, be) / max(best, be) where it is
+ * hazardous (one window more than the best); none when the back end needs
+ * best + 1 cycles or more: then it is no hazard. */
+static void price_hazards(struct pricing *c, size_t i)
+{
+	struct scan_result *r = c->r;
+	struct loop_report *l = &r->loop[i];
+
+	for (uint32_t h = l->hazard; h < l->hazard + l->nhazard; h++) {
+		struct hazard *z = &r->hazard[h];
+		struct back_end b;
+		double best;
+
+		if (z->rule != RULE_LOOP_STRADDLES)
+			continue;
+		back_end_of(c, i, profile_index(r, z->profile), &b);
+		best = windows_best(l->end - l->start, z->window);
+		z->slowdown = (float)(larger(best + 1, b.cycles) / larger(best, b.cycles));
+		if (b.cycles >= best + 1) {
+			c->drop[h] = true;
+			c->dropped++;
+			l->back_end_bound = true;
+		}
+	}
+}
+
+/* The hazards the back end hides leave the result; without keep_all, so
+ * do the loops left with none and the functions left with nothing. The
+ * arrays are rebuilt in function order (a scan's workers wrote theirs in
+ * their own order: scan.c, merge). */
+static void remove_hidden(struct pricing *c)
+{
+	struct scan_result *r = c->r;
+	bool keep = c->o->keep_all;
+	struct func_report *func = big_realloc(NULL, (r->nfunc + 1) * sizeof *func);
+	struct loop_report *loop = big_realloc(NULL, (r->nloop + 1) * sizeof *loop);
+	struct hazard *hazard = big_realloc(NULL, (r->nhazard + 1) * sizeof *hazard);
+	size_t nf = 0, nl = 0, nh = 0;
+
+	for (size_t f = 0; f < r->nfunc; f++) {
+		struct func_report fr = r->func[f];
+
+		fr.loop = (uint32_t)nl;
+		for (uint32_t k = r->func[f].loop; k < r->func[f].loop + r->func[f].nloop; k++) {
+			struct loop_report lr = r->loop[k];
+
+			lr.hazard = (uint32_t)nh;
+			for (uint32_t h = r->loop[k].hazard; h < r->loop[k].hazard + r->loop[k].nhazard; h++)
+				if (!c->drop[h])
+					hazard[nh++] = r->hazard[h];
+			lr.nhazard = (uint32_t)(nh - lr.hazard);
+			if (lr.nhazard || keep)
+				loop[nl++] = lr;
+		}
+		fr.nloop = (uint32_t)(nl - fr.loop);
+		fr.hazard = (uint32_t)nh;
+		for (uint32_t h = r->func[f].hazard; h < r->func[f].hazard + r->func[f].nhazard; h++)
+			hazard[nh++] = r->hazard[h];
+		if (fr.nloop || fr.nhazard || fr.nirr || keep)
+			func[nf++] = fr;
+	}
+	big_free(r->func);
+	big_free(r->loop);
+	big_free(r->hazard);
+	r->func = func;
+	r->loop = loop;
+	r->hazard = hazard;
+	r->nfunc = nf;
+	r->nloop = nl;
+	r->nhazard = nh;
+}
+
+void scan_costs(const struct elf_image *img, const struct scan_opts *o, struct scan_result *r)
+{
+	struct pricing c = { .o = o, .r = r, .in = { .arch = img->arch } };
+
+	gather(&c, img);
+	run_models(&c);
+	c.drop = xcalloc(r->nhazard + 1, sizeof *c.drop);
+	for (size_t i = 0; i < r->nloop; i++) {
+		price_hazards(&c, i);
+		price_loop(&c, i);
+	}
+	if (c.dropped)
+		remove_hidden(&c);
+	for (size_t k = 0; k < r->nprofile; k++) {
+		bool shared = false;
+
+		for (size_t j = 0; j < k; j++)
+			shared |= c.region[j] == c.region[k];
+		if (!shared)
+			free(c.region[k]);
+	}
+	free(c.drop);
+	free(c.input);
+	free(c.divides);
+	mca_input_free(&c.in);
+}
