@@ -573,6 +573,15 @@ void hot_attribute(struct scan_result *r, const struct hot_file *f, uint64_t run
 /* A loop's or function's share of the run's samples, 0 to 1. */
 double hot_share(const struct scan_result *r, uint64_t samples);
 
+/* A loop's own samples: those of its span less those of the loops of
+ * its function whose spans lie inside it (self[i] for r->loop[i]); and per
+ * function (outside[f] for r->func[f]) the samples in no loop of it. Each
+ * sample of the file is then counted once (scan --hot's summary). */
+void hot_loop_self(const struct scan_result *r, uint64_t *self, uint64_t *outside);
+/* The share of the run aligning the loop would save: its share less that
+ * share over its predicted slowdown (0 when not priced). */
+double hot_saves(const struct scan_result *r, const struct loop_report *l);
+
 /* Kernel samples to the kernel symbols (sorted by address) they fall
  * in: each symbol's samples; those before the first symbol count nowhere. */
 void hot_attribute_ksyms(struct hot_run *h);

@@ -38,3 +38,26 @@ void format_placement(const struct hazard *h, char *buf, size_t n)
 	else
 		snprintf(buf, n, "%u of %u", h->bad_placements, h->all_placements);
 }
+
+void format_loop_placement(const struct hazard *h, bool span_uncertain, char *buf, size_t n)
+{
+	if (!span_uncertain)
+		format_placement(h, buf, n);
+	else if (h->certain)
+		snprintf(buf, n, "placement certain, span uncertain");
+	else
+		snprintf(buf, n, "%u of %u, span uncertain", h->bad_placements, h->all_placements);
+}
+
+void format_cost(const struct hazard *h, char *buf, size_t n)
+{
+	if (h->slowdown > 0)
+		snprintf(buf, n, "%.2fx", h->slowdown);
+	else
+		snprintf(buf, n, "-");
+}
+
+double hazard_saves(const struct hazard *h, double share)
+{
+	return h->slowdown > 0 ? share - share / h->slowdown : share;
+}

@@ -38,6 +38,7 @@ static void hazard_of(const json_t *j, struct hazard *h)
 	h->severity = (uint8_t)int_of(j, "severity");
 	h->window = (uint16_t)int_of(j, "window");
 	h->certain = json_is_true(json_object_get(j, "certain"));
+	h->slowdown = (float)json_number_value(json_object_get(j, "slowdown"));
 	h->bad_placements = (uint16_t)int_of(pl, "hazardous");
 	h->all_placements = (uint16_t)int_of(pl, "possible");
 	h->fix_align = (uint16_t)int_of(fix, "align");
@@ -92,8 +93,12 @@ static int by_worst(const void *a, const void *b)
 
 	if (x->cold != y->cold)
 		return x->cold ? 1 : -1;
-	if (x->samples != y->samples)
-		return x->samples > y->samples ? -1 : 1;
+	if (x->samples != y->samples || x->h.slowdown != y->h.slowdown) {
+		double kx = hazard_saves(&x->h, (double)x->samples), ky = hazard_saves(&y->h, (double)y->samples);
+
+		if (kx != ky)
+			return kx > ky ? -1 : 1;
+	}
 	if (x->h.severity != y->h.severity)
 		return x->h.severity > y->h.severity ? -1 : 1;
 	if (x->h.certain != y->h.certain)
@@ -260,35 +265,42 @@ static void scan_rows(const json_t *file, struct hrows *rs)
 
 static void hazard_table(FILE *out, const struct hrows *rs)
 {
-	static const char *const cols[] = { ">samples %", "severity", "function", "section",
-		"address", "source", ">bytes", ">window", "detail", "rule", "profiles", "placement",
-		"fix" };
-	const size_t first = rs->run_samples ? 0 : 1;
+	static const char *const cols[] = { ">samples %", ">saves %", "severity", "function",
+		"section", "address", "source", ">bytes", ">window", "detail", "rule", "profiles",
+		"placement", "cost", "fix" };
+	const size_t first = rs->run_samples ? 0 : 2;
 	size_t shown = rs->n < HTML_ROWS ? rs->n : HTML_ROWS;
 	struct table t;
 
-	table_init(&t, 13 - first, cols + first);
-	t.max[2 - first] = 48;          /* C++ names: scan's text cuts them there too */
-	t.max[5 - first] = 48;
+	table_init(&t, 15 - first, cols + first);
+	t.max[3 - first] = 48;          /* C++ names: scan's text cuts them there too */
+	t.max[6 - first] = 48;
 	/* what may wrap: all but numbers, addresses and single words */
-	for (size_t c = 2; c < 13; c++)
-		t.wrap[c - first] = c != 4 && c != 6 && c != 7;
+	for (size_t c = 3; c < 15; c++)
+		t.wrap[c - first] = c != 5 && c != 7 && c != 8 && c != 13;
 	for (size_t i = 0; i < shown; i++) {
 		const struct hrow *r = &rs->v[i];
-		char pct[16], addr[20], bytes[24], win[16], detail[80], place[32], fix[128];
+		char pct[16], saves[16], addr[20], bytes[24], win[16], detail[80], place[48], fix[128];
+		char cost[16];
+		double share = rs->run_samples ? (double)r->samples / (double)rs->run_samples : 0.0;
 		const char *src = r->loop ? json_str(r->loop, "source", "-") : "-";
 
-		snprintf(pct, sizeof pct, "%.1f", rs->run_samples ?
-			 100.0 * (double)r->samples / (double)rs->run_samples : 0.0);
+		snprintf(pct, sizeof pct, "%.1f", 100.0 * share);
+		if (r->h.slowdown > 0)
+			snprintf(saves, sizeof saves, "%.1f", 100.0 * hazard_saves(&r->h, share));
+		else
+			snprintf(saves, sizeof saves, "-");
 		hex_addr(addr, r->addr);
 		snprintf(bytes, sizeof bytes, "%" PRIu64, r->bytes);
 		snprintf(win, sizeof win, "%u", r->h.window);
 		format_detail(r, detail, sizeof detail);
-		format_placement(&r->h, place, sizeof place);
+		format_loop_placement(&r->h, r->loop && json_is_false(json_object_get(r->loop,
+				      "span_certain")), place, sizeof place);
+		format_cost(&r->h, cost, sizeof cost);
 		format_fix(&r->h, fix, sizeof fix);
-		const char *all[13] = { pct, severity_name(r->h.severity), r->name,
+		const char *all[15] = { pct, saves, severity_name(r->h.severity), r->name,
 			json_str(r->haz, "section", "-"), addr, src, bytes, win, detail, json_str(r->haz, "rule", "-"),
-			sb_str(&r->profiles), place, fix };
+			sb_str(&r->profiles), place, cost, fix };
 		table_row_v(&t, all + first);
 	}
 	table_html(&t, out, "hazards");
