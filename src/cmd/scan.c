@@ -34,6 +34,7 @@ struct scan_cmd {
 	double min_share;
 	const struct hot_file *kernel_file;     /* kernel samples as the image's addresses */
 	size_t matched;                 /* functions --func/--section selected, all files */
+	uint64_t hot_in_files;          /* --hot: samples of the (user space) files scanned */
 };
 
 /* ---- the text table ---- */
@@ -560,6 +561,8 @@ static int scan_one(struct scan_cmd *c, const char *arg)
 	if (print_unless_changed(c, &img, &r)) {
 		check_gate(c, &r);
 		c->matched += r.functions_scanned + r.padding_symbols;
+		if (!c->kernel_file)
+			c->hot_in_files += r.file_samples;
 		if (r.functions_too_large)
 			complain(arg, "%zu function%s too large to analyse within the memory bound, "
 				 "not analysed", r.functions_too_large,
@@ -675,6 +678,13 @@ static int parse_options(struct scan_cmd *c, int argc, char **argv)
 			    sizeof c->host_why))
 		return -1;
 	c->opts.profiles = c->profiles;
+	/* a back end asked for by name that does not run is a usage error,
+	 * not a silent fallback */
+	if (c->opts.llvm_mca && strcmp(c->opts.llvm_mca, "none") != 0 &&
+	    !mca_version(c->opts.llvm_mca)) {
+		complain("--llvm-mca", "'%s' is not an llvm-mca that runs here", c->opts.llvm_mca);
+		return -1;
+	}
 	if (hot_load(c->hot_path, c->perf_script, &c->hot))
 		return -1;
 	c->have_hot = c->hot_path || c->perf_script;
@@ -814,6 +824,22 @@ static const char **hot_targets(const struct hot_run *h, int *n)
 	return v;
 }
 
+/* The rest of the run, so that the summaries add up to all its samples:
+ * the kernel's, and those of files not scanned. */
+static void print_run_rest(const struct scan_cmd *c)
+{
+	const struct hot_run *h = &c->hot;
+	uint64_t other = h->total - h->kernel.samples;
+
+	other = other > c->hot_in_files ? other - c->hot_in_files : 0;
+	if (!h->total)
+		return;
+	printf("the run's %" PRIu64 " samples: %.1f%% in the files above, %.1f%% in the kernel, "
+	       "%.1f%% in files not scanned\n", h->total,
+	       100.0 * (double)c->hot_in_files / (double)h->total,
+	       100.0 * (double)h->kernel.samples / (double)h->total, 100.0 * (double)other / (double)h->total);
+}
+
 /* A gate whose pattern is misspelt must not pass silently (issue 8): a
  * --func or --section that selected no function in any file is an error. */
 static bool no_match(const struct scan_cmd *c)
@@ -877,6 +903,8 @@ static int cmd_scan(int argc, char **argv)
 		if (!c.json && kernel_hot(&c))
 			status = EXIT_USAGE;
 	}
+	if (c.have_hot && !c.json)
+		print_run_rest(&c);
 	hot_run_free(&c.hot);
 	if (c.json) {
 		jstream_close(&c.out);

@@ -167,7 +167,7 @@ static const struct {
 	{ "haswell", { "haswell" } },
 	{ "skylake", { "skylake" } },
 	{ "icelake", { "icelake-client" } },
-	{ "goldencove", { "sapphirerapids", "alderlake" } },
+	{ "goldencove", { "alderlake", "sapphirerapids" } },
 	{ "zen1", { "znver1" } },
 	{ "zen2", { "znver2" } },
 	{ "zen3", { "znver3" } },
