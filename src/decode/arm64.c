@@ -402,13 +402,13 @@ const char *arm64_library_version(void)
 }
 
 /* Capstone's text is the Arm ARM's, which llvm-mc reads. */
-bool arm64_asm_text(void *dv, const uint8_t *p, size_t n, uint64_t addr, char *buf, size_t cap,
-		    bool *divides)
+bool arm64_asm_text(void *dv, const uint8_t *p, size_t n, uint64_t addr, uint64_t base, char *buf,
+		    size_t cap, bool *divides)
 {
 	struct arm64_decoder *d = dv;
 	const uint8_t *code = p;
 	size_t size = n < 4 ? n : 4;
-	uint64_t at = addr;
+	uint64_t at = addr - base;      /* branch targets relative to base */
 	const char *m;
 
 	if (n < 4 || !cs_disasm_iter(d->cs, &code, &size, &at, d->insn))

@@ -650,8 +650,8 @@ static bool x86_divides(ZydisMnemonic m)
 /* A direct branch's target as a label (LLVM's Intel syntax takes no
  * absolute address there; the label need not be defined), a hint nop
  * without the operands Zydis shows (LLVM reads "nop" alone). */
-bool x86_asm_text(void *dv, const uint8_t *p, size_t n, uint64_t addr, char *buf, size_t cap,
-		  bool *divides)
+bool x86_asm_text(void *dv, const uint8_t *p, size_t n, uint64_t addr, uint64_t base, char *buf,
+		  size_t cap, bool *divides)
 {
 	struct x86_decoder *d = dv;
 	ZydisDecodedInstruction i;
@@ -666,8 +666,8 @@ bool x86_asm_text(void *dv, const uint8_t *p, size_t n, uint64_t addr, char *buf
 	if (i.operand_count_visible == 1 && op[0].type == ZYDIS_OPERAND_TYPE_IMMEDIATE &&
 	    op[0].imm.is_relative &&
 	    ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&i, &op[0], addr, &target)))
-		return (size_t)snprintf(buf, cap, "%s .Lx%llx", ZydisMnemonicGetString(i.mnemonic),
-					(unsigned long long)target) < cap;
+		return (size_t)snprintf(buf, cap, "%s .Lb%lld", ZydisMnemonicGetString(i.mnemonic),
+					(long long)(target - base)) < cap;
 	return ZYAN_SUCCESS(ZydisFormatterFormatInstruction(&d->intel, &i, op, i.operand_count_visible,
 							    buf, cap, addr, NULL));
 }

@@ -21,7 +21,9 @@ const char *cost_bound_name(enum cost_bound b)
 
 const char *cost_source_name(enum cost_source s)
 {
-	return s == COST_SOURCE_MCA ? "llvm-mca" : s == COST_SOURCE_PROFILE ? "profile" : "none";
+	static const char *const names[] = { "none", "profile", "llvm-mca", "llvm-mca-width" };
+
+	return s <= COST_SOURCE_MCA_WIDTH ? names[s] : "?";
 }
 
 static double larger(double a, double b)
@@ -93,9 +95,10 @@ static void combine(const struct profile *p, uint32_t ninsn, const struct mca_re
 	if (modelled && p->issue_width && !b->divides &&
 	    m->cycles < LATENCY_OVER_THROUGHPUT * m->throughput)
 		modelled = false;
-	b->cycles = larger(modelled ? b->mca_cycles : 0, larger(b->issue, b->store));
-	b->source = modelled ? COST_SOURCE_MCA : p->issue_width ? COST_SOURCE_PROFILE :
-		    COST_SOURCE_NONE;
+	b->cycles = larger(larger(modelled ? b->mca_cycles : 0, b->dispatch),
+			   larger(b->issue, b->store));
+	b->source = modelled ? COST_SOURCE_MCA : b->dispatch ? COST_SOURCE_MCA_WIDTH :
+		    p->issue_width ? COST_SOURCE_PROFILE : COST_SOURCE_NONE;
 }
 
 #define ASM_LINE 160
@@ -116,7 +119,7 @@ static bool add_loop(struct mca_input *in, struct decoder *d, const uint8_t *cod
 
 		decode_one(d, code + off, n - off, addr + off, &insn);
 		if (insn.kind == BR_INVALID || insn.undecoded ||
-		    !decode_asm_text(d, code + off, n - off, addr + off, line, sizeof line, &div)) {
+		    !decode_asm_text(d, code + off, n - off, addr + off, addr, line, sizeof line, &div)) {
 			in->text.len = start;
 			if (in->text.s)
 				in->text.s[start] = 0;
@@ -158,8 +161,16 @@ int loop_back_end(const char *llvm_mca, const struct profile *p, struct decoder 
 	struct mca_region m = { 0 };
 	const char *cpu = mca_cpu(llvm_mca, p);
 	struct err ignored;
+	uint32_t ncond = 0;
 
 	memset(out, 0, sizeof *out);
+	for (size_t off = 0; off < n;) {        /* the branches that may fuse */
+		struct insn insn;
+
+		decode_one(d, code + off, n - off, addr + off, &insn);
+		ncond += insn.kind == BR_COND;
+		off += insn.len;
+	}
 	if (!add_loop(&in, d, code, n, addr, &out->divides)) {
 		mca_input_free(&in);
 		return err_set(e, "the loop at %#llx does not decode", (unsigned long long)addr);
@@ -167,6 +178,8 @@ int loop_back_end(const char *llvm_mca, const struct profile *p, struct decoder 
 	out->nstore = count_stores(d, code, n, addr);
 	if (cpu)
 		mca_run(llvm_mca, cpu, p->arch, &in, &m, &ignored);
+	out->dispatch = cpu && !p->issue_width ?
+			(double)(in.loop[0].ninsn - ncond) / larger(1, mca_dispatch_width(llvm_mca, cpu, p->arch)) : 0;
 	combine(p, in.loop[0].ninsn, &m, out);
 	mca_input_free(&in);
 	return 0;
@@ -174,12 +187,14 @@ int loop_back_end(const char *llvm_mca, const struct profile *p, struct decoder 
 
 /* ---- a whole scan ---- */
 
-/* Loops past this many instructions are priced by the profile alone: one
- * more window of 20 or more costs them little, and llvm-mca's time grows
- * with the instructions it simulates. So are loops that call: llvm-mca
- * gives a call 100 cycles of latency ("call instructions are not correctly
+/* Loops past this many instructions are not simulated: their back end is
+ * the model's dispatch width at least (source "llvm-mca-width", so their
+ * slowdown is a bound from above), as llvm-mca's time grows with the
+ * instructions it simulates (half of libLLVM-14's loops left to simulate
+ * are larger: make bench-scan). Nor are loops that call: llvm-mca gives a
+ * call 100 cycles of latency ("call instructions are not correctly
  * modeled"), and the callee's time is not in the loop's bytes. */
-#define MCA_MAX_INSN 256
+#define MCA_MAX_INSN 64
 
 static bool straddle_hazard(const struct scan_result *r, const struct loop_report *l)
 {
@@ -196,78 +211,12 @@ struct pricing {
 	size_t *input;                  /* per loop: its index in `in`, SIZE_MAX none */
 	bool *divides;                  /* per input loop */
 	size_t divides_cap;
+	unsigned width[32];             /* per profile: its model's dispatch width, 0 none */
+	const char *cpu[32];            /* per profile: its model's -mcpu, NULL none */
 	struct mca_region *region[32];  /* per profile: per input loop, NULL none */
 	bool *drop;                     /* per hazard: hidden by the back end */
 	size_t dropped;
 };
-
-/* The loops that straddle (a hazard, or one the profile's bound hid)
- * become regions of the one llvm-mca input. */
-static void gather(struct pricing *c, const struct elf_image *img)
-{
-	struct scan_result *r = c->r;
-	struct decoder *d = decoder_new(img->arch);
-
-	c->input = xcalloc(r->nloop + 1, sizeof *c->input);
-	for (size_t i = 0; i < r->nloop; i++)
-		c->input[i] = SIZE_MAX;
-	for (size_t f = 0; d && f < r->nfunc; f++) {
-		const struct elf_func *fn = &r->funcs.v[r->func[f].func];
-		const uint8_t *bytes = elf_func_bytes(img, fn);
-
-		for (uint32_t k = r->func[f].loop; bytes && k < r->func[f].loop + r->func[f].nloop; k++) {
-			struct loop_report *l = &r->loop[k];
-			const uint8_t *code = bytes + (l->start - fn->addr);
-			bool div;
-
-			if ((!straddle_hazard(r, l) && !l->back_end_bound) || l->ninsn > MCA_MAX_INSN ||
-			    l->has_call ||
-			    !add_loop(&c->in, d, code, l->end - l->start, l->start, &div))
-				continue;
-			c->input[k] = c->in.nloop - 1;
-			GROW(c->divides, c->divides_cap, c->in.nloop);
-			c->divides[c->in.nloop - 1] = div;
-			if (l->nstore < 0)
-				l->nstore = count_stores(d, code, l->end - l->start, l->start);
-		}
-	}
-	decoder_free(d);
-}
-
-/* One llvm-mca process per CPU model: profiles sharing a model share its
- * answer. r->back_end says, per profile, what priced its loops. */
-static void run_models(struct pricing *c)
-{
-	struct scan_result *r = c->r;
-	const char *cpu[32] = { 0 };
-
-	for (size_t k = 0; k < r->nprofile; k++) {
-		const struct profile *p = r->profile[k];
-		struct err e = { "" };
-
-		snprintf(r->back_end[k], sizeof r->back_end[k], "%s",
-			 p->issue_width ? "profile" : "none");
-		cpu[k] = c->in.nloop ? mca_cpu(c->o->llvm_mca, p) : NULL;
-		for (size_t j = 0; cpu[k] && j < k; j++)
-			if (cpu[j] && strcmp(cpu[j], cpu[k]) == 0 && c->region[j]) {
-				c->region[k] = c->region[j];
-				break;
-			}
-		if (cpu[k] && !c->region[k]) {
-			c->region[k] = xcalloc(c->in.nloop, sizeof *c->region[k]);
-			if (mca_run(c->o->llvm_mca, cpu[k], p->arch, &c->in, c->region[k], &e)) {
-				free(c->region[k]);
-				c->region[k] = NULL;
-				snprintf(r->back_end[k], sizeof r->back_end[k], "%.47s",
-					 p->issue_width ? "profile (llvm-mca failed)" : "none (llvm-mca failed)");
-				cpu[k] = NULL;
-			}
-		}
-		if (c->region[k])
-			snprintf(r->back_end[k], sizeof r->back_end[k], "llvm-mca %.12s -mcpu=%.19s",
-				 mca_version(c->o->llvm_mca), cpu[k]);
-	}
-}
 
 static size_t profile_index(const struct scan_result *r, const struct profile *p)
 {
@@ -285,8 +234,156 @@ static void back_end_of(const struct pricing *c, size_t loop, size_t k, struct b
 	memset(b, 0, sizeof *b);
 	b->nstore = l->nstore;
 	b->divides = in != SIZE_MAX && c->divides[in];
+	if (c->width[k] && !c->r->profile[k]->issue_width)
+		b->dispatch = (double)(l->ninsn - (l->ninsn > l->ncond ? l->ncond : 0)) / c->width[k];
 	combine(c->r->profile[k], l->ninsn, in != SIZE_MAX && c->region[k] ? &c->region[k][in] : NULL,
 		b);
+}
+
+#define MCA_NEGLIGIBLE 0.05
+
+/* Does a straddle hazard of the loop need llvm-mca's simulation? Not
+ * where the model's dispatch width alone hides it: its cycles are never
+ * fewer, and simulating costs ~2.5 us an instruction and iteration
+ * (libLLVM-14's 2,801 loops without calls took 17 s at 100 iterations).
+ * Nor where, at that width, the straddle can cost at most
+ * MCA_NEGLIGIBLE: one 16 B window more of 20 (then the slowdown given is
+ * that bound, its source "llvm-mca-width").
+ * A measured profile believes its own width, so only the model's chains
+ * and divides could hide a straddle it kept: those are simulated. */
+static bool needs_simulation(const struct pricing *c, const struct loop_report *l)
+{
+	const struct scan_result *r = c->r;
+
+	for (uint32_t h = l->hazard; h < l->hazard + l->nhazard; h++) {
+		const struct hazard *z = &r->hazard[h];
+		size_t k = profile_index(r, z->profile);
+		struct back_end b;
+
+		if (z->rule != RULE_LOOP_STRADDLES || !c->cpu[k])
+			continue;
+		back_end_of(c, (size_t)(l - r->loop), k, &b);
+		double best = windows_best(l->end - l->start, z->window);
+
+		if (b.cycles < best + 1 &&
+		    (!b.dispatch || (best + 1) / larger(best, b.cycles) > 1 + MCA_NEGLIGIBLE))
+			return true;
+	}
+	return false;
+}
+
+/* A region whose text an earlier one has (the same loop in another
+ * function: templates, inlined copies) is that one: open addressing over
+ * FNV-1a hashes of the text, the table twice the loops or more. */
+struct same_text {
+	size_t *slot;                   /* region + 1, 0 empty */
+	size_t mask;
+};
+
+static uint64_t text_hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)s[i]) * 1099511628211ull;
+	return h;
+}
+
+/* The earlier region with the text of the last one, else SIZE_MAX (and
+ * the last one is entered). */
+static size_t same_text_find(struct same_text *t, const struct mca_input *in)
+{
+	const struct mca_loop *last = &in->loop[in->nloop - 1];
+	size_t len = last->text_end - last->text;
+	const char *s = in->text.s + last->text;
+
+	for (size_t i = text_hash(s, len) & t->mask;; i = (i + 1) & t->mask) {
+		const struct mca_loop *o;
+
+		if (!t->slot[i]) {
+			t->slot[i] = in->nloop;
+			return SIZE_MAX;
+		}
+		o = &in->loop[t->slot[i] - 1];
+		if ((size_t)(o->text_end - o->text) == len && memcmp(in->text.s + o->text, s, len) == 0)
+			return t->slot[i] - 1;
+	}
+}
+
+/* The loops that straddle become regions of the one llvm-mca input, but
+ * for those the model's dispatch width already decides. */
+static void gather(struct pricing *c, const struct elf_image *img)
+{
+	struct scan_result *r = c->r;
+	struct decoder *d = decoder_new(img->arch);
+	struct same_text same = { 0 };
+
+	for (same.mask = 1023; same.mask < 2 * r->nloop; same.mask = 2 * same.mask + 1)
+		;
+	same.slot = xcalloc(same.mask + 1, sizeof *same.slot);
+	for (size_t f = 0; d && f < r->nfunc; f++) {
+		const struct elf_func *fn = &r->funcs.v[r->func[f].func];
+		const uint8_t *bytes = elf_func_bytes(img, fn);
+
+		for (uint32_t k = r->func[f].loop; bytes && k < r->func[f].loop + r->func[f].nloop; k++) {
+			struct loop_report *l = &r->loop[k];
+			const uint8_t *code = bytes + (l->start - fn->addr);
+			size_t n = l->end - l->start, earlier;
+			bool div;
+
+			if (!straddle_hazard(r, l))
+				continue;
+			if (l->ninsn > MCA_MAX_INSN || l->has_call || !needs_simulation(c, l) ||
+			    !add_loop(&c->in, d, code, n, l->start, &div))
+				continue;
+			if (l->nstore < 0)
+				l->nstore = count_stores(d, code, n, l->start);
+			if ((earlier = same_text_find(&same, &c->in)) != SIZE_MAX) {
+				c->in.text.len = c->in.loop[--c->in.nloop].text;
+				c->input[k] = earlier;
+				continue;
+			}
+			c->input[k] = c->in.nloop - 1;
+			GROW(c->divides, c->divides_cap, c->in.nloop);
+			c->divides[c->in.nloop - 1] = div;
+		}
+	}
+	free(same.slot);
+	decoder_free(d);
+}
+
+/* One llvm-mca process per CPU model: profiles sharing a model share its
+ * answer. r->back_end says, per profile, what priced its loops. */
+static void run_models(struct pricing *c)
+{
+	struct scan_result *r = c->r;
+	const char **cpu = c->cpu;
+
+	for (size_t k = 0; k < r->nprofile; k++) {
+		const struct profile *p = r->profile[k];
+		struct err e = { "" };
+
+		snprintf(r->back_end[k], sizeof r->back_end[k], "%s",
+			 p->issue_width ? "profile" : "none");
+		for (size_t j = 0; cpu[k] && c->in.nloop && j < k; j++)
+			if (cpu[j] && strcmp(cpu[j], cpu[k]) == 0 && c->region[j]) {
+				c->region[k] = c->region[j];
+				break;
+			}
+		if (cpu[k] && c->in.nloop && !c->region[k]) {
+			c->region[k] = xcalloc(c->in.nloop, sizeof *c->region[k]);
+			if (mca_run(c->o->llvm_mca, cpu[k], p->arch, &c->in, c->region[k], &e)) {
+				free(c->region[k]);
+				c->region[k] = NULL;
+				snprintf(r->back_end[k], sizeof r->back_end[k], "%.47s",
+					 p->issue_width ? "profile (llvm-mca failed)" : "none (llvm-mca failed)");
+				cpu[k] = NULL;
+			}
+		}
+		if (cpu[k])
+			snprintf(r->back_end[k], sizeof r->back_end[k], "llvm-mca %.12s -mcpu=%.19s",
+				 mca_version(c->o->llvm_mca), cpu[k]);
+	}
 }
 
 /* in_loop_buffer (rules.c) from what the report keeps of the geometry. */
@@ -400,8 +497,18 @@ static void remove_hidden(struct pricing *c)
 void scan_costs(const struct elf_image *img, const struct scan_opts *o, struct scan_result *r)
 {
 	struct pricing c = { .o = o, .r = r, .in = { .arch = img->arch } };
+	bool modelled = false;
 
-	gather(&c, img);
+	for (size_t k = 0; k < r->nprofile; k++) {
+		c.cpu[k] = mca_cpu(o->llvm_mca, r->profile[k]);
+		c.width[k] = c.cpu[k] ? mca_dispatch_width(o->llvm_mca, c.cpu[k], r->profile[k]->arch) : 0;
+		modelled |= c.cpu[k] != NULL;
+	}
+	c.input = xmalloc((r->nloop + 1) * sizeof *c.input);
+	for (size_t i = 0; i < r->nloop; i++)
+		c.input[i] = SIZE_MAX;
+	if (modelled)
+		gather(&c, img);
 	run_models(&c);
 	c.drop = xcalloc(r->nhazard + 1, sizeof *c.drop);
 	for (size_t i = 0; i < r->nloop; i++) {

@@ -143,16 +143,24 @@ static void probe_program(const char *want)
 	free(out);
 	free(err);
 	probe.found = probe.version[0] != 0;
-	for (int a = 0; probe.found && a < 2; a++) {
-		char triple[64], *help[] = { probe.path, triple, "-mcpu=help", NULL };
+}
 
-		snprintf(triple, sizeof triple, "-mtriple=%s", triple_of(a ? ARCH_AARCH64 : ARCH_X86_64));
-		run_program(help, NULL, 0, &out, &err);
-		probe.cpus[a] = xmalloc(strlen(out) + strlen(err) + 2);
-		sprintf(probe.cpus[a], "%s\n%s", out, err);
-		free(out);
-		free(err);
-	}
+/* -mcpu=help's text for an architecture, asked the first time (a run of
+ * llvm-mca costs some 30 ms of loading LLVM). */
+static const char *cpus_of(enum arch arch)
+{
+	int a = arch == ARCH_AARCH64;
+	char triple[64], *help[] = { probe.path, triple, "-mcpu=help", NULL }, *out, *err;
+
+	if (probe.cpus[a])
+		return probe.cpus[a];
+	snprintf(triple, sizeof triple, "-mtriple=%s", triple_of(arch));
+	run_program(help, NULL, 0, &out, &err);
+	probe.cpus[a] = xmalloc(strlen(out) + strlen(err) + 2);
+	sprintf(probe.cpus[a], "%s\n%s", out, err);
+	free(out);
+	free(err);
+	return probe.cpus[a];
 }
 
 /* The scheduling model of each profile's CPUs, best first: the first the
@@ -200,9 +208,40 @@ const char *mca_cpu(const char *want, const struct profile *p)
 	for (size_t i = 0; i < sizeof models / sizeof *models; i++)
 		if (strncmp(name, models[i].profile, strlen(models[i].profile)) == 0)
 			for (int k = 0; k < 3 && models[i].mcpu[k]; k++)
-				if (lists_cpu(probe.cpus[p->arch == ARCH_AARCH64], models[i].mcpu[k]))
+				if (lists_cpu(cpus_of(p->arch), models[i].mcpu[k]))
 					return models[i].mcpu[k];
 	return NULL;
+}
+
+/* The model's dispatch width ("Dispatch Width: 6"), from one run over a
+ * single nop; 0 unknown. Asked once per model a process. */
+unsigned mca_dispatch_width(const char *want, const char *mcpu, enum arch arch)
+{
+	static char cpu[32][32];
+	static unsigned width[32];
+	static size_t n;
+	char triple[64], cpuarg[64], *so, *se;
+	char *argv[] = { probe.path, triple, cpuarg, "-iterations=1", "-", NULL };
+	unsigned w = 0;
+	const char *d;
+
+	probe_program(want);
+	if (!probe.found)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(cpu[i], mcpu) == 0)
+			return width[i];
+	snprintf(triple, sizeof triple, "-mtriple=%s", triple_of(arch));
+	snprintf(cpuarg, sizeof cpuarg, "-mcpu=%s", mcpu);
+	if (run_program(argv, "nop\n", 4, &so, &se) == 0 && (d = strstr(so, "Dispatch Width:")))
+		w = (unsigned)strtoul(d + 15, NULL, 10);
+	free(so);
+	free(se);
+	if (n < 32) {
+		snprintf(cpu[n], sizeof cpu[n], "%s", mcpu);
+		width[n++] = w;
+	}
+	return w;
 }
 
 const char *mca_version(const char *want)
@@ -211,10 +250,26 @@ const char *mca_version(const char *want)
 	return probe.found ? probe.version : NULL;
 }
 
+/* Each region is its loop's body repeated to at least MCA_REGION_INSN
+ * instructions, run MCA_ITERATIONS times: 320 instructions or more
+ * through the model, past its pipeline's filling (the fixtures' figures
+ * move by under 1% from 100 iterations), at a twentieth of the cost of 100
+ * iterations of a 60-instruction loop (the median of libLLVM-14's
+ * simulated loops): make bench-scan's goal is 1.5x the scan without. */
+#define MCA_ITERATIONS 4
+#define MCA_REGION_INSN 64
+
+static uint32_t unroll_of(const struct mca_loop *l)
+{
+	return l->ninsn >= MCA_REGION_INSN ? 1 : (MCA_REGION_INSN + l->ninsn - 1) / l->ninsn;
+}
+
 /* "[N] Code Region - L<k>" then its summary: iterations, total cycles and
  * the block's reciprocal throughput (resources alone, no dependencies). */
-static void parse_regions(const char *out, struct mca_region *r, size_t n)
+static void parse_regions(const char *out, const struct mca_input *in, struct mca_region *r)
 {
+	size_t n = in->nloop;
+
 	for (const char *p = out; (p = strstr(p, "Code Region - L")) != NULL;) {
 		char *end;
 		unsigned long k = strtoul(p + 15, &end, 10);
@@ -228,8 +283,8 @@ static void parse_regions(const char *out, struct mca_region *r, size_t n)
 		iters = strtod(it + 11, NULL);
 		if (iters <= 0)
 			continue;
-		r[k].cycles = strtod(tc + 13, NULL) / iters;
-		r[k].throughput = strtod(tp + 18, NULL);
+		r[k].cycles = strtod(tc + 13, NULL) / iters / unroll_of(&in->loop[k]);
+		r[k].throughput = strtod(tp + 18, NULL) / unroll_of(&in->loop[k]);
 		r[k].ok = true;
 	}
 }
@@ -262,13 +317,17 @@ static size_t assemble(const struct mca_input *in, const bool *dropped, struct s
 	for (size_t k = 0; k < in->nloop; k++) {
 		if (dropped[k])
 			continue;
-		GROW(*line_region, *cap, lines + in->loop[k].ninsn + 2);
+		uint32_t unroll = unroll_of(&in->loop[k]);
+
+		GROW(*line_region, *cap, lines + unroll * in->loop[k].ninsn + 2);
 		sb_addf(text, "# LLVM-MCA-BEGIN L%zu\n", k);
 		(*line_region)[lines++] = SIZE_MAX;
-		sb_addf(text, "%.*s", (int)(in->loop[k].text_end - in->loop[k].text),
-			in->text.s + in->loop[k].text);
-		for (uint32_t i = 0; i < in->loop[k].ninsn; i++)
-			(*line_region)[lines++] = k;
+		for (uint32_t u = 0; u < unroll; u++) {
+			sb_addf(text, "%.*s", (int)(in->loop[k].text_end - in->loop[k].text),
+				in->text.s + in->loop[k].text);
+			for (uint32_t i = 0; i < in->loop[k].ninsn; i++)
+				(*line_region)[lines++] = k;
+		}
 		sb_addf(text, "# LLVM-MCA-END\n");
 		(*line_region)[lines++] = SIZE_MAX;
 	}
@@ -297,7 +356,6 @@ static bool drop_unsupported(const struct mca_input *in, const char *err, bool *
 	return any;
 }
 
-#define MCA_ITERATIONS 100
 #define MCA_RETRIES 16
 
 int mca_run(const char *want, const char *mcpu, enum arch arch, const struct mca_input *in,
@@ -322,7 +380,7 @@ int mca_run(const char *want, const char *mcpu, enum arch arch, const struct mca
 		snprintf(iters, sizeof iters, "-iterations=%d", MCA_ITERATIONS);
 		status = run_program(argv, text.s ? text.s : "", text.len, &so, &se);
 		if (status == 0) {
-			parse_regions(so, out, in->nloop);
+			parse_regions(so, in, out);
 			drop_unreadable(se, line_region, lines, out);
 			rc = 0;
 		} else if (status < 0 || !drop_unsupported(in, se, dropped)) {

@@ -263,7 +263,12 @@ enum cost_bound {
 };
 
 /* Where the back end's cycles came from. */
-enum cost_source { COST_SOURCE_NONE, COST_SOURCE_PROFILE, COST_SOURCE_MCA };
+enum cost_source {
+	COST_SOURCE_NONE,
+	COST_SOURCE_PROFILE,            /* the profile's measured bound */
+	COST_SOURCE_MCA,                /* llvm-mca's simulation of the loop */
+	COST_SOURCE_MCA_WIDTH,          /* its model's dispatch width alone: not simulated */
+};
 
 struct loop_cost {
 	float slowdown;                 /* today's placement against the best, >= 1; 0 not priced */
@@ -287,6 +292,9 @@ struct back_end {
 	double cycles;                  /* the largest of those below, 0 none known */
 	double mca_cycles, mca_throughput;      /* 0: not modelled */
 	double issue, store;            /* the profile's bound, 0 not measured */
+	/* a profile with no measured width: the model's, for the instructions
+	 * less the conditional branches (each may fuse), 0 none */
+	double dispatch;
 	bool divides;                   /* holds a divide or square root */
 	int32_t nstore;
 	uint8_t source;                 /* enum cost_source */
@@ -333,6 +341,8 @@ struct mca_region {
  * installed) knows, NULL when none or no llvm-mca. */
 const char *mca_cpu(const char *want, const struct profile *p);
 const char *mca_version(const char *want);
+/* The model's dispatch width, instructions a cycle at most: 0 unknown. */
+unsigned mca_dispatch_width(const char *want, const char *mcpu, enum arch arch);
 /* One llvm-mca process over every loop of in; out[k] for in->loop[k]
  * (ok false for a loop it could not model). -1 with the reason when it
  * could not run at all. */
@@ -372,6 +382,7 @@ struct loop_report {
 	uint32_t hazard, nhazard;       /* into scan_result.hazard */
 	uint64_t samples;               /* in its span, nested loops included (hot_attribute) */
 	int32_t nstore;                 /* memory writes, -1 not counted */
+	uint32_t ncond;                 /* conditional branches in its span (each may fuse) */
 	/* its function has an indirect jump whose targets are unknown: a
 	 * cycle through it, or a longer span, cannot be seen (issue 26) */
 	bool span_uncertain;

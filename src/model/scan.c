@@ -247,9 +247,13 @@ static void report_loop(struct worker *w, const struct elf_func *f, const struct
 	uint64_t first_back = 0;
 
 	loop_geometry(&w->cfg, l, geo);
-	for (uint32_t i = 0; i < geo->nbranch && !first_back; i++)
-		if (geo->branch[i].back)
+	uint32_t ncond = 0;
+
+	for (uint32_t i = 0; i < geo->nbranch; i++) {
+		if (geo->branch[i].back && !first_back)
 			first_back = l->start + geo->branch[i].branch;
+		ncond += geo->branch[i].kind == BR_COND;
+	}
 	GROW_BIG(w->out.loop, w->loop_cap, w->out.nloop + 1);
 	r = &w->out.loop[w->out.nloop];
 	*r = (struct loop_report){
@@ -259,6 +263,7 @@ static void report_loop(struct worker *w, const struct elf_func *f, const struct
 		.branch = first_back,
 		.hazard = (uint32_t)w->out.nhazard,
 		.span_uncertain = w->unresolved > 0,
+		.ncond = ncond,
 	};
 	for (size_t k = 0; k < w->nprof; k++) {
 		const struct profile *p = w->prof[k];
