@@ -310,10 +310,11 @@ static size_t assemble(const struct mca_input *in, const bool *dropped, struct s
 	size_t lines = 0;
 
 	sb_reset(text);
-	if (in->arch == ARCH_X86_64)
-		sb_addf(text, ".intel_syntax noprefix\n");
 	GROW(*line_region, *cap, 1);
-	(*line_region)[lines++] = SIZE_MAX;
+	if (in->arch == ARCH_X86_64) {
+		sb_addf(text, ".intel_syntax noprefix\n");
+		(*line_region)[lines++] = SIZE_MAX;
+	}
 	for (size_t k = 0; k < in->nloop; k++) {
 		if (dropped[k])
 			continue;
