@@ -58,7 +58,11 @@ static void find_tables(struct reloc_file *rf, struct reloc_func *f, const struc
 		if (k == JUMP_SLOT)
 			continue;
 		if (k != JUMP_TABLE) {
-			refuse(f, RELOC_INDIRECT_JUMP, insn[j].addr);
+			/* a tail call through a pointer, unless the function names
+			 * a table of its own code it could not read (checked with
+			 * its operands, dispatch_suspect) */
+			if (!f->unresolved_jump)
+				f->unresolved_jump = insn[j].addr;
 			continue;
 		}
 		bool pic = t.size == 4 && t.sign && t.shift == 0 && t.base == t.table;
@@ -83,6 +87,52 @@ static int table_at(const struct reloc_file *rf, const struct reloc_func *f, uin
 	return -1;
 }
 
+/* Does the data at a hold an offset or address into f, as an entry of a
+ * dispatch table it could not resolve would (PIC: a 4-byte offset from
+ * the table; fixed-address: an 8-byte address)? */
+static bool names_own_code(const struct reloc_file *rf, const struct reloc_func *f, uint64_t a)
+{
+	const uint8_t *p = elf_vaddr_bytes(&rf->img, a, 8);
+	int32_t rel;
+	uint64_t abs;
+
+	if (!p)
+		return false;
+	memcpy(&rel, p, 4), memcpy(&abs, p, 8);
+	return inside(f, a + (uint64_t)(int64_t)rel) || inside(f, abs);
+}
+
+/* Is ptr inside one of f's own resolved tables (those are copied)? */
+static bool in_own_table(const struct reloc_file *rf, const struct reloc_func *f, uint64_t at)
+{
+	for (uint32_t t = f->first_table; t < f->first_table + f->ntable; t++) {
+		const struct table_shape *s = &rf->table[t].shape;
+
+		if (at >= s->table && at < s->table + s->count * s->size)
+			return true;
+	}
+	return false;
+}
+
+/* A code address in data that lands in f's middle: something may jump
+ * there, and would run the original. */
+static void check_pointers(const struct reloc_file *rf, struct reloc_func *f)
+{
+	size_t lo = 0, hi = rf->nptr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (rf->ptr[mid].value <= f->addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < rf->nptr && rf->ptr[lo].value < f->addr + f->size; lo++)
+		if (!in_own_table(rf, f, rf->ptr[lo].at))
+			refuse(f, RELOC_POINTED_INTO, rf->ptr[lo].at);
+}
+
 /* One instruction's address fields as fix-ups. A reference to the
  * function's own entry stays on the original (which jumps to the copy) so
  * that a function pointer taken here equals the one taken anywhere else. */
@@ -104,9 +154,12 @@ static void fields_of(struct reloc_file *rf, struct reloc_func *f, const struct 
 		add_fix(rf, f, (struct reloc_fix){ FIX_RIP_TABLE, 4, (uint32_t)t,
 			in->addr + a.rip_at, end, a.rip_target, false });
 		table_seen[t - f->first_table] = true;
-	} else if (a.rip_at && (!inside(f, a.rip_target) || a.rip_target == f->addr))
+	} else if (a.rip_at && (!inside(f, a.rip_target) || a.rip_target == f->addr)) {
 		add_fix(rf, f, (struct reloc_fix){ FIX_REL32, 4, 0, in->addr + a.rip_at, end,
 			a.rip_target, false });
+		if (f->unresolved_jump && names_own_code(rf, f, a.rip_target))
+			refuse(f, RELOC_INDIRECT_JUMP, f->unresolved_jump);
+	}
 	if (!a.abs_at || !rf->fixed_address)
 		return;
 	if ((t = table_at(rf, f, a.abs_value)) >= 0) {
@@ -163,6 +216,7 @@ void reloc_analyse(struct reloc_file *rf, struct reloc_func *f, const struct rel
 				refuse(f, RELOC_TABLE_FORM, rf->table[f->first_table + t].shape.table);
 		free(seen);
 		check_xrefs(f, x);
+		check_pointers(rf, f);
 	}
 	free(insn);
 	if (f->refused == RELOC_OK)

@@ -15,6 +15,7 @@ static const char *const refusal_names[RELOC_NREFUSALS] = {
 	[RELOC_TABLE_FORM] = "a jump table it cannot rebase",
 	[RELOC_SHORT_BRANCH_IN] = "a short branch into its middle from outside",
 	[RELOC_SHORT_BRANCH_OUT] = "a short branch out beyond a stub's reach",
+	[RELOC_POINTED_INTO] = "data points into its middle",
 };
 
 const char *reloc_refusal_name(enum reloc_refusal r)
@@ -73,6 +74,7 @@ void reloc_close(struct reloc_file *rf)
 	if (rf->xrefs)
 		free(rf->xrefs->v);
 	free(rf->xrefs);
+	free(rf->ptr);
 	free(rf->fn);
 	free(rf->fix);
 	free(rf->table);
@@ -97,6 +99,52 @@ static bool choosable(const struct reloc_file *rf, const struct elf_func *f)
 	return f->size && (s->flags & SHF_EXECINSTR) && s->name && strncmp(s->name, ".plt", 4) != 0;
 }
 
+static void add_pointer(struct reloc_file *rf, uint64_t value, uint64_t at)
+{
+	if (!elf_vaddr_is_code(&rf->img, value))
+		return;
+	GROW(rf->ptr, rf->ptr_cap, rf->nptr + 1);
+	rf->ptr[rf->nptr++] = (struct reloc_pointer){ value, at };
+}
+
+static int by_value(const void *a, const void *b)
+{
+	const struct reloc_pointer *x = a, *y = b;
+
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* Code addresses in data: in a shared object or PIE each is a RELATIVE
+ * relocation (its addend; the word in the file may be 0); in fixed-address
+ * code, any aligned 8-byte word of the data that is one. */
+static void find_pointers(struct reloc_file *rf)
+{
+	const struct elf_image *img = &rf->img;
+
+	for (size_t i = 0; i < img->nsec; i++) {
+		const struct elf_section *s = &img->sec[i];
+
+		if (s->type == SHT_RELA && s->entsize == sizeof(Elf64_Rela) && s->offset <= img->size &&
+		    s->size <= img->size - s->offset && rf->img.type == ET_DYN)
+			for (uint64_t k = 0; k < s->size / sizeof(Elf64_Rela); k++) {
+				Elf64_Rela r;
+
+				memcpy(&r, img->data + s->offset + k * sizeof r, sizeof r);
+				if (ELF64_R_TYPE(r.r_info) == R_X86_64_RELATIVE)
+					add_pointer(rf, (uint64_t)r.r_addend, r.r_offset);
+			}
+		if (rf->img.type == ET_EXEC && (s->flags & SHF_ALLOC) && !(s->flags & SHF_EXECINSTR) &&
+		    s->type == SHT_PROGBITS && s->offset <= img->size && s->size <= img->size - s->offset)
+			for (uint64_t k = (8 - s->addr % 8) % 8; k + 8 <= s->size; k += 8) {
+				uint64_t v;
+
+				memcpy(&v, img->data + s->offset + k, 8);
+				add_pointer(rf, v, s->addr + k);
+			}
+	}
+	qsort(rf->ptr, rf->nptr, sizeof *rf->ptr, by_value);
+}
+
 static struct reloc_func *add_chosen(struct reloc_file *rf, const struct elf_func *f, size_t *cap)
 {
 	struct reloc_func *r;
@@ -104,6 +152,7 @@ static struct reloc_func *add_chosen(struct reloc_file *rf, const struct elf_fun
 	if (!rf->xrefs) {
 		rf->xrefs = xcalloc(1, sizeof *rf->xrefs);
 		reloc_find_xrefs(rf, rf->xrefs);
+		find_pointers(rf);
 	}
 	GROW(rf->fn, *cap, rf->nfn + 1);
 	r = &rf->fn[rf->nfn++];

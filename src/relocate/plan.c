@@ -332,7 +332,7 @@ static int write_plan(FILE *f, void *ctx)
 	return rc;
 }
 
-int reloc_plan_write(const struct reloc_plan_part *part, size_t nparts, const char *path,
+int reloc_plan_write(const struct reloc_plan_part *part, size_t nparts, FILE *f,
 		     struct err *e)
 {
 	struct arena *a = xcalloc(nparts + 1, sizeof *a);
@@ -346,8 +346,8 @@ int reloc_plan_write(const struct reloc_plan_part *part, size_t nparts, const ch
 		start[i] = xcalloc(part[i].n + 1, sizeof **start);
 		rc = arena_build(&a[i], part[i].rf, part[i].place, part[i].n, start[i], e);
 	}
-	if (!rc)
-		rc = write_atomic(path, write_plan, &job, e);
+	if (!rc && (write_plan(f, &job) || fflush(f)))
+		rc = err_set(e, "cannot write the plan");
 	for (size_t i = 0; i < nparts; i++)
 		arena_free(&a[i]), free(start[i]);
 	free(a), free(start);

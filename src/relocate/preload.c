@@ -372,6 +372,12 @@ static void apply(struct object_plan *op, const struct dl_phdr_info *info)
 	patch_object(op, bias, (uint64_t)arena, seg, nseg);
 	op->applied = true;
 	write_perf_map(op, (uint64_t)arena);
+	/* the process that moved code reports; the programs it runs do not
+	 * (a shell in between, which moved nothing, passes the pipe on) */
+	if (plan.report_fd >= 0) {
+		fcntl(plan.report_fd, F_SETFD, FD_CLOEXEC);
+		unsetenv("STRADDLE_PLACE_FD");
+	}
 	report("applied %u %u %llx", (unsigned)(op - plan.obj), op->o->nmap,
 	       (unsigned long long)(uintptr_t)arena);
 }
@@ -427,12 +433,8 @@ __attribute__((constructor)) static void straddle_place_init(void)
 
 	if (!path || !*path)
 		return;
-	if (fd && *fd) {
+	if (fd && *fd)
 		plan.report_fd = atoi(fd);
-		/* this process reports; the programs it runs do not */
-		fcntl(plan.report_fd, F_SETFD, FD_CLOEXEC);
-		unsetenv("STRADDLE_PLACE_FD");
-	}
 	parse_plan(path);
 	dl_iterate_phdr(visit, NULL);
 }

@@ -29,6 +29,9 @@ enum reloc_refusal {
 	RELOC_TABLE_FORM,               /* a table whose entries or base it cannot rebase */
 	RELOC_SHORT_BRANCH_IN,          /* a rel8 branch from elsewhere into its middle */
 	RELOC_SHORT_BRANCH_OUT,         /* a rel8 branch out, no stub within reach */
+	RELOC_POINTED_INTO,             /* data holds an address of its middle (a table
+					 * of labels, a computed goto): reached there,
+					 * the original would run */
 	RELOC_NREFUSALS
 };
 
@@ -48,6 +51,8 @@ struct reloc_func {
 	const uint8_t *code;            /* its bytes, in the file */
 	enum reloc_refusal refused;
 	uint64_t refused_at;            /* the instruction at fault */
+	uint64_t unresolved_jump;       /* the first indirect jump that is no table:
+					 * a tail call through a pointer */
 	uint32_t first_fix, nfix;       /* into the file's fix-ups */
 	uint32_t first_table, ntable;
 	uint32_t nstub;                 /* rel8 branches out: jump stubs after the copy */
@@ -59,6 +64,9 @@ struct reloc_func {
 struct reloc_fix;
 struct reloc_table;
 struct reloc_xrefs;
+struct reloc_pointer {
+	uint64_t value, at;
+};
 
 /* One ELF file and the functions chosen from it, analysed. */
 struct reloc_file {
@@ -74,6 +82,10 @@ struct reloc_file {
 	size_t ntable, table_cap;
 	/* direct branches into functions' middles, found on first need */
 	struct reloc_xrefs *xrefs;
+	/* code addresses held in data (RELATIVE relocations; in fixed-address
+	 * code every aligned word that is one): where, and what, by what */
+	struct reloc_pointer *ptr;
+	size_t nptr, ptr_cap;
 	bool fixed_address;             /* ET_EXEC: absolute addresses are final */
 };
 
@@ -106,14 +118,13 @@ struct reloc_place {
 };
 
 /* The plan moving each place[i].f of each file (a plan covers several
- * files), written to path atomically. Every place[].f must be movable.
- * 0, or -1 with e. */
+ * files), written to f. Every place[].f must be movable. 0, or -1 with e. */
 struct reloc_plan_part {
 	struct reloc_file *rf;
 	const struct reloc_place *place;
 	size_t n;
 };
-int reloc_plan_write(const struct reloc_plan_part *part, size_t nparts, const char *path,
+int reloc_plan_write(const struct reloc_plan_part *part, size_t nparts, FILE *f,
 		     struct err *e);
 
 /* The plan's arena image of one file and where each copy starts in it,
