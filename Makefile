@@ -110,7 +110,15 @@ run: deps
 	$(B)/straddle scan --json >$(B)/run-scan.json
 	$(B)/straddle sweep --time 10 -o $(B)/run-sweep.json clear_movq_imm
 	$(B)/straddle report -o $(B)/report.html $(B)/run-scan.json $(B)/run-sweep.json
+	$(MAKE) $(B)/demo/clear
+	$(B)/straddle place --func clear_loop --runs 5 -o $(B)/run-place.json -- $(B)/demo/clear 2000000
 	@echo "The report of this run: $(abspath $(B)/report.html)"
+
+# The bundled program `make run` ends with: seed 000's loop across a line
+# in a user program (tests/place/clear.c), moved by `straddle place`.
+$(B)/demo/clear: tests/place/clear.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -Wl,--build-id -o $@ $<
 
 include tests/tests.mk
 include fuzz/fuzz.mk

@@ -72,6 +72,8 @@ struct place_cmd {
 	bool higher;
 	const char *preload;
 	unsigned rounds, identical, checked;
+	double *apply_ns;               /* the preload library's time to apply, per object */
+	size_t napply, apply_cap;
 	double elapsed_s;
 	const char *stopped_by;
 	uint64_t base_hash;
@@ -545,8 +547,15 @@ static int check_report(struct place_cmd *c, const struct arm *a, const struct c
 			 err + 6);
 		return -1;
 	}
-	for (const char *p = r->report; (p = strstr(p, "applied ")); p++)
+	for (const char *p = r->report; (p = strstr(p, "applied ")); p++) {
+		unsigned long long ns = 0;
+
 		applied++;
+		if (sscanf(p, "applied %*u %*u %*x %llu", &ns) == 1) {
+			GROW(c->apply_ns, c->apply_cap, c->napply + 1);
+			c->apply_ns[c->napply++] = (double)ns;
+		}
+	}
 	for (size_t i = 0; i < c->nrf; i++)
 		want += c->nplace[i] > 0;
 	if (applied < want) {
@@ -802,7 +811,12 @@ static void print_answer(const struct place_cmd *c)
 			total++, agree += a->slow == (a->npredicted > 0);
 	}
 	change_line(c, un, ctl, ctl_line, sizeof ctl_line);
-	printf("\ncontrol (a copy at offset %u) against the unmoved program: %s\n", c->current, ctl_line);
+	if (c->subject)
+		printf("\ncontrol (a copy at offset %u) against the unmoved program: %s\n", c->current,
+		       ctl_line);
+	else
+		printf("\ncontrol (each copy at its function's own offset) against the unmoved "
+		       "program: %s\n", ctl_line);
 	if (c->subject && best) {
 		change_line(c, ctl, best, line, sizeof line);
 		printf("moving %s's %s from %u to %u of its %u-byte %s: %s of %s\n", c->subject->name,
@@ -817,6 +831,25 @@ static void print_answer(const struct place_cmd *c)
 		printf("random layouts against the control: %s of %s; layout noise (CV) %.2f%% "
 		       "against the control's %.2f%%\n", line, what, 100 * r->sum.cv, 100 * ctl->sum.cv);
 	}
+}
+
+static double apply_median_us(const struct place_cmd *c)
+{
+	double *v = xcalloc(c->napply + 1, sizeof *v), m;
+
+	memcpy(v, c->apply_ns, c->napply * sizeof *v);
+	m = c->napply ? stats_median_select(v, c->napply) / 1000 : 0;
+	free(v);
+	return m;
+}
+
+static double apply_max_us(const struct place_cmd *c)
+{
+	double m = 0;
+
+	for (size_t i = 0; i < c->napply; i++)
+		m = c->apply_ns[i] > m ? c->apply_ns[i] : m;
+	return m / 1000;
 }
 
 static void print_text(const struct place_cmd *c)
@@ -837,6 +870,9 @@ static void print_text(const struct place_cmd *c)
 	       "runs%s\n", c->metric ? c->metric : c->wall ? "wall time" : "CPU time (user + system)",
 	       c->stopped_by, c->rounds, c->elapsed_s, c->identical, c->checked ? c->checked - 1 : 0,
 	       c->no_output_check ? " (not checked)" : "");
+	if (c->napply)
+		printf("the preload library applied the plan in %.0f us (median of %zu; max %.0f us)\n",
+		       apply_median_us(c), c->napply, apply_max_us(c));
 	print_table(c);
 	print_answer(c);
 }
@@ -876,6 +912,8 @@ static int write_json(const struct place_cmd *c)
 		"loop", c->subject ? c->loop_text : NULL, "current", (int)c->current, "measure",
 		c->metric ? c->metric : c->wall ? "wall" : "cpu", "rounds", (int)c->rounds,
 		"elapsed_s", c->elapsed_s, "stopped_by", c->stopped_by, "profile", c->host->name));
+	json_object_set_new(json_object_get(doc, "place"), "apply_us", json_pack("{s:f, s:f}",
+		"median", apply_median_us(c), "max", apply_max_us(c)));
 	json_object_set_new(doc, "output_check", json_pack("{s:i, s:i, s:b}", "runs",
 		(int)(c->checked ? c->checked - 1 : 0), "identical", (int)c->identical, "checked",
 		!c->no_output_check));
@@ -948,6 +986,7 @@ static void cleanup(struct place_cmd *c)
 	}
 	if (c->metric)
 		regfree(&c->metric_re);
+	free(c->apply_ns);
 }
 
 static int prepare(struct place_cmd *c, int argc, char **argv)

@@ -23,7 +23,8 @@
 #define PLAN_MAGIC "STRDPLN1"
 #define PLAN_MAX_OBJECTS 64
 /* What the library reports on the descriptor STRADDLE_PLACE_FD names, one
- * line each: "applied INDEX COPIES ARENA_HEX" for each object it moved,
+ * line each: "applied INDEX COPIES ARENA_HEX NS" for each object it moved
+ * (NS: how long applying its plan took, plan read not included),
  * "error MESSAGE" before it exits with PLAN_EXIT. */
 #define PLAN_EXIT 125
 

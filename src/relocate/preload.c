@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define PAGE 4096u
@@ -350,8 +351,17 @@ static void write_perf_map(const struct object_plan *op, uint64_t arena)
 	fclose(f);
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
 static void apply(struct object_plan *op, const struct dl_phdr_info *info)
 {
+	uint64_t t0 = now_ns();
 	uint64_t bias = info->dlpi_addr;
 	struct exec_range seg[16];
 	size_t nseg = exec_segments(info, seg, 16);
@@ -378,8 +388,8 @@ static void apply(struct object_plan *op, const struct dl_phdr_info *info)
 		fcntl(plan.report_fd, F_SETFD, FD_CLOEXEC);
 		unsetenv("STRADDLE_PLACE_FD");
 	}
-	report("applied %u %u %llx", (unsigned)(op - plan.obj), op->o->nmap,
-	       (unsigned long long)(uintptr_t)arena);
+	report("applied %u %u %llx %llu", (unsigned)(op - plan.obj), op->o->nmap,
+	       (unsigned long long)(uintptr_t)arena, (unsigned long long)(now_ns() - t0));
 }
 
 /* ---- finding the objects ---- */
