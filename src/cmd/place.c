@@ -13,6 +13,7 @@
 #include "../results/results.h"
 #include "../stats/stats.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -794,10 +795,41 @@ static void change_line(const struct place_cmd *c, const struct arm *from, const
 		 m.p < c->alpha ? "" : ": inconclusive");
 }
 
+/* One line per offset arm against the control; with more than a few,
+ * the measured fastest and slowest only. */
+static void print_moves(const struct place_cmd *c, const struct arm *ctl, const char *what)
+{
+	const struct arm *lo = NULL, *hi = NULL;
+	size_t n = 0;
+	char line[160];
+
+	for (size_t i = 0; i < c->narms; i++) {
+		const struct arm *a = &c->arm[i];
+
+		if (a->kind != ARM_OFFSET)
+			continue;
+		n++;
+		lo = !lo || a->sum.median < lo->sum.median ? a : lo;
+		hi = !hi || a->sum.median > hi->sum.median ? a : hi;
+	}
+	for (size_t i = 0; i < c->narms; i++) {
+		const struct arm *a = &c->arm[i];
+
+		if (a->kind != ARM_OFFSET || (n > 4 && a != lo && a != hi))
+			continue;
+		change_line(c, ctl, a, line, sizeof line);
+		printf("moving %s's %s from %u to %u of its %u-byte %s%s%s%s: %s of %s\n",
+		       c->subject->name, c->loop_start == c->subject->addr ? "entry" : "loop",
+		       c->current, a->offset, c->align, c->align == 64 ? "line" : "block",
+		       isdigit((unsigned char)a->name[0]) ? "" : " (the model's ",
+		       isdigit((unsigned char)a->name[0]) ? "" : a->name,
+		       isdigit((unsigned char)a->name[0]) ? "" : ")", line, what);
+	}
+}
+
 static void print_answer(const struct place_cmd *c)
 {
 	const struct arm *un = arm_kind(c, ARM_UNMOVED, NULL), *ctl = arm_kind(c, ARM_CONTROL, NULL);
-	const struct arm *best = NULL;
 	const char *what = c->metric ? "its metric" : c->wall ? "its wall time" : "its CPU time";
 	char line[160], ctl_line[160];
 	size_t agree = 0, total = 0;
@@ -805,8 +837,6 @@ static void print_answer(const struct place_cmd *c)
 	for (size_t i = 0; i < c->narms; i++) {
 		const struct arm *a = &c->arm[i];
 
-		if (a->kind == ARM_OFFSET && (!best || a->ratio < best->ratio))
-			best = a;
 		if (c->subject && (a->kind == ARM_OFFSET || a->kind == ARM_CONTROL))
 			total++, agree += a->slow == (a->npredicted > 0);
 	}
@@ -817,11 +847,8 @@ static void print_answer(const struct place_cmd *c)
 	else
 		printf("\ncontrol (each copy at its function's own offset) against the unmoved "
 		       "program: %s\n", ctl_line);
-	if (c->subject && best) {
-		change_line(c, ctl, best, line, sizeof line);
-		printf("moving %s's %s from %u to %u of its %u-byte %s: %s of %s\n", c->subject->name,
-		       c->loop_start == c->subject->addr ? "entry" : "loop", c->current, best->offset,
-		       c->align, c->align == 64 ? "line" : "block", line, what);
+	if (c->subject) {
+		print_moves(c, ctl, what);
 		printf("model (%s) and measurement agree on %zu of %zu placements\n", c->host->name,
 		       agree, total);
 	} else if (arm_kind(c, ARM_RANDOM, NULL)) {

@@ -143,7 +143,8 @@ static void copy_fixes(struct arena *a, const struct reloc_file *rf, const struc
 	for (uint32_t i = f->first_fix; i < f->first_fix + f->nfix; i++) {
 		const struct reloc_fix *x = &rf->fix[i];
 		uint64_t field = p->at + (x->field - f->addr), end = p->at + (x->end - f->addr);
-		uint64_t table = p->at + rf->table[x->table].at;
+		bool of_table = x->kind == FIX_RIP_TABLE || x->kind == FIX_ABS_TABLE;
+		uint64_t table = of_table ? p->at + rf->table[x->table].at : 0;
 
 		switch (x->kind) {
 		case FIX_REL32:
