@@ -47,6 +47,7 @@ struct arm {
 struct place_cmd {
 	const char *func, *loop_text, *offsets, *uarch, *out_json, *plot, *metric, *direction;
 	const char *files[MAX_FILES];
+	char *exe;                      /* files[0] when it is the command's own */
 	size_t nfiles;
 	unsigned runs, align, verbose_flag;
 	double budget_s, alpha, material;
@@ -270,7 +271,7 @@ static int open_files(struct place_cmd *c)
 			complain(c->argv_cmd[0], "no such command in PATH");
 			return -1;
 		}
-		c->files[c->nfiles++] = xstrdup(exe);
+		c->files[c->nfiles++] = c->exe = xstrdup(exe);
 	}
 	for (size_t i = 0; i < c->nfiles; i++) {
 		if (reloc_open(&c->rf[i], c->files[i], &e)) {
@@ -1014,6 +1015,7 @@ static void cleanup(struct place_cmd *c)
 	if (c->metric)
 		regfree(&c->metric_re);
 	free(c->apply_ns);
+	free(c->exe);
 }
 
 static int prepare(struct place_cmd *c, int argc, char **argv)
