@@ -81,3 +81,31 @@ place_err "nothing to move" "straddle: place: name what to move: --func GLOB or 
 place_err "never loaded" \
 	"straddle: $LZMA: the plan was not applied: no process of 'true' loaded it (or the build-id differs)" \
 	--file "$LZMA" --func lzma_code --offsets 0 -- true
+
+# The copy's bytes against the assembler's build of the same function at
+# that address: gcc's assembly of moved.c once as it is (A), once with a
+# second copy of `work` (tests/place/copyfn.sh: its labels renamed, its
+# jump table after it) in a section .copy of its own linked after .bss at
+# the address the plan gives the copy (B). The plan's arena bytes of A,
+# every fix-up applied, must be B's .copy byte for byte. At the function's
+# own offset in its line, so gcc's .p2align padding inside it is the same.
+asm_check() {
+	name=$1 cflags=$2 ldflags=$3
+	gcc -O2 -S $cflags -o "$TMP/$name.s" tests/place/moved.c
+	gcc -c -o "$TMP/$name-a.o" "$TMP/$name.s"
+	gcc $ldflags -Wl,--build-id -o "$TMP/$name-A" "$TMP/$name-a.o" 2>/dev/null
+	at=$(nm "$TMP/$name-A" | awk '$3 == "work" {print $1}')
+	out=$("$TOOLS/reloc_image" "$TMP/$name-A" work $(( 0x$at % 64 )) 0x800000 "$TMP/$name-img")
+	addr=${out% *}
+	sh tests/place/copyfn.sh work "$TMP/$name.s" | cat "$TMP/$name.s" - >"$TMP/$name-b.s"
+	gcc -c -o "$TMP/$name-b.o" "$TMP/$name-b.s" 2>/dev/null
+	printf 'SECTIONS { .copy %s : { *(.copy) } } INSERT AFTER .bss;\n' "$addr" >"$TMP/$name.ld"
+	gcc $ldflags -Wl,--build-id -o "$TMP/$name-B" "$TMP/$name-b.o" -Wl,-T,"$TMP/$name.ld" 2>/dev/null
+	objcopy -O binary --only-section=.copy "$TMP/$name-B" "$TMP/$name-copy"
+	expect_eq "place $name: the copy at $addr is the assembler's, byte for byte" \
+		"$(cmp "$TMP/$name-img" "$TMP/$name-copy" 2>&1 && wc -c <"$TMP/$name-img")" \
+		"$(wc -c <"$TMP/$name-copy")"
+}
+asm_check nopie "-fno-pic" "-no-pie"
+asm_check pie "-fpie" "-pie"
+asm_check so "-fPIC -DWORK_LIB" "-shared"
