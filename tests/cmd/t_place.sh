@@ -33,6 +33,17 @@ place_all pie "$P/moved-pie" "$P/moved-pie" 1000
 place_all nopie "$P/moved-nopie" "$P/moved-nopie" 1000
 place_all lib "$P/libmoved.so" "$P/moved-lib" 1000
 
+# a function that runs off its end into the next: its copy ends with a jump
+# there, at every offset
+for f in moved-pie moved-nopie; do
+	run "$STRADDLE" place --func fall_in --offsets 0..63 --runs 2 -o "$TMP/fall.json" -- "$P/$f" 5
+	expect_eq "place fall_in ($f): exit 0" "$RC" 0
+	OUT=$(cat "$TMP/fall.json")
+	expect_eq "place fall_in ($f): output identical" "$(jq_of '"\(.output_check.runs) \(.output_check.identical)"')" \
+		"130 130"
+done
+expect_eq "moved-pie 5: fall_in as built" "$("$P/moved-pie" 5 | cut -d' ' -f2-)" "14 44"
+
 # the default file is the command's executable; the loop found alone
 run "$STRADDLE" place --func fill --offsets 0 --runs 2 -- "$P/fill" 10
 expect_eq "place fill: exit 0" "$RC" 0
