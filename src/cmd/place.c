@@ -545,8 +545,10 @@ static int check_report(struct place_cmd *c, const struct arm *a, const struct c
 	const char *err = strstr(r->report, "error ");
 
 	if (err) {
-		complain(a->name, "the preload library failed: %.*s", (int)strcspn(err + 6, "\n"),
-			 err + 6);
+		char label[48];
+
+		complain(arm_label(a, label, sizeof label), "the preload library failed: %.*s",
+			 (int)strcspn(err + 6, "\n"), err + 6);
 		return -1;
 	}
 	for (const char *p = r->report; (p = strstr(p, "applied ")); p++) {
@@ -594,10 +596,22 @@ static int metric_of(struct place_cmd *c, const struct command_run *r, double *v
 	return 0;
 }
 
+/* "offset 12", "control", "best (offset 0)": an arm in a message. */
+static const char *arm_label(const struct arm *a, char *buf, size_t n)
+{
+	if (a->kind != ARM_OFFSET)
+		snprintf(buf, n, "%s", a->name);
+	else if (isdigit((unsigned char)a->name[0]))
+		snprintf(buf, n, "offset %u", a->offset);
+	else
+		snprintf(buf, n, "%s (offset %u)", a->name, a->offset);
+	return buf;
+}
+
 /* The program must not notice: the same output and status as unmoved. */
 static int same_output(struct place_cmd *c, const struct arm *a, const struct command_run *r)
 {
-	char want[48], got[48];
+	char want[48], got[48], label[48];
 
 	if (!c->checked++) {
 		c->base_hash = r->out_hash, c->base_status = r->status;
@@ -609,7 +623,8 @@ static int same_output(struct place_cmd *c, const struct arm *a, const struct co
 	}
 	command_status_text(c->base_status, want, sizeof want);
 	command_status_text(r->status, got, sizeof got);
-	complain(a->name, "the program noticed: %s (%s) where unmoved it gave %s; stderr: %.*s",
+	complain(arm_label(a, label, sizeof label),
+		 "the program noticed: %s (%s) where unmoved it gave %s; stderr: %.*s",
 		 r->out_hash != c->base_hash ? "its output differs" : "its status differs", got,
 		 want, (int)strcspn(r->err_head, "\n"), r->err_head);
 	return 1;
