@@ -537,6 +537,18 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* "offset 12", "control", "best (offset 0)": an arm in a message. */
+static const char *arm_label(const struct arm *a, char *buf, size_t n)
+{
+	if (a->kind != ARM_OFFSET)
+		snprintf(buf, n, "%s", a->name);
+	else if (isdigit((unsigned char)a->name[0]))
+		snprintf(buf, n, "offset %u", a->offset);
+	else
+		snprintf(buf, n, "%s (offset %u)", a->name, a->offset);
+	return buf;
+}
+
 /* The preload library's lines: how many objects it moved; an error stops
  * everything. */
 static int check_report(struct place_cmd *c, const struct arm *a, const struct command_run *r)
@@ -594,18 +606,6 @@ static int metric_of(struct place_cmd *c, const struct command_run *r, double *v
 		return -1;
 	}
 	return 0;
-}
-
-/* "offset 12", "control", "best (offset 0)": an arm in a message. */
-static const char *arm_label(const struct arm *a, char *buf, size_t n)
-{
-	if (a->kind != ARM_OFFSET)
-		snprintf(buf, n, "%s", a->name);
-	else if (isdigit((unsigned char)a->name[0]))
-		snprintf(buf, n, "offset %u", a->offset);
-	else
-		snprintf(buf, n, "%s (offset %u)", a->name, a->offset);
-	return buf;
 }
 
 /* The program must not notice: the same output and status as unmoved. */
