@@ -450,7 +450,7 @@ __attribute__((constructor)) static void straddle_place_init(void)
 }
 
 /* A library the plan names may come later: after each dlopen, look again. */
-void *dlopen(const char *file, int mode)
+__attribute__((visibility("default"))) void *dlopen(const char *file, int mode)
 {
 	static void *(*real)(const char *, int);
 	void *h;
