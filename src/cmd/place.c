@@ -50,7 +50,7 @@ struct place_cmd {
 	char *exe;                      /* files[0] when it is the command's own */
 	size_t nfiles;
 	unsigned runs, align, verbose_flag;
-	double budget_s, alpha, material;
+	double budget_s, alpha, material, precision;
 	bool wall, no_output_check, verbose;
 	uint64_t seed, rng;
 	char **argv_cmd;
@@ -117,6 +117,10 @@ static const struct cmd_option place_options[] = {
 	  .max = 100000, .help = "runs of each arm (default 10)" },
 	{ .name = "time", .value = "S", .kind = OPT_SECONDS, .field = F(budget_s),
 	  .help = "or stop after S seconds (default 300)" },
+	{ .name = "precision", .value = "P", .kind = OPT_FRACTION, .field = F(precision),
+	  .lo = 1e-6, .hi = 0.5,
+	  .help = "or stop when every arm's 95% CI half-width is within\n"
+		  "P of its median (after 5 rounds; default: off)" },
 	{ .name = "wall", .kind = OPT_SET, .field = F(wall),
 	  .help = "measure wall time, not the CPU time it used" },
 	{ .name = "metric", .value = "REGEX", .kind = OPT_STRING, .field = F(metric),
@@ -673,7 +677,27 @@ static int run_arm(struct place_cmd *c, struct arm *a, struct command_run *r)
 static void progress(const struct place_cmd *c, double t0)
 {
 	if (isatty(2))
-		fprintf(stderr, "\rplace: round %u of %u, %.0f s", c->rounds, c->runs, now_s() - t0);
+		fprintf(stderr, "\rplace: round %u of at most %u, %.0f s of at most %.0f", c->rounds,
+			c->runs, now_s() - t0, c->budget_s);
+}
+
+/* Is every arm's median known within --precision (its bootstrap CI's
+ * half-width)? */
+static bool precise(const struct place_cmd *c)
+{
+	for (size_t i = 0; i < c->narms; i++) {
+		const struct arm *a = &c->arm[i];
+		double lo, hi, m;
+		double *v = xcalloc(a->n + 1, sizeof *v);
+
+		memcpy(v, a->v, a->n * sizeof *v);
+		m = stats_median_select(v, a->n);
+		free(v);
+		stats_bootstrap_median_ci(a->v, a->n, 1000, c->seed, &lo, &hi);
+		if ((hi - lo) / 2 > c->precision * m)
+			return false;
+	}
+	return true;
 }
 
 /* Every round each arm once, in a new random order, until each has
@@ -703,6 +727,10 @@ static int run_rounds(struct place_cmd *c)
 		progress(c, t0);
 		if (now_s() - t0 > c->budget_s && c->rounds >= 2) {
 			c->stopped_by = "time";
+			break;
+		}
+		if (c->precision && c->rounds >= 5 && precise(c)) {
+			c->stopped_by = "precision";
 			break;
 		}
 	}

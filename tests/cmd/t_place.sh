@@ -48,6 +48,14 @@ expect_eq "place --plot: exit 0" "$RC" 0
 expect_eq "place --plot: an SVG" "$(head -c 4 "$TMP/p.svg")" "<svg"
 # the loop's own offset (the control) and 0..7, in order along the line
 expect_eq "place --plot: 9 points" "$(grep -o "<polyline[^>]*points='[^']*'" "$TMP/p.svg" | sed "s/.*points='//; s/'$//" | wc -w)" 9
+# --precision stops the rounds, and says so (on --metric, the number the
+# program prints: the same every run, so no machine's noise decides it)
+run "$STRADDLE" place --func work --offsets 0 --runs 1000 --precision 0.01 --metric '^([0-9]+) ' \
+	-o "$TMP/prec.json" -- "$P/moved-pie" 10
+expect_eq "place --precision: stopped by it after 5 rounds" \
+	"$(jq -r '"\(.place.stopped_by) \(.place.rounds) \(.place.measure) \(.metrics[0].median)"' "$TMP/prec.json")" \
+	"precision 5 ^([0-9]+)  $("$P/moved-pie" 10 | cut -d' ' -f1)"
+
 # --verbose names each refused function and its reason
 run "$STRADDLE" place --file "$LZMA" --func 'lzma_index_stream_*' --verbose --offsets 0 --runs 2 -- true
 expect_eq "place --verbose: the refused one named" \
