@@ -972,15 +972,18 @@ static int write_json(const struct place_cmd *c)
 {
 	json_t *doc = results_run_info("place", c->argc, c->argv), *metrics = json_array();
 	json_t *refused = json_object();
+	char loop_span[48], a[20], b[20];
 	struct err e;
 	int rc;
 
+	snprintf(loop_span, sizeof loop_span, "%s..%s", hex_addr(a, c->loop_start),
+		 hex_addr(b, c->loop_end));
 	for (int r = 1; r < RELOC_NREFUSALS; r++)
 		if (c->refused[r])
 			json_object_set_new(refused, reloc_refusal_name(r), json_integer((json_int_t)c->refused[r]));
 	json_object_set_new(doc, "place", json_pack("{s:s, s:s?, s:s?, s:i, s:s, s:i, s:f, s:s,"
 		" s:s}", "file", c->files[0], "function", c->subject ? c->subject->name : NULL,
-		"loop", c->subject ? c->loop_text : NULL, "current", (int)c->current, "measure",
+		"loop", c->subject ? loop_span : NULL, "current", (int)c->current, "measure",
 		c->metric ? c->metric : c->wall ? "wall" : "cpu", "rounds", (int)c->rounds,
 		"elapsed_s", c->elapsed_s, "stopped_by", c->stopped_by, "profile", c->host->name));
 	json_object_set_new(json_object_get(doc, "place"), "apply_us", json_pack("{s:f, s:f}",
