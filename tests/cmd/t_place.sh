@@ -33,6 +33,16 @@ place_all pie "$P/moved-pie" "$P/moved-pie" 1000
 place_all nopie "$P/moved-nopie" "$P/moved-nopie" 1000
 place_all lib "$P/libmoved.so" "$P/moved-lib" 1000
 
+# compare and report read a place file as a sweep's
+run "$STRADDLE" compare "$TMP/pie.json" "$TMP/pie.json"
+expect_eq "compare place A/A: exit 0" "$RC" 0
+expect_eq "compare place: a row per arm" "$(printf '%s\n' "$OUT" | grep -c 'median-work@')" 65
+run "$STRADDLE" report -o "$TMP/place.html" "$TMP/pie.json"
+expect_eq "report place: exit 0" "$RC" 0
+expect_eq "report place: the section, its rows" \
+	"$(grep -c '<section class="result place" id="place-1">' "$TMP/place.html") $(sed -n '/<section/,/<\/section>/p' "$TMP/place.html" | grep -c '<tr><td>')" \
+	"1 65"
+
 # a library loaded late, by dlopen after main starts: moved after the dlopen
 rm -f "$TMP/log"
 FIXTURE_LOG=$TMP/log run "$STRADDLE" place --file "$P/libmoved.so" --func work --offsets 0..3 --runs 2 \
