@@ -44,7 +44,7 @@ struct row {
 
 static uint64_t row_bytes(const struct scan_result *r, const struct row *x)
 {
-	return x->loop ? x->loop->end - x->loop->start : r->funcs.v[x->func->func].size;
+	return x->loop ? x->loop->bytes : r->funcs.v[x->func->func].size;
 }
 
 static uint64_t row_addr(const struct scan_result *r, const struct row *x)
@@ -199,6 +199,19 @@ static size_t sort_rows(const struct scan_cmd *c, const struct scan_result *r, s
 	return n;
 }
 
+/* " in 2 pieces: 0x8ff70/5 0x8ff80/7" after what buf holds: the runs
+ * every iteration fetches, each with its bytes (issue 21). */
+static void format_pieces(const struct scan_result *r, const struct loop_report *l, char *buf,
+			  size_t n)
+{
+	size_t k = strlen(buf);
+
+	k += (size_t)snprintf(buf + k, k < n ? n - k : 0, " in %u pieces:", l->npiece);
+	for (uint32_t i = l->piece; i < l->piece + l->npiece && k < n; i++)
+		k += (size_t)snprintf(buf + k, n - k, " %#" PRIx64 "/%" PRIu64, r->piece[i].start,
+				      r->piece[i].end - r->piece[i].start);
+}
+
 static void format_windows(const struct scan_result *r, const struct row *x, char *buf,
 			   size_t n)
 {
@@ -211,9 +224,12 @@ static void format_windows(const struct scan_result *r, const struct row *x, cha
 			 branch_kind_name(h->branch_kind), h->branch, h->pair);
 	else if (h->branch)
 		snprintf(buf, n, "%s %#" PRIx64, branch_kind_name(h->branch_kind), h->branch);
+	else if (!x->loop)
+		snprintf(buf, n, "%u/1", windows_touched(start, start + bytes, w));
 	else
-		snprintf(buf, n, "%u/%u", windows_touched(start, start + bytes, w),
-			 h->rule == RULE_ENTRY_MISALIGNED ? 1 : windows_best(bytes, w));
+		snprintf(buf, n, "%u/%u", loop_touched(r, x->loop, w), windows_best(bytes, w));
+	if (x->loop && x->loop->npiece > 1)
+		format_pieces(r, x->loop, buf, n);
 }
 
 /* "0.5%" */
@@ -240,7 +256,7 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 	while (i < n) {
 		const struct row *x = &rows[i];
 		const struct hazard *h = x->hazard;
-		char addr[20], src[128], bytes[24], win[16], tb[64], place[32], fix[96], pct[16];
+		char addr[20], src[128], bytes[24], win[16], tb[128], place[32], fix[160], pct[16];
 		const char *cells[13];
 
 		sb_reset(&profiles);
@@ -287,33 +303,34 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 
 static void print_all_loops(const struct scan_result *r, FILE *out)
 {
-	static const char *const cols[] = { "function", "start", "end", ">bytes", ">insns",
-		">depth", "inner", "call", "entries", ">16", ">32", ">64", ">hazards" };
+	static const char *const cols[] = { "function", "start", "end", ">bytes", ">pieces",
+		">insns", ">depth", "inner", "call", "entries", ">16", ">32", ">64", ">hazards" };
 	struct table t;
 
-	table_init(&t, 13, cols);
+	table_init(&t, 14, cols);
 	t.max[0] = 48;
 	for (size_t i = 0; i < r->nfunc; i++) {
 		const struct func_report *f = &r->func[i];
 
 		for (uint32_t k = f->loop; k < f->loop + f->nloop; k++) {
 			const struct loop_report *l = &r->loop[k];
-			char s[20], e[20], b[24], ni[16], d[16], w[MODEL_NWINDOWS][16], hz[32];
+			char s[20], e[20], b[24], np[16], ni[16], d[16], w[MODEL_NWINDOWS][16], hz[32];
 
 			hex_addr(s, l->start);
 			hex_addr(e, l->end);
-			snprintf(b, sizeof b, "%" PRIu64, l->end - l->start);
+			snprintf(b, sizeof b, "%" PRIu64, l->bytes);
+			snprintf(np, sizeof np, "%u", l->npiece);
 			snprintf(ni, sizeof ni, "%u", l->ninsn);
 			snprintf(d, sizeof d, "%u", l->depth);
 			for (size_t j = 0; j < MODEL_NWINDOWS; j++)
 				snprintf(w[j], sizeof w[j], "%u/%u",
-					 windows_touched(l->start, l->end, model_windows[j]),
-					 windows_best(l->end - l->start, model_windows[j]));
+					 loop_touched(r, l, model_windows[j]),
+					 windows_best(l->bytes, model_windows[j]));
 			/* why a loop that straddles may have no hazard */
 			snprintf(hz, sizeof hz, "%u%s", l->nhazard,
 				 l->back_end_bound ? " (back end)" :
 				 l->in_loop_buffer ? " (loop buffer)" : "");
-			table_row(&t, r->funcs.v[f->func].name, s, e, b, ni, d,
+			table_row(&t, r->funcs.v[f->func].name, s, e, b, np, ni, d,
 				  l->innermost ? "yes" : "no", l->has_call ? "yes" : "no",
 				  l->irreducible ? "several" : "one", w[0], w[1], w[2], hz);
 		}
