@@ -20,6 +20,7 @@ struct cfg_block {
 	uint32_t xsucc, nxsucc;         /* an indirect jump's: into cfg.xsucc */
 	bool has_call;
 	bool padding;                   /* only nops */
+	bool spin;                      /* holds a wait hint (insn.spin) */
 };
 
 /* A run of a loop's blocks that every iteration fetches (DESIGN, hazard
@@ -41,6 +42,9 @@ struct cfg_loop {
 	bool irreducible;
 	bool innermost;
 	bool has_call;
+	/* a block of it holds pause/yield/wfe: a wait, not a throughput loop
+	 * (issue 21) */
+	bool spin;
 	/* DESIGN, hazard model: the footprint of an iteration, the runs of
 	 * the loop's blocks around its header and around each block that
 	 * dominates every latch, over padding between them (pieces, in

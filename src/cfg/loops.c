@@ -215,6 +215,7 @@ static void set_range(struct cfg *g, struct cfg_loop *l, uint32_t stamp)
 static void measure_body(struct cfg *g, struct cfg_loop *l)
 {
 	l->has_call = false;
+	l->spin = false;
 	l->cold_blocks = 0;
 	l->cold_bytes = 0;
 	for (uint32_t i = 0; i < l->nbody; i++) {
@@ -222,6 +223,7 @@ static void measure_body(struct cfg *g, struct cfg_loop *l)
 		const struct cfg_block *b = &g->block[k];
 
 		l->has_call |= b->has_call;
+		l->spin |= b->spin;
 		if (!in_pieces(g, l, k)) {
 			l->cold_blocks++;
 			l->cold_bytes += b->end - b->start;

@@ -25,6 +25,7 @@ struct scan_cmd {
 	struct json_stream out;
 	json_t *errors;
 	bool gate_failed;
+	bool fail_spin;                 /* --fail-on counts spin loops' hazards too */
 	/* --hot: samples of a record (or --perf-script text) rank the rows */
 	const char *hot_path, *perf_script, *vmlinux;
 	struct hot_run hot;
@@ -52,9 +53,16 @@ static uint64_t row_addr(const struct scan_result *r, const struct row *x)
 	return x->loop ? x->loop->start : r->funcs.v[x->func->func].addr;
 }
 
+static bool row_spins(const struct row *x)
+{
+	return x->loop && x->loop->spin;
+}
+
 /* Worst first: hot text before init/exit/unlikely/cold text (which runs
  * once or rarely, issue 8: 767 .init.text loops ranked like hot code),
- * then severity, then smaller (tighter) loops, then address. */
+ * every other row before a spin loop's (a wait: its iterations are not
+ * work, issue 21), then severity, then smaller (tighter) loops, then
+ * address. */
 static int by_worst(const void *a, const void *b, void *ctx)
 {
 	const struct scan_result *r = ctx;
@@ -64,6 +72,8 @@ static int by_worst(const void *a, const void *b, void *ctx)
 
 	if (x->func->cold_text != y->func->cold_text)
 		return x->func->cold_text ? 1 : -1;
+	if (row_spins(x) != row_spins(y))
+		return row_spins(x) ? 1 : -1;
 	if (x->hazard->severity != y->hazard->severity)
 		return x->hazard->severity > y->hazard->severity ? -1 : 1;
 	if (x->hazard->certain != y->hazard->certain)
@@ -103,7 +113,7 @@ static int by_hot(const void *a, const void *b, void *ctx)
 {
 	const struct scan_result *r = ctx;
 	const struct row *x = a, *y = b;
-	int o = hot_order(hot_share(r, row_samples(x)), x->hazard->severity,
+	int o = row_spins(x) != row_spins(y) ? (row_spins(x) ? 1 : -1) : hot_order(hot_share(r, row_samples(x)), x->hazard->severity,
 			  hot_share(r, row_samples(y)), y->hazard->severity);
 
 	return o ? o : by_worst(a, b, ctx);
@@ -230,6 +240,8 @@ static void format_windows(const struct scan_result *r, const struct row *x, cha
 		snprintf(buf, n, "%u/%u", loop_touched(r, x->loop, w), windows_best(bytes, w));
 	if (x->loop && x->loop->npiece > 1)
 		format_pieces(r, x->loop, buf, n);
+	if (row_spins(x))
+		snprintf(buf + strlen(buf), n - strlen(buf), ", spin");
 }
 
 /* "0.5%" */
@@ -328,6 +340,7 @@ static void print_all_loops(const struct scan_result *r, FILE *out)
 					 windows_best(l->bytes, model_windows[j]));
 			/* why a loop that straddles may have no hazard */
 			snprintf(hz, sizeof hz, "%u%s", l->nhazard,
+				 l->spin ? " (spin)" :
 				 l->back_end_bound ? " (back end)" :
 				 l->in_loop_buffer ? " (loop buffer)" : "");
 			table_row(&t, r->funcs.v[f->func].name, s, e, b, np, ni, d,
@@ -379,11 +392,24 @@ static void print_text(struct scan_cmd *c, struct elf_image *img, const struct s
 	fprintf(out, "%zu hazards: %zu loops, %zu function entries\n\n", r->nhazard, loops_with, entries);
 }
 
+static void gate_hazards(struct scan_cmd *c, const struct hazard *h, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (c->fail_rules & (1u << h[i].rule))
+			c->gate_failed = true;
+}
+
+/* A spin loop's hazards gate only when --fail-on-spin asks (issue 21). */
 static void check_gate(struct scan_cmd *c, const struct scan_result *r)
 {
-	for (size_t i = 0; i < r->nhazard; i++)
-		if (c->fail_rules & (1u << r->hazard[i].rule))
-			c->gate_failed = true;
+	for (size_t i = 0; i < r->nfunc; i++) {
+		const struct func_report *f = &r->func[i];
+
+		for (uint32_t k = f->loop; k < f->loop + f->nloop; k++)
+			if (!r->loop[k].spin || c->fail_spin)
+				gate_hazards(c, r->hazard + r->loop[k].hazard, r->loop[k].nhazard);
+		gate_hazards(c, r->hazard + f->hazard, f->nhazard);
+	}
 }
 
 static int open_target(const char *arg, struct elf_image *img, struct err *e)
@@ -507,7 +533,10 @@ static const struct cmd_option scan_options[] = {
 	{ .name = "fail-on", .value = "RULE,..", .kind = OPT_RULES, .field = F(fail_rules),
 	  .help = "exit 1 if a hazard of these rules is found ('any' for all):\n"
 		  "loop-straddles-window, branch-crosses-window,\n"
-		  "branch-ends-window, entry-misaligned" },
+		  "branch-ends-window, entry-misaligned; a spin loop's\n"
+		  "(pause, yield, wfe) only with --fail-on-spin" },
+	{ .name = "fail-on-spin", .kind = OPT_SET, .field = F(fail_spin),
+	  .help = "--fail-on counts the hazards of spin loops too" },
 	{ .name = "no-source", .kind = OPT_CLEAR, .field = F(source_lines),
 	  .help = "do not look up source lines (DWARF)" },
 	{ .name = "dump-vdso", .value = "FILE", .kind = OPT_OUTPUT, .field = F(dump_vdso),

@@ -287,6 +287,7 @@ struct loop_report {
 	bool innermost, has_call, in_loop_buffer;
 	bool back_end_bound;            /* a straddle it makes, hidden by the back end (a profile's) */
 	bool irreducible;               /* a cycle with more than one entry */
+	bool spin;                      /* holds pause/yield/wfe: a wait (issue 21) */
 	uint32_t ninsn;                 /* in its pieces */
 	uint32_t cold_blocks;
 	uint64_t cold_bytes;

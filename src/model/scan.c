@@ -259,7 +259,8 @@ static void report_loop(struct worker *w, const struct elf_func *f, const struct
 	r = &w->out.loop[w->out.nloop];
 	*r = (struct loop_report){
 		.start = l->start, .end = l->end, .bytes = l->bytes, .sec = f->sec, .depth = l->depth, .innermost = l->innermost,
-		.has_call = l->has_call, .irreducible = l->irreducible, .ninsn = l->run_insns, .cold_blocks = l->cold_blocks,
+		.has_call = l->has_call, .irreducible = l->irreducible, .spin = l->spin,
+		.ninsn = l->run_insns, .cold_blocks = l->cold_blocks,
 		.cold_bytes = l->cold_bytes, .same_span = same_span,
 		.branch = first_back,
 		.hazard = (uint32_t)w->out.nhazard,

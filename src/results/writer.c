@@ -315,6 +315,7 @@ void results_write_loop(struct jw *w, const char *key, struct elf_image *img,
 	jw_int(w, "cold_blocks", l->cold_blocks);
 	jw_int(w, "cold_bytes", (long long)l->cold_bytes);
 	jw_bool(w, "irreducible", l->irreducible);
+	jw_bool(w, "spin", l->spin);
 	jw_int(w, "same_span_loops", l->same_span);
 	if (l->branch)
 		jw_hex(w, "branch", l->branch);
