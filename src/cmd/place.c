@@ -47,6 +47,7 @@ struct arm {
 struct place_cmd {
 	const char *func, *loop_text, *offsets, *uarch, *out_json, *plot, *metric, *direction;
 	const char *files[MAX_FILES];
+	char *exe;                      /* files[0] when it is the command's own */
 	size_t nfiles;
 	unsigned runs, align, verbose_flag;
 	double budget_s, alpha, material;
@@ -270,7 +271,7 @@ static int open_files(struct place_cmd *c)
 			complain(c->argv_cmd[0], "no such command in PATH");
 			return -1;
 		}
-		c->files[c->nfiles++] = xstrdup(exe);
+		c->files[c->nfiles++] = c->exe = xstrdup(exe);
 	}
 	for (size_t i = 0; i < c->nfiles; i++) {
 		if (reloc_open(&c->rf[i], c->files[i], &e)) {
@@ -536,6 +537,18 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* "offset 12", "control", "best (offset 0)": an arm in a message. */
+static const char *arm_label(const struct arm *a, char *buf, size_t n)
+{
+	if (a->kind != ARM_OFFSET)
+		snprintf(buf, n, "%s", a->name);
+	else if (isdigit((unsigned char)a->name[0]))
+		snprintf(buf, n, "offset %u", a->offset);
+	else
+		snprintf(buf, n, "%s (offset %u)", a->name, a->offset);
+	return buf;
+}
+
 /* The preload library's lines: how many objects it moved; an error stops
  * everything. */
 static int check_report(struct place_cmd *c, const struct arm *a, const struct command_run *r)
@@ -544,8 +557,10 @@ static int check_report(struct place_cmd *c, const struct arm *a, const struct c
 	const char *err = strstr(r->report, "error ");
 
 	if (err) {
-		complain(a->name, "the preload library failed: %.*s", (int)strcspn(err + 6, "\n"),
-			 err + 6);
+		char label[48];
+
+		complain(arm_label(a, label, sizeof label), "the preload library failed: %.*s",
+			 (int)strcspn(err + 6, "\n"), err + 6);
 		return -1;
 	}
 	for (const char *p = r->report; (p = strstr(p, "applied ")); p++) {
@@ -596,7 +611,7 @@ static int metric_of(struct place_cmd *c, const struct command_run *r, double *v
 /* The program must not notice: the same output and status as unmoved. */
 static int same_output(struct place_cmd *c, const struct arm *a, const struct command_run *r)
 {
-	char want[48], got[48];
+	char want[48], got[48], label[48];
 
 	if (!c->checked++) {
 		c->base_hash = r->out_hash, c->base_status = r->status;
@@ -608,7 +623,8 @@ static int same_output(struct place_cmd *c, const struct arm *a, const struct co
 	}
 	command_status_text(c->base_status, want, sizeof want);
 	command_status_text(r->status, got, sizeof got);
-	complain(a->name, "the program noticed: %s (%s) where unmoved it gave %s; stderr: %.*s",
+	complain(arm_label(a, label, sizeof label),
+		 "the program noticed: %s (%s) where unmoved it gave %s; stderr: %.*s",
 		 r->out_hash != c->base_hash ? "its output differs" : "its status differs", got,
 		 want, (int)strcspn(r->err_head, "\n"), r->err_head);
 	return 1;
@@ -1014,6 +1030,7 @@ static void cleanup(struct place_cmd *c)
 	if (c->metric)
 		regfree(&c->metric_re);
 	free(c->apply_ns);
+	free(c->exe);
 }
 
 static int prepare(struct place_cmd *c, int argc, char **argv)

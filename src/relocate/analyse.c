@@ -202,6 +202,12 @@ void reloc_analyse(struct reloc_file *rf, struct reloc_func *f, const struct rel
 		refuse(f, RELOC_TOO_SHORT, f->addr);
 	if (!decode_func(rf, f, &insn, &n))
 		refuse(f, RELOC_UNDECODABLE, f->addr);
+	if (f->refused == RELOC_OK && n) {
+		enum branch_kind last = insn[n - 1].kind;
+
+		f->falls_off = last == BR_NONE || last == BR_COND || last == BR_CALL ||
+			       last == BR_CALL_IND;
+	}
 	if (f->refused == RELOC_OK) {
 		find_tables(rf, f, insn, n);
 		bool *seen = xcalloc(f->ntable + 1, sizeof *seen);

@@ -18,7 +18,7 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 /* Copy, stubs, tables; a rel8 branch out must reach its stub. */
 void reloc_block_layout(struct reloc_file *rf, struct reloc_func *f)
 {
-	uint32_t stub = 0;
+	uint32_t stub = f->falls_off;
 	uint64_t at;
 
 	for (uint32_t i = f->first_fix; i < f->first_fix + f->nfix; i++) {
@@ -33,7 +33,7 @@ void reloc_block_layout(struct reloc_file *rf, struct reloc_func *f)
 		}
 		stub++;
 	}
-	f->nstub = stub;
+	f->nstub = stub - f->falls_off;
 	f->block = f->size + STUB_LEN * stub;
 	at = align_up(f->block, 8);
 	f->tables_at = at;
@@ -140,6 +140,13 @@ static void copy_fixes(struct arena *a, const struct reloc_file *rf, const struc
 	const struct reloc_func *f = p->f;
 	uint64_t stub = p->at + f->size;
 
+	/* falling off the copy's end goes where falling off the original's
+	 * would */
+	if (f->falls_off) {
+		a->image[stub] = 0xe9;
+		rel32(a, stub + 1, f->addr + f->size, true, stub + STUB_LEN);
+		stub += STUB_LEN;
+	}
 	for (uint32_t i = f->first_fix; i < f->first_fix + f->nfix; i++) {
 		const struct reloc_fix *x = &rf->fix[i];
 		uint64_t field = p->at + (x->field - f->addr), end = p->at + (x->end - f->addr);

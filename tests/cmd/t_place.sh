@@ -33,6 +33,17 @@ place_all pie "$P/moved-pie" "$P/moved-pie" 1000
 place_all nopie "$P/moved-nopie" "$P/moved-nopie" 1000
 place_all lib "$P/libmoved.so" "$P/moved-lib" 1000
 
+# a function that runs off its end into the next: its copy ends with a jump
+# there, at every offset
+for f in moved-pie moved-nopie; do
+	run "$STRADDLE" place --func fall_in --offsets 0..63 --runs 2 -o "$TMP/fall.json" -- "$P/$f" 5
+	expect_eq "place fall_in ($f): exit 0" "$RC" 0
+	OUT=$(cat "$TMP/fall.json")
+	expect_eq "place fall_in ($f): output identical" "$(jq_of '"\(.output_check.runs) \(.output_check.identical)"')" \
+		"130 130"
+done
+expect_eq "moved-pie 5: fall_in as built" "$("$P/moved-pie" 5 | cut -d' ' -f2-)" "14 44"
+
 # the default file is the command's executable; the loop found alone
 run "$STRADDLE" place --func fill --offsets 0 --runs 2 -- "$P/fill" 10
 expect_eq "place fill: exit 0" "$RC" 0
@@ -81,3 +92,31 @@ place_err "nothing to move" "straddle: place: name what to move: --func GLOB or 
 place_err "never loaded" \
 	"straddle: $LZMA: the plan was not applied: no process of 'true' loaded it (or the build-id differs)" \
 	--file "$LZMA" --func lzma_code --offsets 0 -- true
+
+# The copy's bytes against the assembler's build of the same function at
+# that address: gcc's assembly of moved.c once as it is (A), once with a
+# second copy of `work` (tests/place/copyfn.sh: its labels renamed, its
+# jump table after it) in a section .copy of its own linked after .bss at
+# the address the plan gives the copy (B). The plan's arena bytes of A,
+# every fix-up applied, must be B's .copy byte for byte. At the function's
+# own offset in its line, so gcc's .p2align padding inside it is the same.
+asm_check() {
+	name=$1 cflags=$2 ldflags=$3
+	gcc -O2 -S $cflags -o "$TMP/$name.s" tests/place/moved.c
+	gcc -c -o "$TMP/$name-a.o" "$TMP/$name.s"
+	gcc $ldflags -Wl,--build-id -o "$TMP/$name-A" "$TMP/$name-a.o" 2>/dev/null
+	at=$(nm "$TMP/$name-A" | awk '$3 == "work" {print $1}')
+	out=$("$TOOLS/reloc_image" "$TMP/$name-A" work $(( 0x$at % 64 )) 0x800000 "$TMP/$name-img")
+	addr=${out% *}
+	sh tests/place/copyfn.sh work "$TMP/$name.s" | cat "$TMP/$name.s" - >"$TMP/$name-b.s"
+	gcc -c -o "$TMP/$name-b.o" "$TMP/$name-b.s" 2>/dev/null
+	printf 'SECTIONS { .copy %s : { *(.copy) } } INSERT AFTER .bss;\n' "$addr" >"$TMP/$name.ld"
+	gcc $ldflags -Wl,--build-id -o "$TMP/$name-B" "$TMP/$name-b.o" -Wl,-T,"$TMP/$name.ld" 2>/dev/null
+	objcopy -O binary --only-section=.copy "$TMP/$name-B" "$TMP/$name-copy"
+	expect_eq "place $name: the copy at $addr is the assembler's, byte for byte" \
+		"$(cmp "$TMP/$name-img" "$TMP/$name-copy" 2>&1 && wc -c <"$TMP/$name-img")" \
+		"$(wc -c <"$TMP/$name-copy")"
+}
+asm_check nopie "-fno-pic" "-no-pie"
+asm_check pie "-fpie" "-pie"
+asm_check so "-fPIC -DWORK_LIB" "-shared"
