@@ -78,11 +78,11 @@ run "$STRADDLE" scan --json --all --uarch generic-arm64 "$FIXTURES/arm64/spans"
 expect_eq "arm64 mid_entry: span" "$(sp_loops mid_entry "$SP_RANGE")" "0x400038-0x400050/24/6"
 expect_eq "arm64 mid_entry: windows" "$(sp_loops mid_entry "$SP_WIN")" "2/2 2/1 2/1"
 
-# Two cycles over one span are one row (tests/fixtures/x86/samespan.S).
-# shared_header: the natural loop {H, L} and the cycle H, L, C entered at
-# H (and at C from B1) both grow from H [0x40103f, 0x401044), which the
-# exit E ends: one row, the natural loop's, standing for both. It was two
-# rows, and each hazard was listed twice.
+# Cycles sharing a header (tests/fixtures/x86/samespan.S). shared_header:
+# the natural loop {H, L} and the cycle H, L, C entered at H (and at C from
+# B1) both grow from H [0x40103f, 0x401044), which the exit E ends. Judged
+# by that run alone they were the same bytes, one row standing for both;
+# judged by their pieces (issue 21) they are not.
 run "$STRADDLE" scan --json --all --uarch generic-x86 "$FIXTURES/x86/samespan"
 SP_FACTS='"\(.start)-\(.end)/\(.bytes) depth \(.depth) irreducible \(.irreducible) same \(.same_span_loops)"'
 # With pieces (issue 21) the two are no longer the same bytes: the natural
