@@ -567,6 +567,10 @@ const struct command scan_command = {
 		 "needs, a back-edge branch that crosses or ends on a window where the CPU's\n"
 		 "rule says so, a small function whose entry makes it span two lines. Each\n"
 		 "hazard comes with its fix: the .p2align that removes it and its padding.\n"
+		 "A loop's bytes are those every iteration runs: when the compiler laid the\n"
+		 "exit out between its header and its body, its pieces, counted together\n"
+		 "(and when no .p2align can fit them, the fix is to move the exit). A loop\n"
+		 "holding pause, yield or wfe is a spin loop, ranked after the others.\n"
 		 "\n"
 		 "With no FILE: this process's vDSO and C library. 'vdso' reads the running\n"
 		 "vDSO from memory. Addresses are the ELF's own virtual addresses.\n",
