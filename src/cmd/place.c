@@ -985,17 +985,18 @@ static int write_plot(const struct place_cmd *c)
 	size_t n = 0, nsh = 0;
 	struct err e;
 
-	for (size_t i = 0; i < c->narms; i++) {
-		const struct arm *a = &c->arm[i];
+	for (uint32_t o = 0; o < c->align; o++)         /* by offset: a line, not a zigzag */
+		for (size_t i = 0; i < c->narms; i++) {
+			const struct arm *a = &c->arm[i];
 
-		if (a->kind != ARM_OFFSET && a->kind != ARM_CONTROL)
-			continue;
-		x[n] = a->offset, y[n] = a->sum.median, lo[n] = a->sum.ci_lo, hi[n] = a->sum.ci_hi;
-		mark[n] = a->slow;
-		if (a->npredicted)
-			sh[nsh++] = a->offset;
-		n++;
-	}
+			if ((a->kind != ARM_OFFSET && a->kind != ARM_CONTROL) || a->offset != o)
+				continue;
+			x[n] = a->offset, y[n] = a->sum.median, lo[n] = a->sum.ci_lo;
+			hi[n] = a->sum.ci_hi, mark[n] = a->slow;
+			if (a->npredicted)
+				sh[nsh++] = a->offset;
+			n++;
+		}
 	struct plot_series s = { c->subject ? c->subject->name : c->func, x, y, lo, hi, mark, n };
 	struct plot p = { "straddle place: the program's median per placement (95% CI)",
 		"offset of the loop in its line", c->metric ? c->metric : "seconds", &s, 1, NULL, 0,
