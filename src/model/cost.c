@@ -31,8 +31,11 @@ static double larger(double a, double b)
 	return a > b ? a : b;
 }
 
-double cost_ratio_at(const struct profile *p, uint64_t start, uint64_t bytes, double be,
-		     unsigned *window)
+/* The largest over p's straddle windows of max(touched, be) / max(best,
+ * be), touched(w, ctx) the windows of w the loop touches. */
+static double worst_ratio(const struct profile *p, uint64_t bytes, double be,
+			  unsigned (*touched)(unsigned w, const void *ctx), const void *ctx,
+			  unsigned *window)
 {
 	unsigned ws[3];
 	size_t n = profile_straddle_windows(p, ws);
@@ -40,7 +43,7 @@ double cost_ratio_at(const struct profile *p, uint64_t start, uint64_t bytes, do
 
 	*window = 0;
 	for (size_t i = 0; i < n; i++) {
-		double t = windows_touched(start, start + bytes, ws[i]), b = windows_best(bytes, ws[i]);
+		double t = touched(ws[i], ctx), b = windows_best(bytes, ws[i]);
 		double ratio = larger(t, be) / larger(b, be);
 
 		if (t <= b)
@@ -51,6 +54,46 @@ double cost_ratio_at(const struct profile *p, uint64_t start, uint64_t bytes, do
 		}
 	}
 	return worst;
+}
+
+struct one_run {
+	uint64_t start, bytes;
+};
+
+static unsigned run_touched(unsigned w, const void *ctx)
+{
+	const struct one_run *x = ctx;
+
+	return windows_touched(x->start, x->start + x->bytes, w);
+}
+
+double cost_ratio_at(const struct profile *p, uint64_t start, uint64_t bytes, double be,
+		     unsigned *window)
+{
+	struct one_run x = { start, bytes };
+
+	return worst_ratio(p, bytes, be, run_touched, &x, window);
+}
+
+struct scanned_loop {
+	const struct scan_result *r;
+	const struct loop_report *l;
+};
+
+static unsigned scanned_touched(unsigned w, const void *ctx)
+{
+	const struct scanned_loop *x = ctx;
+
+	return loop_touched(x->r, x->l, w);
+}
+
+/* A scanned loop's ratio: its pieces' windows (a loop in pieces). */
+static double loop_ratio(const struct scan_result *r, const struct loop_report *l,
+			 const struct profile *p, double be, unsigned *window)
+{
+	struct scanned_loop x = { r, l };
+
+	return worst_ratio(p, l->bytes, be, scanned_touched, &x, window);
 }
 
 /* llvm-mca's cycles well above what the ports alone need mean a chain of
@@ -103,33 +146,47 @@ static void combine(const struct profile *p, uint32_t ninsn, const struct mca_re
 
 #define ASM_LINE 160
 
-/* The loop code[0..n) at addr as one region's lines; false when an
- * instruction does not decode (the loop is left to the profile). */
-static bool add_loop(struct mca_input *in, struct decoder *d, const uint8_t *code, size_t n,
-		     uint64_t addr, bool *divides)
+/* The instructions of code[0..n) at addr as lines of the region being
+ * made, labels relative to base; false when one does not decode. */
+static bool add_lines(struct mca_input *in, struct decoder *d, const uint8_t *code, size_t n,
+		      uint64_t addr, uint64_t base, bool *divides, uint32_t *ninsn)
 {
-	size_t start = in->text.len;
-	uint32_t ninsn = 0;
 	char line[ASM_LINE];
 
-	*divides = false;
 	for (size_t off = 0; off < n;) {
 		struct insn insn;
 		bool div;
 
 		decode_one(d, code + off, n - off, addr + off, &insn);
 		if (insn.kind == BR_INVALID || insn.undecoded ||
-		    !decode_asm_text(d, code + off, n - off, addr + off, addr, line, sizeof line, &div)) {
+		    !decode_asm_text(d, code + off, n - off, addr + off, base, line, sizeof line, &div))
+			return false;
+		*divides |= div;
+		sb_addf(&in->text, "%s\n", line);
+		(*ninsn)++;
+		off += insn.len;
+	}
+	return true;
+}
+
+/* The loop's pieces p[0..np) (addresses; the function's bytes `fcode`
+ * start at faddr) as one region: what an iteration runs. False when an
+ * instruction does not decode (the loop is left to the bound). */
+static bool add_loop(struct mca_input *in, struct decoder *d, const uint8_t *fcode, uint64_t faddr,
+		     const struct loop_piece *p, size_t np, bool *divides)
+{
+	size_t start = in->text.len;
+	uint32_t ninsn = 0;
+
+	*divides = false;
+	for (size_t i = 0; i < np; i++)
+		if (!add_lines(in, d, fcode + (p[i].start - faddr), p[i].end - p[i].start, p[i].start,
+			       p[0].start, divides, &ninsn)) {
 			in->text.len = start;
 			if (in->text.s)
 				in->text.s[start] = 0;
 			return false;
 		}
-		*divides |= div;
-		sb_addf(&in->text, "%s\n", line);
-		ninsn++;
-		off += insn.len;
-	}
 	GROW(in->loop, in->cap, in->nloop + 1);
 	in->loop[in->nloop++] = (struct mca_loop){ start, in->text.len, ninsn };
 	return true;
@@ -164,6 +221,8 @@ int loop_back_end(const char *llvm_mca, const struct profile *p, struct decoder 
 	uint32_t ncond = 0;
 
 	memset(out, 0, sizeof *out);
+	struct loop_piece one = { addr, addr + n };
+
 	for (size_t off = 0; off < n;) {        /* the branches that may fuse */
 		struct insn insn;
 
@@ -171,7 +230,7 @@ int loop_back_end(const char *llvm_mca, const struct profile *p, struct decoder 
 		ncond += insn.kind == BR_COND;
 		off += insn.len;
 	}
-	if (!add_loop(&in, d, code, n, addr, &out->divides)) {
+	if (!add_loop(&in, d, code, addr, &one, 1, &out->divides)) {
 		mca_input_free(&in);
 		return err_set(e, "the loop at %#llx does not decode", (unsigned long long)addr);
 	}
@@ -263,7 +322,7 @@ static bool needs_simulation(const struct pricing *c, const struct loop_report *
 		if (z->rule != RULE_LOOP_STRADDLES || !c->cpu[k])
 			continue;
 		back_end_of(c, (size_t)(l - r->loop), k, &b);
-		double best = windows_best(l->end - l->start, z->window);
+		double best = windows_best(l->bytes, z->window);
 
 		if (b.cycles < best + 1 &&
 		    (!b.dispatch || (best + 1) / larger(best, b.cycles) > 1 + MCA_NEGLIGIBLE))
@@ -327,17 +386,19 @@ static void gather(struct pricing *c, const struct elf_image *img)
 
 		for (uint32_t k = r->func[f].loop; bytes && k < r->func[f].loop + r->func[f].nloop; k++) {
 			struct loop_report *l = &r->loop[k];
-			const uint8_t *code = bytes + (l->start - fn->addr);
-			size_t n = l->end - l->start, earlier;
+			const struct loop_piece *pc = r->piece + l->piece;
+			size_t earlier;
 			bool div;
 
 			if (!straddle_hazard(r, l))
 				continue;
 			if (l->ninsn > MCA_MAX_INSN || l->has_call || !needs_simulation(c, l) ||
-			    !add_loop(&c->in, d, code, n, l->start, &div))
+			    !add_loop(&c->in, d, bytes, fn->addr, pc, l->npiece, &div))
 				continue;
 			if (l->nstore < 0)
-				l->nstore = count_stores(d, code, n, l->start);
+				for (uint32_t i = (l->nstore = 0); i < l->npiece; i++)
+					l->nstore += count_stores(d, bytes + (pc[i].start - fn->addr),
+								  pc[i].end - pc[i].start, pc[i].start);
 			if ((earlier = same_text_find(&same, &c->in)) != SIZE_MAX) {
 				c->in.text.len = c->in.loop[--c->in.nloop].text;
 				c->input[k] = earlier;
@@ -397,7 +458,6 @@ static void price_loop(struct pricing *c, size_t i)
 {
 	struct scan_result *r = c->r;
 	struct loop_report *l = &r->loop[i];
-	uint64_t bytes = l->end - l->start;
 
 	l->cost = (struct loop_cost){ 0 };
 	for (size_t k = 0; k < r->nprofile; k++) {
@@ -408,11 +468,11 @@ static void price_loop(struct pricing *c, size_t i)
 		struct loop_cost lc;
 
 		back_end_of(c, i, k, &b);
-		ratio = cost_ratio_at(p, l->start, bytes, b.cycles, &w);
+		ratio = loop_ratio(r, l, p, b.cycles, &w);
 		lc = (struct loop_cost){ .slowdown = (float)ratio, .back_end = (float)b.cycles,
 					 .window = (uint16_t)w, .source = b.source, .profile = (uint8_t)k };
-		lc.front_end = w ? (float)windows_touched(l->start, l->end, w) : 0;
-		lc.front_end_best = w ? (float)windows_best(bytes, w) : 0;
+		lc.front_end = w ? (float)loop_touched(r, l, w) : 0;
+		lc.front_end_best = w ? (float)windows_best(l->bytes, w) : 0;
 		lc.bound = in_loop_buffer_report(p, l) ? COST_LOOP_BUFFER :
 			   !w ? COST_AT_BEST : cost_bound_of(&b, lc.front_end);
 		if (lc.bound == COST_LOOP_BUFFER)
@@ -438,7 +498,7 @@ static void price_hazards(struct pricing *c, size_t i)
 		if (z->rule != RULE_LOOP_STRADDLES)
 			continue;
 		back_end_of(c, i, profile_index(r, z->profile), &b);
-		best = windows_best(l->end - l->start, z->window);
+		best = windows_best(l->bytes, z->window);
 		z->slowdown = (float)(larger(best + 1, b.cycles) / larger(best, b.cycles));
 		if (b.cycles >= best + 1) {
 			c->drop[h] = true;

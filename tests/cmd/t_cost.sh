@@ -37,7 +37,7 @@ expect_eq "cost text: the hidden ones are no rows" "$(printf '%s\n' "$OUT" | tai
 run "$STRADDLE" scan --all --no-source --uarch zen3 --llvm-mca "$MCA14" "$COST"
 expect_eq "cost --all: the divide loop says why it has none" \
 	"$(printf '%s\n' "$OUT" | grep '^divide ' | tr -s ' ')" \
-	"divide 0x401238 0x401260 40 7 1 yes no one 3/3 2/2 2/1 0 (back end)"
+	"divide 0x401238 0x401260 40 1 7 1 yes no one 3/3 2/2 2/1 0 (back end)"
 
 # ---- a measured profile is believed over the model for rates ----
 # zen5 (10 instructions, 2 stores a cycle, calibrate): LLVM 14 has no

@@ -1,0 +1,680 @@
+/* straddle place -- COMMAND: move a loop of the running, unmodified
+ * program to chosen offsets of its line and measure what each placement
+ * costs that program (issue 20). Each round runs every arm once in a new
+ * random order: the program unmoved, the control (a copy at the loop's
+ * own offset: it differs from the unmoved program only by the copy and
+ * the entry jump), and each asked offset. Seed 002's maintainer asked for
+ * "a measured difference in actual ... bandwidth", not a proxy. */
+#include "cmd.h"
+#include "../measure/measure.h"
+#include "../relocate/relocate.h"
+#include "../relocate/plan.h"
+#include "../report/report.h"
+#include "../results/results.h"
+#include "../stats/stats.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+struct place_cmd {
+	const char *func, *loop_text, *offsets, *uarch, *out_json, *plot, *metric, *direction;
+	const char *files[PLACE_MAX_FILES];
+	char *exe;                      /* files[0] when it is the command's own */
+	size_t nfiles;
+	bool verbose;
+	int argc;
+	char **argv;
+	struct reloc_file rf[PLACE_MAX_FILES];
+	size_t refused[RELOC_NREFUSALS];
+	char host_why[160];
+	regex_t metric_re;
+	struct place_experiment x;
+};
+
+static int add_file(void *cmd, const char *opt, const char *value)
+{
+	struct place_cmd *c = cmd;
+
+	if (c->nfiles == PLACE_MAX_FILES) {
+		complain(opt, "at most %d files", PLACE_MAX_FILES);
+		return -1;
+	}
+	c->files[c->nfiles++] = value;
+	return 0;
+}
+
+static int cmd_place(int argc, char **argv);
+
+#define F(field) offsetof(struct place_cmd, field)
+
+static const struct cmd_option place_options[] = {
+	{ .name = "func", .value = "GLOB", .kind = OPT_STRING, .field = F(func),
+	  .help = "move the functions so named (several: each is moved)" },
+	{ .name = "loop", .value = "ADDR", .kind = OPT_STRING, .field = F(loop_text),
+	  .help = "move the function holding the loop that starts at\n"
+		  "ADDR (as scan prints it), placing that loop" },
+	{ .name = "file", .value = "PATH", .kind = OPT_CALL, .call = add_file,
+	  .help = "the executable or library the code is in (default:\n"
+		  "the command's executable; repeat for several)" },
+	{ .name = "offsets", .value = "SPEC", .kind = OPT_STRING, .field = F(offsets),
+	  .help = "A..B[:STEP], current,best,worst (the model's), or\n"
+		  "random: each function at its own random offset in\n"
+		  "every run (default current,best,worst)" },
+	{ .name = "align", .value = "N", .kind = OPT_UNSIGNED, .field = F(x.align), .min = 16,
+	  .max = 4096, .help = "offsets are modulo N: 64 a line (default), 4096 a page" },
+	{ .name = "runs", .value = "N", .kind = OPT_UNSIGNED, .field = F(x.runs), .min = 2,
+	  .max = 100000, .help = "runs of each arm (default 10)" },
+	{ .name = "time", .value = "S", .kind = OPT_SECONDS, .field = F(x.budget_s),
+	  .help = "or stop after S seconds (default 300)" },
+	{ .name = "precision", .value = "P", .kind = OPT_FRACTION, .field = F(x.precision),
+	  .lo = 1e-6, .hi = 0.5,
+	  .help = "or stop when every arm's 95% CI half-width is within\n"
+		  "P of its median (after 5 rounds; default: off)" },
+	{ .name = "wall", .kind = OPT_SET, .field = F(x.wall),
+	  .help = "measure wall time, not the CPU time it used" },
+	{ .name = "metric", .value = "REGEX", .kind = OPT_STRING, .field = F(metric),
+	  .help = "measure the number the program prints: the first\n"
+		  "match of REGEX in its output (its first group, if any)" },
+	{ .name = "direction", .value = "lower|higher", .kind = OPT_STRING, .field = F(direction),
+	  .help = "which --metric is better (default lower)" },
+	{ .name = "alpha", .value = "A", .kind = OPT_FRACTION, .field = F(x.alpha), .lo = 1e-9,
+	  .hi = 0.5, .help = "significance level of the slow mark (default 0.05)" },
+	{ .name = "material", .value = "P", .kind = OPT_FRACTION, .field = F(x.material), .lo = 0,
+	  .hi = 10, .help = "how much slower counts (default 2%)" },
+	{ .name = "uarch", .value = "P", .kind = OPT_STRING, .field = F(uarch),
+	  .help = "profile of the prediction: a name, host or FILE.json" },
+	{ .name = "seed", .value = "N", .kind = OPT_U64, .field = F(x.seed), .max = ULONG_MAX,
+	  .help = "seed of the random order and offsets (default 1)" },
+	{ .name = "no-output-check", .kind = OPT_SET, .field = F(x.no_output_check),
+	  .help = "do not compare each run's output with the unmoved\n"
+		  "program's (output that differs from run to run)" },
+	{ .name = "verbose", .kind = OPT_SET, .field = F(verbose),
+	  .help = "name every refused function and its reason" },
+	{ .letter = 'o', .value = "FILE.json", .kind = OPT_OUTPUT, .field = F(out_json),
+	  .help = "the result file, every raw sample in it ('-': stdout)" },
+	{ .name = "plot", .value = "FILE.svg", .kind = OPT_OUTPUT, .field = F(plot),
+	  .help = "the measure against the offset, CI whiskers" },
+	{ 0 }
+};
+
+const struct command place_command = {
+	.name = "place",
+	.run = cmd_place,
+	.summary = "move a loop of the running, unmodified program to any offset; measure it",
+	.args = "[OPTIONS] -- COMMAND [ARGS...]",
+	.about = "Run COMMAND again and again with a function of it copied so that its loop\n"
+		 "(or its entry) starts at each asked offset of its line, and measure the whole\n"
+		 "program: by default the CPU time it used (user + system, from wait4). The\n"
+		 "copy is made before main by a preload library from a plan straddle computes\n"
+		 "first; the original entry jumps to it, so every caller reaches it. Two arms\n"
+		 "keep the experiment honest: the program unmoved, and the control, a copy at\n"
+		 "the loop's own offset. Every round runs each arm once in a new random order.\n"
+		 "Per arm: the median with its 95% CI, the ratio to the best arm, 'slow' where\n"
+		 "significantly (Mann-Whitney, --alpha) and materially (--material) slower,\n"
+		 "and what the layout model predicts for that placement. Each run's standard\n"
+		 "output and exit status must equal the unmoved program's.\n",
+	.options = place_options,
+	.notes = "Standard input is /dev/null: give a program its input as a file (or through\n"
+		 "sh -c '... < FILE'). A program that forks keeps the copy in the child; one\n"
+		 "that execs another program loads the preload library again there, which\n"
+		 "applies the plan only to an object of the same build-id.\n"
+		 "\n"
+		 "Exit status: 0 done, 1 a run's output or status differed from the unmoved\n"
+		 "program's, 2 bad usage, a function that cannot be moved, or a command that\n"
+		 "cannot run.\n",
+	.in_order = true,
+};
+
+/* ---- options ---- */
+
+static int parse_options(struct place_cmd *c, int argc, char **argv)
+{
+	const struct profile *p[1];
+	size_t np = 0;
+
+	c->x.rf = c->rf;
+	c->offsets = "current,best,worst";
+	c->x.align = 64, c->x.runs = 10, c->x.budget_s = 300, c->x.alpha = 0.05, c->x.material = 0.02;
+	c->x.seed = 1, c->uarch = "host", c->direction = "lower";
+	if (parse_command_line(&place_command, c, argc, argv))
+		return -1;
+	if (optind >= argc) {
+		complain("place", "name the command to run after --");
+		return -1;
+	}
+	c->x.argv = argv + optind;
+	if (c->x.align & (c->x.align - 1)) {
+		complain("--align", "%u is not a power of two", c->x.align);
+		return -1;
+	}
+	if (!c->func && !c->loop_text) {
+		complain("place", "name what to move: --func GLOB or --loop ADDR");
+		return -1;
+	}
+	if (strcmp(c->direction, "lower") && strcmp(c->direction, "higher")) {
+		complain("--direction", "'%s' is not lower or higher", c->direction);
+		return -1;
+	}
+	c->x.higher = c->metric && strcmp(c->direction, "higher") == 0;
+	if (c->metric && regcomp(&c->metric_re, c->metric, REG_EXTENDED)) {
+		complain("--metric", "'%s' is not an extended regular expression", c->metric);
+		return -1;
+	}
+	if (c->metric)
+		c->x.metric = &c->metric_re, c->x.metric_text = c->metric;
+	if (select_profiles(c->uarch, p, 1, &np, c->host_why, sizeof c->host_why))
+		return -1;
+	c->x.profile = p[0];
+	c->x.rng = c->x.seed ? c->x.seed : 1;
+	return 0;
+}
+
+/* The command's executable, as execvp would find it. */
+static const char *command_path(const char *name, char *buf, size_t n)
+{
+	const char *path = getenv("PATH");
+
+	if (strchr(name, '/'))
+		return name;
+	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+		size_t len = strcspn(p, ":");
+
+		snprintf(buf, n, "%.*s/%s", (int)len, p, name);
+		if (access(buf, X_OK) == 0)
+			return buf;
+		p += len + (p[len] == ':');
+	}
+	return NULL;
+}
+
+/* The preload library: beside the binary (the build tree), or in the
+ * libexec directory beside its bin/ (make install). */
+static const char *find_preload(void)
+{
+	static char buf[PATH_MAX + 64];
+	static const char *const rel[] = { "/libstraddle-place.so",
+		"/../libexec/straddle/libstraddle-place.so", "/../libstraddle-place.so" };
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	const char *env = getenv("STRADDLE_PRELOAD");
+
+	if (env && *env)
+		return access(env, R_OK) == 0 ? env : NULL;
+	if (n <= 0)
+		return NULL;
+	self[n] = 0;
+	*strrchr(self, '/') = 0;
+	for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
+		snprintf(buf, sizeof buf, "%s%s", self, rel[i]);
+		if (access(buf, R_OK) == 0)
+			return buf;
+	}
+	return NULL;
+}
+
+/* ---- what is moved ---- */
+
+static int open_files(struct place_cmd *c)
+{
+	char buf[PATH_MAX];
+	struct err e;
+
+	if (!c->nfiles) {
+		const char *exe = command_path(c->x.argv[0], buf, sizeof buf);
+
+		if (!exe) {
+			complain(c->x.argv[0], "no such command in PATH");
+			return -1;
+		}
+		c->files[c->nfiles++] = c->exe = xstrdup(exe);
+	}
+	for (size_t i = 0; i < c->nfiles; i++) {
+		if (reloc_open(&c->rf[i], c->files[i], &e)) {
+			complain(c->files[i], "%s", strchr(e.msg, ':') && strncmp(e.msg, c->files[i],
+				 strlen(c->files[i])) == 0 ? e.msg + strlen(c->files[i]) + 2 : e.msg);
+			return -1;
+		}
+		c->x.nrf++;
+	}
+	return 0;
+}
+
+/* The loop a single moved function is placed by: --loop's, else its only
+ * innermost loop; none: its entry. */
+static int choose_loop(struct place_cmd *c, struct reloc_file *rf, const struct reloc_func *f,
+		       uint64_t want, bool asked)
+{
+	struct reloc_loop *l;
+	size_t n = reloc_loops(rf, f, &l), inner = 0, pick = SIZE_MAX;
+	char a[20];
+
+	for (size_t i = 0; i < n; i++) {
+		if (asked && (l[i].start == want || l[i].header == want) && pick == SIZE_MAX)
+			pick = i;
+		if (!asked && l[i].innermost)
+			inner++, pick = i;
+	}
+	if (!asked && inner != 1)
+		pick = SIZE_MAX;
+	if (asked && pick == SIZE_MAX) {
+		complain(c->loop_text, "no loop of %s starts there (it has %zu loop%s%s%s)", f->name,
+			 n, n == 1 ? "" : "s", n ? ", the first at " : "",
+			 n ? hex_addr(a, l[0].start) : "");
+		free(l);
+		return -1;
+	}
+	c->x.loop_start = pick == SIZE_MAX ? f->addr : l[pick].start;
+	c->x.loop_end = pick == SIZE_MAX ? f->addr + f->size : l[pick].end;
+	free(l);
+	return 0;
+}
+
+static void count_refused(struct place_cmd *c, const struct reloc_file *rf, size_t from)
+{
+	for (size_t i = from; i < rf->nfn; i++) {
+		const struct reloc_func *f = &rf->fn[i];
+		char a[20];
+
+		c->refused[f->refused]++;
+		if (f->refused && c->verbose)
+			fprintf(stderr, "straddle: %s: %s not moved: %s (at %s)\n", rf->img.path,
+				f->name, reloc_refusal_name(f->refused), hex_addr(a, f->refused_at));
+	}
+}
+
+static int choose_functions(struct place_cmd *c)
+{
+	uint64_t loop = 0;
+	size_t total = 0;
+
+	if (c->loop_text) {
+		char *end;
+
+		loop = strtoull(c->loop_text, &end, 16);
+		if (*end || end == c->loop_text) {
+			complain("--loop", "'%s' is not a hex address", c->loop_text);
+			return -1;
+		}
+		struct reloc_func *f = reloc_choose_at(&c->rf[0], loop);
+		if (!f) {
+			complain(c->loop_text, "%s has no function there", c->files[0]);
+			return -1;
+		}
+		total = 1;
+	}
+	for (size_t i = 0; c->func && i < c->x.nrf; i++)
+		total += reloc_choose(&c->rf[i], c->func);
+	if (!total) {
+		complain(c->func, "no function of %s matches", c->files[0]);
+		return -1;
+	}
+	for (size_t i = 0; i < c->x.nrf; i++)
+		count_refused(c, &c->rf[i], 0);
+	if (total == 1) {
+		struct reloc_file *rf = c->rf[0].nfn ? &c->rf[0] : NULL;
+
+		for (size_t i = 0; !rf && i < c->x.nrf; i++)
+			rf = c->rf[i].nfn ? &c->rf[i] : NULL;
+		c->x.subject = &rf->fn[0];
+		if (c->x.subject->refused) {
+			char a[20];
+
+			complain(c->x.subject->name, "cannot be moved: %s (at %s)",
+				 reloc_refusal_name(c->x.subject->refused), hex_addr(a, c->x.subject->refused_at));
+			return -1;
+		}
+		if (choose_loop(c, rf, c->x.subject, loop, c->loop_text != NULL))
+			return -1;
+	}
+	if (!c->refused[RELOC_OK]) {
+		complain(c->func, "none of the %zu functions can be moved (--verbose says why)", total);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the arms ---- */
+
+static int add_arm(struct place_cmd *c, enum place_arm_kind k, uint32_t offset, const char *name)
+{
+	struct err e;
+
+	if (experiment_add_arm(&c->x, k, offset, name, &e)) {
+		complain("--offsets", "%s", e.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_offsets(struct place_cmd *c)
+{
+	char *spec = xstrdup(c->offsets), *save = NULL;
+	uint32_t best = 0, worst = 0;
+	int rc = 0;
+
+	if (c->x.subject)
+		experiment_best_and_worst(&c->x, &best, &worst);
+	add_arm(c, PLACE_UNMOVED, 0, "unmoved");
+	add_arm(c, PLACE_CONTROL, c->x.current, "control");
+	for (char *t = strtok_r(spec, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
+		unsigned long a, b, step = 1;
+		int used = 0;
+		char name[32];
+
+		if (strcmp(t, "random") == 0)
+			rc = add_arm(c, PLACE_RANDOM, 0, "random");
+		else if (strcmp(t, "current") == 0)
+			;
+		else if ((strcmp(t, "best") == 0 || strcmp(t, "worst") == 0) && !c->x.subject) {
+			complain("--offsets", "'%s' needs one loop: name one function or --loop", t);
+			rc = -1;
+		} else if (strcmp(t, "best") == 0 || strcmp(t, "worst") == 0) {
+			snprintf(name, sizeof name, "%s", t);
+			rc = add_arm(c, PLACE_OFFSET, *t == 'b' ? best : worst, name);
+		} else if ((sscanf(t, "%lu..%lu:%lu%n", &a, &b, &step, &used) == 3 && !t[used]) ||
+			   (sscanf(t, "%lu..%lu%n", &a, &b, &used) == 2 && !t[used]) ||
+			   (sscanf(t, "%lu%n", &a, &used) == 1 && !t[used] && (b = a, 1))) {
+			if (t[0] == '-' || b < a || b >= c->x.align || !step) {
+				complain("--offsets", "'%s': need 0 <= A <= B < %u and STEP >= 1", t,
+					 c->x.align);
+				rc = -1;
+			}
+			for (unsigned long o = a; !rc && o <= b; o += step) {
+				snprintf(name, sizeof name, "%lu", o);
+				rc = add_arm(c, PLACE_OFFSET, (uint32_t)o, name);
+			}
+		} else {
+			complain("--offsets", "'%s' is not A..B[:STEP], current, best, worst or random", t);
+			rc = -1;
+		}
+	}
+	free(spec);
+	return rc;
+}
+
+/* ---- output ---- */
+
+static void predicted_text(const struct place_arm *a, char *buf, size_t n)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	if (a->kind == PLACE_UNMOVED || a->kind == PLACE_RANDOM) {
+		snprintf(buf, n, "n/a");
+		return;
+	}
+	for (size_t i = 0; i < a->npredicted && at < n; i++)
+		at += (size_t)snprintf(buf + at, n - at, "%s%s@%u", i ? "," : "",
+				       rule_name(a->predicted[i].rule), a->predicted[i].window);
+	if (!buf[0])
+		snprintf(buf, n, "-");
+}
+
+static const char *unit(const struct place_cmd *c)
+{
+	return c->metric ? "" : "s";
+}
+
+static void print_table(const struct place_cmd *c)
+{
+	static const char *const cols[] = { "arm", ">offset", ">runs", ">median", ">95% CI",
+		">ratio", ">p", "slow", "predicted" };
+	struct table t;
+
+	table_init(&t, 9, cols);
+	for (size_t i = 0; i < c->x.narms; i++) {
+		const struct place_arm *a = &c->x.arm[i];
+		char off[16], runs[16], med[32], ci[64], ratio[16], p[16], pred[128];
+
+		snprintf(off, sizeof off, a->kind == PLACE_UNMOVED || a->kind == PLACE_RANDOM || !c->x.subject ?
+			 "-" : "%u", a->offset);
+		snprintf(runs, sizeof runs, "%zu", a->n);
+		snprintf(med, sizeof med, "%.4f%s", a->sum.median, unit(c));
+		snprintf(ci, sizeof ci, "[%.4f, %.4f]", a->sum.ci_lo, a->sum.ci_hi);
+		snprintf(ratio, sizeof ratio, "%.3f", a->ratio);
+		snprintf(p, sizeof p, a->ratio == 1 ? "-" : "%.3g", a->p);
+		predicted_text(a, pred, sizeof pred);
+		table_row(&t, a->name, off, runs, med, ci, ratio, p, a->slow ? "slow" : "", pred);
+	}
+	table_print(&t, stdout);
+	table_free(&t);
+}
+
+static const struct place_arm *arm_kind(const struct place_cmd *c, enum place_arm_kind k, const char *name)
+{
+	for (size_t i = 0; i < c->x.narms; i++)
+		if (c->x.arm[i].kind == k && (!name || strcmp(c->x.arm[i].name, name) == 0))
+			return &c->x.arm[i];
+	return NULL;
+}
+
+/* 100 (b - a) / a with a CI from the two medians' CIs (conservative: the
+ * widest the two intervals allow). */
+static void change_line(const struct place_cmd *c, const struct place_arm *from, const struct place_arm *to,
+			char *buf, size_t n)
+{
+	struct mann_whitney m;
+	double ch = 100 * (to->sum.median - from->sum.median) / from->sum.median;
+	double lo = 100 * (to->sum.ci_lo - from->sum.ci_hi) / from->sum.median;
+	double hi = 100 * (to->sum.ci_hi - from->sum.ci_lo) / from->sum.median;
+
+	stats_mann_whitney(from->v, from->n, to->v, to->n, &m);
+	snprintf(buf, n, "%+.1f%% [%+.1f, %+.1f] (p %.2g%s)", ch, lo, hi, m.p,
+		 m.p < c->x.alpha ? "" : ": inconclusive");
+}
+
+/* One line per offset arm against the control; with more than a few,
+ * the measured fastest and slowest only. */
+static void print_moves(const struct place_cmd *c, const struct place_arm *ctl, const char *what)
+{
+	const struct place_arm *lo = NULL, *hi = NULL;
+	size_t n = 0;
+	char line[160];
+
+	for (size_t i = 0; i < c->x.narms; i++) {
+		const struct place_arm *a = &c->x.arm[i];
+
+		if (a->kind != PLACE_OFFSET)
+			continue;
+		n++;
+		lo = !lo || a->sum.median < lo->sum.median ? a : lo;
+		hi = !hi || a->sum.median > hi->sum.median ? a : hi;
+	}
+	for (size_t i = 0; i < c->x.narms; i++) {
+		const struct place_arm *a = &c->x.arm[i];
+
+		if (a->kind != PLACE_OFFSET || (n > 4 && a != lo && a != hi))
+			continue;
+		change_line(c, ctl, a, line, sizeof line);
+		printf("moving %s's %s from %u to %u of its %u-byte %s%s%s%s: %s of %s\n",
+		       c->x.subject->name, c->x.loop_start == c->x.subject->addr ? "entry" : "loop",
+		       c->x.current, a->offset, c->x.align, c->x.align == 64 ? "line" : "block",
+		       isdigit((unsigned char)a->name[0]) ? "" : " (the model's ",
+		       isdigit((unsigned char)a->name[0]) ? "" : a->name,
+		       isdigit((unsigned char)a->name[0]) ? "" : ")", line, what);
+	}
+}
+
+static void print_answer(const struct place_cmd *c)
+{
+	const struct place_arm *un = arm_kind(c, PLACE_UNMOVED, NULL), *ctl = arm_kind(c, PLACE_CONTROL, NULL);
+	const char *what = c->metric ? "its metric" : c->x.wall ? "its wall time" : "its CPU time";
+	char line[160], ctl_line[160];
+	size_t agree = 0, total = 0;
+
+	for (size_t i = 0; i < c->x.narms; i++) {
+		const struct place_arm *a = &c->x.arm[i];
+
+		if (c->x.subject && (a->kind == PLACE_OFFSET || a->kind == PLACE_CONTROL))
+			total++, agree += a->slow == (a->npredicted > 0);
+	}
+	change_line(c, un, ctl, ctl_line, sizeof ctl_line);
+	if (c->x.subject)
+		printf("\ncontrol (a copy at offset %u) against the unmoved program: %s\n", c->x.current,
+		       ctl_line);
+	else
+		printf("\ncontrol (each copy at its function's own offset) against the unmoved "
+		       "program: %s\n", ctl_line);
+	if (c->x.subject) {
+		print_moves(c, ctl, what);
+		printf("model (%s) and measurement agree on %zu of %zu placements\n", c->x.profile->name,
+		       agree, total);
+	} else if (arm_kind(c, PLACE_RANDOM, NULL)) {
+		const struct place_arm *r = arm_kind(c, PLACE_RANDOM, NULL);
+
+		change_line(c, ctl, r, line, sizeof line);
+		printf("random layouts against the control: %s of %s; layout noise (CV) %.2f%% "
+		       "against the control's %.2f%%\n", line, what, 100 * r->sum.cv, 100 * ctl->sum.cv);
+	}
+}
+
+static void print_text(const struct place_cmd *c)
+{
+	char a[20], b[20];
+
+	printf("%s: %zu function%s moved", c->files[0], c->refused[RELOC_OK],
+	       c->refused[RELOC_OK] == 1 ? "" : "s");
+	for (int r = 1; r < RELOC_NREFUSALS; r++)
+		if (c->refused[r])
+			printf(", %zu refused (%s)", c->refused[r], reloc_refusal_name(r));
+	printf("\n");
+	if (c->x.subject)
+		printf("%s: loop %s..%s, %" PRIu64 " bytes, at offset %u of its %u-byte block today\n",
+		       c->x.subject->name, hex_addr(a, c->x.loop_start), hex_addr(b, c->x.loop_end),
+		       c->x.loop_end - c->x.loop_start, c->x.current, c->x.align);
+	printf("measured: %s; stopped by %s after %u rounds (%.1f s); output identical in %u of %u "
+	       "runs%s\n", c->metric ? c->metric : c->x.wall ? "wall time" : "CPU time (user + system)",
+	       c->x.stopped_by, c->x.rounds, c->x.elapsed_s, c->x.identical, c->x.checked ? c->x.checked - 1 : 0,
+	       c->x.no_output_check ? " (not checked)" : "");
+	if (c->x.napply)
+		printf("the preload library applied the plan in %.0f us (median of %zu; max %.0f us)\n",
+		       experiment_apply_median_us(&c->x), c->x.napply, experiment_apply_max_us(&c->x));
+	print_table(c);
+	print_answer(c);
+}
+
+/* ---- files ---- */
+
+static int write_json(const struct place_cmd *c)
+{
+	json_t *doc = results_place(&c->x, c->x.subject ? c->x.subject->name : c->func, c->refused,
+				    c->argc, c->argv);
+	struct err e;
+	int rc = results_write(doc, c->out_json, &e);
+
+	if (rc)
+		complain(c->out_json, "%s", e.msg);
+	json_decref(doc);
+	return rc;
+}
+
+static int write_plot_file(FILE *f, void *ctx)
+{
+	return plot_svg(f, ctx);
+}
+
+/* The measure against the offset: the control and each offset arm. */
+static int write_plot(const struct place_cmd *c)
+{
+	double x[PLACE_MAX_ARMS], y[PLACE_MAX_ARMS], lo[PLACE_MAX_ARMS], hi[PLACE_MAX_ARMS];
+	double sh[PLACE_MAX_ARMS];
+	bool mark[PLACE_MAX_ARMS];
+	size_t n = 0, nsh = 0;
+	struct err e;
+
+	for (uint32_t o = 0; o < c->x.align; o++)         /* by offset: a line, not a zigzag */
+		for (size_t i = 0; i < c->x.narms; i++) {
+			const struct place_arm *a = &c->x.arm[i];
+
+			if ((a->kind != PLACE_OFFSET && a->kind != PLACE_CONTROL) || a->offset != o)
+				continue;
+			x[n] = a->offset, y[n] = a->sum.median, lo[n] = a->sum.ci_lo;
+			hi[n] = a->sum.ci_hi, mark[n] = a->slow;
+			if (a->npredicted)
+				sh[nsh++] = a->offset;
+			n++;
+		}
+	struct plot_series s = { c->x.subject ? c->x.subject->name : c->func, x, y, lo, hi, mark, n };
+	struct plot p = { "straddle place: the program's median per placement (95% CI)",
+		"offset of the loop in its line", c->metric ? c->metric : "seconds", &s, 1, NULL, 0,
+		sh, nsh, "grey bands: the model predicts a hazard there", NULL };
+	if (write_atomic(c->plot, write_plot_file, &p, &e)) {
+		complain(c->plot, "%s", e.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the command ---- */
+
+static void on_signal(int sig)
+{
+	command_kill_current();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void cleanup(struct place_cmd *c)
+{
+	experiment_free(&c->x);
+	for (size_t i = 0; i < c->x.nrf; i++)
+		reloc_close(&c->rf[i]);
+	if (c->x.metric)
+		regfree(&c->metric_re);
+	free(c->exe);
+}
+
+static int prepare(struct place_cmd *c, int argc, char **argv)
+{
+	struct err e;
+
+	if (parse_options(c, argc, argv) || open_files(c) || choose_functions(c))
+		return -1;
+	experiment_collect(&c->x);
+	if (parse_offsets(c))
+		return -1;
+	if (!(c->x.preload = find_preload())) {
+		complain("place", "libstraddle-place.so is not beside straddle nor in "
+			 "../libexec/straddle (set STRADDLE_PRELOAD)");
+		return -1;
+	}
+	if (experiment_make_plans(&c->x, &e)) {
+		complain("place", "%s", e.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmd_place(int argc, char **argv)
+{
+	struct place_cmd c = { .argc = argc, .argv = argv };
+	struct err e;
+	int rc = EXIT_USAGE;
+
+	if (prepare(&c, argc, argv))
+		goto out;
+	handle_terminating(on_signal);
+	rc = experiment_run(&c.x, &e);
+	if (rc) {
+		fprintf(stderr, "straddle: %s\n", e.msg);      /* it names what failed */
+		goto out;
+	}
+	experiment_analyse(&c.x);
+	if (!c.out_json || strcmp(c.out_json, "-") != 0)
+		print_text(&c);
+	if (c.out_json && write_json(&c))
+		rc = EXIT_USAGE;
+	if (c.plot && write_plot(&c))
+		rc = EXIT_USAGE;
+out:
+	cleanup(&c);
+	return rc;
+}
