@@ -250,18 +250,20 @@ const char *mca_version(const char *want)
 	return probe.found ? probe.version : NULL;
 }
 
-/* Each region is its loop's body repeated to at least MCA_REGION_INSN
- * instructions, run MCA_ITERATIONS times: 320 instructions or more
- * through the model, past its pipeline's filling (the fixtures' figures
- * move by under 1% from 100 iterations), at a twentieth of the cost of 100
- * iterations of a 60-instruction loop (the median of libLLVM-14's
- * simulated loops): make bench-scan's goal is 1.5x the scan without. */
-#define MCA_ITERATIONS 4
-#define MCA_REGION_INSN 64
+/* Each region is its loop's body run MCA_ITERATIONS times, a body of
+ * fewer than MCA_SMALL instructions repeated to MCA_REGION_INSN first:
+ * 258 instructions or more of a small loop through the model, past its
+ * pipeline's filling (the fixtures' cycles within 2.5% of 100
+ * iterations'), and a larger one 3 times: libLLVM-14's simulated loops
+ * are 60 instructions at the median, and make bench-scan's goal is 1.5x
+ * the scan without llvm-mca. */
+#define MCA_ITERATIONS 3
+#define MCA_REGION_INSN 86
+#define MCA_SMALL 32
 
 static uint32_t unroll_of(const struct mca_loop *l)
 {
-	return l->ninsn >= MCA_REGION_INSN ? 1 : (MCA_REGION_INSN + l->ninsn - 1) / l->ninsn;
+	return l->ninsn >= MCA_SMALL ? 1 : (MCA_REGION_INSN + l->ninsn - 1) / l->ninsn;
 }
 
 /* "[N] Code Region - L<k>" then its summary: iterations, total cycles and

@@ -13,17 +13,17 @@ cost_rows() {
 }
 
 # ---- llvm-mca: each loop's bound, and only fe's straddle costs ----
-# fe: 5 independent instructions, 1.827 cycles an iteration: 2 lines
-# fetched where 1 would do, 2 / 1.827 = 1.095x. chain: imul's 3-cycle chain
-# (3.15); divide: a 64-bit div (17.075); stores: 8 stores (8.071, one a
+# fe: 5 independent instructions, 1.833 cycles an iteration: 2 lines
+# fetched where 1 would do, 2 / 1.833 = 1.091x. chain: imul's 3-cycle chain
+# (3.154); divide: a 64-bit div (17.077); stores: 8 stores (8.074, one a
 # cycle in the model): each covers the 2 cycles the lines take, no hazard.
-# (4 iterations of each body repeated to 64 instructions: mca.c)
+# (3 iterations of each body, a small one repeated to 86 instructions: mca.c)
 run "$STRADDLE" scan --json --all --uarch zen3 --llvm-mca "$MCA14" "$COST"
 expect_eq "cost llvm-mca-14 zen3: exit 0" "$RC" 0
 expect_eq "cost llvm-mca-14 zen3: the back end named" "$(jq_of '.files[0].back_end.zen3')" \
 	"llvm-mca 14.0.6 -mcpu=znver3"
 expect_eq "cost llvm-mca-14 zen3: every loop's cost and bound" "$(cost_rows)" \
-	"fe:1.095:front-end:1.827:llvm-mca:true:1.095 chain:1:latency:3.15:llvm-mca:true: divide:1:divide:17.075:llvm-mca:true: stores:1:store:8.071:llvm-mca:true: uncertain:1.095:front-end:1.827:llvm-mca:false:1.095"
+	"fe:1.091:front-end:1.833:llvm-mca:true:1.091 chain:1:latency:3.154:llvm-mca:true: divide:1:divide:17.077:llvm-mca:true: stores:1:store:8.074:llvm-mca:true: uncertain:1.091:front-end:1.833:llvm-mca:false:1.091"
 expect_eq "cost: fe's front end, today and at best, on the line" \
 	"$(jq_of '.files[0].functions[0].loops[0].cost | "\(.window) \(.front_end) \(.front_end_best) \(.profile)"')" \
 	"64 2 1 zen3"
@@ -47,7 +47,7 @@ expect_eq "cost --all: the divide loop says why it has none" \
 run "$STRADDLE" scan --json --all --uarch zen5 --llvm-mca "$MCA14" "$COST"
 expect_eq "cost zen5: znver3 stands in" "$(jq_of '.files[0].back_end.zen5')" "llvm-mca 14.0.6 -mcpu=znver3"
 expect_eq "cost zen5: the measured rates with the model's chains" "$(cost_rows)" \
-	"fe:2:front-end:0.5:profile:true:2 chain:1:latency:3.15:llvm-mca:true: divide:1:divide:17.075:llvm-mca:true: stores:1:store:4:profile:true: uncertain:2:front-end:0.5:profile:false:2"
+	"fe:2:front-end:0.5:profile:true:2 chain:1:latency:3.154:llvm-mca:true: divide:1:divide:17.077:llvm-mca:true: stores:1:store:4:profile:true: uncertain:2:front-end:0.5:profile:false:2"
 
 # ---- without llvm-mca: the profile's bound, honestly named ----
 run "$STRADDLE" scan --json --all --uarch zen3 --llvm-mca none "$COST"
@@ -101,13 +101,13 @@ expect_eq "--hot --min-share 0.1: the cold loop among the small" \
 # chain's, 15 in uncertain's, 10 at stores' entry and 5 at fe's (no loop)
 sed "s|/FIXTURES|$FIXABS|" tests/fixtures/record/cost.perf-script >"$TMP/cost.txt"
 run "$STRADDLE" scan --no-source --uarch zen3 --llvm-mca "$MCA14" --perf-script "$TMP/cost.txt" "$FIXABS/x86/cost"
-expect_eq "--hot: fe saves 40% of (1 - 1/1.095), ranked by it" \
+expect_eq "--hot: fe saves 40% of (1 - 1/1.091), ranked by it" \
 	"$(printf '%s\n' "$OUT" | awk 'NR >= 3 && NR <= 4 { printf "%s/%s/%s ", $1, $2, $4 }')" \
-	"40.0/3.5/fe 15.0/1.3/uncertain "
+	"40.0/3.3/fe 15.0/1.3/uncertain "
 expect_eq "--hot: every sample judged: hazard, fine, cannot be judged, no loop" \
 	"$(printf '%s\n' "$OUT" | sed -n '/^where this file/,/^[0-9]* hazards/p' | sed '$d')" \
 	"where this file's 100.0% of the run went:
-   40.0%  loop 0x401038 in fe (34 B): hazard: 1.09x predicted, aligning saves ~3.5% of this run
+   40.0%  loop 0x401038 in fe (34 B): hazard: 1.09x predicted, aligning saves ~3.3% of this run
    30.0%  loop 0x401138 in chain (35 B): fine: it straddles, but is latency-bound
    15.0%  loop 0x401438 in uncertain (34 B): cannot be judged: span uncertain (1 indirect jump unresolved in its function)
    15.0%  in no loop (straight-line code)"
