@@ -109,9 +109,11 @@ enum cost_bound cost_bound_of(const struct back_end *b, double front_end)
 		return COST_STORE;
 	if (b->issue > 0 && b->issue >= b->cycles)
 		return COST_ISSUE;
+	if (b->dispatch > 0 && b->dispatch >= b->cycles)
+		return COST_ISSUE;      /* the model's width alone: not simulated */
 	if (b->divides)
 		return COST_DIVIDE;
-	if (b->mca_cycles >= LATENCY_OVER_THROUGHPUT * b->mca_throughput)
+	if (b->mca_cycles > 0 && b->mca_cycles >= LATENCY_OVER_THROUGHPUT * b->mca_throughput)
 		return COST_LATENCY;
 	/* the ports: stores alone, at one a cycle, would fill them */
 	if (b->nstore > 0 && b->nstore >= b->mca_throughput)

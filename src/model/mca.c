@@ -291,17 +291,23 @@ static void parse_regions(const char *out, const struct mca_input *in, struct mc
 	}
 }
 
-/* The regions whose lines llvm-mc could not read (file:LINE:COL: error):
- * it analyses a region without them, so their figures are not the loop's. */
-static void drop_unreadable(const char *err, const size_t *line_region, size_t nlines,
-			    struct mca_region *r)
+/* The regions whose lines llvm-mc could not read (<stdin>:LINE:COL:
+ * error): it analyses a region without them, so their figures are not the
+ * loop's, or it gives up (x87's "fstp st2" in Zydis's Intel syntax, which
+ * LLVM spells st(2)); they are dropped. True when one was. */
+static bool drop_unreadable(const char *err, const size_t *line_region, size_t nlines,
+			    bool *dropped)
 {
+	bool any = false;
+
 	for (const char *p = err; (p = strstr(p, "<stdin>:")) != NULL; p += 8) {
 		unsigned long line = strtoul(p + 8, NULL, 10);
 
-		if (line >= 1 && line <= nlines && line_region[line - 1] != SIZE_MAX)
-			r[line_region[line - 1]].ok = false;
+		if (line >= 1 && line <= nlines && line_region[line - 1] != SIZE_MAX &&
+		    !dropped[line_region[line - 1]])
+			dropped[line_region[line - 1]] = any = true;
 	}
+	return any;
 }
 
 /* The text, one region per loop not yet dropped; line_region[i] is the
@@ -337,25 +343,49 @@ static size_t assemble(const struct mca_input *in, const bool *dropped, struct s
 	return lines;
 }
 
+/* Does the region k of in have a line starting with the word w, or (key
+ * w NULL) holding the operands ops? */
+static bool region_has(const struct mca_input *in, size_t k, const char *w, const char *ops,
+		       size_t nops)
+{
+	const char *t = in->text.s + in->loop[k].text, *e = in->text.s + in->loop[k].text_end;
+	size_t n = w ? strlen(w) : 0;
+
+	for (const char *l = t; l < e; l = strchr(l, '\n') + 1) {
+		const char *sp = strchr(l, ' '), *nl = strchr(l, '\n');
+
+		if (w && strncmp(l, w, n) == 0 && (l[n] == ' ' || l[n] == '\n'))
+			return true;
+		if (!w && sp && sp < nl && (size_t)(nl - sp - 1) >= nops && memcmp(sp + 1, ops, nops) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* llvm-mca stops at the first instruction its model has no data for
- * ("note: instruction: \tvpdpbusd\t..."): the loops holding that mnemonic
- * are dropped and it runs again. */
+ * ("note: instruction: \tvpternlogd\tzmm0, ..."): the loops holding that
+ * mnemonic are dropped and it runs again; where LLVM names it otherwise
+ * (its vpcmpneqb is Zydis's vpcmpb with a predicate), those whose line
+ * has its operands. */
 static bool drop_unsupported(const struct mca_input *in, const char *err, bool *dropped)
 {
 	const char *note = strstr(err, "note: instruction:");
 	char mnemonic[32];
+	const char *ops;
+	size_t nops;
 	bool any = false;
 
 	if (!note || sscanf(note + 18, " %31s", mnemonic) != 1)
 		return false;
-	for (size_t k = 0; k < in->nloop; k++) {
-		const char *t = in->text.s + in->loop[k].text, *e = in->text.s + in->loop[k].text_end;
-		size_t n = strlen(mnemonic);
-
-		for (const char *l = t; !dropped[k] && l < e; l = strchr(l, '\n') + 1)
-			if (strncmp(l, mnemonic, n) == 0 && (l[n] == ' ' || l[n] == '\n'))
-				dropped[k] = any = true;
-	}
+	ops = strstr(note + 18, mnemonic) + strlen(mnemonic);
+	ops += strspn(ops, " \t");
+	nops = strcspn(ops, "\n");
+	for (size_t k = 0; k < in->nloop; k++)
+		if (!dropped[k] && region_has(in, k, mnemonic, NULL, 0))
+			dropped[k] = any = true;
+	for (size_t k = 0; !any && nops && k < in->nloop; k++)
+		if (!dropped[k] && region_has(in, k, NULL, ops, nops))
+			dropped[k] = any = true;
 	return any;
 }
 
@@ -384,9 +414,10 @@ int mca_run(const char *want, const char *mcpu, enum arch arch, const struct mca
 		status = run_program(argv, text.s ? text.s : "", text.len, &so, &se);
 		if (status == 0) {
 			parse_regions(so, in, out);
-			drop_unreadable(se, line_region, lines, out);
+			drop_unreadable(se, line_region, lines, dropped);
 			rc = 0;
-		} else if (status < 0 || !drop_unsupported(in, se, dropped)) {
+		} else if (status < 0 || (!drop_unreadable(se, line_region, lines, dropped) &&
+					  !drop_unsupported(in, se, dropped))) {
 			const char *why = se && strstr(se, "error: ") ? strstr(se, "error: ") + 7 : "";
 
 			err_set(e, "%s -mcpu=%s failed: %.*s", probe.path, mcpu,
@@ -396,6 +427,10 @@ int mca_run(const char *want, const char *mcpu, enum arch arch, const struct mca
 		free(so);
 		free(se);
 	}
+	for (size_t k = 0; rc == 0 && k < in->nloop; k++)
+		out[k].ok &= !dropped[k];
+	if (rc && probe.found && !e->msg[0])
+		err_set(e, "%s -mcpu=%s: still failing after %d runs", probe.path, mcpu, MCA_RETRIES);
 	if (!probe.found)
 		err_set(e, "no llvm-mca");
 	free(dropped);
