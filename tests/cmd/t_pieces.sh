@@ -74,7 +74,7 @@ expect_eq "pieces: spin_lock's detail" \
 	"2/1 in 2 pieces: 0x401070/5 0x401080/9, spin"
 expect_eq "pieces: the layout fix" \
 	"$(printf '%s\n' "$OUT" | awk '$2 == "two_body"' | sed 's/.*certain *//')" \
-	"none by alignment: move the exit out from between the pieces (__builtin_expect, a profile, -freorder-blocks-algorithm)"
+	"2.00x  none by alignment: move the exit out from between the pieces (__builtin_expect, a profile, -freorder-blocks-algorithm)"
 
 # --fail-on leaves a spin loop out unless --fail-on-spin asks.
 run "$STRADDLE" scan --uarch generic-x86 --func spin_lock --fail-on loop-straddles-window "$FIXTURES/x86/pieces"
