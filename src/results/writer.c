@@ -302,10 +302,13 @@ static void write_windows(struct jw *w, const struct scan_result *r, const struc
 }
 
 /* "cost": the predicted slowdown at today's placement against the best,
- * the bound that decides it, and the cycles behind it (issue 26). Null
- * when the scan was not priced (diff). */
-static void write_cost(struct jw *w, const struct scan_result *r, const struct loop_cost *c)
+ * the bound that decides it, the cycles behind it, and with samples the
+ * share of the run aligning would save (issue 26). Null when the scan was
+ * not priced (diff). */
+static void write_cost(struct jw *w, const struct scan_result *r, const struct loop_report *l)
 {
+	const struct loop_cost *c = &l->cost;
+
 	if (!c->slowdown) {
 		jw_null(w, "cost");
 		return;
@@ -326,6 +329,8 @@ static void write_cost(struct jw *w, const struct scan_result *r, const struct l
 	else
 		jw_null(w, "back_end");
 	jw_string(w, "back_end_source", cost_source_name(c->source));
+	if (r->hot)             /* the share of the run aligning would save */
+		jw_real(w, "saves", hot_saves(r, l));
 	jw_close(w, '}');
 }
 
@@ -366,7 +371,7 @@ void results_write_loop(struct jw *w, const char *key, struct elf_image *img,
 		jw_string(w, "source", src);
 	write_windows(w, r, l);
 	jw_bool(w, "span_certain", !l->span_uncertain);
-	write_cost(w, r, &l->cost);
+	write_cost(w, r, l);
 	if (r->hot)
 		jw_int(w, "samples", (long long)l->samples);
 	results_write_hazards(w, "hazards", NULL, r->hazard + l->hazard, l->nhazard);

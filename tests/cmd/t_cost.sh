@@ -113,6 +113,8 @@ expect_eq "--hot: every sample judged: hazard, fine, cannot be judged, no loop" 
    15.0%  loop 0x401438 in uncertain (34 B): cannot be judged: span uncertain (1 indirect jump unresolved in its function)
    15.0%  in no loop (straight-line code)"
 run "$STRADDLE" scan --uarch zen3 --llvm-mca "$MCA14" --perf-script "$TMP/cost.txt" --json "$FIXABS/x86/cost"
+expect_eq "--hot --json: what aligning fe saves, as the table's 3.3" \
+	"$(jq_of '.files[0].functions[0].loops[0].cost.saves')" "0.033"
 expect_eq "--hot --json: the loops with no hazard are there, priced" \
 	"$(jq_of '[.files[0].functions[] | .loops[] | "\(.samples):\(.cost.bound)"] | join(" ")')" \
 	"40:front-end 30:latency 0:divide 0:store 15:front-end 0:front-end 0:front-end"
