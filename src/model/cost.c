@@ -301,15 +301,16 @@ static void back_end_of(const struct pricing *c, size_t loop, size_t k, struct b
 		b);
 }
 
-#define MCA_NEGLIGIBLE 0.05
+#define MCA_NEGLIGIBLE 0.1
 
 /* Does a straddle hazard of the loop need llvm-mca's simulation? Not
  * where the model's dispatch width alone hides it: its cycles are never
  * fewer, and simulating costs ~2.5 us an instruction and iteration
  * (libLLVM-14's 2,801 loops without calls took 17 s at 100 iterations).
  * Nor where, at that width, the straddle can cost at most
- * MCA_NEGLIGIBLE: one 16 B window more of 20 (then the slowdown given is
- * that bound, its source "llvm-mca-width").
+ * MCA_NEGLIGIBLE: one 16 B window more of 10 (then the slowdown given is
+ * that bound, "<=1.08x", its source "llvm-mca-width"; 5% here cost
+ * libLLVM-14's scan 1.6x its time without llvm-mca, 10% 1.3x).
  * A measured profile believes its own width, so only the model's chains
  * and divides could hide a straddle it kept: those are simulated. */
 static bool needs_simulation(const struct pricing *c, const struct loop_report *l)
@@ -502,6 +503,7 @@ static void price_hazards(struct pricing *c, size_t i)
 		back_end_of(c, i, profile_index(r, z->profile), &b);
 		best = windows_best(l->bytes, z->window);
 		z->slowdown = (float)(larger(best + 1, b.cycles) / larger(best, b.cycles));
+		z->slowdown_at_most = b.source == COST_SOURCE_MCA_WIDTH;
 		if (b.cycles >= best + 1) {
 			c->drop[h] = true;
 			c->dropped++;

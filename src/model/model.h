@@ -181,6 +181,9 @@ struct hazard {
 	 * (at the worst, when the placement is not certain) against the
 	 * best (cost.c); 0 for the rules the cost model does not price */
 	float slowdown;
+	/* ... a bound from above: the model's dispatch width alone, not a
+	 * simulation of the loop */
+	bool slowdown_at_most;
 };
 
 /* Windows touched and the best any placement achieves (DESIGN). */

@@ -58,7 +58,7 @@ void format_loop_placement(const struct hazard *h, bool span_uncertain, char *bu
 void format_cost(const struct hazard *h, char *buf, size_t n)
 {
 	if (h->slowdown > 0)
-		snprintf(buf, n, "%.2fx", h->slowdown);
+		snprintf(buf, n, "%s%.2fx", h->slowdown_at_most ? "<=" : "", h->slowdown);
 	else
 		snprintf(buf, n, "-");
 }

@@ -39,6 +39,7 @@ static void hazard_of(const json_t *j, struct hazard *h)
 	h->window = (uint16_t)int_of(j, "window");
 	h->certain = json_is_true(json_object_get(j, "certain"));
 	h->slowdown = (float)json_number_value(json_object_get(j, "slowdown"));
+	h->slowdown_at_most = json_is_true(json_object_get(j, "slowdown_at_most"));
 	h->bad_placements = (uint16_t)int_of(pl, "hazardous");
 	h->all_placements = (uint16_t)int_of(pl, "possible");
 	h->fix_align = (uint16_t)int_of(fix, "align");

@@ -112,7 +112,8 @@ void format_placement(const struct hazard *h, char *buf, size_t n); /* "certain"
 /* ... of a loop's hazard: a loop whose span is uncertain (an unresolved
  * indirect jump in its function) is never called certain (issue 26). */
 void format_loop_placement(const struct hazard *h, bool span_uncertain, char *buf, size_t n);
-/* "1.92x", the predicted slowdown; "-" for a rule the cost model does not price. */
+/* "1.92x", the predicted slowdown ("<=1.08x" a bound from above); "-"
+ * for a rule the cost model does not price. */
 void format_cost(const struct hazard *h, char *buf, size_t n);
 /* The share of a run aligning would save, of a hazard in code with `share`
  * of it: share - share / slowdown; a rule not priced: its whole share. */

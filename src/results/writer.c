@@ -273,6 +273,8 @@ void results_write_hazard(struct jw *w, const char *key, const struct hazard *h)
 		jw_real(w, "slowdown", h->slowdown);
 	else
 		jw_null(w, "slowdown");
+	if (h->slowdown_at_most)
+		jw_bool(w, "slowdown_at_most", true);
 	jw_close(w, '}');
 }
 

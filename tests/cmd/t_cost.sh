@@ -25,6 +25,9 @@ expect_eq "cost llvm-mca-14 zen3: the back end named" "$(jq_of '.files[0].back_e
 	"llvm-mca 14.0.6 -mcpu=znver3"
 expect_eq "cost llvm-mca-14 zen3: every loop's cost and bound" "$(cost_rows)" \
 	"fe:1.091:front-end:1.833:llvm-mca:true:1.091 chain:1:latency:3.154:llvm-mca:true: divide:1:divide:17.077:llvm-mca:true: stores:1:store:8.074:llvm-mca:true: uncertain:1.091:front-end:1.833:llvm-mca:false:1.091 x87:2:front-end:0.667:llvm-mca-width:true:2+2 avx512:2:front-end:0.667:llvm-mca-width:true:2+2"
+expect_eq "cost: ... and in JSON" \
+	"$(jq_of '[.files[0].functions[] | .name as $n | .loops[] | select(.hazards[0].slowdown_at_most) | $n] | join(" ")')" \
+	"x87 avx512"
 expect_eq "cost: fe's front end, today and at best, on the line" \
 	"$(jq_of '.files[0].functions[0].loops[0].cost | "\(.window) \(.front_end) \(.front_end_best) \(.profile)"')" \
 	"64 2 1 zen3"
@@ -33,6 +36,8 @@ expect_eq "cost text: the file line names the back end" "$(printf '%s\n' "$OUT" 
 	"$COST: x86_64 exec, 7 functions, 415 instructions, 7 loops; profile zen3; back end zen3: llvm-mca 14.0.6 -mcpu=znver3"
 expect_eq "cost text: fe's row with its cost" "$(printf '%s\n' "$OUT" | grep '^medium *fe ' | tr -s ' ')" \
 	"medium fe .text 0x401038 - 34 64 2/1 loop-straddles-window zen3 certain 1.09x .p2align 6 (+8 B); .p2align 4 (+8 B) holds only here"
+expect_eq "cost text: a slowdown by the model's width alone is a bound" \
+	"$(printf '%s\n' "$OUT" | grep '^medium *x87 ' | tr -s ' ' | cut -d' ' -f11-12)" "certain <=2.00x"
 expect_eq "cost text: the hidden ones are no rows" "$(printf '%s\n' "$OUT" | tail -1)" \
 	"6 hazards: 4 loops, 0 function entries"
 run "$STRADDLE" scan --all --no-source --uarch zen3 --llvm-mca "$MCA14" "$COST"
