@@ -27,6 +27,7 @@ struct calibrate_cmd {
 	const char *out, *plot_dir, *from;
 	char default_out[640];
 	struct host host;
+	json_t *machine;                /* --from: the recording's, owned */
 	struct calib_experiment *x;
 	size_t nx;
 	struct calib_fit fit;
@@ -289,10 +290,15 @@ static int plot_one(const struct calibrate_cmd *c, const struct calib_experiment
 
 static int write_outputs(struct calibrate_cmd *c)
 {
-	json_t *doc = results_calibration(results_run_info("calibrate", c->argc, c->argv),
-					  &c->profile, &c->fit, c->x, c->nx);
+	json_t *head = results_run_info("calibrate", c->argc, c->argv), *doc;
 	struct err e;
 	int rc = 0;
+
+	/* the profile carries the machine that was measured: a refit on
+	 * another host must not relabel the recording with this one */
+	if (c->machine)
+		json_object_set(head, "machine", c->machine);
+	doc = results_calibration(head, &c->profile, &c->fit, c->x, c->nx);
 
 	if (results_write(doc, c->out, &e)) {
 		complain(c->out, "%s", e.msg);
@@ -316,7 +322,7 @@ static int cmd_calibrate(int argc, char **argv)
 		return EXIT_USAGE;
 	host_detect(&c.host);
 	/* --from: the recorded machine's identity, not this one's */
-	if (c.from && results_calibration_read(c.from, &c.host, &c.x, &c.nx, &e)) {
+	if (c.from && results_calibration_read(c.from, &c.host, &c.machine, &c.x, &c.nx, &e)) {
 		complain("--from", "%s", e.msg);
 		goto out;
 	}
@@ -330,5 +336,6 @@ static int cmd_calibrate(int argc, char **argv)
 		status = EXIT_OK;
 out:
 	calib_free(c.x, c.nx);
+	json_decref(c.machine);
 	return status;
 }

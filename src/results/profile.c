@@ -337,8 +337,8 @@ static int read_machine(json_t *m, struct host *h, struct err *e)
 	return 0;
 }
 
-int results_calibration_read(const char *path, struct host *h, struct calib_experiment **out,
-			     size_t *n, struct err *e)
+int results_calibration_read(const char *path, struct host *h, json_t **machine,
+			     struct calib_experiment **out, size_t *n, struct err *e)
 {
 	json_t *doc = load_doc(path, e), *exps, *v;
 	struct err inner;
@@ -346,12 +346,16 @@ int results_calibration_read(const char *path, struct host *h, struct calib_expe
 
 	*out = NULL;
 	*n = 0;
+	if (machine)
+		*machine = NULL;
 	if (!doc)
 		return -1;
 	if (read_machine(json_object_get(doc, "machine"), h, &inner)) {
 		json_decref(doc);
 		return err_set(e, "%s: %s", path, inner.msg);
 	}
+	if (machine)
+		*machine = json_deep_copy(json_object_get(doc, "machine"));
 	exps = json_object_get(doc, "experiments");
 	if (!json_is_array(exps) || json_array_size(exps) == 0) {
 		json_decref(doc);

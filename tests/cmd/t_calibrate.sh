@@ -28,6 +28,9 @@ expect_eq "profile file: schema and command" "$(jq_of '"\(.schema) \(.command)"'
 expect_eq "profile file: the machine" \
 	"$(jq_of '"\(.machine.vendor) \(.machine.family) \(.machine.model) \(.machine.stepping)"')" \
 	"AuthenticAMD 26 2 1"
+# whole: microcode, features and kernel are the recording's, not this host's
+expect_eq "profile file: the recording's machine, whole" "$(printf '%s' "$OUT" | jq -c .machine)" \
+	"$(jq -c .machine "$CAL_FIX")"
 expect_eq "profile file: profile fields" \
 	"$(jq_of '.profile | "\(.name) \(.arch) \(.fetch) \(.uop_window) \(.line) \(.straddle_windows) \(.branch_rule) \(.branch_window) \(.loop_buffer)"')" \
 	"calibrated x86_64 32 64 64 [32,64] none 0 0"

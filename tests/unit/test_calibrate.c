@@ -283,7 +283,7 @@ static void recorded_zen5(void **state)
 
 	/* run from the top of the tree, as make test does */
 	snprintf(path, sizeof path, "tests/fixtures/calibrate/zen5-quick.json");
-	if (results_calibration_read(path, &h, &x, &n, &e))
+	if (results_calibration_read(path, &h, NULL, &x, &n, &e))
 		fail_msg("%s", e.msg);
 	assert_int_equal(n, 15);
 	assert_string_equal(h.vendor, "AuthenticAMD");
@@ -362,7 +362,7 @@ static void recorded_zen5_back_end(void **state)
 	struct err e;
 	const struct calib_rule *r;
 
-	if (results_calibration_read("tests/fixtures/calibrate/zen5-backend.json", &h, &x, &n, &e))
+	if (results_calibration_read("tests/fixtures/calibrate/zen5-backend.json", &h, NULL, &x, &n, &e))
 		fail_msg("%s", e.msg);
 	assert_int_equal(n, 21);
 	assert_string_equal(x[5].name, "store-x8-32");
