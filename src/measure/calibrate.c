@@ -148,7 +148,7 @@ static int run_one(const struct calib_opts *o, const struct synth_spec *sp, doub
 	struct synth_kernel *ks = xcalloc(CALIB_SPAN, sizeof *ks);
 	struct variant *v = xcalloc(CALIB_SPAN, sizeof *v);
 	struct sweep s = { .v = v, .size = o->size, .precision = o->precision, .budget_s = budget,
-			   .min_rounds = 50, .seed = o->seed, .alpha = o->alpha,
+			   .min_rounds = SWEEP_MIN_ROUNDS, .min_place_s = SWEEP_MIN_PLACE_S, .seed = o->seed, .alpha = o->alpha,
 			   .material = o->material };
 	int rc = make_variants(sp, ks, v, &s.n, e);
 

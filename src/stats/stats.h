@@ -85,9 +85,12 @@ void stats_quantile_test(const double *a, size_t na, const double *b, size_t nb,
 
 /* An offset against the best of its kernel (sweep, calibrate): ratio of
  * floors, the quantile test's p, slow when p < alpha and the ratio is at
- * least 1 + material. a == best: 1, 1, not slow. */
+ * least 1 + material, in the whole run and in each half of it (a and best
+ * in round order: each half's floor against the best's same half).
+ * a == best: 1, 1, not slow. */
 struct floor_mark {
 	double ratio, p;
+	double half_ratio[2];           /* the first halves' floors, the second halves' */
 	bool slow;
 };
 

@@ -318,8 +318,37 @@ static void floor_marks(void **state)
 	assert_true(m.ratio == 1 && !m.slow);
 	stats_floor_mark(across, 100, sa.floor, best, 100, sb.floor, 0.05, 0.05, &m);
 	assert_true(fabs(m.ratio - 173.0 / 150) < 1e-12 && m.p < 1e-9 && m.slow);
+	assert_true(fabs(m.half_ratio[0] - 173.0 / 150) < 1e-12 &&
+		    fabs(m.half_ratio[1] - 173.0 / 150) < 1e-12);
 	stats_floor_mark(best, 100, sb.floor, best, 100, sb.floor, 0.05, 0.05, &m);
 	assert_true(m.ratio == 1 && m.p == 1 && !m.slow);
+}
+
+/* Issue 22: slow in one half only is the machine's, not the layout's. The
+ * first 50 rounds at 173, then 8 of the last 50 at 150 (the best: 150
+ * always): the floor of all 100 (the 10th lowest) is 173, 1.153x, p far
+ * below alpha; the second half's floor (its 5th lowest) is 150, 1.00x:
+ * not slow. */
+static void floor_marks_need_both_halves(void **state)
+{
+	double best[100], late[100];
+	struct floor_mark m;
+
+	(void)state;
+	for (int i = 0; i < 100; i++) {
+		best[i] = 150;
+		late[i] = i >= 50 && i < 58 ? 150 : 173;
+	}
+	stats_floor_mark(late, 100, 173, best, 100, 150, 0.05, 0.05, &m);
+	assert_true(fabs(m.ratio - 173.0 / 150) < 1e-12 && m.p < 1e-9);
+	assert_true(fabs(m.half_ratio[0] - 173.0 / 150) < 1e-12 && m.half_ratio[1] == 1);
+	assert_false(m.slow);
+	/* the same time in the other half: still not slow */
+	for (int i = 0; i < 100; i++)
+		late[i] = i < 8 ? 150 : 173;
+	stats_floor_mark(late, 100, 173, best, 100, 150, 0.05, 0.05, &m);
+	assert_true(m.half_ratio[0] == 1 && fabs(m.half_ratio[1] - 173.0 / 150) < 1e-12);
+	assert_false(m.slow);
 }
 
 int main(void)
@@ -342,6 +371,7 @@ int main(void)
 		cmocka_unit_test(floors),
 		cmocka_unit_test(quantile_test),
 		cmocka_unit_test(floor_marks),
+		cmocka_unit_test(floor_marks_need_both_halves),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
