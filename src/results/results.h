@@ -147,6 +147,7 @@ json_t *results_sweep(const struct sweep *s, const char *profile, int argc, char
 struct metric_run {
 	double *v;
 	size_t n;
+	size_t file;                    /* the invocation: which of a side's files, from 0 */
 };
 
 struct metric {

@@ -176,7 +176,8 @@ static void welch(void **state)
 
 static void runs_verdict(void **state)
 {
-	struct compare_opts o = { .lower_is_better = true, .alpha = 0.05, .threshold = 0.02 };
+	struct compare_opts o = { .lower_is_better = true, .alpha = 0.05, .threshold = 0.02,
+				  .drift_pct = NAN };
 	double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 }, one[] = { 9 };
 	double near[] = { 10, 10.5, 11 }, far[] = { 12.5, 12.7, 12.9 };
 	struct comparison c;
@@ -213,6 +214,44 @@ static void runs_verdict(void **state)
 	o.lower_is_better = false;
 	stats_compare_runs(b, 3, a, 3, &o, &c);
 	assert_true(c.regression && fabs(c.change_mmtests - -60) < 1e-12);
+}
+
+/* Issue 22: the drift between invocations and the machine's state take
+ * the verdict away, not the test; the noise and the runs it needs. */
+static void runs_verdict_between_invocations(void **state)
+{
+	struct compare_opts o = { .lower_is_better = true, .alpha = 0.05, .threshold = 0.02,
+				  .drift_pct = NAN };
+	double near[] = { 10, 10.5, 11 }, far[] = { 12.5, 12.7, 12.9 };
+	struct comparison c;
+
+	(void)state;
+	/* pooled sd sqrt((2 0.25 + 2 0.04) / 4) = 0.38079 of 10.5 */
+	stats_compare_runs(near, 3, far, 3, &o, &c);
+	assert_true(fabs(c.noise_pct - 3.626568) < 1e-5 && c.needed == 52);
+	assert_true(c.regression && !c.inside_drift && isnan(c.drift_pct));
+	/* +20.95% inside a drift of 21%: significant, no regression */
+	o.drift_pct = 21;
+	stats_compare_runs(near, 3, far, 3, &o, &c);
+	assert_true(c.significant && c.inside_drift && !c.regression);
+	o.drift_pct = 20;
+	stats_compare_runs(near, 3, far, 3, &o, &c);
+	assert_true(!c.inside_drift && c.regression);
+	o.state_changed = true;
+	stats_compare_runs(near, 3, far, 3, &o, &c);
+	assert_true(c.significant && c.state_changed && !c.regression && !c.improvement);
+}
+
+/* 2 ((z 0.975 + z 0.8) sd / threshold)^2: 1.959964 + 0.841621 = 2.801585 */
+static void units_needed(void **state)
+{
+	(void)state;
+	assert_int_equal(stats_units_needed(3.626568, 2, 0.05), 52);    /* 51.61 */
+	assert_int_equal(stats_units_needed(10, 2, 0.05), 393);         /* 392.44 */
+	assert_int_equal(stats_units_needed(22, 2, 0.05), 1900);        /* 1899.4 */
+	assert_int_equal(stats_units_needed(0.5, 2, 0.05), STATS_MIN_RUNS);     /* 0.98 */
+	assert_int_equal(stats_units_needed(0, 2, 0.05), STATS_MIN_RUNS);
+	assert_int_equal(stats_units_needed(1, 0, 0.05), 0);
 }
 
 static void statistic_of_runs(void **state)
@@ -370,6 +409,8 @@ int main(void)
 		cmocka_unit_test(t_critical),
 		cmocka_unit_test(floors),
 		cmocka_unit_test(quantile_test),
+		cmocka_unit_test(runs_verdict_between_invocations),
+		cmocka_unit_test(units_needed),
 		cmocka_unit_test(floor_marks),
 		cmocka_unit_test(floor_marks_need_both_halves),
 	};
