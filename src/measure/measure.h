@@ -264,7 +264,11 @@ struct calib_fit {
 	char loop_buffer_why[160];
 	/* the back-end bound (model.h, struct profile): 0 none found */
 	unsigned issue_width, stores_per_cycle;
-	char back_end_why[240];
+	/* the least whole number the evidence allows (issue 22: a bound near
+	 * its threshold is a range, "2 to 4 stores a cycle"); the bound taken
+	 * is the largest of the range */
+	unsigned issue_width_least, stores_least;
+	char back_end_why[400];
 };
 
 struct calib_opts {

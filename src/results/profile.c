@@ -87,8 +87,10 @@ json_t *results_calibration(json_t *head, const struct profile *p, const struct 
 	json_object_set_new(head, "rules", rules);
 	json_object_set_new(head, "loop_buffer", json_pack("{s:i, s:b, s:s}", "instructions",
 		(int)f->loop_buffer, "claimed", f->loop_buffer_claimed, "why", f->loop_buffer_why));
-	json_object_set_new(head, "back_end", json_pack("{s:i, s:i, s:s}", "issue_width",
-		(int)f->issue_width, "stores_per_cycle", (int)f->stores_per_cycle, "why",
+	json_object_set_new(head, "back_end", json_pack("{s:i, s:i, s:[i,i], s:[i,i], s:s}",
+		"issue_width", (int)f->issue_width, "stores_per_cycle", (int)f->stores_per_cycle,
+		"issue_width_range", (int)f->issue_width_least, (int)f->issue_width,
+		"stores_per_cycle_range", (int)f->stores_least, (int)f->stores_per_cycle, "why",
 		f->back_end_why));
 	json_object_set_new(head, "experiments", exps);
 	return head;

@@ -57,7 +57,9 @@ expect_eq "profile file: loop buffer" "$(jq_of '.loop_buffer | "\(.instructions)
 expect_eq "profile file: back end" \
 	"$(jq_of '"\(.back_end.issue_width) \(.back_end.stores_per_cycle) \(.profile.issue_width) \(.profile.stores_per_cycle)"')" "10 0 10 0"
 expect_eq "profile file: back end, why" "$(jq_of .back_end.why)" \
-	"10 instructions a cycle (paid up to 5.50 per line fetched, 10 loops; free from 10.00, 2); stores: no store loop was bounded by its stores"
+	"6 to 10 instructions a cycle, taken: the largest (paid up to 5.50 per line fetched, 10 loops; free from 10.00, 2); stores: no store loop was bounded by its stores"
+expect_eq "profile file: back end, the ranges" \
+	"$(jq_of '"\(.back_end.issue_width_range) \(.back_end.stores_per_cycle_range)"')" "[6,10] [0,0]"
 expect_eq "profile file: 15 experiments of 64 points, 40 samples each" \
 	"$(jq_of '"\(.experiments | length) \([.experiments[].points | length] | unique) \([.experiments[].points[].samples | length] | unique)"')" \
 	"15 [64] [40]"
