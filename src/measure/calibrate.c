@@ -151,10 +151,16 @@ static int run_one(const struct calib_opts *o, const struct synth_spec *sp, doub
 			   .min_rounds = SWEEP_MIN_ROUNDS, .min_place_s = SWEEP_MIN_PLACE_S, .seed = o->seed, .alpha = o->alpha,
 			   .material = o->material };
 	int rc = make_variants(sp, ks, v, &s.n, e);
+	struct state_snapshot at;
 
 	if (rc == 0)
-		rc = sweep_prepare(&s, e) || sweep_run(&s, e) ? -1 : 0;
+		rc = sweep_prepare(&s, e) ? -1 : 0;
+	state_begin(&at);
+	if (rc == 0)
+		rc = sweep_run(&s, e);
 	if (rc == 0) {
+		state_end(&at, &x->state);
+		x->has_state = true;
 		describe(x, sp, &ks[0]);
 		x->rounds = s.rounds;
 		x->elapsed_s = s.elapsed_s;
@@ -518,6 +524,11 @@ static void fit_rule(const struct test *t, const struct calib_experiment *xs, si
 	r->claimed = r->tested && holds(&all, o) && holds(&h[0], o) && holds(&h[1], o);
 	if (!r->tested)
 		r->experiment[0] = 0;
+	for (size_t i = 0; i < nx && r->experiment[0]; i++)
+		if (strcmp(xs[i].name, r->experiment) == 0 && xs[i].has_state) {
+			r->state = xs[i].state;
+			r->has_state = true;
+		}
 	free(with.v);
 	free(without.v);
 }
@@ -849,6 +860,11 @@ void calib_rule_text(const struct calib_rule *r, char *buf, size_t n)
 	if (!r->tested)
 		snprintf(buf, n, "not tested: too few placements (%u with, %u without)", r->n_with,
 			 r->n_without);
+	else if (r->claimed && r->has_state)
+		snprintf(buf, n, "%.2fx [%.2f, %.2f], halves %.2fx %.2fx, p %.2g (%s, measured at "
+			 "load %.2f, steal %.1f%%, other tenants %.0f%%)", r->ratio, r->lo, r->hi,
+			 r->half_ratio[0], r->half_ratio[1], r->p, r->experiment, r->state.load[0],
+			 r->state.steal_pct, r->state.others_pct);
 	else if (r->claimed)
 		snprintf(buf, n, "%.2fx [%.2f, %.2f], halves %.2fx %.2fx, p %.2g (%s)", r->ratio,
 			 r->lo, r->hi, r->half_ratio[0], r->half_ratio[1], r->p, r->experiment);

@@ -236,6 +236,10 @@ struct calib_experiment {
 	unsigned rounds;
 	double elapsed_s;
 	char stopped_by[16];
+	/* the machine while it ran (issue 22: a busy sibling moved seed 000's
+	 * line cost from 1.15x to 1.6-1.8x); false in older recordings */
+	struct machine_state state;
+	bool has_state;
 };
 
 enum calib_effect { EFFECT_STRADDLE, EFFECT_CROSS, EFFECT_ENDS, EFFECT_ENTRY };
@@ -251,6 +255,8 @@ struct calib_rule {
 	double half_ratio[2], half_p[2];
 	unsigned n_with, n_without;     /* placements compared */
 	char experiment[48];            /* the experiment where it is largest */
+	struct machine_state state;     /* that experiment's, when recorded */
+	bool has_state;
 };
 
 #define CALIB_MAX_RULES 16

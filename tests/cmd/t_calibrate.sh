@@ -67,6 +67,20 @@ expect_eq "profile file: seed 000's loop" \
 	"$(jq_of '.experiments[0] | "\(.name) \(.bytes) \(.ninsn) \(.pair) \(.branch) \(.end) \(.entry)"')" \
 	"store-imm-15 15 4 11 13 15 false"
 
+# issue 22: each experiment's machine state goes with the ratio it gave;
+# the recording above has none (older), so it said nothing. The same
+# recording with a state on every experiment: the claimed rule names it.
+jq '.experiments[].state = {"seconds": 4, "load": [1.5, 1.2, 1.0], "steal_pct": 0.8,
+	"others_pct": 26, "busy_pct": 60, "cpus": 2, "clocksource": "kvm-clock", "governor": null,
+	"mhz": null}' "$CAL_FIX" >"$TMP/cal-state-in.json"
+run "$STRADDLE" calibrate --from "$TMP/cal-state-in.json" -o "$TMP/cal-state.json"
+expect_eq "calibrate --from with states: the claimed rule says its machine state" \
+	"$(printf '%s\n' "$OUT" | grep '^loop-straddles-window *64')" \
+	"loop-straddles-window       64  1.50x [1.47, 1.51], halves 1.48x 1.49x, p 3.1e-67 (nop-8, measured at load 1.50, steal 0.8%, other tenants 26%)"
+expect_eq "calibrate --from with states: kept in the profile file" \
+	"$(jq -c '[.experiments[].state | "\(.load[0]) \(.steal_pct) \(.others_pct) \(.busy_pct)"] | unique' "$TMP/cal-state.json")" \
+	'["1.5 0.8 26 60"]'
+
 # the profile in use: seed 000's 15-byte loop across a line
 run "$STRADDLE" scan --uarch "$TMP/cal.json" "$FIXTURES/x86/seed000_after"
 expect_eq "scan --uarch FILE.json: exit 0" "$RC" 0
