@@ -141,6 +141,9 @@ expect_eq "drift 9.68%: verdicts" "$(jq_of '[.metrics[].new[0] | "\(.drift_pct *
 CMP_ONE="straddle: --drift: $CF/base.json: 1 invocation; the drift between invocations needs 2 or more result files in a directory"
 run $C --drift "$CF/base.json" "$CF/base.json" "$CF/slow.json"
 expect_eq "drift of one file: exit 2, the line" "$RC $ERR" "2 $CMP_ONE"
+run $C --drift "$TMP/nope" "$CF/base.json" "$CF/slow.json"
+expect_eq "drift missing: exit 2, the line" "$RC $ERR" \
+	"2 straddle: --drift: $TMP/nope: cannot open: No such file or directory"
 run $C --drift "$CF/fast" "$CF/base.json" "$CF/slow.json"
 expect_eq "drift of sweeps for bench: exit 2, the line" "$RC $ERR" \
 	"2 straddle: --drift: $CF/fast: sweep results; BASE $CF/base.json is a bench one"
