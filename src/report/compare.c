@@ -271,6 +271,7 @@ static void compare_row(struct compare *c, const struct metric *m)
 		/* a side of one invocation: its runs against the drift between
 		 * invocations; several a side: their spread is in the test */
 		o.drift_pct = o.by_invocation ? NAN : drift;
+		o.one_invocation = !o.by_invocation && isnan(drift);
 		o.state_changed = c->state_changed[f - 1];
 		base = unit_stats(&c->files[0], m, r->stat, o.by_invocation, &nb);
 		units = unit_stats(&c->files[f], n, r->stat, o.by_invocation, &nn);
@@ -316,6 +317,8 @@ const char *compare_verdict(const struct comparison *cmp)
 		return "inconclusive";
 	if (cmp->state_changed)
 		return "inconclusive: machine state changed";
+	if (cmp->one_invocation)
+		return "inconclusive: one invocation a side";
 	if (cmp->significant && cmp->inside_drift)
 		return "inconclusive: inside the drift between invocations";
 	return cmp->regression ? "REGRESSION" : cmp->improvement ? "better" :
@@ -332,6 +335,10 @@ void compare_reason(const struct comparison *cmp, double alpha, double threshold
 			 cmp->new_runs, compare_units(cmp), STATS_MIN_RUNS);
 	else if (cmp->state_changed)
 		snprintf(buf, n, "the machine's state differs between the sides (see the warning)");
+	else if (cmp->one_invocation)
+		snprintf(buf, n, "%s: a side of one invocation needs the drift between "
+			 "invocations (--drift DIR), or 3 invocations a side",
+			 cmp->significant ? "p below alpha" : "no change either");
 	else if (cmp->significant && cmp->inside_drift)
 		snprintf(buf, n, "%+.2f%% is inside the %.2f%% this machine's A/A invocations "
 			 "differ by", cmp->change_robot, cmp->drift_pct);
@@ -643,6 +650,7 @@ static json_t *comparison_json(const struct compare *c, size_t f, const struct c
 	json_object_set_new(j, "drift_pct", number_or_null(cmp->drift_pct));
 	json_object_set_new(j, "inside_drift", json_boolean(cmp->inside_drift));
 	json_object_set_new(j, "state_changed", json_boolean(cmp->state_changed));
+	json_object_set_new(j, "one_invocation", json_boolean(cmp->one_invocation));
 	json_object_set_new(j, "t", number_or_null(cmp->t));
 	json_object_set_new(j, "df", number_or_null(cmp->df));
 	json_object_set_new(j, "p", number_or_null(cmp->p));

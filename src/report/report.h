@@ -151,7 +151,8 @@ void compare_free(struct compare *c);
 const char *compare_label(const struct result_file *f);
 /* "REGRESSION", "better", "changed, within the threshold", "no change",
  * "inconclusive", "inconclusive: machine state changed", "inconclusive:
- * inside the drift between invocations" */
+ * one invocation a side", "inconclusive: inside the drift between
+ * invocations" */
 const char *compare_verdict(const struct comparison *cmp);
 /* Why that verdict, in words: "2:3 runs: a verdict needs 3 a side",
  * "p 0.41 >= alpha 0.05", ... */

@@ -150,6 +150,9 @@ struct compare_opts {
 	double drift_pct;
 	bool state_changed;
 	bool by_invocation;             /* the units are invocations, not runs */
+	/* runs, not invocations, and no drift_pct: a side is one invocation
+	 * and nothing says how far two invocations drift apart; no verdict */
+	bool one_invocation;
 };
 
 /* Two sides of one metric, each a list of run statistics (one number per
@@ -177,8 +180,9 @@ struct comparison {
 	bool inside_drift;              /* |change_robot| <= drift_pct */
 	bool state_changed;             /* as given */
 	bool by_invocation;             /* as given */
-	/* significant, beyond the threshold, outside the drift, the same
-	 * machine state */
+	bool one_invocation;            /* as given */
+	/* significant, beyond the threshold, outside a measured drift (or
+	 * invocations for units), the same machine state */
 	bool regression, improvement;
 };
 

@@ -2,8 +2,16 @@
 # by hand): each verdict rule, the inconclusive case, the one statistic,
 # the machine's state, and every input check. Expected numbers are worked
 # out in the comments (t-test p values by Simpson's rule on Student's t).
-C="$STRADDLE compare"
 CF=tests/fixtures/compare
+# Two single files are two invocations, one a side (issue 22): a verdict
+# needs the drift between invocations. The rules of the run-level test
+# below are checked against an A/A pair that did not drift at all (two
+# copies of base.json: 0% for both metrics); the drift's own rules after.
+mkdir "$TMP/aa0"
+cp "$CF/base.json" "$TMP/aa0/1.json"
+cp "$CF/base.json" "$TMP/aa0/2.json"
+C0="$STRADDLE compare"
+C="$C0 --drift $TMP/aa0"
 line() { printf '%s\n' "$OUT" | grep -- "$1" | tr -s ' '; }
 
 # Regression, run against run. pread_z100k: run medians 10, 10.5, 11 (mean
@@ -110,9 +118,18 @@ expect_eq "state changed: json" \
 # Each verdict says its noise: pooled sd of the run medians 0.5 (base) and
 # 0.2 (new): sqrt((2 0.25 + 2 0.04) / 4) = 0.3808 of 10.5 = 3.63%; a 2%
 # change at 3.63% needs 2 ((1.96 + 0.8416) 3.6266 / 2)^2 = 51.6, 52 runs.
-run $C "$CF/base.json" "$CF/slow.json"
+# Without --drift, one invocation a side: p 0.0089, and no verdict.
+run $C0 "$CF/base.json" "$CF/slow.json"
+expect_eq "one invocation a side: exit 0" "$RC" 0
+expect_eq "one invocation a side: the verdict" "$(line '^  pread_z100k' | grep -o 'inconclusive.*')" \
+	"inconclusive: one invocation a side"
 expect_eq "noise: under the verdict" "$(printf '%s\n' "$OUT" | grep -A1 '^  pread_z100k' | tail -1)" \
 	"    noise 3.63% (sd of 3:3 runs); 52 runs a side resolve 2%; drift between invocations not measured (--drift DIR)"
+run $C0 --format json "$CF/base.json" "$CF/slow.json"
+expect_eq "one invocation a side: json" \
+	"$(jq_of '[.metrics[].new[0] | "\(.significant) \(.one_invocation) \(.regression)"] | unique | join(",")')" \
+	"true true false"
+expect_eq "one invocation a side: the document" "$(jq_of '"\(.regression) \(.drift)"')" "false null"
 
 # --drift: A/A invocations. Three copies of base.json, one with every
 # sample x1.25: pread_z100k's invocations 10.5, 10.5, 13.125 differ by
@@ -177,18 +194,18 @@ expect_eq "noise: --verbose" "$(printf '%s\n' "$OUT" | grep '^  pread_z100k in')
 # A side made of several sweeps, matched by kernel: clear_movq_imm at
 # offset 0 (medians 244, 245, 243) and at 40 (356, 355, 357): -45.9%,
 # t 137.17, df 4.
-run $C "$CF/fast" "$CF/slow"
+run $C0 "$CF/fast" "$CF/slow"
 expect_eq "sweeps: exit 1" "$RC" 1
 expect_eq "sweeps: the row" "$(line 'Time')" "Time median-clear_movq_imm@0 244.00 ( 0.00%) 356.00 *-45.90%*"
 expect_eq "sweeps: said which placements" "$(printf '%s\n' "$OUT" | grep '^warning')" \
 	"warning: clear_movq_imm@0 in fast is compared with clear_movq_imm@40 in slow: the same kernel, placed elsewhere"
-run $C --format json "$CF/fast" "$CF/slow"
+run $C0 --format json "$CF/fast" "$CF/slow"
 expect_eq "sweeps: runs and t" "$(jq_of '.metrics[0].new[0] | [.base_runs, .runs, (.t * 100 | round)] | join(",")')" "3,3,13717"
 
 # CSV and markdown carry the same numbers
 run $C --format csv "$CF/base.json" "$CF/slow.json"
 expect_eq "csv row" "$(printf '%s\n' "$OUT" | sed -n 2p)" \
-	"pread_z100k,ns,lower,$CF/slow.json,median,10.5,12.7,20.9524,-20.9524,3,3,7.07594,2.62402,0.00889076,1,1,1,REGRESSION,runs,3.6266,52,nan"
+	"pread_z100k,ns,lower,$CF/slow.json,median,10.5,12.7,20.9524,-20.9524,3,3,7.07594,2.62402,0.00889076,1,1,1,REGRESSION,runs,3.6266,52,0.0000"
 run $C --format markdown "$CF/base.json" "$CF/slow.json"
 expect_eq "markdown row" "$(printf '%s\n' "$OUT" | sed -n 3p)" \
 	"| pread_z100k | ns | median | 10.500 | 12.700 | **-20.95%** | 0.00889 | REGRESSION |"
@@ -289,4 +306,4 @@ expect_eq "18 NEW report: a change row each" \
 	"$(grep -c '^row bench-compare-1 changes [1-9]' "$TMP/many.cells")" 36
 expect_eq "18 NEW report: the 18th's rows" \
 	"$(grep '^row bench-compare-1 changes [1-9]' "$TMP/many.cells" | grep ' n18.json ' | cut -d'|' -f9 | tr -d ' ' | tr '\n' ' ')" \
-	"REGRESSION REGRESSION "
+	"inconclusive:oneinvocationaside inconclusive:oneinvocationaside "
