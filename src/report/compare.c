@@ -511,8 +511,8 @@ static void print_verdicts(FILE *out, const struct compare *c)
 	fprintf(out, "\nverdict (run against run, or invocation against invocation when both "
 		"sides are several: Welch's t on each unit's statistic, alpha %g; a change must "
 		"also stand out of both sides' range, be outside the drift between invocations "
-		"when that was measured, come from alike machine states, and be worse by more "
-		"than %g%% to fail):\n", c->alpha, 100 * c->threshold);
+		"(measured by --drift: a side of one invocation needs it), come from alike "
+		"machine states, and be worse by more than %g%% to fail):\n", c->alpha, 100 * c->threshold);
 	for (size_t i = 0; i < c->nrows; i++)
 		for (size_t f = 1; f < c->nfiles; f++) {
 			const struct comparison *cmp = &c->rows[i].cmp[f - 1];
