@@ -273,10 +273,12 @@ static void subject_columns(const struct diff_cmd *c, const struct layout_change
 	snprintf(tb, n, "%s -> %s", o, nw);
 }
 
-/* A row: one subject's hazards of one rule and window, over profiles. */
+/* A row: one subject's hazards of one rule, over profiles and windows
+ * (issue 24: one loop had four rows and two fixes). */
 struct verdict {
 	const struct layout_change *ch;
-	const struct hazard *const *h;  /* the first; n in a row share rule and window */
+	const struct hazard *const *h;  /* the first; n in a row share the rule */
+	const struct hazard *lead;      /* the worst of them (worst_hazard) */
 	uint32_t n;
 	double share;                   /* of the samples (--hot), on whichever side has them */
 };
@@ -301,14 +303,14 @@ static int by_worst(const void *a, const void *b, void *ctx)
 	const struct diff_cmd *c = ctx;
 	const struct verdict *x = a, *y = b;
 	uint64_t bx = verdict_bytes(x), by = verdict_bytes(y);
-	int o = c->new.r.hot ? hot_order(x->share, x->h[0]->severity, y->share, y->h[0]->severity) : 0;
+	int o = c->new.r.hot ? hot_order(x->share, x->lead->severity, y->share, y->lead->severity) : 0;
 
 	if (o)
 		return o;
 	if (x->ch->cold != y->ch->cold)
 		return x->ch->cold ? 1 : -1;
-	if (x->h[0]->severity != y->h[0]->severity)
-		return x->h[0]->severity > y->h[0]->severity ? -1 : 1;
+	if (x->lead->severity != y->lead->severity)
+		return x->lead->severity > y->lead->severity ? -1 : 1;
 	if (bx != by)
 		return bx < by ? -1 : 1;
 	return (x->ch > y->ch) - (x->ch < y->ch);
@@ -327,9 +329,11 @@ static size_t collect_verdicts(const struct diff_cmd *c, bool added, struct verd
 		for (uint32_t i = 0; i < n;) {
 			uint32_t j = i;
 
-			while (j < n && h[j]->rule == h[i]->rule && h[j]->window == h[i]->window)
+			while (j < n && h[j]->rule == h[i]->rule)
 				j++;
-			v[nv++] = (struct verdict){ ch, h + i, j - i, change_share(c, ch) };
+			v[nv++] = (struct verdict){ .ch = ch, .h = h + i, .n = j - i,
+						    .lead = worst_hazard(h + i, j - i),
+						    .share = change_share(c, ch) };
 			i = j;
 		}
 	}
@@ -338,14 +342,30 @@ static size_t collect_verdicts(const struct diff_cmd *c, bool added, struct verd
 	return nv;
 }
 
-#define HAZARD_COLS 11
+#define HAZARD_COLS 12
 
-/* The cells of a verdict's row, in buffers of 64 bytes (profiles 256). */
+/* The cells of a verdict's row. */
 struct row {
 	struct strbuf profiles;         /* sb_free it after use */
-	char addr[64], bytes[64], tb[64], fix[96], win[16], pct[16];
+	char addr[64], src[128], bytes[64], tb[64], fix[256], win[48], pct[16];
 	const char *cell[HAZARD_COLS];
 };
+
+/* "st.c:5" of a change's subject, on the side it is on (the new one when
+ * both), "-" without DWARF or with --no-source. The image's DWARF is
+ * opened on first use, which changes only its cache, not what it reads. */
+static void subject_source(const struct diff_cmd *c, const struct layout_change *ch, char *buf,
+			   size_t n)
+{
+	const struct side *s = ch->fnew ? &c->new : &c->old;
+	const struct func_report *f = ch->fnew ? ch->fnew : ch->fold;
+	const struct loop_report *l = ch->fnew ? ch->lnew : ch->lold;
+	const struct elf_func *fn = &s->r.funcs.v[f->func];
+
+	if (!c->source_lines || !*elf_source_line((struct elf_image *)&s->img, fn->sec,
+						  l ? l->start : fn->addr, buf, n))
+		snprintf(buf, n, "-");
+}
 
 /* The first column shown: "samples %" only with --hot. */
 static size_t first_col(const struct diff_cmd *c)
@@ -356,24 +376,25 @@ static size_t first_col(const struct diff_cmd *c)
 static void verdict_cells(const struct diff_cmd *c, const struct verdict *v, bool added,
 			  struct row *r)
 {
-	const struct hazard *h = v->h[0];
+	const struct hazard *h = v->lead;
 
 	r->profiles = (struct strbuf){ 0 };
 	r->tb[0] = 0;
-	for (uint32_t i = 0; i < v->n; i++)
-		sb_addf(&r->profiles, "%s%s", i ? "," : "", v->h[i]->profile->name);
+	format_profiles(v->h, v->n, &r->profiles);
 	subject_columns(c, v->ch, h->window, r->addr, r->bytes, r->tb, sizeof r->addr);
-	format_fix(h, r->fix, sizeof r->fix);
-	snprintf(r->win, sizeof r->win, "%u", h->window);
+	subject_source(c, v->ch, r->src, sizeof r->src);
+	format_fix_all(v->h, v->n, r->fix, sizeof r->fix);
+	format_window_list(v->h, v->n, r->win, sizeof r->win);
 	snprintf(r->pct, sizeof r->pct, "%.1f", 100 * v->share);
 	const char *cells[HAZARD_COLS] = { r->pct, severity_name(h->severity), func_name(c, v->ch),
-		cause_name(v->ch->cause), r->addr, r->bytes, r->win, r->tb, rule_name(h->rule),
-		sb_str(&r->profiles), added ? r->fix : "-" };
+		cause_name(v->ch->cause), r->addr, r->src, r->bytes, r->win, r->tb,
+		rule_name(h->rule), sb_str(&r->profiles), added ? r->fix : "-" };
 	memcpy(r->cell, cells, sizeof cells);
 }
 
+/* touched/best is of the window of the row's worst hazard (v->lead) */
 static const char *const hazard_cols[HAZARD_COLS] = { ">samples %", "severity", "function", "cause",
-	"address", "bytes", "window", "touched/best", "rule", "profile", "fix" };
+	"address", "source", "bytes", "window", "touched/best", "rule", "profile", "fix" };
 
 /* With --hot, a row in code with less than --min-share is folded. */
 static bool folded(const struct diff_cmd *c, const struct verdict *v)
@@ -502,18 +523,40 @@ static void print_one_sided(const struct diff_cmd *c)
 		printf("only in new: %s\n", new_func(c, c->d.only_new[i])->name);
 }
 
+/* The rows of hazards gained (or lost), by cause: what the summary counts,
+ * a subject's rule under several profiles and windows being one. */
+static size_t count_rows(const struct diff_cmd *c, bool added, size_t by_cause[NCAUSE])
+{
+	size_t n = 0;
+
+	memset(by_cause, 0, NCAUSE * sizeof *by_cause);
+	for (size_t k = 0; k < c->d.n; k++) {
+		const struct layout_change *ch = &c->d.v[k];
+		const struct hazard *const *h = c->d.refs + (added ? ch->added : ch->removed);
+		uint32_t nh = added ? ch->nadded : ch->nremoved;
+
+		for (uint32_t i = 0; i < nh; i++)
+			if (i == 0 || h[i]->rule != h[i - 1]->rule) {
+				by_cause[ch->cause]++;
+				n++;
+			}
+	}
+	return n;
+}
+
 static void print_summary(const struct diff_cmd *c, FILE *out)
 {
 	const struct layout_diff *d = &c->d;
+	size_t added_by[NCAUSE], removed_by[NCAUSE];
+	size_t added = count_rows(c, true, added_by), removed = count_rows(c, false, removed_by);
 
 	fprintf(out, "%zu new hazards (%zu changed, %zu moved, %zu new), "
 		"%zu fixed (%zu changed, %zu moved, %zu removed); "
 		"%zu loops resized, %zu added, %zu removed; "
 		"%zu functions unchanged of %zu matched (%zu renamed), %zu only in old, "
-		"%zu only in new", d->hazards_added, d->added_by[CAUSE_CHANGED],
-		d->added_by[CAUSE_MOVED], d->added_by[CAUSE_NEW], d->hazards_removed,
-		d->removed_by[CAUSE_CHANGED], d->removed_by[CAUSE_MOVED],
-		d->removed_by[CAUSE_REMOVED], d->loops_resized, d->loops_added, d->loops_removed,
+		"%zu only in new", added, added_by[CAUSE_CHANGED], added_by[CAUSE_MOVED],
+		added_by[CAUSE_NEW], removed, removed_by[CAUSE_CHANGED], removed_by[CAUSE_MOVED],
+		removed_by[CAUSE_REMOVED], d->loops_resized, d->loops_added, d->loops_removed,
 		d->funcs_unchanged, d->funcs_matched, d->nrenamed, d->funcs_only_old,
 		d->funcs_only_new);
 	if (d->funcs_cold_left_out)
@@ -655,6 +698,21 @@ static void print_json(struct diff_cmd *c, bool fails, int argc, char **argv)
 		complain("stdout", "cannot write the JSON output");
 }
 
+/* A misspelt --func must not pass the gate as "no layout change" (issue
+ * 24): as in scan, a pattern that selects no function in either file is
+ * an error. */
+static bool no_match(const struct diff_cmd *c)
+{
+	const struct scan_result *o = &c->old.r, *n = &c->new.r;
+
+	if (!c->opts.func_glob || o->functions_scanned + o->padding_symbols +
+	    n->functions_scanned + n->padding_symbols)
+		return false;
+	complain("--func", "'%s' matches no function in %s or %s", c->opts.func_glob, c->old.arg,
+		 c->new.arg);
+	return true;
+}
+
 /* A new hazard of a selected rule, gained for a selected cause. */
 static bool gate_fails(const struct diff_cmd *c)
 {
@@ -678,6 +736,8 @@ int cmd_diff(int argc, char **argv)
 	if (parse_options(&c, argc, argv))
 		return EXIT_USAGE;
 	if (load(&c, &c.old) || load(&c, &c.new))
+		goto out;
+	if (no_match(&c))
 		goto out;
 	if (c.old.img.arch != c.new.img.arch) {
 		complain(c.new.arg, "is %s but %s is %s: nothing to compare",

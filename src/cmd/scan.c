@@ -36,11 +36,35 @@ struct scan_cmd {
 
 /* ---- the text table ---- */
 
+/* A row: one subject's hazards of one rule over every profile and window
+ * (issue 24: --uarch all gave one loop ten rows, "30 hazards" for 3). */
 struct row {
 	const struct func_report *func;
 	const struct loop_report *loop;         /* NULL: a function entry hazard */
-	const struct hazard *hazard;
+	const struct hazard *hazard;            /* the one that leads it (worst_hazard) */
 };
+
+/* The hazards of a row's subject, all rules. */
+static const struct hazard *subject_hazards(const struct scan_result *r, const struct row *x,
+					    uint32_t *n)
+{
+	*n = x->loop ? x->loop->nhazard : x->func->nhazard;
+	return &r->hazard[x->loop ? x->loop->hazard : x->func->hazard];
+}
+
+/* The hazards of the row, in out[] (room for its subject's): how many. */
+static size_t row_hazards(const struct scan_result *r, const struct row *x,
+			  const struct hazard **out)
+{
+	uint32_t n;
+	const struct hazard *h = subject_hazards(r, x, &n);
+	size_t k = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (h[i].rule == x->hazard->rule)
+			out[k++] = &h[i];
+	return k;
+}
 
 static uint64_t row_bytes(const struct scan_result *r, const struct row *x)
 {
@@ -81,18 +105,6 @@ static int by_worst(const void *a, const void *b, void *ctx)
 	return (x->hazard > y->hazard) - (x->hazard < y->hazard);
 }
 
-/* The same verdict under several profiles is one row naming them all. */
-static bool same_verdict(const struct row *x, const struct row *y)
-{
-	const struct hazard *a = x->hazard, *b = y->hazard;
-
-	return x->func == y->func && x->loop == y->loop && a->rule == b->rule &&
-	       a->window == b->window && a->bad_placements == b->bad_placements &&
-	       a->all_placements == b->all_placements && a->fix_align == b->fix_align &&
-	       a->fix_pad == b->fix_pad && a->here_align == b->here_align &&
-	       a->branch == b->branch;
-}
-
 static uint64_t row_samples(const struct row *x)
 {
 	return x->loop ? x->loop->samples : x->func->samples;
@@ -109,19 +121,37 @@ static int by_hot(const void *a, const void *b, void *ctx)
 	return o ? o : by_worst(a, b, ctx);
 }
 
+/* The rows of one subject (a loop, or a function's entry when l is
+ * NULL) appended to v[*n...): one per rule its hazards break. */
+static void subject_rows(const struct func_report *f, const struct loop_report *l,
+			 const struct hazard *h, uint32_t nh, struct row *v, size_t *n)
+{
+	size_t first = *n;
+
+	for (uint32_t i = 0; i < nh; i++) {
+		size_t k = first;
+
+		while (k < *n && v[k].hazard->rule != h[i].rule)
+			k++;
+		if (k == *n)
+			v[(*n)++] = (struct row){ f, l, &h[i] };
+		else
+			v[k].hazard = worst_hazard((const struct hazard *[]){ v[k].hazard, &h[i] }, 2);
+	}
+}
+
 static size_t collect_rows(const struct scan_result *r, struct row **out)
 {
-	struct row *v = xcalloc(r->nhazard, sizeof *v);
+	struct row *v = xcalloc(r->nhazard + 1, sizeof *v);
 	size_t n = 0;
 
 	for (size_t i = 0; i < r->nfunc; i++) {
 		const struct func_report *f = &r->func[i];
 
 		for (uint32_t l = f->loop; l < f->loop + f->nloop; l++)
-			for (uint32_t h = 0; h < r->loop[l].nhazard; h++)
-				v[n++] = (struct row){ f, &r->loop[l], &r->hazard[r->loop[l].hazard + h] };
-		for (uint32_t h = f->hazard; h < f->hazard + f->nhazard; h++)
-			v[n++] = (struct row){ f, NULL, &r->hazard[h] };
+			subject_rows(f, &r->loop[l], &r->hazard[r->loop[l].hazard], r->loop[l].nhazard,
+				     v, &n);
+		subject_rows(f, NULL, &r->hazard[f->hazard], f->nhazard, v, &n);
 	}
 	*out = v;
 	return n;
@@ -166,54 +196,46 @@ static void select_worst(struct row *v, size_t n, size_t k, const struct scan_re
 	qsort_r(v, k, sizeof *v, by_worst, (void *)r);
 }
 
-/* The index after the first `groups` rows of the table (a row is a
- * verdict: one or more profiles' same_verdict rows), or n. */
-static size_t groups_end(const struct row *v, size_t n, unsigned long groups)
-{
-	size_t i = 0;
-
-	for (unsigned long g = 0; g < groups && i < n; g++)
-		for (const struct row *x = &v[i]; i < n && same_verdict(x, &v[i]); i++)
-			;
-	return i;
-}
-
 /* Sort the rows; returns how many leading ones the table reads. Without
  * samples a table of --limit rows needs only the worst few: selecting
  * them, not sorting all (52,083 rows for libLLVM-14 to show 40), took the
- * sort off a scan's profile (issue 8). A verdict has one row per profile
- * that finds it, so limit * profiles + 1 rows hold the limit's rows and
- * one more (which makes "... and more"); where they do not (groups_end
- * says so), all are sorted. */
+ * sort off a scan's profile (issue 8); limit + 1 rows hold the limit's
+ * rows and the one that makes "... and more". */
 static size_t sort_rows(const struct scan_cmd *c, const struct scan_result *r, struct row *v,
 			size_t n)
 {
-	size_t k = c->limit && c->limit < n ? c->limit * r->nprofile + 1 : n;
+	size_t k = c->limit && c->limit < n ? c->limit + 1 : n;
 
 	if (!r->hot && k < n) {
 		select_worst(v, n, k, r);
-		if (groups_end(v, k, c->limit) < k)
-			return k;
+		return k;
 	}
 	qsort_r(v, n, sizeof *v, r->hot ? by_hot : by_worst, (void *)r);
 	return n;
 }
 
-static void format_windows(const struct scan_result *r, const struct row *x, char *buf,
-			   size_t n)
+/* The branch at fault, else windows touched/best for each of the row's
+ * windows in the order of its window column. */
+static void format_windows(const struct scan_result *r, const struct row *x,
+			   const struct hazard *const *hs, size_t nh, char *buf, size_t n)
 {
 	uint64_t start = row_addr(r, x), bytes = row_bytes(r, x);
 	const struct hazard *h = x->hazard;
-	unsigned w = h->window;
+	unsigned w[16];
+	size_t nw = hazard_windows(hs, nh, w);
+	int k = 0;
 
+	buf[0] = 0;
 	if (h->branch && h->pair != h->branch)
 		snprintf(buf, n, "%s %#" PRIx64 " pair %#" PRIx64,
 			 branch_kind_name(h->branch_kind), h->branch, h->pair);
 	else if (h->branch)
 		snprintf(buf, n, "%s %#" PRIx64, branch_kind_name(h->branch_kind), h->branch);
 	else
-		snprintf(buf, n, "%u/%u", windows_touched(start, start + bytes, w),
-			 h->rule == RULE_ENTRY_MISALIGNED ? 1 : windows_best(bytes, w));
+		for (size_t i = 0; i < nw && k >= 0 && (size_t)k < n; i++)
+			k += snprintf(buf + k, n - (size_t)k, "%s%u/%u", i ? "," : "",
+				      windows_touched(start, start + bytes, w[i]),
+				      h->rule == RULE_ENTRY_MISALIGNED ? 1 : windows_best(bytes, w[i]));
 }
 
 /* "0.5%" */
@@ -222,8 +244,9 @@ static void format_share(double share, char *buf, size_t n)
 	snprintf(buf, n, "%.1f", 100 * share);
 }
 
-static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r,
-			  FILE *out)
+/* The table; returns how many rows there are (shown, folded or not). */
+static size_t print_hazards(struct scan_cmd *c, struct elf_image *img,
+			    const struct scan_result *r, FILE *out)
 {
 	static const char *const cols[] = { ">samples %", "severity", "function", "section",
 		"address", "source", ">bytes", "window", "detail", "rule", "profile", "placement",
@@ -232,20 +255,18 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 	struct strbuf profiles = { 0 };
 	struct table t;
 	struct row *rows;
-	size_t n = collect_rows(r, &rows), shown = 0, folded = 0, more = 0, i = 0;
-
-	n = sort_rows(c, r, rows, n);
+	const struct hazard **h = xcalloc(r->nhazard + 1, sizeof *h);
+	size_t total = collect_rows(r, &rows), shown = 0, folded = 0, more = 0;
+	size_t n = sort_rows(c, r, rows, total);
 	table_init(&t, 13 - first, cols + first);
 	t.max[2 - first] = 48;
-	while (i < n) {
+	for (size_t i = 0; i < n; i++) {
 		const struct row *x = &rows[i];
-		const struct hazard *h = x->hazard;
-		char addr[20], src[128], bytes[24], win[16], tb[64], place[32], fix[96], pct[16];
+		const struct hazard *lead = x->hazard;
+		size_t nh = row_hazards(r, x, h);
+		char addr[20], src[128], bytes[24], win[48], tb[96], place[32], fix[256], pct[16];
 		const char *cells[13];
 
-		sb_reset(&profiles);
-		for (; i < n && same_verdict(x, &rows[i]); i++)
-			sb_addf(&profiles, "%s%s", profiles.len ? "," : "", rows[i].hazard->profile->name);
 		if (r->hot && hot_share(r, row_samples(x)) < c->min_share) {
 			folded++;
 			continue;
@@ -255,20 +276,22 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 			continue;
 		}
 		shown++;
-
+		sb_reset(&profiles);
+		format_profiles(h, nh, &profiles);
 		hex_addr(addr, row_addr(r, x));
 		if (!c->source_lines || !*elf_source_line(img, r->funcs.v[x->func->func].sec,
 							  row_addr(r, x), src, sizeof src))
 			snprintf(src, sizeof src, "-");
 		snprintf(bytes, sizeof bytes, "%" PRIu64, row_bytes(r, x));
-		snprintf(win, sizeof win, "%u", h->window);
-		format_windows(r, x, tb, sizeof tb);
-		format_fix(h, fix, sizeof fix);
-		format_placement(h, place, sizeof place);
+		format_window_list(h, nh, win, sizeof win);
+		format_windows(r, x, h, nh, tb, sizeof tb);
+		format_fix_all(h, nh, fix, sizeof fix);
+		format_placement(lead, place, sizeof place);
 		format_share(hot_share(r, row_samples(x)), pct, sizeof pct);
-		const char *all[13] = { pct, severity_name(h->severity), r->funcs.v[x->func->func].name,
-					h->section ? h->section : "-", addr, src, bytes, win, tb,
-					rule_name(h->rule), sb_str(&profiles), place, fix };
+		const char *all[13] = { pct, severity_name(lead->severity),
+					r->funcs.v[x->func->func].name, lead->section ? lead->section : "-",
+					addr, src, bytes, win, tb, rule_name(lead->rule), sb_str(&profiles),
+					place, fix };
 
 		memcpy(cells, all + first, (13 - first) * sizeof *cells);
 		table_row_v(&t, cells);
@@ -283,6 +306,8 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 	table_free(&t);
 	sb_free(&profiles);
 	free(rows);
+	free(h);
+	return total;
 }
 
 static void print_all_loops(const struct scan_result *r, FILE *out)
@@ -356,10 +381,12 @@ static void print_text(struct scan_cmd *c, struct elf_image *img, const struct s
 		fprintf(out, "; %" PRIu64 " of %" PRIu64 " samples (%.1f%%)", r->file_samples,
 		       r->run_samples, 100 * hot_share(r, r->file_samples));
 	fprintf(out, "\n");
-	print_hazards(c, img, r, out);
+	size_t rows = print_hazards(c, img, r, out);
+
 	if (c->opts.keep_all)
 		print_all_loops(r, out);
-	fprintf(out, "%zu hazards: %zu loops, %zu function entries\n\n", r->nhazard, loops_with, entries);
+	/* rows, not hazards: a loop under ten profiles is one hazard to fix */
+	fprintf(out, "%zu hazards: %zu loops, %zu function entries\n\n", rows, loops_with, entries);
 }
 
 static void check_gate(struct scan_cmd *c, const struct scan_result *r)

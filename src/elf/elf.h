@@ -141,6 +141,14 @@ uint64_t elf_placement_align(const struct elf_image *img, uint32_t sec);
  * thread safe: call from one thread. */
 const char *elf_source_line(struct elf_image *img, uint32_t sec, uint64_t addr,
 			    char *buf, size_t n);
+/* The same as the file DWARF names (often absolute) in file[0..n) and its
+ * line; false when there is none. */
+bool elf_source_file(struct elf_image *img, uint32_t sec, uint64_t addr, char *file, size_t n,
+		     int *lineno);
+/* DW_AT_producer of the unit holding an address ("GNU C17 12.2.0 -mtune=generic
+ * -O2 ...", "Debian clang version 14.0.6", "GNU AS 2.40"), "" when there is none. */
+const char *elf_producer(struct elf_image *img, uint32_t sec, uint64_t addr, char *buf,
+			 size_t n);
 
 /* "elfutils 0.188": the libelf/libdw straddle was built with. */
 const char *elf_library_version(void);
