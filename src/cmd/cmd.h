@@ -108,4 +108,30 @@ void hot_attribute_image(const struct hot_run *h, struct elf_image *img, struct 
 /* One line on stderr: "straddle: WHAT: MESSAGE". */
 void complain(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* ---- what scan and diff say of a row (sarif.c) ---- */
+
+/* vmlinux or a kernel module (their fixes are the kernel's macros). */
+bool image_is_kernel(const struct elf_image *img);
+/* The .p2align of `align` bytes before a loop (or a function's entry) at
+ * addr, in the words of its unit's compiler (format_compiler_fix); "" when
+ * the unit is not known. */
+void compiler_fix(struct elf_image *img, uint32_t sec, uint64_t addr, unsigned align, bool loop,
+		  char *buf, size_t n);
+
+/* A row of scan or diff: a subject's hazards h[0..n) of one rule. */
+struct sarif_row {
+	struct elf_image *img;
+	const struct scan_result *r;
+	const struct func_report *func;
+	const struct loop_report *loop;         /* NULL: the function's entry */
+	const struct hazard *const *h;
+	size_t n;
+	const char *cause;                      /* diff: "changed", "moved", "new"; scan NULL */
+	const char *source_root;                /* --source-root, or NULL */
+	bool lines;                             /* look the source line up (not --no-source) */
+};
+
+struct json_t;
+void sarif_add_row(struct json_t *log, const struct sarif_row *s);
+
 #endif

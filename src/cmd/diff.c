@@ -18,7 +18,7 @@ struct side {
 	struct scan_result r;
 };
 
-enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN, FORMAT_SARIF };
 
 struct diff_cmd {
 	struct scan_opts opts;
@@ -31,6 +31,7 @@ struct diff_cmd {
 	unsigned fail_rules;
 	unsigned fail_causes;           /* 1 << enum diff_cause */
 	const char *uarch;
+	const char *source_root;        /* --source-root: SARIF's SRCROOT */
 	struct side old, new;
 	struct layout_diff d;
 	/* --hot: rows ranked by the samples of a record of either build */
@@ -43,15 +44,15 @@ static int cmd_diff(int argc, char **argv);
 
 static int set_format(void *cmd, const char *opt, const char *value)
 {
-	static const char *const names[] = { "text", "json", "markdown" };
+	static const char *const names[] = { "text", "json", "markdown", "sarif" };
 	struct diff_cmd *c = cmd;
 
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		if (!strcmp(value, names[i])) {
 			c->format = (enum format)i;
 			return 0;
 		}
-	complain(opt, "'%s' is none of text, json, markdown", value);
+	complain(opt, "'%s' is none of text, json, markdown, sarif", value);
 	return -1;
 }
 
@@ -109,9 +110,13 @@ static const struct cmd_option diff_options[] = {
 	  .help = "also list functions found on one side only" },
 	{ .name = "limit", .value = "N", .kind = OPT_ULONG, .field = F(limit), .max = LONG_MAX,
 	  .help = "at most N rows per section (default 40, 0: all)" },
-	{ .name = "format", .value = "text|json|markdown", .kind = OPT_CALL, .call = set_format,
+	{ .name = "format", .value = "text|json|markdown|sarif", .kind = OPT_CALL,
+	  .call = set_format,
 	  .help = "markdown: the summary and the worst rows as a\n"
-		  "table for a code-review comment" },
+		  "table for a code-review comment; sarif: SARIF 2.1.0,\n"
+		  "one result per new hazard row (every row)" },
+	{ .name = "source-root", .value = "DIR", .kind = OPT_STRING, .field = F(source_root),
+	  .help = "with sarif: source paths relative to DIR (SRCROOT)" },
 	{ .name = "json", .kind = OPT_CALL, .call = set_json, .help = "the same as --format json" },
 	{ .name = "jobs", .letter = 'j', .value = "N", .kind = OPT_UNSIGNED, .field = F(opts.jobs),
 	  .min = 1, .max = 256, .help = "threads per scan (default: online CPUs)" },
@@ -273,6 +278,24 @@ static void subject_columns(const struct diff_cmd *c, const struct layout_change
 	snprintf(tb, n, "%s -> %s", o, nw);
 }
 
+/* "; GCC: -falign-loops=16 for the unit" after the directive, from the new
+ * build's DWARF (a fix is for the build that has the hazard). */
+static void subject_compiler_fix(const struct diff_cmd *c, const struct layout_change *ch,
+				 unsigned align, char *fix, size_t n)
+{
+	const struct side *s = ch->fnew ? &c->new : &c->old;
+	const struct func_report *f = ch->fnew ? ch->fnew : ch->fold;
+	const struct loop_report *l = ch->entry ? NULL : ch->fnew ? ch->lnew : ch->lold;
+	const struct elf_func *fn = &s->r.funcs.v[f->func];
+	size_t len = strlen(fix);
+	char cfix[256];
+
+	compiler_fix((struct elf_image *)&s->img, fn->sec, l ? l->start : fn->addr, align, l != NULL,
+		     cfix, sizeof cfix);
+	if (*cfix)
+		snprintf(fix + len, n - len, "; %s", cfix);
+}
+
 /* A row: one subject's hazards of one rule, over profiles and windows
  * (issue 24: one loop had four rows and two fixes). */
 struct verdict {
@@ -347,7 +370,7 @@ static size_t collect_verdicts(const struct diff_cmd *c, bool added, struct verd
 /* The cells of a verdict's row. */
 struct row {
 	struct strbuf profiles;         /* sb_free it after use */
-	char addr[64], src[128], bytes[64], tb[64], fix[256], win[48], pct[16];
+	char addr[64], src[128], bytes[64], tb[64], fix[512], win[48], pct[16];
 	const char *cell[HAZARD_COLS];
 };
 
@@ -384,6 +407,7 @@ static void verdict_cells(const struct diff_cmd *c, const struct verdict *v, boo
 	subject_columns(c, v->ch, h->window, r->addr, r->bytes, r->tb, sizeof r->addr);
 	subject_source(c, v->ch, r->src, sizeof r->src);
 	format_fix_all(v->h, v->n, r->fix, sizeof r->fix);
+	subject_compiler_fix(c, v->ch, fix_align_all(v->h, v->n), r->fix, sizeof r->fix);
 	format_window_list(v->h, v->n, r->win, sizeof r->win);
 	snprintf(r->pct, sizeof r->pct, "%.1f", 100 * v->share);
 	const char *cells[HAZARD_COLS] = { r->pct, severity_name(h->severity), func_name(c, v->ch),
@@ -698,6 +722,27 @@ static void print_json(struct diff_cmd *c, bool fails, int argc, char **argv)
 		complain("stdout", "cannot write the JSON output");
 }
 
+/* ---- SARIF: the new hazards as alerts ---- */
+
+static void print_sarif(struct diff_cmd *c)
+{
+	json_t *log = sarif_new(c->source_root);
+	struct verdict *v;
+	size_t nfolded, n = shown_verdicts(c, true, &v, &nfolded);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct layout_change *ch = v[i].ch;
+
+		sarif_add_row(log, &(struct sarif_row){ .img = &c->new.img, .r = &c->new.r,
+			.func = ch->fnew, .loop = ch->entry ? NULL : ch->lnew, .h = v[i].h,
+			.n = v[i].n, .cause = cause_name(ch->cause), .source_root = c->source_root,
+			.lines = c->source_lines });
+	}
+	free(v);
+	if (sarif_write(log, stdout, true))
+		complain("stdout", "cannot write the SARIF output");
+}
+
 /* A misspelt --func must not pass the gate as "no layout change" (issue
  * 24): as in scan, a pattern that selects no function in either file is
  * an error. */
@@ -753,6 +798,8 @@ int cmd_diff(int argc, char **argv)
 		print_json(&c, status == EXIT_GATE, argc, argv);
 	else if (c.format == FORMAT_MARKDOWN)
 		print_markdown(&c, status == EXIT_GATE);
+	else if (c.format == FORMAT_SARIF)
+		print_sarif(&c);
 	else
 		print_text(&c);
 out:

@@ -17,6 +17,8 @@ struct scan_cmd {
 	const struct profile *profiles[32];
 	char host_why[160];
 	bool json;
+	json_t *sarif;                  /* --format sarif: the log, written at the end */
+	const char *source_root;
 	bool source_lines;
 	unsigned long limit;
 	unsigned fail_rules;            /* bit per enum rule */
@@ -238,6 +240,19 @@ static void format_windows(const struct scan_result *r, const struct row *x,
 				      h->rule == RULE_ENTRY_MISALIGNED ? 1 : windows_best(bytes, w[i]));
 }
 
+/* "; GCC: -falign-loops=16 for the unit" after the directive. */
+static void append_compiler_fix(struct elf_image *img, const struct scan_result *r,
+				const struct row *x, unsigned align, char *fix, size_t n)
+{
+	char cfix[256];
+	size_t len = strlen(fix);
+
+	compiler_fix(img, r->funcs.v[x->func->func].sec, row_addr(r, x), align, x->loop != NULL,
+		     cfix, sizeof cfix);
+	if (*cfix)
+		snprintf(fix + len, n - len, "; %s", cfix);
+}
+
 /* "0.5%" */
 static void format_share(double share, char *buf, size_t n)
 {
@@ -264,7 +279,7 @@ static size_t print_hazards(struct scan_cmd *c, struct elf_image *img,
 		const struct row *x = &rows[i];
 		const struct hazard *lead = x->hazard;
 		size_t nh = row_hazards(r, x, h);
-		char addr[20], src[128], bytes[24], win[48], tb[96], place[32], fix[256], pct[16];
+		char addr[20], src[128], bytes[24], win[48], tb[96], place[32], fix[512], pct[16];
 		const char *cells[13];
 
 		if (r->hot && hot_share(r, row_samples(x)) < c->min_share) {
@@ -286,6 +301,7 @@ static size_t print_hazards(struct scan_cmd *c, struct elf_image *img,
 		format_window_list(h, nh, win, sizeof win);
 		format_windows(r, x, h, nh, tb, sizeof tb);
 		format_fix_all(h, nh, fix, sizeof fix);
+		append_compiler_fix(img, r, x, fix_align_all(h, nh), fix, sizeof fix);
 		format_placement(lead, place, sizeof place);
 		format_share(hot_share(r, row_samples(x)), pct, sizeof pct);
 		const char *all[13] = { pct, severity_name(lead->severity),
@@ -389,6 +405,31 @@ static void print_text(struct scan_cmd *c, struct elf_image *img, const struct s
 	fprintf(out, "%zu hazards: %zu loops, %zu function entries\n\n", rows, loops_with, entries);
 }
 
+/* Every row of a file (no --limit: an alert list is whole) into the log. */
+static void add_sarif(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r)
+{
+	struct row *rows;
+	const struct hazard **h = xcalloc(r->nhazard + 1, sizeof *h);
+	size_t n = collect_rows(r, &rows);
+
+	qsort_r(rows, n, sizeof *rows, r->hot ? by_hot : by_worst, (void *)r);
+	for (size_t i = 0; i < n; i++) {
+		if (r->hot && hot_share(r, row_samples(&rows[i])) < c->min_share)
+			continue;
+		sarif_add_row(c->sarif, &(struct sarif_row){ .img = img, .r = r,
+			.func = rows[i].func, .loop = rows[i].loop, .h = h,
+			.n = row_hazards(r, &rows[i], h), .source_root = c->source_root,
+			.lines = c->source_lines });
+	}
+	free(h);
+	free(rows);
+}
+
+static json_t *sarif_results(json_t *log)
+{
+	return json_object_get(json_array_get(json_object_get(log, "runs"), 0), "results");
+}
+
 static void check_gate(struct scan_cmd *c, const struct scan_result *r)
 {
 	for (size_t i = 0; i < r->nhazard; i++)
@@ -417,6 +458,8 @@ static int scan_failed(struct scan_cmd *c, const char *arg, const char *msg)
 	if (c->json)
 		json_array_append_new(c->errors, json_pack("{s:o, s:o}", "path", json_text(arg),
 							   "error", json_text(msg)));
+	if (c->sarif)
+		sarif_notify(c->sarif, arg, msg);
 	return -1;
 }
 
@@ -429,6 +472,7 @@ static bool print_unless_changed(struct scan_cmd *c, struct elf_image *img,
 	struct json_stream saved = c->out;
 	struct strbuf buf = { 0 };
 	FILE *mem = sb_stream(&buf);
+	size_t nsarif = c->sarif ? json_array_size(sarif_results(c->sarif)) : 0;
 	bool changed;
 
 	if (!mem) {
@@ -439,6 +483,8 @@ static bool print_unless_changed(struct scan_cmd *c, struct elf_image *img,
 		c->out.f = mem;
 		results_scan_file(&c->out, img, r, c->source_lines);
 		c->out.f = saved.f;
+	} else if (c->sarif) {
+		add_sarif(c, img, r);
 	} else {
 		print_text(c, img, r, mem);
 	}
@@ -446,7 +492,9 @@ static bool print_unless_changed(struct scan_cmd *c, struct elf_image *img,
 	changed = elf_changed(img);
 	if (changed)
 		c->out = saved;         /* the element never happened */
-	else
+	while (changed && c->sarif && json_array_size(sarif_results(c->sarif)) > nsarif)
+		json_array_remove(sarif_results(c->sarif), nsarif);
+	if (!changed)
 		fwrite(buf.s, 1, buf.len, stdout);
 	sb_free(&buf);
 	return !changed;
@@ -498,6 +546,20 @@ static int dump_vdso(const char *path)
 
 static int cmd_scan(int argc, char **argv);
 
+static int set_format(void *cmd, const char *opt, const char *value)
+{
+	struct scan_cmd *c = cmd;
+
+	if (strcmp(value, "text") && strcmp(value, "json") && strcmp(value, "sarif")) {
+		complain(opt, "'%s' is none of text, json, sarif", value);
+		return -1;
+	}
+	c->json = !strcmp(value, "json");
+	if (!strcmp(value, "sarif") && !c->sarif)
+		c->sarif = json_object();       /* made whole once the options are read */
+	return 0;
+}
+
 #define F(field) offsetof(struct scan_cmd, field)
 
 static const struct cmd_option scan_options[] = {
@@ -510,6 +572,11 @@ static const struct cmd_option scan_options[] = {
 	{ .name = "section", .value = "GLOB", .kind = OPT_STRING, .field = F(opts.section_glob),
 	  .help = "only functions in sections whose name matches GLOB" },
 	{ .name = "json", .kind = OPT_SET, .field = F(json), .help = "JSON on standard output" },
+	{ .name = "format", .value = "text|json|sarif", .kind = OPT_CALL, .call = set_format,
+	  .help = "sarif: SARIF 2.1.0 for code scanning, one result\n"
+		  "per row (every row: no --limit)" },
+	{ .name = "source-root", .value = "DIR", .kind = OPT_STRING, .field = F(source_root),
+	  .help = "with sarif: source paths relative to DIR (SRCROOT)" },
 	{ .name = "jobs", .letter = 'j', .value = "N", .kind = OPT_UNSIGNED, .field = F(opts.jobs),
 	  .min = 1, .max = 256, .help = "threads (default: online CPUs)" },
 	{ .name = "limit", .value = "N", .kind = OPT_ULONG, .field = F(limit), .max = LONG_MAX,
@@ -576,6 +643,12 @@ static int parse_options(struct scan_cmd *c, int argc, char **argv)
 			    sizeof c->host_why))
 		return -1;
 	c->opts.profiles = c->profiles;
+	if (c->sarif) {
+		json_decref(c->sarif);
+		c->sarif = sarif_new(c->source_root);
+		c->json = false;
+		c->opts.shapes = true;  /* an fde@ function's fingerprint is its shape */
+	}
 	if (hot_load(c->hot_path, c->perf_script, &c->hot))
 		return -1;
 	c->have_hot = c->hot_path || c->perf_script;
@@ -752,7 +825,7 @@ static int cmd_scan(int argc, char **argv)
 		targets = defaults;
 		ntargets = defaults[1] ? 2 : 1;
 	}
-	if (c.host_why[0] && !c.json)
+	if (c.host_why[0] && !c.json && !c.sarif)
 		printf("%s\n", c.host_why);
 	if (c.json) {
 		json_t *head = results_run_info("scan", argc, argv), *names = json_array();
@@ -773,7 +846,7 @@ static int cmd_scan(int argc, char **argv)
 			status = EXIT_USAGE;
 	if (free_targets) {
 		free(targets);
-		if (!c.json && kernel_hot(&c))
+		if (!c.json && !c.sarif && kernel_hot(&c))
 			status = EXIT_USAGE;
 	}
 	hot_run_free(&c.hot);
@@ -787,5 +860,11 @@ static int cmd_scan(int argc, char **argv)
 	}
 	if (status == EXIT_OK && c.gate_failed)
 		status = EXIT_GATE;
-	return no_match(&c) ? EXIT_USAGE : status;
+	if (no_match(&c))
+		status = EXIT_USAGE;
+	if (c.sarif && sarif_write(c.sarif, stdout, status != EXIT_USAGE)) {
+		complain("stdout", "cannot write the SARIF output");
+		status = EXIT_USAGE;
+	}
+	return status;
 }

@@ -130,6 +130,21 @@ static bool relocated_location(const struct dwarf_state *st, uint32_t sec, uint6
 	       (*file = dwfl_lineinfo(line, NULL, lineno, NULL, NULL, NULL));
 }
 
+/* Clang writes no .debug_aranges (dwarf_addrdie reads them): the unit
+ * whose ranges hold the address, one unit after another. */
+static bool unit_by_ranges(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
+{
+	Dwarf_Off off = 0, next;
+	size_t header;
+
+	while (dwarf_nextcu(dw, off, &next, &header, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(dw, off + header, cu) && dwarf_haspc(cu, addr) == 1)
+			return true;
+		off = next;
+	}
+	return false;
+}
+
 /* The compile unit holding an address of `sec`, and the address in it. */
 static bool unit_die(struct elf_image *img, uint32_t sec, uint64_t addr, Dwarf_Die *cu)
 {
@@ -138,7 +153,7 @@ static bool unit_die(struct elf_image *img, uint32_t sec, uint64_t addr, Dwarf_D
 	Dwarf_Die *die;
 
 	if (img->type != ET_REL)
-		return st->dw && dwarf_addrdie(st->dw, addr, cu);
+		return st->dw && (dwarf_addrdie(st->dw, addr, cu) || unit_by_ranges(st->dw, addr, cu));
 	if (!st->mod || !relocated_address(st, sec, addr, &a) ||
 	    !(die = dwfl_module_addrdie(st->mod, a, &bias)))
 		return false;

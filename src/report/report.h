@@ -119,6 +119,14 @@ void format_profiles(const struct hazard *const *h, size_t n, struct strbuf *out
 size_t hazard_windows(const struct hazard *const *h, size_t n, unsigned out[16]);
 void format_window_list(const struct hazard *const *h, size_t n, char *buf, size_t len);
 void format_fix_all(const struct hazard *const *h, size_t n, char *buf, size_t len);
+/* The alignment of that one fix, 0 when some hazard has none. */
+unsigned fix_align_all(const struct hazard *const *h, size_t n);
+/* The same fix, .p2align of `align` bytes, in the words of what built the
+ * code, from its unit's DW_AT_producer (elf_producer): GCC's and Clang's
+ * flag for the unit and attribute for the function or loop, the kernel's
+ * macro or config; "" when the producer is unknown or align is 0. */
+void format_compiler_fix(const char *producer, unsigned align, bool loop, bool kernel, char *buf,
+			 size_t n);
 
 /* ---- compare (compare.c) ---- */
 
