@@ -494,7 +494,7 @@ static bool print_unless_changed(struct scan_cmd *c, struct elf_image *img,
 		c->out = saved;         /* the element never happened */
 	while (changed && c->sarif && json_array_size(sarif_results(c->sarif)) > nsarif)
 		json_array_remove(sarif_results(c->sarif), nsarif);
-	if (!changed)
+	if (!changed && buf.len)
 		fwrite(buf.s, 1, buf.len, stdout);
 	sb_free(&buf);
 	return !changed;

@@ -189,14 +189,23 @@ const char *elf_source_line(struct elf_image *img, uint32_t sec, uint64_t addr, 
 	return buf;
 }
 
+/* A relative file name is relative to its unit's DW_AT_comp_dir
+ * (DWARF 5, 2.14): as-built paths (gcc -g dir/x.S) then read as files. */
 bool elf_source_file(struct elf_image *img, uint32_t sec, uint64_t addr, char *file, size_t n,
 		     int *lineno)
 {
-	const char *f;
+	const char *f, *dir = NULL;
+	Dwarf_Die cu;
+	Dwarf_Attribute at;
 
 	if (!source_location(img, sec, addr, &f, lineno))
 		return false;
-	snprintf(file, n, "%s", f);
+	if (f[0] != '/' && unit_die(img, sec, addr, &cu) && dwarf_attr(&cu, DW_AT_comp_dir, &at))
+		dir = dwarf_formstring(&at);
+	if (dir && *dir)
+		snprintf(file, n, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", f);
+	else
+		snprintf(file, n, "%s", f);
 	return true;
 }
 

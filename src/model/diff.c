@@ -477,7 +477,8 @@ static uint32_t missing(struct layout_diff *d, const struct hazard *a, uint32_t 
 			add_ref(d, &b[i]);
 			n++;
 		}
-	qsort(d->refs + first, n, sizeof *d->refs, by_rule);
+	if (n > 1)
+		qsort(d->refs + first, n, sizeof *d->refs, by_rule);
 	return n;
 }
 

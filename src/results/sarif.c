@@ -129,7 +129,7 @@ void sarif_add(json_t *log, const struct sarif_result *f)
 void sarif_notify(json_t *log, const char *path, const char *text)
 {
 	json_t *inv = json_object_get(run_of(log), "invocations");
-	json_t *note = json_pack("{s:s, s:o, s:[{s:{s:o}}]}", "level", "error", "message",
+	json_t *note = json_pack("{s:s, s:o, s:[{s:{s:{s:o}}}]}", "level", "error", "message",
 				 message(text), "locations", "physicalLocation", "artifactLocation",
 				 "uri", uri_of(path));
 
