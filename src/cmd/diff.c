@@ -370,7 +370,7 @@ static size_t collect_verdicts(const struct diff_cmd *c, bool added, struct verd
 /* The cells of a verdict's row. */
 struct row {
 	struct strbuf profiles;         /* sb_free it after use */
-	char addr[64], src[128], bytes[64], tb[64], fix[512], win[48], pct[16];
+	char addr[64], src[128], bytes[64], tb[192], fix[512], win[48], pct[16];
 	const char *cell[HAZARD_COLS];
 };
 
@@ -396,6 +396,30 @@ static size_t first_col(const struct diff_cmd *c)
 	return !c->new.r.hot;
 }
 
+/* touched/best of the old and new subject in each of the row's windows,
+ * in the order of its window column: "1/1,1/1 -> 2/1,2/1". */
+static void windows_columns(const struct diff_cmd *c, const struct verdict *v, char *tb, size_t n)
+{
+	struct strbuf old = { 0 }, new = { 0 };
+	unsigned w[16];
+	size_t nw = hazard_windows(v->h, v->n, w);
+
+	for (size_t i = 0; i < nw; i++) {
+		char a[64], b[64], one[64];
+		const char *arrow;
+
+		subject_columns(c, v->ch, w[i], a, b, one, sizeof one);
+		arrow = strstr(one, " -> ");
+		if (!arrow)
+			continue;
+		sb_addf(&old, "%s%.*s", i ? "," : "", (int)(arrow - one), one);
+		sb_addf(&new, "%s%s", i ? "," : "", arrow + 4);
+	}
+	snprintf(tb, n, "%s -> %s", sb_str(&old), sb_str(&new));
+	sb_free(&old);
+	sb_free(&new);
+}
+
 static void verdict_cells(const struct diff_cmd *c, const struct verdict *v, bool added,
 			  struct row *r)
 {
@@ -404,7 +428,8 @@ static void verdict_cells(const struct diff_cmd *c, const struct verdict *v, boo
 	r->profiles = (struct strbuf){ 0 };
 	r->tb[0] = 0;
 	format_profiles(v->h, v->n, &r->profiles);
-	subject_columns(c, v->ch, h->window, r->addr, r->bytes, r->tb, sizeof r->addr);
+	subject_columns(c, v->ch, 0, r->addr, r->bytes, r->tb, sizeof r->addr);
+	windows_columns(c, v, r->tb, sizeof r->tb);
 	subject_source(c, v->ch, r->src, sizeof r->src);
 	format_fix_all(v->h, v->n, r->fix, sizeof r->fix);
 	subject_compiler_fix(c, v->ch, fix_align_all(v->h, v->n), r->fix, sizeof r->fix);

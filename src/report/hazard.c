@@ -59,7 +59,7 @@ void format_profiles(const struct hazard *const *h, size_t n, struct strbuf *out
 	for (size_t i = 0; i < n; i++) {
 		size_t j = 0;
 
-		while (j < i && h[j]->profile != h[i]->profile)
+		while (j < i && strcmp(h[j]->profile->name, h[i]->profile->name))
 			j++;
 		if (j == i)
 			sb_addf(out, "%s%s", out->len ? "," : "", h[i]->profile->name);
