@@ -415,7 +415,9 @@ static void windows_columns(const struct diff_cmd *c, const struct verdict *v, c
 		sb_addf(&old, "%s%.*s", i ? "," : "", (int)(arrow - one), one);
 		sb_addf(&new, "%s%s", i ? "," : "", arrow + 4);
 	}
-	snprintf(tb, n, "%s -> %s", sb_str(&old), sb_str(&new));
+	/* a side the subject is not on is "-", not one "-" per window */
+	snprintf(tb, n, "%s -> %s", v->ch->lold || (v->ch->entry && v->ch->fold) ? sb_str(&old) : "-",
+		 v->ch->lnew || (v->ch->entry && v->ch->fnew) ? sb_str(&new) : "-");
 	sb_free(&old);
 	sb_free(&new);
 }
