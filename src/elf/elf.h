@@ -125,6 +125,10 @@ int elf_offset_vaddr(const struct elf_image *img, uint64_t off, uint64_t *vaddr)
 
 /* The value of the .symtab symbol `name` (vmlinux's _text); -1 if none. */
 int elf_symbol_value(const struct elf_image *img, const char *name, uint64_t *value);
+/* The function symbol (FUNC or IFUNC, .symtab then .dynsym) named `name`,
+ * alias or not; -1 when there is none. */
+int elf_function_symbol(const struct elf_image *img, const char *name, uint64_t *addr,
+			uint64_t *size);
 
 /* The build-id in lowercase hex ("" when the image has none). */
 const char *elf_build_id_hex(const struct elf_image *img, char buf[static 129]);
