@@ -116,7 +116,7 @@ bool image_is_kernel(const struct elf_image *img);
  * addr, in the words of its unit's compiler (format_compiler_fix); "" when
  * the unit is not known. */
 void compiler_fix(struct elf_image *img, uint32_t sec, uint64_t addr, unsigned align, bool loop,
-		  char *buf, size_t n);
+		  const struct hazard *lead, char *buf, size_t n);
 
 /* A row of scan or diff: a subject's hazards h[0..n) of one rule. */
 struct sarif_row {

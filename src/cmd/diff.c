@@ -281,7 +281,7 @@ static void subject_columns(const struct diff_cmd *c, const struct layout_change
 /* "; GCC: -falign-loops=16 for the unit" after the directive, from the new
  * build's DWARF (a fix is for the build that has the hazard). */
 static void subject_compiler_fix(const struct diff_cmd *c, const struct layout_change *ch,
-				 unsigned align, char *fix, size_t n)
+				 unsigned align, const struct hazard *lead, char *fix, size_t n)
 {
 	const struct side *s = ch->fnew ? &c->new : &c->old;
 	const struct func_report *f = ch->fnew ? ch->fnew : ch->fold;
@@ -291,7 +291,7 @@ static void subject_compiler_fix(const struct diff_cmd *c, const struct layout_c
 	char cfix[256];
 
 	compiler_fix((struct elf_image *)&s->img, fn->sec, l ? l->start : fn->addr, align, l != NULL,
-		     cfix, sizeof cfix);
+		     lead, cfix, sizeof cfix);
 	if (*cfix)
 		snprintf(fix + len, n - len, "; %s", cfix);
 }
@@ -434,7 +434,7 @@ static void verdict_cells(const struct diff_cmd *c, const struct verdict *v, boo
 	windows_columns(c, v, r->tb, sizeof r->tb);
 	subject_source(c, v->ch, r->src, sizeof r->src);
 	format_fix_all(v->h, v->n, r->fix, sizeof r->fix);
-	subject_compiler_fix(c, v->ch, fix_align_all(v->h, v->n), r->fix, sizeof r->fix);
+	subject_compiler_fix(c, v->ch, fix_align_all(v->h, v->n), v->lead, r->fix, sizeof r->fix);
 	format_window_list(v->h, v->n, r->win, sizeof r->win);
 	snprintf(r->pct, sizeof r->pct, "%.1f", 100 * v->share);
 	const char *cells[HAZARD_COLS] = { r->pct, severity_name(h->severity), func_name(c, v->ch),

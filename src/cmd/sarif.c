@@ -19,11 +19,13 @@ bool image_is_kernel(const struct elf_image *img)
 }
 
 void compiler_fix(struct elf_image *img, uint32_t sec, uint64_t addr, unsigned align, bool loop,
-		  char *buf, size_t n)
+		  const struct hazard *lead, char *buf, size_t n)
 {
 	char producer[1024];
+	bool jcc = lead->branch && lead->profile &&
+		   lead->profile->branch_rule == BRANCH_RULE_JCC_ERRATUM;
 
-	format_compiler_fix(elf_producer(img, sec, addr, producer, sizeof producer), align, loop,
+	format_compiler_fix(elf_producer(img, sec, addr, producer, sizeof producer), align, loop, jcc,
 			    image_is_kernel(img), buf, n);
 }
 
@@ -127,7 +129,7 @@ void sarif_add_row(struct json_t *log, const struct sarif_row *s)
 	format_profiles(s->h, s->n, &profiles);
 	format_fix_all(s->h, s->n, fix, sizeof fix);
 	format_placement(lead, place, sizeof place);
-	compiler_fix(s->img, f->sec, addr, fix_align_all(s->h, s->n), s->loop != NULL, cfix,
+	compiler_fix(s->img, f->sec, addr, fix_align_all(s->h, s->n), s->loop != NULL, lead, cfix,
 		     sizeof cfix);
 	describe(s, f, sb_str(&profiles), fix, cfix, &msg);
 	res.profiles = sb_str(&profiles);

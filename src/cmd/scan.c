@@ -248,7 +248,7 @@ static void append_compiler_fix(struct elf_image *img, const struct scan_result 
 	size_t len = strlen(fix);
 
 	compiler_fix(img, r->funcs.v[x->func->func].sec, row_addr(r, x), align, x->loop != NULL,
-		     cfix, sizeof cfix);
+		     x->hazard, cfix, sizeof cfix);
 	if (*cfix)
 		snprintf(fix + len, n - len, "; %s", cfix);
 }

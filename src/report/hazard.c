@@ -174,9 +174,10 @@ static void unit_flag(const char *producer, const char *flag, char *buf, size_t 
  * [[clang::code_align(N)]] on one loop from Clang 17 (Clang attribute
  * reference). The kernel: its
  * assembly is aligned by .p2align inside SYM_FUNC_START's body, and
- * CONFIG_DEBUG_FORCE_FUNCTION_ALIGN_64B aligns every function to 64. */
-void format_compiler_fix(const char *producer, unsigned align, bool loop, bool kernel, char *buf,
-			 size_t n)
+ * CONFIG_DEBUG_FORCE_FUNCTION_ALIGN_64B aligns every function to 64.
+ * jcc: a branch of Skylake's JCC erratum rule. */
+void format_compiler_fix(const char *producer, unsigned align, bool loop, bool jcc, bool kernel,
+			 char *buf, size_t n)
 {
 	bool gcc = !strncmp(producer, "GNU ", 4) && strncmp(producer, "GNU AS", 6);
 	bool clang = strstr(producer, "clang version") != NULL;
@@ -211,4 +212,10 @@ void format_compiler_fix(const char *producer, unsigned align, bool loop, bool k
 			 "-falign-functions=%u for the unit%s%s", gcc ? "GCC" : "Clang", align, align,
 			 have, kernel && align == 64 ? "; kernel: CONFIG_DEBUG_FORCE_FUNCTION_ALIGN_64B" : "");
 	}
+	/* The JCC erratum has the assembler's own fix, padding every branch
+	 * off 32 B boundaries (binutils 2.34+ and Clang; Intel's erratum
+	 * paper): the kernel's x86 Makefile does not use it, so not there. */
+	if (jcc && (gcc || clang || as) && !kernel && strlen(buf) + 80 < n)
+		snprintf(buf + strlen(buf), n - strlen(buf), "; or every branch: %s",
+			 clang ? "-mbranches-within-32B-boundaries" : "-Wa,-mbranches-within-32B-boundaries");
 }

@@ -124,9 +124,10 @@ unsigned fix_align_all(const struct hazard *const *h, size_t n);
 /* The same fix, .p2align of `align` bytes, in the words of what built the
  * code, from its unit's DW_AT_producer (elf_producer): GCC's and Clang's
  * flag for the unit and attribute for the function or loop, the kernel's
- * macro or config; "" when the producer is unknown or align is 0. */
-void format_compiler_fix(const char *producer, unsigned align, bool loop, bool kernel, char *buf,
-			 size_t n);
+ * macro or config, and for a branch of Skylake's JCC erratum (jcc) the
+ * assembler's branch padding; "" when the producer is unknown or align is 0. */
+void format_compiler_fix(const char *producer, unsigned align, bool loop, bool jcc, bool kernel,
+			 char *buf, size_t n);
 
 /* ---- compare (compare.c) ---- */
 

@@ -155,3 +155,14 @@ expect_eq "gcc_entry: the function and its fix" \
 run $STRADDLE scan --uarch zen1 $SF/gcc_entry
 expect_eq "gcc_entry text: the fix column" "$(printf '%s\n' "$OUT" | grep '^low' | sed 's/.*certain *//')" \
 	".p2align 5 (+8 B); .p2align 4 (+8 B) holds only here; GCC: __attribute__((aligned(32))) on the function, or -falign-functions=32 for the unit (this unit: -falign-functions=1)"
+
+# Skylake's JCC erratum: the assembler's branch padding, and the hazard gone with it
+run $STRADDLE scan --uarch skylake --format sarif $SF/gcc_loop
+expect_eq "gcc_loop skylake: the branch row's fix in GCC's words" \
+	"$(jq_of '.runs[0].results[]|select(.ruleId=="branch-crosses-window")|"\(.properties.address) \(.properties.fix) | \(.properties.compilerFix)"')" \
+	"0x40100c .p2align 3 (+4 B) | GCC: -falign-loops=8 for the unit (this unit: -falign-loops=1); or every branch: -Wa,-mbranches-within-32B-boundaries"
+gcc -O2 -g -falign-loops=1 -DPAD=2 -Wa,-mbranches-within-32B-boundaries -c -o "$TMP/jcc.o" tests/fixtures/sarif/loop.c
+ld -o "$TMP/jcc" -e 0x401000 -Ttext=0x401000 --build-id=none "$TMP/jcc.o"
+run $STRADDLE scan --uarch skylake --all --json "$TMP/jcc"
+expect_eq "gcc_loop rebuilt with -Wa,-mbranches-within-32B-boundaries: no branch hazard" \
+	"$(jq_of '[.files[0].functions[0].loops[].hazards[]|select(.rule|startswith("branch"))]|length')" 0
