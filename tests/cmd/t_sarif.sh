@@ -8,6 +8,16 @@ SF=$FIXTURES/sarif
 V="python3 tests/sarif/validate.py"
 ROOT=$(pwd)
 
+# rebuilt UARCH NAME COMPILER FLAGS...: loop.c built again with FLAGS,
+# linked at 0x401000 and scanned; $OUT holds the JSON (--all)
+rebuilt() {
+	uarch=$1 name=$2
+	shift 2
+	"$@" -c -o "$TMP/$name.o" tests/fixtures/sarif/loop.c
+	ld -o "$TMP/$name" -e 0x401000 -Ttext=0x401000 --build-id=none "$TMP/$name.o"
+	run $STRADDLE scan --uarch "$uarch" --all --json "$TMP/$name"
+}
+
 # the validator itself rejects a log without a tool driver
 printf '{"version":"2.1.0","runs":[{"tool":{}}]}\n' >"$TMP/bad.sarif"
 run $V "$TMP/bad.sarif"
@@ -127,9 +137,7 @@ expect_eq "gcc_loop: GCC's words, with the unit's own flag" "$(jq_of '.runs[0].r
 expect_eq "gcc_loop: source line" \
 	"$(jq_of '.runs[0].results[0].locations[0].physicalLocation.region.startLine')" 21
 FLAG=$(jq_of '.runs[0].results[0].properties.compilerFix' | sed 's/^GCC: \(-falign-loops=[0-9]*\) .*/\1/')
-gcc -O2 -g "$FLAG" -DPAD=2 -c -o "$TMP/gcc_fixed.o" tests/fixtures/sarif/loop.c
-ld -o "$TMP/gcc_fixed" -e 0x401000 -Ttext=0x401000 --build-id=none "$TMP/gcc_fixed.o"
-run $STRADDLE scan --uarch zen1 --all --json "$TMP/gcc_fixed"
+rebuilt zen1 gcc_fixed gcc -O2 -g "$FLAG" -DPAD=2
 expect_eq "gcc_loop rebuilt with $FLAG: the loop at 0x401010, no hazard" \
 	"$(jq_of '[.files[0].functions[0].loops[]|"\(.start) \(.hazards|length)"]|join(",")')" "0x401010 0"
 
@@ -141,9 +149,7 @@ expect_eq "clang_loop: Clang's words" "$(jq_of '.runs[0].results[0].properties.c
 	"Clang: -falign-loops=32 for the unit, or [[clang::code_align(32)]] on the loop (Clang 17+; this unit's is older)"
 expect_eq "clang_loop: source line without .debug_aranges" \
 	"$(jq_of '.runs[0].results[0].locations[0].physicalLocation.region.startLine')" 21
-clang -O2 -g -fno-vectorize -fno-unroll-loops -falign-loops=32 -c -o "$TMP/clang_fixed.o" tests/fixtures/sarif/loop.c
-ld -o "$TMP/clang_fixed" -e 0x401000 -Ttext=0x401000 --build-id=none "$TMP/clang_fixed.o"
-run $STRADDLE scan --uarch zen3 --all --json "$TMP/clang_fixed"
+rebuilt zen3 clang_fixed clang -O2 -g -fno-vectorize -fno-unroll-loops -falign-loops=32
 expect_eq "clang_loop rebuilt with -falign-loops=32: the loop at 0x401020, no hazard" \
 	"$(jq_of '[.files[0].functions[0].loops[]|"\(.start) \(.hazards|length)"]|join(",")')" "0x401020 0"
 
@@ -161,8 +167,6 @@ run $STRADDLE scan --uarch skylake --format sarif $SF/gcc_loop
 expect_eq "gcc_loop skylake: the branch row's fix in GCC's words" \
 	"$(jq_of '.runs[0].results[]|select(.ruleId=="branch-crosses-window")|"\(.properties.address) \(.properties.fix) | \(.properties.compilerFix)"')" \
 	"0x40100c .p2align 3 (+4 B) | GCC: -falign-loops=8 for the unit (this unit: -falign-loops=1); or every branch: -Wa,-mbranches-within-32B-boundaries"
-gcc -O2 -g -falign-loops=1 -DPAD=2 -Wa,-mbranches-within-32B-boundaries -c -o "$TMP/jcc.o" tests/fixtures/sarif/loop.c
-ld -o "$TMP/jcc" -e 0x401000 -Ttext=0x401000 --build-id=none "$TMP/jcc.o"
-run $STRADDLE scan --uarch skylake --all --json "$TMP/jcc"
+rebuilt skylake jcc gcc -O2 -g -falign-loops=1 -DPAD=2 -Wa,-mbranches-within-32B-boundaries
 expect_eq "gcc_loop rebuilt with -Wa,-mbranches-within-32B-boundaries: no branch hazard" \
 	"$(jq_of '[.files[0].functions[0].loops[].hazards[]|select(.rule|startswith("branch"))]|length')" 0
