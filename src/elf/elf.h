@@ -53,6 +53,7 @@ struct elf_func {
 	uint32_t sec;           /* section index holding the bytes */
 	uint8_t source;         /* enum func_source */
 	uint8_t local;          /* STB_LOCAL */
+	uint32_t alias, nalias; /* its other symbols' names: elf_funcs.alias_name */
 };
 
 struct elf_funcs {
@@ -63,7 +64,14 @@ struct elf_funcs {
 	struct elf_image *debug;        /* separate debug file lending its .symtab */
 	struct elf_func *labels;        /* zero-size function symbols, for FDEs */
 	size_t nlabels;
+	/* the names of symbols folded into a function of the same start
+	 * (libc's read into __read): --func matches them too (issue 24) */
+	const char **alias_name;
+	size_t nalias, alias_cap;
 };
+
+/* Does GLOB match the function's name or one of its aliases? */
+bool elf_func_matches(const struct elf_funcs *fs, const struct elf_func *f, const char *glob);
 
 int elf_open_file(struct elf_image *img, const char *path, struct err *e);
 /* The file was truncated or rewritten since it was opened (issue 9): what

@@ -340,7 +340,7 @@ static bool selected(const struct worker *w, const struct elf_func *f)
 {
 	const char *sec = w->img->sec[f->sec].name;
 
-	return (!w->opts->func_glob || glob_match(w->opts->func_glob, f->name)) &&
+	return (!w->opts->func_glob || elf_func_matches(&w->out.funcs, f, w->opts->func_glob)) &&
 	       (!w->opts->section_glob || glob_match(w->opts->section_glob, sec ? sec : ""));
 }
 

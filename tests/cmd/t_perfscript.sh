@@ -68,3 +68,13 @@ for name in real_fn alias_fn; do
 	expect_eq "alias: samples named $name placed in the loop" \
 		"$(jq_of '.files[0].functions[0].loops[0]|"\(.start) \(.samples)"') $ERR" "0x2003 2 "
 done
+
+# --func matches every name of a function (issue 24: libc's
+# '*memmove_avx512_unaligned_erms' is __memcpy_avx512_unaligned_erms)
+for name in real_fn alias_fn 'real_*'; do
+	run $STRADDLE scan --uarch zen1 --json --func "$name" "$TMP/alias.so"
+	expect_eq "--func '$name': the one function, under the name kept" \
+		"$RC $(jq_of '.files[0]|"\(.functions_scanned) \(.functions[0].name) \(.functions[0].addr)"')" "0 1 alias_fn 0x2000"
+done
+run $STRADDLE scan --uarch zen1 --func 'nosuch_fn' "$TMP/alias.so"
+expect_eq "--func 'nosuch_fn': exit 2" "$RC" 2
