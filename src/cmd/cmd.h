@@ -118,6 +118,16 @@ bool image_is_kernel(const struct elf_image *img);
 void compiler_fix(struct elf_image *img, uint32_t sec, uint64_t addr, unsigned align, bool loop,
 		  const struct hazard *lead, char *buf, size_t n);
 
+/* Which of the file's functions of one name (by_name, over funcs.v) and
+ * of reported fde@ functions of one shape (by_shape, over func[]) each
+ * is, in address order: the fingerprint tells them apart. */
+struct sarif_ordinals {
+	uint32_t *by_name, *by_shape;
+};
+
+void sarif_ordinals(const struct scan_result *r, struct sarif_ordinals *o);
+void sarif_ordinals_free(struct sarif_ordinals *o);
+
 /* A row of scan or diff: a subject's hazards h[0..n) of one rule. */
 struct sarif_row {
 	struct elf_image *img;
@@ -129,6 +139,7 @@ struct sarif_row {
 	const char *cause;                      /* diff: "changed", "moved", "new"; scan NULL */
 	const char *source_root;                /* --source-root, or NULL */
 	bool lines;                             /* look the source line up (not --no-source) */
+	const struct sarif_ordinals *ord;       /* of r */
 };
 
 struct json_t;

@@ -756,15 +756,18 @@ static void print_sarif(struct diff_cmd *c)
 	json_t *log = sarif_new(c->source_root);
 	struct verdict *v;
 	size_t nfolded, n = shown_verdicts(c, true, &v, &nfolded);
+	struct sarif_ordinals ord;
 
+	sarif_ordinals(&c->new.r, &ord);
 	for (size_t i = 0; i < n; i++) {
 		const struct layout_change *ch = v[i].ch;
 
 		sarif_add_row(log, &(struct sarif_row){ .img = &c->new.img, .r = &c->new.r,
 			.func = ch->fnew, .loop = ch->entry ? NULL : ch->lnew, .h = v[i].h,
 			.n = v[i].n, .cause = cause_name(ch->cause), .source_root = c->source_root,
-			.lines = c->source_lines });
+			.lines = c->source_lines, .ord = &ord });
 	}
+	sarif_ordinals_free(&ord);
 	free(v);
 	if (sarif_write(log, stdout, true))
 		complain("stdout", "cannot write the SARIF output");

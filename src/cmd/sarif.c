@@ -36,8 +36,65 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
-/* The rule, the function (by name; an fde@ name is an address, so by the
- * shape of its code), the loop's mnemonic sequence and which of the
+/* ---- which of the functions of one name (or one shape) a function is ---- */
+
+struct ordinal_sort {
+	const struct scan_result *r;
+	bool by_shape;
+};
+
+static int by_key(const void *a, const void *b, void *ctx)
+{
+	const struct ordinal_sort *o = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = 0;
+
+	if (o->by_shape) {
+		uint64_t sx = o->r->func[x].shape.shape, sy = o->r->func[y].shape.shape;
+
+		c = (sx > sy) - (sx < sy);
+	} else {
+		c = strcmp(o->r->funcs.v[x].name, o->r->funcs.v[y].name);
+	}
+	return c ? c : (x > y) - (x < y);       /* then in address order */
+}
+
+static bool same_key(const struct ordinal_sort *o, uint32_t x, uint32_t y)
+{
+	return o->by_shape ? o->r->func[x].shape.shape == o->r->func[y].shape.shape
+			   : !strcmp(o->r->funcs.v[x].name, o->r->funcs.v[y].name);
+}
+
+static uint32_t *ordinals(const struct scan_result *r, size_t n, bool by_shape)
+{
+	struct ordinal_sort o = { r, by_shape };
+	uint32_t *idx = xcalloc(n + 1, sizeof *idx), *nth = xcalloc(n + 1, sizeof *nth);
+
+	for (size_t i = 0; i < n; i++)
+		idx[i] = (uint32_t)i;
+	qsort_r(idx, n, sizeof *idx, by_key, &o);
+	for (size_t i = 1; i < n; i++)
+		if (same_key(&o, idx[i - 1], idx[i]))
+			nth[idx[i]] = nth[idx[i - 1]] + 1;
+	free(idx);
+	return nth;
+}
+
+void sarif_ordinals(const struct scan_result *r, struct sarif_ordinals *o)
+{
+	o->by_name = ordinals(r, r->funcs.n, false);
+	o->by_shape = ordinals(r, r->nfunc, true);
+}
+
+void sarif_ordinals_free(struct sarif_ordinals *o)
+{
+	free(o->by_name);
+	free(o->by_shape);
+}
+
+/* The rule, the function (by name and which of that name it is, local
+ * functions of two units sharing one; an fde@ name is an address, so by
+ * the shape of its code), the loop's mnemonic sequence and which of the
  * function's loops of that sequence it is: nothing that moves when only
  * the layout does. */
 static uint64_t fingerprint(const struct sarif_row *s)
@@ -45,12 +102,16 @@ static uint64_t fingerprint(const struct sarif_row *s)
 	const struct elf_func *f = &s->r->funcs.v[s->func->func];
 	const char *rule = rule_name(s->h[0]->rule);
 	uint64_t h = fnv(0xcbf29ce484222325ull, rule, strlen(rule) + 1);
-	uint32_t nth = 0;
+	uint32_t nth = 0, which;
 
-	if (f->source == FROM_FDE)
+	if (f->source == FROM_FDE) {
 		h = fnv(h, &s->func->shape.shape, sizeof s->func->shape.shape);
-	else
+		which = s->ord->by_shape[s->func - s->r->func];
+	} else {
 		h = fnv(h, f->name, strlen(f->name) + 1);
+		which = s->ord->by_name[s->func->func];
+	}
+	h = fnv(h, &which, sizeof which);
 	if (!s->loop)
 		return h;
 	for (uint32_t k = s->func->loop; &s->r->loop[k] != s->loop; k++)

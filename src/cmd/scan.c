@@ -411,7 +411,9 @@ static void add_sarif(struct scan_cmd *c, struct elf_image *img, const struct sc
 	struct row *rows;
 	const struct hazard **h = xcalloc(r->nhazard + 1, sizeof *h);
 	size_t n = collect_rows(r, &rows);
+	struct sarif_ordinals ord;
 
+	sarif_ordinals(r, &ord);
 	qsort_r(rows, n, sizeof *rows, r->hot ? by_hot : by_worst, (void *)r);
 	for (size_t i = 0; i < n; i++) {
 		if (r->hot && hot_share(r, row_samples(&rows[i])) < c->min_share)
@@ -419,8 +421,9 @@ static void add_sarif(struct scan_cmd *c, struct elf_image *img, const struct sc
 		sarif_add_row(c->sarif, &(struct sarif_row){ .img = img, .r = r,
 			.func = rows[i].func, .loop = rows[i].loop, .h = h,
 			.n = row_hazards(r, &rows[i], h), .source_root = c->source_root,
-			.lines = c->source_lines });
+			.lines = c->source_lines, .ord = &ord });
 	}
+	sarif_ordinals_free(&ord);
 	free(h);
 	free(rows);
 }

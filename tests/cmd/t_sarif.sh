@@ -170,3 +170,19 @@ expect_eq "gcc_loop skylake: the branch row's fix in GCC's words" \
 rebuilt skylake jcc gcc -O2 -g -falign-loops=1 -DPAD=2 -Wa,-mbranches-within-32B-boundaries
 expect_eq "gcc_loop rebuilt with -Wa,-mbranches-within-32B-boundaries: no branch hazard" \
 	"$(jq_of '[.files[0].functions[0].loops[].hazards[]|select(.rule|startswith("branch"))]|length')" 0
+
+# two local functions of one name, one per unit, each with the same loop
+# across a 16 B window (at 0x401034 and 0x401079): the fingerprint tells
+# their alerts apart
+for u in a b; do
+	printf '\t.text\n\t.type helper,@function\nhelper:\n\t.skip 0x34, 0x90\n0:\tmovq $0,(%%rdi)\n\taddq $8,%%rdi\n\tdecq %%rcx\n\tjnz 0b\n\tret\n\t.size helper,.-helper\n' \
+		>"$TMP/helper_$u.s"
+	as -o "$TMP/helper_$u.o" "$TMP/helper_$u.s"
+done
+ld -o "$TMP/helpers" -e 0x401000 -Ttext=0x401000 --build-id=none "$TMP/helper_a.o" "$TMP/helper_b.o"
+run $STRADDLE scan --uarch zen1 --format sarif "$TMP/helpers"
+expect_eq "two helpers: both loops" \
+	"$(jq_of '[.runs[0].results[]|"\(.properties.function) \(.properties.address)"]|sort|join(",")')" \
+	"helper 0x401034,helper 0x401079"
+expect_eq "two helpers: two fingerprints" \
+	"$(jq_of '[.runs[0].results[].partialFingerprints[]]|unique|length')" 2
