@@ -149,7 +149,7 @@ int sarif_write(json_t *log, FILE *f, bool success)
 		json_array_append_new(inv, json_pack("{s:b}", "executionSuccessful", success));
 	else
 		json_object_set_new(json_array_get(inv, 0), "executionSuccessful", json_boolean(success));
-	rc = json_dumpf(log, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER) || fputc('\n', f) == EOF ||
+	rc = json_dumpf(log, f, JSON_COMPACT | JSON_PRESERVE_ORDER) || fputc('\n', f) == EOF ||
 	     fflush(f) ? -1 : 0;
 	json_decref(log);
 	return rc;
