@@ -126,7 +126,8 @@ static const struct cmd_option diff_options[] = {
 	  .help = "rank by the samples of 'straddle record' of OLD or NEW:\n"
 		  "a \"samples %\" column, the hottest first" },
 	{ .name = "perf-script", .value = "FILE", .kind = OPT_STRING, .field = F(perf_script),
-	  .help = "the same from the text of 'perf script [-F ip,dso,sym]'" },
+	  .help = "the same from the text of 'perf script [-F ip,dso,sym]';\n"
+		  "with --show-mmap-events every file is placed exactly" },
 	{ .name = "min-share", .value = "P", .kind = OPT_FRACTION, .field = F(min_share),
 	  .lo = 0, .hi = 1,
 	  .help = "with --hot: fold hazards in code with less than P of the\n"

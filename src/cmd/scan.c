@@ -597,7 +597,8 @@ static const struct cmd_option scan_options[] = {
 		  "column, the hottest first; with no FILE, the files the\n"
 		  "record touched, then its kernel samples" },
 	{ .name = "perf-script", .value = "FILE", .kind = OPT_STRING, .field = F(perf_script),
-	  .help = "the same from the text of 'perf script [-F ip,dso,sym]'" },
+	  .help = "the same from the text of 'perf script [-F ip,dso,sym]';\n"
+		  "with --show-mmap-events every file is placed exactly" },
 	{ .name = "min-share", .value = "P", .kind = OPT_FRACTION, .field = F(min_share),
 	  .lo = 0, .hi = 1,
 	  .help = "fold hazards in code with less than P of the samples into\n"
