@@ -33,6 +33,44 @@ place_all pie "$P/moved-pie" "$P/moved-pie" 1000
 place_all nopie "$P/moved-nopie" "$P/moved-nopie" 1000
 place_all lib "$P/libmoved.so" "$P/moved-lib" 1000
 
+# compare and report read a place file as a sweep's
+run "$STRADDLE" compare "$TMP/pie.json" "$TMP/pie.json"
+expect_eq "compare place A/A: exit 0" "$RC" 0
+expect_eq "compare place: a row per arm" "$(printf '%s\n' "$OUT" | grep -c 'median-work@')" 65
+run "$STRADDLE" report -o "$TMP/place.html" "$TMP/pie.json"
+expect_eq "report place: exit 0" "$RC" 0
+expect_eq "report place: the section, its rows" \
+	"$(grep -c '<section class="result place" id="place-1">' "$TMP/place.html") $(sed -n '/<section/,/<\/section>/p' "$TMP/place.html" | grep -c '<tr><td>')" \
+	"1 65"
+
+# a library loaded late, by dlopen after main starts: moved after the dlopen
+rm -f "$TMP/log"
+FIXTURE_LOG=$TMP/log run "$STRADDLE" place --file "$P/libmoved.so" --func work --offsets 0..3 --runs 2 \
+	-o "$TMP/dl.json" -- "$P/moved-dl" 100 "$P/libmoved.so"
+expect_eq "place dlopen: exit 0" "$RC" 0
+expect_eq "place dlopen: runs that ran the copy" "$(grep -c '^moved$' "$TMP/log")" \
+	"$(jq '[.metrics[] | select(.arm != "unmoved") | .samples | length] | add' "$TMP/dl.json")"
+expect_eq "place dlopen: runs that ran the original" "$(grep -c '^in place$' "$TMP/log")" 3
+
+# --plot: the control and each offset, one point each
+run "$STRADDLE" place --func work --offsets 0..7 --runs 2 --plot "$TMP/p.svg" -- "$P/moved-pie" 10
+expect_eq "place --plot: exit 0" "$RC" 0
+expect_eq "place --plot: an SVG" "$(head -c 4 "$TMP/p.svg")" "<svg"
+# the loop's own offset (the control) and 0..7, in order along the line
+expect_eq "place --plot: 9 points" "$(grep -o "<polyline[^>]*points='[^']*'" "$TMP/p.svg" | sed "s/.*points='//; s/'$//" | wc -w)" 9
+# --precision stops the rounds, and says so (on --metric, the number the
+# program prints: the same every run, so no machine's noise decides it)
+run "$STRADDLE" place --func work --offsets 0 --runs 1000 --precision 0.01 --metric '^([0-9]+) ' \
+	-o "$TMP/prec.json" -- "$P/moved-pie" 10
+expect_eq "place --precision: stopped by it after 5 rounds" \
+	"$(jq -r '"\(.place.stopped_by) \(.place.rounds) \(.place.measure) \(.metrics[0].median)"' "$TMP/prec.json")" \
+	"precision 5 ^([0-9]+)  $("$P/moved-pie" 10 | cut -d' ' -f1)"
+
+# --verbose names each refused function and its reason
+run "$STRADDLE" place --file "$LZMA" --func 'lzma_index_stream_*' --verbose --offsets 0 --runs 2 -- true
+expect_eq "place --verbose: the refused one named" \
+	"$(printf '%s\n' "$ERR" | grep -c 'lzma_index_stream_count not moved: shorter than the entry jump (at 0x63b0)')" 1
+
 # a function that runs off its end into the next: its copy ends with a jump
 # there, at every offset
 for f in moved-pie moved-nopie; do

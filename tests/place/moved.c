@@ -61,7 +61,7 @@ __attribute__((noinline)) int work(int n, int depth)
 
 /* A function that runs off its end into the next, as glibc's
  * __memmove_chk_* run into __memmove_*: its copy must end with a jump to
- * where the original's end leads. */
+ * where the original's end leads (not where its branch out leads). */
 int fall_in(int x);
 __asm__(".text\n"
 	".globl fall_in\n"
@@ -73,8 +73,8 @@ __asm__(".text\n"
 	"	addl %eax, %eax\n"
 	".size fall_in, .-fall_in\n"
 	"fall_on:\n"
-	"1:	addl $2, %eax\n"
-	"	ret\n");
+	"	addl $2, %eax\n"
+	"1:	ret\n");
 
 #ifndef WORK_LIB
 int main(int argc, char **argv)
