@@ -140,9 +140,22 @@ void format_fix_all(const struct hazard *const *h, size_t n, char *buf, size_t l
 		format_fix(&best, buf, len);
 		return;
 	}
+	/* the same words for each (one hazard, or none fixable alike): once */
+	format_fix(h[0], buf, len);
+	for (size_t i = 1; i < n; i++) {
+		char one[192];
+
+		format_fix(h[i], one, sizeof one);
+		if (strcmp(one, buf))
+			break;
+		if (i == n - 1)
+			return;
+	}
+	if (n == 1)
+		return;
 	buf[0] = 0;
 	for (size_t i = 0; i < n && k >= 0 && (size_t)k < len; i++) {
-		char one[96];
+		char one[192];
 
 		format_fix(h[i], one, sizeof one);
 		k += snprintf(buf + k, len - (size_t)k, "%s%s@%u: %s", i ? "; " : "",
