@@ -48,6 +48,13 @@ static void each_fix_when_none_holds(void **state)
 	format_fix_all(ab, 2, buf, sizeof buf);
 	assert_string_equal(buf, "skylake@32: .p2align 4 (+8 B); zen5@64: none by alignment");
 	assert_int_equal(fix_align_all(ab, 2), 0);
+
+	/* none fixable, alike: said once */
+	struct hazard c = { .profile = &skl, .window = 16 }, d = { .profile = &zen, .window = 16 };
+	const struct hazard *cd[] = { &c, &d };
+
+	format_fix_all(cd, 2, buf, sizeof buf);
+	assert_string_equal(buf, "none by alignment");
 }
 
 /* profiles once each, in order; windows sorted, once each */
