@@ -118,6 +118,28 @@ void format_cost(const struct hazard *h, char *buf, size_t n);
 /* The share of a run aligning would save, of a hazard in code with `share`
  * of it: share - share / slowdown; a rule not priced: its whole share. */
 double hazard_saves(const struct hazard *h, double share);
+/* The hazard of a row h[0..n) the cost model prices highest (the row's
+ * cost, and what aligning saves), else h[0]. */
+const struct hazard *costliest_hazard(const struct hazard *const *h, size_t n);
+/* A row is one subject's hazards of one rule over every profile and
+ * window, h[0..n) (issue 24): the hazard that leads it, its profiles
+ * "skylake,zen5" (each once), its windows "16,64", and one fix that holds
+ * for all of them when there is one, else each profile's. */
+const struct hazard *worst_hazard(const struct hazard *const *h, size_t n);
+void format_profiles(const struct hazard *const *h, size_t n, struct strbuf *out);
+/* The distinct windows of h[0..n), smallest first (at most 16). */
+size_t hazard_windows(const struct hazard *const *h, size_t n, unsigned out[16]);
+void format_window_list(const struct hazard *const *h, size_t n, char *buf, size_t len);
+void format_fix_all(const struct hazard *const *h, size_t n, char *buf, size_t len);
+/* The alignment of that one fix, 0 when some hazard has none. */
+unsigned fix_align_all(const struct hazard *const *h, size_t n);
+/* The same fix, .p2align of `align` bytes, in the words of what built the
+ * code, from its unit's DW_AT_producer (elf_producer): GCC's and Clang's
+ * flag for the unit and attribute for the function or loop, the kernel's
+ * macro or config, and for a branch of Skylake's JCC erratum (jcc) the
+ * assembler's branch padding; "" when the producer is unknown or align is 0. */
+void format_compiler_fix(const char *producer, unsigned align, bool loop, bool jcc, bool kernel,
+			 char *buf, size_t n);
 
 /* ---- compare (compare.c) ---- */
 
@@ -141,10 +163,13 @@ struct compare {
 	bool stat_given;                /* --stats: every row; else by direction */
 	enum stat_kind stat;
 	double alpha, threshold;
+	/* --drift: A/A invocations of this machine (2 or more files), or NULL */
+	const struct result_file *drift;
 	/* made by compare_build */
 	struct compare_row *rows;
 	size_t nrows;
 	bool regression;
+	bool *state_changed;            /* [f - 1]: BASE -> NEW f beyond the warning's limits */
 	json_t *warnings;               /* machines and states: always printed */
 	json_t *noise;                  /* metrics whose runs vary: --verbose */
 	size_t noisy;
@@ -156,12 +181,20 @@ void compare_build(struct compare *c);
 void compare_free(struct compare *c);
 const char *compare_label(const struct result_file *f);
 /* "REGRESSION", "better", "changed, within the threshold", "no change",
- * "inconclusive" */
+ * "inconclusive", "inconclusive: machine state changed", "inconclusive:
+ * one invocation a side", "inconclusive: inside the drift between
+ * invocations" */
 const char *compare_verdict(const struct comparison *cmp);
 /* Why that verdict, in words: "2:3 runs: a verdict needs 3 a side",
  * "p 0.41 >= alpha 0.05", ... */
 void compare_reason(const struct comparison *cmp, double alpha, double threshold, char *buf,
 		    size_t n);
+/* "runs" or "invocations": what the verdict counted */
+const char *compare_units(const struct comparison *cmp);
+/* The noise the verdict saw and the units a side that resolve the
+ * threshold at it, and the drift between invocations (or that it was not
+ * measured) when the units are runs (issue 22). */
+void compare_noise(const struct comparison *cmp, double threshold, char *buf, size_t n);
 /* The mean over a side's runs of a number in their machine states (index
  * >= 0: of that element of an array, like load's), NAN if none; a string
  * of them when every run agrees, "mixed" when not, NULL if none. */
