@@ -184,6 +184,7 @@ static int parse(struct elf_image *img, struct err *e)
 	return 0;
 }
 
+#ifdef STRADDLE_TEST_HOOKS
 /* Tests: STRADDLE_TEST_TRUNCATE_AFTER_OPEN=BYTES:PATH shrinks PATH to
  * BYTES right after its headers were read, as if another process truncated
  * it between open and decode. */
@@ -196,6 +197,9 @@ static void truncate_for_test(const char *path)
 	if (hook && *rest == ':' && strcmp(rest + 1, path) == 0 && truncate(path, n) != 0)
 		perror("STRADDLE_TEST_TRUNCATE_AFTER_OPEN");
 }
+#else
+#define truncate_for_test(path) ((void)(path))
+#endif
 
 /* No guard slot free: a copy read whole, which no truncation can touch. */
 static int read_copy(struct elf_image *img, struct err *e)
