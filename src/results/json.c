@@ -12,14 +12,30 @@ json_t *results_new(const char *command)
 			 "tool_version", STRADDLE_VERSION);
 }
 
+/* RFC 3629's table of well-formed sequences (its section 4): the second
+ * byte's range depends on the first, which is what excludes overlong forms
+ * (E0 80..9F, F0 80..8F), the surrogates U+D800..DFFF (ED A0..BF) and code
+ * points above U+10FFFF (F4 90..BF): all three made a document jansson and
+ * Python refuse (issue 25, finding 1). */
 size_t utf8_length(const unsigned char *p, size_t n)
 {
-	size_t len = p[0] < 0x80 ? 1 : (p[0] & 0xe0) == 0xc0 ? 2 : (p[0] & 0xf0) == 0xe0 ? 3 :
-		     (p[0] & 0xf8) == 0xf0 ? 4 : 0;
+	unsigned char c = p[0], lo = 0x80, hi = 0xbf;
+	size_t len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 :
+		     c >= 0xf0 && c <= 0xf4 ? 4 : 0;
 
-	if (!len || len > n || (len == 2 && p[0] < 0xc2) || (len == 4 && p[0] > 0xf4))
+	if (!len || len > n)
 		return 0;
-	for (size_t i = 1; i < len; i++)
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (len > 1 && (p[1] < lo || p[1] > hi))
+		return 0;
+	for (size_t i = 2; i < len; i++)
 		if ((p[i] & 0xc0) != 0x80)
 			return 0;
 	return len;

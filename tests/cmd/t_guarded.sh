@@ -31,3 +31,17 @@ if [ -n "$PLAIN" ]; then
 else
 	fail "8: PLAIN (build/straddle) not set"
 fi
+
+# ---- 1: JSON is valid UTF-8 whatever bytes a name or a path holds ----
+# A surrogate (ED A0 80) as a symbol name and in the path: each byte one
+# U+FFFD, the path still written; report reads the document back.
+SUR=$(printf '\355\240\200')
+objcopy --redefine-sym "clear_user_after=$SUR" "$FIXTURES/x86/seed000_after.o" "$GD/p$SUR.o"
+run "$STRADDLE" scan --json --all --uarch generic-x86 "$GD/p$SUR.o"
+expect_eq "1: scan --json of a surrogate: exit 0" "$RC" 0
+printf '%s' "$OUT" >"$GD/sur.json"
+expect_eq "1: strict UTF-8, the path and the name kept as U+FFFD" \
+	"$(python3 -c 'import json,sys; f=json.load(open(sys.argv[1], encoding="utf-8", errors="strict"))["files"][0]; print(ascii(f["path"][-5:]), ascii(f["functions"][0]["name"]))' "$GD/sur.json")" \
+	"'\\ufffd\\ufffd\\ufffd.o' '\\ufffd\\ufffd\\ufffd'"
+run "$STRADDLE" report -o "$GD/sur.html" "$GD/sur.json"
+expect_eq "1: report reads it: exit 0" "$RC:$ERR" "0:"
