@@ -60,14 +60,22 @@ static int known_command(const char *name)
 }
 
 /* Read one file into in: 0, or -1 after one line naming it. */
-static int read_input(const char *path, struct report_input *in)
+static int read_report_input(const char *path, struct report_input *in)
 {
 	json_error_t je;
-	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	json_t *doc;
 	const char *name;
 	struct err e = { "" };
+	char *buf;
+	size_t len;
 	int kind;
 
+	if (read_input(path, INPUT_LIMIT, &buf, &len, &e)) {
+		complain(path, "%s", e.msg);
+		return -1;
+	}
+	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	free(buf);
 	if (!doc) {
 		complain(path, "not a JSON result: %s (line %d)", je.text, je.line);
 		return -1;
@@ -132,7 +140,7 @@ static int cmd_report(int argc, char **argv)
 	}
 	c.in = xcalloc((size_t)(argc - optind), sizeof *c.in);
 	for (int i = optind; i < argc; i++, c.n++)
-		if (read_input(argv[i], &c.in[c.n]))
+		if (read_report_input(argv[i], &c.in[c.n]))
 			goto out;
 	number_inputs(c.in, c.n);
 	if (strcmp(c.out, "-") == 0) {

@@ -196,14 +196,20 @@ static int read_profile(json_t *o, struct profile *p, struct err *e)
 static json_t *load_doc(const char *path, struct err *e)
 {
 	json_error_t je;
-	json_t *doc = json_load_file(path, 0, &je), *schema;
+	json_t *doc, *schema;
 	const char *cmd;
+	struct err why;
+	char *buf;
+	size_t len;
 
+	if (read_input(path, INPUT_LIMIT, &buf, &len, &why)) {
+		err_set(e, "%s: %s", path, why.msg);
+		return NULL;
+	}
+	doc = json_loadb(buf, len, 0, &je);
+	free(buf);
 	if (!doc) {
-		if (je.line < 1)        /* jansson could not open it */
-			err_set(e, "%s: cannot read: %s", path, je.text);
-		else
-			err_set(e, "%s: not a profile file: %s (line %d)", path, je.text, je.line);
+		err_set(e, "%s: not a profile file: %s (line %d)", path, je.text, je.line);
 		return NULL;
 	}
 	schema = json_object_get(doc, "schema");

@@ -130,16 +130,16 @@ static void collect_states(struct result_file *r)
 
 static json_t *load(const char *path, struct err *e)
 {
-	struct stat st;
 	struct err why;
 	json_error_t je;
 	json_t *doc;
-	int fd = open_input(path, &st, &why);     /* a FIFO would hang the load */
+	char *buf;
+	size_t len;
 
-	if (fd < 0)
+	if (read_input(path, INPUT_LIMIT, &buf, &len, &why))
 		return err_set(e, "%s: %s", path, why.msg), NULL;
-	doc = json_loadfd(fd, 0, &je);
-	close(fd);
+	doc = json_loadb(buf, len, 0, &je);
+	free(buf);
 	if (doc)
 		return doc;
 	/* Python's json writes NaN and Infinity; jansson refuses them */

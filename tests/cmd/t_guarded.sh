@@ -45,3 +45,50 @@ expect_eq "1: strict UTF-8, the path and the name kept as U+FFFD" \
 	"'\\ufffd\\ufffd\\ufffd.o' '\\ufffd\\ufffd\\ufffd'"
 run "$STRADDLE" report -o "$GD/sur.html" "$GD/sur.json"
 expect_eq "1: report reads it: exit 0" "$RC:$ERR" "0:"
+
+# ---- 2: a FIFO or a device is refused by every reader, never waited on ----
+# timeout 20: before the fix each of these ran until killed (status 124).
+mkfifo "$GD/fifo"
+for c in "report -o $GD/r.html $GD/fifo" "scan --uarch $GD/fifo $G000" \
+	 "sweep --uarch $GD/fifo --offsets 0 --time 0.05 clear_movq_imm" "calibrate --from $GD/fifo" \
+	 "scan --hot $GD/fifo $G000" "diff --hot $GD/fifo $G000 $G000" \
+	 "scan --perf-script $GD/fifo $G000" "compare $GD/fifo $GD/fifo"; do
+	run timeout 20 "$STRADDLE" $c
+	case $c in calibrate*) want="straddle: --from: $GD/fifo: is a FIFO, not a regular file" ;;
+		   *) want="straddle: $GD/fifo: is a FIFO, not a regular file" ;; esac
+	expect_eq "2: ${c%% *} ${c#* }: exit 2, the line" "$RC:$ERR" "2:$want"
+done
+run timeout 20 "$STRADDLE" scan --perf-script /dev/zero "$G000"
+expect_eq "2: --perf-script /dev/zero: exit 2, the line" "$RC:$ERR" \
+	"2:straddle: /dev/zero: is a character device, not a regular file"
+# a FIFO where this host's calibrated profile would be
+HOSTFILE=$("$STRADDLE" uarch --json | jq -r '.host | [.vendor, .family, .model, .stepping] | @tsv' |
+	awk -F'\t' '{ printf "%s-%x-%x-%x.json", $1, $2, $3, $4 }')
+mkdir -p "$GD/xdg/straddle/profiles"
+mkfifo "$GD/xdg/straddle/profiles/$HOSTFILE"
+run env XDG_DATA_HOME="$GD/xdg" timeout 20 "$STRADDLE" scan "$G000"
+expect_eq "2: a FIFO at the host profile's path: scan exits 2, the line" "$RC:$ERR" \
+	"2:straddle: $GD/xdg/straddle/profiles/$HOSTFILE: is a FIFO, not a regular file"
+run env XDG_DATA_HOME="$GD/xdg" timeout 20 "$STRADDLE" uarch
+expect_eq "2: a FIFO at the host profile's path: uarch says it" "$RC:$ERR" \
+	"0:straddle: uarch: $GD/xdg/straddle/profiles/$HOSTFILE: is a FIFO, not a regular file"
+
+# ---- 3: a result file is read in blocks, not a byte per read() ----
+# The sweep fixture (a few kB) read by compare: strace counts the reads of
+# its file descriptor. jansson's json_loadfd made one read per byte.
+SW="$FIXTURES/../../tests/fixtures/report/sweep.json"
+[ -f "$SW" ] || SW=tests/fixtures/report/sweep.json
+strace -f -e trace=openat,read,close -o "$GD/trace" "$STRADDLE" compare "$SW" "$SW" >/dev/null 2>&1
+# the reads between each open of the file and its close
+reads=$(awk '/sweep.json"/ && !/ENOENT/ { fd = $NF; on = 1; next }
+	on && $2 ~ "^read\\(" fd "," { n++ }
+	on && $2 ~ "^close\\(" fd "\\)" { on = 0 }
+	END { print n + 0 }' "$GD/trace")
+expect_eq "3: compare reads a $(wc -c <"$SW" | tr -d ' ')-byte file in 2 reads (its size, then end of file), per side" \
+	"$reads" 4
+# too big to read whole: refused by its size (a sparse file: no disk used)
+truncate -s 1073741825 "$GD/big.json"
+run "$STRADDLE" compare "$GD/big.json" "$GD/big.json"
+expect_eq "3: a file over 1 GiB: exit 2, the line" "$RC:$ERR" \
+	"2:straddle: $GD/big.json: is 1073741825 bytes, more than the 1073741824 this reads"
+rm -f "$GD/big.json"
