@@ -233,10 +233,12 @@ int elf_open_file(struct elf_image *img, const char *path, struct err *e)
 		return -1;
 	img->from_file = true;
 	img->guard = -1;
-	if (st.st_size == 0)
-		return err_set(e, "empty file");
+	/* size and time first: elf_changed compares them, and an empty file
+	 * was reported "changed while reading" (issue 25, finding 6) */
 	img->size = (size_t)st.st_size;
 	img->mtime = st.st_mtim;
+	if (st.st_size == 0)
+		return err_set(e, "empty file");
 	/* Writable but private: libelf decompresses SHF_COMPRESSED sections
 	 * (Debian's -dbg files) in the memory elf_memory() is given, and a
 	 * read-only map made that a SIGSEGV. Copy-on-write: the file is never

@@ -92,3 +92,10 @@ run "$STRADDLE" compare "$GD/big.json" "$GD/big.json"
 expect_eq "3: a file over 1 GiB: exit 2, the line" "$RC:$ERR" \
 	"2:straddle: $GD/big.json: is 1073741825 bytes, more than the 1073741824 this reads"
 rm -f "$GD/big.json"
+
+# ---- 6: an empty file is "empty file", not "changed while reading" ----
+: >"$GD/empty"
+run "$STRADDLE" scan --uarch generic-x86 "$GD/empty" "$G000"
+expect_eq "6: scan of an empty file: exit 2, the line" "$RC:$ERR" "2:straddle: $GD/empty: empty file"
+run "$STRADDLE" diff "$GD/empty" "$G000"
+expect_eq "6: diff of an empty file: exit 2, the line" "$RC:$ERR" "2:straddle: $GD/empty: empty file"
