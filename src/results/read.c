@@ -13,6 +13,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The largest sample read: 1e15 ns is 11 days for one operation, 1e15
+ * ops/s a million per nanosecond. Beyond it the statistics overflow: two
+ * samples of 1e308 made the median inf and the change -nan%, and compare
+ * --format json wrote "metrics": [] and exit 0 (issue 25, finding 4); the
+ * squares of the stddev overflow from about 1e154. */
+#define SAMPLE_MAX 1e15
+
 static int read_run(json_t *a, struct metric_run *run, const char *what, struct err *e)
 {
 	size_t i;
@@ -31,6 +38,9 @@ static int read_run(json_t *a, struct metric_run *run, const char *what, struct 
 			return err_set(e, "%s: sample %zu is not a number", what, i);
 		if (x < 0)
 			return err_set(e, "%s: sample %zu is negative (%g)", what, i, x);
+		if (x > SAMPLE_MAX)
+			return err_set(e, "%s: sample %zu is %g, more than %g (no time or rate "
+				       "straddle measures comes near it)", what, i, x, SAMPLE_MAX);
 		run->v[i] = x;
 	}
 	return 0;

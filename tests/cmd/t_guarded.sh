@@ -99,3 +99,18 @@ run "$STRADDLE" scan --uarch generic-x86 "$GD/empty" "$G000"
 expect_eq "6: scan of an empty file: exit 2, the line" "$RC:$ERR" "2:straddle: $GD/empty: empty file"
 run "$STRADDLE" diff "$GD/empty" "$G000"
 expect_eq "6: diff of an empty file: exit 2, the line" "$RC:$ERR" "2:straddle: $GD/empty: empty file"
+
+# ---- 4: samples too large for their statistics are refused ----
+# Every sample of a metric 1e308: the median was inf, the change -nan%,
+# and compare --format json wrote "metrics": [] with exit 0.
+SW=tests/fixtures/report/sweep.json
+jq '.metrics[0].samples |= map(1e308)' "$SW" >"$GD/huge.json"
+NAME=$(jq -r '.metrics[0].name' "$SW")
+for f in text json; do
+	run "$STRADDLE" compare --format $f "$SW" "$GD/huge.json"
+	expect_eq "4: compare --format $f, samples of 1e308: exit 2, the line, nothing out" "$RC:$ERR:$OUT" \
+		"2:straddle: $GD/huge.json: metric 0 ($NAME): sample 0 is 1e+308, more than 1e+15 (no time or rate straddle measures comes near it):"
+done
+jq '.metrics[0].samples[0] = 1e15' "$SW" >"$GD/edge.json"
+run "$STRADDLE" compare --format json "$SW" "$GD/edge.json"
+expect_eq "4: a sample of exactly 1e15 is read" "$RC:$ERR" "0:"
