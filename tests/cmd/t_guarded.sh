@@ -114,3 +114,17 @@ done
 jq '.metrics[0].samples[0] = 1e15' "$SW" >"$GD/edge.json"
 run "$STRADDLE" compare --format json "$SW" "$GD/edge.json"
 expect_eq "4: a sample of exactly 1e15 is read" "$RC:$ERR" "0:"
+
+# ---- 11: --offsets refuses what does not fit, before anything runs ----
+# "-1" as a step wrapped and measured offset 0 alone with exit 0;
+# 4294967296 became a step of 0 ("more than 1024 kernel placements").
+off_err() {
+	run "$STRADDLE" sweep --offsets "$1" --time 0.05 --min-rounds 1 clear_movq_imm
+	expect_eq "11: --offsets $1: exit 2, the line" "$RC:$ERR" "2:straddle: --offsets: '$1'$2"
+}
+for o in 0..63:-1 -1 0..63:+8 1..2..3 0:3; do
+	off_err "$o" " is not A..B[:STEP] or A"
+done
+for o in 0..63:4294967296 0..18446744073709551617 0..4095:4096; do
+	off_err "$o" ": need 0 <= A <= B <= 4095 and 1 <= STEP <= 4095"
+done
