@@ -80,7 +80,25 @@ static int read_runs(json_t *o, const char *command, struct metric *m, const cha
 	return 0;
 }
 
-/* What each command's metrics must carry besides name, unit, direction. */
+/* An integer field in [0, max] where it is there (absent: 0 is fine);
+ * -1 with its line. */
+static int check_range(json_t *o, const char *key, json_int_t max, const char *what,
+		       struct err *e)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!v)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > max)
+		return err_set(e, "%s: \"%s\" is not an integer from 0 to %lld", what, key,
+			       (long long)max);
+	return 0;
+}
+
+/* What each command's metrics must carry besides name, unit, direction.
+ * A sweep's offsets are what sweep writes: a code offset in a page
+ * (--offsets' bound) and the loop's place in a 64 B line; +-2^63 made the
+ * report's arithmetic on them overflow (issue 25, finding 5). */
 static int check_kind(json_t *o, const char *command, const char *what, struct err *e)
 {
 	if (strcmp(command, "bench") == 0 && !json_is_string(json_object_get(o, "workload")))
@@ -88,6 +106,9 @@ static int check_kind(json_t *o, const char *command, const char *what, struct e
 	if (strcmp(command, "sweep") == 0 && (!json_is_string(json_object_get(o, "kernel")) ||
 					      !json_is_integer(json_object_get(o, "offset"))))
 		return err_set(e, "%s: a sweep metric without \"kernel\" and \"offset\"", what);
+	if (strcmp(command, "sweep") == 0 &&
+	    (check_range(o, "offset", 4095, what, e) || check_range(o, "loop_offset", 63, what, e)))
+		return -1;
 	return 0;
 }
 

@@ -128,3 +128,20 @@ done
 for o in 0..63:4294967296 0..18446744073709551617 0..4095:4096; do
 	off_err "$o" ": need 0 <= A <= B <= 4095 and 1 <= STEP <= 4095"
 done
+
+# ---- 5: a sweep's offsets out of their range are refused by the reader ----
+# +-2^63 overflowed in the report's arithmetic (UBSan, html_measure.c).
+NAME=$(jq -r '.metrics[0].name' "$SW")
+for v in 9223372036854775807 -9223372036854775808 4096 -1; do
+	python3 -c 'import re, sys; s = open(sys.argv[1]).read()
+open(sys.argv[2], "w").write(re.sub(r"\"offset\": *[0-9]+", "\"offset\": " + sys.argv[3], s, count=1))' \
+		"$SW" "$GD/off.json" "$v"
+	run "$STRADDLE" report -o "$GD/off.html" "$GD/off.json"
+	expect_eq "5: report of a sweep offset $v: exit 2, the line, no page" \
+		"$RC:$ERR:$(test -e "$GD/off.html" && echo page)" \
+		"2:straddle: report: $GD/off.json: metric 0 ($NAME): \"offset\" is not an integer from 0 to 4095:"
+done
+jq '.metrics[0].loop_offset = 64' "$SW" >"$GD/off.json"
+run "$STRADDLE" compare "$GD/off.json" "$GD/off.json"
+expect_eq "5: compare of a loop_offset 64: exit 2, the line" "$RC:$ERR" \
+	"2:straddle: $GD/off.json: metric 0 ($NAME): \"loop_offset\" is not an integer from 0 to 63"
