@@ -145,3 +145,51 @@ jq '.metrics[0].loop_offset = 64' "$SW" >"$GD/off.json"
 run "$STRADDLE" compare "$GD/off.json" "$GD/off.json"
 expect_eq "5: compare of a loop_offset 64: exit 2, the line" "$RC:$ERR" \
 	"2:straddle: $GD/off.json: metric 0 ($NAME): \"loop_offset\" is not an integer from 0 to 63"
+
+# ---- 7: record never leaves its program behind ----
+# SIGTERM or SIGHUP to record: passed to the program, which ends; its
+# record is written (its exit status 128+N), then record dies of the same
+# signal. A SIGKILL, which record cannot catch, ends the program too
+# (PR_SET_PDEATHSIG). Before: exit 143 with the program left running.
+cp /bin/sleep "$GD/sleepy"
+child_of() {    # the program record started, once it has exec'd
+	for _ in $(seq 200); do
+		c=$(ps -o pid= --ppid "$1" | tr -d ' ')
+		if [ -n "$c" ] && [ "$(readlink "/proc/$c/exe")" = "$GD/sleepy" ]; then
+			echo "$c"
+			return
+		fi
+		sleep 0.05
+	done
+}
+for sig in TERM:143 HUP:129 KILL:137; do
+	name=${sig%%:*}
+	"$STRADDLE" record -o "$GD/rec-$name.json" -- "$GD/sleepy" 37 2>/dev/null &
+	rp=$!
+	cp_=$(child_of $rp)
+	kill -"$name" $rp
+	wait $rp
+	rc=$?
+	gone=running
+	for _ in $(seq 100); do
+		kill -0 "$cp_" 2>/dev/null || { gone=gone; break; }
+		sleep 0.05
+	done
+	[ -n "$cp_" ] || gone="never started"
+	expect_eq "7: SIG$name to record: its status, the program gone" "$rc:$gone" "${sig#*:}:gone"
+	[ "$gone" = running ] && kill -KILL "$cp_"
+	if [ "$name" != KILL ]; then
+		expect_eq "7: SIG$name: the record written, the program's status in it" \
+			"$(jq -r '.exit_status' "$GD/rec-$name.json")" "${sig#*:}"
+	fi
+done
+
+# ---- 8 (under record): a recorded file that changes is an error entry ----
+# The test build's hook truncates the program after record opened it:
+# "changed while reading", not an entry of 0 functions.
+cp "$FIXTURES/x86/hotcold" "$GD/hc"
+STRADDLE_TEST_TRUNCATE_AFTER_OPEN=4096:$GD/hc run "$STRADDLE" record -o "$GD/hc.json" -- "$GD/hc" a b
+expect_eq "8: record of a program truncated while read: its status" "$RC" 3
+expect_eq "8: the entry says it changed, no functions" \
+	"$(jq -r '.files[0] | "\(.path) \(.error) \(.functions | length)"' "$GD/hc.json")" "$GD/hc changed while reading 0"
+expect_eq "8: the line on stderr" "$(printf '%s\n' "$ERR" | grep -c "^straddle: $GD/hc: changed while reading; its [0-9]* samples are not placed in loops\$")" 1
