@@ -25,7 +25,7 @@ struct calibrate_cmd {
 	bool quick;
 	double time;                    /* --time, 0: not given */
 	const char *out, *plot_dir, *from;
-	char default_out[640];
+	char default_out[PATH_MAX];
 	struct host host;
 	struct calib_experiment *x;
 	size_t nx;
@@ -117,9 +117,8 @@ static int check_profile_target(struct calibrate_cmd *c)
 	int rc = 0;
 
 	if (!c->out) {
-		if (host_profile_path(&c->host, c->default_out, sizeof c->default_out)) {
-			complain("calibrate", "neither $XDG_DATA_HOME nor $HOME is set: say where "
-				 "with -o");
+		if (host_profile_path(&c->host, c->default_out, sizeof c->default_out, &e)) {
+			complain("calibrate", "%s: say where with -o", e.msg);
 			return -1;
 		}
 		c->out = c->default_out;

@@ -193,3 +193,20 @@ expect_eq "8: record of a program truncated while read: its status" "$RC" 3
 expect_eq "8: the entry says it changed, no functions" \
 	"$(jq -r '.files[0] | "\(.path) \(.error) \(.functions | length)"' "$GD/hc.json")" "$GD/hc changed while reading 0"
 expect_eq "8: the line on stderr" "$(printf '%s\n' "$ERR" | grep -c "^straddle: $GD/hc: changed while reading; its [0-9]* samples are not placed in loops\$")" 1
+
+# ---- 10: a long $XDG_DATA_HOME is used whole or refused, never cut ----
+# 608 bytes: the profile there is found (the path was cut at 511 bytes,
+# so it was not, and calibrate made the cut directory).
+LONG="$GD/$(printf 'd%.0s' $(seq 250))/$(printf 'e%.0s' $(seq 250))/$(printf 'f%.0s' $(seq 100))"
+mkdir -p "$LONG/straddle/profiles"
+cp tests/fixtures/calibrate/zen5-quick.json "$LONG/straddle/profiles/$HOSTFILE"
+run env XDG_DATA_HOME="$LONG" "$STRADDLE" uarch --json
+expect_eq "10: a ${#LONG}-byte \$XDG_DATA_HOME: the calibrated profile found there" \
+	"$(jq_of '[.profiles[] | select(.file) | .file] | join(",")')" "$LONG/straddle/profiles/$HOSTFILE"
+# longer than a path may be: refused before anything is measured or made
+HUGE=$GD/h
+while [ ${#HUGE} -lt 4200 ]; do HUGE="$HUGE/$(printf 'g%.0s' $(seq 200))"; done
+run env XDG_DATA_HOME="$HUGE" timeout 60 "$STRADDLE" calibrate --quick
+expect_eq "10: calibrate under a ${#HUGE}-byte \$XDG_DATA_HOME: exit 2, the line, nothing made" \
+	"$RC:$ERR:$(ls -A "$GD" | grep -c '^h$')" \
+	"2:straddle: calibrate: the profile's path under \$XDG_DATA_HOME is $((${#HUGE} + 19 + ${#HOSTFILE})) bytes, more than the 4095 a path may have: say where with -o:0"
