@@ -81,6 +81,17 @@ void sb_free(struct strbuf *b);
  * by realloc, which moves large blocks by remapping their pages. */
 FILE *sb_stream(struct strbuf *b);
 
+/* The length of the well-formed UTF-8 sequence at p (n bytes left), or 0
+ * (RFC 3629: no overlong form, surrogate or code point above U+10FFFF). */
+size_t utf8_length(const unsigned char *p, size_t n);
+
+/* s as it may go to a terminal or stderr: a control byte, DEL or a byte
+ * that is not UTF-8 as \xNN, a C1 control as \u00NN; the rest as it is.
+ * A newline or ESC from a file made a two-line error with a terminal
+ * escape in it (issue 25, finding 9). escaped() is the same, allocated. */
+void fputs_escaped(const char *s, FILE *f);
+char *escaped(const char *s);
+
 /* "0x..." into buf (at least 19 bytes). Addresses are strings in JSON
  * because kernel addresses exceed 2^53 (DESIGN: Result files). */
 const char *hex_addr(char buf[static 20], uint64_t addr);

@@ -539,7 +539,7 @@ static int cmd_record(int argc, char **argv)
 	if (rc == 0)
 		say_cost(&c);
 	if (rc == 0 && strcmp(c.out, "-") != 0)
-		fprintf(stderr, "straddle: record: %llu samples (%s, %lu Hz; %llu kernel, %llu in no file, %llu lost) in %zu files: %s\n",
+		complain("record", "%llu samples (%s, %lu Hz; %llu kernel, %llu in no file, %llu lost) in %zu files: %s",
 			(unsigned long long)s.samples, s.event, c.hz,
 			(unsigned long long)s.kernel_samples, (unsigned long long)s.unmapped,
 			(unsigned long long)s.lost, files, c.out);

@@ -462,7 +462,7 @@ static int dump_vdso(const char *path)
 	int rc = elf_open_vdso(&img, &e);
 
 	if (rc == 0 && (rc = elf_save(&img, path, &e)) == 0 && isatty(STDERR_FILENO))
-		fprintf(stderr, "straddle: saved the vDSO (%zu bytes) to %s\n", img.size, path);
+		say("saved the vDSO (%zu bytes) to %s", img.size, path);
 	if (rc)
 		complain(path, "%s", e.msg);
 	elf_close(&img);

@@ -12,35 +12,6 @@ json_t *results_new(const char *command)
 			 "tool_version", STRADDLE_VERSION);
 }
 
-/* RFC 3629's table of well-formed sequences (its section 4): the second
- * byte's range depends on the first, which is what excludes overlong forms
- * (E0 80..9F, F0 80..8F), the surrogates U+D800..DFFF (ED A0..BF) and code
- * points above U+10FFFF (F4 90..BF): all three made a document jansson and
- * Python refuse (issue 25, finding 1). */
-size_t utf8_length(const unsigned char *p, size_t n)
-{
-	unsigned char c = p[0], lo = 0x80, hi = 0xbf;
-	size_t len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 :
-		     c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-
-	if (!len || len > n)
-		return 0;
-	if (c == 0xe0)
-		lo = 0xa0;
-	else if (c == 0xed)
-		hi = 0x9f;
-	else if (c == 0xf0)
-		lo = 0x90;
-	else if (c == 0xf4)
-		hi = 0x8f;
-	if (len > 1 && (p[1] < lo || p[1] > hi))
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	return len;
-}
-
 json_t *json_text(const char *s)
 {
 	json_t *j = json_string(s);

@@ -251,8 +251,9 @@ static void place_dso(struct hot_run *h, const struct script_dso *d)
 
 	f->samples += d->n;
 	if (rc || load_bias(&img, d, &bias, &e)) {
-		fprintf(stderr, "straddle: %s: %s; its %zu samples are not placed in loops\n",
-			d->path, e.msg, d->n);
+		fputs("straddle: ", stderr);
+		fputs_escaped(d->path, stderr);
+		fprintf(stderr, ": %s; its %zu samples are not placed in loops\n", e.msg, d->n);
 		elf_close(&img);
 		return;
 	}

@@ -124,9 +124,11 @@ static int read_metric(json_t *o, const char *command, struct metric *m, size_t 
 	if (!json_is_object(o) || !name || !*name)
 		return err_set(e, "metric %zu has no name", index);
 	snprintf(what, sizeof what, "metric %zu (%s)", index, name);
-	m->name = xstrdup(name);
-	m->unit = xstrdup(unit ? unit : "");
-	m->kernel = kernel ? xstrdup(kernel) : NULL;
+	/* escaped once here, so every table, line and page of them is safe for
+	 * a terminal (issue 25, finding 9); names stay distinct */
+	m->name = escaped(name);
+	m->unit = escaped(unit ? unit : "");
+	m->kernel = kernel ? escaped(kernel) : NULL;
 	if (!dir || (strcmp(dir, "lower") != 0 && strcmp(dir, "higher") != 0))
 		return err_set(e, "%s: direction is not \"lower\" or \"higher\"", what);
 	m->lower_is_better = strcmp(dir, "lower") == 0;

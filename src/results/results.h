@@ -16,8 +16,6 @@
 /* A JSON string of bytes that may not be UTF-8 (symbol names, paths):
  * invalid bytes become U+FFFD. */
 json_t *json_text(const char *s);
-/* The length of the valid UTF-8 sequence at p (n bytes left), or 0. */
-size_t utf8_length(const unsigned char *p, size_t n);
 
 /* A compact JSON writer to a FILE (writer.c), for the documents that can
  * be tens of megabytes. A jw writes one value (jw_open first); its bytes

@@ -210,3 +210,27 @@ run env XDG_DATA_HOME="$HUGE" timeout 60 "$STRADDLE" calibrate --quick
 expect_eq "10: calibrate under a ${#HUGE}-byte \$XDG_DATA_HOME: exit 2, the line, nothing made" \
 	"$RC:$ERR:$(ls -A "$GD" | grep -c '^h$')" \
 	"2:straddle: calibrate: the profile's path under \$XDG_DATA_HOME is $((${#HUGE} + 19 + ${#HOSTFILE})) bytes, more than the 4095 a path may have: say where with -o:0"
+
+# ---- 9: bytes from a file reach the terminal escaped ----
+# a result's "command", a metric name, a path: a newline is \x0a, ESC
+# \x1b, a C1 CSI (U+009B) \u009b; each error stays one line.
+jq '.command = "sw\u001b[31meep\nx"' "$SW" >"$GD/cmd.json"
+run "$STRADDLE" compare "$GD/cmd.json" "$GD/cmd.json"
+expect_eq "9: a command with ESC and a newline: one escaped line" "$RC:$ERR" \
+	"2:straddle: $GD/cmd.json: a sw\\x1b[31meep\\x0ax result; compare reads bench and sweep results"
+jq '.metrics[0].name = "a\u001b]0;title\u0007\u009bb"' "$SW" >"$GD/name.json"
+run "$STRADDLE" compare "$GD/name.json" "$GD/name.json"
+expect_eq "9: a metric name with OSC and CSI: its row escaped" \
+	"$(printf '%s\n' "$OUT" | grep -c '^Time median-a\\x1b\]0;title\\x07\\u009bb  ')" 1
+expect_eq "9: no ESC byte on stdout" "$(printf '%s' "$OUT" | tr -cd '\033' | wc -c | tr -d ' ')" 0
+NL="$GD/new
+line"
+run "$STRADDLE" scan "$NL"
+expect_eq "9: a path with a newline: one line" "$RC:$ERR" \
+	"2:straddle: $GD/new\\x0aline: cannot open: No such file or directory"
+# a recorded path in record's error line (the test build's hook makes one)
+EP="$GD/h$(printf '\033')[2Jc"
+cp "$FIXTURES/x86/hotcold" "$EP"
+STRADDLE_TEST_TRUNCATE_AFTER_OPEN=4096:$EP run "$STRADDLE" record -o "$GD/ep.json" -- "$EP" a b
+expect_eq "9: a recorded path with ESC in record's error: escaped, one line" \
+	"$(printf '%s\n' "$ERR" | grep -c "^straddle: $GD/h\\\\x1b\[2Jc: changed while reading; its [0-9]* samples are not placed in loops\$"):$(printf '%s' "$ERR" | tr -cd '\033' | wc -c | tr -d ' ')" "1:0"
