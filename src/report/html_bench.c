@@ -517,3 +517,68 @@ int report_check_measured(const struct report_input *in, struct err *e)
 	}
 	return 0;
 }
+
+/* ---- one input of the page ---- */
+
+/* The kinds of result a page can show (a document's "command") and the
+ * field without which a document of that kind is not one. */
+static const struct {
+	const char *command, *needs;
+} known[] = {
+	{ "scan", "files" }, { "diff", "summary" }, { "record", "files" }, { "sweep", NULL },
+	{ "calibrate", NULL }, { "bench", NULL }, { "compare", NULL },
+};
+
+static int known_command(const char *name)
+{
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		if (name && strcmp(name, known[i].command) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* What a document is, against the kinds: 0 with *kind, or -1 with why. */
+static int check_kind(const char *path, const json_t *doc, int *kind, struct err *e)
+{
+	const char *name = json_string_value(json_object_get(doc, "command"));
+
+	if (!json_is_object(doc) || !name)
+		return err_set(e, "%s: not a straddle result file (no \"command\")", path);
+	*kind = known_command(name);
+	if (*kind < 0)
+		return err_set(e, "%s: a '%s' result has no section in a report (one of scan, diff, "
+			       "record, sweep, calibrate, bench, compare)", path, name);
+	if (known[*kind].needs && !json_object_get(doc, known[*kind].needs))
+		return err_set(e, "%s: a %s result without \"%s\"", path, name,
+			       known[*kind].needs);
+	return 0;
+}
+
+int report_input_read(const char *path, struct report_input *in, struct err *e)
+{
+	json_error_t je;
+	json_t *doc;
+	struct err why;
+	char *buf;
+	size_t len;
+	int kind = 0;
+
+	if (read_input(path, INPUT_LIMIT, &buf, &len, &why))
+		return err_set(e, "%s: %s", path, why.msg);
+	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	free(buf);
+	if (!doc)
+		return err_set(e, "%s: not a JSON result: %s (line %d)", path, je.text, je.line);
+	if (check_kind(path, doc, &kind, e)) {
+		json_decref(doc);
+		return -1;
+	}
+	*in = (struct report_input){ path, doc, known[kind].command, 0 };
+	/* the measured kinds, read as their own commands read them */
+	if (report_check_measured(in, &why)) {
+		json_decref(doc);
+		in->doc = NULL;
+		return err_set(e, "report: %s", why.msg);
+	}
+	return 0;
+}

@@ -227,6 +227,7 @@ static json_t *load_doc(const char *path, struct err *e)
 /* Loaded profiles stay until exit: scans hold pointers to them. */
 static struct profile *loaded[16];
 static size_t nloaded;
+static bool at_exit_set;
 
 static void free_loaded(void)
 {
@@ -237,6 +238,11 @@ static void free_loaded(void)
 		free(loaded[i]);
 	}
 	nloaded = 0;
+}
+
+void results_profiles_forget(void)
+{
+	free_loaded();
 }
 
 const struct profile *results_profile_load(const char *path, struct err *e)
@@ -261,8 +267,8 @@ const struct profile *results_profile_load(const char *path, struct err *e)
 		return NULL;
 	}
 	json_decref(doc);
-	if (nloaded == 0)
-		atexit(free_loaded);
+	if (!at_exit_set)
+		at_exit_set = !atexit(free_loaded);
 	loaded[nloaded++] = p;
 	return p;
 }

@@ -206,6 +206,10 @@ json_t *results_calibration(json_t *head, const struct profile *p, const struct 
 /* model.h's profile_loader: the profile of a calibrate file, kept until
  * exit, or NULL with "PATH: what is wrong" in *e. */
 const struct profile *results_profile_load(const char *path, struct err *e);
+/* Frees every profile loaded so far, for a process that loads profiles
+ * without end (fuzz/fuzz_report.c: each input a calibrate file, read twice
+ * for a page); nothing may hold one then. */
+void results_profiles_forget(void);
 /* The experiments of a calibrate file (for refitting and the tests) and
  * the machine they were measured on (h: vendor, family, model, stepping,
  * model name, its built-in profile); calib_free(*out, *n) afterwards,
