@@ -549,7 +549,9 @@ static int cmd_sweep(int argc, char **argv)
 	status = EXIT_OK;
 	if (c.out_json && write_json(&c))
 		status = EXIT_USAGE;
-	if (c.plot && write_plot(&c))
+	/* the result file failed (a full disk): no plot of it either; outputs
+	 * appear whole or not at all (issue 25) */
+	if (c.plot && status == EXIT_OK && write_plot(&c))
 		status = EXIT_USAGE;
 out:
 	sweep_free(&c.s);

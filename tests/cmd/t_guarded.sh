@@ -234,3 +234,29 @@ cp "$FIXTURES/x86/hotcold" "$EP"
 STRADDLE_TEST_TRUNCATE_AFTER_OPEN=4096:$EP run "$STRADDLE" record -o "$GD/ep.json" -- "$EP" a b
 expect_eq "9: a recorded path with ESC in record's error: escaped, one line" \
 	"$(printf '%s\n' "$ERR" | grep -c "^straddle: $GD/h\\\\x1b\[2Jc: changed while reading; its [0-9]* samples are not placed in loops\$"):$(printf '%s' "$ERR" | tr -cd '\033' | wc -c | tr -d ' ')" "1:0"
+
+# ---- and the three smaller ones ----
+# calibrate --plot DIR makes DIR only when it writes the plots: a run ended
+# by a signal left the empty DIR it had made before measuring.
+run timeout -s TERM 3 "$STRADDLE" calibrate --quick -o "$GD/cal.json" --plot "$GD/plots"
+expect_eq "calibrate --plot, ended by SIGTERM: no DIR, no profile" \
+	"$RC:$(ls -A "$GD" | grep -cx 'plots\|cal.json')" "124:0"
+run "$STRADDLE" calibrate --from tests/fixtures/calibrate/zen5-quick.json -o "$GD/cal.json" --plot "$GD/plots"
+expect_eq "calibrate --from --plot: DIR made, one plot per experiment" \
+	"$RC:$(ls "$GD/plots" | grep -c '\.svg$')" "0:$(jq '.experiments | length' tests/fixtures/calibrate/zen5-quick.json)"
+run "$STRADDLE" calibrate --quick --plot "$GD/no/such/plots"
+expect_eq "calibrate --plot under a missing directory: refused before measuring" "$RC:$ERR" \
+	"2:straddle: $GD/no/such/plots: cannot make the plot directory: $GD/no/such is not a writable directory"
+# sweep on a full disk: -o fails, so --plot is not written either (a tmpfs
+# of 4 KiB, filled; root only, as mount is)
+mkdir -p "$GD/full"
+if mount -t tmpfs -o size=4k tmpfs "$GD/full" 2>/dev/null; then
+	dd if=/dev/zero of="$GD/full/fill" bs=4096 count=2 2>/dev/null
+	run "$STRADDLE" sweep --offsets 0 --time 0.05 --min-rounds 1 -o "$GD/full/sw.json" \
+		--plot "$GD/sw.svg" clear_movq_imm
+	expect_eq "sweep -o on a full disk: exit 2, the line, no plot" \
+		"$RC:$(printf '%s\n' "$ERR" | grep -c "^straddle: $GD/full/sw.json: cannot write: No space left on device\$"):$(test -e "$GD/sw.svg" && echo plot)" "2:1:"
+	umount "$GD/full"
+else
+	ok "sweep -o on a full disk: skipped, no tmpfs mount here (not root)"
+fi
