@@ -186,9 +186,11 @@ static int read_profile(json_t *o, struct profile *p, struct err *e)
 		return err_set(e, "profile: branch_window %u is not 16, 32 or 64", p->branch_window);
 	if (!known_window(p->line) && p->line != 128)
 		return err_set(e, "profile: line %u is not 16, 32, 64 or 128", p->line);
-	p->name = xstrdup(name);
-	p->cpus = xstrdup(cpus);
-	p->evidence = xstrdup(evidence);
+	/* printed in scan's and diff's header and uarch's table: escaped for
+	 * the terminal here, once (issue 25, finding 9) */
+	p->name = escaped(name);
+	p->cpus = escaped(cpus);
+	p->evidence = escaped(evidence);
 	return 0;
 }
 

@@ -260,3 +260,8 @@ if mount -t tmpfs -o size=4k tmpfs "$GD/full" 2>/dev/null; then
 else
 	ok "sweep -o on a full disk: skipped, no tmpfs mount here (not root)"
 fi
+# a profile's name from a calibrate file, in scan's header line
+jq '.profile.name = "cal\u001b[31mred"' tests/fixtures/calibrate/zen5-quick.json >"$GD/redp.json"
+run "$STRADDLE" scan --uarch "$GD/redp.json" "$G000"
+expect_eq "9: a profile named with ESC: scan's header escaped" "$(printf '%s\n' "$OUT" | head -n 1)" \
+	"$G000: x86_64 exec, 1 functions, 49 instructions, 1 loops; profile cal\\x1b[31mred"
