@@ -10,8 +10,11 @@ SANFLAGS := -DSTRADDLE_TEST_HOOKS -O1 -g -fsanitize=address,undefined -fno-omit-
 
 # Layers bottom-up; a layer's files may include only the headers of the
 # layers before it (DESIGN: data flows down).
-LAYERS   := base elf decode cfg model place kernels stats measure workloads results report
-LIB_SRC  := $(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c))
+LAYERS   := base elf decode cfg model place relocate kernels stats measure workloads results report
+# relocate/preload.c is not part of the library: it is the preload library
+# that runs inside the user's program (libstraddle-place.so below).
+PRELOAD_SRC := src/relocate/preload.c
+LIB_SRC  := $(filter-out $(PRELOAD_SRC),$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
 CMD_SRC  := $(wildcard src/cmd/*.c)
 HEADERS  := $(wildcard src/*/*.h)
 
@@ -22,10 +25,11 @@ PREFIX   ?= /usr/local
 DESTDIR  ?=
 BINDIR   := $(PREFIX)/bin
 MAN1DIR  := $(PREFIX)/share/man/man1
+LIBEXECDIR := $(PREFIX)/libexec/straddle
 
 .PHONY: all run check test deps fuzz bench clean fixtures unit install check-layers check-test-hooks
 
-all: $(B)/straddle $(B)/straddle.1
+all: $(B)/straddle $(B)/straddle.1 $(B)/libstraddle-place.so
 
 # Each object depends on the headers it includes, as the compiler saw them
 # (-MMD writes obj/x.d beside obj/x.o; -MP keeps a deleted header from
@@ -71,13 +75,20 @@ $(B)/straddle: $(patsubst src/%.c,$(B)/obj/%.o,$(CMD_SRC)) $(B)/libstraddle.a
 $(S)/straddle: $(patsubst src/%.c,$(S)/obj/%.o,$(CMD_SRC)) $(S)/libstraddle.a
 	$(CC) $(SANFLAGS) -o $@ $^ $(LIBS)
 
+# The preload library of `straddle place`: on its own, never sanitized (it
+# is loaded into the user's unsanitized program), no libstraddle in it.
+$(B)/libstraddle-place.so: $(PRELOAD_SRC) src/relocate/plan.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(DEFS) -O2 -g -fPIC -shared -fvisibility=hidden -o $@ $(PRELOAD_SRC) -ldl
+
 # The manual page is made from the commands' option tables (src/cmd/help.c),
 # so it says what --help says.
 $(B)/straddle.1: $(B)/straddle
 	$(B)/straddle --man >$@.tmp && mv $@.tmp $@
 
-install: $(B)/straddle $(B)/straddle.1
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR)
+install: $(B)/straddle $(B)/straddle.1 $(B)/libstraddle-place.so
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(LIBEXECDIR)
+	install -m 0644 $(B)/libstraddle-place.so $(DESTDIR)$(LIBEXECDIR)/libstraddle-place.so
 	install -m 0755 $(B)/straddle $(DESTDIR)$(BINDIR)/straddle
 	install -m 0644 $(B)/straddle.1 $(DESTDIR)$(MAN1DIR)/straddle.1
 
@@ -105,7 +116,15 @@ run: deps
 	$(B)/straddle scan --json >$(B)/run-scan.json
 	$(B)/straddle sweep --time 10 -o $(B)/run-sweep.json clear_movq_imm
 	$(B)/straddle report -o $(B)/report.html $(B)/run-scan.json $(B)/run-sweep.json
+	$(MAKE) $(B)/demo/clear
+	$(B)/straddle place --func clear_loop --runs 5 -o $(B)/run-place.json -- $(B)/demo/clear 2000000
 	@echo "The report of this run: $(abspath $(B)/report.html)"
+
+# The bundled program `make run` ends with: seed 000's loop across a line
+# in a user program (tests/place/clear.c), moved by `straddle place`.
+$(B)/demo/clear: tests/place/clear.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -Wl,--build-id -o $@ $<
 
 include tests/tests.mk
 include fuzz/fuzz.mk

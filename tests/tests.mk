@@ -28,6 +28,7 @@ $(FIX)/arm64/%: $(FIX)/arm64/%.o
 	aarch64-linux-gnu-ld -o $@ -e 0x400000 -Ttext=0x400000 --build-id=none $<
 
 -include tests/fixtures/extra.mk
+include tests/place/place.mk
 -include tests/fixtures/diff/diff.mk
 -include tests/fixtures/record/record.mk
 -include tests/tools/tools.mk
@@ -44,7 +45,7 @@ $(S)/tests/%: tests/unit/%.c $(S)/libstraddle.a $(HEADERS)
 unit: $(UNIT_BIN) fixtures
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; FIXTURES=$(FIX) $$t; done
 
-test: $(S)/straddle $(B)/straddle fixtures unit $(TOOLS_BIN)
+test: $(S)/straddle $(B)/straddle $(B)/libstraddle-place.so fixtures unit $(TOOLS_BIN)
 	@STRADDLE=$(S)/straddle PLAIN=$(B)/straddle FIXTURES=$(FIX) TOOLS=$(S)/tools sh tests/cmd/run.sh $(T)
 
 # The real race of issue 9, timing-dependent, so not in make test: a large

@@ -144,6 +144,15 @@ enum jump_kind decode_jump_table(struct decoder *d, const struct elf_image *img,
 				 const uint8_t *code, const struct insn *insn, size_t n, size_t j,
 				 struct jump_targets *out)
 {
+	struct table_shape t;
+
+	return decode_jump_table_shape(d, img, code, insn, n, j, out, &t);
+}
+
+enum jump_kind decode_jump_table_shape(struct decoder *d, const struct elf_image *img,
+				       const uint8_t *code, const struct insn *insn, size_t n,
+				       size_t j, struct jump_targets *out, struct table_shape *shape)
+{
 	struct dispatch w = { code, insn, n, j };
 	struct table_shape t = { 0 };
 	uint64_t lo = insn[0].addr, hi = insn[n - 1].addr + insn[n - 1].len;
@@ -175,12 +184,23 @@ enum jump_kind decode_jump_table(struct decoder *d, const struct elf_image *img,
 		}
 		out->v[m++] = target;
 	}
+	*shape = t;
 	qsort(out->v, m, sizeof *out->v, by_u64);
 	for (uint64_t e = 0; e < m; e++)
 		if (k == 0 || out->v[e] != out->v[k - 1])
 			out->v[k++] = out->v[e];
 	out->n = k;
 	return JUMP_TABLE;
+}
+
+bool decode_address_fields(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
+			   struct address_fields *out)
+{
+	if (d->arch != ARCH_X86_64) {
+		*out = (struct address_fields){ 0 };
+		return false;
+	}
+	return x86_address_fields(d->impl, p, n, addr, out);
 }
 
 uint64_t decode_stub_slot(void *decoder, const uint8_t *p, size_t n, uint64_t addr)

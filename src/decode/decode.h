@@ -112,6 +112,18 @@ enum jump_kind {
 	JUMP_UNKNOWN    /* anything else: successors unknown */
 };
 
+/* What a dispatch's bytes say of its table: where it is, how to read an
+ * entry, and how an entry becomes an address (relocate/ copies and rebases
+ * it). */
+struct table_shape {
+	uint64_t table;         /* address of entry 0 */
+	uint64_t count;         /* entries */
+	uint8_t size;           /* bytes per entry: 1, 2, 4, 8 */
+	bool sign;              /* entries are signed */
+	uint8_t shift;          /* target = base + (entry << shift) */
+	uint64_t base;          /* 0 with size 8: absolute addresses */
+};
+
 /* Resolve the indirect jump insn[j] of one function, whose instructions
  * insn[0..n) were decoded contiguously from `code`, through its dispatch
  * table: on x86-64 `lea T(%rip),t; movslq (t,i,4),r; add t,r; jmp *r` or
@@ -125,6 +137,30 @@ enum jump_kind {
 enum jump_kind decode_jump_table(struct decoder *d, const struct elf_image *img,
 				 const uint8_t *code, const struct insn *insn, size_t n, size_t j,
 				 struct jump_targets *out);
+/* decode_jump_table, and for a JUMP_TABLE the table's shape in *shape. */
+enum jump_kind decode_jump_table_shape(struct decoder *d, const struct elf_image *img,
+				       const uint8_t *code, const struct insn *insn, size_t n,
+				       size_t j, struct jump_targets *out, struct table_shape *shape);
+
+/* The fields of one instruction that hold an address, where relocate/
+ * must rewrite them when the code moves: offsets into the instruction's
+ * bytes, 0 when absent (no x86 field starts at byte 0). */
+struct address_fields {
+	uint8_t rel_at, rel_size;       /* a branch's displacement (1 or 4 bytes) */
+	uint64_t rel_target;
+	uint8_t rip_at;                 /* a RIP-relative disp32 */
+	uint64_t rip_target;
+	uint8_t abs_at, abs_size;       /* an absolute memory displacement (no base
+					 * register, disp32 sign-extended) or an
+					 * immediate of 4 or 8 bytes: maybe an address */
+	uint64_t abs_value;
+};
+
+/* x86-64: the address fields of the instruction p[0..n) at addr; false
+ * when it does not decode (and on AArch64, which relocate/ does not move
+ * yet). */
+bool decode_address_fields(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
+			   struct address_fields *out);
 
 /* "jcc", "jmp", "call", "ret", ... (the same words for AArch64's b.cond,
  * b, bl, ret). */

@@ -32,17 +32,6 @@ bool x86_writes_memory(void *d, const uint8_t *p, size_t n);
 bool x86_fuses(const struct insn *first, const struct insn *jcc);
 uint64_t x86_stub_slot(void *d, const uint8_t *p, size_t n, uint64_t addr);
 
-/* What a back end finds of a dispatch: where the table is, how to read an
- * entry, and how an entry becomes an address. */
-struct table_shape {
-	uint64_t table;         /* address of entry 0 */
-	uint64_t count;         /* entries */
-	uint8_t size;           /* bytes per entry: 1, 2, 4, 8 */
-	bool sign;              /* entries are signed */
-	uint8_t shift;          /* target = base + (entry << shift) */
-	uint64_t base;          /* 0 with size 8: absolute addresses */
-};
-
 /* A function's instructions insn[0..n) (bytes `code`) and its indirect
  * jump insn[j], for the walk back from the jump. */
 struct dispatch {
@@ -64,6 +53,8 @@ size_t dispatch_prev(const struct dispatch *w, size_t k);
 
 bool x86_table_shape(void *d, const struct elf_image *img, const struct dispatch *w,
 		     struct table_shape *t);
+bool x86_address_fields(void *d, const uint8_t *p, size_t n, uint64_t addr,
+			struct address_fields *out);
 bool arm64_table_shape(void *d, const struct elf_image *img, const struct dispatch *w,
 		       struct table_shape *t);
 

@@ -618,3 +618,47 @@ const char *x86_library_version(void)
 		 ZYDIS_VERSION_MINOR(ZYDIS_VERSION), ZYDIS_VERSION_PATCH(ZYDIS_VERSION));
 	return v;
 }
+
+/* The address fields of one instruction (decode_address_fields): the raw
+ * displacement and immediates as Zydis locates them. A relative immediate
+ * is a branch's displacement; a memory operand based on RIP holds a
+ * RIP-relative disp32; one with no base register, a 4-byte displacement
+ * (the sign-extended absolute address of `jmp *T(,%rax,8)`); otherwise a
+ * 4- or 8-byte immediate may be an address (`mov $label, %eax` in code
+ * linked at a fixed address). */
+bool x86_address_fields(void *dv, const uint8_t *p, size_t n, uint64_t addr,
+			struct address_fields *out)
+{
+	struct x86_decoder *d = dv;
+	ZydisDecodedInstruction i;
+	ZydisDecodedOperand op[ZYDIS_MAX_OPERAND_COUNT];
+
+	*out = (struct address_fields){ 0 };
+	if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&d->full, p, n, &i, op)))
+		return false;
+	for (uint8_t k = 0; k < i.operand_count && i.raw.disp.size; k++) {
+		const ZydisDecodedOperand *o = &op[k];
+
+		if (o->type != ZYDIS_OPERAND_TYPE_MEMORY || !o->mem.disp.has_displacement)
+			continue;
+		if (o->mem.base == ZYDIS_REGISTER_RIP) {
+			out->rip_at = i.raw.disp.offset;
+			out->rip_target = addr + i.length + (uint64_t)i.raw.disp.value;
+		} else if (o->mem.base == ZYDIS_REGISTER_NONE && i.raw.disp.size == 32) {
+			out->abs_at = i.raw.disp.offset, out->abs_size = 4;
+			out->abs_value = (uint64_t)i.raw.disp.value;
+		}
+		break;
+	}
+	for (int k = 0; k < 2 && i.raw.imm[k].size; k++) {
+		if (i.raw.imm[k].is_relative) {
+			out->rel_at = i.raw.imm[k].offset, out->rel_size = i.raw.imm[k].size / 8;
+			out->rel_target = addr + i.length + (uint64_t)i.raw.imm[k].value.s;
+		} else if ((i.raw.imm[k].size == 32 || i.raw.imm[k].size == 64) && !out->abs_at) {
+			out->abs_at = i.raw.imm[k].offset, out->abs_size = i.raw.imm[k].size / 8;
+			out->abs_value = i.raw.imm[k].size == 32 ? (uint32_t)i.raw.imm[k].value.u :
+				         i.raw.imm[k].value.u;
+		}
+	}
+	return true;
+}

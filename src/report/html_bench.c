@@ -492,7 +492,8 @@ void html_section_compare(FILE *out, const struct report_input *in)
 
 int report_check_measured(const struct report_input *in, struct err *e)
 {
-	if (strcmp(in->command, "bench") == 0 || strcmp(in->command, "sweep") == 0) {
+	if (strcmp(in->command, "bench") == 0 || strcmp(in->command, "sweep") == 0 ||
+	    strcmp(in->command, "place") == 0) {
 		struct result_file f;
 		int rc = results_read(in->path, &f, e);
 
@@ -526,7 +527,7 @@ static const struct {
 	const char *command, *needs;
 } known[] = {
 	{ "scan", "files" }, { "diff", "summary" }, { "record", "files" }, { "sweep", NULL },
-	{ "calibrate", NULL }, { "bench", NULL }, { "compare", NULL },
+	{ "place", "moved" }, { "calibrate", NULL }, { "bench", NULL }, { "compare", NULL },
 };
 
 static int known_command(const char *name)

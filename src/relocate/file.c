@@ -1,0 +1,236 @@
+/* The ELF file whose functions are moved: what it must be, the functions
+ * chosen from it, their loops. */
+#include "internal.h"
+#include "../cfg/cfg.h"
+
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const refusal_names[RELOC_NREFUSALS] = {
+	[RELOC_OK] = "movable",
+	[RELOC_TOO_SHORT] = "shorter than the entry jump",
+	[RELOC_UNDECODABLE] = "bytes that do not decode",
+	[RELOC_INDIRECT_JUMP] = "an indirect jump not resolved as a table",
+	[RELOC_TABLE_FORM] = "a jump table it cannot rebase",
+	[RELOC_SHORT_BRANCH_IN] = "a short branch into its middle from outside",
+	[RELOC_SHORT_BRANCH_OUT] = "a short branch out beyond a stub's reach",
+	[RELOC_POINTED_INTO] = "data points into its middle",
+};
+
+const char *reloc_refusal_name(enum reloc_refusal r)
+{
+	return r < RELOC_NREFUSALS ? refusal_names[r] : "?";
+}
+
+static const struct elf_section *section_named(const struct elf_image *img, const char *name)
+{
+	for (size_t i = 0; i < img->nsec; i++)
+		if (img->sec[i].name && strcmp(img->sec[i].name, name) == 0)
+			return &img->sec[i];
+	return NULL;
+}
+
+/* The preload library enters only a dynamically linked program: an
+ * executable with an interpreter, or a shared object. */
+static int check_movable_file(const struct elf_image *img, struct err *e)
+{
+	if (img->arch != ARCH_X86_64)
+		return err_set(e, "%s: %s code: place moves x86-64 code only", img->path,
+			       arch_name(img->arch));
+	if (img->type == ET_REL)
+		return err_set(e, "%s: a relocatable object runs in no program; give the executable "
+			       "or library built from it", img->path);
+	if (img->type == ET_EXEC && !section_named(img, ".interp"))
+		return err_set(e, "%s: a static executable: the preload library cannot enter it",
+			       img->path);
+	if (img->type == ET_DYN && !section_named(img, ".dynamic"))
+		return err_set(e, "%s: a static executable: the preload library cannot enter it",
+			       img->path);
+	if (img->type != ET_EXEC && img->type != ET_DYN)
+		return err_set(e, "%s: not an executable or a shared object", img->path);
+	if (!img->build_id_len)
+		return err_set(e, "%s: no build-id: the running program's copy could not be told "
+			       "from another build", img->path);
+	return 0;
+}
+
+int reloc_open(struct reloc_file *rf, const char *path, struct err *e)
+{
+	*rf = (struct reloc_file){ 0 };
+	if (elf_open_file(&rf->img, path, e))
+		return -1;
+	if (check_movable_file(&rf->img, e) || elf_functions(&rf->img, &rf->funcs, e)) {
+		elf_close(&rf->img);
+		return -1;
+	}
+	rf->dec = decoder_new(ARCH_X86_64);
+	rf->fixed_address = rf->img.type == ET_EXEC;
+	return 0;
+}
+
+void reloc_close(struct reloc_file *rf)
+{
+	if (rf->xrefs)
+		free(rf->xrefs->v);
+	free(rf->xrefs);
+	free(rf->ptr);
+	free(rf->fn);
+	free(rf->fix);
+	free(rf->table);
+	decoder_free(rf->dec);
+	elf_funcs_free(&rf->funcs);
+	elf_close(&rf->img);
+	*rf = (struct reloc_file){ 0 };
+}
+
+const uint8_t *reloc_bytes(const struct reloc_file *rf, const struct reloc_func *f)
+{
+	(void)rf;
+	return f->code;
+}
+
+/* Only code that runs: executable sections, and not the PLT (its stubs
+ * are the linker's, reached through their slots). */
+static bool choosable(const struct reloc_file *rf, const struct elf_func *f)
+{
+	const struct elf_section *s = &rf->img.sec[f->sec];
+
+	return f->size && (s->flags & SHF_EXECINSTR) && s->name && strncmp(s->name, ".plt", 4) != 0;
+}
+
+static void add_pointer(struct reloc_file *rf, uint64_t value, uint64_t at)
+{
+	if (!elf_vaddr_is_code(&rf->img, value))
+		return;
+	GROW(rf->ptr, rf->ptr_cap, rf->nptr + 1);
+	rf->ptr[rf->nptr++] = (struct reloc_pointer){ value, at };
+}
+
+static int by_value(const void *a, const void *b)
+{
+	const struct reloc_pointer *x = a, *y = b;
+
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* Code addresses in data: in a shared object or PIE each is a RELATIVE
+ * relocation (its addend; the word in the file may be 0); in fixed-address
+ * code, any aligned 8-byte word of the data that is one. */
+static void find_pointers(struct reloc_file *rf)
+{
+	const struct elf_image *img = &rf->img;
+
+	for (size_t i = 0; i < img->nsec; i++) {
+		const struct elf_section *s = &img->sec[i];
+
+		if (s->type == SHT_RELA && s->entsize == sizeof(Elf64_Rela) && s->offset <= img->size &&
+		    s->size <= img->size - s->offset && rf->img.type == ET_DYN)
+			for (uint64_t k = 0; k < s->size / sizeof(Elf64_Rela); k++) {
+				Elf64_Rela r;
+
+				memcpy(&r, img->data + s->offset + k * sizeof r, sizeof r);
+				if (ELF64_R_TYPE(r.r_info) == R_X86_64_RELATIVE)
+					add_pointer(rf, (uint64_t)r.r_addend, r.r_offset);
+			}
+		if (rf->img.type == ET_EXEC && (s->flags & SHF_ALLOC) && !(s->flags & SHF_EXECINSTR) &&
+		    s->type == SHT_PROGBITS && s->offset <= img->size && s->size <= img->size - s->offset)
+			for (uint64_t k = (8 - s->addr % 8) % 8; k + 8 <= s->size; k += 8) {
+				uint64_t v;
+
+				memcpy(&v, img->data + s->offset + k, 8);
+				add_pointer(rf, v, s->addr + k);
+			}
+	}
+	qsort(rf->ptr, rf->nptr, sizeof *rf->ptr, by_value);
+}
+
+static struct reloc_func *add_chosen(struct reloc_file *rf, const struct elf_func *f, size_t *cap)
+{
+	struct reloc_func *r;
+
+	if (!rf->xrefs) {
+		rf->xrefs = xcalloc(1, sizeof *rf->xrefs);
+		reloc_find_xrefs(rf, rf->xrefs);
+		find_pointers(rf);
+	}
+	GROW(rf->fn, *cap, rf->nfn + 1);
+	r = &rf->fn[rf->nfn++];
+	*r = (struct reloc_func){ .addr = f->addr, .size = f->size, .name = f->name,
+				  .code = elf_func_bytes(&rf->img, f) };
+	reloc_analyse(rf, r, rf->xrefs);
+	rf->refused[r->refused]++;
+	return r;
+}
+
+size_t reloc_choose(struct reloc_file *rf, const char *glob)
+{
+	size_t cap = rf->nfn, before = rf->nfn;
+
+	for (size_t i = 0; i < rf->funcs.n; i++) {
+		const struct elf_func *f = &rf->funcs.v[i];
+
+		if (choosable(rf, f) && (!glob || glob_match(glob, f->name)))
+			add_chosen(rf, f, &cap);
+	}
+	return rf->nfn - before;
+}
+
+struct reloc_func *reloc_choose_at(struct reloc_file *rf, uint64_t addr)
+{
+	size_t cap = rf->nfn;
+
+	for (size_t i = 0; i < rf->nfn; i++)
+		if (addr >= rf->fn[i].addr && addr < rf->fn[i].addr + rf->fn[i].size)
+			return &rf->fn[i];
+	for (size_t i = 0; i < rf->funcs.n; i++) {
+		const struct elf_func *f = &rf->funcs.v[i];
+
+		if (choosable(rf, f) && addr >= f->addr && addr < f->addr + f->size)
+			return add_chosen(rf, f, &cap);
+	}
+	return NULL;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct reloc_loop *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start ? 1 :
+	       x->end > y->end ? -1 : x->end < y->end;
+}
+
+/* The loops as the scan sees them: the CFG with the function's resolved
+ * dispatch tables, spans grown as the hazard model grows them. */
+size_t reloc_loops(struct reloc_file *rf, const struct reloc_func *f, struct reloc_loop **out)
+{
+	const uint8_t *code = reloc_bytes(rf, f);
+	struct insn *insn = xcalloc(f->size + 1, sizeof *insn);
+	struct cfg_jump_table *jt = xcalloc(f->ntable + 1, sizeof *jt);
+	struct jump_targets *tg = xcalloc(f->ntable + 1, sizeof *tg);
+	struct cfg g = { 0 };
+	size_t used, n, nt = 0;
+
+	n = decode_run(rf->dec, code, f->size, f->addr, insn, f->size + 1, &used);
+	for (size_t j = 0; j < n && nt < f->ntable; j++) {
+		struct table_shape t;
+
+		if (insn[j].kind == BR_JUMP_IND &&
+		    decode_jump_table_shape(rf->dec, &rf->img, code, insn, n, j, &tg[nt], &t) == JUMP_TABLE) {
+			jt[nt] = (struct cfg_jump_table){ insn[j].addr, tg[nt].v, tg[nt].n };
+			nt++;
+		}
+	}
+	cfg_build_tables(&g, insn, n, jt, nt);
+	*out = xcalloc(g.nloop + 1, sizeof **out);
+	for (size_t i = 0; i < g.nloop; i++)
+		(*out)[i] = (struct reloc_loop){ g.loop[i].start, g.loop[i].end,
+			g.block[g.loop[i].header].start, g.loop[i].depth, g.loop[i].innermost };
+	qsort(*out, g.nloop, sizeof **out, by_start);
+	n = g.nloop;
+	cfg_free(&g);
+	for (size_t t = 0; t < nt; t++)
+		free(tg[t].v);
+	free(tg), free(jt), free(insn);
+	return n;
+}

@@ -1,0 +1,56 @@
+/* What analyse.c finds and plan.c lays out; nothing outside relocate/
+ * includes this. */
+#ifndef STRADDLE_RELOCATE_INTERNAL_H
+#define STRADDLE_RELOCATE_INTERNAL_H
+
+#include "relocate.h"
+
+enum fix_kind {
+	FIX_REL32,              /* a rel32 branch or RIP-relative operand to `target`
+				 * outside the function: rebased from the copy */
+	FIX_REL8_STUB,          /* a rel8 branch out: to a jump stub after the copy */
+	FIX_RIP_TABLE,          /* a RIP-relative operand naming table `table`:
+				 * the copy's own table */
+	FIX_ABS_SELF,           /* an absolute address of the function's own code
+				 * (fixed-address code only): the copy's */
+	FIX_ABS_TABLE,          /* an absolute address of table `table` */
+};
+
+struct reloc_fix {
+	uint8_t kind;           /* enum fix_kind */
+	uint8_t size;           /* of the field: 1, 4 or 8 */
+	uint32_t table;         /* FIX_RIP_TABLE, FIX_ABS_TABLE: the file's table index */
+	uint64_t field;         /* ELF vaddr of the field */
+	uint64_t end;           /* ELF vaddr of the end of its instruction */
+	uint64_t target;        /* what it refers to */
+	bool branch;            /* a branch's (else an operand's): a branch to a moved
+				 * function goes to its copy, a pointer to the original */
+};
+
+struct reloc_table {
+	struct table_shape shape;
+	const uint8_t *bytes;   /* the entries, in the file */
+	uint64_t at;            /* its offset in its function's arena block */
+};
+
+/* A direct branch from one function into another's middle (analyse.c). */
+struct reloc_xref {
+	uint64_t field, end, target;
+	uint64_t from;          /* the function it is in */
+	uint8_t size;
+};
+
+/* analyse.c: every direct branch of the file into a function's middle,
+ * sorted by target, found once per file. */
+struct reloc_xrefs {
+	struct reloc_xref *v;
+	size_t n, cap;
+};
+
+void reloc_find_xrefs(struct reloc_file *rf, struct reloc_xrefs *x);
+void reloc_analyse(struct reloc_file *rf, struct reloc_func *f, const struct reloc_xrefs *x);
+
+/* Lay out each function's block: copy, stubs, tables (plan.c). */
+void reloc_block_layout(struct reloc_file *rf, struct reloc_func *f);
+
+#endif

@@ -1,0 +1,387 @@
+/* The arena: each moved function's block (its copy, the jump stubs of its
+ * rel8 branches out, its tables) at the offset its placement asks, and
+ * the fix-ups and patches that tie it to the object; written as a plan
+ * (plan.h) for the preload library. */
+#include "internal.h"
+#include "plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define STUB_LEN 5              /* jmp rel32 */
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
+/* Copy, stubs, tables; a rel8 branch out must reach its stub. */
+void reloc_block_layout(struct reloc_file *rf, struct reloc_func *f)
+{
+	uint32_t stub = f->falls_off;
+	uint64_t at;
+
+	for (uint32_t i = f->first_fix; i < f->first_fix + f->nfix; i++) {
+		const struct reloc_fix *x = &rf->fix[i];
+		int64_t d = (int64_t)(f->size + STUB_LEN * stub) - (int64_t)(x->end - f->addr);
+
+		if (x->kind != FIX_REL8_STUB)
+			continue;
+		if (d > 127) {
+			f->refused = RELOC_SHORT_BRANCH_OUT, f->refused_at = x->end - 2;
+			return;
+		}
+		stub++;
+	}
+	f->nstub = stub - f->falls_off;
+	f->block = f->size + STUB_LEN * stub;
+	at = align_up(f->block, 8);
+	f->tables_at = at;
+	for (uint32_t t = f->first_table; t < f->first_table + f->ntable; t++) {
+		rf->table[t].at = at;
+		at = align_up(at + rf->table[t].shape.count * rf->table[t].shape.size, 8);
+	}
+	f->block_size = at;
+}
+
+/* ---- the arena of one file ---- */
+
+struct placed {
+	const struct reloc_func *f;
+	uint64_t at;                    /* block's offset in the arena */
+};
+
+struct arena {
+	uint8_t *image;
+	uint64_t size;
+	struct placed *p;               /* sorted by function address */
+	size_t n;
+	struct plan_fixup *fix;
+	size_t nfix, fix_cap;
+	struct plan_patch *patch;
+	size_t npatch;
+};
+
+static int by_addr(const void *a, const void *b)
+{
+	const struct placed *x = a, *y = b;
+
+	return x->f->addr < y->f->addr ? -1 : x->f->addr > y->f->addr;
+}
+
+/* The moved function holding a, or NULL. */
+static const struct placed *moved_at(const struct arena *a, uint64_t addr)
+{
+	size_t lo = 0, hi = a->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct reloc_func *f = a->p[mid].f;
+
+		if (addr < f->addr)
+			hi = mid;
+		else if (addr >= f->addr + f->size)
+			lo = mid + 1;
+		else
+			return &a->p[mid];
+	}
+	return NULL;
+}
+
+static void put_fix(struct arena *a, struct plan_fixup f)
+{
+	GROW(a->fix, a->fix_cap, a->nfix + 1);
+	a->fix[a->nfix++] = f;
+}
+
+static void put_le(uint8_t *p, uint64_t v, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Where a reference to `target` goes: into a copy when it lands in a moved
+ * function (a branch to one's entry too; a pointer to an entry stays on
+ * the original, which jumps to the copy). */
+static void value_of(const struct arena *a, uint64_t target, bool branch, uint64_t *value,
+		     uint8_t *in)
+{
+	const struct placed *p = moved_at(a, target);
+
+	if (p && (branch || target != p->f->addr)) {
+		*value = p->at + (target - p->f->addr), *in = PLAN_IN_COPY;
+		return;
+	}
+	*value = target, *in = PLAN_IN_OBJECT;
+}
+
+/* A field whose value is known now: both ends in the arena. */
+static bool bake(struct arena *a, uint64_t field, uint64_t value, uint8_t value_in, uint64_t ref,
+		 unsigned size)
+{
+	if (value_in != PLAN_IN_COPY)
+		return false;
+	put_le(a->image + field, value - ref, size);
+	return true;
+}
+
+static void rel32(struct arena *a, uint64_t field, uint64_t target, bool branch, uint64_t ref)
+{
+	struct plan_fixup f = { .at = field, .ref = ref, .size = 4, .at_in = PLAN_IN_COPY,
+				.ref_in = PLAN_IN_COPY };
+
+	value_of(a, target, branch, &f.value, &f.value_in);
+	if (!bake(a, field, f.value, f.value_in, ref, 4))
+		put_fix(a, f);
+}
+
+static void copy_fixes(struct arena *a, const struct reloc_file *rf, const struct placed *p)
+{
+	const struct reloc_func *f = p->f;
+	uint64_t stub = p->at + f->size;
+
+	/* falling off the copy's end goes where falling off the original's
+	 * would */
+	if (f->falls_off) {
+		a->image[stub] = 0xe9;
+		rel32(a, stub + 1, f->addr + f->size, true, stub + STUB_LEN);
+		stub += STUB_LEN;
+	}
+	for (uint32_t i = f->first_fix; i < f->first_fix + f->nfix; i++) {
+		const struct reloc_fix *x = &rf->fix[i];
+		uint64_t field = p->at + (x->field - f->addr), end = p->at + (x->end - f->addr);
+		bool of_table = x->kind == FIX_RIP_TABLE || x->kind == FIX_ABS_TABLE;
+		uint64_t table = of_table ? p->at + rf->table[x->table].at : 0;
+
+		switch (x->kind) {
+		case FIX_REL32:
+			rel32(a, field, x->target, x->branch, end);
+			break;
+		case FIX_REL8_STUB:
+			a->image[field] = (uint8_t)(int8_t)(stub - end);
+			a->image[stub] = 0xe9;
+			rel32(a, stub + 1, x->target, true, stub + STUB_LEN);
+			stub += STUB_LEN;
+			break;
+		case FIX_RIP_TABLE:
+			put_le(a->image + field, table - end, 4);
+			break;
+		case FIX_ABS_SELF:
+		case FIX_ABS_TABLE:
+			put_fix(a, (struct plan_fixup){ .at = field, .at_in = PLAN_IN_COPY,
+				.value = x->kind == FIX_ABS_TABLE ? table :
+					 p->at + (x->target - f->addr),
+				.value_in = PLAN_IN_COPY, .ref_in = PLAN_ABSOLUTE, .size = x->size });
+			break;
+		}
+	}
+}
+
+/* Tables: PIC entries are rebased to the copied table; absolute ones are
+ * the copies' addresses, known at run time. */
+static void copy_tables(struct arena *a, const struct reloc_file *rf, const struct placed *p)
+{
+	const struct reloc_func *f = p->f;
+
+	for (uint32_t t = f->first_table; t < f->first_table + f->ntable; t++) {
+		const struct reloc_table *tb = &rf->table[t];
+		uint64_t at = p->at + tb->at;
+
+		for (uint64_t e = 0; e < tb->shape.count; e++) {
+			const uint8_t *q = tb->bytes + e * tb->shape.size;
+			uint64_t field = at + e * tb->shape.size, raw = 0;
+			struct plan_fixup fx = { .at = field, .at_in = PLAN_IN_COPY,
+						 .size = tb->shape.size };
+
+			for (unsigned k = 0; k < tb->shape.size; k++)
+				raw |= (uint64_t)q[k] << (8 * k);
+			if (tb->shape.size == 4) {
+				value_of(a, tb->shape.table + (uint64_t)(int64_t)(int32_t)raw, true,
+					 &fx.value, &fx.value_in);
+				fx.ref = at, fx.ref_in = PLAN_IN_COPY;
+				if (!bake(a, field, fx.value, fx.value_in, at, 4))
+					put_fix(a, fx);
+			} else {
+				value_of(a, raw, true, &fx.value, &fx.value_in);
+				fx.ref_in = PLAN_ABSOLUTE;
+				put_fix(a, fx);
+			}
+		}
+	}
+}
+
+/* The entry becomes `jmp copy`; branches from code not moved into the
+ * middle go to the copy's middle. */
+static void object_patches(struct arena *a, const struct reloc_file *rf, const struct placed *p)
+{
+	const struct reloc_func *f = p->f;
+	const struct reloc_xrefs *x = rf->xrefs;
+
+	a->patch[a->npatch++] = (struct plan_patch){ .at = f->addr, .bytes = { 0xe9 }, .len = 5 };
+	put_fix(a, (struct plan_fixup){ .at = f->addr + 1, .at_in = PLAN_IN_OBJECT, .value = p->at,
+		.value_in = PLAN_IN_COPY, .ref = f->addr + 5, .ref_in = PLAN_IN_OBJECT, .size = 4 });
+	for (size_t i = 0; i < x->n; i++) {
+		const struct reloc_xref *r = &x->v[i];
+
+		if (r->target <= f->addr || r->target >= f->addr + f->size || moved_at(a, r->from))
+			continue;
+		put_fix(a, (struct plan_fixup){ .at = r->field, .at_in = PLAN_IN_OBJECT,
+			.value = p->at + (r->target - f->addr), .value_in = PLAN_IN_COPY,
+			.ref = r->end, .ref_in = PLAN_IN_OBJECT, .size = 4 });
+	}
+}
+
+static void arena_free(struct arena *a)
+{
+	free(a->image), free(a->p), free(a->fix), free(a->patch);
+	*a = (struct arena){ 0 };
+}
+
+/* Each block where its placement asks, one after the other; int3 around. */
+static int arena_build(struct arena *a, const struct reloc_file *rf,
+		       const struct reloc_place *place, size_t n, uint64_t *start, struct err *e)
+{
+	uint64_t cursor = 64;
+
+	*a = (struct arena){ 0 };
+	a->p = xcalloc(n + 1, sizeof *a->p);
+	for (size_t i = 0; i < n; i++) {
+		const struct reloc_func *f = place[i].f;
+		uint64_t anchor = place[i].anchor - f->addr, al = place[i].align;
+
+		if (f->refused != RELOC_OK || !al || al > 4096 || al & (al - 1) || place[i].offset >= al)
+			return err_set(e, "%s: cannot be placed so", f->name);
+		a->p[i].f = f;
+		a->p[i].at = cursor + (place[i].offset + al - (cursor + anchor) % al) % al;
+		start[i] = a->p[i].at;
+		cursor = a->p[i].at + f->block_size;
+	}
+	a->n = n;
+	a->size = align_up(cursor + 64, 4096);
+	a->image = xmalloc(a->size);
+	memset(a->image, 0xcc, a->size);
+	a->patch = xcalloc(n + 1, sizeof *a->patch);
+	for (size_t i = 0; i < n; i++)
+		memcpy(a->image + a->p[i].at, a->p[i].f->code, a->p[i].f->size);
+	qsort(a->p, n, sizeof *a->p, by_addr);
+	for (size_t i = 0; i + 1 < n; i++)
+		if (a->p[i].f == a->p[i + 1].f)
+			return err_set(e, "%s: placed twice", a->p[i].f->name);
+	for (size_t i = 0; i < n; i++) {
+		copy_fixes(a, rf, &a->p[i]);
+		copy_tables(a, rf, &a->p[i]);
+		object_patches(a, rf, &a->p[i]);
+	}
+	return 0;
+}
+
+/* ---- the plan file ---- */
+
+struct plan_job {
+	const struct reloc_plan_part *part;
+	size_t nparts;
+	struct arena *arena;
+	uint64_t **start;
+};
+
+static int put(FILE *f, const void *p, size_t n)
+{
+	static const uint8_t zero[8];
+	size_t pad = (8 - n % 8) % 8;
+
+	return fwrite(p, 1, n, f) != n || fwrite(zero, 1, pad, f) != pad ? -1 : 0;
+}
+
+static void object_span(const struct elf_image *img, uint64_t *lo, uint64_t *hi)
+{
+	*lo = UINT64_MAX, *hi = 0;
+	for (size_t i = 0; i < img->nsec; i++)
+		if (img->sec[i].flags & 2 /* SHF_ALLOC */ && img->sec[i].addr) {
+			if (img->sec[i].addr < *lo)
+				*lo = img->sec[i].addr;
+			if (img->sec[i].addr + img->sec[i].size > *hi)
+				*hi = img->sec[i].addr + img->sec[i].size;
+		}
+	if (*lo > *hi)
+		*lo = *hi = 0;
+}
+
+static int put_object(FILE *f, const struct reloc_plan_part *part, const struct arena *a,
+		      const uint64_t *start)
+{
+	const struct elf_image *img = &part->rf->img;
+	struct plan_object o = { .build_id_len = (uint32_t)img->build_id_len,
+		.path_len = (uint32_t)strlen(img->path) + 1, .arena_size = a->size,
+		.nfixup = (uint32_t)a->nfix, .npatch = (uint32_t)a->npatch,
+		.nfunc = (uint32_t)part->n, .nmap = (uint32_t)part->n };
+	int rc;
+
+	memcpy(o.build_id, img->build_id, img->build_id_len);
+	object_span(img, &o.span_lo, &o.span_hi);
+	rc = put(f, &o, sizeof o) | put(f, img->path, o.path_len) | put(f, a->image, a->size) |
+	     put(f, a->fix, a->nfix * sizeof *a->fix) | put(f, a->patch, a->npatch * sizeof *a->patch);
+	for (size_t i = 0; i < part->n; i++) {
+		const struct reloc_func *fn = part->place[i].f;
+		struct plan_map m = { start[i], fn->block, fn->addr, (uint32_t)strlen(fn->name), 0 };
+
+		rc |= put(f, &m, sizeof m) | put(f, fn->name, m.name_len);
+	}
+	return rc;
+}
+
+static int write_plan(FILE *f, void *ctx)
+{
+	const struct plan_job *j = ctx;
+	struct plan_header h = { PLAN_MAGIC, (uint32_t)j->nparts, 0 };
+	int rc = put(f, &h, sizeof h);
+
+	for (size_t i = 0; i < j->nparts; i++)
+		rc |= put_object(f, &j->part[i], &j->arena[i], j->start[i]);
+	return rc;
+}
+
+int reloc_plan_write(const struct reloc_plan_part *part, size_t nparts, FILE *f,
+		     struct err *e)
+{
+	struct arena *a = xcalloc(nparts + 1, sizeof *a);
+	uint64_t **start = xcalloc(nparts + 1, sizeof *start);
+	struct plan_job job = { part, nparts, a, start };
+	int rc = 0;
+
+	if (nparts > PLAN_MAX_OBJECTS)
+		rc = err_set(e, "a plan moves code of at most %d files", PLAN_MAX_OBJECTS);
+	for (size_t i = 0; i < nparts && !rc; i++) {
+		start[i] = xcalloc(part[i].n + 1, sizeof **start);
+		rc = arena_build(&a[i], part[i].rf, part[i].place, part[i].n, start[i], e);
+	}
+	if (!rc && (write_plan(f, &job) || fflush(f)))
+		rc = err_set(e, "cannot write the plan");
+	for (size_t i = 0; i < nparts; i++)
+		arena_free(&a[i]), free(start[i]);
+	free(a), free(start);
+	return rc;
+}
+
+int reloc_image(struct reloc_file *rf, const struct reloc_place *place, size_t n, uint64_t bias,
+		uint64_t arena, uint8_t **image, size_t *size, uint64_t *start, struct err *e)
+{
+	struct arena a;
+
+	if (arena_build(&a, rf, place, n, start, e)) {
+		arena_free(&a);
+		return -1;
+	}
+	for (size_t i = 0; i < a.nfix; i++) {
+		const struct plan_fixup *f = &a.fix[i];
+		uint64_t v = (f->value_in == PLAN_IN_COPY ? arena : bias) + f->value;
+
+		if (f->at_in != PLAN_IN_COPY)
+			continue;
+		v -= f->ref_in == PLAN_ABSOLUTE ? 0 : (f->ref_in == PLAN_IN_COPY ? arena : bias) + f->ref;
+		put_le(a.image + f->at, v, f->size);
+	}
+	*image = a.image, *size = a.size;
+	a.image = NULL;
+	arena_free(&a);
+	return 0;
+}
