@@ -431,7 +431,8 @@ void html_section_benches(FILE *out, const struct report_input *in, size_t n)
 static void comparison_of(const json_t *metric, const json_t *e, struct comparison *c)
 {
 	*c = (struct comparison){ .base = json_num(metric, "value"), .new = json_num(e, "value"),
-		.base_runs = (size_t)json_num(e, "base_runs"), .new_runs = (size_t)json_num(e, "runs"),
+		.base_runs = (size_t)json_integer_value(json_object_get(e, "base_runs")),
+		.new_runs = (size_t)json_integer_value(json_object_get(e, "runs")),
 		.base_spread = json_num(e, "base_range"), .new_spread = json_num(e, "range"),
 		.change_robot = json_num(e, "change_pct"), .p = json_num(e, "p"),
 		.enough = json_is_true(json_object_get(e, "enough_runs")),
@@ -490,6 +491,26 @@ void html_section_compare(FILE *out, const struct report_input *in)
 
 /* ---- reading the measured kinds before the page is written ---- */
 
+/* Each comparison's run counts are counts: fuzz_report found a missing
+ * "base_runs" made NaN and then a size_t (UBSan, issue 25). */
+static int check_compare_runs(const char *path, const json_t *metrics, struct err *e)
+{
+	const json_t *m, *x;
+	size_t i, k;
+
+	json_array_foreach(metrics, i, m) {
+		json_array_foreach(json_object_get(m, "new"), k, x) {
+			const json_t *b = json_object_get(x, "base_runs"), *r = json_object_get(x, "runs");
+
+			if (!json_is_integer(b) || !json_is_integer(r) || json_integer_value(b) < 0 ||
+			    json_integer_value(r) < 0)
+				return err_set(e, "%s: metric %zu, comparison %zu: \"base_runs\" and "
+					       "\"runs\" are not counts", path, i, k);
+		}
+	}
+	return 0;
+}
+
 int report_check_measured(const struct report_input *in, struct err *e)
 {
 	if (strcmp(in->command, "bench") == 0 || strcmp(in->command, "sweep") == 0 ||
@@ -515,6 +536,7 @@ int report_check_measured(const struct report_input *in, struct err *e)
 		if (!json_is_array(m) || !json_is_string(json_object_get(in->doc, "base")))
 			return err_set(e, "%s: a compare document without \"base\" and \"metrics\"",
 				       in->path);
+		return check_compare_runs(in->path, m, e);
 	}
 	return 0;
 }

@@ -265,3 +265,14 @@ jq '.profile.name = "cal\u001b[31mred"' tests/fixtures/calibrate/zen5-quick.json
 run "$STRADDLE" scan --uarch "$GD/redp.json" "$G000"
 expect_eq "9: a profile named with ESC: scan's header escaped" "$(printf '%s\n' "$OUT" | head -n 1)" \
 	"$G000: x86_64 exec, 1 functions, 49 instructions, 1 loops; profile cal\\x1b[31mred"
+
+# ---- found by fuzz_report: a compare document without its run counts ----
+# A missing "base_runs" became NaN and then a size_t (UBSan in the page).
+"$STRADDLE" compare --format json "$SW" "$SW" >"$GD/cmp.json"
+jq 'del(.metrics[1].new[0].base_runs)' "$GD/cmp.json" >"$GD/cmp-cut.json"
+run "$STRADDLE" report -o "$GD/cmp.html" "$GD/cmp-cut.json"
+expect_eq "fuzz: compare document without base_runs: exit 2, the line, no page" \
+	"$RC:$ERR:$(test -e "$GD/cmp.html" && echo page)" \
+	"2:straddle: report: $GD/cmp-cut.json: metric 1, comparison 0: \"base_runs\" and \"runs\" are not counts:"
+run "$STRADDLE" report -o "$GD/cmp.html" "$GD/cmp.json"
+expect_eq "fuzz: the whole compare document: a page" "$RC:$ERR:$(test -s "$GD/cmp.html" && echo page)" "0::page"
