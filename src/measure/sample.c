@@ -492,7 +492,8 @@ static void replay_fork(struct sampling *s, const struct sample_event *ev)
 	if (!parent->copies_read)
 		read_copies(parent);
 	GROW(child->copy, child->copy_cap, child->ncopy + parent->ncopy);
-	memcpy(child->copy + child->ncopy, parent->copy, parent->ncopy * sizeof *child->copy);
+	if (parent->ncopy)      /* no copies: parent->copy is NULL, which memcpy may not get */
+		memcpy(child->copy + child->ncopy, parent->copy, parent->ncopy * sizeof *child->copy);
 	child->ncopy += parent->ncopy;
 	child->copies_read = true;
 }
