@@ -734,7 +734,7 @@ static int cmd_scan(int argc, char **argv)
 			json_array_append_new(names, json_string(c.profiles[i]->name));
 		json_object_set_new(head, "profiles", names);
 		if (c.host_why[0])
-			json_object_set_new(head, "host", json_string(c.host_why));
+			json_object_set_new(head, "host", json_text(c.host_why));
 		c.errors = json_array();
 		/* tens of megabytes: write them in large blocks */
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);

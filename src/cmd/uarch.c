@@ -68,7 +68,7 @@ static int print_json(const struct host *h)
 	if (cal) {
 		json_t *o = results_profile(cal);
 
-		json_object_set_new(o, "file", json_string(path));
+		json_object_set_new(o, "file", json_text(path));
 		json_array_append_new(list, o);
 	}
 	json_object_set_new(doc, "profiles", list);

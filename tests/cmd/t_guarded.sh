@@ -276,3 +276,10 @@ expect_eq "fuzz: compare document without base_runs: exit 2, the line, no page" 
 	"2:straddle: report: $GD/cmp-cut.json: metric 1, comparison 0: \"base_runs\" and \"runs\" are not counts:"
 run "$STRADDLE" report -o "$GD/cmp.html" "$GD/cmp.json"
 expect_eq "fuzz: the whole compare document: a page" "$RC:$ERR:$(test -s "$GD/cmp.html" && echo page)" "0::page"
+
+# ---- 1 (the command line): an argument that is not UTF-8 is kept ----
+# json_string refused it and the argument was dropped from "command_line".
+run "$STRADDLE" record -o "$GD/argv.json" -- /bin/true "$(printf 'a\377b')"
+expect_eq "1: record's command_line keeps a non-UTF-8 argument as U+FFFD" \
+	"$(python3 -c 'import json, sys; print(ascii(json.load(open(sys.argv[1], encoding="utf-8"))["command_line"][4:]))' "$GD/argv.json")" \
+	"['/bin/true', 'a\\ufffdb']"
