@@ -232,8 +232,14 @@ static void forward_signal(int sig, siginfo_t *si, void *uc)
 	if ((sig == SIGINT || sig == SIGQUIT) && si->si_code != SI_USER)
 		return;         /* the terminal's: the program has it already */
 	forwarded = sig;
-	if (running_child > 0)
+	if (running_child > 0) {
 		kill(running_child, sig);
+		return;
+	}
+	/* the program is over: nothing to wait for, record ends now (a read
+	 * that never returns must not make it unkillable) */
+	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
 static void forward_terminating(void)

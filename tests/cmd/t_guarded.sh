@@ -283,3 +283,12 @@ run "$STRADDLE" record -o "$GD/argv.json" -- /bin/true "$(printf 'a\377b')"
 expect_eq "1: record's command_line keeps a non-UTF-8 argument as U+FFFD" \
 	"$(python3 -c 'import json, sys; print(ascii(json.load(open(sys.argv[1], encoding="utf-8"))["command_line"][4:]))' "$GD/argv.json")" \
 	"['/bin/true', 'a\\ufffdb']"
+
+# ---- 2 (record): a FIFO at the program's /tmp/perf-PID.map ----
+# record reads that file (straddle place's copies) when the program forks;
+# anyone can make it a FIFO, and record waited for a writer forever.
+run timeout -k 5 60 "$STRADDLE" record -o "$GD/fifo-rec.json" -- \
+	sh -c 'echo $$ >"$1"; mkfifo /tmp/perf-$$.map; (true) & wait' sh "$GD/shpid"
+expect_eq "2: record of a program with a FIFO at its perf map: exit 0, the record written" \
+	"$RC:$(jq -r .command "$GD/fifo-rec.json" 2>/dev/null)" "0:record"
+rm -f "/tmp/perf-$(cat "$GD/shpid").map"
