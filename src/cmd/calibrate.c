@@ -332,10 +332,6 @@ static int write_outputs(struct calibrate_cmd *c)
 	struct err e;
 	int rc = 0;
 
-	/* --from: the profile is of the machine that measured, not of this one
-	 * (the file said this host's CPU, which had measured nothing) */
-	if (c->from)
-		json_object_set_new(doc, "machine", results_recorded_machine(&c->host));
 	if (results_write(doc, c->out, &e)) {
 		complain(c->out, "%s", e.msg);
 		rc = -1;

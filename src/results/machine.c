@@ -53,16 +53,6 @@ json_t *results_machine(void)
 		"profile", h.profile ? h.profile->name : NULL);
 }
 
-json_t *results_recorded_machine(const struct host *h)
-{
-	/* "arch" as read_machine reads it back: aarch64 or x86_64 (uname's) */
-	return json_pack("{s:s, s:i, s:i, s:i, s:s, s:s?, s:s?}", "vendor", h->vendor,
-		"family", (int)h->family, "model", (int)h->model, "stepping", (int)h->stepping,
-		"model_name", h->model_name, "arch", !h->profile ? NULL :
-		h->profile->arch == ARCH_AARCH64 ? "aarch64" : "x86_64",
-		"profile", h->profile ? h->profile->name : NULL);
-}
-
 json_t *results_run_info(const char *command, int argc, char **argv)
 {
 	json_t *doc = results_new(command), *args = json_array();

@@ -91,10 +91,6 @@ void results_scan_file(struct json_stream *s, struct elf_image *img,
 json_t *results_hazard(const struct hazard *h);
 
 /* The machine: CPU identity, microcode, ERMS/FSRM/FZRM/FSRS, kernel. */
-/* The identity of a machine measured elsewhere (calibrate --from: the
- * recorded one's vendor, family, model, stepping, name, profile), without
- * this machine's microcode, features or kernel, which did not measure. */
-json_t *results_recorded_machine(const struct host *h);
 json_t *results_machine(void);
 /* The head of a result file: schema, command, tool version, the command
  * line, the time (UTC) and the machine. */
