@@ -91,6 +91,9 @@ static const struct cmd_option place_options[] = {
 	  .hi = 10, .help = "how much slower counts (default 2%)" },
 	{ .name = "uarch", .value = "P", .kind = OPT_STRING, .field = F(uarch),
 	  .help = "profile of the prediction: a name, host or FILE.json" },
+	{ .name = "llvm-mca", .value = "PROGRAM|none", .kind = OPT_STRING, .field = F(x.llvm_mca),
+	  .help = "the cost model's back end, as for scan (default:\n"
+		  "$STRADDLE_LLVM_MCA, else the newest llvm-mca-N)" },
 	{ .name = "seed", .value = "N", .kind = OPT_U64, .field = F(x.seed), .max = ULONG_MAX,
 	  .help = "seed of the random order and offsets (default 1)" },
 	{ .name = "no-output-check", .kind = OPT_SET, .field = F(x.no_output_check),
@@ -144,6 +147,7 @@ static int parse_options(struct place_cmd *c, int argc, char **argv)
 	c->offsets = "current,best,worst";
 	c->x.align = 64, c->x.runs = 10, c->x.budget_s = 300, c->x.alpha = 0.05, c->x.material = 0.02;
 	c->x.seed = 1, c->uarch = "host", c->direction = "lower";
+	c->x.llvm_mca = getenv("STRADDLE_LLVM_MCA");
 	if (parse_command_line(&place_command, c, argc, argv))
 		return -1;
 	if (optind >= argc) {
@@ -426,13 +430,13 @@ static const char *unit(const struct place_cmd *c)
 static void print_table(const struct place_cmd *c)
 {
 	static const char *const cols[] = { "arm", ">offset", ">runs", ">median", ">95% CI",
-		">ratio", ">p", "slow", "predicted" };
+		">ratio", ">p", "slow", ">model", "predicted" };
 	struct table t;
 
-	table_init(&t, 9, cols);
+	table_init(&t, 10, cols);
 	for (size_t i = 0; i < c->x.narms; i++) {
 		const struct place_arm *a = &c->x.arm[i];
-		char off[16], runs[16], med[32], ci[64], ratio[16], p[16], pred[128];
+		char off[16], runs[16], med[32], ci[64], ratio[16], p[16], pred[128], model[16];
 
 		snprintf(off, sizeof off, a->kind == PLACE_UNMOVED || a->kind == PLACE_RANDOM || !c->x.subject ?
 			 "-" : "%u", a->offset);
@@ -442,7 +446,8 @@ static void print_table(const struct place_cmd *c)
 		snprintf(ratio, sizeof ratio, "%.3f", a->ratio);
 		snprintf(p, sizeof p, a->ratio == 1 ? "-" : "%.3g", a->p);
 		predicted_text(a, pred, sizeof pred);
-		table_row(&t, a->name, off, runs, med, ci, ratio, p, a->slow ? "slow" : "", pred);
+		snprintf(model, sizeof model, a->predicted_slowdown ? "%.3f" : "-", a->predicted_slowdown);
+		table_row(&t, a->name, off, runs, med, ci, ratio, p, a->slow ? "slow" : "", model, pred);
 	}
 	table_print(&t, stdout);
 	table_free(&t);
@@ -514,7 +519,7 @@ static void print_answer(const struct place_cmd *c)
 		const struct place_arm *a = &c->x.arm[i];
 
 		if (c->x.subject && (a->kind == PLACE_OFFSET || a->kind == PLACE_CONTROL))
-			total++, agree += a->slow == (a->npredicted > 0);
+			total++, agree += a->slow == (a->predicted_slowdown > 1 + c->x.material);
 	}
 	change_line(c, un, ctl, ctl_line, sizeof ctl_line);
 	if (c->x.subject)
@@ -525,8 +530,10 @@ static void print_answer(const struct place_cmd *c)
 		       "program: %s\n", ctl_line);
 	if (c->x.subject) {
 		print_moves(c, ctl, what);
-		printf("model (%s) and measurement agree on %zu of %zu placements\n", c->x.profile->name,
-		       agree, total);
+		printf("model (%s; back end %.2f cycles an iteration, %s) and measurement agree on "
+		       "%zu of %zu placements (model: costs more than %.0f%%)\n", c->x.profile->name,
+		       c->x.back_end.cycles, cost_source_name(c->x.back_end.source), agree, total,
+		       100 * c->x.material);
 	} else if (arm_kind(c, PLACE_RANDOM, NULL)) {
 		const struct place_arm *r = arm_kind(c, PLACE_RANDOM, NULL);
 

@@ -330,6 +330,31 @@ int experiment_run(struct place_experiment *x, struct err *e)
 
 /* ---- what they say ---- */
 
+/* The cost model's ratio for the subject loop at each arm's offset, from
+ * one back end of its bytes (issue 26: what place holds its measurement
+ * against). */
+static void predict_costs(struct place_experiment *x)
+{
+	const struct reloc_func *f = x->subject;
+	struct decoder *d = decoder_new(x->profile->arch);
+	struct err e;
+
+	if (!d || loop_back_end(x->llvm_mca, x->profile, d, f->code + (x->loop_start - f->addr),
+				x->loop_end - x->loop_start, x->loop_start, &x->back_end, &e))
+		x->back_end = (struct back_end){ 0 };
+	decoder_free(d);
+	for (size_t i = 0; i < x->narms; i++) {
+		struct place_arm *a = &x->arm[i];
+		uint64_t delta = (a->offset + x->align - x->loop_start % x->align) % x->align;
+		unsigned w;
+
+		if (a->kind == PLACE_OFFSET || a->kind == PLACE_CONTROL)
+			a->predicted_slowdown = cost_ratio_at(x->profile, x->loop_start + delta,
+							      x->loop_end - x->loop_start,
+							      x->back_end.cycles, &w);
+	}
+}
+
 void experiment_analyse(struct place_experiment *x)
 {
 	const struct place_arm *best = NULL;
@@ -353,6 +378,8 @@ void experiment_analyse(struct place_experiment *x)
 		a->p = a == best ? 1 : m.p;
 		a->slow = a != best && a->p < x->alpha && a->ratio > 1 + x->material;
 	}
+	if (x->subject)
+		predict_costs(x);
 }
 
 double experiment_apply_median_us(const struct place_experiment *x)

@@ -381,6 +381,7 @@ struct place_arm {
 	bool slow;
 	size_t npredicted;
 	struct hazard predicted[8];
+	double predicted_slowdown;      /* the cost model's, against the best placement; 0 none */
 };
 
 struct place_experiment {
@@ -395,6 +396,8 @@ struct place_experiment {
 	uint32_t current;               /* the loop's offset today */
 	uint32_t align;                 /* offsets are modulo it */
 	const struct profile *profile;  /* of the predictions */
+	const char *llvm_mca;           /* the back end's source (model/cost.c): NULL the newest */
+	struct back_end back_end;       /* the subject loop's, found by experiment_analyse */
 	/* how it runs */
 	char **argv;                    /* the command */
 	const char *preload;            /* libstraddle-place.so */

@@ -16,22 +16,25 @@ static json_t *arm_json(const struct place_experiment *x, const char *subject,
 		json_array_append_new(pred, results_hazard(&a->predicted[i]));
 	snprintf(name, sizeof name, "%s@%s", subject, a->name);
 	return json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:f, s:[f,f], s:f, s:f, s:f, s:b, s:f,"
-			 " s:o, s:o}", "name", name, "kernel", subject, "arm", a->name,
+			 " s:f, s:o, s:o}", "name", name, "kernel", subject, "arm", a->name,
 		"offset", (int)a->offset, "unit", x->metric ? "" : "s", "direction",
 		x->higher ? "higher" : "lower", "median", a->sum.median, "ci", a->sum.ci_lo,
 		a->sum.ci_hi, "stddev", a->sum.stddev, "cv", a->sum.cv, "ratio", a->ratio, "slow",
-		a->slow, "p_vs_best", a->p, "predicted", pred, "samples", samples);
+		a->slow, "p_vs_best", a->p, "predicted_slowdown", a->predicted_slowdown, "predicted",
+		pred, "samples", samples);
 }
 
 static json_t *place_json(const struct place_experiment *x, const char *loop)
 {
-	return json_pack("{s:s, s:s?, s:s?, s:i, s:i, s:s, s:i, s:f, s:s, s:s, s:{s:f, s:f}}",
+	return json_pack("{s:s, s:s?, s:s?, s:i, s:i, s:s, s:i, s:f, s:s, s:s, s:{s:f, s:f},"
+			 " s:{s:f, s:s}}",
 		"file", x->rf[0].img.path, "function", x->subject ? x->subject->name : NULL,
 		"loop", x->subject ? loop : NULL, "current", (int)x->current, "align",
 		(int)x->align, "measure", x->metric ? x->metric_text : x->wall ? "wall" : "cpu",
 		"rounds", (int)x->rounds, "elapsed_s", x->elapsed_s, "stopped_by", x->stopped_by,
 		"profile", x->profile->name, "apply_us", "median", experiment_apply_median_us(x), "max",
-		experiment_apply_max_us(x));
+		experiment_apply_max_us(x), "back_end", "cycles", x->back_end.cycles, "source",
+		cost_source_name(x->back_end.source));
 }
 
 json_t *results_place(const struct place_experiment *x, const char *subject,
