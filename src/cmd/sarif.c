@@ -169,7 +169,7 @@ static const char *relative_to(const char *path, const char *root, bool *relativ
 void sarif_add_row(struct json_t *log, const struct sarif_row *s)
 {
 	const struct elf_func *f = &s->r->funcs.v[s->func->func];
-	const struct hazard *lead = worst_hazard(s->h, s->n);
+	const struct hazard *lead = worst_hazard(s->h, s->n), *cost = costliest_hazard(s->h, s->n);
 	uint64_t addr = s->loop ? s->loop->start : f->addr;
 	struct strbuf profiles = { 0 }, msg = { 0 };
 	char fix[256], cfix[256], place[32], file[4096];
@@ -184,6 +184,7 @@ void sarif_add_row(struct json_t *log, const struct sarif_row *s)
 		.windows = w, .nwindows = hazard_windows(s->h, s->n, w),
 		.placement = place, .fix = fix, .compiler_fix = cfix, .cause = s->cause,
 		.fingerprint = fingerprint(s), .line = has_line ? line : 0,
+		.slowdown = cost->slowdown, .slowdown_at_most = cost->slowdown_at_most,
 	};
 
 	res.uri = relative_to(has_line ? file : s->img->path, s->source_root, &res.relative);

@@ -249,6 +249,10 @@ struct sarif_result {
 	const char *placement, *fix;
 	const char *compiler_fix;       /* NULL or "" when none is known */
 	const char *cause;              /* diff: why it is new; NULL for scan */
+	/* the cost model's slowdown of the row's costliest hazard (issue 26),
+	 * 0 when not priced; at_most: an upper bound (loop not simulated) */
+	double slowdown;
+	bool slowdown_at_most;
 	/* partialFingerprints: the rule, the function and the loop's shape,
 	 * not its address, so an alert is the same alert after a relink */
 	uint64_t fingerprint;

@@ -6,6 +6,8 @@
  * schema in make check (tests/cmd/t_sarif.sh, tests/sarif/). */
 #include "results.h"
 
+#include <math.h>
+
 #include <inttypes.h>
 #include <string.h>
 
@@ -117,6 +119,9 @@ void sarif_add(json_t *log, const struct sarif_result *f)
 		json_object_set_new(props, "compilerFix", json_text(f->compiler_fix));
 	if (f->cause)
 		json_object_set_new(props, "cause", json_string(f->cause));
+	if (f->slowdown > 0)
+		json_object_set_new(props, "predictedSlowdown", json_pack("{s:f, s:b}", "ratio",
+				    round(f->slowdown * 1e4) / 1e4, "atMost", f->slowdown_at_most));
 	res = json_pack("{s:s, s:s, s:o, s:[o], s:{s:s}, s:o}", "ruleId", rule_name(f->rule),
 			"level", level_of(f->severity), "message", message(f->message),
 			"locations", location(f), "partialFingerprints", "straddleLoopShape/v1", fp,

@@ -25,6 +25,13 @@ expect_eq "cost llvm-mca-14 zen3: the back end named" "$(jq_of '.files[0].back_e
 	"llvm-mca 14.0.6 -mcpu=znver3"
 expect_eq "cost llvm-mca-14 zen3: every loop's cost and bound" "$(cost_rows)" \
 	"fe:1.091:front-end:1.833:llvm-mca:true:1.091 chain:1:latency:3.154:llvm-mca:true: divide:1:divide:17.077:llvm-mca:true: stores:1:store:8.074:llvm-mca:true: uncertain:1.091:front-end:1.833:llvm-mca:false:1.091 x87:2:front-end:0.667:llvm-mca-width:true:2+2 avx512:2:front-end:0.667:llvm-mca-width:true:2+2"
+# SARIF carries the same cost per result (issue 24: "the predicted cost once
+# it exists"); the loops with no hazard have no result
+run "$STRADDLE" scan --format sarif --uarch zen3 --llvm-mca "$MCA14" "$COST"
+expect_eq "cost: SARIF's predictedSlowdown per result" \
+	"$(jq_of '[.runs[0].results[] | "\(.properties.function):\(.properties.predictedSlowdown.ratio):\(.properties.predictedSlowdown.atMost)"] | sort | join(" ")')" \
+	"avx512:2:true fe:1.0909:false uncertain:1.0909:false x87:2:true"
+run "$STRADDLE" scan --json --all --uarch zen3 --llvm-mca "$MCA14" "$COST"
 expect_eq "cost: ... and in JSON" \
 	"$(jq_of '[.files[0].functions[] | .name as $n | .loops[] | select(.hazards[0].slowdown_at_most) | $n] | join(" ")')" \
 	"x87 avx512"
