@@ -4,6 +4,10 @@
  * compare and report read it as they read a sweep. */
 #include "results.h"
 
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
 static json_t *arm_json(const struct place_experiment *x, const char *subject,
 			const struct place_arm *a)
 {
@@ -37,6 +41,34 @@ static json_t *place_json(const struct place_experiment *x, const char *loop)
 		cost_source_name(x->back_end.source));
 }
 
+/* --offsets random: the program's layout noise (Stabilizer's question;
+ * Mytkowicz et al., ASPLOS 2009): how far a new layout of the moved code
+ * moves it, as the central 95% of the random arm's runs around the
+ * control's median (band_pct: its half-width), beside both CVs. */
+static json_t *layout_noise(const struct place_experiment *x)
+{
+	const struct place_arm *r = NULL, *ctl = NULL;
+	double *v, lo, hi;
+
+	for (size_t i = 0; i < x->narms; i++) {
+		if (x->arm[i].kind == PLACE_RANDOM)
+			r = &x->arm[i];
+		if (x->arm[i].kind == PLACE_CONTROL)
+			ctl = &x->arm[i];
+	}
+	if (!r || !ctl || r->n < 2 || !ctl->sum.median)
+		return json_null();
+	v = xcalloc(r->n, sizeof *v);
+	memcpy(v, r->v, r->n * sizeof *v);
+	stats_sort(v, r->n);
+	lo = stats_quantile_sorted(v, r->n, 0.025), hi = stats_quantile_sorted(v, r->n, 0.975);
+	free(v);
+	return json_pack("{s:f, s:f, s:f, s:f, s:i}", "band_pct",
+		100 * fmax(fabs(hi - ctl->sum.median), fabs(ctl->sum.median - lo)) / ctl->sum.median,
+		"low_pct", 100 * (lo - ctl->sum.median) / ctl->sum.median, "high_pct",
+		100 * (hi - ctl->sum.median) / ctl->sum.median, "cv", r->sum.cv, "runs", (int)r->n);
+}
+
 json_t *results_place(const struct place_experiment *x, const char *subject,
 		      const size_t refused[RELOC_NREFUSALS], int argc, char **argv)
 {
@@ -49,6 +81,7 @@ json_t *results_place(const struct place_experiment *x, const char *subject,
 		if (refused[r])
 			json_object_set_new(why, reloc_refusal_name(r), json_integer((json_int_t)refused[r]));
 	json_object_set_new(doc, "place", place_json(x, loop));
+	json_object_set_new(doc, "layout_noise", layout_noise(x));
 	json_object_set_new(doc, "output_check", json_pack("{s:i, s:i, s:b}", "runs",
 		(int)(x->checked ? x->checked - 1 : 0), "identical", (int)x->identical, "checked",
 		!x->no_output_check));

@@ -172,3 +172,22 @@ expect_eq "place clear: predicted per arm" \
 	"unmoved:0:0 control:50:2 0:0:1 49:49:1"
 expect_eq "place clear: the back end" "$(jq -r '.place.back_end | "\(.cycles) \(.source)"' "$TMP/clear.json")" \
 	"0 none"
+
+# --offsets random: a new layout every run, and the band it spans (the
+# fixture prints where in its line its code runs, so the metric moves with
+# the layout): the control keeps the program's own offset in every run,
+# the random layouts do not; with a metric no layout moves, no band
+FIXTURE_PC=1 run "$STRADDLE" place --func work --offsets random --runs 8 --metric 'pc ([0-9]+)' \
+	--no-output-check -o "$TMP/noise.json" -- "$P/moved-pie" 10
+OWN=$(FIXTURE_PC=1 "$P/moved-pie" 10 | sed -n 's/^pc //p')
+OUT=$(cat "$TMP/noise.json")
+expect_eq "place random: the control's every run at the program's own offset" \
+	"$(jq_of '[.metrics[] | select(.arm == "control") | .samples[]] | unique | map(tostring) | join(" ")')" "$OWN"
+expect_eq "place random: the layouts moved it" \
+	"$(jq_of '[.metrics[] | select(.arm == "random") | .samples[]] | unique | length > 2')" true
+expect_eq "place random: a band around the control" \
+	"$(jq_of '.layout_noise | .band_pct > 0 and .low_pct <= 0 and .high_pct >= 0 and .runs == 8')" true
+run "$STRADDLE" place --file "$P/libmoved.so" --func '*' --offsets random --runs 4 --metric '^([0-9]+) ' \
+	-o "$TMP/noise0.json" -- "$P/moved-lib" 10
+expect_eq "place random: a metric no layout moves has no band" \
+	"$(jq -r '.layout_noise | "\(.band_pct) \(.runs)"' "$TMP/noise0.json")" "0 4"

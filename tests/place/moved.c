@@ -5,9 +5,11 @@
  * `work` logs to $FIXTURE_LOG whether the code running it is the file's
  * own (dladdr knows it) or a copy (an anonymous mapping), so a test can
  * count exactly which runs ran the copy; standard output is the same
- * either way. */
+ * either way, unless $FIXTURE_PC asks it to print where in its line that
+ * code is (pc mod 64: a number that moves with the layout). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -31,6 +33,8 @@ static void log_where(void)
 	FILE *f;
 
 	__asm__ volatile("lea 0(%%rip), %0" : "=r"(pc));
+	if (getenv("FIXTURE_PC"))
+		printf("pc %lu\n", (unsigned long)((uintptr_t)pc & 63));
 	if (!path || !(f = fopen(path, "a")))
 		return;
 	fprintf(f, "%s\n", dladdr(pc, &info) ? "in place" : "moved");
