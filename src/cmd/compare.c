@@ -25,6 +25,7 @@ struct compare_cmd {
 	size_t nfiles;
 	const char *drift_path;         /* --drift */
 	struct result_file drift;
+	const char *layout_path;        /* --layout-noise */
 };
 
 static int parse_choice(const char *opt, const char *s, const char *const *names, int n)
@@ -97,6 +98,9 @@ static const struct cmd_option compare_options[] = {
 	  .help = "result files of 2 or more A/A invocations on this machine\n"
 		  "(the same command, nothing changed): a change of a side\n"
 		  "of one invocation inside their range is inconclusive" },
+	{ .name = "layout-noise", .value = "FILE.json", .kind = OPT_STRING, .field = F(layout_path),
+	  .help = "a place --offsets random result: a change inside the band\n"
+		  "new layouts of the code move the program is inconclusive" },
 	{ .name = "verbose", .kind = OPT_SET, .field = F(verbose),
 	  .help = "every noisy metric, not their count" },
 	{ 0 }
@@ -141,6 +145,30 @@ static int parse_options(struct compare_cmd *c, int argc, char **argv)
 	return 0;
 }
 
+/* --layout-noise: the band of a place --offsets random result (issue 26:
+ * a change no larger than what a new layout does is layout noise). */
+static int load_layout_noise(struct compare_cmd *c)
+{
+	struct result_file f;
+	struct err e = { "" };
+	const json_t *band;
+	int rc = 0;
+
+	if (results_read(c->layout_path, &f, &e)) {
+		complain("--layout-noise", "%s", e.msg);
+		return -1;
+	}
+	band = json_object_get(json_object_get(f.doc, "layout_noise"), "band_pct");
+	if (strcmp(f.command, "place") != 0 || !json_is_number(band)) {
+		complain("--layout-noise", "%s: not a place --offsets random result (no layout_noise "
+			 "band)", c->layout_path);
+		rc = -1;
+	} else
+		c->cmp.layout_pct = json_number_value(band);
+	results_file_free(&f);
+	return rc;
+}
+
 /* --drift: A/A invocations, 2 or more, of BASE's command. */
 static int load_drift(struct compare_cmd *c, const struct result_file *base)
 {
@@ -182,6 +210,8 @@ static int load(struct compare_cmd *c, int argc, char **argv)
 	}
 	base = &c->files[0];
 	if (c->drift_path && load_drift(c, base))
+		return -1;
+	if (c->layout_path && load_layout_noise(c))
 		return -1;
 	for (size_t f = 1; f < c->nfiles; f++) {
 		size_t common = 0;

@@ -239,7 +239,7 @@ static void compare_row(struct compare *c, const struct metric *m)
 {
 	struct compare_row *r = &c->rows[c->nrows];
 	struct compare_opts o = { .lower_is_better = m->lower_is_better, .alpha = c->alpha,
-				  .threshold = c->threshold };
+				  .threshold = c->threshold, .layout_pct = c->layout_pct };
 	double *base, drift;
 
 	r->base = m;
@@ -321,6 +321,8 @@ const char *compare_verdict(const struct comparison *cmp)
 		return "inconclusive: one invocation a side";
 	if (cmp->significant && cmp->inside_drift)
 		return "inconclusive: inside the drift between invocations";
+	if (cmp->significant && cmp->inside_layout)
+		return "inconclusive: within layout noise";
 	return cmp->regression ? "REGRESSION" : cmp->improvement ? "better" :
 	       cmp->significant ? "changed, within the threshold" : "no change";
 }
@@ -342,6 +344,9 @@ void compare_reason(const struct comparison *cmp, double alpha, double threshold
 	else if (cmp->significant && cmp->inside_drift)
 		snprintf(buf, n, "%+.2f%% is inside the %.2f%% this machine's A/A invocations "
 			 "differ by", cmp->change_robot, cmp->drift_pct);
+	else if (cmp->significant && cmp->inside_layout)
+		snprintf(buf, n, "%+.2f%% is inside the +-%.2f%% a new layout of the code moves "
+			 "the program (--layout-noise)", cmp->change_robot, cmp->layout_pct);
 	else if (!cmp->stands_out)
 		snprintf(buf, n, "the gap %.3g is inside the runs' range (%.3g base, %.3g new)%s",
 			 gap, cmp->base_spread, cmp->new_spread, cmp->p < alpha ? "" : ", p >= alpha");

@@ -165,6 +165,8 @@ struct compare {
 	double alpha, threshold;
 	/* --drift: A/A invocations of this machine (2 or more files), or NULL */
 	const struct result_file *drift;
+	/* --layout-noise: a place --offsets random band, %; 0 none */
+	double layout_pct;
 	/* made by compare_build */
 	struct compare_row *rows;
 	size_t nrows;

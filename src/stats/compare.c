@@ -157,10 +157,13 @@ void stats_compare_runs(const double *base, size_t nb, const double *new, size_t
 	c->needed = stats_units_needed(c->noise_pct, 100 * o->threshold, o->alpha);
 	c->drift_pct = o->drift_pct;
 	c->inside_drift = !isnan(o->drift_pct) && fabs(c->change_robot) <= o->drift_pct;
+	c->layout_pct = o->layout_pct;
+	c->inside_layout = o->layout_pct > 0 && fabs(c->change_robot) <= o->layout_pct;
 	c->state_changed = o->state_changed;
 	c->by_invocation = o->by_invocation;
 	c->one_invocation = o->one_invocation;
-	verdict = c->significant && !c->inside_drift && !c->state_changed && !c->one_invocation;
+	verdict = c->significant && !c->inside_drift && !c->inside_layout && !c->state_changed &&
+		  !c->one_invocation;
 	/* worse: the mmtests-sign change is negative by more than the threshold */
 	c->regression = verdict && -c->change_mmtests > 100 * o->threshold;
 	c->improvement = verdict && c->change_mmtests > 100 * o->threshold;

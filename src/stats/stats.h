@@ -148,6 +148,10 @@ struct compare_opts {
 	 * verdict. state_changed: the recorded machine states differ beyond
 	 * the warning's limits; no verdict either. */
 	double drift_pct;
+	/* Issue 26: how far a new layout of the program's code moves it (a
+	 * place --offsets random band, %), 0 when not given; a change inside
+	 * it is no verdict either */
+	double layout_pct;
 	bool state_changed;
 	bool by_invocation;             /* the units are invocations, not runs */
 	/* runs, not invocations, and no drift_pct: a side is one invocation
@@ -178,6 +182,8 @@ struct comparison {
 	size_t needed;
 	double drift_pct;               /* as given; NAN: not measured */
 	bool inside_drift;              /* |change_robot| <= drift_pct */
+	double layout_pct;              /* as given; 0: none */
+	bool inside_layout;             /* |change_robot| <= layout_pct */
 	bool state_changed;             /* as given */
 	bool by_invocation;             /* as given */
 	bool one_invocation;            /* as given */
