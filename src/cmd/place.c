@@ -461,19 +461,16 @@ static const struct place_arm *arm_kind(const struct place_cmd *c, enum place_ar
 	return NULL;
 }
 
-/* 100 (b - a) / a with a CI from the two medians' CIs (conservative: the
- * widest the two intervals allow). */
-static void change_line(const struct place_cmd *c, const struct place_arm *from, const struct place_arm *to,
-			char *buf, size_t n)
+/* The change from one arm to another, round by round (paired: the drift
+ * of the machine cancels in each round's ratio): % with its CI and p. */
+static void change_line(const struct place_cmd *c, const struct place_arm *from,
+			const struct place_arm *to, char *buf, size_t n)
 {
-	struct mann_whitney m;
-	double ch = 100 * (to->sum.median - from->sum.median) / from->sum.median;
-	double lo = 100 * (to->sum.ci_lo - from->sum.ci_hi) / from->sum.median;
-	double hi = 100 * (to->sum.ci_hi - from->sum.ci_lo) / from->sum.median;
+	struct paired pr;
 
-	stats_mann_whitney(from->v, from->n, to->v, to->n, &m);
-	snprintf(buf, n, "%+.1f%% [%+.1f, %+.1f] (p %.2g%s)", ch, lo, hi, m.p,
-		 m.p < c->x.alpha ? "" : ": inconclusive");
+	stats_paired_ratio(from->v, to->v, from->n < to->n ? from->n : to->n, c->x.alpha, &pr);
+	snprintf(buf, n, "%+.1f%% [%+.1f, %+.1f] (p %.2g%s)", 100 * (pr.ratio - 1),
+		 100 * (pr.lo - 1), 100 * (pr.hi - 1), pr.p, pr.p < c->x.alpha ? "" : ": inconclusive");
 }
 
 /* One line per offset arm against the control; with more than a few,

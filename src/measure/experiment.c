@@ -369,13 +369,14 @@ void experiment_analyse(struct place_experiment *x)
 		if (x->subject && (a->kind == PLACE_OFFSET || a->kind == PLACE_CONTROL))
 			experiment_predict(x, a->offset, a->predicted, &a->npredicted);
 	}
+	/* every arm ran once a round: each against the best, round by round */
 	for (size_t i = 0; i < x->narms; i++) {
 		struct place_arm *a = &x->arm[i];
-		struct mann_whitney m;
+		struct paired pr;
 
 		a->ratio = x->higher ? best->sum.median / a->sum.median : a->sum.median / best->sum.median;
-		stats_mann_whitney(a->v, a->n, best->v, best->n, &m);
-		a->p = a == best ? 1 : m.p;
+		stats_paired_ratio(best->v, a->v, a->n < best->n ? a->n : best->n, x->alpha, &pr);
+		a->p = a == best ? 1 : pr.p;
 		a->slow = a != best && a->p < x->alpha && a->ratio > 1 + x->material;
 	}
 	if (x->subject)

@@ -390,6 +390,28 @@ static void floor_marks_need_both_halves(void **state)
 	assert_false(m.slow);
 }
 
+/* place's rounds, paired: the geometric mean of the rounds' ratios, its
+ * CI by Student's t (3.182446 for alpha 0.05 and 3 degrees of freedom, from
+ * the table) and its p; a constant ratio is exact, p 0. */
+static void paired_ratios(void **state)
+{
+	const double one[] = { 1, 1, 1, 1 }, b[] = { 1.1, 1.2, 1.0, 1.3 };
+	const double a3[] = { 1, 2, 4 }, b3[] = { 1.1, 2.2, 4.4 };
+	struct paired p;
+
+	stats_paired_ratio(one, b, 4, 0.05, &p);
+	assert_int_equal(p.n, 4);
+	assert_true(fabs(p.ratio - 1.1445356401200555) < 1e-12);
+	assert_true(fabs(p.lo - 0.9562825526223362) < 1e-6);
+	assert_true(fabs(p.hi - 1.3698480934456274) < 1e-6);
+	/* t = 2.3908 with 3 df: between the table's 2.353 (p 0.10) and 3.182 (0.05) */
+	assert_true(p.p > 0.05 && p.p < 0.10);
+	stats_paired_ratio(a3, b3, 3, 0.05, &p);
+	assert_true(fabs(p.ratio - 1.1) < 1e-12 && p.p == 0 && fabs(p.lo - 1.1) < 1e-12);
+	stats_paired_ratio(a3, b3, 1, 0.05, &p);
+	assert_true(p.n == 1 && fabs(p.ratio - 1.1) < 1e-12 && p.p == 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -413,6 +435,7 @@ int main(void)
 		cmocka_unit_test(units_needed),
 		cmocka_unit_test(floor_marks),
 		cmocka_unit_test(floor_marks_need_both_halves),
+		cmocka_unit_test(paired_ratios),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
