@@ -35,7 +35,7 @@ d=$(( loop - lea ))
 slow_at=$(( (32 + d) % 64 ))
 fast_at=$(( (0 + d) % 64 ))
 echo "power: the loop is $d bytes after the pc spin tests: offset $slow_at is 2% slow by construction, $fast_at is not"
-"$S" place --func spin --offsets "$fast_at,$slow_at" --runs 1000 --time 60 -o "$W/effect.json" \
+"$S" place --func spin --offsets "$fast_at,$slow_at" --runs 1000 --time 55 -o "$W/effect.json" \
 	-- "$W/effect" 700000000 >"$W/effect.txt"
 cat "$W/effect.txt"
 jq -r --arg s "$slow_at" --arg f "$fast_at" '. as $d | [.metrics[] | select(.arm != "unmoved") | {(.offset | tostring): .}] | add as $m |

@@ -161,11 +161,16 @@ static int check_report(struct place_experiment *x, const struct place_arm *a,
 			       err + 6);
 	for (const char *p = r->report; (p = strstr(p, "applied ")); p++) {
 		unsigned long long ns = 0;
+		int pid = 0;
+		char map[64];
 
 		applied++;
-		if (sscanf(p, "applied %*u %*u %*x %llu", &ns) == 1) {
+		if (sscanf(p, "applied %*u %*u %*x %llu %d", &ns, &pid) == 2) {
 			GROW(x->apply_ns, x->apply_cap, x->napply + 1);
 			x->apply_ns[x->napply++] = (double)ns;
+			/* the run is over: its perf map would outlive it */
+			snprintf(map, sizeof map, "/tmp/perf-%d.map", pid);
+			unlink(map);
 		}
 	}
 	for (size_t i = 0; i < x->nrf; i++)

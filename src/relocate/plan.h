@@ -23,8 +23,9 @@
 #define PLAN_MAGIC "STRDPLN1"
 #define PLAN_MAX_OBJECTS 64
 /* What the library reports on the descriptor STRADDLE_PLACE_FD names, one
- * line each: "applied INDEX COPIES ARENA_HEX NS" for each object it moved
- * (NS: how long applying its plan took, plan read not included),
+ * line each: "applied INDEX COPIES ARENA_HEX NS PID" for each object it
+ * moved (NS: how long applying its plan took, plan read not included; PID:
+ * the process, whose /tmp/perf-PID.map lists the copies),
  * "error MESSAGE" before it exits with PLAN_EXIT. */
 #define PLAN_EXIT 125
 

@@ -336,8 +336,13 @@ static void write_perf_map(const struct object_plan *op, uint64_t bias, uint64_t
 	const uint8_t *m = op->maps;
 	FILE *f;
 
+	/* this process's first copies start the file: one of a process that
+	 * had the pid before would name code that is not here */
+	static bool started;
+
 	snprintf(path, sizeof path, "/tmp/perf-%d.map", (int)getpid());
-	f = fopen(path, "ae");
+	f = fopen(path, started ? "ae" : "we");
+	started = true;
 	if (!f)
 		return;         /* a profiler's convenience, not the experiment */
 	for (uint32_t i = 0; i < op->o->nmap; i++) {
@@ -390,8 +395,9 @@ static void apply(struct object_plan *op, const struct dl_phdr_info *info)
 		fcntl(plan.report_fd, F_SETFD, FD_CLOEXEC);
 		unsetenv("STRADDLE_PLACE_FD");
 	}
-	report("applied %u %u %llx %llu", (unsigned)(op - plan.obj), op->o->nmap,
-	       (unsigned long long)(uintptr_t)arena, (unsigned long long)(now_ns() - t0));
+	report("applied %u %u %llx %llu %d", (unsigned)(op - plan.obj), op->o->nmap,
+	       (unsigned long long)(uintptr_t)arena, (unsigned long long)(now_ns() - t0),
+	       (int)getpid());
 }
 
 /* ---- finding the objects ---- */
