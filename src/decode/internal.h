@@ -64,6 +64,7 @@ void arm64_decode_one(void *d, const uint8_t *p, size_t n, uint64_t addr, struct
 bool arm64_may_store(const uint8_t *p, size_t n);
 bool arm64_writes_memory(void *d, const uint8_t *p, size_t n);
 uint64_t arm64_stub_slot(const uint8_t *p, size_t n, uint64_t addr);
+bool arm64_address_fields(const uint8_t *p, size_t n, uint64_t addr, struct address_fields *out);
 
 /* The library behind each, as built: "Zydis 4.0.0", "Capstone 4.0.2". */
 const char *x86_library_version(void);

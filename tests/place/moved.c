@@ -30,7 +30,11 @@ static void log_where(void)
 	Dl_info info;
 	FILE *f;
 
+#if defined(__aarch64__)
+	__asm__ volatile("adr %0, ." : "=r"(pc));
+#else
 	__asm__ volatile("lea 0(%%rip), %0" : "=r"(pc));
+#endif
 	if (!path || !(f = fopen(path, "a")))
 		return;
 	fprintf(f, "%s\n", dladdr(pc, &info) ? "in place" : "moved");

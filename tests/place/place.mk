@@ -23,4 +23,23 @@ $(PLACE)/static: tests/place/fill.c
 	@mkdir -p $(dir $@)
 	gcc -O2 -static -Wl,--build-id -o $@ $<
 
+# AArch64 (tests/cmd/t_place_arm64.sh, under qemu-user): the fixture as a
+# PIE and as a shared object with its main, and the preload library.
+A64_PLACE := $(PLACE)/arm64
+A64_CC := aarch64-linux-gnu-gcc
+PLACE_FIX += $(A64_PLACE)/moved-pie $(A64_PLACE)/libmoved.so $(A64_PLACE)/moved-lib \
+	$(B)/arm64/libstraddle-place.so
+
+$(A64_PLACE)/moved-pie: tests/place/moved.c
+	@mkdir -p $(dir $@)
+	$(A64_CC) -O2 -g -fpie -pie -Wl,--build-id -o $@ $<
+$(A64_PLACE)/libmoved.so: tests/place/moved.c
+	@mkdir -p $(dir $@)
+	$(A64_CC) -O2 -g -fPIC -shared -DWORK_LIB -Wl,--build-id -o $@ $<
+$(A64_PLACE)/moved-lib: tests/place/moved_main.c $(A64_PLACE)/libmoved.so
+	$(A64_CC) -O2 -g -o $@ $< -L$(A64_PLACE) -lmoved -Wl,-rpath,'$$ORIGIN'
+$(B)/arm64/libstraddle-place.so: $(PRELOAD_SRC) src/relocate/plan.h
+	@mkdir -p $(dir $@)
+	$(A64_CC) $(WARN) $(DEFS) -O2 -g -fPIC -shared -fvisibility=hidden -o $@ $(PRELOAD_SRC) -ldl
+
 EXTRA_FIX += $(PLACE_FIX)

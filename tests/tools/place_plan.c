@@ -1,0 +1,98 @@
+/* place_plan: the plan `straddle place` would give one arm, written
+ * without running anything, for code straddle place cannot run itself
+ * (AArch64 under qemu-user: tests/cmd/t_place_arm64.sh).
+ *
+ *   place_plan FILE GLOB OFFSET PLAN
+ *       moves every movable function of FILE matching GLOB: its first
+ *       loop (or, with none, its entry) at OFFSET of a 64 B line, or with
+ *       OFFSET `random` (then SEED) each at its own random offset (a
+ *       multiple of 4 on AArch64). Prints one line per moved function,
+ *           moved NAME ADDR ANCHOR OFFSET
+ *       (hex without 0x, the anchor the byte placed), then
+ *           moved N refused M
+ *       and a line "refused COUNT REASON" per reason.
+ *
+ * Exit 0 when it wrote the plan, 2 on bad usage or input or when nothing
+ * is movable. */
+#include "base/base.h"
+#include "relocate/relocate.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t next(uint64_t *s)
+{
+	*s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+	return *s;
+}
+
+/* Where f's anchor (first loop, else entry) goes. */
+static struct reloc_place place_of(struct reloc_file *rf, const struct reloc_func *f,
+				   const char *spec, uint64_t *rng)
+{
+	struct reloc_loop *l;
+	size_t n = strcmp(spec, "random") ? reloc_loops(rf, f, &l) : 0;
+	uint32_t step = rf->img.arch == ARCH_AARCH64 ? 4 : 1;
+	struct reloc_place p = { f, f->addr, 0, 64 };
+
+	if (n)
+		p.anchor = l[0].start;
+	if (!strcmp(spec, "random"))
+		p.offset = (uint32_t)(next(rng) % (64 / step)) * step;
+	else
+		p.offset = (uint32_t)strtoul(spec, NULL, 0), free(l);
+	return p;
+}
+
+int main(int argc, char **argv)
+{
+	struct reloc_file rf;
+	struct err e;
+	struct reloc_place *pl;
+	size_t n = 0, refused = 0;
+	uint64_t rng = 88172645463325252ull;
+	FILE *out;
+
+	if (argc < 5 || (!strcmp(argv[3], "random") && argc != 6)) {
+		fprintf(stderr, "usage: place_plan FILE GLOB OFFSET|random [SEED] PLAN\n");
+		return 2;
+	}
+	if (argc == 6)
+		rng ^= strtoull(argv[4], NULL, 0) * 0x9e3779b97f4a7c15ull;
+	if (reloc_open(&rf, argv[1], &e)) {
+		fprintf(stderr, "place_plan: %s\n", e.msg);
+		return 2;
+	}
+	reloc_choose(&rf, argv[2]);
+	pl = xcalloc(rf.nfn + 1, sizeof *pl);
+	for (size_t i = 0; i < rf.nfn; i++) {
+		if (rf.fn[i].refused != RELOC_OK) {
+			refused++;
+			continue;
+		}
+		pl[n] = place_of(&rf, &rf.fn[i], argv[3], &rng);
+		printf("moved %s %" PRIx64 " %" PRIx64 " %u\n", rf.fn[i].name, rf.fn[i].addr,
+		       pl[n].anchor, pl[n].offset);
+		n++;
+	}
+	printf("moved %zu refused %zu\n", n, refused);
+	for (int r = 1; r < RELOC_NREFUSALS; r++)
+		if (rf.refused[r])
+			printf("refused %zu %s\n", rf.refused[r], reloc_refusal_name((enum reloc_refusal)r));
+	struct reloc_plan_part part = { &rf, pl, n };
+	int rc = 2;
+
+	if (!n)
+		fprintf(stderr, "place_plan: %s: nothing movable\n", argv[1]);
+	else if (!(out = fopen(argv[argc - 1], "w")))
+		fprintf(stderr, "place_plan: %s: cannot write\n", argv[argc - 1]);
+	else if (reloc_plan_write(&part, 1, out, &e) || fclose(out))
+		fprintf(stderr, "place_plan: %s\n", e.msg);
+	else
+		rc = 0;
+	free(pl);
+	reloc_close(&rf);
+	return rc;
+}
