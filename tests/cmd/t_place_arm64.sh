@@ -1,0 +1,59 @@
+# straddle place on AArch64, under qemu-user (issue 20): the plan of each
+# arm written by place_plan (place runs only the host's code), applied by
+# the AArch64 preload library. The fixture's `work` (a loop, a call out, an
+# adrp+ldr of a global, an adr of its own code, a recursive call, a tail
+# call, cbz/b.cond out) at every offset 0..60 of a line, in a PIE and in a
+# shared object: the output is the unmoved program's, the copy ran (the
+# fixture logs it), and the loop starts at the asked offset (the copy's
+# address from /tmp/perf-PID.map). Then the cross libc, every function it
+# accepts moved at once to random offsets, under a program using it.
+P=$FIXTURES/place/arm64
+LIB=$(dirname "$FIXTURES")/arm64/libstraddle-place.so
+SYSROOT=/usr/aarch64-linux-gnu
+
+# qemu_run PLAN CMD...: runs CMD under qemu with the plan applied (none
+# for ""); stdout in $TMP/qout, its pid in $QPID.
+qemu_run() {
+	plan=$1
+	shift
+	set -- -L "$SYSROOT" ${plan:+-E LD_PRELOAD=$LIB -E STRADDLE_PLAN=$plan} "$@"
+	sh -c 'echo $$ >"$0/qpid"; exec qemu-aarch64 "$@"' "$TMP" "$@" >"$TMP/qout" 2>"$TMP/qerr"
+	QRC=$?
+	QPID=$(cat "$TMP/qpid")
+}
+
+place_every_offset() {
+	name=$1 file=$2
+	shift 2
+	rm -f "$TMP/log"
+	FIXTURE_LOG=$TMP/log qemu_run "" "$@"
+	expect_eq "arm64 place $name: unmoved exit 0" "$QRC" 0
+	cp "$TMP/qout" "$TMP/want"
+	same=0 ran=0 placed=0 n=0
+	for off in $(seq 0 4 60); do
+		"$TOOLS/place_plan" "$file" work "$off" "$TMP/plan" >"$TMP/pp" 2>&1 || break
+		addr=$(awk '$1 == "moved" && $2 == "work" {print $3}' "$TMP/pp")
+		anchor=$(awk '$1 == "moved" && $2 == "work" {print $4}' "$TMP/pp")
+		FIXTURE_LOG=$TMP/log qemu_run "$TMP/plan" "$@"
+		n=$((n + 1))
+		[ "$QRC" = 0 ] && cmp -s "$TMP/qout" "$TMP/want" && same=$((same + 1))
+		# (a map of an earlier process of the same pid may be there too)
+		start=$(grep -F "work [straddle copy of $file+0x$addr]" "/tmp/perf-$QPID.map" 2>/dev/null |
+			tail -1 | cut -d' ' -f1)
+		[ -n "$start" ] && [ $(( (0x$start + 0x$anchor - 0x$addr) % 64 )) = "$off" ] &&
+			placed=$((placed + 1))
+		rm -f "/tmp/perf-$QPID.map"
+	done
+	expect_eq "arm64 place $name: the plan" "$(tail -n +2 "$TMP/pp")" "moved 1 refused 0"
+	expect_eq "arm64 place $name: runs, identical output" "$n $same" "16 16"
+	expect_eq "arm64 place $name: loop at the asked offset" "$placed" 16
+	expect_eq "arm64 place $name: ran the original" "$(grep -c '^in place$' "$TMP/log")" 1
+	expect_eq "arm64 place $name: ran the copy" "$(grep -c '^moved$' "$TMP/log")" 16
+}
+
+if ! command -v qemu-aarch64 >/dev/null; then
+	fail "arm64 place: qemu-aarch64 missing (scripts/deps.sh installs qemu-user)"
+else
+	place_every_offset pie "$P/moved-pie" "$P/moved-pie" 1000
+	place_every_offset lib "$P/libmoved.so" "$P/moved-lib" 1000
+fi
