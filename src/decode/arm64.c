@@ -232,7 +232,8 @@ bool arm64_address_fields(const uint8_t *p, size_t n, uint64_t addr, struct addr
 			scale = 4;
 		out->a64_lo12 = true, out->a64_lo12_off = ((w >> 10) & 0xfffu) << scale;
 	}
-	if (out->a64_lo12)
+	/* BR, BLR: 1101011 000x 11111 000000 Rn 00000 */
+	if (out->a64_lo12 || (w & 0xffdffc1fu) == 0xd61f0000u)
 		out->a64_reg = (w >> 5) & 31;
 	return true;
 }

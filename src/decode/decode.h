@@ -160,7 +160,8 @@ struct address_fields {
 	uint64_t a64_target;
 	/* ... and what pairs with an adrp: its result register, or the base
 	 * register and byte offset of an `add xD, xN, #imm12` or a load or
-	 * store with an unsigned offset (the :lo12: half of an address) */
+	 * store with an unsigned offset (the :lo12: half of an address); of a
+	 * br or blr, the register it goes through */
 	uint8_t a64_reg;
 	bool a64_lo12;
 	uint32_t a64_lo12_off;

@@ -69,9 +69,20 @@ static void check_tables(struct reloc_file *rf, struct reloc_func *f, const stru
 		if (insn[j].kind != BR_JUMP_IND)
 			continue;
 		if (decode_jump_table_shape(rf->dec, &rf->img, f->code, insn, n, j, &jt, &t) != JUMP_TABLE) {
-			/* br through a loaded pointer: a tail call, unless the
-			 * function takes an address of its own code (below) */
-			if (!f->unresolved_jump)
+			struct address_fields a;
+
+			/* GCC's tail call through a pointer goes by x16 or x17
+			 * (its TAILCALL_ADDR_REGS, the only ones BTI lets a br
+			 * reach a `bti c` from); another br is a computed jump
+			 * (glibc's vfprintf: `add x0, x27, x0; br x0`) whose
+			 * targets, reached from the copy, would be the
+			 * original's. A tail call is refused only when the
+			 * function takes an address of its own code (below). */
+			decode_address_fields(rf->dec, f->code + (insn[j].addr - f->addr), insn[j].len,
+					      insn[j].addr, &a);
+			if (a.a64_reg != 16 && a.a64_reg != 17)
+				reloc_refuse(f, RELOC_INDIRECT_JUMP, insn[j].addr);
+			else if (!f->unresolved_jump)
 				f->unresolved_jump = insn[j].addr;
 		} else if (!entries_inside(rf, f, &t)) {
 			reloc_refuse(f, RELOC_TABLE_FORM, insn[j].addr);

@@ -44,7 +44,7 @@ place_every_offset() {
 			placed=$((placed + 1))
 		rm -f "/tmp/perf-$QPID.map"
 	done
-	expect_eq "arm64 place $name: the plan" "$(tail -n +2 "$TMP/pp")" "moved 1 refused 0"
+	expect_eq "arm64 place $name: the plan" "$(tail -n +2 "$TMP/pp")" "moved 1 refused 0 stubs 0"
 	expect_eq "arm64 place $name: runs, identical output" "$n $same" "16 16"
 	expect_eq "arm64 place $name: loop at the asked offset" "$placed" 16
 	expect_eq "arm64 place $name: ran the original" "$(grep -c '^in place$' "$TMP/log")" 1
@@ -56,4 +56,33 @@ if ! command -v qemu-aarch64 >/dev/null; then
 else
 	place_every_offset pie "$P/moved-pie" "$P/moved-pie" 1000
 	place_every_offset lib "$P/libmoved.so" "$P/moved-lib" 1000
+fi
+
+# The cross libc, every function it accepts at its own random offset, all
+# at once, under a program working it over a known input: byte-identical
+# output with two layouts, and the copies of qsort_r, strtod and malloc are
+# the code that ran (qemu's log of the blocks it translated).
+LIBC=$SYSROOT/lib/libc.so.6
+if command -v qemu-aarch64 >/dev/null; then
+	awk 'BEGIN { for (i = 1; i <= 3000; i++) printf "%d abc%d %dx\n", i * 7919 % 10007, i % 13, i * 31 }' \
+		>"$TMP/in"
+	qemu_run "" "$P/libc_work" <"$TMP/in"
+	expect_eq "arm64 place libc: unmoved exit 0" "$QRC" 0
+	cp "$TMP/qout" "$TMP/want"
+	for seed in 1 2; do
+		"$TOOLS/place_plan" "$LIBC" '*' random "$seed" "$TMP/plan" >"$TMP/pp"
+		expect_eq "arm64 place libc $seed: thousands moved, some short branches by stubs" \
+			"$(awk '$1 == "moved" && $3 == "refused" {print ($2 > 3000) ($6 > 0)}' "$TMP/pp")" 11
+		qemu_run "$TMP/plan" -d in_asm -D "$TMP/blocks" "$P/libc_work" <"$TMP/in"
+		expect_eq "arm64 place libc $seed: exit 0, identical output" \
+			"$QRC $(cmp -s "$TMP/qout" "$TMP/want" && echo same)" "0 same"
+		ran=0
+		for fn in qsort_r strtod __libc_malloc; do
+			start=$(grep -F " $fn [straddle copy of $LIBC+" "/tmp/perf-$QPID.map" | tail -1 |
+				cut -d' ' -f1)
+			[ -n "$start" ] && grep -q "^0x0*$start:" "$TMP/blocks" && ran=$((ran + 1))
+		done
+		rm -f "/tmp/perf-$QPID.map"
+		expect_eq "arm64 place libc $seed: the copies ran" "$ran" 3
+	done
 fi

@@ -8,8 +8,11 @@
  *       OFFSET `random` (then SEED) each at its own random offset (a
  *       multiple of 4 on AArch64). Prints one line per moved function,
  *           moved NAME ADDR ANCHOR OFFSET
- *       (hex without 0x, the anchor the byte placed), then
- *           moved N refused M
+ *       (hex without 0x, the anchor the byte placed), one per refused one,
+ *           refused NAME ADDR at WHERE: REASON
+ *       then
+ *           moved N refused M stubs S
+ *       (S: short branches out, through a stub after their copy)
  *       and a line "refused COUNT REASON" per reason.
  *
  * Exit 0 when it wrote the plan, 2 on bad usage or input or when nothing
@@ -51,7 +54,7 @@ int main(int argc, char **argv)
 	struct reloc_file rf;
 	struct err e;
 	struct reloc_place *pl;
-	size_t n = 0, refused = 0;
+	size_t n = 0, refused = 0, stubs = 0;
 	uint64_t rng = 88172645463325252ull;
 	FILE *out;
 
@@ -69,15 +72,18 @@ int main(int argc, char **argv)
 	pl = xcalloc(rf.nfn + 1, sizeof *pl);
 	for (size_t i = 0; i < rf.nfn; i++) {
 		if (rf.fn[i].refused != RELOC_OK) {
+			printf("refused %s %" PRIx64 " at %" PRIx64 ": %s\n", rf.fn[i].name, rf.fn[i].addr,
+			       rf.fn[i].refused_at, reloc_refusal_name(rf.fn[i].refused));
 			refused++;
 			continue;
 		}
 		pl[n] = place_of(&rf, &rf.fn[i], argv[3], &rng);
+		stubs += rf.fn[i].nstub;
 		printf("moved %s %" PRIx64 " %" PRIx64 " %u\n", rf.fn[i].name, rf.fn[i].addr,
 		       pl[n].anchor, pl[n].offset);
 		n++;
 	}
-	printf("moved %zu refused %zu\n", n, refused);
+	printf("moved %zu refused %zu stubs %zu\n", n, refused, stubs);
 	for (int r = 1; r < RELOC_NREFUSALS; r++)
 		if (rf.refused[r])
 			printf("refused %zu %s\n", rf.refused[r], reloc_refusal_name((enum reloc_refusal)r));
