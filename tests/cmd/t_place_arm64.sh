@@ -12,12 +12,14 @@ LIB=$(dirname "$FIXTURES")/arm64/libstraddle-place.so
 SYSROOT=/usr/aarch64-linux-gnu
 
 # qemu_run PLAN CMD...: runs CMD under qemu with the plan applied (none
-# for ""); stdout in $TMP/qout, its pid in $QPID.
+# for ""); stdout in $TMP/qout, its pid in $QPID, the preload library's
+# report ("applied INDEX COPIES ARENA NS") in $TMP/report.
 qemu_run() {
 	plan=$1
 	shift
-	set -- -L "$SYSROOT" ${plan:+-E LD_PRELOAD=$LIB -E STRADDLE_PLAN=$plan} "$@"
-	sh -c 'echo $$ >"$0/qpid"; exec qemu-aarch64 "$@"' "$TMP" "$@" >"$TMP/qout" 2>"$TMP/qerr"
+	set -- -L "$SYSROOT" ${plan:+-E LD_PRELOAD=$LIB -E STRADDLE_PLAN=$plan -E STRADDLE_PLACE_FD=3} "$@"
+	sh -c 'echo $$ >"$0/qpid"; exec qemu-aarch64 "$@"' "$TMP" "$@" >"$TMP/qout" 2>"$TMP/qerr" \
+		3>"$TMP/report"
 	QRC=$?
 	QPID=$(cat "$TMP/qpid")
 }
@@ -58,6 +60,61 @@ else
 	place_every_offset lib "$P/libmoved.so" "$P/moved-lib" 1000
 fi
 
+# Conditional branches out (cbz, tbnz, b.gt to helper), each through a `b`
+# stub after the copy: at every offset the copy's bytes are the assembler's
+# build of the same code at that address (object at BIAS, arena at ARENA),
+# and under qemu the output is the unmoved program's and the copy ran.
+# Then each kind of function the relocator refuses, with its reason.
+cat >"$TMP/expect.S" <<'EOF'
+	cbz	x0, s1
+	tbnz	x0, #0, s2
+	cmp	x0, #10
+	b.gt	s3
+1:	add	x0, x0, #1
+	subs	x1, x1, #1
+	b.pl	1b
+	ret
+s1:	b	helper
+s2:	b	helper
+s3:	b	helper
+EOF
+BIAS=5500000000 ARENA=5500100000
+SH=$P/shapes
+HELPER=$(nm "$SH" | awk '$3 == "helper" {print $1}')
+aarch64-linux-gnu-as -o "$TMP/expect.o" "$TMP/expect.S"
+qemu_run "" "$SH"
+cp "$TMP/qout" "$TMP/want"
+bytes=0 same=0 ran=0 n=0
+for off in $(seq 0 4 60); do
+	"$TOOLS/place_plan" "$SH" shapes "$off" "$TMP/plan" "$TMP/image" $BIAS $ARENA >"$TMP/pp" || break
+	img=$(awk '$1 == "image" {print $2}' "$TMP/pp")
+	aarch64-linux-gnu-ld -o "$TMP/expect" -Ttext="0x$img" --defsym helper=$((0x$BIAS + 0x$HELPER)) \
+		"$TMP/expect.o" 2>/dev/null &&
+		aarch64-linux-gnu-objcopy -O binary -j .text "$TMP/expect" "$TMP/expect.bin" &&
+		cmp -s "$TMP/expect.bin" "$TMP/image" && bytes=$((bytes + 1))
+	qemu_run "$TMP/plan" -d in_asm -D "$TMP/blocks" "$SH"
+	n=$((n + 1))
+	[ "$QRC" = 0 ] && cmp -s "$TMP/qout" "$TMP/want" && same=$((same + 1))
+	start=$(grep -F " shapes [straddle copy of $SH+" "/tmp/perf-$QPID.map" | tail -1 | cut -d' ' -f1)
+	[ -n "$start" ] && grep -q "^0x0*$start:" "$TMP/blocks" && ran=$((ran + 1))
+	rm -f "/tmp/perf-$QPID.map"
+done
+expect_eq "arm64 place shapes: the plan" "$(sed -n 2p "$TMP/pp")" "moved 1 refused 0 stubs 3"
+expect_eq "arm64 place shapes: the unmoved output" "$(cat "$TMP/want")" \
+	"$(printf '100 101 6 103 8 105 10 107 12 109 14 111 112 113 \n42 7 1 2')"
+expect_eq "arm64 place shapes: copies as assembled, identical output, the copy ran" \
+	"$n $bytes $same $ran" "16 16 16 16"
+at() { printf '%x' $((0x$(nm "$SH" | awk -v f="$1" '$3 == f {print $1}') + $2)); }
+refused_as() {
+	run "$TOOLS/place_plan" "$SH" "$1" 0 "$TMP/plan"
+	expect_eq "arm64 place refuses $1" "$RC $(printf '%s\n' "$OUT" | head -1)" \
+		"2 refused $1 $(at "$1" 0) at $2"
+}
+refused_as literal_out "$(at literal_out 0): an adr or literal load of something outside it"
+refused_as computed "$(at computed 4): an indirect jump not resolved as a table"
+refused_as own_address "$(at own_address 4): an adrp of a page of its own code"
+refused_as short_target "$(at short_source 0): a short branch into its middle from outside"
+
 # The cross libc, every function it accepts at its own random offset, all
 # at once, under a program working it over a known input: byte-identical
 # output with two layouts, and the copies of qsort_r, strtod and malloc are
@@ -74,8 +131,9 @@ if command -v qemu-aarch64 >/dev/null; then
 		expect_eq "arm64 place libc $seed: thousands moved, some short branches by stubs" \
 			"$(awk '$1 == "moved" && $3 == "refused" {print ($2 > 3000) ($6 > 0)}' "$TMP/pp")" 11
 		qemu_run "$TMP/plan" -d in_asm -D "$TMP/blocks" "$P/libc_work" <"$TMP/in"
-		expect_eq "arm64 place libc $seed: exit 0, identical output" \
-			"$QRC $(cmp -s "$TMP/qout" "$TMP/want" && echo same)" "0 same"
+		expect_eq "arm64 place libc $seed: exit 0, identical output, every copy made" \
+			"$QRC $(cmp -s "$TMP/qout" "$TMP/want" && echo same) $(cut -d' ' -f1-3 "$TMP/report")" \
+			"0 same applied 0 $(awk '$1 == "moved" && $3 == "refused" {print $2}' "$TMP/pp")"
 		ran=0
 		for fn in qsort_r strtod __libc_malloc; do
 			start=$(grep -F " $fn [straddle copy of $LIBC+" "/tmp/perf-$QPID.map" | tail -1 |

@@ -32,7 +32,7 @@ $(PLACE)/static: tests/place/fill.c
 A64_PLACE := $(PLACE)/arm64
 A64_CC := aarch64-linux-gnu-gcc -O2 -g --param case-values-threshold=4 -fno-move-loop-invariants
 PLACE_FIX += $(A64_PLACE)/moved-pie $(A64_PLACE)/libmoved.so $(A64_PLACE)/moved-lib \
-	$(A64_PLACE)/libc_work $(B)/arm64/libstraddle-place.so
+	$(A64_PLACE)/libc_work $(A64_PLACE)/shapes $(B)/arm64/libstraddle-place.so
 
 $(A64_PLACE)/moved-pie: tests/place/moved.c
 	@mkdir -p $(dir $@)
@@ -42,6 +42,9 @@ $(A64_PLACE)/libmoved.so: tests/place/moved.c
 	$(A64_CC) -fPIC -shared -DWORK_LIB -Wl,--build-id -o $@ $<
 $(A64_PLACE)/moved-lib: tests/place/moved_main.c $(A64_PLACE)/libmoved.so
 	$(A64_CC) -o $@ $< -L$(A64_PLACE) -lmoved -Wl,-rpath,'$$ORIGIN'
+$(A64_PLACE)/shapes: tests/place/a64_shapes_main.c tests/place/a64_shapes.S
+	@mkdir -p $(dir $@)
+	$(A64_CC) -fpie -pie -Wl,--build-id -o $@ $^
 $(A64_PLACE)/libc_work: tests/place/libc_work.c
 	@mkdir -p $(dir $@)
 	$(A64_CC) -o $@ $<

@@ -15,6 +15,11 @@
  *       (S: short branches out, through a stub after their copy)
  *       and a line "refused COUNT REASON" per reason.
  *
+ *   place_plan FILE GLOB OFFSET PLAN IMAGE BIAS ARENA
+ *       and the first moved function's block (its copy and stubs) as the
+ *       preload library writes it with the object at BIAS and the arena at
+ *       ARENA (hex), into IMAGE; prints "image ADDR" (where it starts).
+ *
  * Exit 0 when it wrote the plan, 2 on bad usage or input or when nothing
  * is movable. */
 #include "base/base.h"
@@ -49,6 +54,29 @@ static struct reloc_place place_of(struct reloc_file *rf, const struct reloc_fun
 	return p;
 }
 
+/* The block of pl[0] as reloc_image lays it out at arena[0] = ARENA. */
+static int write_image(struct reloc_file *rf, const struct reloc_place *pl, size_t n, char **arg)
+{
+	uint64_t bias = strtoull(arg[1], NULL, 16), arena = strtoull(arg[2], NULL, 16);
+	uint64_t *start = xcalloc(n + 1, sizeof *start);
+	uint8_t *image = NULL;
+	size_t size;
+	struct err e;
+	FILE *f;
+	int rc = 2;
+
+	if (reloc_image(rf, pl, n, bias, arena, &image, &size, start, &e))
+		fprintf(stderr, "place_plan: %s\n", e.msg);
+	else if (!(f = fopen(arg[0], "w")) ||
+		 fwrite(image + start[0], 1, pl[0].f->block, f) != pl[0].f->block || fclose(f))
+		fprintf(stderr, "place_plan: %s: cannot write\n", arg[0]);
+	else
+		printf("image %" PRIx64 "\n", arena + start[0]), rc = 0;
+	free(image);
+	free(start);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct reloc_file rf;
@@ -56,12 +84,15 @@ int main(int argc, char **argv)
 	struct reloc_place *pl;
 	size_t n = 0, refused = 0, stubs = 0;
 	uint64_t rng = 88172645463325252ull;
+	const char *plan_path;
 	FILE *out;
 
-	if (argc < 5 || (!strcmp(argv[3], "random") && argc != 6)) {
-		fprintf(stderr, "usage: place_plan FILE GLOB OFFSET|random [SEED] PLAN\n");
+	if (argc < 5 || (!strcmp(argv[3], "random") ? argc != 6 : argc != 5 && argc != 8)) {
+		fprintf(stderr, "usage: place_plan FILE GLOB OFFSET|random [SEED] PLAN "
+			"[IMAGE BIAS ARENA]\n");
 		return 2;
 	}
+	plan_path = argv[argc == 6 ? 5 : 4];
 	if (argc == 6)
 		rng ^= strtoull(argv[4], NULL, 0) * 0x9e3779b97f4a7c15ull;
 	if (reloc_open(&rf, argv[1], &e)) {
@@ -92,12 +123,12 @@ int main(int argc, char **argv)
 
 	if (!n)
 		fprintf(stderr, "place_plan: %s: nothing movable\n", argv[1]);
-	else if (!(out = fopen(argv[argc - 1], "w")))
-		fprintf(stderr, "place_plan: %s: cannot write\n", argv[argc - 1]);
+	else if (!(out = fopen(plan_path, "w")))
+		fprintf(stderr, "place_plan: %s: cannot write\n", plan_path);
 	else if (reloc_plan_write(&part, 1, out, &e) || fclose(out))
 		fprintf(stderr, "place_plan: %s\n", e.msg);
 	else
-		rc = 0;
+		rc = argc == 8 ? write_image(&rf, pl, n, argv + 5) : 0;
 	free(pl);
 	reloc_close(&rf);
 	return rc;
