@@ -144,3 +144,9 @@ if command -v qemu-aarch64 >/dev/null; then
 		expect_eq "arm64 place libc $seed: the copies ran" "$ran" 3
 	done
 fi
+
+# place itself runs what it moves: AArch64 code on this host is one line
+run "$STRADDLE" place --file "$P/moved-pie" --func work -o "$TMP/bad.json" -- true
+expect_eq "arm64 place on an x86-64 host: exit 2, the line, no file" \
+	"$RC $ERR $(ls "$TMP/bad.json" 2>/dev/null)" \
+	"2 straddle: $P/moved-pie: aarch64 code: place runs only the host's (x86_64) "
