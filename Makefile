@@ -87,7 +87,8 @@ $(B)/straddle.1: $(B)/straddle
 	$(B)/straddle --man >$@.tmp && mv $@.tmp $@
 
 install: $(B)/straddle $(B)/straddle.1 $(B)/libstraddle-place.so
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(LIBEXECDIR)
+	install -m 0644 $(B)/libstraddle-place.so $(DESTDIR)$(LIBEXECDIR)/libstraddle-place.so
 	install -m 0755 $(B)/straddle $(DESTDIR)$(BINDIR)/straddle
 	install -m 0644 $(B)/straddle.1 $(DESTDIR)$(MAN1DIR)/straddle.1
 

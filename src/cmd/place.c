@@ -48,9 +48,10 @@ struct arm {
 struct place_cmd {
 	const char *func, *loop_text, *offsets, *uarch, *out_json, *plot, *metric, *direction;
 	const char *files[MAX_FILES];
+	char *exe;                      /* files[0] when it is the command's own */
 	size_t nfiles;
 	unsigned runs, align, verbose_flag;
-	double budget_s, alpha, material;
+	double budget_s, alpha, material, precision;
 	bool wall, no_output_check, verbose;
 	uint64_t seed, rng;
 	char **argv_cmd;
@@ -117,6 +118,10 @@ static const struct cmd_option place_options[] = {
 	  .max = 100000, .help = "runs of each arm (default 10)" },
 	{ .name = "time", .value = "S", .kind = OPT_SECONDS, .field = F(budget_s),
 	  .help = "or stop after S seconds (default 300)" },
+	{ .name = "precision", .value = "P", .kind = OPT_FRACTION, .field = F(precision),
+	  .lo = 1e-6, .hi = 0.5,
+	  .help = "or stop when every arm's 95% CI half-width is within\n"
+		  "P of its median (after 5 rounds; default: off)" },
 	{ .name = "wall", .kind = OPT_SET, .field = F(wall),
 	  .help = "measure wall time, not the CPU time it used" },
 	{ .name = "metric", .value = "REGEX", .kind = OPT_STRING, .field = F(metric),
@@ -271,7 +276,7 @@ static int open_files(struct place_cmd *c)
 			complain(c->argv_cmd[0], "no such command in PATH");
 			return -1;
 		}
-		c->files[c->nfiles++] = xstrdup(exe);
+		c->files[c->nfiles++] = c->exe = xstrdup(exe);
 	}
 	for (size_t i = 0; i < c->nfiles; i++) {
 		if (reloc_open(&c->rf[i], c->files[i], &e)) {
@@ -544,6 +549,18 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* "offset 12", "control", "best (offset 0)": an arm in a message. */
+static const char *arm_label(const struct arm *a, char *buf, size_t n)
+{
+	if (a->kind != ARM_OFFSET)
+		snprintf(buf, n, "%s", a->name);
+	else if (isdigit((unsigned char)a->name[0]))
+		snprintf(buf, n, "offset %u", a->offset);
+	else
+		snprintf(buf, n, "%s (offset %u)", a->name, a->offset);
+	return buf;
+}
+
 /* The preload library's lines: how many objects it moved; an error stops
  * everything. */
 static int check_report(struct place_cmd *c, const struct arm *a, const struct command_run *r)
@@ -552,8 +569,10 @@ static int check_report(struct place_cmd *c, const struct arm *a, const struct c
 	const char *err = strstr(r->report, "error ");
 
 	if (err) {
-		complain(a->name, "the preload library failed: %.*s", (int)strcspn(err + 6, "\n"),
-			 err + 6);
+		char label[48];
+
+		complain(arm_label(a, label, sizeof label), "the preload library failed: %.*s",
+			 (int)strcspn(err + 6, "\n"), err + 6);
 		return -1;
 	}
 	for (const char *p = r->report; (p = strstr(p, "applied ")); p++) {
@@ -604,7 +623,7 @@ static int metric_of(struct place_cmd *c, const struct command_run *r, double *v
 /* The program must not notice: the same output and status as unmoved. */
 static int same_output(struct place_cmd *c, const struct arm *a, const struct command_run *r)
 {
-	char want[48], got[48];
+	char want[48], got[48], label[48];
 
 	if (!c->checked++) {
 		c->base_hash = r->out_hash, c->base_status = r->status;
@@ -616,7 +635,8 @@ static int same_output(struct place_cmd *c, const struct arm *a, const struct co
 	}
 	command_status_text(c->base_status, want, sizeof want);
 	command_status_text(r->status, got, sizeof got);
-	complain(a->name, "the program noticed: %s (%s) where unmoved it gave %s; stderr: %.*s",
+	complain(arm_label(a, label, sizeof label),
+		 "the program noticed: %s (%s) where unmoved it gave %s; stderr: %.*s",
 		 r->out_hash != c->base_hash ? "its output differs" : "its status differs", got,
 		 want, (int)strcspn(r->err_head, "\n"), r->err_head);
 	return 1;
@@ -665,7 +685,27 @@ static int run_arm(struct place_cmd *c, struct arm *a, struct command_run *r)
 static void progress(const struct place_cmd *c, double t0)
 {
 	if (isatty(2))
-		fprintf(stderr, "\rplace: round %u of %u, %.0f s", c->rounds, c->runs, now_s() - t0);
+		fprintf(stderr, "\rplace: round %u of at most %u, %.0f s of at most %.0f", c->rounds,
+			c->runs, now_s() - t0, c->budget_s);
+}
+
+/* Is every arm's median known within --precision (its bootstrap CI's
+ * half-width)? */
+static bool precise(const struct place_cmd *c)
+{
+	for (size_t i = 0; i < c->narms; i++) {
+		const struct arm *a = &c->arm[i];
+		double lo, hi, m;
+		double *v = xcalloc(a->n + 1, sizeof *v);
+
+		memcpy(v, a->v, a->n * sizeof *v);
+		m = stats_median_select(v, a->n);
+		free(v);
+		stats_bootstrap_median_ci(a->v, a->n, 1000, c->seed, &lo, &hi);
+		if ((hi - lo) / 2 > c->precision * m)
+			return false;
+	}
+	return true;
 }
 
 /* Every round each arm once, in a new random order, until each has
@@ -695,6 +735,10 @@ static int run_rounds(struct place_cmd *c)
 		progress(c, t0);
 		if (now_s() - t0 > c->budget_s && c->rounds >= 2) {
 			c->stopped_by = "time";
+			break;
+		}
+		if (c->precision && c->rounds >= 5 && precise(c)) {
+			c->stopped_by = "precision";
 			break;
 		}
 	}
@@ -936,15 +980,18 @@ static int write_json(const struct place_cmd *c)
 {
 	json_t *doc = results_run_info("place", c->argc, c->argv), *metrics = json_array();
 	json_t *refused = json_object();
+	char loop_span[48], a[20], b[20];
 	struct err e;
 	int rc;
 
+	snprintf(loop_span, sizeof loop_span, "%s..%s", hex_addr(a, c->loop_start),
+		 hex_addr(b, c->loop_end));
 	for (int r = 1; r < RELOC_NREFUSALS; r++)
 		if (c->refused[r])
 			json_object_set_new(refused, reloc_refusal_name(r), json_integer((json_int_t)c->refused[r]));
 	json_object_set_new(doc, "place", json_pack("{s:s, s:s?, s:s?, s:i, s:s, s:i, s:f, s:s,"
 		" s:s}", "file", c->files[0], "function", c->subject ? c->subject->name : NULL,
-		"loop", c->subject ? c->loop_text : NULL, "current", (int)c->current, "measure",
+		"loop", c->subject ? loop_span : NULL, "current", (int)c->current, "measure",
 		c->metric ? c->metric : c->wall ? "wall" : "cpu", "rounds", (int)c->rounds,
 		"elapsed_s", c->elapsed_s, "stopped_by", c->stopped_by, "profile", c->host->name));
 	json_object_set_new(json_object_get(doc, "place"), "apply_us", json_pack("{s:f, s:f}",
@@ -977,17 +1024,18 @@ static int write_plot(const struct place_cmd *c)
 	size_t n = 0, nsh = 0;
 	struct err e;
 
-	for (size_t i = 0; i < c->narms; i++) {
-		const struct arm *a = &c->arm[i];
+	for (uint32_t o = 0; o < c->align; o++)         /* by offset: a line, not a zigzag */
+		for (size_t i = 0; i < c->narms; i++) {
+			const struct arm *a = &c->arm[i];
 
-		if (a->kind != ARM_OFFSET && a->kind != ARM_CONTROL)
-			continue;
-		x[n] = a->offset, y[n] = a->sum.median, lo[n] = a->sum.ci_lo, hi[n] = a->sum.ci_hi;
-		mark[n] = a->slow;
-		if (a->npredicted)
-			sh[nsh++] = a->offset;
-		n++;
-	}
+			if ((a->kind != ARM_OFFSET && a->kind != ARM_CONTROL) || a->offset != o)
+				continue;
+			x[n] = a->offset, y[n] = a->sum.median, lo[n] = a->sum.ci_lo;
+			hi[n] = a->sum.ci_hi, mark[n] = a->slow;
+			if (a->npredicted)
+				sh[nsh++] = a->offset;
+			n++;
+		}
 	struct plot_series s = { c->subject ? c->subject->name : c->func, x, y, lo, hi, mark, n };
 	struct plot p = { "straddle place: the program's median per placement (95% CI)",
 		"offset of the loop in its line", c->metric ? c->metric : "seconds", &s, 1, NULL, 0,
@@ -1022,6 +1070,7 @@ static void cleanup(struct place_cmd *c)
 	if (c->metric)
 		regfree(&c->metric_re);
 	free(c->apply_ns);
+	free(c->exe);
 }
 
 static int prepare(struct place_cmd *c, int argc, char **argv)

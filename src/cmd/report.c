@@ -47,7 +47,7 @@ const struct command report_command = {
 static const struct {
 	const char *command, *needs;
 } known[] = {
-	{ "scan", "files" }, { "diff", "summary" }, { "record", "files" }, { "sweep", NULL },
+	{ "scan", "files" }, { "diff", "summary" }, { "record", "files" }, { "sweep", NULL }, { "place", "moved" },
 	{ "calibrate", NULL }, { "bench", NULL }, { "compare", NULL },
 };
 

@@ -49,10 +49,19 @@ struct space_map {
 	uint32_t file;
 };
 
+/* Code that straddle place copied in this process, from its perf map:
+ * [start, start + size) runs the function whose original is at `orig`. */
+struct space_copy {
+	uint64_t start, size, orig;
+};
+
 struct space {
 	uint32_t pid;
 	struct space_map *map;
 	size_t n, cap;
+	struct space_copy *copy;        /* read on the first sample outside a file */
+	size_t ncopy, copy_cap;
+	bool copies_read;
 };
 
 static int perf_open(struct perf_event_attr *a, pid_t pid, int cpu)
@@ -365,10 +374,12 @@ static uint32_t file_of(struct sampling *s, const struct pending_map *m)
 	return (uint32_t)s->nfile++;
 }
 
-/* Anonymous and special mappings other than the vDSO name no file. */
+/* Anonymous and special mappings other than the vDSO name no file; the
+ * kernel's mmap records name an anonymous executable mapping (JIT code,
+ * place's copies) "//anon". */
 static bool names_a_file(const char *path)
 {
-	return path[0] == '/' || strcmp(path, "[vdso]") == 0;
+	return (path[0] == '/' && strcmp(path, "//anon") != 0) || strcmp(path, "[vdso]") == 0;
 }
 
 static void map_into(struct sampling *s, struct space *sp, const struct pending_map *m)
@@ -393,9 +404,65 @@ static void add_hit(struct sample_hist *h, uint64_t key)
 	h->v[h->n++] = (struct sample_count){ key, 1 };
 }
 
+/* The copies the preload library of straddle place listed in
+ * /tmp/perf-PID.map (perf's convention for code made at run time): lines
+ * "START SIZE NAME [straddle copy of PATH+0xVADDR at 0xORIG]". */
+static void read_copies(struct space *sp)
+{
+	char path[64], line[1024];
+	FILE *f;
+
+	sp->copies_read = true;
+	snprintf(path, sizeof path, "/tmp/perf-%u.map", sp->pid);
+	if (!(f = fopen(path, "re")))
+		return;
+	while (fgets(line, sizeof line, f)) {
+		struct space_copy c;
+		const char *at = strstr(line, "[straddle copy of ");
+
+		if (!at || !(at = strstr(at, " at 0x")) || sscanf(line, "%" SCNx64 " %" SCNx64, &c.start,
+								   &c.size) != 2 ||
+		    sscanf(at, " at 0x%" SCNx64, &c.orig) != 1)
+			continue;
+		GROW(sp->copy, sp->copy_cap, sp->ncopy + 1);
+		sp->copy[sp->ncopy++] = c;
+	}
+	fclose(f);
+}
+
+/* A sample in a copy counts for the original's bytes. */
+static bool from_copy(struct space *sp, uint64_t *ip)
+{
+	if (!sp->copies_read)
+		read_copies(sp);
+	for (size_t i = 0; i < sp->ncopy; i++)
+		if (*ip >= sp->copy[i].start && *ip < sp->copy[i].start + sp->copy[i].size) {
+			*ip = sp->copy[i].orig + (*ip - sp->copy[i].start);
+			return true;
+		}
+	return false;
+}
+
+static bool hit_file(struct sampling *s, const struct space *sp, uint64_t ip)
+{
+	for (size_t i = 0; i < sp->n; i++) {
+		const struct space_map *m = &sp->map[i];
+
+		if (ip >= m->start && ip < m->end) {
+			if (m->file == UINT32_MAX)
+				return false;
+			add_hit(&s->file[m->file].offsets, ip - m->start + m->pgoff);
+			s->file[m->file].samples++;
+			return true;
+		}
+	}
+	return false;
+}
+
 static void replay_sample(struct sampling *s, const struct sample_event *ev)
 {
 	struct space *sp;
+	uint64_t ip = ev->ip;
 
 	if (ev->kernel) {
 		add_hit(&s->kernel_ips, ev->ip);
@@ -403,17 +470,8 @@ static void replay_sample(struct sampling *s, const struct sample_event *ev)
 		return;
 	}
 	sp = space_of(s, ev->pid);
-	for (size_t i = 0; i < sp->n; i++) {
-		const struct space_map *m = &sp->map[i];
-
-		if (ev->ip >= m->start && ev->ip < m->end) {
-			if (m->file == UINT32_MAX)
-				break;
-			add_hit(&s->file[m->file].offsets, ev->ip - m->start + m->pgoff);
-			s->file[m->file].samples++;
-			return;
-		}
-	}
+	if (hit_file(s, sp, ip) || (from_copy(sp, &ip) && hit_file(s, sp, ip)))
+		return;
 	s->unmapped++;
 }
 
@@ -430,6 +488,22 @@ static void replay_fork(struct sampling *s, const struct sample_event *ev)
 	memmove(child->map + n, child->map, child->n * sizeof *child->map);
 	memcpy(child->map, parent->map, n * sizeof *child->map);
 	child->n += n;
+	/* the child runs the parent's copies (it writes no map of its own) */
+	if (!parent->copies_read)
+		read_copies(parent);
+	GROW(child->copy, child->copy_cap, child->ncopy + parent->ncopy);
+	memcpy(child->copy + child->ncopy, parent->copy, parent->ncopy * sizeof *child->copy);
+	child->ncopy += parent->ncopy;
+	child->copies_read = true;
+}
+
+/* A new program: its maps and copies start again (its own perf map lines,
+ * if it moves code again, are read on its first sample outside a file). */
+static void exec_space(struct space *sp)
+{
+	sp->n = 0;
+	sp->ncopy = 0;
+	sp->copies_read = false;
 }
 
 static int by_time(const void *a, const void *b)
@@ -451,7 +525,7 @@ void sampling_finish(struct sampling *s)
 		case EV_SAMPLE: replay_sample(s, ev); break;
 		case EV_MMAP: map_into(s, space_of(s, ev->pid), &s->pmap[ev->ip]); break;
 		case EV_FORK: replay_fork(s, ev); break;
-		case EV_EXEC: space_of(s, ev->pid)->n = 0; break;
+		case EV_EXEC: exec_space(space_of(s, ev->pid)); break;
 		}
 	}
 	for (size_t i = 0; i < s->nfile; i++)
@@ -522,8 +596,10 @@ void sampling_close(struct sampling *s)
 	for (size_t i = 0; i < s->npmap; i++)
 		free(s->pmap[i].path);
 	free(s->pmap);
-	for (size_t i = 0; i < s->nspace; i++)
+	for (size_t i = 0; i < s->nspace; i++) {
 		free(s->space[i].map);
+		free(s->space[i].copy);
+	}
 	free(s->space);
 	for (size_t i = 0; i < s->nfile; i++) {
 		free(s->file[i].path);

@@ -203,6 +203,12 @@ void reloc_analyse(struct reloc_file *rf, struct reloc_func *f, const struct rel
 		reloc_refuse(f, RELOC_TOO_SHORT, f->addr);
 	if (!decode_func(rf, f, &insn, &n))
 		reloc_refuse(f, RELOC_UNDECODABLE, f->addr);
+	if (f->refused == RELOC_OK && n) {
+		enum branch_kind last = insn[n - 1].kind;
+
+		f->falls_off = last == BR_NONE || last == BR_COND || last == BR_CALL ||
+			       last == BR_CALL_IND;
+	}
 	if (f->refused == RELOC_OK && rf->img.arch == ARCH_AARCH64) {
 		reloc_a64_analyse(rf, f, insn, n);
 		check_xrefs(f, x);

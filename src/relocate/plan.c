@@ -24,7 +24,7 @@ void reloc_block_layout(struct reloc_file *rf, struct reloc_func *f)
 {
 	bool a64 = rf->img.arch == ARCH_AARCH64;
 	uint64_t len = a64 ? A64_STUB_LEN : STUB_LEN;
-	uint32_t stub = 0;
+	uint32_t stub = f->falls_off;
 	uint64_t at;
 
 	for (uint32_t i = f->first_fix; i < f->first_fix + f->nfix; i++) {
@@ -39,7 +39,7 @@ void reloc_block_layout(struct reloc_file *rf, struct reloc_func *f)
 		}
 		stub++;
 	}
-	f->nstub = stub;
+	f->nstub = stub - f->falls_off;
 	f->block = f->size + len * stub;
 	at = align_up(f->block, 8);
 	f->tables_at = at;
@@ -170,6 +170,17 @@ static void copy_fixes(struct arena *a, const struct reloc_file *rf, const struc
 	const struct reloc_func *f = p->f;
 	uint64_t stub = p->at + f->size;
 
+	/* falling off the copy's end goes where falling off the original's
+	 * would */
+	if (f->falls_off && rf->img.arch == ARCH_AARCH64) {
+		put_le(a->image + stub, A64_B, 4);
+		a64_field(a, stub, f->addr + f->size, true, PLAN_A64_IMM26);
+		stub += A64_STUB_LEN;
+	} else if (f->falls_off) {
+		a->image[stub] = 0xe9;
+		rel32(a, stub + 1, f->addr + f->size, true, stub + STUB_LEN);
+		stub += STUB_LEN;
+	}
 	for (uint32_t i = f->first_fix; i < f->first_fix + f->nfix; i++) {
 		const struct reloc_fix *x = &rf->fix[i];
 		uint64_t field = p->at + (x->field - f->addr), end = p->at + (x->end - f->addr);

@@ -365,8 +365,9 @@ static void patch_object(const struct object_plan *op, uint64_t bias, uint64_t a
 }
 
 /* perf's convention for code made at run time: START SIZE NAME lines in
- * /tmp/perf-PID.map. */
-static void write_perf_map(const struct object_plan *op, uint64_t arena)
+ * /tmp/perf-PID.map; the name ends with where the original is, in the
+ * file and in this process, for straddle record. */
+static void write_perf_map(const struct object_plan *op, uint64_t bias, uint64_t arena)
 {
 	char path[64];
 	const uint8_t *m = op->maps;
@@ -380,9 +381,10 @@ static void write_perf_map(const struct object_plan *op, uint64_t arena)
 		const struct plan_map *r = (const void *)m;
 		const char *name = (const char *)(m + sizeof *r);
 
-		fprintf(f, "%llx %llx %.*s [straddle copy of %s+%#llx]\n",
+		fprintf(f, "%llx %llx %.*s [straddle copy of %s+%#llx at %#llx]\n",
 			(unsigned long long)(arena + r->offset), (unsigned long long)r->size,
-			(int)r->name_len, name, op->path, (unsigned long long)r->orig);
+			(int)r->name_len, name, op->path, (unsigned long long)r->orig,
+			(unsigned long long)(bias + r->orig));
 		m += sizeof *r + pad8(r->name_len);
 	}
 	fclose(f);
@@ -419,7 +421,7 @@ static void apply(struct object_plan *op, const struct dl_phdr_info *info)
 	__builtin___clear_cache((char *)arena, (char *)arena + op->o->arena_size);
 	patch_object(op, bias, (uint64_t)arena, seg, nseg);
 	op->applied = true;
-	write_perf_map(op, (uint64_t)arena);
+	write_perf_map(op, bias, (uint64_t)arena);
 	/* the process that moved code reports; the programs it runs do not
 	 * (a shell in between, which moved nothing, passes the pipe on) */
 	if (plan.report_fd >= 0) {
@@ -488,7 +490,7 @@ __attribute__((constructor)) static void straddle_place_init(void)
 }
 
 /* A library the plan names may come later: after each dlopen, look again. */
-void *dlopen(const char *file, int mode)
+__attribute__((visibility("default"))) void *dlopen(const char *file, int mode)
 {
 	static void *(*real)(const char *, int);
 	void *h;

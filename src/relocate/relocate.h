@@ -61,6 +61,10 @@ struct reloc_func {
 	uint32_t first_fix, nfix;       /* into the file's fix-ups */
 	uint32_t first_table, ntable;
 	uint32_t nstub;                 /* rel8 branches out: jump stubs after the copy */
+	/* its last instruction falls through its end into the next code
+	 * (glibc's __memmove_chk_* run on into __memmove_*): the copy ends
+	 * with a jump there */
+	bool falls_off;
 	uint64_t block;                 /* bytes of its arena block before tables */
 	uint64_t tables_at;             /* offset of its first table in the block */
 	uint64_t block_size;

@@ -297,6 +297,7 @@ static const struct {
 	{ "diff", html_section_diff },
 	{ "record", html_section_record },
 	{ "sweep", html_section_sweep },
+	{ "place", html_section_place },
 	{ "calibrate", html_section_calibrate },
 	{ "compare", html_section_compare },
 };

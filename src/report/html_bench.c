@@ -492,7 +492,8 @@ void html_section_compare(FILE *out, const struct report_input *in)
 
 int report_check_measured(const struct report_input *in, struct err *e)
 {
-	if (strcmp(in->command, "bench") == 0 || strcmp(in->command, "sweep") == 0) {
+	if (strcmp(in->command, "bench") == 0 || strcmp(in->command, "sweep") == 0 ||
+	    strcmp(in->command, "place") == 0) {
 		struct result_file f;
 		int rc = results_read(in->path, &f, e);
 

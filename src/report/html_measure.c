@@ -572,3 +572,82 @@ void html_section_calibrate(FILE *out, const struct report_input *in)
 	calib_free(x, nx);
 	html_section_end(out);
 }
+
+/* ---- place: a loop of a real program moved, the whole program measured ---- */
+
+static void place_settings(FILE *out, const json_t *doc)
+{
+	const json_t *p = json_object_get(doc, "place"), *c = json_object_get(doc, "output_check");
+
+	fputs("<p>", out);
+	html_textf(out, "%s of %s, loop %s, at offset %.0f of its line today; measured: %s; "
+		   "stopped by %s after %.0f rounds (%.1f s); output identical in %.0f of %.0f runs; "
+		   "%.0f functions moved; predicted by the profile %s.",
+		   json_str(p, "function", "functions"), json_str(p, "file", ""),
+		   json_str(p, "loop", "-"), json_num(p, "current"), json_str(p, "measure", ""),
+		   json_str(p, "stopped_by", ""), json_num(p, "rounds"), json_num(p, "elapsed_s"),
+		   json_num(c, "identical"), json_num(c, "runs"),
+		   json_num(json_object_get(doc, "moved"), "functions"), json_str(p, "profile", ""));
+	fputs("</p>\n", out);
+}
+
+static void place_table(FILE *out, const json_t *metrics)
+{
+	static const char *const head[] = { "arm", ">offset", ">runs", ">median", ">95% CI",
+		">ratio", ">p", "slow", "predicted" };
+	struct table t;
+	const json_t *m;
+	size_t i;
+
+	table_init(&t, 9, head);
+	t.wrap[8] = true;
+	json_array_foreach(metrics, i, m) {
+		char off[16], pred[400], med[32], ci[64];
+		struct point_text pt;
+		const char *arm = json_str(m, "arm", "");
+
+		cell_text(off, sizeof off, strcmp(arm, "unmoved") && strcmp(arm, "random") ? "%.0f" : "-",
+			  json_num(m, "offset"));
+		point_text(m, "p_vs_best", true, &pt);
+		/* whole-program seconds: four places, where a kernel's ns need one */
+		cell_text(med, sizeof med, "%.4f", json_num(m, "median"));
+		snprintf(ci, sizeof ci, "[%.4f, %.4f]", json_num_at(m, "ci", 0), json_num_at(m, "ci", 1));
+		predicted_text(json_object_get(m, "predicted"), pred, sizeof pred);
+		const char *row[] = { arm, off, pt.n, med, ci, pt.ratio, pt.p,
+				      json_is_true(json_object_get(m, "slow")) ? "slow" : "", pred };
+		table_row_v(&t, row);
+	}
+	table_html(&t, out, "data");
+	table_free(&t);
+}
+
+void html_section_place(FILE *out, const struct report_input *in)
+{
+	const json_t *metrics = json_object_get(in->doc, "metrics"), *m;
+	struct points pt;
+	char id[48];
+	size_t i;
+
+	html_section_begin(out, in, "place");
+	place_settings(out, in->doc);
+	points_alloc(&pt, json_array_size(metrics));
+	for (double o = 0; o < 4096; o++)       /* by offset, the moved arms */
+		json_array_foreach(metrics, i, m)
+			if (json_num(m, "offset") == o && strcmp(json_str(m, "arm", ""), "unmoved") &&
+			    strcmp(json_str(m, "arm", ""), "random"))
+				points_add(&pt, o, m, json_array_size(json_object_get(m, "predicted")) > 0);
+	if (pt.n > 1) {
+		struct plot_series s = { json_str(json_object_get(in->doc, "place"), "function", ""),
+					 pt.x, pt.y, pt.lo, pt.hi, pt.mark, pt.n };
+		struct plot p = { "the whole program's median per placement of the loop (95% CI)",
+				  "offset of the loop in its line", "seconds (or the metric)", &s, 1,
+				  NULL, 0, pt.shade, pt.nshade,
+				  "grey bands: the profile predicts a hazard there", NULL };
+
+		snprintf(id, sizeof id, "place-%zu", in->index);
+		plot_svg_inline(out, &p, id);
+	}
+	points_free(&pt);
+	place_table(out, metrics);
+	html_section_end(out);
+}

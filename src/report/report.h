@@ -212,6 +212,7 @@ void html_section_scan(FILE *out, const struct report_input *in);
 void html_section_diff(FILE *out, const struct report_input *in);
 void html_section_record(FILE *out, const struct report_input *in);
 void html_section_sweep(FILE *out, const struct report_input *in);
+void html_section_place(FILE *out, const struct report_input *in);
 void html_section_calibrate(FILE *out, const struct report_input *in);
 void html_section_compare(FILE *out, const struct report_input *in);
 /* Bench results are compared with each other: all of them at once. */

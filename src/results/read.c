@@ -75,7 +75,9 @@ static int check_kind(json_t *o, const char *command, const char *what, struct e
 {
 	if (strcmp(command, "bench") == 0 && !json_is_string(json_object_get(o, "workload")))
 		return err_set(e, "%s: a bench metric without \"workload\"", what);
-	if (strcmp(command, "sweep") == 0 && (!json_is_string(json_object_get(o, "kernel")) ||
+	/* place's placements are a sweep's: a function (as "kernel") at an offset */
+	if ((strcmp(command, "sweep") == 0 || strcmp(command, "place") == 0) &&
+	    (!json_is_string(json_object_get(o, "kernel")) ||
 					      !json_is_integer(json_object_get(o, "offset"))))
 		return err_set(e, "%s: a sweep metric without \"kernel\" and \"offset\"", what);
 	return 0;
@@ -172,9 +174,10 @@ static int read_file(const char *path, struct result_file *r, struct err *e)
 			       (long long)json_integer_value(schema));
 	r->command = json_string_value(json_object_get(r->doc, "command"));
 	if (!r->command)
-		return err_set(e, "%s: no \"command\": not a bench or sweep result", path);
-	if (strcmp(r->command, "bench") != 0 && strcmp(r->command, "sweep") != 0)
-		return err_set(e, "%s: a %s result; compare reads bench and sweep results", path,
+		return err_set(e, "%s: no \"command\": not a bench, sweep or place result", path);
+	if (strcmp(r->command, "bench") != 0 && strcmp(r->command, "sweep") != 0 &&
+	    strcmp(r->command, "place") != 0)
+		return err_set(e, "%s: a %s result; compare reads bench, sweep and place results", path,
 			       r->command);
 	r->machine = json_object_get(r->doc, "machine");
 	metrics = json_object_get(r->doc, "metrics");

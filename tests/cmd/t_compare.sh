@@ -153,7 +153,7 @@ cmp_bad "bench metric without workload" "$TMP/nowl.json" "straddle: $TMP/nowl.js
 printf '{"schema":1,"command":"sweep","metrics":[{"name":"k@0","unit":"ns","direction":"lower","samples":[1]}]}' >"$TMP/sw.json"
 cmp_bad "sweep metric without kernel" "$TMP/sw.json" "straddle: $TMP/sw.json: metric 0 (k@0): a sweep metric without \"kernel\" and \"offset\""
 printf '{"schema":1,"command":"scan","files":[]}' >"$TMP/scan.json"
-cmp_bad "a scan result" "$TMP/scan.json" "straddle: $TMP/scan.json: a scan result; compare reads bench and sweep results"
+cmp_bad "a scan result" "$TMP/scan.json" "straddle: $TMP/scan.json: a scan result; compare reads bench, sweep and place results"
 cmp_bad "bench against sweep" "$CF/fast/1.json" "straddle: $CF/fast/1.json: a sweep result; BASE $CF/base.json is a bench one"
 printf '%s%s,"n":3,"runs":[{"samples":[1,2]}]}]}' "$B1" "$M1" >"$TMP/n.json"
 cmp_bad "n does not match" "$TMP/n.json" "straddle: $TMP/n.json: metric 0 (t): \"n\" is 3, the samples 2"

@@ -44,10 +44,15 @@ if [ -f Makefile ] && [ -x build/straddle ]; then
 	make -s install PREFIX=/usr/local DESTDIR="$TMP/inst" >"$TMP/inst.log" 2>&1
 	expect_eq "make install: exit 0" "$?" 0
 	expect_eq "make install: what it installs" "$(cd "$TMP/inst" && find . -type f | sort | tr '\n' ' ')" \
-		"./usr/local/bin/straddle ./usr/local/share/man/man1/straddle.1 "
+		"./usr/local/bin/straddle ./usr/local/libexec/straddle/libstraddle-place.so ./usr/local/share/man/man1/straddle.1 "
 	expect_eq "installed binary runs" "$("$TMP/inst/usr/local/bin/straddle" --version | head -n 1)" "straddle 0.1.0"
 	expect_eq "installed page: the mode" "$(stat -c %a "$TMP/inst/usr/local/share/man/man1/straddle.1")" 644
 	expect_eq "installed page: man reads it" \
 		"$(MANWIDTH=80 man -l "$TMP/inst/usr/local/share/man/man1/straddle.1" 2>&1 | grep -c '^STRADDLE SCAN$')" 1
+	# place finds its preload library relative to itself
+	run "$TMP/inst/usr/local/bin/straddle" place --func work --offsets 0 --runs 2 -o "$TMP/inst.json" \
+		-- "$FIXTURES/place/moved-pie" 10
+	expect_eq "installed place: exit 0" "$RC" 0
+	expect_eq "installed place: moved" "$(jq -r .moved.functions "$TMP/inst.json")" 1
 	rm -rf "$TMP/inst"
 fi

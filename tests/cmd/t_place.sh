@@ -33,6 +33,55 @@ place_all pie "$P/moved-pie" "$P/moved-pie" 1000
 place_all nopie "$P/moved-nopie" "$P/moved-nopie" 1000
 place_all lib "$P/libmoved.so" "$P/moved-lib" 1000
 
+# compare and report read a place file as a sweep's
+run "$STRADDLE" compare "$TMP/pie.json" "$TMP/pie.json"
+expect_eq "compare place A/A: exit 0" "$RC" 0
+expect_eq "compare place: a row per arm" "$(printf '%s\n' "$OUT" | grep -c 'median-work@')" 65
+run "$STRADDLE" report -o "$TMP/place.html" "$TMP/pie.json"
+expect_eq "report place: exit 0" "$RC" 0
+expect_eq "report place: the section, its rows" \
+	"$(grep -c '<section class="result place" id="place-1">' "$TMP/place.html") $(sed -n '/<section/,/<\/section>/p' "$TMP/place.html" | grep -c '<tr><td>')" \
+	"1 65"
+
+# a library loaded late, by dlopen after main starts: moved after the dlopen
+rm -f "$TMP/log"
+FIXTURE_LOG=$TMP/log run "$STRADDLE" place --file "$P/libmoved.so" --func work --offsets 0..3 --runs 2 \
+	-o "$TMP/dl.json" -- "$P/moved-dl" 100 "$P/libmoved.so"
+expect_eq "place dlopen: exit 0" "$RC" 0
+expect_eq "place dlopen: runs that ran the copy" "$(grep -c '^moved$' "$TMP/log")" \
+	"$(jq '[.metrics[] | select(.arm != "unmoved") | .samples | length] | add' "$TMP/dl.json")"
+expect_eq "place dlopen: runs that ran the original" "$(grep -c '^in place$' "$TMP/log")" 3
+
+# --plot: the control and each offset, one point each
+run "$STRADDLE" place --func work --offsets 0..7 --runs 2 --plot "$TMP/p.svg" -- "$P/moved-pie" 10
+expect_eq "place --plot: exit 0" "$RC" 0
+expect_eq "place --plot: an SVG" "$(head -c 4 "$TMP/p.svg")" "<svg"
+# the loop's own offset (the control) and 0..7, in order along the line
+expect_eq "place --plot: 9 points" "$(grep -o "<polyline[^>]*points='[^']*'" "$TMP/p.svg" | sed "s/.*points='//; s/'$//" | wc -w)" 9
+# --precision stops the rounds, and says so (on --metric, the number the
+# program prints: the same every run, so no machine's noise decides it)
+run "$STRADDLE" place --func work --offsets 0 --runs 1000 --precision 0.01 --metric '^([0-9]+) ' \
+	-o "$TMP/prec.json" -- "$P/moved-pie" 10
+expect_eq "place --precision: stopped by it after 5 rounds" \
+	"$(jq -r '"\(.place.stopped_by) \(.place.rounds) \(.place.measure) \(.metrics[0].median)"' "$TMP/prec.json")" \
+	"precision 5 ^([0-9]+)  $("$P/moved-pie" 10 | cut -d' ' -f1)"
+
+# --verbose names each refused function and its reason
+run "$STRADDLE" place --file "$LZMA" --func 'lzma_index_stream_*' --verbose --offsets 0 --runs 2 -- true
+expect_eq "place --verbose: the refused one named" \
+	"$(printf '%s\n' "$ERR" | grep -c 'lzma_index_stream_count not moved: shorter than the entry jump (at 0x63b0)')" 1
+
+# a function that runs off its end into the next: its copy ends with a jump
+# there, at every offset
+for f in moved-pie moved-nopie; do
+	run "$STRADDLE" place --func fall_in --offsets 0..63 --runs 2 -o "$TMP/fall.json" -- "$P/$f" 5
+	expect_eq "place fall_in ($f): exit 0" "$RC" 0
+	OUT=$(cat "$TMP/fall.json")
+	expect_eq "place fall_in ($f): output identical" "$(jq_of '"\(.output_check.runs) \(.output_check.identical)"')" \
+		"130 130"
+done
+expect_eq "moved-pie 5: fall_in as built" "$("$P/moved-pie" 5 | cut -d' ' -f2-)" "14 44"
+
 # the default file is the command's executable; the loop found alone
 run "$STRADDLE" place --func fill --offsets 0 --runs 2 -- "$P/fill" 10
 expect_eq "place fill: exit 0" "$RC" 0
@@ -81,3 +130,31 @@ place_err "nothing to move" "straddle: place: name what to move: --func GLOB or 
 place_err "never loaded" \
 	"straddle: $LZMA: the plan was not applied: no process of 'true' loaded it (or the build-id differs)" \
 	--file "$LZMA" --func lzma_code --offsets 0 -- true
+
+# The copy's bytes against the assembler's build of the same function at
+# that address: gcc's assembly of moved.c once as it is (A), once with a
+# second copy of `work` (tests/place/copyfn.sh: its labels renamed, its
+# jump table after it) in a section .copy of its own linked after .bss at
+# the address the plan gives the copy (B). The plan's arena bytes of A,
+# every fix-up applied, must be B's .copy byte for byte. At the function's
+# own offset in its line, so gcc's .p2align padding inside it is the same.
+asm_check() {
+	name=$1 cflags=$2 ldflags=$3
+	gcc -O2 -S $cflags -o "$TMP/$name.s" tests/place/moved.c
+	gcc -c -o "$TMP/$name-a.o" "$TMP/$name.s"
+	gcc $ldflags -Wl,--build-id -o "$TMP/$name-A" "$TMP/$name-a.o" 2>/dev/null
+	at=$(nm "$TMP/$name-A" | awk '$3 == "work" {print $1}')
+	out=$("$TOOLS/reloc_image" "$TMP/$name-A" work $(( 0x$at % 64 )) 0x800000 "$TMP/$name-img")
+	addr=${out% *}
+	sh tests/place/copyfn.sh work "$TMP/$name.s" | cat "$TMP/$name.s" - >"$TMP/$name-b.s"
+	gcc -c -o "$TMP/$name-b.o" "$TMP/$name-b.s" 2>/dev/null
+	printf 'SECTIONS { .copy %s : { *(.copy) } } INSERT AFTER .bss;\n' "$addr" >"$TMP/$name.ld"
+	gcc $ldflags -Wl,--build-id -o "$TMP/$name-B" "$TMP/$name-b.o" -Wl,-T,"$TMP/$name.ld" 2>/dev/null
+	objcopy -O binary --only-section=.copy "$TMP/$name-B" "$TMP/$name-copy"
+	expect_eq "place $name: the copy at $addr is the assembler's, byte for byte" \
+		"$(cmp "$TMP/$name-img" "$TMP/$name-copy" 2>&1 && wc -c <"$TMP/$name-img")" \
+		"$(wc -c <"$TMP/$name-copy")"
+}
+asm_check nopie "-fno-pic" "-no-pie"
+asm_check pie "-fpie" "-pie"
+asm_check so "-fPIC -DWORK_LIB" "-shared"

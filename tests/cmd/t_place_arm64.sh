@@ -40,7 +40,7 @@ place_every_offset() {
 		n=$((n + 1))
 		[ "$QRC" = 0 ] && cmp -s "$TMP/qout" "$TMP/want" && same=$((same + 1))
 		# (a map of an earlier process of the same pid may be there too)
-		start=$(grep -F "work [straddle copy of $file+0x$addr]" "/tmp/perf-$QPID.map" 2>/dev/null |
+		start=$(grep -F "work [straddle copy of $file+0x$addr " "/tmp/perf-$QPID.map" 2>/dev/null |
 			tail -1 | cut -d' ' -f1)
 		[ -n "$start" ] && [ $(( (0x$start + 0x$anchor - 0x$addr) % 64 )) = "$off" ] &&
 			placed=$((placed + 1))
@@ -58,6 +58,18 @@ if ! command -v qemu-aarch64 >/dev/null; then
 else
 	place_every_offset pie "$P/moved-pie" "$P/moved-pie" 1000
 	place_every_offset lib "$P/libmoved.so" "$P/moved-lib" 1000
+	# fall_in runs off its end into fall_on, and its b.gt leaves it: the
+	# copy ends with `b fall_on` and has a stub for the b.gt
+	qemu_run "" "$P/moved-pie" 1000
+	cp "$TMP/qout" "$TMP/want"
+	same=0
+	for off in $(seq 0 4 60); do
+		"$TOOLS/place_plan" "$P/moved-pie" fall_in "$off" "$TMP/plan" >"$TMP/pp" &&
+			qemu_run "$TMP/plan" "$P/moved-pie" 1000 && cmp -s "$TMP/qout" "$TMP/want" &&
+			grep -q "^applied 0 1 " "$TMP/report" && same=$((same + 1))
+	done
+	expect_eq "arm64 place fall_in: the plan" "$(sed -n 2p "$TMP/pp")" "moved 1 refused 0 stubs 1"
+	expect_eq "arm64 place fall_in: applied, identical output at every offset" "$same" 16
 fi
 
 # Conditional branches out (cbz, tbnz, b.gt to helper), each through a `b`

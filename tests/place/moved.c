@@ -63,12 +63,44 @@ __attribute__((noinline)) int work(int n, int depth)
 	return tail(sum);
 }
 
+/* A function that runs off its end into the next, as glibc's
+ * __memmove_chk_* run into __memmove_*: its copy must end with a jump to
+ * where the original's end leads (not where its branch out leads). */
+int fall_in(int x);
+#if defined(__aarch64__)
+__asm__(".text\n"
+	".globl fall_in\n"
+	".type fall_in, %function\n"
+	"fall_in:\n"
+	"	add w0, w0, #1\n"
+	"	cmp w0, #100\n"
+	"	b.gt 1f\n"
+	"	add w0, w0, w0\n"
+	".size fall_in, .-fall_in\n"
+	"fall_on:\n"
+	"	add w0, w0, #2\n"
+	"1:	ret\n");
+#else
+__asm__(".text\n"
+	".globl fall_in\n"
+	".type fall_in, @function\n"
+	"fall_in:\n"
+	"	leal 1(%rdi), %eax\n"
+	"	cmpl $100, %eax\n"
+	"	jg 1f\n"
+	"	addl %eax, %eax\n"
+	".size fall_in, .-fall_in\n"
+	"fall_on:\n"
+	"	addl $2, %eax\n"
+	"1:	ret\n");
+#endif
+
 #ifndef WORK_LIB
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 1000;
 
-	printf("%d\n", work(n, 0));
+	printf("%d %d %d\n", work(n, 0), fall_in(n), fall_in(20));
 	return 0;
 }
 #endif

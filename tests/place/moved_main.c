@@ -4,9 +4,12 @@
 #include <stdlib.h>
 
 int work(int n, int depth);
+int fall_in(int x);
 
 int main(int argc, char **argv)
 {
-	printf("%d\n", work(argc > 1 ? atoi(argv[1]) : 1000, 0));
+	int n = argc > 1 ? atoi(argv[1]) : 1000;
+
+	printf("%d %d %d\n", work(n, 0), fall_in(n), fall_in(20));
 	return 0;
 }

@@ -3,7 +3,7 @@
 # bundled program of `make run` (fill.c). Included by tests/tests.mk.
 PLACE := $(FIX)/place
 PLACE_FIX := $(PLACE)/moved-pie $(PLACE)/moved-nopie $(PLACE)/libmoved.so $(PLACE)/moved-lib \
-	$(PLACE)/fill $(PLACE)/static
+	$(PLACE)/fill $(PLACE)/static $(PLACE)/moved-dl
 
 $(PLACE)/moved-pie: tests/place/moved.c
 	@mkdir -p $(dir $@)
@@ -16,6 +16,8 @@ $(PLACE)/libmoved.so: tests/place/moved.c
 	gcc -O2 -g -fPIC -shared -DWORK_LIB -Wl,--build-id -o $@ $<
 $(PLACE)/moved-lib: tests/place/moved_main.c $(PLACE)/libmoved.so
 	gcc -O2 -g -o $@ $< -L$(PLACE) -lmoved -Wl,-rpath,'$$ORIGIN'
+$(PLACE)/moved-dl: tests/place/moved_dl.c $(PLACE)/libmoved.so
+	gcc -O2 -g -o $@ $< -ldl
 $(PLACE)/fill: tests/place/fill.c
 	@mkdir -p $(dir $@)
 	gcc -O2 -fno-tree-vectorize -g -Wl,--build-id -o $@ $<

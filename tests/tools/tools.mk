@@ -7,6 +7,8 @@
 #              (tests/cmd/t_plt.sh)
 #   jump_dump  every indirect jump and the dispatch-table targets straddle
 #              reads for it (tests/cmd/t_switch.sh)
+#   reloc_image the arena bytes of a plan, fix-ups applied at a given address
+#              (tests/cmd/t_place.sh, against the assembler's build)
 #   noperf     runs a command with perf_event_open refused by a seccomp
 #              filter (tests/cmd/t_record.sh)
 
