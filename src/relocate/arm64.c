@@ -101,7 +101,11 @@ static void add(struct reloc_file *rf, struct reloc_func *f, enum fix_kind k, ui
 /* The registers holding, from an adrp, a page of f's own code: the
  * :lo12: half after one says whether the address is in f's middle (the
  * copy would have to name its own, and an adrp names the original's page).
- * Conservative: a register stays marked until an adrp sets it again. */
+ * Conservative: a register stays marked until an adrp sets it again, in
+ * the order of the bytes, not of the paths (clearing it at a call, say,
+ * would miss an adrp whose use lies past the call on another path), so a
+ * later load through a reloaded register may be refused for nothing
+ * (glibc's _IO_proc_close). */
 struct own_pages {
 	uint64_t page[32];
 	bool set[32];
