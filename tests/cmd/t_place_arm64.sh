@@ -75,7 +75,9 @@ fi
 # Conditional branches out (cbz, tbnz, b.gt to helper), each through a `b`
 # stub after the copy: at every offset the copy's bytes are the assembler's
 # build of the same code at that address (object at BIAS, arena at ARENA),
-# and under qemu the output is the unmoved program's and the copy ran.
+# and under qemu the output is the unmoved program's, the copy ran, and
+# back_in's `b` into shapes' loop goes to the copy's loop (qemu's block
+# log shows the word as patched).
 # Then each kind of function the relocator refuses, with its reason.
 cat >"$TMP/expect.S" <<'EOF'
 	cbz	x0, s1
@@ -93,10 +95,12 @@ EOF
 BIAS=5500000000 ARENA=5500100000
 SH=$P/shapes
 HELPER=$(nm "$SH" | awk '$3 == "helper" {print $1}')
+SHAPES=$(nm "$SH" | awk '$3 == "shapes" {print $1}')
+BACK_IN=$(nm "$SH" | awk '$3 == "back_in" {print $1}')
 aarch64-linux-gnu-as -o "$TMP/expect.o" "$TMP/expect.S"
 qemu_run "" "$SH"
 cp "$TMP/qout" "$TMP/want"
-bytes=0 same=0 ran=0 n=0
+bytes=0 same=0 ran=0 n=0 redirected=0
 for off in $(seq 0 4 60); do
 	"$TOOLS/place_plan" "$SH" shapes "$off" "$TMP/plan" "$TMP/image" $BIAS $ARENA >"$TMP/pp" || break
 	img=$(awk '$1 == "image" {print $2}' "$TMP/pp")
@@ -107,15 +111,22 @@ for off in $(seq 0 4 60); do
 	qemu_run "$TMP/plan" -d in_asm -D "$TMP/blocks" "$SH"
 	n=$((n + 1))
 	[ "$QRC" = 0 ] && cmp -s "$TMP/qout" "$TMP/want" && same=$((same + 1))
-	start=$(grep -F " shapes [straddle copy of $SH+" "/tmp/perf-$QPID.map" | tail -1 | cut -d' ' -f1)
-	[ -n "$start" ] && grep -q "^0x0*$start:" "$TMP/blocks" && ran=$((ran + 1))
+	map=$(grep -F " shapes [straddle copy of $SH+" "/tmp/perf-$QPID.map" | tail -1)
+	start=${map%% *}
+	if [ -n "$start" ]; then
+		grep -q "^0x0*$start:" "$TMP/blocks" && ran=$((ran + 1))
+		orig=${map##* at 0x}
+		bias=$((0x${orig%]} - 0x$SHAPES))
+		word=$(grep -m1 "^0x0*$(printf %x $((bias + 0x$BACK_IN + 4))):" "$TMP/blocks")
+		[ "${word##*#}" = "$(printf '0x%x' $((0x$start + 16)))" ] && redirected=$((redirected + 1))
+	fi
 	rm -f "/tmp/perf-$QPID.map"
 done
 expect_eq "arm64 place shapes: the plan" "$(sed -n 2p "$TMP/pp")" "moved 1 refused 0 stubs 3"
 expect_eq "arm64 place shapes: the unmoved output" "$(cat "$TMP/want")" \
-	"$(printf '100 101 6 103 8 105 10 107 12 109 14 111 112 113 \n42 7 1 2')"
-expect_eq "arm64 place shapes: copies as assembled, identical output, the copy ran" \
-	"$n $bytes $same $ran" "16 16 16 16"
+	"$(printf '100 101 6 103 8 105 10 107 12 109 14 111 112 113 \n42 7 1 2 8')"
+expect_eq "arm64 place shapes: copies as assembled, identical output, the copy ran, back_in redirected" \
+	"$n $bytes $same $ran $redirected" "16 16 16 16 16"
 at() { printf '%x' $((0x$(nm "$SH" | awk -v f="$1" '$3 == f {print $1}') + $2)); }
 refused_as() {
 	run "$TOOLS/place_plan" "$SH" "$1" 0 "$TMP/plan"

@@ -24,6 +24,14 @@ shapes:				/* 0: 100; odd: x0 + 100; > 10: x0 + 100; else x0 + 1 */
 	ret
 	.size	shapes, .-shapes
 
+	.globl	back_in
+	.type	back_in, %function
+back_in:			/* into shapes' loop from outside, as a .cold part
+				 * goes back: redirected to the copy's loop */
+	mov	x1, #2
+	b	shapes + 16
+	.size	back_in, .-back_in
+
 	.globl	literal_out
 	.type	literal_out, %function
 literal_out:			/* a literal load of a word outside it */

@@ -7,11 +7,13 @@ long literal_out(void);
 long computed(void);
 void *own_address(void);
 long short_source(long x);
+long back_in(long x);
 
 int main(void)
 {
 	for (long x = 0; x < 14; x++)
 		printf("%ld ", shapes(x, 3));
-	printf("\n%ld %ld %d %ld\n", literal_out(), computed(), own_address() != 0, short_source(0));
+	printf("\n%ld %ld %d %ld %ld\n", literal_out(), computed(), own_address() != 0, short_source(0),
+	       back_in(5));
 	return 0;
 }
