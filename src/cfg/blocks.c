@@ -128,10 +128,10 @@ static void cut_blocks(struct cfg *g)
 	uint32_t nb = 0, br = 0;
 
 	for (uint32_t i = 0, j; i < g->ninsn; i = j) {
-		bool call = false;
+		bool call = false, spin = g->insn[i].spin;
 
 		for (j = i + 1; !g->leader[j]; j++)
-			;
+			spin |= g->insn[j].spin;
 		for (; br < g->nbranch && g->branch[br] < j; br++)
 			call |= is_call(&g->insn[g->branch[br]]);
 		g->edge_at[i] = nb;
@@ -142,6 +142,7 @@ static void cut_blocks(struct cfg *g)
 			.first = i,
 			.ninsn = j - i,
 			.has_call = call,
+			.spin = spin,
 			.padding = all_padding(&g->insn[i], j - i),
 		};
 	}

@@ -20,6 +20,14 @@ struct cfg_block {
 	uint32_t xsucc, nxsucc;         /* an indirect jump's: into cfg.xsucc */
 	bool has_call;
 	bool padding;                   /* only nops */
+	bool spin;                      /* holds a wait hint (insn.spin) */
+};
+
+/* A run of a loop's blocks that every iteration fetches (DESIGN, hazard
+ * model: loops in pieces). */
+struct cfg_piece {
+	uint64_t start, end;            /* [start, end) bytes */
+	uint32_t first, ninsn;          /* instructions inside it */
 };
 
 struct cfg_loop {
@@ -34,10 +42,19 @@ struct cfg_loop {
 	bool irreducible;
 	bool innermost;
 	bool has_call;
-	/* DESIGN, hazard model: the contiguous run of the loop's blocks
-	 * around its header, over padding between them; body blocks outside
-	 * it are out of line (cold). */
+	/* a block of it holds pause/yield/wfe: a wait, not a throughput loop
+	 * (issue 21) */
+	bool spin;
+	/* DESIGN, hazard model: the footprint of an iteration, the runs of
+	 * the loop's blocks around its header and around each block that
+	 * dominates every latch, over padding between them (pieces, in
+	 * address order; one for a loop laid out in one run). [start, end) is
+	 * from the first piece's start to the last one's end; body blocks
+	 * outside every piece are out of line (cold). */
 	uint64_t start, end;
+	uint32_t piece, npiece;         /* into cfg.pieces */
+	uint64_t bytes;                 /* the pieces' bytes together */
+	uint32_t run_insns;             /* the pieces' instructions together */
 	uint32_t cold_blocks;
 	uint64_t cold_bytes;
 	uint32_t first, ninsn;          /* instructions inside [start, end) */
@@ -57,6 +74,8 @@ struct cfg {
 	size_t nloop, loop_cap;
 	uint32_t *members;
 	size_t nmembers, members_cap;
+	struct cfg_piece *pieces;
+	size_t npieces, pieces_cap;
 	struct cfg_irreducible *irr;
 	size_t nirr, irr_cap;
 	/* scratch, sized to the largest function seen */

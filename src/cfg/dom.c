@@ -76,7 +76,7 @@ static void number_blocks(struct cfg *g)
 	g->post[VROOT_OF(g)] = (uint32_t)g->nblock;
 }
 
-static uint32_t intersect(const struct cfg *g, uint32_t a, uint32_t b)
+uint32_t cfg_nearest_dominator(const struct cfg *g, uint32_t a, uint32_t b)
 {
 	while (a != b) {
 		while (g->post[a] < g->post[b])
@@ -128,7 +128,7 @@ void cfg_dominators(struct cfg *g)
 
 				if (g->idom[p] == CFG_NONE)
 					continue;
-				best = best == CFG_NONE ? p : intersect(g, p, best);
+				best = best == CFG_NONE ? p : cfg_nearest_dominator(g, p, best);
 			}
 			if (best != CFG_NONE && g->idom[b] != best) {
 				g->idom[b] = best;

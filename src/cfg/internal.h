@@ -24,6 +24,8 @@ static inline uint32_t cfg_succ(const struct cfg *g, uint32_t b, uint32_t i)
  * retreating edge: without one, nothing asks) */
 void cfg_dominators(struct cfg *g);
 bool cfg_dominates(const struct cfg *g, uint32_t a, uint32_t b);
+/* The nearest block dominating both a and b (both reached). */
+uint32_t cfg_nearest_dominator(const struct cfg *g, uint32_t a, uint32_t b);
 void cfg_find_loops(struct cfg *g);       /* loops.c: natural loops and nesting */
 
 #endif

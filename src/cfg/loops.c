@@ -118,41 +118,113 @@ static bool grow_once(const struct cfg *g, uint32_t stamp, uint32_t *edge, int d
 	return true;
 }
 
-/* DESIGN, hazard model: the loop's bytes are the contiguous run of its
- * blocks around its header (the entry, for an irreducible cycle): from
- * the header's block, grow over every block of the loop that touches the
- * run or is apart from it only by padding (the padding comes with them).
- * A rotated loop entered in the middle keeps the body above its header:
- * libc's find_derivation is 0x28220..0x28241, where "header and latches"
- * said 0x28224..0x28239. Any other code ends the run, even an exit laid
- * out as the fall-through with the loop going on past it (libc AArch64
- * 0x28450): what lies beyond is out of line. The blocks of l carry
- * `stamp`. */
-static void set_range(struct cfg *g, struct cfg_loop *l, uint32_t stamp)
+/* DESIGN, hazard model: a run of the loop's blocks around block b (the
+ * header, or the entry of an irreducible cycle, for the first): from b's
+ * block, grow over every block of the loop that touches the run or is
+ * apart from it only by padding (the padding comes with them). A rotated
+ * loop entered in the middle keeps the body above its header: libc's
+ * find_derivation is 0x28220..0x28241, where "header and latches" said
+ * 0x28224..0x28239. Any other code ends the run. The blocks of l carry
+ * `stamp`; the run is blocks [*lo, *hi]. */
+static void grow_run(const struct cfg *g, uint32_t stamp, uint32_t b, uint32_t *lo, uint32_t *hi)
 {
-	uint32_t lo = l->header, hi = l->header;
-
-	while (grow_once(g, stamp, &lo, -1))
+	*lo = *hi = b;
+	while (grow_once(g, stamp, lo, -1))
 		;
-	while (grow_once(g, stamp, &hi, +1))
+	while (grow_once(g, stamp, hi, +1))
 		;
-	l->start = g->block[lo].start;
-	l->end = g->block[hi].end;
-	l->first = g->block[lo].first;
-	l->ninsn = g->block[hi].first + g->block[hi].ninsn - l->first;
 }
 
-/* Body blocks wholly outside the range are out of line (cold). */
+static void append_piece(struct cfg *g, uint32_t lo, uint32_t hi)
+{
+	GROW(g->pieces, g->pieces_cap, g->npieces + 1);
+	g->pieces[g->npieces++] = (struct cfg_piece){
+		.start = g->block[lo].start, .end = g->block[hi].end, .first = g->block[lo].first,
+		.ninsn = g->block[hi].first + g->block[hi].ninsn - g->block[lo].first };
+}
+
+static bool in_pieces(const struct cfg *g, const struct cfg_loop *l, uint32_t b)
+{
+	for (uint32_t k = l->piece; k < l->piece + l->npiece; k++)
+		if (g->block[b].start >= g->pieces[k].start && g->block[b].end <= g->pieces[k].end)
+			return true;
+	return false;
+}
+
+/* The blocks every iteration runs besides the header: those of the loop
+ * that dominate every latch but not the header, the idom chain from the
+ * latches' nearest common dominator up to the header (a natural loop's
+ * header dominates the chain; an irreducible cycle's entry need not, and
+ * its chain stops at the first block outside the cycle or dominating the
+ * entry: a path to the entry avoids any other, so the way round from the
+ * entry to a latch passes it). Each not yet in a piece starts one. An exit
+ * laid out as the fall-through with the loop going on past it
+ * (pthread_spin_lock, libc x86-64 0x8ff70: lock decl; jne body; xor; ret;
+ * body: pause ... jg header) was reported as its header alone: the body
+ * is such a block (issue 21). */
+static void add_body_pieces(struct cfg *g, struct cfg_loop *l, uint32_t stamp)
+{
+	uint32_t d = g->members[l->latch], lo, hi;
+
+	for (uint32_t i = 1; i < l->nlatch; i++)
+		d = cfg_nearest_dominator(g, d, g->members[l->latch + i]);
+	for (; d < g->nblock && d != l->header && g->mark[d] == stamp &&
+	       !cfg_dominates(g, d, l->header); d = g->idom[d]) {
+		if (in_pieces(g, l, d))
+			continue;
+		grow_run(g, stamp, d, &lo, &hi);
+		append_piece(g, lo, hi);
+		l->npiece++;
+	}
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct cfg_piece *x = a, *y = b;
+
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/* The loop's pieces in address order, and the range from the first to
+ * the last. */
+static void set_range(struct cfg *g, struct cfg_loop *l, uint32_t stamp)
+{
+	struct cfg_piece *p;
+	uint32_t lo, hi;
+
+	l->piece = (uint32_t)g->npieces;
+	grow_run(g, stamp, l->header, &lo, &hi);
+	append_piece(g, lo, hi);
+	l->npiece = 1;
+	add_body_pieces(g, l, stamp);
+	p = &g->pieces[l->piece];
+	qsort(p, l->npiece, sizeof *p, by_start);
+	l->bytes = 0;
+	l->run_insns = 0;
+	for (uint32_t k = 0; k < l->npiece; k++) {
+		l->bytes += p[k].end - p[k].start;
+		l->run_insns += p[k].ninsn;
+	}
+	l->start = p[0].start;
+	l->end = p[l->npiece - 1].end;
+	l->first = p[0].first;
+	l->ninsn = p[l->npiece - 1].first + p[l->npiece - 1].ninsn - l->first;
+}
+
+/* Body blocks wholly outside the pieces are out of line (cold). */
 static void measure_body(struct cfg *g, struct cfg_loop *l)
 {
 	l->has_call = false;
+	l->spin = false;
 	l->cold_blocks = 0;
 	l->cold_bytes = 0;
 	for (uint32_t i = 0; i < l->nbody; i++) {
-		const struct cfg_block *b = &g->block[g->members[l->body + i]];
+		uint32_t k = g->members[l->body + i];
+		const struct cfg_block *b = &g->block[k];
 
 		l->has_call |= b->has_call;
-		if (b->end <= l->start || b->start >= l->end) {
+		l->spin |= b->spin;
+		if (!in_pieces(g, l, k)) {
 			l->cold_blocks++;
 			l->cold_bytes += b->end - b->start;
 		}
@@ -195,6 +267,7 @@ static void make_loops(struct cfg *g)
 	memset(g->reach, 0, g->nblock * sizeof *g->reach);
 	g->nloop = 0;
 	g->nmembers = 0;
+	g->npieces = 0;
 	for (size_t i = 0; i < g->nretreat;) {
 		struct cfg_loop *l;
 		uint32_t h = g->retreat[3 * i + 1], irr = g->retreat[3 * i + 2];
@@ -277,7 +350,7 @@ void cfg_build(struct cfg *g, const struct insn *insn, size_t n)
 {
 	g->insn = insn;
 	g->ninsn = n;
-	g->nblock = g->nloop = g->nmembers = g->nirr = g->nretreat = 0;
+	g->nblock = g->nloop = g->nmembers = g->nirr = g->nretreat = g->npieces = 0;
 	if (n == 0)
 		return;
 	cfg_make_blocks(g);
@@ -290,6 +363,7 @@ void cfg_free(struct cfg *g)
 	free(g->block);
 	free(g->loop);
 	free(g->members);
+	free(g->pieces);
 	free(g->irr);
 	free(g->pred_off);
 	free(g->pred);

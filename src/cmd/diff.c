@@ -259,17 +259,16 @@ static void subject_columns(const struct diff_cmd *c, const struct layout_change
 		return;
 	}
 	format_pair(addr, n, "%#" PRIx64, lo, lo ? lo->start : 0, ln, ln ? ln->start : 0);
-	format_pair(bytes, n, "%" PRIu64, lo, lo ? lo->end - lo->start : 0, ln,
-		    ln ? ln->end - ln->start : 0);
+	format_pair(bytes, n, "%" PRIu64, lo, lo ? lo->bytes : 0, ln, ln ? ln->bytes : 0);
 	if (!w)
 		return;
 	char o[24] = "-", nw[24] = "-";
 	if (lo)
-		snprintf(o, sizeof o, "%u/%u", windows_touched(lo->start, lo->end, w),
-			 windows_best(lo->end - lo->start, w));
+		snprintf(o, sizeof o, "%u/%u", loop_touched(&c->old.r, lo, w),
+			 windows_best(lo->bytes, w));
 	if (ln)
-		snprintf(nw, sizeof nw, "%u/%u", windows_touched(ln->start, ln->end, w),
-			 windows_best(ln->end - ln->start, w));
+		snprintf(nw, sizeof nw, "%u/%u", loop_touched(&c->new.r, ln, w),
+			 windows_best(ln->bytes, w));
 	snprintf(tb, n, "%s -> %s", o, nw);
 }
 
@@ -285,7 +284,7 @@ static uint64_t verdict_bytes(const struct verdict *v)
 {
 	const struct loop_report *l = v->ch->lnew ? v->ch->lnew : v->ch->lold;
 
-	return l ? l->end - l->start : v->ch->fnew ? 64 : 0;
+	return l ? l->bytes : v->ch->fnew ? 64 : 0;
 }
 
 static double change_share(const struct diff_cmd *c, const struct layout_change *ch)

@@ -25,6 +25,7 @@ struct scan_cmd {
 	struct json_stream out;
 	json_t *errors;
 	bool gate_failed;
+	bool fail_spin;                 /* --fail-on counts spin loops' hazards too */
 	/* --hot: samples of a record (or --perf-script text) rank the rows */
 	const char *hot_path, *perf_script, *vmlinux;
 	struct hot_run hot;
@@ -44,7 +45,7 @@ struct row {
 
 static uint64_t row_bytes(const struct scan_result *r, const struct row *x)
 {
-	return x->loop ? x->loop->end - x->loop->start : r->funcs.v[x->func->func].size;
+	return x->loop ? x->loop->bytes : r->funcs.v[x->func->func].size;
 }
 
 static uint64_t row_addr(const struct scan_result *r, const struct row *x)
@@ -52,9 +53,16 @@ static uint64_t row_addr(const struct scan_result *r, const struct row *x)
 	return x->loop ? x->loop->start : r->funcs.v[x->func->func].addr;
 }
 
+static bool row_spins(const struct row *x)
+{
+	return x->loop && x->loop->spin;
+}
+
 /* Worst first: hot text before init/exit/unlikely/cold text (which runs
  * once or rarely, issue 8: 767 .init.text loops ranked like hot code),
- * then severity, then smaller (tighter) loops, then address. */
+ * every other row before a spin loop's (a wait: its iterations are not
+ * work, issue 21), then severity, then smaller (tighter) loops, then
+ * address. */
 static int by_worst(const void *a, const void *b, void *ctx)
 {
 	const struct scan_result *r = ctx;
@@ -64,6 +72,8 @@ static int by_worst(const void *a, const void *b, void *ctx)
 
 	if (x->func->cold_text != y->func->cold_text)
 		return x->func->cold_text ? 1 : -1;
+	if (row_spins(x) != row_spins(y))
+		return row_spins(x) ? 1 : -1;
 	if (x->hazard->severity != y->hazard->severity)
 		return x->hazard->severity > y->hazard->severity ? -1 : 1;
 	if (x->hazard->certain != y->hazard->certain)
@@ -103,7 +113,7 @@ static int by_hot(const void *a, const void *b, void *ctx)
 {
 	const struct scan_result *r = ctx;
 	const struct row *x = a, *y = b;
-	int o = hot_order(hot_share(r, row_samples(x)), x->hazard->severity,
+	int o = row_spins(x) != row_spins(y) ? (row_spins(x) ? 1 : -1) : hot_order(hot_share(r, row_samples(x)), x->hazard->severity,
 			  hot_share(r, row_samples(y)), y->hazard->severity);
 
 	return o ? o : by_worst(a, b, ctx);
@@ -199,6 +209,19 @@ static size_t sort_rows(const struct scan_cmd *c, const struct scan_result *r, s
 	return n;
 }
 
+/* " in 2 pieces: 0x8ff70/5 0x8ff80/7" after what buf holds: the runs
+ * every iteration fetches, each with its bytes (issue 21). */
+static void format_pieces(const struct scan_result *r, const struct loop_report *l, char *buf,
+			  size_t n)
+{
+	size_t k = strlen(buf);
+
+	k += (size_t)snprintf(buf + k, k < n ? n - k : 0, " in %u pieces:", l->npiece);
+	for (uint32_t i = l->piece; i < l->piece + l->npiece && k < n; i++)
+		k += (size_t)snprintf(buf + k, n - k, " %#" PRIx64 "/%" PRIu64, r->piece[i].start,
+				      r->piece[i].end - r->piece[i].start);
+}
+
 static void format_windows(const struct scan_result *r, const struct row *x, char *buf,
 			   size_t n)
 {
@@ -211,9 +234,14 @@ static void format_windows(const struct scan_result *r, const struct row *x, cha
 			 branch_kind_name(h->branch_kind), h->branch, h->pair);
 	else if (h->branch)
 		snprintf(buf, n, "%s %#" PRIx64, branch_kind_name(h->branch_kind), h->branch);
+	else if (!x->loop)
+		snprintf(buf, n, "%u/1", windows_touched(start, start + bytes, w));
 	else
-		snprintf(buf, n, "%u/%u", windows_touched(start, start + bytes, w),
-			 h->rule == RULE_ENTRY_MISALIGNED ? 1 : windows_best(bytes, w));
+		snprintf(buf, n, "%u/%u", loop_touched(r, x->loop, w), windows_best(bytes, w));
+	if (x->loop && x->loop->npiece > 1)
+		format_pieces(r, x->loop, buf, n);
+	if (row_spins(x))
+		snprintf(buf + strlen(buf), n - strlen(buf), ", spin");
 }
 
 /* "0.5%" */
@@ -240,7 +268,7 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 	while (i < n) {
 		const struct row *x = &rows[i];
 		const struct hazard *h = x->hazard;
-		char addr[20], src[128], bytes[24], win[16], tb[64], place[32], fix[96], pct[16];
+		char addr[20], src[128], bytes[24], win[16], tb[128], place[32], fix[160], pct[16];
 		const char *cells[13];
 
 		sb_reset(&profiles);
@@ -287,33 +315,35 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 
 static void print_all_loops(const struct scan_result *r, FILE *out)
 {
-	static const char *const cols[] = { "function", "start", "end", ">bytes", ">insns",
-		">depth", "inner", "call", "entries", ">16", ">32", ">64", ">hazards" };
+	static const char *const cols[] = { "function", "start", "end", ">bytes", ">pieces",
+		">insns", ">depth", "inner", "call", "entries", ">16", ">32", ">64", ">hazards" };
 	struct table t;
 
-	table_init(&t, 13, cols);
+	table_init(&t, 14, cols);
 	t.max[0] = 48;
 	for (size_t i = 0; i < r->nfunc; i++) {
 		const struct func_report *f = &r->func[i];
 
 		for (uint32_t k = f->loop; k < f->loop + f->nloop; k++) {
 			const struct loop_report *l = &r->loop[k];
-			char s[20], e[20], b[24], ni[16], d[16], w[MODEL_NWINDOWS][16], hz[32];
+			char s[20], e[20], b[24], np[16], ni[16], d[16], w[MODEL_NWINDOWS][16], hz[32];
 
 			hex_addr(s, l->start);
 			hex_addr(e, l->end);
-			snprintf(b, sizeof b, "%" PRIu64, l->end - l->start);
+			snprintf(b, sizeof b, "%" PRIu64, l->bytes);
+			snprintf(np, sizeof np, "%u", l->npiece);
 			snprintf(ni, sizeof ni, "%u", l->ninsn);
 			snprintf(d, sizeof d, "%u", l->depth);
 			for (size_t j = 0; j < MODEL_NWINDOWS; j++)
 				snprintf(w[j], sizeof w[j], "%u/%u",
-					 windows_touched(l->start, l->end, model_windows[j]),
-					 windows_best(l->end - l->start, model_windows[j]));
+					 loop_touched(r, l, model_windows[j]),
+					 windows_best(l->bytes, model_windows[j]));
 			/* why a loop that straddles may have no hazard */
 			snprintf(hz, sizeof hz, "%u%s", l->nhazard,
+				 l->spin ? " (spin)" :
 				 l->back_end_bound ? " (back end)" :
 				 l->in_loop_buffer ? " (loop buffer)" : "");
-			table_row(&t, r->funcs.v[f->func].name, s, e, b, ni, d,
+			table_row(&t, r->funcs.v[f->func].name, s, e, b, np, ni, d,
 				  l->innermost ? "yes" : "no", l->has_call ? "yes" : "no",
 				  l->irreducible ? "several" : "one", w[0], w[1], w[2], hz);
 		}
@@ -362,11 +392,24 @@ static void print_text(struct scan_cmd *c, struct elf_image *img, const struct s
 	fprintf(out, "%zu hazards: %zu loops, %zu function entries\n\n", r->nhazard, loops_with, entries);
 }
 
+static void gate_hazards(struct scan_cmd *c, const struct hazard *h, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (c->fail_rules & (1u << h[i].rule))
+			c->gate_failed = true;
+}
+
+/* A spin loop's hazards gate only when --fail-on-spin asks (issue 21). */
 static void check_gate(struct scan_cmd *c, const struct scan_result *r)
 {
-	for (size_t i = 0; i < r->nhazard; i++)
-		if (c->fail_rules & (1u << r->hazard[i].rule))
-			c->gate_failed = true;
+	for (size_t i = 0; i < r->nfunc; i++) {
+		const struct func_report *f = &r->func[i];
+
+		for (uint32_t k = f->loop; k < f->loop + f->nloop; k++)
+			if (!r->loop[k].spin || c->fail_spin)
+				gate_hazards(c, r->hazard + r->loop[k].hazard, r->loop[k].nhazard);
+		gate_hazards(c, r->hazard + f->hazard, f->nhazard);
+	}
 }
 
 static int open_target(const char *arg, struct elf_image *img, struct err *e)
@@ -490,7 +533,10 @@ static const struct cmd_option scan_options[] = {
 	{ .name = "fail-on", .value = "RULE,..", .kind = OPT_RULES, .field = F(fail_rules),
 	  .help = "exit 1 if a hazard of these rules is found ('any' for all):\n"
 		  "loop-straddles-window, branch-crosses-window,\n"
-		  "branch-ends-window, entry-misaligned" },
+		  "branch-ends-window, entry-misaligned; a spin loop's\n"
+		  "(pause, yield, wfe) only with --fail-on-spin" },
+	{ .name = "fail-on-spin", .kind = OPT_SET, .field = F(fail_spin),
+	  .help = "--fail-on counts the hazards of spin loops too" },
 	{ .name = "no-source", .kind = OPT_CLEAR, .field = F(source_lines),
 	  .help = "do not look up source lines (DWARF)" },
 	{ .name = "dump-vdso", .value = "FILE", .kind = OPT_OUTPUT, .field = F(dump_vdso),
@@ -521,6 +567,10 @@ const struct command scan_command = {
 		 "needs, a back-edge branch that crosses or ends on a window where the CPU's\n"
 		 "rule says so, a small function whose entry makes it span two lines. Each\n"
 		 "hazard comes with its fix: the .p2align that removes it and its padding.\n"
+		 "A loop's bytes are those every iteration runs: when the compiler laid the\n"
+		 "exit out between its header and its body, its pieces, counted together\n"
+		 "(and when no .p2align can fit them, the fix is to move the exit). A loop\n"
+		 "holding pause, yield or wfe is a spin loop, ranked after the others.\n"
 		 "\n"
 		 "With no FILE: this process's vDSO and C library. 'vdso' reads the running\n"
 		 "vDSO from memory. Addresses are the ELF's own virtual addresses.\n",

@@ -75,6 +75,7 @@ void arm64_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struc
 	out->fuse_first = 0;
 	out->fuse_cond = 0;
 	out->padding = 0;
+	out->spin = 0;
 	out->undecoded = 0;
 	out->len = (uint8_t)(n < 4 ? n : 4);
 	if (n < 4) {
@@ -103,6 +104,7 @@ void arm64_decode_one(void *dv, const uint8_t *p, size_t n, uint64_t addr, struc
 	out->shape = (uint16_t)d->insn->id;
 	out->kind = branch_kind(d->insn);
 	out->padding = d->insn->id == ARM64_INS_NOP;
+	out->spin = d->insn->id == ARM64_INS_YIELD || d->insn->id == ARM64_INS_WFE;
 	if (out->kind == BR_COND || out->kind == BR_JUMP || out->kind == BR_CALL)
 		out->target = branch_target(d->insn);
 	/* Compare-and-branch fusion (CMP/CMN/TST + B.cond) on Arm's big

@@ -30,6 +30,9 @@ struct insn {
 	uint8_t fuse_first;     /* class as the first of a fused pair, 0 none */
 	uint8_t fuse_cond;      /* class of a conditional branch's condition */
 	uint8_t padding;        /* a nop or int3: filler when nothing reaches it */
+	/* a wait hint: x86 pause, AArch64 yield or wfe (a loop holding one
+	 * is a spin loop, issue 21) */
+	uint8_t spin;
 	/* AArch64: a word Capstone 4 cannot decode (SVE, MTE, newer
 	 * extensions). Every branch encoding is in the base ISA, which it
 	 * decodes, so such a word is a plain instruction that falls through. */

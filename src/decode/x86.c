@@ -236,6 +236,7 @@ static void fill_insn(const struct x86_facts *f, uint64_t addr, struct insn *out
 	/* compilers and the kernel fill with nops, or with int3 after an
 	 * unconditional jump (GCC -mharden-sls, clang's function padding) */
 	out->padding = f->mnemonic == ZYDIS_MNEMONIC_NOP || f->mnemonic == ZYDIS_MNEMONIC_INT3;
+	out->spin = f->mnemonic == ZYDIS_MNEMONIC_PAUSE;
 	if (out->kind == BR_COND || out->kind == BR_JUMP || out->kind == BR_CALL)
 		out->target = addr + f->len + (uint64_t)f->imm;
 	if (out->kind == BR_COND)
@@ -274,7 +275,7 @@ bool x86_quick_agrees(void *dv, const uint8_t *p, size_t n, bool *quick)
 	fill_insn(&z, 0x1000, &b);
 	return a.len == b.len && a.shape == b.shape && a.kind == b.kind && a.target == b.target &&
 	       a.fuse_first == b.fuse_first && a.fuse_cond == b.fuse_cond &&
-	       a.padding == b.padding;
+	       a.padding == b.padding && a.spin == b.spin;
 }
 
 /* The cheap look before a full decode (decode_count_stores): the scan's

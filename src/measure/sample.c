@@ -491,9 +491,11 @@ static void replay_fork(struct sampling *s, const struct sample_event *ev)
 	/* the child runs the parent's copies (it writes no map of its own) */
 	if (!parent->copies_read)
 		read_copies(parent);
-	GROW(child->copy, child->copy_cap, child->ncopy + parent->ncopy);
-	memcpy(child->copy + child->ncopy, parent->copy, parent->ncopy * sizeof *child->copy);
-	child->ncopy += parent->ncopy;
+	if (parent->ncopy) {
+		GROW(child->copy, child->copy_cap, child->ncopy + parent->ncopy);
+		memcpy(child->copy + child->ncopy, parent->copy, parent->ncopy * sizeof *child->copy);
+		child->ncopy += parent->ncopy;
+	}
 	child->copies_read = true;
 }
 

@@ -520,7 +520,7 @@ static bool compare(struct layout_diff *d, const struct pairing *p,
 	c.removed = (uint32_t)d->nrefs;
 	c.nremoved = missing(d, hn, nn, ho, no);
 	if (lo && ln)
-		c.resized = lo->end - lo->start != ln->end - ln->start;
+		c.resized = lo->bytes != ln->bytes;
 	if (entry && p->fo && p->fn)
 		c.moved = p->fo->entry_align != p->fn->entry_align;
 	if (!c.nadded && !c.nremoved && !c.resized && !(entry && c.moved) &&

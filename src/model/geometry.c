@@ -57,15 +57,30 @@ static void add_branch(struct loop_geometry *geo, const struct cfg *g, size_t i,
 		.end = (uint32_t)(br->addr + br->len - start), .kind = br->kind, .back = back };
 }
 
+/* The pieces as offsets from the loop's start (DESIGN, hazard model:
+ * loops in pieces), which move together when the loop does. */
+static void set_pieces(struct loop_geometry *geo, const struct cfg *g, const struct cfg_loop *l)
+{
+	GROW(geo->piece, geo->piece_cap, l->npiece);
+	GROW(geo->piece_first, geo->piece_first_cap, l->npiece);
+	geo->npiece = l->npiece;
+	geo->first = l->first;
+	for (uint32_t k = 0; k < l->npiece; k++) {
+		const struct cfg_piece *p = &g->pieces[l->piece + k];
+
+		geo->piece[k] = (struct loop_piece){ p->start - l->start, p->end - l->start };
+		geo->piece_first[k] = p->first;
+	}
+}
+
 void loop_geometry(const struct cfg *g, const struct cfg_loop *l, struct loop_geometry *geo)
 {
-	uint32_t block = cfg_block_at(g, l->start);
-
-	geo->bytes = (uint32_t)(l->end - l->start);
-	geo->ninsn = l->ninsn;
+	geo->bytes = (uint32_t)l->bytes;
+	geo->ninsn = l->run_insns;
 	geo->fits_loop_buffer_shape = l->innermost && !l->has_call;
 	geo->nstore = -1;
 	geo->nbranch = 0;
+	set_pieces(geo, g, l);
 	/* in_loop is all zero between calls: set and clear only the loop's
 	 * blocks (clearing all of them per loop was quadratic in a function
 	 * of many loops) */
@@ -76,19 +91,25 @@ void loop_geometry(const struct cfg *g, const struct cfg_loop *l, struct loop_ge
 	}
 	for (uint32_t k = 0; k < l->nbody; k++)
 		geo->in_loop[g->members[l->body + k]] = 1;
-	/* The span is whole blocks, and a branch ends its block unless it is
-	 * a call: only a block with a call is read through (walking every
+	/* The pieces are whole blocks, and a branch ends its block unless it
+	 * is a call: only a block with a call is read through (walking every
 	 * instruction of every loop, outer loops again for each inner one,
 	 * read 5.1 million instructions of libLLVM-14 for 1.1 million
-	 * branches: issue 8). */
-	for (; block < g->nblock && g->block[block].start < l->end; block++) {
-		const struct cfg_block *b = &g->block[block];
-		size_t last = (size_t)b->first + b->ninsn - 1;
+	 * branches: issue 8). The exit code between pieces is not fetched
+	 * by an iteration, and its branches are not the loop's. */
+	for (uint32_t k = 0; k < l->npiece; k++) {
+		const struct cfg_piece *p = &g->pieces[l->piece + k];
 
-		for (size_t i = b->has_call ? b->first : last; i <= last; i++)
-			if (is_branch(&g->insn[i]))
-				add_branch(geo, g, i, l->start,
-					   closes_loop(g, l, geo->in_loop, &g->insn[i], block));
+		for (uint32_t block = cfg_block_at(g, p->start);
+		     block < g->nblock && g->block[block].start < p->end; block++) {
+			const struct cfg_block *b = &g->block[block];
+			size_t last = (size_t)b->first + b->ninsn - 1;
+
+			for (size_t i = b->has_call ? b->first : last; i <= last; i++)
+				if (is_branch(&g->insn[i]))
+					add_branch(geo, g, i, l->start,
+						   closes_loop(g, l, geo->in_loop, &g->insn[i], block));
+		}
 	}
 	for (uint32_t k = 0; k < l->nbody; k++)
 		geo->in_loop[g->members[l->body + k]] = 0;
@@ -98,6 +119,8 @@ void loop_geometry_free(struct loop_geometry *geo)
 {
 	free(geo->branch);
 	free(geo->in_loop);
+	free(geo->piece);
+	free(geo->piece_first);
 	memset(geo, 0, sizeof *geo);
 }
 
@@ -107,7 +130,7 @@ static bool straddles_somewhere(const struct loop_geometry *geo, unsigned w, uin
 				uint64_t placement_align)
 {
 	return placement_align < w ||
-	       windows_touched(start, start + geo->bytes, w) > windows_best(geo->bytes, w);
+	       loop_geometry_touched(geo, start, w) > windows_best(geo->bytes, w);
 }
 
 bool back_end_hid_straddle(const struct profile *p, const struct loop_geometry *geo,
@@ -145,8 +168,17 @@ void loop_count_stores(struct loop_geometry *geo, const struct profile *p, struc
 		depends |= geo->ninsn < fetch * p->issue_width &&
 			   geo->ninsn >= fetch * p->stores_per_cycle;
 	}
-	if (depends)
+	if (!depends)
+		return;
+	if (geo->npiece == 0) {         /* one run: a geometry made by hand */
 		geo->nstore = (int32_t)decode_count_stores(d, insn, code, geo->bytes);
+		return;
+	}
+	geo->nstore = 0;
+	for (uint32_t k = 0; k < geo->npiece; k++)
+		geo->nstore += (int32_t)decode_count_stores(d, insn + (geo->piece_first[k] - geo->first),
+							    code + geo->piece[k].start,
+							    geo->piece[k].end - geo->piece[k].start);
 }
 
 /* Each check makes at most one hazard, a branch rule one per branch. */

@@ -112,8 +112,16 @@ void hot_attribute(struct scan_result *r, const struct hot_file *f, uint64_t run
 	r->hot = true;
 	r->run_samples = run_samples;
 	r->file_samples = f ? f->samples : 0;
-	for (size_t i = 0; i < r->nloop; i++)
-		r->loop[i].samples = f ? sample_hist_sum(&f->addrs, r->loop[i].start, r->loop[i].end) : 0;
+	/* a loop's samples are its pieces': the exit code between them is
+	 * not the loop's (issue 21) */
+	for (size_t i = 0; i < r->nloop; i++) {
+		const struct loop_report *l = &r->loop[i];
+
+		r->loop[i].samples = 0;
+		for (uint32_t k = l->piece; f && k < l->piece + l->npiece; k++)
+			r->loop[i].samples += sample_hist_sum(&f->addrs, r->piece[k].start,
+							      r->piece[k].end);
+	}
 	for (size_t i = 0; i < r->nfunc; i++) {
 		const struct elf_func *fn = &r->funcs.v[r->func[i].func];
 

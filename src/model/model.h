@@ -122,11 +122,24 @@ struct loop_branch {
 	bool back;
 };
 
+/* [start, end): a piece of a loop, as addresses, or as offsets from the
+ * loop's start. */
+struct loop_piece {
+	uint64_t start, end;
+};
+
 /* What the rules need of a loop, independent of where it is placed. The
  * branch array belongs to the geometry and is reused from loop to loop
  * (loop_geometry_free releases it). */
 struct loop_geometry {
-	uint32_t bytes;
+	uint32_t bytes;                 /* its pieces' together */
+	/* the pieces every iteration fetches (one for a loop in one run),
+	 * as offsets from its start, and the index of each one's first
+	 * instruction (the CFG's: geo->first is the loop's) */
+	struct loop_piece *piece;
+	uint32_t *piece_first;
+	uint32_t npiece, first;         /* npiece 0: one run of `bytes` */
+	size_t piece_cap, piece_first_cap;
 	struct loop_branch *branch;     /* every branch in the span, in address order */
 	uint32_t nbranch;
 	size_t branch_cap;
@@ -152,6 +165,9 @@ struct hazard {
 	uint16_t fix_align;
 	uint16_t fix_pad;
 	bool fix_clean;                 /* brings in no other hazard of the profile */
+	/* no alignment fixes a loop in pieces: the exit laid out between
+	 * them must move out of the way (the compiler's block layout) */
+	bool fix_layout;
 	/* a smaller .p2align that removes it only at today's address, 0 none */
 	uint16_t here_align;
 	uint16_t here_pad;
@@ -165,6 +181,13 @@ struct hazard {
 
 /* Windows touched and the best any placement achieves (DESIGN). */
 unsigned windows_touched(uint64_t start, uint64_t end, unsigned w);
+/* The windows of w that the pieces p[0..n) (in address order) touch
+ * together, each moved by `base` (DESIGN, hazard model: loops in
+ * pieces). */
+unsigned pieces_touched(const struct loop_piece *p, size_t n, uint64_t base, unsigned w);
+/* The windows the loop touches at `start`: its pieces', or, without
+ * pieces (npiece 0), those of one run of its bytes. */
+unsigned loop_geometry_touched(const struct loop_geometry *g, uint64_t start, unsigned w);
 unsigned windows_best(uint64_t bytes, unsigned w);
 
 /* Evaluate every rule of `p` on a loop at `start`, in a section whose
@@ -255,13 +278,17 @@ struct scan_opts {
 };
 
 struct loop_report {
-	uint64_t start, end;
+	/* from its first piece's start to its last one's end (DESIGN,
+	 * hazard model: loops in pieces); bytes: the pieces' together */
+	uint64_t start, end, bytes;
+	uint32_t piece, npiece;         /* into scan_result.piece, in address order */
 	uint32_t sec;                   /* section of its function */
 	uint32_t depth;
 	bool innermost, has_call, in_loop_buffer;
 	bool back_end_bound;            /* a straddle it makes, hidden by the back end (a profile's) */
 	bool irreducible;               /* a cycle with more than one entry */
-	uint32_t ninsn;
+	bool spin;                      /* holds pause/yield/wfe: a wait (issue 21) */
+	uint32_t ninsn;                 /* in its pieces */
 	uint32_t cold_blocks;
 	uint64_t cold_bytes;
 	uint32_t same_span;             /* other loops of this span, reported as this one */
@@ -304,6 +331,8 @@ struct scan_result {
 	size_t nhazard;
 	struct cfg_irreducible *irr;
 	size_t nirr;
+	struct loop_piece *piece;       /* the loops' pieces */
+	size_t npiece;
 	size_t functions_scanned;       /* matched --func and --section */
 	size_t functions_too_large;     /* of those, not analysed: past the memory bound */
 	size_t padding_symbols;         /* __pfx_/__cfi_ and nop/int3-only symbols, not scanned */
@@ -316,6 +345,9 @@ struct scan_result {
 	bool hot;
 	uint64_t file_samples, run_samples;
 };
+
+/* The windows of w a loop's pieces touch together. */
+unsigned loop_touched(const struct scan_result *r, const struct loop_report *l, unsigned w);
 
 int scan_image(const struct elf_image *img, const struct scan_opts *o,
 	       struct scan_result *r, struct err *e);

@@ -30,6 +30,31 @@ unsigned windows_touched(uint64_t start, uint64_t end, unsigned w)
 	return end <= start ? 0 : (unsigned)((end - 1) / w - start / w + 1);
 }
 
+unsigned pieces_touched(const struct loop_piece *p, size_t n, uint64_t base, unsigned w)
+{
+	unsigned touched = 0;
+	uint64_t last = UINT64_MAX;     /* the last window counted */
+
+	for (size_t k = 0; k < n; k++) {
+		uint64_t a = base + p[k].start, b = base + p[k].end;
+
+		if (b <= a)
+			continue;
+		touched += windows_touched(a, b, w);
+		if (last != UINT64_MAX && a / w == last)
+			touched--;      /* shares a window with the piece before */
+		last = (b - 1) / w;
+	}
+	return touched;
+}
+
+unsigned loop_geometry_touched(const struct loop_geometry *g, uint64_t start, unsigned w)
+{
+	if (g->npiece == 0)
+		return windows_touched(start, start + g->bytes, w);
+	return pieces_touched(g->piece, g->npiece, start, w);
+}
+
 unsigned windows_best(uint64_t bytes, unsigned w)
 {
 	return (unsigned)((bytes + w - 1) / w);
@@ -77,7 +102,7 @@ static bool present(const struct profile *p, enum rule r, unsigned w,
 {
 	switch (r) {
 	case RULE_LOOP_STRADDLES:
-		return windows_touched(s, s + x->loop->bytes, w) > windows_best(x->loop->bytes, w);
+		return loop_geometry_touched(x->loop, s, w) > windows_best(x->loop->bytes, w);
 	case RULE_ENTRY_MISALIGNED:
 		return windows_touched(s, s + x->size, w) > 1;
 	default:
@@ -245,6 +270,11 @@ static void find_fix(const struct profile *p, const struct check *c, size_t n, s
 
 	search_fix(p, c, n, k, x, xk, start, align, true, &any);
 	h->fix_align = (uint16_t)any.align;
+	/* A loop in pieces moves whole under one .p2align; when none makes
+	 * it fit, the exit code between its pieces is what costs the window,
+	 * and the fix is in the layout (issue 21): one run of its bytes fits
+	 * windows_best wherever .p2align w puts it. */
+	h->fix_layout = !any.align && c[k].rule == RULE_LOOP_STRADDLES && x->loop->npiece > 1;
 	h->fix_pad = (uint16_t)any.pad;
 	h->fix_clean = any.clean;
 	h->here_align = h->here_pad = 0;

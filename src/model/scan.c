@@ -39,7 +39,7 @@ struct worker {
 	/* func indices global, offsets local; its arrays are big_realloc's
 	 * memory (megabytes for libLLVM: fresh pages are costly, base.h) */
 	struct scan_result out;
-	size_t func_cap, loop_cap, hazard_cap, irr_cap;
+	size_t func_cap, loop_cap, hazard_cap, irr_cap, piece_cap;
 	/* per CFG loop: how many others share its span and are reported as
 	 * it, or FOLDED when it is reported as another (fold_same_spans) */
 	uint32_t *same_span, *by_span;
@@ -197,6 +197,10 @@ static int by_span_deepest(const void *a, const void *b, void *ctx)
 		return x->start < y->start ? -1 : 1;
 	if (x->end != y->end)
 		return x->end < y->end ? -1 : 1;
+	if (x->npiece != y->npiece)
+		return x->npiece < y->npiece ? -1 : 1;
+	if (x->bytes != y->bytes)
+		return x->bytes < y->bytes ? -1 : 1;
 	if (x->irreducible != y->irreducible)
 		return x->irreducible ? 1 : -1;
 	if (x->depth != y->depth)
@@ -230,7 +234,9 @@ static void fold_same_spans(struct worker *w)
 		uint32_t e = k + 1;
 
 		while (e < n && g->loop[w->by_span[e]].start == head->start &&
-		       g->loop[w->by_span[e]].end == head->end)
+		       g->loop[w->by_span[e]].end == head->end &&
+		       g->loop[w->by_span[e]].npiece == head->npiece &&
+		       g->loop[w->by_span[e]].bytes == head->bytes)
 			w->same_span[w->by_span[e++]] = FOLDED;
 		w->same_span[w->by_span[k]] = e - k - 1;
 		k = e;
@@ -252,8 +258,9 @@ static void report_loop(struct worker *w, const struct elf_func *f, const struct
 	GROW_BIG(w->out.loop, w->loop_cap, w->out.nloop + 1);
 	r = &w->out.loop[w->out.nloop];
 	*r = (struct loop_report){
-		.start = l->start, .end = l->end, .sec = f->sec, .depth = l->depth, .innermost = l->innermost,
-		.has_call = l->has_call, .irreducible = l->irreducible, .ninsn = l->ninsn, .cold_blocks = l->cold_blocks,
+		.start = l->start, .end = l->end, .bytes = l->bytes, .sec = f->sec, .depth = l->depth, .innermost = l->innermost,
+		.has_call = l->has_call, .irreducible = l->irreducible, .spin = l->spin,
+		.ninsn = l->run_insns, .cold_blocks = l->cold_blocks,
 		.cold_bytes = l->cold_bytes, .same_span = same_span,
 		.branch = first_back,
 		.hazard = (uint32_t)w->out.nhazard,
@@ -275,6 +282,14 @@ static void report_loop(struct worker *w, const struct elf_func *f, const struct
 	if (!r->nhazard && !w->opts->keep_all) {
 		w->out.nhazard = r->hazard;
 		return;
+	}
+	r->piece = (uint32_t)w->out.npiece;
+	r->npiece = l->npiece;
+	GROW_BIG(w->out.piece, w->piece_cap, w->out.npiece + l->npiece);
+	for (uint32_t k = 0; k < l->npiece; k++) {
+		const struct cfg_piece *p = &w->cfg.pieces[l->piece + k];
+
+		w->out.piece[w->out.npiece++] = (struct loop_piece){ p->start, p->end };
 	}
 	/* hashed only when kept: 60% of libLLVM's 117,689 loops have no
 	 * hazard, and an outer loop's hash reads every instruction it holds */
@@ -450,6 +465,9 @@ static void take_arrays(struct scan_result *r, struct scan_result *o)
 	r->nhazard = o->nhazard;
 	r->irr = o->irr;
 	r->nirr = o->nirr;
+	r->piece = o->piece;
+	r->npiece = o->npiece;
+	o->piece = NULL;
 	o->func = NULL;
 	o->loop = NULL;
 	o->hazard = NULL;
@@ -459,13 +477,14 @@ static void take_arrays(struct scan_result *r, struct scan_result *o)
 /* Concatenate the workers' output, in function order, rebasing indices. */
 static void merge(struct scan_result *r, struct worker *w, unsigned nw)
 {
-	size_t nf = 0, nl = 0, nh = 0, ni = 0;
+	size_t nf = 0, nl = 0, nh = 0, ni = 0, np = 0;
 
 	for (unsigned k = 0; k < nw; k++) {
 		nf += w[k].out.nfunc;
 		nl += w[k].out.nloop;
 		nh += w[k].out.nhazard;
 		ni += w[k].out.nirr;
+		np += w[k].out.npiece;
 		r->functions_scanned += w[k].out.functions_scanned;
 		r->padding_symbols += w[k].out.padding_symbols;
 		r->instructions += w[k].out.instructions;
@@ -484,6 +503,7 @@ static void merge(struct scan_result *r, struct worker *w, unsigned nw)
 	r->loop = big_realloc(NULL, nl * sizeof *r->loop);
 	r->hazard = big_realloc(NULL, nh * sizeof *r->hazard);
 	r->irr = big_realloc(NULL, ni * sizeof *r->irr);
+	r->piece = big_realloc(NULL, np * sizeof *r->piece);
 	for (unsigned k = 0; k < nw; k++) {
 		struct scan_result *o = &w[k].out;
 
@@ -496,6 +516,10 @@ static void merge(struct scan_result *r, struct worker *w, unsigned nw)
 				copy_hazards(r, o->hazard, lr.hazard, lr.nhazard);
 				lr.hazard = (uint32_t)r->nhazard;
 				r->nhazard += lr.nhazard;
+				memcpy(r->piece + r->npiece, o->piece + lr.piece,
+				       lr.npiece * sizeof *r->piece);
+				lr.piece = (uint32_t)r->npiece;
+				r->npiece += lr.npiece;
 				r->loop[r->nloop + (j - fr.loop)] = lr;
 			}
 			fr.loop = (uint32_t)r->nloop;
@@ -545,6 +569,7 @@ static void worker_free(struct worker *w)
 	big_free(w->out.loop);
 	big_free(w->out.hazard);
 	big_free(w->out.irr);
+	big_free(w->out.piece);
 	free(w->sec_cold);
 	free(w->same_span);
 	free(w->by_span);
@@ -610,5 +635,11 @@ void scan_result_free(struct scan_result *r)
 	big_free(r->loop);
 	big_free(r->hazard);
 	big_free(r->irr);
+	big_free(r->piece);
 	memset(r, 0, sizeof *r);
+}
+
+unsigned loop_touched(const struct scan_result *r, const struct loop_report *l, unsigned w)
+{
+	return pieces_touched(r->piece + l->piece, l->npiece, 0, w);
 }

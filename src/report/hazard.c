@@ -24,6 +24,12 @@ void format_fix(const struct hazard *h, char *buf, size_t n)
 	if (h->fix_align)
 		k = snprintf(buf, n, ".p2align %u (+%u B)%s", log2_of(h->fix_align), h->fix_pad,
 			     h->fix_clean ? "" : ", adds another");
+	else if (h->fix_layout)
+		/* GCC lays the exit out as the fall-through when it predicts
+		 * the loop leaves (its block reordering, -freorder-blocks-
+		 * algorithm=stc at -O2); the prediction or the algorithm moves it */
+		k = snprintf(buf, n, "none by alignment: move the exit out from between the pieces "
+			     "(__builtin_expect, a profile, -freorder-blocks-algorithm)");
 	else
 		k = snprintf(buf, n, "none by alignment");
 	if (h->here_align && k >= 0 && (size_t)k < n)

@@ -46,6 +46,7 @@ static void hazard_of(const json_t *j, struct hazard *h)
 	h->here_align = (uint16_t)int_of(fix, "here_align");
 	h->here_pad = (uint16_t)int_of(fix, "here_pad");
 	h->here_clean = json_is_true(json_object_get(fix, "here_clean"));
+	h->fix_layout = json_is_true(json_object_get(fix, "layout"));
 	h->branch = addr_of(j, "branch");
 	h->pair = json_object_get(j, "pair") ? addr_of(j, "pair") : h->branch;
 }

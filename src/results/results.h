@@ -142,6 +142,13 @@ int results_diff(FILE *f, json_t *head, const struct diff_image *old,
 
 json_t *results_sweep(const struct sweep *s, const char *profile, int argc, char **argv);
 
+/* ---- place's result file (place.c) ---- */
+
+/* subject: the function moved, or the glob that chose several; refused[]:
+ * how many functions were moved (RELOC_OK) and refused, by reason. */
+json_t *results_place(const struct place_experiment *x, const char *subject,
+		      const size_t refused[RELOC_NREFUSALS], int argc, char **argv);
+
 /* A result file read back (read.c): its metrics with their raw samples,
  * run by run (a sweep is one run). */
 struct metric_run {

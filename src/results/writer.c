@@ -208,10 +208,11 @@ void jw_null(struct jw *w, const char *key)
 
 /* fix: the .p2align that holds wherever the subject lands with it (align
  * and pad null when none does), and here_align/here_pad: a smaller one
- * that holds only at today's address (null when there is none). */
+ * that holds only at today's address (null when there is none); layout:
+ * no alignment fixes a loop in pieces, the exit between them must move. */
 static void write_fix(struct jw *w, const struct hazard *h)
 {
-	if (!h->fix_align && !h->here_align) {
+	if (!h->fix_align && !h->here_align && !h->fix_layout) {
 		jw_null(w, "fix");
 		return;
 	}
@@ -234,6 +235,7 @@ static void write_fix(struct jw *w, const struct hazard *h)
 		jw_null(w, "here_pad");
 		jw_null(w, "here_clean");
 	}
+	jw_bool(w, "layout", h->fix_layout);
 	jw_close(w, '}');
 }
 
@@ -270,7 +272,8 @@ void results_write_hazards(struct jw *w, const char *key, const struct hazard *c
 	jw_close(w, ']');
 }
 
-static void write_windows(struct jw *w, uint64_t start, uint64_t end)
+/* A loop's windows, its pieces' together (DESIGN, hazard model). */
+static void write_windows(struct jw *w, const struct scan_result *r, const struct loop_report *l)
 {
 	jw_open(w, "windows", '{');
 	for (size_t i = 0; i < MODEL_NWINDOWS; i++) {
@@ -278,8 +281,8 @@ static void write_windows(struct jw *w, uint64_t start, uint64_t end)
 
 		key[sizeof key - 1] = '\0';
 		jw_open(w, digits(key + sizeof key - 1, model_windows[i]), '{');
-		jw_int(w, "touched", windows_touched(start, end, model_windows[i]));
-		jw_int(w, "best", windows_best(end - start, model_windows[i]));
+		jw_int(w, "touched", loop_touched(r, l, model_windows[i]));
+		jw_int(w, "best", windows_best(l->bytes, model_windows[i]));
 		jw_close(w, '}');
 	}
 	jw_close(w, '}');
@@ -293,7 +296,16 @@ void results_write_loop(struct jw *w, const char *key, struct elf_image *img,
 	jw_open(w, key, '{');
 	jw_hex(w, "start", l->start);
 	jw_hex(w, "end", l->end);
-	jw_int(w, "bytes", (long long)(l->end - l->start));
+	jw_int(w, "bytes", (long long)l->bytes);
+	jw_open(w, "pieces", '[');
+	for (uint32_t k = l->piece; k < l->piece + l->npiece; k++) {
+		jw_open(w, NULL, '{');
+		jw_hex(w, "start", r->piece[k].start);
+		jw_hex(w, "end", r->piece[k].end);
+		jw_int(w, "bytes", (long long)(r->piece[k].end - r->piece[k].start));
+		jw_close(w, '}');
+	}
+	jw_close(w, ']');
 	jw_int(w, "depth", l->depth);
 	jw_bool(w, "innermost", l->innermost);
 	jw_bool(w, "has_call", l->has_call);
@@ -303,6 +315,7 @@ void results_write_loop(struct jw *w, const char *key, struct elf_image *img,
 	jw_int(w, "cold_blocks", l->cold_blocks);
 	jw_int(w, "cold_bytes", (long long)l->cold_bytes);
 	jw_bool(w, "irreducible", l->irreducible);
+	jw_bool(w, "spin", l->spin);
 	jw_int(w, "same_span_loops", l->same_span);
 	if (l->branch)
 		jw_hex(w, "branch", l->branch);
@@ -310,7 +323,7 @@ void results_write_loop(struct jw *w, const char *key, struct elf_image *img,
 		jw_null(w, "branch");
 	if (lines && *elf_source_line(img, l->sec, l->start, src, sizeof src))
 		jw_string(w, "source", src);
-	write_windows(w, l->start, l->end);
+	write_windows(w, r, l);
 	if (r->hot)
 		jw_int(w, "samples", (long long)l->samples);
 	results_write_hazards(w, "hazards", NULL, r->hazard + l->hazard, l->nhazard);

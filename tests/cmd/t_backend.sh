@@ -65,7 +65,7 @@ expect_eq "uarch: zen5's bound" "$(printf '%s\n' "$OUT" | grep '^zen5 ' | tr -s 
 # --all says why a loop across a line has no hazard
 run "$STRADDLE" scan --all --no-source --uarch zen5 "$BE"
 expect_eq "back end --all: st4's row" "$(printf '%s\n' "$OUT" | grep '^st4 ' | tr -s ' ')" \
-	"st4 0x401038 0x40104b 19 7 1 yes no one 2/2 2/1 2/1 0 (back end)"
+	"st4 0x401038 0x40104b 19 1 7 1 yes no one 2/2 2/1 2/1 0 (back end)"
 run "$STRADDLE" scan --all --no-source --uarch haswell --func st4 "$BE"
 expect_eq "--all: a loop in haswell's loop buffer" "$(printf '%s\n' "$OUT" | grep '^st4 ' | tr -s ' ')" \
-	"st4 0x401038 0x40104b 19 7 1 yes no one 2/2 2/1 2/1 0 (loop buffer)"
+	"st4 0x401038 0x40104b 19 1 7 1 yes no one 2/2 2/1 2/1 0 (loop buffer)"

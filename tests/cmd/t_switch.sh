@@ -45,16 +45,21 @@ sw_check arm64 "400024 interp: 400004 400028 400030 400038;400044 unknown: unres
 # and a nop (parse_arith in libc: the walk back to the bound went into the
 # nop, left the switch unread, and its loop unfound). The hoisted loop's
 # span stops at the ret after its first latch: case 1's block past it is
-# out of line. afterpad's loop is its header block alone, 0x4010ce..0x4010d3:
-# the ret after it ends the run, the dispatch and both cases (4 blocks, 26
-# bytes) are out of line.
+# out of line. afterpad's header run is its header block alone,
+# 0x4010ce..0x4010d3, which the ret after it ends; the dispatch block
+# dominates both latches, so every iteration runs it: its run, the
+# dispatch and case 1 (0x4010d7..0x4010ef), is the loop's second piece
+# (issue 21), 5 + 24 = 29 B, and only case 2's jmp (2 B) is out of line.
 run "$TOOLS/jump_dump" "$FIXTURES/x86/switch2"
 expect_eq "switch2: table targets" "$(printf '%s\n' "$OUT" | tr '\n' ';')" \
 	"401028 twolevel: 40102a 401030 401036;401056 inmemory: 401058 40105e 401064;40107f hoisted: 401081 401087;401094 absolute: 40109b 4010a1;4010bf inbyte: 4010c1 4010c6;4010e8 afterpad: 4010ea 4010f0;"
 run "$STRADDLE" scan --json --all --no-source "$FIXTURES/x86/switch2"
 expect_eq "switch2: hoisted and afterpad loops" \
 	"$(jq_of '[.files[0].functions[].loops[] | "\(.start)-\(.end)/\(.irreducible)/\(.cold_blocks)/\(.cold_bytes)"] | join(" ")')" \
-	"0x401070-0x401086/false/1/5 0x4010ce-0x4010d3/false/4/26"
+	"0x401070-0x401086/false/1/5 0x4010ce-0x4010ef/false/1/2"
+expect_eq "switch2: afterpad's pieces" \
+	"$(jq_of '[.files[0].functions[] | select(.name == "afterpad") | .loops[].pieces[] | "\(.start)-\(.end)"] | join(" ")')" \
+	"0x4010ce-0x4010d3 0x4010d7-0x4010ef"
 expect_eq "switch2: per file" \
 	"$(jq_of '"\(.files[0].jump_tables)/\(.files[0].indirect_jumps_unresolved)"')" "6/0"
 

@@ -49,6 +49,11 @@ expect_eq "truth: the false loop is named" \
 	" precision: multi_latch straddle 0x401000..0x401041: no cycle"
 expect_eq "truth: the figures" \
 	"$(printf '%s\n' "$OUT" | grep -o '^  [a-z]* *[0-9.]*%' | tr -s ' ' | tr '\n' ';')" \
-	" span 50.00%; precision 66.67%; recall 100.00%; goal 100.0%;"
+	" span 50.00%; precision 66.67%; recall 100.00%; strict 33.33%; goal 100.0%;"
+# the strict check (issue 21): a span that is its header alone holds no
+# edge of its cycle, nor does a span that is no loop
+expect_eq "truth: the spans holding no edge of their cycle are named" \
+	"$(printf '%s\n' "$OUT" | grep 'strict: ' | tr -s ' ' | tr '\n' ';')" \
+	" strict: multi_latch straddle 0x401000..0x401041: no edge of the cycle; strict: cold_path straddle 0x401140..0x401144: no edge of the cycle;"
 expect_eq "truth: the measures below the goal" \
-	"$(printf '%s\n' "$OUT" | grep 'goal')" "  goal 100.0%: not met (span, precision)"
+	"$(printf '%s\n' "$OUT" | grep 'goal')" "  goal 100.0%: not met (span, precision, strict)"

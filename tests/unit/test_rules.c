@@ -36,6 +36,58 @@ static struct loop_geometry tight_loop(uint32_t bytes, uint32_t pair, uint32_t b
 	return g;
 }
 
+/* Issue 21: windows over a loop's pieces together. pthread_spin_lock's
+ * (libc 0x8ff70): the header [0x8ff70, 0x8ff75) and the body [0x8ff80,
+ * 0x8ff89). */
+static void pieces_count(void **state)
+{
+	static const struct loop_piece spin[] = { { 0x8ff70, 0x8ff75 }, { 0x8ff80, 0x8ff89 } };
+	static const struct loop_piece near[] = { { 0x4011c0, 0x4011c4 }, { 0x4011c8, 0x4011ce } };
+	static const struct loop_piece three[] = { { 0, 4 }, { 8, 20 }, { 30, 40 } };
+
+	(void)state;
+	assert_int_equal(pieces_touched(spin, 2, 0, 16), 2);     /* 0x8ff70, 0x8ff80 */
+	assert_int_equal(pieces_touched(spin, 2, 0, 64), 2);     /* 0x8ff40, 0x8ff80 */
+	assert_int_equal(pieces_touched(spin, 2, 0x10, 64), 1);  /* 0x8ff80..0x8ff99 */
+	assert_int_equal(pieces_touched(near, 2, 0, 16), 1);     /* both in 0x4011c0 */
+	/* 16: [0, 4) and [8, 20) share window 0, [30, 40) shares window 16
+	 * with [8, 20): 0, 16, 32 */
+	assert_int_equal(pieces_touched(three, 3, 0, 16), 3);
+	assert_int_equal(pieces_touched(three, 3, 0, 8), 5);     /* 0, 8, 16, 24, 32 */
+	assert_int_equal(pieces_touched(three, 1, 0, 16), 1);
+}
+
+/* A loop in pieces moves whole under one .p2align; when none removes the
+ * straddle, the fix is the layout's (issue 21). */
+static void pieces_fix(void **state)
+{
+	const struct profile *p = profile_named("generic-x86");
+	/* spin_lock of tests/fixtures/x86/pieces.S: header 5 B, body 9 B at +16 */
+	struct loop_piece spin[] = { { 0, 5 }, { 16, 25 } };
+	struct loop_geometry g = { .bytes = 14, .piece = spin, .npiece = 2, .ninsn = 6 };
+	struct hazard h[8];
+	size_t n;
+
+	(void)state;
+	n = loop_hazards(p, &g, 0x401070, 4096, h, 8);
+	assert_int_equal(n, 2);
+	/* 16: 14 B 16 apart never fit one window: no alignment, the layout */
+	assert_int_equal(h[0].window, 16);
+	assert_int_equal(h[0].fix_align, 0);
+	assert_true(h[0].fix_layout);
+	/* 64: 0x401070 and 0x401080 are two lines; .p2align 5 puts the pieces
+	 * at 0x401080 and 0x401090, one line, 16 B of padding */
+	assert_int_equal(h[1].window, 64);
+	assert_int_equal(h[1].fix_align, 32);
+	assert_int_equal(h[1].fix_pad, 16);
+	assert_false(h[1].fix_layout);
+	/* laid out in one run, the same 14 B at 0x401070 fit one 16 B
+	 * window and one line as they are: no hazard at all */
+	g.npiece = 0;
+	n = loop_hazards(p, &g, 0x401070, 4096, h, 8);
+	assert_int_equal(n, 0);
+}
+
 static void zen1_seed000(void **state)
 {
 	const struct profile *p = profile_named("zen1");
@@ -323,6 +375,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(windows_count),
+		cmocka_unit_test(pieces_count),
+		cmocka_unit_test(pieces_fix),
 		cmocka_unit_test(zen1_seed000),
 		cmocka_unit_test(loop_buffer_hides_straddle),
 		cmocka_unit_test(jcc_erratum),

@@ -1,0 +1,387 @@
+/* straddle place's experiment: the arms, their plans, the rounds and what
+ * they say. Each round runs every arm once in a new random order, so drift
+ * hits them alike (DESIGN: Measuring); the unmoved program's output is
+ * what every run must give. */
+#include "measure.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define OUT_MAX (1u << 20)      /* output kept for --metric */
+
+int experiment_add_arm(struct place_experiment *x, enum place_arm_kind k, uint32_t offset,
+		  const char *name, struct err *e)
+{
+	struct place_arm *a;
+
+	for (size_t i = 0; i < x->narms; i++)
+		if (x->arm[i].kind == k && (k != PLACE_OFFSET || x->arm[i].offset == offset))
+			return 0;
+	if (k == PLACE_OFFSET && offset == x->current && x->subject)
+		return 0;       /* the control is that placement */
+	if (x->narms == PLACE_MAX_ARMS)
+		return err_set(e, "at most %d placements at once", PLACE_MAX_ARMS - 2);
+	a = &x->arm[x->narms++];
+	*a = (struct place_arm){ .kind = k, .offset = offset, .plan_fd = -1 };
+	snprintf(a->name, sizeof a->name, "%s", name);
+	return 0;
+}
+
+const char *experiment_arm_label(const struct place_arm *a, char *buf, size_t n)
+{
+	if (a->kind != PLACE_OFFSET)
+		snprintf(buf, n, "%s", a->name);
+	else if (isdigit((unsigned char)a->name[0]))
+		snprintf(buf, n, "offset %u", a->offset);
+	else
+		snprintf(buf, n, "%s (offset %u)", a->name, a->offset);
+	return buf;
+}
+
+/* ---- what the model says ---- */
+
+unsigned experiment_predict(const struct place_experiment *x, uint32_t offset, struct hazard *h,
+		       size_t *nh)
+{
+	const struct reloc_func *f = x->subject;
+	uint64_t delta = (offset + x->align - x->loop_start % x->align) % x->align;
+	uint64_t s = x->loop_start + delta, e = x->loop_end + delta;
+	unsigned score = 0;
+
+	*nh = code_loop_hazards(x->profile, f->code, f->size, f->addr + delta, s, h, 8);
+	for (size_t i = 0; i < *nh; i++)
+		score += 1000u * h[i].severity;
+	return score + 10 * windows_touched(s, e, 64) + windows_touched(s, e, x->profile->fetch);
+}
+
+void experiment_best_and_worst(const struct place_experiment *x, uint32_t *best, uint32_t *worst)
+{
+	unsigned lo = UINT32_MAX, hi = 0;
+	struct hazard h[8];
+	size_t nh;
+
+	*best = *worst = x->current;
+	for (uint32_t o = 0; o < x->align; o++) {
+		unsigned s = experiment_predict(x, o, h, &nh);
+
+		if (s < lo || (s == lo && o == x->current))
+			lo = s, *best = o;
+		if (s > hi)
+			hi = s, *worst = o;
+	}
+}
+
+/* ---- plans ---- */
+
+void experiment_collect(struct place_experiment *x)
+{
+	for (size_t i = 0; i < x->nrf; i++) {
+		x->place[i] = xcalloc(x->rf[i].nfn + 1, sizeof *x->place[i]);
+		for (size_t k = 0; k < x->rf[i].nfn; k++)
+			if (x->rf[i].fn[k].refused == RELOC_OK)
+				x->place[i][x->nplace[i]++].f = &x->rf[i].fn[k];
+	}
+	if (x->subject)
+		x->current = (uint32_t)(x->loop_start % x->align);
+}
+
+/* The plan of one arm into a fresh memfd: every movable function, its
+ * anchor (the subject's loop, else the entry) at the arm's offset; the
+ * control's at its own; a random arm's each at its own random one. */
+static int make_plan(struct place_experiment *x, struct place_arm *a, struct err *e)
+{
+	struct reloc_plan_part part[PLACE_MAX_FILES];
+	size_t np = 0;
+	FILE *f;
+	int fd = memfd_create("straddle-plan", 0), rc = 0;
+
+	if (fd < 0 || !(f = fdopen(dup(fd), "w"))) {
+		if (fd >= 0)
+			close(fd);
+		return err_set(e, "cannot make a plan: %s", strerror(errno));
+	}
+	for (size_t i = 0; i < x->nrf; i++) {
+		struct reloc_place *p = x->place[i];
+
+		for (size_t k = 0; k < x->nplace[i]; k++) {
+			uint64_t anchor = p[k].f == x->subject ? x->loop_start : p[k].f->addr;
+
+			p[k].anchor = anchor, p[k].align = x->align;
+			p[k].offset = a->kind == PLACE_RANDOM ? (uint32_t)rng_below(&x->rng, x->align) :
+				      a->kind == PLACE_CONTROL ? (uint32_t)(anchor % x->align) : a->offset;
+		}
+		if (x->nplace[i])
+			part[np++] = (struct reloc_plan_part){ &x->rf[i], p, x->nplace[i] };
+	}
+	rc = reloc_plan_write(part, np, f, e);
+	fclose(f);
+	if (a->plan_fd >= 0)
+		close(a->plan_fd);
+	a->plan_fd = rc ? (close(fd), -1) : fd;
+	return rc;
+}
+
+int experiment_make_plans(struct place_experiment *x, struct err *e)
+{
+	for (size_t i = 0; i < x->narms; i++)
+		if ((x->arm[i].kind == PLACE_OFFSET || x->arm[i].kind == PLACE_CONTROL) &&
+		    make_plan(x, &x->arm[i], e))
+			return -1;
+	return 0;
+}
+
+/* ---- one run ---- */
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* The preload library's lines (plan.h): an error stops everything; each
+ * file's plan must have been applied by some process of the command. */
+static int check_report(struct place_experiment *x, const struct place_arm *a,
+			const struct command_run *r, struct err *e)
+{
+	size_t applied = 0, want = 0;
+	const char *err = strstr(r->report, "error ");
+	char label[48];
+
+	if (err)
+		return err_set(e, "%s: the preload library failed: %.*s",
+			       experiment_arm_label(a, label, sizeof label), (int)strcspn(err + 6, "\n"),
+			       err + 6);
+	for (const char *p = r->report; (p = strstr(p, "applied ")); p++) {
+		unsigned long long ns = 0;
+
+		applied++;
+		if (sscanf(p, "applied %*u %*u %*x %llu", &ns) == 1) {
+			GROW(x->apply_ns, x->apply_cap, x->napply + 1);
+			x->apply_ns[x->napply++] = (double)ns;
+		}
+	}
+	for (size_t i = 0; i < x->nrf; i++)
+		want += x->nplace[i] > 0;
+	if (applied < want)
+		return err_set(e, "%s: the plan was not applied: no process of '%s' loaded it (or "
+			       "the build-id differs)", x->rf[0].img.path, x->argv[0]);
+	return 0;
+}
+
+static int metric_of(const struct place_experiment *x, const struct command_run *r, double *v,
+		     struct err *e)
+{
+	regmatch_t m[2];
+	char num[64], *end;
+	size_t k;
+
+	if (!x->metric) {
+		*v = x->wall ? r->wall_s : r->cpu_s;
+		return 0;
+	}
+	if (regexec(x->metric, r->out, 2, m, 0) != 0)
+		return err_set(e, "--metric: '%s' matches nothing in the output of '%s'",
+			       x->metric_text, x->argv[0]);
+	k = m[1].rm_so >= 0 ? 1 : 0;
+	snprintf(num, sizeof num, "%.*s", (int)(m[k].rm_eo - m[k].rm_so), r->out + m[k].rm_so);
+	*v = strtod(num, &end);
+	if (end == num)
+		return err_set(e, "--metric: '%s' is not a number", num);
+	return 0;
+}
+
+/* The program must not notice: the same output and status as unmoved. */
+static int same_output(struct place_experiment *x, const struct place_arm *a,
+		       const struct command_run *r, struct err *e)
+{
+	char want[48], got[48], label[48];
+
+	if (!x->checked++) {
+		x->base_hash = r->out_hash, x->base_status = r->status;
+		return 0;
+	}
+	if (x->no_output_check || (r->out_hash == x->base_hash && r->status == x->base_status)) {
+		x->identical++;
+		return 0;
+	}
+	command_status_text(x->base_status, want, sizeof want);
+	command_status_text(r->status, got, sizeof got);
+	err_set(e, "%s: the program noticed: %s (%s) where unmoved it gave %s; stderr: %.*s",
+		experiment_arm_label(a, label, sizeof label),
+		r->out_hash != x->base_hash ? "its output differs" : "its status differs", got, want,
+		(int)strcspn(r->err_head, "\n"), r->err_head);
+	return 1;
+}
+
+static int run_arm(struct place_experiment *x, struct place_arm *a, struct command_run *r,
+		   struct err *e)
+{
+	char plan_env[64], preload_env[4200];
+	const char *old = getenv("LD_PRELOAD");
+	char *env[3] = { NULL };
+	struct command_spec spec = { x->argv, env, "STRADDLE_PLACE_FD", OUT_MAX };
+	double v = 0;
+	int rc;
+
+	if (a->kind == PLACE_RANDOM && make_plan(x, a, e))
+		return 2;
+	if (a->kind != PLACE_UNMOVED) {
+		snprintf(plan_env, sizeof plan_env, "STRADDLE_PLAN=/proc/self/fd/%d", a->plan_fd);
+		snprintf(preload_env, sizeof preload_env, "LD_PRELOAD=%s%s%s", x->preload,
+			 old && *old ? ":" : "", old ? old : "");
+		env[0] = plan_env, env[1] = preload_env;
+	} else
+		spec.report_env = NULL;
+	if (command_run(&spec, r, e))
+		return 2;
+	if (WIFEXITED(r->status) && WEXITSTATUS(r->status) == 127 && a->kind == PLACE_UNMOVED &&
+	    !x->checked)
+		return err_set(e, "%s: cannot run: %.*s", x->argv[0], (int)strcspn(r->err_head, "\n"),
+			       r->err_head), 2;
+	if (a->kind != PLACE_UNMOVED && check_report(x, a, r, e))
+		return 2;
+	if ((rc = same_output(x, a, r, e)))
+		return rc;
+	if (metric_of(x, r, &v, e))
+		return 2;
+	GROW(a->v, a->cap, a->n + 1);
+	a->v[a->n++] = v;
+	return 0;
+}
+
+/* ---- the rounds ---- */
+
+static void progress(const struct place_experiment *x, double t0)
+{
+	if (isatty(2))
+		fprintf(stderr, "\rplace: round %u of at most %u, %.0f s of at most %.0f", x->rounds,
+			x->runs, now_s() - t0, x->budget_s);
+}
+
+/* Is every arm's median known within --precision (its bootstrap CI's
+ * half-width)? */
+static bool precise(const struct place_experiment *x)
+{
+	for (size_t i = 0; i < x->narms; i++) {
+		const struct place_arm *a = &x->arm[i];
+		double lo, hi, m, *v = xcalloc(a->n + 1, sizeof *v);
+
+		memcpy(v, a->v, a->n * sizeof *v);
+		m = stats_median_select(v, a->n);
+		free(v);
+		stats_bootstrap_median_ci(a->v, a->n, 1000, x->seed, &lo, &hi);
+		if ((hi - lo) / 2 > x->precision * m)
+			return false;
+	}
+	return true;
+}
+
+static void shuffle(struct place_experiment *x, size_t *order)
+{
+	for (size_t i = 0; i < x->narms; i++)
+		order[i] = i;
+	for (size_t i = x->narms; i > 1; i--) {
+		size_t j = rng_below(&x->rng, i), t = order[i - 1];
+
+		order[i - 1] = order[j], order[j] = t;
+	}
+}
+
+int experiment_run(struct place_experiment *x, struct err *e)
+{
+	struct command_run r = { 0 };
+	size_t order[PLACE_MAX_ARMS];
+	double t0 = now_s();
+	int rc;
+
+	x->stopped_by = "runs";
+	/* the unmoved program once first: the output every run must match */
+	rc = run_arm(x, &x->arm[0], &r, e);
+	x->arm[0].n = 0;
+	while (!rc && x->rounds < x->runs) {
+		shuffle(x, order);
+		for (size_t i = 0; i < x->narms && !rc; i++)
+			rc = run_arm(x, &x->arm[order[i]], &r, e);
+		x->rounds++;
+		progress(x, t0);
+		if (now_s() - t0 > x->budget_s && x->rounds >= 2) {
+			x->stopped_by = "time";
+			break;
+		}
+		if (x->precision && x->rounds >= 5 && precise(x)) {
+			x->stopped_by = "precision";
+			break;
+		}
+	}
+	if (isatty(2))
+		fprintf(stderr, "\n");
+	x->elapsed_s = now_s() - t0;
+	free(r.out);
+	return rc;
+}
+
+/* ---- what they say ---- */
+
+void experiment_analyse(struct place_experiment *x)
+{
+	const struct place_arm *best = NULL;
+
+	for (size_t i = 0; i < x->narms; i++) {
+		struct place_arm *a = &x->arm[i];
+
+		stats_summarize(a->v, a->n, x->seed, !x->higher, &a->sum);
+		if (!best || (x->higher ? a->sum.median > best->sum.median :
+			      a->sum.median < best->sum.median))
+			best = a;
+		if (x->subject && (a->kind == PLACE_OFFSET || a->kind == PLACE_CONTROL))
+			experiment_predict(x, a->offset, a->predicted, &a->npredicted);
+	}
+	for (size_t i = 0; i < x->narms; i++) {
+		struct place_arm *a = &x->arm[i];
+		struct mann_whitney m;
+
+		a->ratio = x->higher ? best->sum.median / a->sum.median : a->sum.median / best->sum.median;
+		stats_mann_whitney(a->v, a->n, best->v, best->n, &m);
+		a->p = a == best ? 1 : m.p;
+		a->slow = a != best && a->p < x->alpha && a->ratio > 1 + x->material;
+	}
+}
+
+double experiment_apply_median_us(const struct place_experiment *x)
+{
+	double *v = xcalloc(x->napply + 1, sizeof *v), m;
+
+	memcpy(v, x->apply_ns, x->napply * sizeof *v);
+	m = x->napply ? stats_median_select(v, x->napply) / 1000 : 0;
+	free(v);
+	return m;
+}
+
+double experiment_apply_max_us(const struct place_experiment *x)
+{
+	double m = 0;
+
+	for (size_t i = 0; i < x->napply; i++)
+		m = x->apply_ns[i] > m ? x->apply_ns[i] : m;
+	return m / 1000;
+}
+
+void experiment_free(struct place_experiment *x)
+{
+	for (size_t i = 0; i < x->narms; i++) {
+		free(x->arm[i].v);
+		if (x->arm[i].plan_fd >= 0)
+			close(x->arm[i].plan_fd);
+	}
+	for (size_t i = 0; i < x->nrf; i++)
+		free(x->place[i]);
+	free(x->apply_ns);
+}

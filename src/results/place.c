@@ -1,0 +1,58 @@
+/* The result file of `straddle place` (issue 20): what was moved and
+ * refused, how the runs went, and one metric per arm with every raw
+ * sample, in a sweep's shape (a function, as "kernel", at an offset), so
+ * compare and report read it as they read a sweep. */
+#include "results.h"
+
+static json_t *arm_json(const struct place_experiment *x, const char *subject,
+			const struct place_arm *a)
+{
+	json_t *samples = json_array(), *pred = json_array();
+	char name[160];
+
+	for (size_t i = 0; i < a->n; i++)
+		json_array_append_new(samples, json_real(a->v[i]));
+	for (size_t i = 0; i < a->npredicted; i++)
+		json_array_append_new(pred, results_hazard(&a->predicted[i]));
+	snprintf(name, sizeof name, "%s@%s", subject, a->name);
+	return json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:f, s:[f,f], s:f, s:f, s:f, s:b, s:f,"
+			 " s:o, s:o}", "name", name, "kernel", subject, "arm", a->name,
+		"offset", (int)a->offset, "unit", x->metric ? "" : "s", "direction",
+		x->higher ? "higher" : "lower", "median", a->sum.median, "ci", a->sum.ci_lo,
+		a->sum.ci_hi, "stddev", a->sum.stddev, "cv", a->sum.cv, "ratio", a->ratio, "slow",
+		a->slow, "p_vs_best", a->p, "predicted", pred, "samples", samples);
+}
+
+static json_t *place_json(const struct place_experiment *x, const char *loop)
+{
+	return json_pack("{s:s, s:s?, s:s?, s:i, s:i, s:s, s:i, s:f, s:s, s:s, s:{s:f, s:f}}",
+		"file", x->rf[0].img.path, "function", x->subject ? x->subject->name : NULL,
+		"loop", x->subject ? loop : NULL, "current", (int)x->current, "align",
+		(int)x->align, "measure", x->metric ? x->metric_text : x->wall ? "wall" : "cpu",
+		"rounds", (int)x->rounds, "elapsed_s", x->elapsed_s, "stopped_by", x->stopped_by,
+		"profile", x->profile->name, "apply_us", "median", experiment_apply_median_us(x), "max",
+		experiment_apply_max_us(x));
+}
+
+json_t *results_place(const struct place_experiment *x, const char *subject,
+		      const size_t refused[RELOC_NREFUSALS], int argc, char **argv)
+{
+	json_t *doc = results_run_info("place", argc, argv), *metrics = json_array();
+	json_t *why = json_object();
+	char loop[48], a[20], b[20];
+
+	snprintf(loop, sizeof loop, "%s..%s", hex_addr(a, x->loop_start), hex_addr(b, x->loop_end));
+	for (int r = 1; r < RELOC_NREFUSALS; r++)
+		if (refused[r])
+			json_object_set_new(why, reloc_refusal_name(r), json_integer((json_int_t)refused[r]));
+	json_object_set_new(doc, "place", place_json(x, loop));
+	json_object_set_new(doc, "output_check", json_pack("{s:i, s:i, s:b}", "runs",
+		(int)(x->checked ? x->checked - 1 : 0), "identical", (int)x->identical, "checked",
+		!x->no_output_check));
+	json_object_set_new(doc, "moved", json_pack("{s:i, s:o}", "functions",
+		(int)refused[RELOC_OK], "refused", why));
+	for (size_t i = 0; i < x->narms; i++)
+		json_array_append_new(metrics, arm_json(x, subject, &x->arm[i]));
+	json_object_set_new(doc, "metrics", metrics);
+	return doc;
+}
