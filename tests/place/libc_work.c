@@ -4,10 +4,12 @@
  * sorted (qsort, strcmp), numbers parsed and printed (strtol, strtod,
  * printf's %g and %x), strings searched and copied (strstr, strchr,
  * memcpy, memmove, memset, strlen), memory taken and given back (malloc,
- * realloc, free), a hash of it all. Its output is the same on every run. */
+ * realloc, free), a hash of it all; and sysconf and pathconf, whose
+ * switches are jump tables. Its output is the same on every run. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int by_string(const void *a, const void *b)
 {
@@ -48,5 +50,6 @@ int main(void)
 	}
 	free(line);
 	printf("%zu lines, sum %.6e, hash %lx\n", n, sum, hash);
+	printf("page %ld, name max %ld\n", sysconf(_SC_PAGESIZE), pathconf("/", _PC_NAME_MAX));
 	return 0;
 }

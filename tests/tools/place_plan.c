@@ -7,8 +7,9 @@
  *       loop (or, with none, its entry) at OFFSET of a 64 B line, or with
  *       OFFSET `random` (then SEED) each at its own random offset (a
  *       multiple of 4 on AArch64). Prints one line per moved function,
- *           moved NAME ADDR ANCHOR OFFSET
- *       (hex without 0x, the anchor the byte placed), one per refused one,
+ *           moved NAME ADDR ANCHOR OFFSET SIZE
+ *       (hex without 0x but OFFSET, the anchor the byte placed), one per
+ *       refused one,
  *           refused NAME ADDR at WHERE: REASON
  *       then
  *           moved N refused M stubs S
@@ -110,8 +111,8 @@ int main(int argc, char **argv)
 		}
 		pl[n] = place_of(&rf, &rf.fn[i], argv[3], &rng);
 		stubs += rf.fn[i].nstub;
-		printf("moved %s %" PRIx64 " %" PRIx64 " %u\n", rf.fn[i].name, rf.fn[i].addr,
-		       pl[n].anchor, pl[n].offset);
+		printf("moved %s %" PRIx64 " %" PRIx64 " %u %" PRIx64 "\n", rf.fn[i].name, rf.fn[i].addr,
+		       pl[n].anchor, pl[n].offset, rf.fn[i].size);
 		n++;
 	}
 	printf("moved %zu refused %zu stubs %zu\n", n, refused, stubs);
