@@ -239,6 +239,17 @@ static unsigned field_len(uint8_t size)
 	return plan_a64_form(size) ? 4 : size;
 }
 
+/* How far from the object an arena is sought, in MiB: x86-64's rel32
+ * reaches +-2 GiB, AArch64's b/bl +-128 MiB (object, gap and arena within
+ * that; a fix-up out of reach would stop the program anyway). */
+#if defined(__aarch64__)
+#define ARENA_SEARCH_MIB 64
+#define REACH "128 MiB"
+#else
+#define ARENA_SEARCH_MIB 1024
+#define REACH "2 GiB"
+#endif
+
 /* An arena page aligned, within reach: tried from just above the object,
  * then just below it, a megabyte at a time. */
 static uint8_t *map_arena(const struct object_plan *op, uint64_t bias)
@@ -247,7 +258,7 @@ static uint8_t *map_arena(const struct object_plan *op, uint64_t bias)
 	uint64_t hi = (bias + op->o->span_hi + PAGE - 1) & ~(uint64_t)(PAGE - 1);
 	uint64_t lo = (bias + op->o->span_lo) & ~(uint64_t)(PAGE - 1);
 
-	for (uint64_t step = 0; step < 1024; step++) {
+	for (uint64_t step = 0; step < ARENA_SEARCH_MIB; step++) {
 		uint64_t cand[2] = { hi + (step << 20), lo - size - (step << 20) };
 
 		for (int k = 0; k < 2; k++) {
@@ -263,7 +274,7 @@ static uint8_t *map_arena(const struct object_plan *op, uint64_t bias)
 				munmap(p, size);
 		}
 	}
-	fail("%s: no room for the copies within 2 GiB of it", op->path);
+	fail("%s: no room for the copies within " REACH " of it", op->path);
 }
 
 struct exec_range {
