@@ -189,6 +189,29 @@ if command -v qemu-aarch64 >/dev/null; then
 		expect_eq "arm64 place libc $seed: the copies ran, of the originals only the entry jump" \
 			"$ran" 5
 	done
+	# the cross libm likewise, under a sum of its common functions (those
+	# checked have one version: exp, pow, expf and logf have a GLIBC_2.17 one too)
+	LIBM=$SYSROOT/lib/libm.so.6
+	qemu_run "" "$P/libm_work"
+	cp "$TMP/qout" "$TMP/want"
+	"$TOOLS/place_plan" "$LIBM" '*' random 1 "$TMP/plan" >"$TMP/pp"
+	expect_eq "arm64 place libm: hundreds moved" \
+		"$(awk '$1 == "moved" && $3 == "refused" {print ($2 > 500)}' "$TMP/pp")" 1
+	qemu_run "$TMP/plan" -d in_asm -D "$TMP/blocks" "$P/libm_work"
+	expect_eq "arm64 place libm: exit 0, identical output, every copy made" \
+		"$QRC $(cmp -s "$TMP/qout" "$TMP/want" && echo same) $(cut -d' ' -f1-3 "$TMP/report")" \
+		"0 same applied 0 $(awk '$1 == "moved" && $3 == "refused" {print $2}' "$TMP/pp")"
+	ran=0
+	for fn in sin cos erf lgamma sinf tanh cbrt; do
+		map=$(grep -F " $fn [straddle copy of $LIBM+" "/tmp/perf-$QPID.map" | tail -1)
+		orig=${map##* at 0x}
+		size=$(awk -v f="$fn" '$1 == "moved" && $2 == f {print $6}' "$TMP/pp")
+		[ -n "$map" ] && [ -n "$size" ] &&
+			copy_ran "$TMP/blocks" "$(cut -d' ' -f4 "$TMP/report")" "${map%% *}" "$size" \
+				"${orig%]}" && ran=$((ran + 1))
+	done
+	rm -f "/tmp/perf-$QPID.map"
+	expect_eq "arm64 place libm: the copies ran, of the originals only the entry jump" "$ran" 7
 fi
 
 # place itself runs what it moves: AArch64 code on this host is one line

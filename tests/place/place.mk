@@ -34,7 +34,8 @@ $(PLACE)/static: tests/place/fill.c
 A64_PLACE := $(PLACE)/arm64
 A64_CC := aarch64-linux-gnu-gcc -O2 -g --param case-values-threshold=4 -fno-move-loop-invariants
 PLACE_FIX += $(A64_PLACE)/moved-pie $(A64_PLACE)/libmoved.so $(A64_PLACE)/moved-lib \
-	$(A64_PLACE)/libc_work $(A64_PLACE)/shapes $(B)/arm64/libstraddle-place.so
+	$(A64_PLACE)/libc_work $(A64_PLACE)/libm_work $(A64_PLACE)/shapes \
+	$(B)/arm64/libstraddle-place.so
 
 $(A64_PLACE)/moved-pie: tests/place/moved.c
 	@mkdir -p $(dir $@)
@@ -50,6 +51,9 @@ $(A64_PLACE)/shapes: tests/place/a64_shapes_main.c tests/place/a64_shapes.S
 $(A64_PLACE)/libc_work: tests/place/libc_work.c
 	@mkdir -p $(dir $@)
 	$(A64_CC) -o $@ $<
+$(A64_PLACE)/libm_work: tests/place/libm_work.c
+	@mkdir -p $(dir $@)
+	$(A64_CC) -o $@ $< -lm
 $(B)/arm64/libstraddle-place.so: $(PRELOAD_SRC) src/relocate/plan.h
 	@mkdir -p $(dir $@)
 	aarch64-linux-gnu-gcc $(WARN) $(DEFS) -O2 -g -fPIC -shared -fvisibility=hidden -o $@ $(PRELOAD_SRC) -ldl
