@@ -1,14 +1,15 @@
 #!/bin/sh
 # Install the Debian packages straddle needs, only those missing.
 # Used by `make run` and `make check`; CI starts from a clean machine.
-# chromium: the browser test of `straddle report` (tests/browser/), driven
+# python3-jsonschema: the SARIF output checked against its schema
+# (tests/sarif/). chromium: the browser test of `straddle report` (tests/browser/), driven
 # over its DevTools pipe by python3; fonts-dejavu-core: the fonts it draws
 # text with, so a screenshot is the same on every machine.
 set -e
 PKGS="gcc make binutils libc6-dev
 libzydis-dev libcapstone-dev libelf-dev libdw-dev libjansson-dev libcmocka-dev
 gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
-clang libclang-rt-14-dev llvm jq libllvm14 libllvm15 python3 mandoc
+clang libclang-rt-14-dev llvm jq libllvm14 libllvm15 python3 python3-jsonschema mandoc
 chromium fonts-dejavu-core"
 
 missing=""

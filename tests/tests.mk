@@ -31,6 +31,7 @@ $(FIX)/arm64/%: $(FIX)/arm64/%.o
 include tests/place/place.mk
 -include tests/fixtures/diff/diff.mk
 -include tests/fixtures/record/record.mk
+-include tests/fixtures/sarif/sarif.mk
 -include tests/tools/tools.mk
 include tests/truth/truth.mk
 

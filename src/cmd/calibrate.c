@@ -287,10 +287,28 @@ static int plot_one(const struct calibrate_cmd *c, const struct calib_experiment
 	return 0;
 }
 
+/* The head of the profile file. With --from the profile is the recorded
+ * CPU's: its "machine" names that CPU (what --uarch host matches it by),
+ * and the machine the fit ran on is "calibrated_on"; this host's microcode
+ * and features say nothing of the recorded one. */
+static json_t *profile_head(const struct calibrate_cmd *c)
+{
+	json_t *head = results_run_info("calibrate", c->argc, c->argv);
+
+	if (!c->from)
+		return head;
+	json_object_set(head, "calibrated_on", json_object_get(head, "machine"));
+	json_object_set_new(head, "machine", json_pack("{s:s, s:i, s:i, s:i, s:s, s:s, s:s}",
+		"vendor", c->host.vendor, "family", (int)c->host.family, "model", (int)c->host.model,
+		"stepping", (int)c->host.stepping, "model_name", c->host.model_name, "arch",
+		c->host.profile && c->host.profile->arch == ARCH_AARCH64 ? "aarch64" : "x86_64",
+		"recorded_in", c->from));
+	return head;
+}
+
 static int write_outputs(struct calibrate_cmd *c)
 {
-	json_t *doc = results_calibration(results_run_info("calibrate", c->argc, c->argv),
-					  &c->profile, &c->fit, c->x, c->nx);
+	json_t *doc = results_calibration(profile_head(c), &c->profile, &c->fit, c->x, c->nx);
 	struct err e;
 	int rc = 0;
 

@@ -18,7 +18,7 @@ struct side {
 	struct scan_result r;
 };
 
-enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN, FORMAT_SARIF };
 
 struct diff_cmd {
 	struct scan_opts opts;
@@ -31,6 +31,7 @@ struct diff_cmd {
 	unsigned fail_rules;
 	unsigned fail_causes;           /* 1 << enum diff_cause */
 	const char *uarch;
+	const char *source_root;        /* --source-root: SARIF's SRCROOT */
 	struct side old, new;
 	struct layout_diff d;
 	/* --hot: rows ranked by the samples of a record of either build */
@@ -43,15 +44,15 @@ static int cmd_diff(int argc, char **argv);
 
 static int set_format(void *cmd, const char *opt, const char *value)
 {
-	static const char *const names[] = { "text", "json", "markdown" };
+	static const char *const names[] = { "text", "json", "markdown", "sarif" };
 	struct diff_cmd *c = cmd;
 
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		if (!strcmp(value, names[i])) {
 			c->format = (enum format)i;
 			return 0;
 		}
-	complain(opt, "'%s' is none of text, json, markdown", value);
+	complain(opt, "'%s' is none of text, json, markdown, sarif", value);
 	return -1;
 }
 
@@ -109,9 +110,13 @@ static const struct cmd_option diff_options[] = {
 	  .help = "also list functions found on one side only" },
 	{ .name = "limit", .value = "N", .kind = OPT_ULONG, .field = F(limit), .max = LONG_MAX,
 	  .help = "at most N rows per section (default 40, 0: all)" },
-	{ .name = "format", .value = "text|json|markdown", .kind = OPT_CALL, .call = set_format,
+	{ .name = "format", .value = "text|json|markdown|sarif", .kind = OPT_CALL,
+	  .call = set_format,
 	  .help = "markdown: the summary and the worst rows as a\n"
-		  "table for a code-review comment" },
+		  "table for a code-review comment; sarif: SARIF 2.1.0,\n"
+		  "one result per new hazard row (every row)" },
+	{ .name = "source-root", .value = "DIR", .kind = OPT_STRING, .field = F(source_root),
+	  .help = "with sarif: source paths relative to DIR (SRCROOT)" },
 	{ .name = "json", .kind = OPT_CALL, .call = set_json, .help = "the same as --format json" },
 	{ .name = "jobs", .letter = 'j', .value = "N", .kind = OPT_UNSIGNED, .field = F(opts.jobs),
 	  .min = 1, .max = 256, .help = "threads per scan (default: online CPUs)" },
@@ -121,7 +126,8 @@ static const struct cmd_option diff_options[] = {
 	  .help = "rank by the samples of 'straddle record' of OLD or NEW:\n"
 		  "a \"samples %\" column, the hottest first" },
 	{ .name = "perf-script", .value = "FILE", .kind = OPT_STRING, .field = F(perf_script),
-	  .help = "the same from the text of 'perf script [-F ip,dso,sym]'" },
+	  .help = "the same from the text of 'perf script [-F ip,dso,sym]';\n"
+		  "with --show-mmap-events every file is placed exactly" },
 	{ .name = "min-share", .value = "P", .kind = OPT_FRACTION, .field = F(min_share),
 	  .lo = 0, .hi = 1,
 	  .help = "with --hot: fold hazards in code with less than P of the\n"
@@ -272,10 +278,30 @@ static void subject_columns(const struct diff_cmd *c, const struct layout_change
 	snprintf(tb, n, "%s -> %s", o, nw);
 }
 
-/* A row: one subject's hazards of one rule and window, over profiles. */
+/* "; GCC: -falign-loops=16 for the unit" after the directive, from the new
+ * build's DWARF (a fix is for the build that has the hazard). */
+static void subject_compiler_fix(const struct diff_cmd *c, const struct layout_change *ch,
+				 unsigned align, const struct hazard *lead, char *fix, size_t n)
+{
+	const struct side *s = ch->fnew ? &c->new : &c->old;
+	const struct func_report *f = ch->fnew ? ch->fnew : ch->fold;
+	const struct loop_report *l = ch->entry ? NULL : ch->fnew ? ch->lnew : ch->lold;
+	const struct elf_func *fn = &s->r.funcs.v[f->func];
+	size_t len = strlen(fix);
+	char cfix[256];
+
+	compiler_fix((struct elf_image *)&s->img, fn->sec, l ? l->start : fn->addr, align, l != NULL,
+		     lead, cfix, sizeof cfix);
+	if (*cfix)
+		snprintf(fix + len, n - len, "; %s", cfix);
+}
+
+/* A row: one subject's hazards of one rule, over profiles and windows
+ * (issue 24: one loop had four rows and two fixes). */
 struct verdict {
 	const struct layout_change *ch;
-	const struct hazard *const *h;  /* the first; n in a row share rule and window */
+	const struct hazard *const *h;  /* the first; n in a row share the rule */
+	const struct hazard *lead;      /* the worst of them (worst_hazard) */
 	uint32_t n;
 	double share;                   /* of the samples (--hot), on whichever side has them */
 };
@@ -300,14 +326,14 @@ static int by_worst(const void *a, const void *b, void *ctx)
 	const struct diff_cmd *c = ctx;
 	const struct verdict *x = a, *y = b;
 	uint64_t bx = verdict_bytes(x), by = verdict_bytes(y);
-	int o = c->new.r.hot ? hot_order(x->share, x->h[0]->severity, y->share, y->h[0]->severity) : 0;
+	int o = c->new.r.hot ? hot_order(x->share, x->lead->severity, y->share, y->lead->severity) : 0;
 
 	if (o)
 		return o;
 	if (x->ch->cold != y->ch->cold)
 		return x->ch->cold ? 1 : -1;
-	if (x->h[0]->severity != y->h[0]->severity)
-		return x->h[0]->severity > y->h[0]->severity ? -1 : 1;
+	if (x->lead->severity != y->lead->severity)
+		return x->lead->severity > y->lead->severity ? -1 : 1;
 	if (bx != by)
 		return bx < by ? -1 : 1;
 	return (x->ch > y->ch) - (x->ch < y->ch);
@@ -326,9 +352,11 @@ static size_t collect_verdicts(const struct diff_cmd *c, bool added, struct verd
 		for (uint32_t i = 0; i < n;) {
 			uint32_t j = i;
 
-			while (j < n && h[j]->rule == h[i]->rule && h[j]->window == h[i]->window)
+			while (j < n && h[j]->rule == h[i]->rule)
 				j++;
-			v[nv++] = (struct verdict){ ch, h + i, j - i, change_share(c, ch) };
+			v[nv++] = (struct verdict){ .ch = ch, .h = h + i, .n = j - i,
+						    .lead = worst_hazard(h + i, j - i),
+						    .share = change_share(c, ch) };
 			i = j;
 		}
 	}
@@ -337,14 +365,30 @@ static size_t collect_verdicts(const struct diff_cmd *c, bool added, struct verd
 	return nv;
 }
 
-#define HAZARD_COLS 11
+#define HAZARD_COLS 12
 
-/* The cells of a verdict's row, in buffers of 64 bytes (profiles 256). */
+/* The cells of a verdict's row. */
 struct row {
 	struct strbuf profiles;         /* sb_free it after use */
-	char addr[64], bytes[64], tb[64], fix[96], win[16], pct[16];
+	char addr[64], src[128], bytes[64], tb[192], fix[512], win[48], pct[16];
 	const char *cell[HAZARD_COLS];
 };
+
+/* "st.c:5" of a change's subject, on the side it is on (the new one when
+ * both), "-" without DWARF or with --no-source. The image's DWARF is
+ * opened on first use, which changes only its cache, not what it reads. */
+static void subject_source(const struct diff_cmd *c, const struct layout_change *ch, char *buf,
+			   size_t n)
+{
+	const struct side *s = ch->fnew ? &c->new : &c->old;
+	const struct func_report *f = ch->fnew ? ch->fnew : ch->fold;
+	const struct loop_report *l = ch->fnew ? ch->lnew : ch->lold;
+	const struct elf_func *fn = &s->r.funcs.v[f->func];
+
+	if (!c->source_lines || !*elf_source_line((struct elf_image *)&s->img, fn->sec,
+						  l ? l->start : fn->addr, buf, n))
+		snprintf(buf, n, "-");
+}
 
 /* The first column shown: "samples %" only with --hot. */
 static size_t first_col(const struct diff_cmd *c)
@@ -352,27 +396,56 @@ static size_t first_col(const struct diff_cmd *c)
 	return !c->new.r.hot;
 }
 
+/* touched/best of the old and new subject in each of the row's windows,
+ * in the order of its window column: "1/1,1/1 -> 2/1,2/1". */
+static void windows_columns(const struct diff_cmd *c, const struct verdict *v, char *tb, size_t n)
+{
+	struct strbuf old = { 0 }, new = { 0 };
+	unsigned w[16];
+	size_t nw = hazard_windows(v->h, v->n, w);
+
+	for (size_t i = 0; i < nw; i++) {
+		char a[64], b[64], one[64];
+		const char *arrow;
+
+		subject_columns(c, v->ch, w[i], a, b, one, sizeof one);
+		arrow = strstr(one, " -> ");
+		if (!arrow)
+			continue;
+		sb_addf(&old, "%s%.*s", i ? "," : "", (int)(arrow - one), one);
+		sb_addf(&new, "%s%s", i ? "," : "", arrow + 4);
+	}
+	/* a side the subject is not on is "-", not one "-" per window */
+	snprintf(tb, n, "%s -> %s", v->ch->lold || (v->ch->entry && v->ch->fold) ? sb_str(&old) : "-",
+		 v->ch->lnew || (v->ch->entry && v->ch->fnew) ? sb_str(&new) : "-");
+	sb_free(&old);
+	sb_free(&new);
+}
+
 static void verdict_cells(const struct diff_cmd *c, const struct verdict *v, bool added,
 			  struct row *r)
 {
-	const struct hazard *h = v->h[0];
+	const struct hazard *h = v->lead;
 
 	r->profiles = (struct strbuf){ 0 };
 	r->tb[0] = 0;
-	for (uint32_t i = 0; i < v->n; i++)
-		sb_addf(&r->profiles, "%s%s", i ? "," : "", v->h[i]->profile->name);
-	subject_columns(c, v->ch, h->window, r->addr, r->bytes, r->tb, sizeof r->addr);
-	format_fix(h, r->fix, sizeof r->fix);
-	snprintf(r->win, sizeof r->win, "%u", h->window);
+	format_profiles(v->h, v->n, &r->profiles);
+	subject_columns(c, v->ch, 0, r->addr, r->bytes, r->tb, sizeof r->addr);
+	windows_columns(c, v, r->tb, sizeof r->tb);
+	subject_source(c, v->ch, r->src, sizeof r->src);
+	format_fix_all(v->h, v->n, r->fix, sizeof r->fix);
+	subject_compiler_fix(c, v->ch, fix_align_all(v->h, v->n), v->lead, r->fix, sizeof r->fix);
+	format_window_list(v->h, v->n, r->win, sizeof r->win);
 	snprintf(r->pct, sizeof r->pct, "%.1f", 100 * v->share);
 	const char *cells[HAZARD_COLS] = { r->pct, severity_name(h->severity), func_name(c, v->ch),
-		cause_name(v->ch->cause), r->addr, r->bytes, r->win, r->tb, rule_name(h->rule),
-		sb_str(&r->profiles), added ? r->fix : "-" };
+		cause_name(v->ch->cause), r->addr, r->src, r->bytes, r->win, r->tb,
+		rule_name(h->rule), sb_str(&r->profiles), added ? r->fix : "-" };
 	memcpy(r->cell, cells, sizeof cells);
 }
 
+/* touched/best is of the window of the row's worst hazard (v->lead) */
 static const char *const hazard_cols[HAZARD_COLS] = { ">samples %", "severity", "function", "cause",
-	"address", "bytes", "window", "touched/best", "rule", "profile", "fix" };
+	"address", "source", "bytes", "window", "touched/best", "rule", "profile", "fix" };
 
 /* With --hot, a row in code with less than --min-share is folded. */
 static bool folded(const struct diff_cmd *c, const struct verdict *v)
@@ -501,18 +574,40 @@ static void print_one_sided(const struct diff_cmd *c)
 		printf("only in new: %s\n", new_func(c, c->d.only_new[i])->name);
 }
 
+/* The rows of hazards gained (or lost), by cause: what the summary counts,
+ * a subject's rule under several profiles and windows being one. */
+static size_t count_rows(const struct diff_cmd *c, bool added, size_t by_cause[NCAUSE])
+{
+	size_t n = 0;
+
+	memset(by_cause, 0, NCAUSE * sizeof *by_cause);
+	for (size_t k = 0; k < c->d.n; k++) {
+		const struct layout_change *ch = &c->d.v[k];
+		const struct hazard *const *h = c->d.refs + (added ? ch->added : ch->removed);
+		uint32_t nh = added ? ch->nadded : ch->nremoved;
+
+		for (uint32_t i = 0; i < nh; i++)
+			if (i == 0 || h[i]->rule != h[i - 1]->rule) {
+				by_cause[ch->cause]++;
+				n++;
+			}
+	}
+	return n;
+}
+
 static void print_summary(const struct diff_cmd *c, FILE *out)
 {
 	const struct layout_diff *d = &c->d;
+	size_t added_by[NCAUSE], removed_by[NCAUSE];
+	size_t added = count_rows(c, true, added_by), removed = count_rows(c, false, removed_by);
 
 	fprintf(out, "%zu new hazards (%zu changed, %zu moved, %zu new), "
 		"%zu fixed (%zu changed, %zu moved, %zu removed); "
 		"%zu loops resized, %zu added, %zu removed; "
 		"%zu functions unchanged of %zu matched (%zu renamed), %zu only in old, "
-		"%zu only in new", d->hazards_added, d->added_by[CAUSE_CHANGED],
-		d->added_by[CAUSE_MOVED], d->added_by[CAUSE_NEW], d->hazards_removed,
-		d->removed_by[CAUSE_CHANGED], d->removed_by[CAUSE_MOVED],
-		d->removed_by[CAUSE_REMOVED], d->loops_resized, d->loops_added, d->loops_removed,
+		"%zu only in new", added, added_by[CAUSE_CHANGED], added_by[CAUSE_MOVED],
+		added_by[CAUSE_NEW], removed, removed_by[CAUSE_CHANGED], removed_by[CAUSE_MOVED],
+		removed_by[CAUSE_REMOVED], d->loops_resized, d->loops_added, d->loops_removed,
 		d->funcs_unchanged, d->funcs_matched, d->nrenamed, d->funcs_only_old,
 		d->funcs_only_new);
 	if (d->funcs_cold_left_out)
@@ -654,6 +749,45 @@ static void print_json(struct diff_cmd *c, bool fails, int argc, char **argv)
 		complain("stdout", "cannot write the JSON output");
 }
 
+/* ---- SARIF: the new hazards as alerts ---- */
+
+static void print_sarif(struct diff_cmd *c)
+{
+	json_t *log = sarif_new(c->source_root);
+	struct verdict *v;
+	size_t nfolded, n = shown_verdicts(c, true, &v, &nfolded);
+	struct sarif_ordinals ord;
+
+	sarif_ordinals(&c->new.r, &ord);
+	for (size_t i = 0; i < n; i++) {
+		const struct layout_change *ch = v[i].ch;
+
+		sarif_add_row(log, &(struct sarif_row){ .img = &c->new.img, .r = &c->new.r,
+			.func = ch->fnew, .loop = ch->entry ? NULL : ch->lnew, .h = v[i].h,
+			.n = v[i].n, .cause = cause_name(ch->cause), .source_root = c->source_root,
+			.lines = c->source_lines, .ord = &ord });
+	}
+	sarif_ordinals_free(&ord);
+	free(v);
+	if (sarif_write(log, stdout, true))
+		complain("stdout", "cannot write the SARIF output");
+}
+
+/* A misspelt --func must not pass the gate as "no layout change" (issue
+ * 24): as in scan, a pattern that selects no function in either file is
+ * an error. */
+static bool no_match(const struct diff_cmd *c)
+{
+	const struct scan_result *o = &c->old.r, *n = &c->new.r;
+
+	if (!c->opts.func_glob || o->functions_scanned + o->padding_symbols +
+	    n->functions_scanned + n->padding_symbols)
+		return false;
+	complain("--func", "'%s' matches no function in %s or %s", c->opts.func_glob, c->old.arg,
+		 c->new.arg);
+	return true;
+}
+
 /* A new hazard of a selected rule, gained for a selected cause. */
 static bool gate_fails(const struct diff_cmd *c)
 {
@@ -678,6 +812,8 @@ int cmd_diff(int argc, char **argv)
 		return EXIT_USAGE;
 	if (load(&c, &c.old) || load(&c, &c.new))
 		goto out;
+	if (no_match(&c))
+		goto out;
 	if (c.old.img.arch != c.new.img.arch) {
 		complain(c.new.arg, "is %s but %s is %s: nothing to compare",
 			 arch_name(c.new.img.arch), c.old.arg, arch_name(c.old.img.arch));
@@ -692,6 +828,8 @@ int cmd_diff(int argc, char **argv)
 		print_json(&c, status == EXIT_GATE, argc, argv);
 	else if (c.format == FORMAT_MARKDOWN)
 		print_markdown(&c, status == EXIT_GATE);
+	else if (c.format == FORMAT_SARIF)
+		print_sarif(&c);
 	else
 		print_text(&c);
 out:

@@ -17,6 +17,8 @@ struct scan_cmd {
 	const struct profile *profiles[32];
 	char host_why[160];
 	bool json;
+	json_t *sarif;                  /* --format sarif: the log, written at the end */
+	const char *source_root;
 	bool source_lines;
 	unsigned long limit;
 	unsigned fail_rules;            /* bit per enum rule */
@@ -37,11 +39,35 @@ struct scan_cmd {
 
 /* ---- the text table ---- */
 
+/* A row: one subject's hazards of one rule over every profile and window
+ * (issue 24: --uarch all gave one loop ten rows, "30 hazards" for 3). */
 struct row {
 	const struct func_report *func;
 	const struct loop_report *loop;         /* NULL: a function entry hazard */
-	const struct hazard *hazard;
+	const struct hazard *hazard;            /* the one that leads it (worst_hazard) */
 };
+
+/* The hazards of a row's subject, all rules. */
+static const struct hazard *subject_hazards(const struct scan_result *r, const struct row *x,
+					    uint32_t *n)
+{
+	*n = x->loop ? x->loop->nhazard : x->func->nhazard;
+	return &r->hazard[x->loop ? x->loop->hazard : x->func->hazard];
+}
+
+/* The hazards of the row, in out[] (room for its subject's): how many. */
+static size_t row_hazards(const struct scan_result *r, const struct row *x,
+			  const struct hazard **out)
+{
+	uint32_t n;
+	const struct hazard *h = subject_hazards(r, x, &n);
+	size_t k = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (h[i].rule == x->hazard->rule)
+			out[k++] = &h[i];
+	return k;
+}
 
 static uint64_t row_bytes(const struct scan_result *r, const struct row *x)
 {
@@ -91,18 +117,6 @@ static int by_worst(const void *a, const void *b, void *ctx)
 	return (x->hazard > y->hazard) - (x->hazard < y->hazard);
 }
 
-/* The same verdict under several profiles is one row naming them all. */
-static bool same_verdict(const struct row *x, const struct row *y)
-{
-	const struct hazard *a = x->hazard, *b = y->hazard;
-
-	return x->func == y->func && x->loop == y->loop && a->rule == b->rule &&
-	       a->window == b->window && a->bad_placements == b->bad_placements &&
-	       a->all_placements == b->all_placements && a->fix_align == b->fix_align &&
-	       a->fix_pad == b->fix_pad && a->here_align == b->here_align &&
-	       a->branch == b->branch;
-}
-
 static uint64_t row_samples(const struct row *x)
 {
 	return x->loop ? x->loop->samples : x->func->samples;
@@ -119,19 +133,37 @@ static int by_hot(const void *a, const void *b, void *ctx)
 	return o ? o : by_worst(a, b, ctx);
 }
 
+/* The rows of one subject (a loop, or a function's entry when l is
+ * NULL) appended to v[*n...): one per rule its hazards break. */
+static void subject_rows(const struct func_report *f, const struct loop_report *l,
+			 const struct hazard *h, uint32_t nh, struct row *v, size_t *n)
+{
+	size_t first = *n;
+
+	for (uint32_t i = 0; i < nh; i++) {
+		size_t k = first;
+
+		while (k < *n && v[k].hazard->rule != h[i].rule)
+			k++;
+		if (k == *n)
+			v[(*n)++] = (struct row){ f, l, &h[i] };
+		else
+			v[k].hazard = worst_hazard((const struct hazard *[]){ v[k].hazard, &h[i] }, 2);
+	}
+}
+
 static size_t collect_rows(const struct scan_result *r, struct row **out)
 {
-	struct row *v = xcalloc(r->nhazard, sizeof *v);
+	struct row *v = xcalloc(r->nhazard + 1, sizeof *v);
 	size_t n = 0;
 
 	for (size_t i = 0; i < r->nfunc; i++) {
 		const struct func_report *f = &r->func[i];
 
 		for (uint32_t l = f->loop; l < f->loop + f->nloop; l++)
-			for (uint32_t h = 0; h < r->loop[l].nhazard; h++)
-				v[n++] = (struct row){ f, &r->loop[l], &r->hazard[r->loop[l].hazard + h] };
-		for (uint32_t h = f->hazard; h < f->hazard + f->nhazard; h++)
-			v[n++] = (struct row){ f, NULL, &r->hazard[h] };
+			subject_rows(f, &r->loop[l], &r->hazard[r->loop[l].hazard], r->loop[l].nhazard,
+				     v, &n);
+		subject_rows(f, NULL, &r->hazard[f->hazard], f->nhazard, v, &n);
 	}
 	*out = v;
 	return n;
@@ -176,34 +208,19 @@ static void select_worst(struct row *v, size_t n, size_t k, const struct scan_re
 	qsort_r(v, k, sizeof *v, by_worst, (void *)r);
 }
 
-/* The index after the first `groups` rows of the table (a row is a
- * verdict: one or more profiles' same_verdict rows), or n. */
-static size_t groups_end(const struct row *v, size_t n, unsigned long groups)
-{
-	size_t i = 0;
-
-	for (unsigned long g = 0; g < groups && i < n; g++)
-		for (const struct row *x = &v[i]; i < n && same_verdict(x, &v[i]); i++)
-			;
-	return i;
-}
-
 /* Sort the rows; returns how many leading ones the table reads. Without
  * samples a table of --limit rows needs only the worst few: selecting
  * them, not sorting all (52,083 rows for libLLVM-14 to show 40), took the
- * sort off a scan's profile (issue 8). A verdict has one row per profile
- * that finds it, so limit * profiles + 1 rows hold the limit's rows and
- * one more (which makes "... and more"); where they do not (groups_end
- * says so), all are sorted. */
+ * sort off a scan's profile (issue 8); limit + 1 rows hold the limit's
+ * rows and the one that makes "... and more". */
 static size_t sort_rows(const struct scan_cmd *c, const struct scan_result *r, struct row *v,
 			size_t n)
 {
-	size_t k = c->limit && c->limit < n ? c->limit * r->nprofile + 1 : n;
+	size_t k = c->limit && c->limit < n ? c->limit + 1 : n;
 
 	if (!r->hot && k < n) {
 		select_worst(v, n, k, r);
-		if (groups_end(v, k, c->limit) < k)
-			return k;
+		return k;
 	}
 	qsort_r(v, n, sizeof *v, r->hot ? by_hot : by_worst, (void *)r);
 	return n;
@@ -222,26 +239,46 @@ static void format_pieces(const struct scan_result *r, const struct loop_report 
 				      r->piece[i].end - r->piece[i].start);
 }
 
-static void format_windows(const struct scan_result *r, const struct row *x, char *buf,
-			   size_t n)
+/* The branch at fault, else windows touched/best for each of the row's
+ * windows in the order of its window column (issue 24). */
+static void format_windows(const struct scan_result *r, const struct row *x,
+			   const struct hazard *const *hs, size_t nh, char *buf, size_t n)
 {
 	uint64_t start = row_addr(r, x), bytes = row_bytes(r, x);
 	const struct hazard *h = x->hazard;
-	unsigned w = h->window;
+	unsigned w[16];
+	size_t nw = hazard_windows(hs, nh, w);
+	int k = 0;
 
+	buf[0] = 0;
 	if (h->branch && h->pair != h->branch)
 		snprintf(buf, n, "%s %#" PRIx64 " pair %#" PRIx64,
 			 branch_kind_name(h->branch_kind), h->branch, h->pair);
 	else if (h->branch)
 		snprintf(buf, n, "%s %#" PRIx64, branch_kind_name(h->branch_kind), h->branch);
-	else if (!x->loop)
-		snprintf(buf, n, "%u/1", windows_touched(start, start + bytes, w));
 	else
-		snprintf(buf, n, "%u/%u", loop_touched(r, x->loop, w), windows_best(bytes, w));
+		for (size_t i = 0; i < nw && k >= 0 && (size_t)k < n; i++)
+			k += snprintf(buf + k, n - (size_t)k, "%s%u/%u", i ? "," : "",
+				      x->loop ? loop_touched(r, x->loop, w[i]) :
+						windows_touched(start, start + bytes, w[i]),
+				      x->loop ? windows_best(bytes, w[i]) : 1);
 	if (x->loop && x->loop->npiece > 1)
 		format_pieces(r, x->loop, buf, n);
 	if (row_spins(x))
 		snprintf(buf + strlen(buf), n - strlen(buf), ", spin");
+}
+
+/* "; GCC: -falign-loops=16 for the unit" after the directive. */
+static void append_compiler_fix(struct elf_image *img, const struct scan_result *r,
+				const struct row *x, unsigned align, char *fix, size_t n)
+{
+	char cfix[256];
+	size_t len = strlen(fix);
+
+	compiler_fix(img, r->funcs.v[x->func->func].sec, row_addr(r, x), align, x->loop != NULL,
+		     x->hazard, cfix, sizeof cfix);
+	if (*cfix)
+		snprintf(fix + len, n - len, "; %s", cfix);
 }
 
 /* "0.5%" */
@@ -250,8 +287,9 @@ static void format_share(double share, char *buf, size_t n)
 	snprintf(buf, n, "%.1f", 100 * share);
 }
 
-static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r,
-			  FILE *out)
+/* The table; returns how many rows there are (shown, folded or not). */
+static size_t print_hazards(struct scan_cmd *c, struct elf_image *img,
+			    const struct scan_result *r, FILE *out)
 {
 	static const char *const cols[] = { ">samples %", "severity", "function", "section",
 		"address", "source", ">bytes", "window", "detail", "rule", "profile", "placement",
@@ -260,20 +298,18 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 	struct strbuf profiles = { 0 };
 	struct table t;
 	struct row *rows;
-	size_t n = collect_rows(r, &rows), shown = 0, folded = 0, more = 0, i = 0;
-
-	n = sort_rows(c, r, rows, n);
+	const struct hazard **h = xcalloc(r->nhazard + 1, sizeof *h);
+	size_t total = collect_rows(r, &rows), shown = 0, folded = 0, more = 0;
+	size_t n = sort_rows(c, r, rows, total);
 	table_init(&t, 13 - first, cols + first);
 	t.max[2 - first] = 48;
-	while (i < n) {
+	for (size_t i = 0; i < n; i++) {
 		const struct row *x = &rows[i];
-		const struct hazard *h = x->hazard;
-		char addr[20], src[128], bytes[24], win[16], tb[128], place[32], fix[160], pct[16];
+		const struct hazard *lead = x->hazard;
+		size_t nh = row_hazards(r, x, h);
+		char addr[20], src[128], bytes[24], win[48], tb[192], place[32], fix[512], pct[16];
 		const char *cells[13];
 
-		sb_reset(&profiles);
-		for (; i < n && same_verdict(x, &rows[i]); i++)
-			sb_addf(&profiles, "%s%s", profiles.len ? "," : "", rows[i].hazard->profile->name);
 		if (r->hot && hot_share(r, row_samples(x)) < c->min_share) {
 			folded++;
 			continue;
@@ -283,20 +319,23 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 			continue;
 		}
 		shown++;
-
+		sb_reset(&profiles);
+		format_profiles(h, nh, &profiles);
 		hex_addr(addr, row_addr(r, x));
 		if (!c->source_lines || !*elf_source_line(img, r->funcs.v[x->func->func].sec,
 							  row_addr(r, x), src, sizeof src))
 			snprintf(src, sizeof src, "-");
 		snprintf(bytes, sizeof bytes, "%" PRIu64, row_bytes(r, x));
-		snprintf(win, sizeof win, "%u", h->window);
-		format_windows(r, x, tb, sizeof tb);
-		format_fix(h, fix, sizeof fix);
-		format_placement(h, place, sizeof place);
+		format_window_list(h, nh, win, sizeof win);
+		format_windows(r, x, h, nh, tb, sizeof tb);
+		format_fix_all(h, nh, fix, sizeof fix);
+		append_compiler_fix(img, r, x, fix_align_all(h, nh), fix, sizeof fix);
+		format_placement(lead, place, sizeof place);
 		format_share(hot_share(r, row_samples(x)), pct, sizeof pct);
-		const char *all[13] = { pct, severity_name(h->severity), r->funcs.v[x->func->func].name,
-					h->section ? h->section : "-", addr, src, bytes, win, tb,
-					rule_name(h->rule), sb_str(&profiles), place, fix };
+		const char *all[13] = { pct, severity_name(lead->severity),
+					r->funcs.v[x->func->func].name, lead->section ? lead->section : "-",
+					addr, src, bytes, win, tb, rule_name(lead->rule), sb_str(&profiles),
+					place, fix };
 
 		memcpy(cells, all + first, (13 - first) * sizeof *cells);
 		table_row_v(&t, cells);
@@ -311,6 +350,8 @@ static void print_hazards(struct scan_cmd *c, struct elf_image *img, const struc
 	table_free(&t);
 	sb_free(&profiles);
 	free(rows);
+	free(h);
+	return total;
 }
 
 static void print_all_loops(const struct scan_result *r, FILE *out)
@@ -386,10 +427,40 @@ static void print_text(struct scan_cmd *c, struct elf_image *img, const struct s
 		fprintf(out, "; %" PRIu64 " of %" PRIu64 " samples (%.1f%%)", r->file_samples,
 		       r->run_samples, 100 * hot_share(r, r->file_samples));
 	fprintf(out, "\n");
-	print_hazards(c, img, r, out);
+	size_t rows = print_hazards(c, img, r, out);
+
 	if (c->opts.keep_all)
 		print_all_loops(r, out);
-	fprintf(out, "%zu hazards: %zu loops, %zu function entries\n\n", r->nhazard, loops_with, entries);
+	/* rows, not hazards: a loop under ten profiles is one hazard to fix */
+	fprintf(out, "%zu hazards: %zu loops, %zu function entries\n\n", rows, loops_with, entries);
+}
+
+/* Every row of a file (no --limit: an alert list is whole) into the log. */
+static void add_sarif(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r)
+{
+	struct row *rows;
+	const struct hazard **h = xcalloc(r->nhazard + 1, sizeof *h);
+	size_t n = collect_rows(r, &rows);
+	struct sarif_ordinals ord;
+
+	sarif_ordinals(r, &ord);
+	qsort_r(rows, n, sizeof *rows, r->hot ? by_hot : by_worst, (void *)r);
+	for (size_t i = 0; i < n; i++) {
+		if (r->hot && hot_share(r, row_samples(&rows[i])) < c->min_share)
+			continue;
+		sarif_add_row(c->sarif, &(struct sarif_row){ .img = img, .r = r,
+			.func = rows[i].func, .loop = rows[i].loop, .h = h,
+			.n = row_hazards(r, &rows[i], h), .source_root = c->source_root,
+			.lines = c->source_lines, .ord = &ord });
+	}
+	sarif_ordinals_free(&ord);
+	free(h);
+	free(rows);
+}
+
+static json_t *sarif_results(json_t *log)
+{
+	return json_object_get(json_array_get(json_object_get(log, "runs"), 0), "results");
 }
 
 static void gate_hazards(struct scan_cmd *c, const struct hazard *h, uint32_t n)
@@ -433,6 +504,8 @@ static int scan_failed(struct scan_cmd *c, const char *arg, const char *msg)
 	if (c->json)
 		json_array_append_new(c->errors, json_pack("{s:o, s:o}", "path", json_text(arg),
 							   "error", json_text(msg)));
+	if (c->sarif)
+		sarif_notify(c->sarif, arg, msg);
 	return -1;
 }
 
@@ -445,6 +518,7 @@ static bool print_unless_changed(struct scan_cmd *c, struct elf_image *img,
 	struct json_stream saved = c->out;
 	struct strbuf buf = { 0 };
 	FILE *mem = sb_stream(&buf);
+	size_t nsarif = c->sarif ? json_array_size(sarif_results(c->sarif)) : 0;
 	bool changed;
 
 	if (!mem) {
@@ -455,6 +529,8 @@ static bool print_unless_changed(struct scan_cmd *c, struct elf_image *img,
 		c->out.f = mem;
 		results_scan_file(&c->out, img, r, c->source_lines);
 		c->out.f = saved.f;
+	} else if (c->sarif) {
+		add_sarif(c, img, r);
 	} else {
 		print_text(c, img, r, mem);
 	}
@@ -462,7 +538,9 @@ static bool print_unless_changed(struct scan_cmd *c, struct elf_image *img,
 	changed = elf_changed(img);
 	if (changed)
 		c->out = saved;         /* the element never happened */
-	else
+	while (changed && c->sarif && json_array_size(sarif_results(c->sarif)) > nsarif)
+		json_array_remove(sarif_results(c->sarif), nsarif);
+	if (!changed && buf.len)
 		fwrite(buf.s, 1, buf.len, stdout);
 	sb_free(&buf);
 	return !changed;
@@ -514,6 +592,20 @@ static int dump_vdso(const char *path)
 
 static int cmd_scan(int argc, char **argv);
 
+static int set_format(void *cmd, const char *opt, const char *value)
+{
+	struct scan_cmd *c = cmd;
+
+	if (strcmp(value, "text") && strcmp(value, "json") && strcmp(value, "sarif")) {
+		complain(opt, "'%s' is none of text, json, sarif", value);
+		return -1;
+	}
+	c->json = !strcmp(value, "json");
+	if (!strcmp(value, "sarif") && !c->sarif)
+		c->sarif = json_object();       /* made whole once the options are read */
+	return 0;
+}
+
 #define F(field) offsetof(struct scan_cmd, field)
 
 static const struct cmd_option scan_options[] = {
@@ -526,6 +618,11 @@ static const struct cmd_option scan_options[] = {
 	{ .name = "section", .value = "GLOB", .kind = OPT_STRING, .field = F(opts.section_glob),
 	  .help = "only functions in sections whose name matches GLOB" },
 	{ .name = "json", .kind = OPT_SET, .field = F(json), .help = "JSON on standard output" },
+	{ .name = "format", .value = "text|json|sarif", .kind = OPT_CALL, .call = set_format,
+	  .help = "sarif: SARIF 2.1.0 for code scanning, one result\n"
+		  "per row (every row: no --limit)" },
+	{ .name = "source-root", .value = "DIR", .kind = OPT_STRING, .field = F(source_root),
+	  .help = "with sarif: source paths relative to DIR (SRCROOT)" },
 	{ .name = "jobs", .letter = 'j', .value = "N", .kind = OPT_UNSIGNED, .field = F(opts.jobs),
 	  .min = 1, .max = 256, .help = "threads (default: online CPUs)" },
 	{ .name = "limit", .value = "N", .kind = OPT_ULONG, .field = F(limit), .max = LONG_MAX,
@@ -546,7 +643,8 @@ static const struct cmd_option scan_options[] = {
 		  "column, the hottest first; with no FILE, the files the\n"
 		  "record touched, then its kernel samples" },
 	{ .name = "perf-script", .value = "FILE", .kind = OPT_STRING, .field = F(perf_script),
-	  .help = "the same from the text of 'perf script [-F ip,dso,sym]'" },
+	  .help = "the same from the text of 'perf script [-F ip,dso,sym]';\n"
+		  "with --show-mmap-events every file is placed exactly" },
 	{ .name = "min-share", .value = "P", .kind = OPT_FRACTION, .field = F(min_share),
 	  .lo = 0, .hi = 1,
 	  .help = "fold hazards in code with less than P of the samples into\n"
@@ -599,6 +697,12 @@ static int parse_options(struct scan_cmd *c, int argc, char **argv)
 			    sizeof c->host_why))
 		return -1;
 	c->opts.profiles = c->profiles;
+	if (c->sarif) {
+		json_decref(c->sarif);
+		c->sarif = sarif_new(c->source_root);
+		c->json = false;
+		c->opts.shapes = true;  /* an fde@ function's fingerprint is its shape */
+	}
 	if (hot_load(c->hot_path, c->perf_script, &c->hot))
 		return -1;
 	c->have_hot = c->hot_path || c->perf_script;
@@ -775,7 +879,7 @@ static int cmd_scan(int argc, char **argv)
 		targets = defaults;
 		ntargets = defaults[1] ? 2 : 1;
 	}
-	if (c.host_why[0] && !c.json)
+	if (c.host_why[0] && !c.json && !c.sarif)
 		printf("%s\n", c.host_why);
 	if (c.json) {
 		json_t *head = results_run_info("scan", argc, argv), *names = json_array();
@@ -796,7 +900,7 @@ static int cmd_scan(int argc, char **argv)
 			status = EXIT_USAGE;
 	if (free_targets) {
 		free(targets);
-		if (!c.json && kernel_hot(&c))
+		if (!c.json && !c.sarif && kernel_hot(&c))
 			status = EXIT_USAGE;
 	}
 	hot_run_free(&c.hot);
@@ -810,5 +914,11 @@ static int cmd_scan(int argc, char **argv)
 	}
 	if (status == EXIT_OK && c.gate_failed)
 		status = EXIT_GATE;
-	return no_match(&c) ? EXIT_USAGE : status;
+	if (no_match(&c))
+		status = EXIT_USAGE;
+	if (c.sarif && sarif_write(c.sarif, stdout, status != EXIT_USAGE)) {
+		complain("stdout", "cannot write the SARIF output");
+		status = EXIT_USAGE;
+	}
+	return status;
 }

@@ -12,6 +12,7 @@
 #include "internal.h"
 
 #include <elf.h>
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <elfutils/version.h>
@@ -118,40 +119,106 @@ static struct dwarf_state *dwarf_state(struct elf_image *img)
 	return st;
 }
 
-static const char *relocated_line(const struct dwarf_state *st, uint32_t sec, uint64_t off,
-				  char *buf, size_t n)
+static bool relocated_location(const struct dwarf_state *st, uint32_t sec, uint64_t off,
+			       const char **file, int *lineno)
 {
 	Dwarf_Addr addr;
 	Dwfl_Line *line;
-	const char *file;
-	int lineno = 0;
 
-	if (st->mod && relocated_address(st, sec, off, &addr) &&
-	    (line = dwfl_module_getsrc(st->mod, addr)) &&
-	    (file = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL)))
-		format_line(file, lineno, buf, n);
-	return buf;
+	return st->mod && relocated_address(st, sec, off, &addr) &&
+	       (line = dwfl_module_getsrc(st->mod, addr)) &&
+	       (*file = dwfl_lineinfo(line, NULL, lineno, NULL, NULL, NULL));
+}
+
+/* Clang writes no .debug_aranges (dwarf_addrdie reads them): the unit
+ * whose ranges hold the address, one unit after another. */
+static bool unit_by_ranges(Dwarf *dw, uint64_t addr, Dwarf_Die *cu)
+{
+	Dwarf_Off off = 0, next;
+	size_t header;
+
+	while (dwarf_nextcu(dw, off, &next, &header, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(dw, off + header, cu) && dwarf_haspc(cu, addr) == 1)
+			return true;
+		off = next;
+	}
+	return false;
+}
+
+/* The compile unit holding an address of `sec`, and the address in it. */
+static bool unit_die(struct elf_image *img, uint32_t sec, uint64_t addr, Dwarf_Die *cu)
+{
+	struct dwarf_state *st = dwarf_state(img);
+	Dwarf_Addr bias = 0, a = addr;
+	Dwarf_Die *die;
+
+	if (img->type != ET_REL)
+		return st->dw && (dwarf_addrdie(st->dw, addr, cu) || unit_by_ranges(st->dw, addr, cu));
+	if (!st->mod || !relocated_address(st, sec, addr, &a) ||
+	    !(die = dwfl_module_addrdie(st->mod, a, &bias)))
+		return false;
+	*cu = *die;
+	return true;
+}
+
+/* The source file (as DWARF names it) and line of an address; the file
+ * string lives as long as the image's DWARF. */
+static bool source_location(struct elf_image *img, uint32_t sec, uint64_t addr,
+			    const char **file, int *lineno)
+{
+	struct dwarf_state *st = dwarf_state(img);
+	Dwarf_Die cu;
+	Dwarf_Line *line;
+
+	*lineno = 0;
+	if (img->type == ET_REL)
+		return relocated_location(st, sec, addr, file, lineno);
+	return unit_die(img, sec, addr, &cu) && (line = dwarf_getsrc_die(&cu, addr)) &&
+	       (*file = dwarf_linesrc(line, NULL, NULL)) && dwarf_lineno(line, lineno) == 0;
 }
 
 const char *elf_source_line(struct elf_image *img, uint32_t sec, uint64_t addr, char *buf,
 			    size_t n)
 {
-	struct dwarf_state *st = dwarf_state(img);
-	Dwarf_Die cu;
-	Dwarf_Line *line;
 	const char *file;
-	int lineno = 0;
+	int lineno;
 
 	buf[0] = 0;
-	if (img->type == ET_REL)
-		return relocated_line(st, sec, addr, buf, n);
-	if (!st->dw || !dwarf_addrdie(st->dw, addr, &cu))
-		return buf;
-	line = dwarf_getsrc_die(&cu, addr);
-	if (!line || !(file = dwarf_linesrc(line, NULL, NULL)) ||
-	    dwarf_lineno(line, &lineno) != 0)
-		return buf;
-	format_line(file, lineno, buf, n);
+	if (source_location(img, sec, addr, &file, &lineno))
+		format_line(file, lineno, buf, n);
+	return buf;
+}
+
+/* A relative file name is relative to its unit's DW_AT_comp_dir
+ * (DWARF 5, 2.14): as-built paths (gcc -g dir/x.S) then read as files. */
+bool elf_source_file(struct elf_image *img, uint32_t sec, uint64_t addr, char *file, size_t n,
+		     int *lineno)
+{
+	const char *f, *dir = NULL;
+	Dwarf_Die cu;
+	Dwarf_Attribute at;
+
+	if (!source_location(img, sec, addr, &f, lineno))
+		return false;
+	if (f[0] != '/' && unit_die(img, sec, addr, &cu) && dwarf_attr(&cu, DW_AT_comp_dir, &at))
+		dir = dwarf_formstring(&at);
+	if (dir && *dir)
+		snprintf(file, n, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", f);
+	else
+		snprintf(file, n, "%s", f);
+	return true;
+}
+
+const char *elf_producer(struct elf_image *img, uint32_t sec, uint64_t addr, char *buf, size_t n)
+{
+	Dwarf_Die cu;
+	Dwarf_Attribute at;
+	const char *s;
+
+	buf[0] = 0;
+	if (unit_die(img, sec, addr, &cu) && dwarf_attr(&cu, DW_AT_producer, &at) &&
+	    (s = dwarf_formstring(&at)))
+		snprintf(buf, n, "%s", s);
 	return buf;
 }
 

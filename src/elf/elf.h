@@ -53,6 +53,7 @@ struct elf_func {
 	uint32_t sec;           /* section index holding the bytes */
 	uint8_t source;         /* enum func_source */
 	uint8_t local;          /* STB_LOCAL */
+	uint32_t alias, nalias; /* its other symbols' names: elf_funcs.alias_name */
 };
 
 struct elf_funcs {
@@ -63,7 +64,14 @@ struct elf_funcs {
 	struct elf_image *debug;        /* separate debug file lending its .symtab */
 	struct elf_func *labels;        /* zero-size function symbols, for FDEs */
 	size_t nlabels;
+	/* the names of symbols folded into a function of the same start
+	 * (libc's read into __read): --func matches them too (issue 24) */
+	const char **alias_name;
+	size_t nalias, alias_cap;
 };
+
+/* Does GLOB match the function's name or one of its aliases? */
+bool elf_func_matches(const struct elf_funcs *fs, const struct elf_func *f, const char *glob);
 
 int elf_open_file(struct elf_image *img, const char *path, struct err *e);
 /* The file was truncated or rewritten since it was opened (issue 9): what
@@ -125,6 +133,10 @@ int elf_offset_vaddr(const struct elf_image *img, uint64_t off, uint64_t *vaddr)
 
 /* The value of the .symtab symbol `name` (vmlinux's _text); -1 if none. */
 int elf_symbol_value(const struct elf_image *img, const char *name, uint64_t *value);
+/* The function symbol (FUNC or IFUNC, .symtab then .dynsym) named `name`,
+ * alias or not; -1 when there is none. */
+int elf_function_symbol(const struct elf_image *img, const char *name, uint64_t *addr,
+			uint64_t *size);
 
 /* The build-id in lowercase hex ("" when the image has none). */
 const char *elf_build_id_hex(const struct elf_image *img, char buf[static 129]);
@@ -141,6 +153,14 @@ uint64_t elf_placement_align(const struct elf_image *img, uint32_t sec);
  * thread safe: call from one thread. */
 const char *elf_source_line(struct elf_image *img, uint32_t sec, uint64_t addr,
 			    char *buf, size_t n);
+/* The same as the file DWARF names (often absolute) in file[0..n) and its
+ * line; false when there is none. */
+bool elf_source_file(struct elf_image *img, uint32_t sec, uint64_t addr, char *file, size_t n,
+		     int *lineno);
+/* DW_AT_producer of the unit holding an address ("GNU C17 12.2.0 -mtune=generic
+ * -O2 ...", "Debian clang version 14.0.6", "GNU AS 2.40"), "" when there is none. */
+const char *elf_producer(struct elf_image *img, uint32_t sec, uint64_t addr, char *buf,
+			 size_t n);
 
 /* "elfutils 0.188": the libelf/libdw straddle was built with. */
 const char *elf_library_version(void);

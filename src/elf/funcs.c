@@ -105,20 +105,42 @@ static int by_place(const void *a, const void *b)
 }
 
 /* Aliases (same section and start) become one function: the first after
- * sorting, with the largest size among them. */
+ * sorting, with the largest size among them; the other symbols' names are
+ * kept as its aliases (an FDE's is no name). */
 static void fold_aliases(struct elf_funcs *f)
 {
 	size_t w = 0;
 
 	for (size_t r = 0; r < f->n; r++) {
-		if (w > 0 && f->v[w - 1].sec == f->v[r].sec && f->v[w - 1].addr == f->v[r].addr) {
-			if (f->v[r].size > f->v[w - 1].size && f->v[r].source != FROM_FDE)
-				f->v[w - 1].size = f->v[r].size;
+		struct elf_func *kept = w ? &f->v[w - 1] : NULL;
+
+		if (kept && kept->sec == f->v[r].sec && kept->addr == f->v[r].addr) {
+			if (f->v[r].source == FROM_FDE || !strcmp(f->v[r].name, kept->name))
+				continue;
+			if (f->v[r].size > kept->size)
+				kept->size = f->v[r].size;
+			GROW(f->alias_name, f->alias_cap, f->nalias + 1);
+			if (!kept->nalias)
+				kept->alias = (uint32_t)f->nalias;
+			f->alias_name[f->nalias++] = f->v[r].name;
+			kept->nalias++;
 			continue;
 		}
-		f->v[w++] = f->v[r];
+		f->v[w] = f->v[r];
+		f->v[w].alias = f->v[w].nalias = 0;
+		w++;
 	}
 	f->n = w;
+}
+
+bool elf_func_matches(const struct elf_funcs *fs, const struct elf_func *f, const char *glob)
+{
+	if (glob_match(glob, f->name))
+		return true;
+	for (uint32_t i = f->alias; i < f->alias + f->nalias; i++)
+		if (glob_match(glob, fs->alias_name[i]))
+			return true;
+	return false;
 }
 
 /* FDE ranges inside a named function are that function's own unwind info
@@ -267,6 +289,7 @@ void elf_funcs_free(struct elf_funcs *f)
 	free(f->v);
 	free(f->pool);
 	free(f->labels);
+	free(f->alias_name);
 	if (f->debug) {
 		elf_close(f->debug);
 		free(f->debug);

@@ -60,3 +60,32 @@ int elf_symbol_value(const struct elf_image *img, const char *name, uint64_t *va
 	}
 	return -1;
 }
+
+/* Every name a function has: perf names a sample by whichever symbol it
+ * picked (libc's "read" is __read's alias, "__memmove_avx512_unaligned_erms"
+ * __memcpy_avx512_unaligned_erms'), where the function list keeps one name
+ * per address (issue 24). .symtab, then .dynsym. */
+int elf_function_symbol(const struct elf_image *img, const char *name, uint64_t *addr,
+			uint64_t *size)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t s = 0; s < img->nsec; s++) {
+			const struct elf_section *symtab = &img->sec[s];
+			Elf64_Sym sym;
+
+			if (symtab->type != (pass ? SHT_DYNSYM : SHT_SYMTAB) || symtab->link >= img->nsec)
+				continue;
+			for (size_t i = 1; i < symtab->size / sizeof sym; i++) {
+				memcpy(&sym, img->data + symtab->offset + i * sizeof sym, sizeof sym);
+				if (sym.st_shndx == SHN_UNDEF ||
+				    (ELF64_ST_TYPE(sym.st_info) != STT_FUNC &&
+				     ELF64_ST_TYPE(sym.st_info) != STT_GNU_IFUNC) ||
+				    strcmp(elf_string(img, &img->sec[symtab->link], sym.st_name), name))
+					continue;
+				*addr = sym.st_value;
+				*size = sym.st_size;
+				return 0;
+			}
+		}
+	return -1;
+}

@@ -452,10 +452,24 @@ static void add_ref(struct layout_diff *d, const struct hazard *h)
 	d->refs[d->nrefs++] = h;
 }
 
-/* Hazards of b missing from a, appended to refs; returns how many. */
+/* By rule, then as the scan listed them (profile by profile). */
+static int by_rule(const void *x, const void *y)
+{
+	const struct hazard *a = *(const struct hazard *const *)x;
+	const struct hazard *b = *(const struct hazard *const *)y;
+
+	if (a->rule != b->rule)
+		return a->rule < b->rule ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+/* Hazards of b missing from a, appended to refs, those of one rule
+ * together (a row of diff is a subject's rule: issue 24); returns how
+ * many. */
 static uint32_t missing(struct layout_diff *d, const struct hazard *a, uint32_t na,
 			const struct hazard *b, uint32_t nb)
 {
+	size_t first = d->nrefs;
 	uint32_t n = 0;
 
 	for (uint32_t i = 0; i < nb; i++)
@@ -463,6 +477,8 @@ static uint32_t missing(struct layout_diff *d, const struct hazard *a, uint32_t 
 			add_ref(d, &b[i]);
 			n++;
 		}
+	if (n > 1)
+		qsort(d->refs + first, n, sizeof *d->refs, by_rule);
 	return n;
 }
 

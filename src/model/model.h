@@ -109,6 +109,10 @@ enum rule {
 
 const char *rule_name(enum rule r);
 int rule_from_name(const char *name);  /* -1 when unknown */
+/* One sentence of what the rule finds, and a paragraph of why it costs
+ * and what fixes it (SARIF's rule help). */
+const char *rule_summary(enum rule r);
+const char *rule_help(enum rule r);
 
 /* A branch inside a loop's span and its fused partner, as offsets from
  * the loop's start. */

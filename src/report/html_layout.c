@@ -60,8 +60,11 @@ struct hrow {
 	bool cold;
 	uint64_t addr, bytes, samples;
 	size_t order;                   /* in the document: profiles in their order */
-	struct hazard h;
-	struct strbuf profiles;         /* the same verdict under several profiles */
+	struct hazard h;                /* folded: the worst of the row's (worst_hazard) */
+	struct strbuf profiles;         /* the profiles of the row, each once */
+	char windows[48];               /* "16,64" */
+	char detail[96];                /* "2/1,2/1", or the branch */
+	char fix[320];                  /* one fix for all (format_fix_all) */
 };
 
 struct hrows {
@@ -114,36 +117,74 @@ static int by_worst(const void *a, const void *b)
 	return (x->order > y->order) - (x->order < y->order);
 }
 
-static bool same_verdict(const struct hrow *x, const struct hrow *y)
+/* The rows of one subject and rule are one row (cmd/scan.c's and diff's:
+ * issue 24), whatever their profiles and windows. */
+static int by_subject(const void *a, const void *b)
 {
-	return x->func == y->func && x->loop == y->loop && x->h.rule == y->h.rule &&
-	       x->h.window == y->h.window && x->h.bad_placements == y->h.bad_placements &&
-	       x->h.all_placements == y->h.all_placements && x->h.fix_align == y->h.fix_align &&
-	       x->h.fix_pad == y->h.fix_pad && x->h.here_align == y->h.here_align &&
-	       x->h.branch == y->h.branch;
+	const struct hrow *x = a, *y = b;
+
+	if (x->func != y->func)
+		return x->func < y->func ? -1 : 1;
+	if (x->loop != y->loop)
+		return x->loop < y->loop ? -1 : 1;
+	if (x->h.rule != y->h.rule)
+		return x->h.rule < y->h.rule ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
 }
 
-/* Sort, then fold the same verdict under several profiles into one row. */
+static bool same_subject(const struct hrow *x, const struct hrow *y)
+{
+	return x->func == y->func && x->loop == y->loop && x->h.rule == y->h.rule;
+}
+
+static void format_detail(const struct hrow *r, const unsigned *w, size_t nw, char *buf,
+			  size_t n);
+
+/* v[0..n), one subject's hazards of one rule, into *out (which may be v[0]). */
+static void fold_group(struct hrow *v, size_t n, struct hrow *out)
+{
+	const struct hazard *hp[64] = { 0 };
+	struct profile names[64];
+	struct hrow r = v[0];
+	unsigned w[16];
+	size_t k = n < 64 ? n : 64, nw;
+
+	r.profiles = (struct strbuf){ 0 };
+	for (size_t i = 0; i < k; i++) {
+		names[i] = (struct profile){ .name = json_str(v[i].haz, "profile", "-") };
+		v[i].h.profile = &names[i];
+		hp[i] = &v[i].h;
+	}
+	format_profiles(hp, k, &r.profiles);
+	format_window_list(hp, k, r.windows, sizeof r.windows);
+	format_fix_all(hp, k, r.fix, sizeof r.fix);
+	nw = hazard_windows(hp, k, w);
+	for (size_t i = 0; i < k; i++)
+		if (hp[i] == worst_hazard(hp, k)) {
+			r.h = v[i].h;
+			r.haz = v[i].haz;       /* the detail's branch kind, the row's section */
+		}
+	r.h.profile = NULL;             /* names[] is this frame's */
+	format_detail(&r, w, nw, r.detail, sizeof r.detail);
+	*out = r;
+}
+
+/* Fold each subject's hazards of one rule into a row, then sort the rows
+ * worst first. */
 static void fold_rows(struct hrows *rs)
 {
 	size_t out = 0;
 
 	if (!rs->n)
 		return;
-	qsort(rs->v, rs->n, sizeof *rs->v, by_worst);
-	for (size_t i = 0; i < rs->n; i++) {
-		const char *p = json_str(rs->v[i].haz, "profile", "-");
-
-		if (out && same_verdict(&rs->v[out - 1], &rs->v[i])) {
-			sb_addf(&rs->v[out - 1].profiles, ",%s", p);
-			continue;
-		}
-		rs->v[out] = rs->v[i];
-		rs->v[out].profiles = (struct strbuf){ 0 };
-		sb_addf(&rs->v[out].profiles, "%s", p);
-		out++;
+	qsort(rs->v, rs->n, sizeof *rs->v, by_subject);
+	for (size_t i = 0, j; i < rs->n; i = j) {
+		for (j = i + 1; j < rs->n && same_subject(&rs->v[i], &rs->v[j]); j++)
+			;
+		fold_group(rs->v + i, j - i, &rs->v[out++]);
 	}
 	rs->n = out;
+	qsort(rs->v, rs->n, sizeof *rs->v, by_worst);
 }
 
 static void free_rows(struct hrows *rs)
@@ -153,11 +194,14 @@ static void free_rows(struct hrows *rs)
 	free(rs->v);
 }
 
-/* "2/1": windows the subject touches and the fewest any placement needs;
- * for a branch rule the branch (and the first byte of its fused pair). */
-static void format_detail(const struct hrow *r, char *buf, size_t n)
+/* "2/1,2/1": windows the subject touches and the fewest any placement
+ * needs, in each of the row's windows; for a branch rule the branch (and
+ * the first byte of its fused pair). */
+static void format_detail(const struct hrow *r, const unsigned *w, size_t nw, char *buf,
+			  size_t n)
 {
 	const char *kind = json_str(r->haz, "branch_kind", "-");
+	int k = 0;
 
 	if (r->h.branch && r->h.pair != r->h.branch)
 		snprintf(buf, n, "%s %#" PRIx64 " pair %#" PRIx64, kind, r->h.branch, r->h.pair);
@@ -166,8 +210,10 @@ static void format_detail(const struct hrow *r, char *buf, size_t n)
 	else if (!r->h.window)
 		snprintf(buf, n, "-");  /* not a window straddle's document */
 	else
-		snprintf(buf, n, "%u/%u", windows_touched(r->addr, r->addr + r->bytes, r->h.window),
-			 r->h.rule == RULE_ENTRY_MISALIGNED ? 1 : windows_best(r->bytes, r->h.window));
+		for (size_t i = 0; i < nw && k >= 0 && (size_t)k < n; i++)
+			k += snprintf(buf + k, n - (size_t)k, "%s%u/%u", i ? "," : "",
+				      windows_touched(r->addr, r->addr + r->bytes, w[i]),
+				      r->h.rule == RULE_ENTRY_MISALIGNED ? 1 : windows_best(r->bytes, w[i]));
 }
 
 /* ---- counts ---- */
@@ -276,20 +322,17 @@ static void hazard_table(FILE *out, const struct hrows *rs)
 		t.wrap[c - first] = c != 4 && c != 6 && c != 7;
 	for (size_t i = 0; i < shown; i++) {
 		const struct hrow *r = &rs->v[i];
-		char pct[16], addr[20], bytes[24], win[16], detail[80], place[32], fix[128];
+		char pct[16], addr[20], bytes[24], place[32];
 		const char *src = r->loop ? json_str(r->loop, "source", "-") : "-";
 
 		snprintf(pct, sizeof pct, "%.1f", rs->run_samples ?
 			 100.0 * (double)r->samples / (double)rs->run_samples : 0.0);
 		hex_addr(addr, r->addr);
 		snprintf(bytes, sizeof bytes, "%" PRIu64, r->bytes);
-		snprintf(win, sizeof win, "%u", r->h.window);
-		format_detail(r, detail, sizeof detail);
 		format_placement(&r->h, place, sizeof place);
-		format_fix(&r->h, fix, sizeof fix);
 		const char *all[13] = { pct, severity_name(r->h.severity), r->name,
-			json_str(r->haz, "section", "-"), addr, src, bytes, win, detail, json_str(r->haz, "rule", "-"),
-			sb_str(&r->profiles), place, fix };
+			json_str(r->haz, "section", "-"), addr, src, bytes, r->windows, r->detail,
+			json_str(r->haz, "rule", "-"), sb_str(&r->profiles), place, r->fix };
 		table_row_v(&t, all + first);
 	}
 	table_html(&t, out, "hazards");
@@ -710,17 +753,16 @@ static void diff_table(FILE *out, const struct hrows *rs, const char *class)
 	t.wrap[2] = t.wrap[8] = t.wrap[9] = t.wrap[10] = t.wrap[11] = true;
 	for (size_t i = 0; i < shown; i++) {
 		const struct hrow *r = &rs->v[i];
-		char oa[20], na[20], ob[24], nb[24], win[16], fix[128];
+		char oa[20], na[20], ob[24], nb[24];
 		const char *src = r->loop ? json_str(r->loop, "source", "-") : "-";
 
 		side_addr(r, "old", oa);
 		side_addr(r, "new", na);
 		side_bytes(r, "old", ob, sizeof ob);
 		side_bytes(r, "new", nb, sizeof nb);
-		snprintf(win, sizeof win, "%u", r->h.window);
-		format_fix(&r->h, fix, sizeof fix);
 		table_row(&t, json_str(r->func, "cause", "-"), severity_name(r->h.severity), r->name, oa,
-			  na, ob, nb, win, json_str(r->haz, "rule", "-"), sb_str(&r->profiles), src, fix);
+			  na, ob, nb, r->windows, json_str(r->haz, "rule", "-"), sb_str(&r->profiles), src,
+			  r->fix);
 	}
 	table_html(&t, out, class);
 	table_free(&t);

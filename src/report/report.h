@@ -109,6 +109,25 @@ unsigned change_svg_height(const struct change_plot *p);
 const char *severity_name(unsigned severity);           /* high, medium, low */
 void format_fix(const struct hazard *h, char *buf, size_t n);      /* ".p2align 4 (+6 B)" */
 void format_placement(const struct hazard *h, char *buf, size_t n); /* "certain", "3 of 4" */
+/* A row is one subject's hazards of one rule over every profile and
+ * window, h[0..n) (issue 24): the hazard that leads it, its profiles
+ * "skylake,zen5" (each once), its windows "16,64", and one fix that holds
+ * for all of them when there is one, else each profile's. */
+const struct hazard *worst_hazard(const struct hazard *const *h, size_t n);
+void format_profiles(const struct hazard *const *h, size_t n, struct strbuf *out);
+/* The distinct windows of h[0..n), smallest first (at most 16). */
+size_t hazard_windows(const struct hazard *const *h, size_t n, unsigned out[16]);
+void format_window_list(const struct hazard *const *h, size_t n, char *buf, size_t len);
+void format_fix_all(const struct hazard *const *h, size_t n, char *buf, size_t len);
+/* The alignment of that one fix, 0 when some hazard has none. */
+unsigned fix_align_all(const struct hazard *const *h, size_t n);
+/* The same fix, .p2align of `align` bytes, in the words of what built the
+ * code, from its unit's DW_AT_producer (elf_producer): GCC's and Clang's
+ * flag for the unit and attribute for the function or loop, the kernel's
+ * macro or config, and for a branch of Skylake's JCC erratum (jcc) the
+ * assembler's branch padding; "" when the producer is unknown or align is 0. */
+void format_compiler_fix(const char *producer, unsigned align, bool loop, bool jcc, bool kernel,
+			 char *buf, size_t n);
 
 /* ---- compare (compare.c) ---- */
 

@@ -9,7 +9,14 @@
  * sample, and a loaded image keeps every address mod 4096 (DESIGN,
  * Placement certainty), so each sample allows one bias per page of its
  * symbol; the bias most samples allow is the one. With sym+off (the
- * default output) a sample gives its bias exactly. */
+ * default output) a sample gives its bias exactly. A symbol is any of the
+ * file's names for its function (aliases: perf picks one of them).
+ *
+ * With --show-mmap-events the text says where each file was mapped
+ * ("PERF_RECORD_MMAP2 pid/tid: [0xSTART(0xLEN) @ 0xPGOFF ...]: r-xp PATH"):
+ * the bias is then exact, and a stripped PIE none of whose samples names
+ * a symbol is placed too (issue 24: 22% of a sort profile was dropped).
+ * The kernel's "[kernel.kallsyms]_text" map is where _text ran (KASLR). */
 #include "results.h"
 
 #include <ctype.h>
@@ -32,9 +39,18 @@ struct script_dso {
 	size_t n, cap;
 };
 
+/* A file's executable mapping, from an mmap event. */
+struct script_map {
+	char *path;
+	uint64_t start, pgoff;
+};
+
 struct script {
 	struct script_dso *dso;
 	size_t n, cap;
+	struct script_map *map;
+	size_t nmap, map_cap;
+	uint64_t kernel_text;           /* 0: no kernel map event */
 	uint64_t total, unknown;
 };
 
@@ -104,6 +120,45 @@ static int parse_sample(struct script *s, char *p)
 	return 0;
 }
 
+/* "... PERF_RECORD_MMAP2 7708/7708: [0x5573f8f2f000(0x12000) @ 0x3000 fe:00
+ * 248060 0]: r-xp /usr/bin/sort" (PERF_RECORD_MMAP has no device fields);
+ * only executable mappings place samples. 0, or -1 when it is not one. */
+static int parse_mmap(struct script *s, const char *line)
+{
+	const char *p = strstr(line, ": [0x"), *q;
+	char *end;
+	struct script_map m;
+	size_t n;
+
+	if (!p)
+		return -1;
+	m.start = strtoull(p + 3, &end, 16);
+	if (*end != '(' || !(p = strstr(end, " @ ")))
+		return -1;
+	m.pgoff = strtoull(p + 3, &end, 0);
+	if (!(p = strstr(end, "]: ")))
+		return -1;
+	p += 3;
+	q = p + strcspn(p, " \t");
+	if (!memchr(p, 'x', (size_t)(q - p)))
+		return 0;               /* data, not code */
+	while (*q == ' ' || *q == '\t')
+		q++;
+	n = strcspn(q, "\r\n");
+	while (n && isspace((unsigned char)q[n - 1]))
+		n--;
+	if (n >= 17 && !strncmp(q, "[kernel.kallsyms]", 17)) {
+		s->kernel_text = m.start;
+		return 0;
+	}
+	m.path = xmalloc(n + 1);
+	memcpy(m.path, q, n);
+	m.path[n] = 0;
+	GROW(s->map, s->map_cap, s->nmap + 1);
+	s->map[s->nmap++] = m;
+	return 0;
+}
+
 /* Where the ip field starts: after the last field that ends with ':' (the
  * default output's "time:" and "event:"), else the first field. */
 static char *ip_field(char *line)
@@ -143,6 +198,10 @@ static int read_lines(FILE *f, struct script *s, struct err *e)
 		}
 		if (*p == '#')
 			continue;
+		if (strstr(p, "PERF_RECORD_")) {        /* --show-mmap-events */
+			parse_mmap(s, p);
+			continue;
+		}
 		char *ip = ip_field(line);
 
 		if (ip != line) {               /* a header: the default output */
@@ -192,53 +251,119 @@ static void add_vote(struct vote **v, size_t *n, size_t *cap, uint64_t bias)
 	(*v)[(*n)++] = (struct vote){ bias, 1 };
 }
 
+/* Where the functions a name names are: every function the list has by
+ * that name, else the symbol of that name (an alias the list does not
+ * keep; a versioned "name@@VER" as name). */
+struct named {
+	const char *name;
+	struct { uint64_t addr, size; } *at;
+	size_t n, cap;
+};
+
+static void resolve(const struct elf_image *img, const struct elf_funcs *fs, struct named *nm)
+{
+	char base[512];
+	uint64_t a, sz;
+
+	for (size_t i = 0; i < fs->n; i++)
+		if (!strcmp(fs->v[i].name, nm->name)) {
+			GROW(nm->at, nm->cap, nm->n + 1);
+			nm->at[nm->n].addr = fs->v[i].addr;
+			nm->at[nm->n++].size = fs->v[i].size;
+		}
+	snprintf(base, sizeof base, "%.*s", (int)strcspn(nm->name, "@"), nm->name);
+	if (!nm->n && !elf_function_symbol(img, base, &a, &sz) && sz) {
+		GROW(nm->at, nm->cap, 1);
+		nm->at[0].addr = a;
+		nm->at[0].size = sz;
+		nm->n = 1;
+	}
+}
+
+/* The resolved name of a sample's symbol (resolved once per name). */
+static const struct named *named_of(const struct elf_image *img, const struct elf_funcs *fs,
+				    struct named **v, size_t *n, size_t *cap, const char *name)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*v)[i].name, name))
+			return &(*v)[i];
+	GROW(*v, *cap, *n + 1);
+	(*v)[*n] = (struct named){ .name = name };
+	resolve(img, fs, &(*v)[*n]);
+	return &(*v)[(*n)++];
+}
+
 /* Every bias that puts x inside a function named like its symbol. */
-static void vote_sample(const struct elf_funcs *fs, const struct script_sample *x,
+static void vote_sample(const struct named *nm, const struct script_sample *x,
 			struct vote **v, size_t *n, size_t *cap)
 {
-	for (size_t i = 0; x->sym && i < fs->n; i++) {
-		const struct elf_func *f = &fs->v[i];
+	for (size_t i = 0; i < nm->n; i++) {
+		uint64_t addr = nm->at[i].addr, size = nm->at[i].size;
 
-		if (strcmp(f->name, x->sym) != 0)
-			continue;
 		if (x->has_off) {
-			add_vote(v, n, cap, x->ip - (f->addr + x->off));
+			add_vote(v, n, cap, x->ip - (addr + x->off));
 			continue;
 		}
 		/* the first address of f with the sample's page offset */
-		uint64_t a = f->addr + ((x->ip - f->addr) & 4095);
-
-		for (; a < f->addr + f->size; a += 4096)
+		for (uint64_t a = addr + ((x->ip - addr) & 4095); a < addr + size; a += 4096)
 			add_vote(v, n, cap, x->ip - a);
 	}
 }
 
-static int load_bias(const struct elf_image *img, const struct script_dso *d, uint64_t *bias,
-		     struct err *e)
+/* The bias of the file's executable mapping named by mmap events, when
+ * they name one (every map of it at one bias); -1 otherwise. */
+static int mmap_bias(const struct elf_image *img, const struct script *s, const char *path,
+		     uint64_t *bias)
+{
+	bool found = false;
+
+	for (size_t i = 0; i < s->nmap; i++) {
+		uint64_t vaddr, b;
+
+		if (strcmp(s->map[i].path, path) || elf_offset_vaddr(img, s->map[i].pgoff, &vaddr))
+			continue;
+		b = s->map[i].start - vaddr;
+		if (found && b != *bias)
+			return -1;      /* several processes, several places: vote */
+		*bias = b;
+		found = true;
+	}
+	return found ? 0 : -1;
+}
+
+static int load_bias(const struct elf_image *img, const struct script *s,
+		     const struct script_dso *d, uint64_t *bias, struct err *e)
 {
 	struct elf_funcs fs;
 	struct vote *v = NULL, best = { 0, 0 };
-	size_t n = 0, cap = 0;
+	struct named *names = NULL;
+	size_t n = 0, cap = 0, nn = 0, ncap = 0;
 
 	*bias = 0;
-	if (img->type == ET_EXEC)
+	if (img->type == ET_EXEC || mmap_bias(img, s, d->path, bias) == 0)
 		return 0;
 	if (elf_functions(img, &fs, e))
 		return -1;
 	for (size_t i = 0; i < d->n; i++)
-		vote_sample(&fs, &d->v[i], &v, &n, &cap);
+		if (d->v[i].sym)
+			vote_sample(named_of(img, &fs, &names, &nn, &ncap, d->v[i].sym), &d->v[i], &v,
+				    &n, &cap);
 	for (size_t i = 0; i < n; i++)
 		if (v[i].n > best.n || (v[i].n == best.n && v[i].bias < best.bias))
 			best = v[i];
+	for (size_t i = 0; i < nn; i++)
+		free(names[i].at);
+	free(names);
 	free(v);
 	elf_funcs_free(&fs);
 	if (!best.n)
-		return err_set(e, "no sample names a symbol of the file: its load address is unknown");
+		return err_set(e, "no sample names a symbol of the file and no mmap event "
+			       "(perf script --show-mmap-events) says where it was: its load address is unknown");
 	*bias = best.bias;
 	return 0;
 }
 
-static void place_dso(struct hot_run *h, const struct script_dso *d)
+static void place_dso(struct hot_run *h, const struct script *s, const struct script_dso *d)
 {
 	struct hot_file *f = hot_run_file(h, d->path);
 	struct elf_image img;
@@ -248,7 +373,7 @@ static void place_dso(struct hot_run *h, const struct script_dso *d)
 						 : elf_open_file(&img, d->path, &e);
 
 	f->samples += d->n;
-	if (rc || load_bias(&img, d, &bias, &e)) {
+	if (rc || load_bias(&img, s, d, &bias, &e)) {
 		fprintf(stderr, "straddle: %s: %s; its %zu samples are not placed in loops\n",
 			d->path, e.msg, d->n);
 		elf_close(&img);
@@ -307,6 +432,9 @@ static void script_free(struct script *s)
 		free(s->dso[i].path);
 	}
 	free(s->dso);
+	for (size_t i = 0; i < s->nmap; i++)
+		free(s->map[i].path);
+	free(s->map);
 }
 
 int results_read_perf_script(const char *path, struct hot_run *h, struct err *e)
@@ -327,10 +455,12 @@ int results_read_perf_script(const char *path, struct hot_run *h, struct err *e)
 		if (dso_is_kernel(d->path))
 			place_kernel(h, d);
 		else if (d->path[0] == '/' || strcmp(d->path, "[vdso]") == 0)
-			place_dso(h, d);
+			place_dso(h, &s, d);
 		/* [unknown], //anon, JIT maps: counted in the total only */
 	}
 	h->total = s.total;
+	if (s.kernel_text)
+		h->kernel_text = s.kernel_text;
 	script_free(&s);
 	return rc;
 }

@@ -222,4 +222,38 @@ const struct profile *results_profile_load(const char *path, struct err *e);
 int results_calibration_read(const char *path, struct host *h, struct calib_experiment **out,
 			     size_t *n, struct err *e);
 
+/* ---- SARIF 2.1.0 (sarif.c): scan's and diff's rows as code-scanning alerts ---- */
+
+/* One row of a table: a subject's hazards of one rule. */
+struct sarif_result {
+	enum rule rule;
+	unsigned severity;              /* of the worst hazard of the row */
+	const char *severity_name;
+	const char *message;
+	/* the source file (relative to the source root when `relative`), else
+	 * the ELF file; line 0 when there is no DWARF line */
+	const char *uri;
+	bool relative;
+	int line;
+	const char *function, *section;
+	uint64_t address, bytes;
+	const char *profiles;           /* "skylake,zen5" */
+	const unsigned *windows;
+	size_t nwindows;
+	const char *placement, *fix;
+	const char *compiler_fix;       /* NULL or "" when none is known */
+	const char *cause;              /* diff: why it is new; NULL for scan */
+	/* partialFingerprints: the rule, the function and the loop's shape,
+	 * not its address, so an alert is the same alert after a relink */
+	uint64_t fingerprint;
+};
+
+/* A log of one run. source_root: the SRCROOT base of relative URIs, or NULL. */
+json_t *sarif_new(const char *source_root);
+void sarif_add(json_t *log, const struct sarif_result *r);
+/* A file that could not be scanned: a tool execution notification. */
+void sarif_notify(json_t *log, const char *path, const char *text);
+/* Writes the log whole and frees it; 0, or -1 when f could not take it. */
+int sarif_write(json_t *log, FILE *f, bool success);
+
 #endif

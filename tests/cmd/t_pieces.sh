@@ -68,13 +68,18 @@ expect_eq "fine: no hazard" "$(pc_loops fine "$PC_HAZ")" ""
 run "$STRADDLE" scan --uarch generic-x86 "$FIXTURES/x86/pieces"
 expect_eq "pieces: rows" \
 	"$(printf '%s\n' "$OUT" | awk '$1 == "medium" || $1 == "low" { print $2, $4, $6, $7 }' | tr '\n' ';')" \
-	"far 0x401140 10 64;nested 0x401106 8 16;far 0x401140 10 16;two_body 0x4010c0 16 16;spin_lock 0x401070 25 64;spin_lock 0x401070 14 64;spin_lock 0x401070 14 16;"
+	"far 0x401140 10 16,64;nested 0x401106 8 16;two_body 0x4010c0 16 16;spin_lock 0x401070 25 64;spin_lock 0x401070 14 16,64;"
 expect_eq "pieces: spin_lock's detail" \
-	"$(printf '%s\n' "$OUT" | awk '$2 == "spin_lock" && $7 == 64 && $9 == "in" { print $8, $9, $10, $11, $12, $13, $14 }')" \
-	"2/1 in 2 pieces: 0x401070/5 0x401080/9, spin"
-expect_eq "pieces: the layout fix" \
+	"$(printf '%s\n' "$OUT" | awk '$2 == "spin_lock" && $7 == "16,64" && $9 == "in" { print $8, $9, $10, $11, $12, $13, $14 }')" \
+	"2/1,2/1 in 2 pieces: 0x401070/5 0x401080/9, spin"
+expect_eq "pieces: the layout fix, said once for the row" \
 	"$(printf '%s\n' "$OUT" | awk '$2 == "two_body"' | sed 's/.*certain *//')" \
 	"none by alignment: move the exit out from between the pieces (__builtin_expect, a profile, -freorder-blocks-algorithm)"
+
+# one row, two windows, two fixes (none by alignment at 16 B): each said
+expect_eq "pieces: spin_lock's fixes, each window's" \
+	"$(printf '%s\n' "$OUT" | awk '$2 == "spin_lock" && $7 == "16,64"' | sed 's/.*certain *//')" \
+	"generic-x86@16: none by alignment: move the exit out from between the pieces (__builtin_expect, a profile, -freorder-blocks-algorithm); generic-x86@64: .p2align 5 (+16 B)"
 
 # --fail-on leaves a spin loop out unless --fail-on-spin asks.
 run "$STRADDLE" scan --uarch generic-x86 --func spin_lock --fail-on loop-straddles-window "$FIXTURES/x86/pieces"

@@ -41,3 +41,13 @@ for f in "$FIXTURES/so/plt.so" "$FIXTURES/so/plt-ibt.so" /lib/x86_64-linux-gnu/l
 	expect_eq "plt $f: as objdump ($(wc -l <"$TMP/plt.od") stubs)" \
 		"$(diff "$TMP/plt.od" "$TMP/plt.ours" | grep -c '^[<>]')" 0
 done
+
+# PLT stubs are not functions for entry or loop hazards (issue 24): the
+# stripped PIE's .plt (its FDE: fde@0x1020, 48 bytes across the line at
+# 0x1040) and .plt.got are decoded but flag nothing; .text's still do.
+run $STRADDLE scan --uarch zen1 --all --json $FIXTURES/so/pltpie
+expect_eq "pltpie: functions, sections, hazards, loops" \
+	"$(jq_of '[.files[0].functions[]|"\(.name) \(.section) \(.size) \(.hazards|length) \(.loops|length)"]|join(",")')" \
+	"fde@0x1020 .plt 48 0 0,fde@0x1050 .plt.got 8 0 0,fde@0x1060 .text 54 1 0,fde@0x10a0 .text 34 1 0"
+run $STRADDLE scan --uarch zen1 $FIXTURES/so/pltpie
+expect_eq "pltpie text: two entry rows, none in .plt" "$(printf '%s\n' "$OUT" | grep -c 'entry-misaligned') $(printf '%s\n' "$OUT" | grep -c '\.plt')" "2 0"

@@ -87,20 +87,20 @@ expect_eq "scan --hot: a samples % column" \
 	"$(printf '%s\n' "$OUT" | sed -n 2p | awk '{ print $1, $2, $3 }')" "samples % severity"
 expect_eq "scan --hot: first row the hot loop with its exact share" \
 	"$(printf '%s\n' "$OUT" | sed -n 3p | awk '{ print $1, $2, $3, $5, $7, $8 }')" \
-	"$HOT_PCT medium hot 0x40107a 9 64"
+	"$HOT_PCT medium hot 0x40107a 9 16,64"
 expect_eq "scan --hot: its share is at least 80" \
 	"$(awk -v p="$HOT_PCT" 'BEGIN { print (p >= 80) }')" 1
-expect_eq "scan --hot: the 16 B window of the same loop next" \
-	"$(printf '%s\n' "$OUT" | sed -n 4p | awk '{ print $1, $2, $3, $8 }')" "$HOT_PCT low hot 16"
+expect_eq "scan --hot: the 16 B window in the same row (one per loop and rule)" \
+	"$(printf '%s\n' "$OUT" | sed -n 3p | awk '{ print $9 }')" "2/1,2/1"
 expect_eq "scan --hot: the cold loop not in the table" \
 	"$(printf '%s\n' "$OUT" | grep -c ' cold ')" 0
 expect_eq "scan --hot: the cold loop in the summary line" \
-	"$(printf '%s\n' "$OUT" | sed -n 5p)" "2 more hazards in code with less than 20% of samples"
+	"$(printf '%s\n' "$OUT" | sed -n 4p)" "1 more hazards in code with less than 20% of samples"
 
 run "$STRADDLE" scan --uarch zen1 --hot "$TMP/hc.json" "$FIXTURES/x86/hotcold"
 expect_eq "scan --hot FILE, default --min-share: both loops, hot first" \
-	"$(printf '%s\n' "$OUT" | awk 'NR >= 3 && NR <= 6 { printf "%s/%s ", $3, $8 }')" \
-	"hot/64 hot/16 cold/64 cold/16 "
+	"$(printf '%s\n' "$OUT" | awk 'NR >= 3 && NR <= 4 { printf "%s/%s ", $3, $8 }')" \
+	"hot/16,64 cold/16,64 "
 expect_eq "scan --hot FILE: no summary line (nothing under 0.5%)" \
 	"$(printf '%s\n' "$OUT" | grep -c 'more hazards in code')" 0
 
@@ -136,7 +136,7 @@ expect_eq "scan --hot of the 250 Hz record: the hot loop first, its exact share"
 expect_eq "scan --hot of the 250 Hz record: the hot loop has at least 80% of the samples" \
 	"$(awk -v p="$H250_PCT" 'BEGIN { print (p >= 80) }')" 1
 expect_eq "scan --hot of the 250 Hz record: the cold loop in the summary line" \
-	"$(printf '%s\n' "$OUT" | sed -n 5p)" "2 more hazards in code with less than 20% of samples"
+	"$(printf '%s\n' "$OUT" | sed -n 4p)" "1 more hazards in code with less than 20% of samples"
 
 # ---- --perf-script: perf's own text maps to the same loops ----
 for f in hotcold hotcold-default dlmain; do
@@ -152,7 +152,7 @@ expect_eq "perf-script: exit 0" "$RC" 0
 expect_eq "perf-script: the hot loop first, the same loop as record, its exact share" \
 	"$(printf '%s\n' "$OUT" | sed -n 3p | awk '{ print $1, $3, $5 }')" "$PS_HOT_PCT hot 0x40107a"
 expect_eq "perf-script: the cold loop, its exact share" \
-	"$(printf '%s\n' "$OUT" | sed -n 5p | awk '{ print $1, $3, $5 }')" "$PS_COLD_PCT cold 0x4010fa"
+	"$(printf '%s\n' "$OUT" | sed -n 4p | awk '{ print $1, $3, $5 }')" "$PS_COLD_PCT cold 0x4010fa"
 expect_eq "perf-script: the hot loop has at least 80%" \
 	"$(awk -v p="$PS_HOT_PCT" 'BEGIN { print (p >= 80) }')" 1
 HC_TABLE=$OUT
@@ -305,16 +305,16 @@ rec_err "scan --hot and --perf-script" scan --hot "$TMP/hc.json" --perf-script "
 HOTNEW=$FIXTURES/x86/hotcold_new
 COLD_PCT=$(awk -v a="$(jq -r '.files[0].loops[1].samples' "$TMP/hc.json")" -v b="$TOTAL" 'BEGIN { printf "%.1f", 100 * a / b }')
 run "$STRADDLE" diff --uarch zen1 "$FIXTURES/x86/hotcold" "$HOTNEW"
-expect_eq "diff without --hot: worst first (both lines, then hot's 16-byte window)" \
-	"$(printf '%s\n' "$OUT" | awk '/^fixed hazards:/ { f = 1; next } f && NF == 0 { f = 0 } f && $1 != "severity" { printf "%s/%s ", $2, $10 }')" \
-	"hot/64 cold/64 hot/16 "
+expect_eq "diff without --hot: worst first (a row per loop: hot's line and 16 B window, cold's line)" \
+	"$(printf '%s\n' "$OUT" | awk '/^fixed hazards:/ { f = 1; next } f && NF == 0 { f = 0 } f && $1 != "severity" { printf "%s/%s ", $2, $11 }')" \
+	"hot/16,64 cold/64 "
 run "$STRADDLE" diff --uarch zen1 --hot "$TMP/hc.json" "$FIXTURES/x86/hotcold" "$HOTNEW"
 expect_eq "diff --hot: exit 0 (nothing new)" "$RC" 0
 expect_eq "diff --hot: where the samples are" "$(printf '%s\n' "$OUT" | sed -n 2p)" \
 	"samples of $TMP/hc.json: $TOTAL of $TOTAL in $FIXTURES/x86/hotcold, 0 in $HOTNEW"
 expect_eq "diff --hot: the hot loop's fixes first, with its exact share" \
-	"$(printf '%s\n' "$OUT" | awk '/^fixed hazards:/ { f = 1; next } f && NF == 0 { f = 0 } f && $1 != "samples" { printf "%s/%s/%s ", $1, $3, $11 }')" \
-	"$HOT_PCT/hot/64 $HOT_PCT/hot/16 $COLD_PCT/cold/64 "
+	"$(printf '%s\n' "$OUT" | awk '/^fixed hazards:/ { f = 1; next } f && NF == 0 { f = 0 } f && $1 != "samples" { printf "%s/%s/%s ", $1, $3, $12 }')" \
+	"$HOT_PCT/hot/16,64 $COLD_PCT/cold/64 "
 run "$STRADDLE" diff --uarch zen1 --hot "$TMP/hc.json" --min-share 20% "$FIXTURES/x86/hotcold" "$HOTNEW"
 expect_eq "diff --hot --min-share 20%: the cold loop folded" \
 	"$(printf '%s\n' "$OUT" | grep -c '^1 more hazards in code with less than 20% of samples$')" 1
@@ -327,21 +327,19 @@ COLD_SAMPLES=$(jq -r '.files[0].loops[1].samples' "$TMP/hc.json")
 run "$STRADDLE" diff --uarch zen1 --hot "$TMP/hc.json" --min-share 20% --format markdown "$FIXTURES/x86/hotcold" "$HOTNEW"
 expect_eq "diff --hot --format markdown: where the samples are" "$(printf '%s\n' "$OUT" | sed -n 3p)" \
 	"Samples of \`$TMP/hc.json\`: $TOTAL of $TOTAL in \`$FIXTURES/x86/hotcold\`, 0 in \`$HOTNEW\`."
-expect_eq "diff --hot --format markdown --min-share 20%: exactly the hot loop's two rows, then the summary line" \
+expect_eq "diff --hot --format markdown --min-share 20%: exactly the hot loop's row, then the summary line" \
 	"$(printf '%s\n' "$OUT" | sed -n '/^\*\*Fixed hazards\*\*$/,$p')" \
 	"**Fixed hazards**
 
-| samples % | severity | function | cause | address | bytes | window | touched/best | rule | profile | fix |
-|---|---|---|---|---|---|---|---|---|---|---|
-| $HOT_PCT | medium | \`hot\` | moved | 0x40107a -> 0x401080 | 9 -> 9 | 64 | 2/1 -> 1/1 | loop-straddles-window | zen1 | \`-\` |
-| $HOT_PCT | low | \`hot\` | moved | 0x40107a -> 0x401080 | 9 -> 9 | 16 | 2/1 -> 1/1 | loop-straddles-window | zen1 | \`-\` |
+| samples % | severity | function | cause | address | source | bytes | window | touched/best | rule | profile | fix |
+|---|---|---|---|---|---|---|---|---|---|---|---|
+| $HOT_PCT | medium | \`hot\` | moved | 0x40107a -> 0x401080 | - | 9 -> 9 | 16,64 | 2/1,2/1 -> 1/1,1/1 | loop-straddles-window | zen1 | \`-\` |
 
 1 more hazards in code with less than 20% of samples"
 run "$STRADDLE" diff --uarch zen1 --hot "$TMP/hc.json" --format markdown "$FIXTURES/x86/hotcold" "$HOTNEW"
 expect_eq "diff --hot --format markdown, default --min-share: the cold loop's row too, no summary line" \
-	"$(printf '%s\n' "$OUT" | sed -n '/^|---/,${/^|---/d;p}' | awk -F' [|] ' '{ print $1, $3, $7 }')" \
-	"| $HOT_PCT \`hot\` 64
-| $HOT_PCT \`hot\` 16
+	"$(printf '%s\n' "$OUT" | sed -n '/^|---/,${/^|---/d;p}' | awk -F' [|] ' '{ print $1, $3, $8 }')" \
+	"| $HOT_PCT \`hot\` 16,64
 | $COLD_PCT \`cold\` 64"
 run "$STRADDLE" diff --uarch zen1 --hot "$TMP/hc.json" --min-share 20% --json "$FIXTURES/x86/hotcold" "$HOTNEW"
 expect_eq "diff --hot --json --min-share 20%: only the hot loop's change, with its samples" \

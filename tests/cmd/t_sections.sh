@@ -25,7 +25,7 @@ expect_eq "hazards: section" \
 run "$STRADDLE" scan --uarch generic-x86 --no-source "$SC"
 expect_eq "ranking: hot first, then cold text" \
 	"$(printf '%s\n' "$OUT" | awk 'NR > 2 && $1 ~ /^(high|medium|low)$/ { print $2 "/" $3 "/" $4 "/" $7 }' | paste -sd' ')" \
-	"hot/.text/0x40103c/64 hot/.text/0x40103c/16 hot/.text/0x401010/64 hot.cold/.text/0x4010be/64 init_once/.init.text/0x40113e/64 hot.cold/.text/0x4010be/16 init_once/.init.text/0x40113e/16 hot.cold/.text/0x4010a0/64"
+	"hot/.text/0x40103c/16,64 hot/.text/0x401010/64 hot.cold/.text/0x4010be/16,64 init_once/.init.text/0x40113e/16,64 hot.cold/.text/0x4010a0/64"
 
 # --section GLOB
 run "$STRADDLE" scan --json --all --uarch generic-x86 --section '.init*' "$SC"

@@ -1,0 +1,201 @@
+/* What scan and diff both say of a row (a subject's hazards of one rule):
+ * the fix in the words of the compiler that built it, and the row as a
+ * SARIF result (results/sarif.c), for code scanning (issue 24). */
+#include "cmd.h"
+#include "../report/report.h"
+#include "../results/results.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* vmlinux and modules: the kernel's exported-symbol table or .modinfo. */
+bool image_is_kernel(const struct elf_image *img)
+{
+	for (size_t i = 0; i < img->nsec; i++)
+		if (img->sec[i].name && (!strcmp(img->sec[i].name, "__ksymtab") ||
+					 !strcmp(img->sec[i].name, ".modinfo")))
+			return true;
+	return false;
+}
+
+void compiler_fix(struct elf_image *img, uint32_t sec, uint64_t addr, unsigned align, bool loop,
+		  const struct hazard *lead, char *buf, size_t n)
+{
+	char producer[1024];
+	bool jcc = lead->branch && lead->profile &&
+		   lead->profile->branch_rule == BRANCH_RULE_JCC_ERRATUM;
+
+	format_compiler_fix(elf_producer(img, sec, addr, producer, sizeof producer), align, loop, jcc,
+			    image_is_kernel(img), buf, n);
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	for (const unsigned char *b = p; n--; b++)
+		h = (h ^ *b) * 0x100000001b3ull;
+	return h;
+}
+
+/* ---- which of the functions of one name (or one shape) a function is ---- */
+
+struct ordinal_sort {
+	const struct scan_result *r;
+	bool by_shape;
+};
+
+static int by_key(const void *a, const void *b, void *ctx)
+{
+	const struct ordinal_sort *o = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = 0;
+
+	if (o->by_shape) {
+		uint64_t sx = o->r->func[x].shape.shape, sy = o->r->func[y].shape.shape;
+
+		c = (sx > sy) - (sx < sy);
+	} else {
+		c = strcmp(o->r->funcs.v[x].name, o->r->funcs.v[y].name);
+	}
+	return c ? c : (x > y) - (x < y);       /* then in address order */
+}
+
+static bool same_key(const struct ordinal_sort *o, uint32_t x, uint32_t y)
+{
+	return o->by_shape ? o->r->func[x].shape.shape == o->r->func[y].shape.shape
+			   : !strcmp(o->r->funcs.v[x].name, o->r->funcs.v[y].name);
+}
+
+static uint32_t *ordinals(const struct scan_result *r, size_t n, bool by_shape)
+{
+	struct ordinal_sort o = { r, by_shape };
+	uint32_t *idx = xcalloc(n + 1, sizeof *idx), *nth = xcalloc(n + 1, sizeof *nth);
+
+	for (size_t i = 0; i < n; i++)
+		idx[i] = (uint32_t)i;
+	qsort_r(idx, n, sizeof *idx, by_key, &o);
+	for (size_t i = 1; i < n; i++)
+		if (same_key(&o, idx[i - 1], idx[i]))
+			nth[idx[i]] = nth[idx[i - 1]] + 1;
+	free(idx);
+	return nth;
+}
+
+void sarif_ordinals(const struct scan_result *r, struct sarif_ordinals *o)
+{
+	o->by_name = ordinals(r, r->funcs.n, false);
+	o->by_shape = ordinals(r, r->nfunc, true);
+}
+
+void sarif_ordinals_free(struct sarif_ordinals *o)
+{
+	free(o->by_name);
+	free(o->by_shape);
+}
+
+/* The rule, the function (by name and which of that name it is, local
+ * functions of two units sharing one; an fde@ name is an address, so by
+ * the shape of its code), the loop's mnemonic sequence and which of the
+ * function's loops of that sequence it is: nothing that moves when only
+ * the layout does. */
+static uint64_t fingerprint(const struct sarif_row *s)
+{
+	const struct elf_func *f = &s->r->funcs.v[s->func->func];
+	const char *rule = rule_name(s->h[0]->rule);
+	uint64_t h = fnv(0xcbf29ce484222325ull, rule, strlen(rule) + 1);
+	uint32_t nth = 0, which;
+
+	if (f->source == FROM_FDE) {
+		h = fnv(h, &s->func->shape.shape, sizeof s->func->shape.shape);
+		which = s->ord->by_shape[s->func - s->r->func];
+	} else {
+		h = fnv(h, f->name, strlen(f->name) + 1);
+		which = s->ord->by_name[s->func->func];
+	}
+	h = fnv(h, &which, sizeof which);
+	if (!s->loop)
+		return h;
+	for (uint32_t k = s->func->loop; &s->r->loop[k] != s->loop; k++)
+		nth += s->r->loop[k].shape_hash == s->loop->shape_hash;
+	h = fnv(h, &s->loop->shape_hash, sizeof s->loop->shape_hash);
+	return fnv(h, &nth, sizeof nth);
+}
+
+/* "under skylake,zen5: touches 2 windows of 16 B (1 needed), ..." */
+static void describe(const struct sarif_row *s, const struct elf_func *f, const char *profiles,
+		     const char *fix, const char *cfix, struct strbuf *m)
+{
+	const struct hazard *lead = worst_hazard(s->h, s->n);
+	uint64_t start = s->loop ? s->loop->start : f->addr;
+	uint64_t bytes = s->loop ? s->loop->end - s->loop->start : f->size;
+	unsigned w[16];
+	size_t nw = hazard_windows(s->h, s->n, w);
+
+	if (s->loop)
+		sb_addf(m, "The %" PRIu64 "-byte loop at %#" PRIx64 " in %s", bytes, start, f->name);
+	else
+		sb_addf(m, "%s (%" PRIu64 " bytes at %#" PRIx64 ")", f->name, bytes, start);
+	if (lead->branch)
+		sb_addf(m, ": its %s at %#" PRIx64 "%s %s a boundary of", branch_kind_name(lead->branch_kind),
+			lead->branch, lead->pair != lead->branch ? " (fused pair)" : "",
+			lead->rule == RULE_BRANCH_ENDS ? "ends on" : "crosses");
+	else
+		sb_addf(m, " touches");
+	for (size_t i = 0; i < nw; i++) {
+		if (lead->branch)
+			sb_addf(m, "%s %u B", i ? "," : "", w[i]);
+		else
+			sb_addf(m, "%s %u windows of %u B (%u needed)", i ? "," : "",
+				windows_touched(start, start + bytes, w[i]), w[i],
+				s->loop ? windows_best(bytes, w[i]) : 1);
+	}
+	sb_addf(m, " under %s.", profiles);
+	if (s->cause)
+		sb_addf(m, " New in this build: %s.", !strcmp(s->cause, "moved") ? "the same bytes moved" :
+			!strcmp(s->cause, "changed") ? "its bytes changed" : "it is new");
+	sb_addf(m, " Fix: %s%s%s.", fix, *cfix ? "; " : "", cfix);
+}
+
+/* The source file relative to the root when it is under it. */
+static const char *relative_to(const char *path, const char *root, bool *relative)
+{
+	size_t n = root ? strlen(root) : 0;
+
+	while (n > 1 && root[n - 1] == '/')
+		n--;
+	*relative = n && !strncmp(path, root, n) && path[n] == '/';
+	return *relative ? path + n + 1 : path;
+}
+
+void sarif_add_row(struct json_t *log, const struct sarif_row *s)
+{
+	const struct elf_func *f = &s->r->funcs.v[s->func->func];
+	const struct hazard *lead = worst_hazard(s->h, s->n);
+	uint64_t addr = s->loop ? s->loop->start : f->addr;
+	struct strbuf profiles = { 0 }, msg = { 0 };
+	char fix[256], cfix[256], place[32], file[4096];
+	unsigned w[16];
+	int line = 0;
+	bool has_line = s->lines && elf_source_file(s->img, f->sec, addr, file, sizeof file, &line);
+	struct sarif_result res = {
+		.rule = lead->rule, .severity = lead->severity,
+		.severity_name = severity_name(lead->severity), .function = f->name,
+		.section = lead->section, .address = addr,
+		.bytes = s->loop ? s->loop->end - s->loop->start : f->size,
+		.windows = w, .nwindows = hazard_windows(s->h, s->n, w),
+		.placement = place, .fix = fix, .compiler_fix = cfix, .cause = s->cause,
+		.fingerprint = fingerprint(s), .line = has_line ? line : 0,
+	};
+
+	res.uri = relative_to(has_line ? file : s->img->path, s->source_root, &res.relative);
+	format_profiles(s->h, s->n, &profiles);
+	format_fix_all(s->h, s->n, fix, sizeof fix);
+	format_placement(lead, place, sizeof place);
+	compiler_fix(s->img, f->sec, addr, fix_align_all(s->h, s->n), s->loop != NULL, lead, cfix,
+		     sizeof cfix);
+	describe(s, f, sb_str(&profiles), fix, cfix, &msg);
+	res.profiles = sb_str(&profiles);
+	res.message = sb_str(&msg);
+	sarif_add(log, &res);
+	sb_free(&profiles);
+	sb_free(&msg);
+}

@@ -1,0 +1,156 @@
+/* SARIF 2.1.0 (OASIS, Static Analysis Results Interchange Format): the
+ * hazards of scan and diff as code-scanning alerts, the format GitHub code
+ * scanning, GitLab and review tools take (issue 24). One run, one rule per
+ * hazard rule with its help, one result per row of the table. The log is
+ * made in memory and written at the end in one piece. Checked against the
+ * schema in make check (tests/cmd/t_sarif.sh, tests/sarif/). */
+#include "results.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
+
+static json_t *message(const char *text)
+{
+	return json_pack("{s:o}", "text", json_text(text));
+}
+
+static json_t *rules(void)
+{
+	json_t *v = json_array();
+
+	for (int r = RULE_LOOP_STRADDLES; r <= RULE_ENTRY_MISALIGNED; r++)
+		json_array_append_new(v, json_pack("{s:s, s:s, s:o, s:o, s:o, s:{s:s}}",
+			"id", rule_name(r), "name", rule_name(r),
+			"shortDescription", message(rule_summary(r)),
+			"fullDescription", message(rule_help(r)),
+			"help", message(rule_help(r)),
+			"defaultConfiguration", "level", r == RULE_ENTRY_MISALIGNED ? "note" : "warning"));
+	return v;
+}
+
+json_t *sarif_new(const char *source_root)
+{
+	json_t *run = json_pack("{s:{s:{s:s, s:s, s:o}}, s:[], s:[]}",
+		"tool", "driver", "name", "straddle", "version", STRADDLE_VERSION, "rules", rules(),
+		"results", "invocations");
+
+	if (source_root) {
+		char uri[4200];
+
+		/* a base URI must end in '/' (SARIF 3.14.14) */
+		snprintf(uri, sizeof uri, "file://%s%s", source_root,
+			 source_root[strlen(source_root) - 1] == '/' ? "" : "/");
+		json_object_set_new(run, "originalUriBaseIds",
+				    json_pack("{s:{s:o}}", "SRCROOT", "uri", json_text(uri)));
+	}
+	return json_pack("{s:s, s:s, s:[o]}", "$schema", SARIF_SCHEMA, "version", "2.1.0", "runs",
+			 run);
+}
+
+static json_t *run_of(json_t *log)
+{
+	return json_array_get(json_object_get(log, "runs"), 0);
+}
+
+/* A path as a URI reference: unreserved bytes and '/' as they are, the
+ * rest %XX (RFC 3986 2.1); an absolute path gets file://. */
+static json_t *uri_of(const char *path)
+{
+	struct strbuf b = { 0 };
+	json_t *v;
+
+	if (path[0] == '/')
+		sb_addf(&b, "file://");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("-._~/", *p))
+			sb_addf(&b, "%c", *p);
+		else
+			sb_addf(&b, "%%%02X", *p);
+	v = json_text(sb_str(&b));
+	sb_free(&b);
+	return v;
+}
+
+static const char *level_of(unsigned severity)
+{
+	return severity >= 3 ? "error" : severity == 2 ? "warning" : "note";
+}
+
+static json_t *location(const struct sarif_result *f)
+{
+	json_t *art = json_pack("{s:o}", "uri", uri_of(f->uri));
+	json_t *phys = json_pack("{s:o}", "artifactLocation", art);
+
+	if (f->relative)
+		json_object_set_new(art, "uriBaseId", json_string("SRCROOT"));
+	if (f->line > 0)
+		json_object_set_new(phys, "region", json_pack("{s:i}", "startLine", f->line));
+	return json_pack("{s:o, s:[{s:o, s:s}]}", "physicalLocation", phys, "logicalLocations",
+			 "name", json_text(f->function), "kind", "function");
+}
+
+static json_t *windows_of(const unsigned *w, size_t n)
+{
+	json_t *v = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(v, json_integer(w[i]));
+	return v;
+}
+
+void sarif_add(json_t *log, const struct sarif_result *f)
+{
+	char addr[24], fp[24];
+	json_t *props, *res;
+
+	snprintf(addr, sizeof addr, "%#" PRIx64, f->address);
+	snprintf(fp, sizeof fp, "%016" PRIx64, f->fingerprint);
+	props = json_pack("{s:o, s:s, s:i, s:o, s:o, s:o, s:s, s:o, s:s}",
+		"function", json_text(f->function), "address", addr, "bytes", (json_int_t)f->bytes,
+		"section", json_text(f->section ? f->section : ""), "profiles",
+		json_text(f->profiles), "windows", windows_of(f->windows, f->nwindows),
+		"placement", f->placement, "fix", json_text(f->fix), "severity", f->severity_name);
+	if (f->compiler_fix && *f->compiler_fix)
+		json_object_set_new(props, "compilerFix", json_text(f->compiler_fix));
+	if (f->cause)
+		json_object_set_new(props, "cause", json_string(f->cause));
+	res = json_pack("{s:s, s:s, s:o, s:[o], s:{s:s}, s:o}", "ruleId", rule_name(f->rule),
+			"level", level_of(f->severity), "message", message(f->message),
+			"locations", location(f), "partialFingerprints", "straddleLoopShape/v1", fp,
+			"properties", props);
+	if (f->cause)
+		json_object_set_new(res, "baselineState", json_string("new"));
+	json_array_append_new(json_object_get(run_of(log), "results"), res);
+}
+
+void sarif_notify(json_t *log, const char *path, const char *text)
+{
+	json_t *inv = json_object_get(run_of(log), "invocations");
+	json_t *note = json_pack("{s:s, s:o, s:[{s:{s:{s:o}}}]}", "level", "error", "message",
+				 message(text), "locations", "physicalLocation", "artifactLocation",
+				 "uri", uri_of(path));
+
+	if (!json_array_size(inv))
+		json_array_append_new(inv, json_pack("{s:b, s:[]}", "executionSuccessful", 1,
+						     "toolExecutionNotifications"));
+	json_array_append_new(json_object_get(json_array_get(inv, 0), "toolExecutionNotifications"),
+			      note);
+}
+
+int sarif_write(json_t *log, FILE *f, bool success)
+{
+	json_t *inv = json_object_get(run_of(log), "invocations");
+	int rc;
+
+	if (!json_array_size(inv))
+		json_array_append_new(inv, json_pack("{s:b}", "executionSuccessful", success));
+	else
+		json_object_set_new(json_array_get(inv, 0), "executionSuccessful", json_boolean(success));
+	rc = json_dumpf(log, f, JSON_COMPACT | JSON_PRESERVE_ORDER) || fputc('\n', f) == EOF ||
+	     fflush(f) ? -1 : 0;
+	json_decref(log);
+	return rc;
+}
