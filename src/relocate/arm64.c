@@ -109,6 +109,9 @@ static void add(struct reloc_file *rf, struct reloc_func *f, enum fix_kind k, ui
 struct own_pages {
 	uint64_t page[32];
 	bool set[32];
+	/* the words its literal loads read, inside it (a literal pool) */
+	uint64_t pool[64];
+	size_t npool;
 };
 
 static void one_insn(struct reloc_file *rf, struct reloc_func *f, const struct insn *in,
@@ -141,6 +144,10 @@ static void one_insn(struct reloc_file *rf, struct reloc_func *f, const struct i
 			add(rf, f, FIX_A64_STUB, plan_form(a.a64_form), in, t, true);
 		else if (in->kind != BR_COND && (!inside(f, t) || t == f->addr))
 			reloc_refuse(f, RELOC_NEAR_REF_OUT, in->addr);
+		else if (in->kind != BR_COND && own->npool < sizeof own->pool / sizeof *own->pool)
+			own->pool[own->npool++] = t;
+		else if (in->kind != BR_COND)
+			reloc_refuse(f, RELOC_POOL_FIELD, in->addr);     /* too many to check */
 		return;
 	case A64_ADR:
 		/* its own entry as a pointer must stay the original's */
@@ -165,4 +172,11 @@ void reloc_a64_analyse(struct reloc_file *rf, struct reloc_func *f, const struct
 	check_tables(rf, f, insn, n);
 	for (size_t i = 0; i < n; i++)
 		one_insn(rf, f, &insn[i], &own);
+	/* a literal (up to a q register's 16 bytes) is data the bytes before
+	 * it decoded as code: a word of it that reads as a branch or an adrp
+	 * would be "fixed up" in the copy */
+	for (uint32_t i = f->first_fix; i < f->first_fix + f->nfix; i++)
+		for (size_t k = 0; k < own.npool; k++)
+			if (rf->fix[i].field >= own.pool[k] && rf->fix[i].field < own.pool[k] + 16)
+				reloc_refuse(f, RELOC_POOL_FIELD, rf->fix[i].field);
 }

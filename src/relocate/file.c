@@ -18,6 +18,7 @@ static const char *const refusal_names[RELOC_NREFUSALS] = {
 	[RELOC_POINTED_INTO] = "data points into its middle",
 	[RELOC_NEAR_REF_OUT] = "an adr or literal load of something outside it",
 	[RELOC_ADRP_OWN_PAGE] = "an adrp of a page of its own code",
+	[RELOC_POOL_FIELD] = "a literal it loads reads as an address field",
 };
 
 const char *reloc_refusal_name(enum reloc_refusal r)

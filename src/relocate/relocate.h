@@ -37,6 +37,9 @@ enum reloc_refusal {
 					 * original, maybe not of the copy) */
 	RELOC_ADRP_OWN_PAGE,            /* AArch64: an adrp of a page of its own
 					 * code (an address of its middle, maybe) */
+	RELOC_POOL_FIELD,               /* AArch64: a word its literal loads read
+					 * that reads as a PC-relative field: data
+					 * the copy would rewrite */
 	RELOC_NREFUSALS
 };
 

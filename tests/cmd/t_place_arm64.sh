@@ -124,7 +124,7 @@ for off in $(seq 0 4 60); do
 done
 expect_eq "arm64 place shapes: the plan" "$(sed -n 2p "$TMP/pp")" "moved 1 refused 0 stubs 3"
 expect_eq "arm64 place shapes: the unmoved output" "$(cat "$TMP/want")" \
-	"$(printf '100 101 6 103 8 105 10 107 12 109 14 111 112 113 \n42 7 1 2 8')"
+	"$(printf '100 101 6 103 8 105 10 107 12 109 14 111 112 113 \n42 7 1 2 8 0x14000010')"
 expect_eq "arm64 place shapes: copies as assembled, identical output, the copy ran, back_in redirected" \
 	"$n $bytes $same $ran $redirected" "16 16 16 16 16"
 at() { printf '%x' $((0x$(nm "$SH" | awk -v f="$1" '$3 == f {print $1}') + $2)); }
@@ -137,6 +137,7 @@ refused_as literal_out "$(at literal_out 0): an adr or literal load of something
 refused_as computed "$(at computed 4): an indirect jump not resolved as a table"
 refused_as own_address "$(at own_address 4): an adrp of a page of its own code"
 refused_as short_target "$(at short_source 0): a short branch into its middle from outside"
+refused_as pool "$(at pool 8): a literal it loads reads as an address field"
 
 # copy_ran LOG ARENA COPY SIZE ORIG: once qemu ran code of the arena at
 # ARENA (before, the C library ran as loaded: the preload library itself

@@ -40,6 +40,14 @@ literal_out:			/* a literal load of a word outside it */
 	.size	literal_out, .-literal_out
 konst:	.quad	42
 
+	.globl	pool
+	.type	pool, %function
+pool:				/* its literal reads as a b out of it */
+	ldr	w0, 1f
+	ret
+1:	.word	0x14000010
+	.size	pool, .-pool
+
 	.globl	computed
 	.type	computed, %function
 computed:			/* a computed jump to its own label */
