@@ -10,7 +10,9 @@
  *   with it needs no change; one naming a page of the function's own code
  *   is refused when the :lo12: after it makes an address of its middle;
  * - adr and ldr (literal) within the function move with it; one reaching
- *   out (+-1 MiB of the original, not necessarily of the copy) is refused;
+ *   out (+-1 MiB of the original, not necessarily of the copy) is refused,
+ *   and so is a literal within it that holds a word read as a field (the
+ *   pool is decoded as code, as a stripped file has no $d mapping symbols);
  * - a dispatch table (GCC's: entries relative to an `adr` label in the
  *   function) whose every entry leads into the function is read where it
  *   is: base and targets move together. One with an entry out is refused. */
