@@ -27,6 +27,7 @@ struct calibrate_cmd {
 	const char *out, *plot_dir, *from;
 	char default_out[640];
 	struct host host;
+	json_t *machine;                /* --from: the recording's, owned */
 	struct calib_experiment *x;
 	size_t nx;
 	struct calib_fit fit;
@@ -288,21 +289,20 @@ static int plot_one(const struct calibrate_cmd *c, const struct calib_experiment
 }
 
 /* The head of the profile file. With --from the profile is the recorded
- * CPU's: its "machine" names that CPU (what --uarch host matches it by),
- * and the machine the fit ran on is "calibrated_on"; this host's microcode
- * and features say nothing of the recorded one. */
+ * CPU's: its "machine" is the recording's, whole (the CPU --uarch host
+ * matches it by, its microcode, features and kernel: what was measured),
+ * with the file it came from; the machine the fit ran on is
+ * "calibrated_on". */
 static json_t *profile_head(const struct calibrate_cmd *c)
 {
-	json_t *head = results_run_info("calibrate", c->argc, c->argv);
+	json_t *head = results_run_info("calibrate", c->argc, c->argv), *m;
 
-	if (!c->from)
+	if (!c->machine)
 		return head;
 	json_object_set(head, "calibrated_on", json_object_get(head, "machine"));
-	json_object_set_new(head, "machine", json_pack("{s:s, s:i, s:i, s:i, s:s, s:s, s:s}",
-		"vendor", c->host.vendor, "family", (int)c->host.family, "model", (int)c->host.model,
-		"stepping", (int)c->host.stepping, "model_name", c->host.model_name, "arch",
-		c->host.profile && c->host.profile->arch == ARCH_AARCH64 ? "aarch64" : "x86_64",
-		"recorded_in", c->from));
+	m = json_deep_copy(c->machine);
+	json_object_set_new(m, "recorded_in", json_string(c->from));
+	json_object_set_new(head, "machine", m);
 	return head;
 }
 
@@ -334,7 +334,7 @@ static int cmd_calibrate(int argc, char **argv)
 		return EXIT_USAGE;
 	host_detect(&c.host);
 	/* --from: the recorded machine's identity, not this one's */
-	if (c.from && results_calibration_read(c.from, &c.host, &c.x, &c.nx, &e)) {
+	if (c.from && results_calibration_read(c.from, &c.host, &c.machine, &c.x, &c.nx, &e)) {
 		complain("--from", "%s", e.msg);
 		goto out;
 	}
@@ -348,5 +348,6 @@ static int cmd_calibrate(int argc, char **argv)
 		status = EXIT_OK;
 out:
 	calib_free(c.x, c.nx);
+	json_decref(c.machine);
 	return status;
 }

@@ -23,6 +23,8 @@ struct compare_cmd {
 	struct compare cmp;
 	struct result_file *files;
 	size_t nfiles;
+	const char *drift_path;         /* --drift */
+	struct result_file drift;
 };
 
 static int parse_choice(const char *opt, const char *s, const char *const *names, int n)
@@ -91,6 +93,10 @@ static const struct cmd_option compare_options[] = {
 	{ .name = "threshold", .value = "P", .kind = OPT_FRACTION, .field = F(cmp.threshold),
 	  .lo = 0, .hi = 0.99, .help = "how much worse a significant change must be to fail\n"
 				       "(default 2%)" },
+	{ .name = "drift", .value = "DIR", .kind = OPT_STRING, .field = F(drift_path),
+	  .help = "result files of 2 or more A/A invocations on this machine\n"
+		  "(the same command, nothing changed): a change of a side\n"
+		  "of one invocation inside their range is inconclusive" },
 	{ .name = "verbose", .kind = OPT_SET, .field = F(verbose),
 	  .help = "every noisy metric, not their count" },
 	{ 0 }
@@ -107,7 +113,16 @@ const struct command compare_command = {
 		 "change is real when Welch's t test on them is below --alpha and the change\n"
 		 "stands out of the run-to-run range of both sides. With fewer than 3 runs on a\n"
 		 "side the change is printed as inconclusive. BASE or NEW may be a directory:\n"
-		 "its *.json results are one side, their runs pooled (several sweeps).\n",
+		 "its *.json results are one side. Runs of one invocation share its machine\n"
+		 "state, so when both sides are directories the unit is the invocation (each\n"
+		 "file's mean of its runs' statistic), 3 or more a side, best taken alternately\n"
+		 "(A B A B ...). A side of one invocation (two single files) gets a verdict only\n"
+		 "with --drift: run against run, and outside the range of A/A invocations;\n"
+		 "without it, 'inconclusive: one invocation a side'. When the recorded machine\n"
+		 "states differ beyond the warning's limits (steal, other tenants' CPU, load,\n"
+		 "MHz, clock source, governor) every verdict is 'inconclusive: machine state\n"
+		 "changed'. Each verdict says the noise it saw and the runs or invocations a side\n"
+		 "that would resolve --threshold at that noise.\n",
 	.options = compare_options,
 	.notes = "Exit status: 0 no significant regression beyond the threshold, 1 one or more,\n"
 		 "2 bad usage or a result file that cannot be read.\n",
@@ -123,6 +138,29 @@ static int parse_options(struct compare_cmd *c, int argc, char **argv)
 		complain("compare", "needs a BASE and at least one NEW result file");
 		return -1;
 	}
+	return 0;
+}
+
+/* --drift: A/A invocations, 2 or more, of BASE's command. */
+static int load_drift(struct compare_cmd *c, const struct result_file *base)
+{
+	struct err e = { "" };
+
+	if (results_read(c->drift_path, &c->drift, &e)) {
+		complain("--drift", "%s", e.msg);
+		return -1;
+	}
+	if (c->drift.nfiles < 2) {
+		complain("--drift", "%s: %zu invocation; the drift between invocations needs 2 "
+			 "or more result files in a directory", c->drift_path, c->drift.nfiles);
+		return -1;
+	}
+	if (strcmp(c->drift.command, base->command) != 0) {
+		complain("--drift", "%s: %s results; BASE %s is a %s one", c->drift_path,
+			 c->drift.command, base->path, base->command);
+		return -1;
+	}
+	c->cmp.drift = &c->drift;
 	return 0;
 }
 
@@ -143,6 +181,8 @@ static int load(struct compare_cmd *c, int argc, char **argv)
 		}
 	}
 	base = &c->files[0];
+	if (c->drift_path && load_drift(c, base))
+		return -1;
 	for (size_t f = 1; f < c->nfiles; f++) {
 		size_t common = 0;
 
@@ -208,5 +248,6 @@ static int cmd_compare(int argc, char **argv)
 	for (size_t f = 0; f < c.nfiles; f++)
 		results_file_free(&c.files[f]);
 	free(c.files);
+	results_file_free(&c.drift);
 	return status;
 }

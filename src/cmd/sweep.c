@@ -111,6 +111,9 @@ static const struct cmd_option sweep_options[] = {
 	  .help = "or after S seconds (default 20)" },
 	{ .name = "min-rounds", .value = "N", .kind = OPT_UNSIGNED, .field = F(s.min_rounds),
 	  .min = 1, .max = 1000000, .help = "rounds before the precision is checked (default 50)" },
+	{ .name = "min-time", .value = "S", .kind = OPT_SECONDS, .field = F(s.min_place_s),
+	  .help = "and seconds each offset must be measured first\n"
+		  "(default 0.25)" },
 	{ .name = "alpha", .value = "A", .kind = OPT_FRACTION, .field = F(s.alpha),
 	  .lo = 1e-9, .hi = 0.5, .help = "significance level of the slow mark (default 0.05)" },
 	{ .name = "material", .value = "P", .kind = OPT_FRACTION, .field = F(s.material),
@@ -160,7 +163,8 @@ static int parse_options(struct sweep_cmd *c, int argc, char **argv)
 	/* the quantile test compares the lowest tenth of each side: with 20
 	 * samples that is 2, and a floor 15% higher was not significant
 	 * (p 0.136 at 10 rounds in h10's run); 50 gives it 5 */
-	c->s.min_rounds = 50;
+	c->s.min_rounds = SWEEP_MIN_ROUNDS;
+	c->s.min_place_s = SWEEP_MIN_PLACE_S;
 	c->s.alpha = 0.05;
 	c->s.material = 0.05;
 	c->s.seed = 1;

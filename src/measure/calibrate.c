@@ -148,13 +148,19 @@ static int run_one(const struct calib_opts *o, const struct synth_spec *sp, doub
 	struct synth_kernel *ks = xcalloc(CALIB_SPAN, sizeof *ks);
 	struct variant *v = xcalloc(CALIB_SPAN, sizeof *v);
 	struct sweep s = { .v = v, .size = o->size, .precision = o->precision, .budget_s = budget,
-			   .min_rounds = 50, .seed = o->seed, .alpha = o->alpha,
+			   .min_rounds = SWEEP_MIN_ROUNDS, .min_place_s = SWEEP_MIN_PLACE_S, .seed = o->seed, .alpha = o->alpha,
 			   .material = o->material };
 	int rc = make_variants(sp, ks, v, &s.n, e);
+	struct state_snapshot at;
 
 	if (rc == 0)
-		rc = sweep_prepare(&s, e) || sweep_run(&s, e) ? -1 : 0;
+		rc = sweep_prepare(&s, e) ? -1 : 0;
+	state_begin(&at);
+	if (rc == 0)
+		rc = sweep_run(&s, e);
 	if (rc == 0) {
+		state_end(&at, &x->state);
+		x->has_state = true;
 		describe(x, sp, &ks[0]);
 		x->rounds = s.rounds;
 		x->elapsed_s = s.elapsed_s;
@@ -518,6 +524,11 @@ static void fit_rule(const struct test *t, const struct calib_experiment *xs, si
 	r->claimed = r->tested && holds(&all, o) && holds(&h[0], o) && holds(&h[1], o);
 	if (!r->tested)
 		r->experiment[0] = 0;
+	for (size_t i = 0; i < nx && r->experiment[0]; i++)
+		if (strcmp(xs[i].name, r->experiment) == 0 && xs[i].has_state) {
+			r->state = xs[i].state;
+			r->has_state = true;
+		}
 	free(with.v);
 	free(without.v);
 }
@@ -648,17 +659,42 @@ static unsigned limits_pick(const struct limits *l)
 	return l->n_lo && l->n_hi && isfinite(x) && x > l->lo ? (unsigned)x : 0;
 }
 
-/* What the experiments showed the bound to be, in one line. */
+/* The least whole number in (lo, hi] when limits_pick found one, else 0:
+ * the range a measurement near its threshold leaves open. */
+static unsigned limits_least(const struct limits *l)
+{
+	unsigned top = limits_pick(l);
+	double x = floor(l->lo) + 1;
+
+	return top ? (x < top ? (unsigned)x : top) : 0;
+}
+
+/* "4" or "2 to 4" */
+static void range_text(char *buf, size_t n, unsigned least, unsigned taken)
+{
+	if (least && least < taken)
+		snprintf(buf, n, "%u to %u", least, taken);
+	else
+		snprintf(buf, n, "%u", taken);
+}
+
+/* What the experiments showed the bound to be, in one line; a range when
+ * the loops that paid and those that did not leave several whole numbers
+ * between them, the profile taking the largest (it hides the fewest
+ * loops). */
 static void describe_back_end(struct calib_fit *f, const struct limits *w,
 			      const struct limits *st, unsigned faster, unsigned partial,
 			      const struct calib_opts *o)
 {
-	char stores[120] = "stores: no store loop was bounded by its stores";
+	char stores[160] = "stores: no store loop was bounded by its stores", wr[32], sr[32];
 	size_t at;
 
+	range_text(wr, sizeof wr, f->issue_width_least, f->issue_width);
+	range_text(sr, sizeof sr, f->stores_least, f->stores_per_cycle);
 	if (f->stores_per_cycle)
-		snprintf(stores, sizeof stores, "%u stores a cycle (paid up to %.2f per line "
-			 "fetched, %u loops; free from %.2f, %u)", f->stores_per_cycle, st->lo,
+		snprintf(stores, sizeof stores, "%s stores a cycle%s (paid up to %.2f per line "
+			 "fetched, %u loops; free from %.2f, %u)", sr,
+			 f->stores_least < f->stores_per_cycle ? ", taken: the largest" : "", st->lo,
 			 st->n_lo, st->hi, st->n_hi);
 	if (!w->n_lo)
 		snprintf(f->back_end_why, sizeof f->back_end_why,
@@ -672,8 +708,10 @@ static void describe_back_end(struct calib_fit *f, const struct limits *w,
 			 "per line fetched: paid up to %.2f, free from %.2f)", w->lo, w->hi);
 	else
 		snprintf(f->back_end_why, sizeof f->back_end_why,
-			 "%u instructions a cycle (paid up to %.2f per line fetched, %u loops; free "
-			 "from %.2f, %u); %s", f->issue_width, w->lo, w->n_lo, w->hi, w->n_hi, stores);
+			 "%s instructions a cycle%s (paid up to %.2f per line fetched, %u loops; free "
+			 "from %.2f, %u); %s", wr,
+			 f->issue_width_least < f->issue_width ? ", taken: the largest" : "", w->lo,
+			 w->n_lo, w->hi, w->n_hi, stores);
 	at = strlen(f->back_end_why);
 	if (faster || partial)
 		snprintf(f->back_end_why + at, sizeof f->back_end_why - at,
@@ -704,6 +742,7 @@ static void fit_back_end(const struct calib_experiment *xs, size_t nx, const str
 		}
 	}
 	f->issue_width = limits_pick(&w);
+	f->issue_width_least = limits_least(&w);
 	/* a free store loop bounds stores only where its instructions could
 	 * not have hidden the line themselves */
 	for (size_t i = 0; i < nx && f->issue_width; i++) {
@@ -713,6 +752,7 @@ static void fit_back_end(const struct calib_experiment *xs, size_t nx, const str
 			limits_free(&st, xs[i].nstore / fetch);
 	}
 	f->stores_per_cycle = f->issue_width ? limits_pick(&st) : 0;
+	f->stores_least = f->issue_width ? limits_least(&st) : 0;
 	free(shown);
 	describe_back_end(f, &w, &st, faster, partial, o);
 }
@@ -820,6 +860,11 @@ void calib_rule_text(const struct calib_rule *r, char *buf, size_t n)
 	if (!r->tested)
 		snprintf(buf, n, "not tested: too few placements (%u with, %u without)", r->n_with,
 			 r->n_without);
+	else if (r->claimed && r->has_state)
+		snprintf(buf, n, "%.2fx [%.2f, %.2f], halves %.2fx %.2fx, p %.2g (%s, measured at "
+			 "load %.2f, steal %.1f%%, other tenants %.0f%%)", r->ratio, r->lo, r->hi,
+			 r->half_ratio[0], r->half_ratio[1], r->p, r->experiment, r->state.load[0],
+			 r->state.steal_pct, r->state.others_pct);
 	else if (r->claimed)
 		snprintf(buf, n, "%.2fx [%.2f, %.2f], halves %.2fx %.2fx, p %.2g (%s)", r->ratio,
 			 r->lo, r->hi, r->half_ratio[0], r->half_ratio[1], r->p, r->experiment);

@@ -148,6 +148,22 @@ static double worst_halfwidth(const struct sweep *s)
 	return worst;
 }
 
+/* Has every placement been measured for min_place_s (its samples' calls,
+ * not the round's overhead)? */
+static bool measured_enough(const struct sweep *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct variant *v = &s->v[i];
+		double ns = 0;
+
+		for (size_t k = 0; k < v->n; k++)
+			ns += v->samples[k];
+		if (ns * (double)v->iters < s->min_place_s * 1e9)
+			return false;
+	}
+	return true;
+}
+
 /* Each placed variant to a new mapping: the new one is made before the
  * old one goes, so the two never share an address. */
 static int replace_all(struct sweep *s, struct err *e)
@@ -206,7 +222,7 @@ int sweep_run(struct sweep *s, struct err *e)
 			break;
 		}
 		if (s->rounds >= s->min_rounds && s->rounds % CHECK_EVERY == 0 &&
-		    worst_halfwidth(s) <= s->precision) {
+		    measured_enough(s) && worst_halfwidth(s) <= s->precision) {
 			s->stopped_by = "precision";
 			break;
 		}
@@ -248,6 +264,8 @@ void sweep_analyse(struct sweep *s, const struct profile *host)
 		stats_floor_mark(v->samples, v->n, v->sum.floor, best->samples, best->n,
 				 best->sum.floor, s->alpha, s->material, &m);
 		v->ratio = m.ratio;
+		v->half_ratio[0] = m.half_ratio[0];
+		v->half_ratio[1] = m.half_ratio[1];
 		v->p_vs_best = m.p;
 		v->slow = m.slow;
 		predict(v, host);

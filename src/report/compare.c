@@ -21,6 +21,67 @@ static double *run_stats(const struct metric *m, enum stat_kind k)
 	return v;
 }
 
+/* Issue 22: runs of one invocation share its machine state, so when a
+ * side is several invocations (a directory), the unit is the invocation:
+ * the mean of its runs' statistics, one number a file. *n: how many. */
+static double *invocation_stats(const struct metric *m, enum stat_kind k, size_t nfiles,
+				size_t *n)
+{
+	double *runs = run_stats(m, k), *v = xcalloc(nfiles ? nfiles : 1, sizeof *v);
+	size_t *count = xcalloc(nfiles ? nfiles : 1, sizeof *count);
+
+	for (size_t r = 0; r < m->nruns; r++) {
+		v[m->runs[r].file] += runs[r];
+		count[m->runs[r].file]++;
+	}
+	*n = 0;
+	for (size_t f = 0; f < nfiles; f++)
+		if (count[f])
+			v[(*n)++] = v[f] / (double)count[f];
+	free(runs);
+	free(count);
+	return v;
+}
+
+/* Units of one side: invocations when both sides have several, else runs. */
+static double *unit_stats(const struct result_file *f, const struct metric *m, enum stat_kind k,
+			  bool by_invocation, size_t *n)
+{
+	if (by_invocation)
+		return invocation_stats(m, k, f->nfiles, n);
+	*n = m->nruns;
+	return run_stats(m, k);
+}
+
+/* The drift between this machine's A/A invocations (--drift) of the
+ * metric: 100 (max - min) / mean of their statistics; NAN when not
+ * measured. Two invocations of one build differ by up to this with no
+ * change in the code (issue 22: 2 of 3 A/A pairs of `bench --tasks 1`
+ * flagged at -10.75% and -7.75%). */
+static double drift_of(const struct compare *c, const struct metric *m, enum stat_kind k)
+{
+	const struct metric *d = c->drift ? results_metric(c->drift, m->name) : NULL;
+	double *v, lo, hi, mean, pct;
+	size_t n;
+
+	if (!d)
+		return NAN;
+	v = invocation_stats(d, k, c->drift->nfiles, &n);
+	if (n < 2) {
+		free(v);
+		return NAN;
+	}
+	lo = hi = v[0];
+	for (size_t i = 1; i < n; i++) {
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	mean = stats_mean(v, n);
+	pct = mean ? 100 * (hi - lo) / fabs(mean) : NAN;
+	free(v);
+	return pct;
+}
+
 static void note(json_t *list, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static void note(json_t *list, const char *fmt, ...)
@@ -130,7 +191,7 @@ const char *compare_state_string(const struct result_file *f, const char *key)
 /* Issue 12: "steal 0.2% -> 11%: the change may be the machine's". The
  * limits are what moved times on this project's 2-vCPU guest: a few
  * points of steal, ten points of other tenants' CPU, a load of one. */
-static void compare_states(struct compare *c, const struct result_file *base,
+static bool compare_states(struct compare *c, const struct result_file *base,
 			   const struct result_file *new)
 {
 	static const struct { const char *key, *what, *fmt; int index; double limit; bool pct; }
@@ -144,6 +205,7 @@ static void compare_states(struct compare *c, const struct result_file *base,
 					       { "governor", "governor" } };
 	struct strbuf diff = { 0 };
 	char a[32], b[32];
+	bool changed;
 
 	for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
 		double x = compare_state_mean(base, nums[i].key, nums[i].index);
@@ -164,9 +226,11 @@ static void compare_states(struct compare *c, const struct result_file *base,
 			sb_addf(&diff, "%s%s %s -> %s", diff.len ? ", " : "", strs[i][1], x, y);
 	}
 	if (diff.len)
-		note(c->warnings, "%s -> %s: %s: the change may be the machine's",
+		note(c->warnings, "%s -> %s: %s: the change may be the machine's; no verdict",
 		     compare_label(base), compare_label(new), sb_str(&diff));
+	changed = diff.len > 0;
 	sb_free(&diff);
+	return changed;
 }
 
 /* ---- rows ---- */
@@ -176,7 +240,7 @@ static void compare_row(struct compare *c, const struct metric *m)
 	struct compare_row *r = &c->rows[c->nrows];
 	struct compare_opts o = { .lower_is_better = m->lower_is_better, .alpha = c->alpha,
 				  .threshold = c->threshold };
-	double *base;
+	double *base, drift;
 
 	r->base = m;
 	r->new = xcalloc(c->nfiles, sizeof *r->new);
@@ -186,9 +250,12 @@ static void compare_row(struct compare *c, const struct metric *m)
 	r->value = stats_mean(base, m->nruns);
 	r->sd_pct = r->value && m->nruns > 1 ? 100 * stats_stddev(base, m->nruns) / r->value : 0;
 	noise(c, &c->files[0], m, base, m->nruns);
+	free(base);
+	drift = drift_of(c, m, r->stat);
 	for (size_t f = 1; f < c->nfiles; f++) {
 		const struct metric *n = results_counterpart(&c->files[0], m, &c->files[f]);
-		double *new;
+		double *new, *units;
+		size_t nb, nn;
 
 		r->new[f - 1] = n;
 		if (!n)
@@ -198,12 +265,21 @@ static void compare_row(struct compare *c, const struct metric *m)
 			     "placed elsewhere", m->name, compare_label(&c->files[0]), n->name,
 			     compare_label(&c->files[f]));
 		new = run_stats(n, r->stat);
-		stats_compare_runs(base, m->nruns, new, n->nruns, &o, &r->cmp[f - 1]);
 		noise(c, &c->files[f], n, new, n->nruns);
-		c->regression |= r->cmp[f - 1].regression;
 		free(new);
+		o.by_invocation = c->files[0].nfiles > 1 && c->files[f].nfiles > 1;
+		/* a side of one invocation: its runs against the drift between
+		 * invocations; several a side: their spread is in the test */
+		o.drift_pct = o.by_invocation ? NAN : drift;
+		o.one_invocation = !o.by_invocation && isnan(drift);
+		o.state_changed = c->state_changed[f - 1];
+		base = unit_stats(&c->files[0], m, r->stat, o.by_invocation, &nb);
+		units = unit_stats(&c->files[f], n, r->stat, o.by_invocation, &nn);
+		stats_compare_runs(base, nb, units, nn, &o, &r->cmp[f - 1]);
+		c->regression |= r->cmp[f - 1].regression;
+		free(base);
+		free(units);
 	}
-	free(base);
 	c->nrows++;
 }
 
@@ -212,9 +288,10 @@ void compare_build(struct compare *c)
 	c->warnings = json_array();
 	c->noise = json_array();
 	c->rows = xcalloc(c->files[0].n, sizeof *c->rows);
+	c->state_changed = xcalloc(c->nfiles, sizeof *c->state_changed);
 	for (size_t f = 1; f < c->nfiles; f++) {
 		compare_machines(c, &c->files[0], &c->files[f]);
-		compare_states(c, &c->files[0], &c->files[f]);
+		c->state_changed[f - 1] = compare_states(c, &c->files[0], &c->files[f]);
 	}
 	for (size_t i = 0; i < c->files[0].n; i++)
 		compare_row(c, &c->files[0].m[i]);
@@ -227,6 +304,7 @@ void compare_free(struct compare *c)
 		free(c->rows[i].cmp);
 	}
 	free(c->rows);
+	free(c->state_changed);
 	json_decref(c->warnings);
 	json_decref(c->noise);
 }
@@ -237,6 +315,12 @@ const char *compare_verdict(const struct comparison *cmp)
 {
 	if (!cmp->enough)
 		return "inconclusive";
+	if (cmp->state_changed)
+		return "inconclusive: machine state changed";
+	if (cmp->one_invocation)
+		return "inconclusive: one invocation a side";
+	if (cmp->significant && cmp->inside_drift)
+		return "inconclusive: inside the drift between invocations";
 	return cmp->regression ? "REGRESSION" : cmp->improvement ? "better" :
 	       cmp->significant ? "changed, within the threshold" : "no change";
 }
@@ -247,8 +331,17 @@ void compare_reason(const struct comparison *cmp, double alpha, double threshold
 	double gap = fabs(cmp->new - cmp->base);
 
 	if (!cmp->enough)
-		snprintf(buf, n, "%zu:%zu runs: a verdict needs %d on each side", cmp->base_runs,
-			 cmp->new_runs, STATS_MIN_RUNS);
+		snprintf(buf, n, "%zu:%zu %s: a verdict needs %d on each side", cmp->base_runs,
+			 cmp->new_runs, compare_units(cmp), STATS_MIN_RUNS);
+	else if (cmp->state_changed)
+		snprintf(buf, n, "the machine's state differs between the sides (see the warning)");
+	else if (cmp->one_invocation)
+		snprintf(buf, n, "%s: a side of one invocation needs the drift between "
+			 "invocations (--drift DIR), or 3 invocations a side",
+			 cmp->significant ? "p below alpha" : "no change either");
+	else if (cmp->significant && cmp->inside_drift)
+		snprintf(buf, n, "%+.2f%% is inside the %.2f%% this machine's A/A invocations "
+			 "differ by", cmp->change_robot, cmp->drift_pct);
 	else if (!cmp->stands_out)
 		snprintf(buf, n, "the gap %.3g is inside the runs' range (%.3g base, %.3g new)%s",
 			 gap, cmp->base_spread, cmp->new_spread, cmp->p < alpha ? "" : ", p >= alpha");
@@ -259,6 +352,36 @@ void compare_reason(const struct comparison *cmp, double alpha, double threshold
 	else
 		snprintf(buf, n, "p %.3g, the gap above both ranges, beyond the %g%% threshold",
 			 cmp->p, 100 * threshold);
+}
+
+const char *compare_units(const struct comparison *cmp)
+{
+	return cmp->by_invocation ? "invocations" : "runs";
+}
+
+/* "noise 3.6% (sd of 3:3 runs); 52 runs a side resolve 2%; drift between
+ * invocations 4.1% (--drift)" */
+void compare_noise(const struct comparison *cmp, double threshold, char *buf, size_t n)
+{
+	int k = snprintf(buf, n, "noise %.2f%% (sd of %zu:%zu %s); ", cmp->noise_pct,
+			 cmp->base_runs, cmp->new_runs, compare_units(cmp));
+
+	if (k < 0 || (size_t)k >= n)
+		return;
+	if (cmp->needed)
+		k += snprintf(buf + k, n - (size_t)k, "%zu %s a side resolve %g%%", cmp->needed,
+			      compare_units(cmp), 100 * threshold);
+	else
+		k += snprintf(buf + k, n - (size_t)k, "no number of %s resolves a 0%% threshold",
+			      compare_units(cmp));
+	if (k < 0 || (size_t)k >= n || cmp->by_invocation)
+		return;
+	if (isnan(cmp->drift_pct))
+		snprintf(buf + k, n - (size_t)k, "; drift between invocations not measured "
+			 "(--drift DIR)");
+	else
+		snprintf(buf + k, n - (size_t)k, "; drift between invocations %.2f%%",
+			 cmp->drift_pct);
 }
 
 static size_t fewest_runs(const struct comparison *cmp)
@@ -385,27 +508,33 @@ static void print_lkp(FILE *out, const struct compare *c)
 /* Under the table, every pair's test and verdict. */
 static void print_verdicts(FILE *out, const struct compare *c)
 {
-	fprintf(out, "\nverdict (run against run: Welch's t on each run's statistic, alpha %g; "
-		"a change must also stand out of both sides' run-to-run range, and be worse "
-		"by more than %g%% to fail):\n", c->alpha, 100 * c->threshold);
+	fprintf(out, "\nverdict (run against run, or invocation against invocation when both "
+		"sides are several: Welch's t on each unit's statistic, alpha %g; a change must "
+		"also stand out of both sides' range, be outside the drift between invocations "
+		"(measured by --drift: a side of one invocation needs it), come from alike "
+		"machine states, and be worse by more than %g%% to fail):\n", c->alpha, 100 * c->threshold);
 	for (size_t i = 0; i < c->nrows; i++)
 		for (size_t f = 1; f < c->nfiles; f++) {
 			const struct comparison *cmp = &c->rows[i].cmp[f - 1];
 			size_t few = fewest_runs(cmp);
+			char noise_text[200];
 
 			if (!c->rows[i].new[f - 1])
 				continue;
-			fprintf(out, "  %-40s %-20s %zu:%zu runs  ", c->rows[i].base->name,
-				compare_label(&c->files[f]), cmp->base_runs, cmp->new_runs);
-			if (!cmp->enough) {
-				fprintf(out, "%+.2f%%  inconclusive: %zu run%s\n", cmp->change_mmtests,
-					few, few == 1 ? "" : "s");
-				continue;
-			}
-			fprintf(out, "t %-7.3g p %-9.3g gap %.3g, ranges %.3g and %.3g%s  %s\n",
-				cmp->t, cmp->p, fabs(cmp->new - cmp->base), cmp->base_spread,
-				cmp->new_spread, cmp->stands_out ? "" : " (inside)",
-				compare_verdict(cmp));
+			fprintf(out, "  %-40s %-20s %zu:%zu %s  ", c->rows[i].base->name,
+				compare_label(&c->files[f]), cmp->base_runs, cmp->new_runs,
+				compare_units(cmp));
+			if (!cmp->enough)
+				fprintf(out, "%+.2f%%  inconclusive: %zu %.*s\n", cmp->change_mmtests,
+					few, (int)strlen(compare_units(cmp)) - (few == 1),
+					compare_units(cmp));
+			else
+				fprintf(out, "t %-7.3g p %-9.3g gap %.3g, ranges %.3g and %.3g%s  %s\n",
+					cmp->t, cmp->p, fabs(cmp->new - cmp->base), cmp->base_spread,
+					cmp->new_spread, cmp->stands_out ? "" : " (inside)",
+					compare_verdict(cmp));
+			compare_noise(cmp, c->threshold, noise_text, sizeof noise_text);
+			fprintf(out, "    %s\n", noise_text);
 		}
 }
 
@@ -476,7 +605,8 @@ void report_compare_markdown(FILE *out, const struct compare *c, bool verbose)
 void report_compare_csv(FILE *out, FILE *warn, const struct compare *c, bool verbose)
 {
 	fprintf(out, "metric,unit,direction,file,stat,base,value,change_pct,change_pct_mmtests,"
-		"base_runs,new_runs,t,df,p,stands_out,significant,regression,verdict\n");
+		"base_runs,new_runs,t,df,p,stands_out,significant,regression,verdict,units,"
+		"noise_pct,needed,drift_pct\n");
 	for (size_t i = 0; i < c->nrows; i++)
 		for (size_t f = 1; f < c->nfiles; f++) {
 			const struct compare_row *r = &c->rows[i];
@@ -485,12 +615,13 @@ void report_compare_csv(FILE *out, FILE *warn, const struct compare *c, bool ver
 			if (!r->new[f - 1])
 				continue;
 			fprintf(out, "%s,%s,%s,%s,%s,%.6g,%.6g,%.4f,%.4f,%zu,%zu,%.6g,%.6g,%.6g,%d,%d,"
-				"%d,%s\n", r->base->name, r->base->unit,
+				"%d,%s,%s,%.4f,%zu,%.4f\n", r->base->name, r->base->unit,
 				r->base->lower_is_better ? "lower" : "higher", c->files[f].path,
 				stat_name(r->stat), r->value, cmp->new, cmp->change_robot,
 				cmp->change_mmtests, cmp->base_runs, cmp->new_runs, cmp->t, cmp->df,
 				cmp->p, cmp->stands_out, cmp->significant, cmp->regression,
-				compare_verdict(cmp));
+				compare_verdict(cmp), compare_units(cmp), cmp->noise_pct, cmp->needed,
+				cmp->drift_pct);
 		}
 	print_warnings(warn, c, verbose);
 }
@@ -513,6 +644,13 @@ static json_t *comparison_json(const struct compare *c, size_t f, const struct c
 		"significant", cmp->significant, "regression", cmp->regression,
 		"verdict", compare_verdict(cmp));
 
+	json_object_set_new(j, "units", json_string(compare_units(cmp)));
+	json_object_set_new(j, "noise_pct", number_or_null(cmp->noise_pct));
+	json_object_set_new(j, "needed", json_integer((json_int_t)cmp->needed));
+	json_object_set_new(j, "drift_pct", number_or_null(cmp->drift_pct));
+	json_object_set_new(j, "inside_drift", json_boolean(cmp->inside_drift));
+	json_object_set_new(j, "state_changed", json_boolean(cmp->state_changed));
+	json_object_set_new(j, "one_invocation", json_boolean(cmp->one_invocation));
 	json_object_set_new(j, "t", number_or_null(cmp->t));
 	json_object_set_new(j, "df", number_or_null(cmp->df));
 	json_object_set_new(j, "p", number_or_null(cmp->p));
@@ -532,6 +670,7 @@ json_t *report_compare_json(const struct compare *c)
 	json_object_set_new(doc, "alpha", json_real(c->alpha));
 	json_object_set_new(doc, "threshold", json_real(c->threshold));
 	json_object_set_new(doc, "min_runs", json_integer(STATS_MIN_RUNS));
+	json_object_set_new(doc, "drift", c->drift ? json_text(c->drift->path) : json_null());
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct compare_row *r = &c->rows[i];
 		json_t *per = json_array();

@@ -504,7 +504,7 @@ int report_check_measured(const struct report_input *in, struct err *e)
 		struct calib_experiment *x;
 		struct host h;
 		size_t n;
-		int rc = results_calibration_read(in->path, &h, &x, &n, e);
+		int rc = results_calibration_read(in->path, &h, NULL, &x, &n, e);
 
 		calib_free(x, n);
 		return rc ? rc : results_profile_load(in->path, e) ? 0 : -1;

@@ -555,7 +555,7 @@ void html_section_calibrate(FILE *out, const struct report_input *in)
 	/* the experiments' geometry and the profile, read as calibrate
 	 * --from and --uarch FILE read them: the bands are calibrate's own */
 	p = results_profile_load(in->path, &e);
-	if (!p || results_calibration_read(in->path, &h, &x, &nx, &e)) {
+	if (!p || results_calibration_read(in->path, &h, NULL, &x, &nx, &e)) {
 		fputs("<p>", out);
 		html_textf(out, "No predicted bands: %s", e.msg);
 		fputs("</p>\n", out);

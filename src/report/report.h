@@ -151,10 +151,13 @@ struct compare {
 	bool stat_given;                /* --stats: every row; else by direction */
 	enum stat_kind stat;
 	double alpha, threshold;
+	/* --drift: A/A invocations of this machine (2 or more files), or NULL */
+	const struct result_file *drift;
 	/* made by compare_build */
 	struct compare_row *rows;
 	size_t nrows;
 	bool regression;
+	bool *state_changed;            /* [f - 1]: BASE -> NEW f beyond the warning's limits */
 	json_t *warnings;               /* machines and states: always printed */
 	json_t *noise;                  /* metrics whose runs vary: --verbose */
 	size_t noisy;
@@ -166,12 +169,20 @@ void compare_build(struct compare *c);
 void compare_free(struct compare *c);
 const char *compare_label(const struct result_file *f);
 /* "REGRESSION", "better", "changed, within the threshold", "no change",
- * "inconclusive" */
+ * "inconclusive", "inconclusive: machine state changed", "inconclusive:
+ * one invocation a side", "inconclusive: inside the drift between
+ * invocations" */
 const char *compare_verdict(const struct comparison *cmp);
 /* Why that verdict, in words: "2:3 runs: a verdict needs 3 a side",
  * "p 0.41 >= alpha 0.05", ... */
 void compare_reason(const struct comparison *cmp, double alpha, double threshold, char *buf,
 		    size_t n);
+/* "runs" or "invocations": what the verdict counted */
+const char *compare_units(const struct comparison *cmp);
+/* The noise the verdict saw and the units a side that resolve the
+ * threshold at it, and the drift between invocations (or that it was not
+ * measured) when the units are runs (issue 22). */
+void compare_noise(const struct comparison *cmp, double threshold, char *buf, size_t n);
 /* The mean over a side's runs of a number in their machine states (index
  * >= 0: of that element of an array, like load's), NAN if none; a string
  * of them when every run agrees, "mixed" when not, NULL if none. */

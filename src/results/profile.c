@@ -62,16 +62,39 @@ static json_t *point_json(const struct calib_point *p)
 
 static json_t *experiment_json(const struct calib_experiment *x)
 {
-	json_t *pts = json_array();
+	json_t *pts = json_array(), *j;
 
 	for (size_t i = 0; i < x->npt; i++)
 		json_array_append_new(pts, point_json(&x->pt[i]));
-	return json_pack("{s:s, s:s, s:b, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:s, s:o}",
+	j = json_pack("{s:s, s:s, s:b, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:s, s:o}",
 		"name", x->name, "what", x->what, "entry", x->entry, "bytes", (int)x->bytes,
 		"ninsn", (int)x->ninsn, "nstore", (int)x->nstore, "pair", (int)x->pair,
 		"branch", (int)x->branch,
 		"end", (int)x->end, "rounds", (int)x->rounds, "elapsed_s", rounded(x->elapsed_s),
 		"stopped_by", x->stopped_by, "points", pts);
+	/* the machine while it ran (results_state's fields) */
+	if (x->has_state)
+		json_object_set_new(j, "state", results_state(&x->state));
+	return j;
+}
+
+/* A recorded state: its numbers (load, steal, other tenants, busy); a
+ * file from before states were recorded has none, and says nothing. */
+static void read_state(json_t *o, struct calib_experiment *x)
+{
+	json_t *st = json_object_get(o, "state"), *load;
+
+	x->has_state = json_is_object(st);
+	if (!x->has_state)
+		return;
+	load = json_object_get(st, "load");
+	for (size_t i = 0; i < 3; i++)
+		x->state.load[i] = json_number_value(json_array_get(load, i));
+	x->state.seconds = json_number_value(json_object_get(st, "seconds"));
+	x->state.steal_pct = json_number_value(json_object_get(st, "steal_pct"));
+	x->state.others_pct = json_number_value(json_object_get(st, "others_pct"));
+	x->state.busy_pct = json_number_value(json_object_get(st, "busy_pct"));
+	x->state.mhz = json_number_value(json_object_get(st, "mhz"));
 }
 
 json_t *results_calibration(json_t *head, const struct profile *p, const struct calib_fit *f,
@@ -87,8 +110,10 @@ json_t *results_calibration(json_t *head, const struct profile *p, const struct 
 	json_object_set_new(head, "rules", rules);
 	json_object_set_new(head, "loop_buffer", json_pack("{s:i, s:b, s:s}", "instructions",
 		(int)f->loop_buffer, "claimed", f->loop_buffer_claimed, "why", f->loop_buffer_why));
-	json_object_set_new(head, "back_end", json_pack("{s:i, s:i, s:s}", "issue_width",
-		(int)f->issue_width, "stores_per_cycle", (int)f->stores_per_cycle, "why",
+	json_object_set_new(head, "back_end", json_pack("{s:i, s:i, s:[i,i], s:[i,i], s:s}",
+		"issue_width", (int)f->issue_width, "stores_per_cycle", (int)f->stores_per_cycle,
+		"issue_width_range", (int)f->issue_width_least, (int)f->issue_width,
+		"stores_per_cycle_range", (int)f->stores_least, (int)f->stores_per_cycle, "why",
 		f->back_end_why));
 	json_object_set_new(head, "experiments", exps);
 	return head;
@@ -303,6 +328,7 @@ static int read_experiment(json_t *o, struct calib_experiment *x, struct err *e)
 		return -1;
 	snprintf(x->name, sizeof x->name, "%s", name);
 	x->entry = json_is_true(json_object_get(o, "entry"));
+	read_state(o, x);
 	if (!json_is_array(pts) || json_array_size(pts) == 0 ||
 	    json_array_size(pts) > CALIB_SPAN)
 		return err_set(e, "%s: \"points\" is not a list of 1 to %d", name, CALIB_SPAN);
@@ -337,8 +363,8 @@ static int read_machine(json_t *m, struct host *h, struct err *e)
 	return 0;
 }
 
-int results_calibration_read(const char *path, struct host *h, struct calib_experiment **out,
-			     size_t *n, struct err *e)
+int results_calibration_read(const char *path, struct host *h, json_t **machine,
+			     struct calib_experiment **out, size_t *n, struct err *e)
 {
 	json_t *doc = load_doc(path, e), *exps, *v;
 	struct err inner;
@@ -346,12 +372,16 @@ int results_calibration_read(const char *path, struct host *h, struct calib_expe
 
 	*out = NULL;
 	*n = 0;
+	if (machine)
+		*machine = NULL;
 	if (!doc)
 		return -1;
 	if (read_machine(json_object_get(doc, "machine"), h, &inner)) {
 		json_decref(doc);
 		return err_set(e, "%s: %s", path, inner.msg);
 	}
+	if (machine)
+		*machine = json_deep_copy(json_object_get(doc, "machine"));
 	exps = json_object_get(doc, "experiments");
 	if (!json_is_array(exps) || json_array_size(exps) == 0) {
 		json_decref(doc);

@@ -227,6 +227,7 @@ static int merge(struct result_file *into, struct result_file *more, struct err 
 		a->runs = xrealloc(a->runs, (a->nruns + b->nruns) * sizeof *a->runs);
 		for (size_t k = 0; k < b->nruns; k++) {
 			a->runs[a->nruns + k].n = b->runs[k].n;
+			a->runs[a->nruns + k].file = into->nfiles;
 			a->runs[a->nruns + k].v = xmalloc(b->runs[k].n * sizeof(double));
 			memcpy(a->runs[a->nruns + k].v, b->runs[k].v, b->runs[k].n * sizeof(double));
 		}

@@ -154,6 +154,7 @@ json_t *results_place(const struct place_experiment *x, const char *subject,
 struct metric_run {
 	double *v;
 	size_t n;
+	size_t file;                    /* the invocation: which of a side's files, from 0 */
 };
 
 struct metric {
@@ -217,10 +218,12 @@ json_t *results_calibration(json_t *head, const struct profile *p, const struct 
 const struct profile *results_profile_load(const char *path, struct err *e);
 /* The experiments of a calibrate file (for refitting and the tests) and
  * the machine they were measured on (h: vendor, family, model, stepping,
- * model name, its built-in profile); calib_free(*out, *n) afterwards,
- * also on error. */
-int results_calibration_read(const char *path, struct host *h, struct calib_experiment **out,
-			     size_t *n, struct err *e);
+ * model name, its built-in profile; *machine, unless NULL: the recorded
+ * "machine" object whole, microcode, features and kernel too, owned by the
+ * caller, so that a refit says the machine measured, not the one fitting);
+ * calib_free(*out, *n) afterwards, also on error. */
+int results_calibration_read(const char *path, struct host *h, json_t **machine,
+			     struct calib_experiment **out, size_t *n, struct err *e);
 
 /* ---- SARIF 2.1.0 (sarif.c): scan's and diff's rows as code-scanning alerts ---- */
 

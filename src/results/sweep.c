@@ -15,7 +15,7 @@ static json_t *variant_json(const struct sweep *s, const struct variant *v)
 		json_array_append_new(pred, results_hazard(&v->predicted[i]));
 	snprintf(name, sizeof name, "%s@%u", v->k->name, v->offset);
 	return json_pack("{s:s, s:s, s:i, s:i, s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:[f,f],"
-			 " s:f, s:[f,f], s:f, s:f, s:f, s:b, s:o, s:o}",
+			 " s:f, s:[f,f], s:f, s:f, s:[f,f], s:f, s:b, s:o, s:o}",
 		"name", name, "kernel", v->k->name, "offset", (int)v->offset,
 		"loop_offset", (int)((v->offset + v->k->loop_start) % 64),
 		"unit", "ns", "direction", "lower", "iterations_per_sample", (json_int_t)v->iters,
@@ -23,7 +23,7 @@ static json_t *variant_json(const struct sweep *s, const struct variant *v)
 		"cv", v->sum.cv, "min", v->sum.min, "ci", v->sum.ci_lo, v->sum.ci_hi,
 		"floor", v->sum.floor, "floor_ci", v->sum.floor_lo, v->sum.floor_hi,
 		"gbps", (double)s->size / v->sum.floor, "ratio", v->ratio,
-		"p_vs_best", v->p_vs_best, "slow", v->slow, "predicted", pred, "samples", samples);
+		"half_ratios", v->half_ratio[0], v->half_ratio[1], "p_vs_best", v->p_vs_best, "slow", v->slow, "predicted", pred, "samples", samples);
 }
 
 json_t *results_sweep(const struct sweep *s, const char *profile, int argc, char **argv)
@@ -33,10 +33,11 @@ json_t *results_sweep(const struct sweep *s, const char *profile, int argc, char
 	json_object_set_new(doc, "clock", json_pack("{s:s, s:f, s:f}", "source",
 		s->clock.source, "ns_per_tick", s->clock.ns_per_tick, "resolution_ns",
 		s->clock.resolution_ns));
-	json_object_set_new(doc, "sweep", json_pack("{s:I, s:i, s:s, s:i, s:f, s:f, s:f, s:f,"
-		" s:s, s:s}", "size", (json_int_t)s->size, "cpu", s->cpu, "stopped_by",
+	json_object_set_new(doc, "sweep", json_pack("{s:I, s:i, s:s, s:i, s:f, s:f, s:i, s:f, s:f,"
+		" s:f, s:s, s:s}", "size", (json_int_t)s->size, "cpu", s->cpu, "stopped_by",
 		s->stopped_by, "rounds", (int)s->rounds, "elapsed_s", s->elapsed_s,
-		"precision", s->precision, "alpha", s->alpha, "material", s->material,
+		"precision", s->precision, "min_rounds", (int)s->min_rounds, "min_time_s",
+		s->min_place_s, "alpha", s->alpha, "material", s->material,
 		"profile", profile, "counters", s->counters.why));
 	for (size_t i = 0; i < s->n; i++)
 		json_array_append_new(metrics, variant_json(s, &s->v[i]));

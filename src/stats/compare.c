@@ -99,11 +99,39 @@ static void change_ci(struct comparison *c, const struct welch *w, size_t nb, si
 	c->change_hi = stats_change_robot(c->base, c->base + w->diff + half);
 }
 
+/* Large df: Student's t is the normal distribution to 4 digits. */
+#define NORMAL_DF 1e7
+
+size_t stats_units_needed(double sd_pct, double threshold_pct, double alpha)
+{
+	double z = stats_t_critical(alpha, NORMAL_DF) + stats_t_critical(0.4, NORMAL_DF);
+	double n;
+
+	if (!(sd_pct > 0))
+		return STATS_MIN_RUNS;
+	if (!(threshold_pct > 0))
+		return 0;
+	n = ceil(2 * pow(z * sd_pct / threshold_pct, 2));
+	if (n > 1e9)
+		n = 1e9;
+	return n < STATS_MIN_RUNS ? STATS_MIN_RUNS : (size_t)n;
+}
+
+static double pooled_sd(const double *a, size_t na, const double *b, size_t nb)
+{
+	double sa = na > 1 ? stats_stddev(a, na) : 0, sb = nb > 1 ? stats_stddev(b, nb) : 0;
+	size_t df = (na > 1 ? na - 1 : 0) + (nb > 1 ? nb - 1 : 0);
+
+	return df ? sqrt((sa * sa * (double)(na > 1 ? na - 1 : 0) +
+			  sb * sb * (double)(nb > 1 ? nb - 1 : 0)) / (double)df) : 0;
+}
+
 void stats_compare_runs(const double *base, size_t nb, const double *new, size_t nn,
 			const struct compare_opts *o, struct comparison *c)
 {
 	struct welch w;
 	double gap;
+	bool verdict;
 
 	memset(c, 0, sizeof *c);
 	c->base_runs = nb;
@@ -125,7 +153,15 @@ void stats_compare_runs(const double *base, size_t nb, const double *new, size_t
 	gap = fabs(c->new - c->base);
 	c->stands_out = gap > c->base_spread && gap > c->new_spread;
 	c->significant = c->enough && c->p < o->alpha && c->stands_out;
+	c->noise_pct = c->base ? 100 * pooled_sd(base, nb, new, nn) / fabs(c->base) : 0;
+	c->needed = stats_units_needed(c->noise_pct, 100 * o->threshold, o->alpha);
+	c->drift_pct = o->drift_pct;
+	c->inside_drift = !isnan(o->drift_pct) && fabs(c->change_robot) <= o->drift_pct;
+	c->state_changed = o->state_changed;
+	c->by_invocation = o->by_invocation;
+	c->one_invocation = o->one_invocation;
+	verdict = c->significant && !c->inside_drift && !c->state_changed && !c->one_invocation;
 	/* worse: the mmtests-sign change is negative by more than the threshold */
-	c->regression = c->significant && -c->change_mmtests > 100 * o->threshold;
-	c->improvement = c->significant && c->change_mmtests > 100 * o->threshold;
+	c->regression = verdict && -c->change_mmtests > 100 * o->threshold;
+	c->improvement = verdict && c->change_mmtests > 100 * o->threshold;
 }

@@ -85,9 +85,12 @@ void stats_quantile_test(const double *a, size_t na, const double *b, size_t nb,
 
 /* An offset against the best of its kernel (sweep, calibrate): ratio of
  * floors, the quantile test's p, slow when p < alpha and the ratio is at
- * least 1 + material. a == best: 1, 1, not slow. */
+ * least 1 + material, in the whole run and in each half of it (a and best
+ * in round order: each half's floor against the best's same half).
+ * a == best: 1, 1, not slow. */
 struct floor_mark {
 	double ratio, p;
+	double half_ratio[2];           /* the first halves' floors, the second halves' */
 	bool slow;
 };
 
@@ -139,6 +142,17 @@ struct compare_opts {
 	bool lower_is_better;
 	double alpha;                   /* significance level of the t test */
 	double threshold;               /* a fraction: how much worse is a regression */
+	/* Issue 22: sides from different invocations. drift_pct: how far
+	 * apart this machine's A/A invocations were (100 range / mean of
+	 * their statistics), NAN when not measured; a change inside it is no
+	 * verdict. state_changed: the recorded machine states differ beyond
+	 * the warning's limits; no verdict either. */
+	double drift_pct;
+	bool state_changed;
+	bool by_invocation;             /* the units are invocations, not runs */
+	/* runs, not invocations, and no drift_pct: a side is one invocation
+	 * and nothing says how far two invocations drift apart; no verdict */
+	bool one_invocation;
 };
 
 /* Two sides of one metric, each a list of run statistics (one number per
@@ -158,10 +172,26 @@ struct comparison {
 	bool enough;                    /* STATS_MIN_RUNS or more on both sides */
 	bool stands_out;                /* |new - base| above both sides' spread */
 	bool significant;               /* enough, p < alpha and stands_out */
-	bool regression, improvement;   /* significant and beyond the threshold */
+	/* the noise the test saw: the pooled sd of the units, % of base; and
+	 * the units a side that resolve a change of the threshold at it */
+	double noise_pct;
+	size_t needed;
+	double drift_pct;               /* as given; NAN: not measured */
+	bool inside_drift;              /* |change_robot| <= drift_pct */
+	bool state_changed;             /* as given */
+	bool by_invocation;             /* as given */
+	bool one_invocation;            /* as given */
+	/* significant, beyond the threshold, outside a measured drift (or
+	 * invocations for units), the same machine state */
+	bool regression, improvement;
 };
 
 void stats_compare_runs(const double *base, size_t nb, const double *new, size_t nn,
 			const struct compare_opts *o, struct comparison *c);
+/* The units a side (runs, invocations) that find a change of threshold_pct
+ * at noise sd_pct with a two-sided test at alpha and 80% power, by the
+ * normal approximation: 2 ((z(alpha/2) + z(0.2)) sd / threshold)^2, at
+ * least STATS_MIN_RUNS; 0 when threshold_pct is 0 and sd_pct is not. */
+size_t stats_units_needed(double sd_pct, double threshold_pct, double alpha);
 
 #endif

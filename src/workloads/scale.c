@@ -496,8 +496,11 @@ int wis_run(const struct wis_test *t, const struct wl_options *o, double seconds
 		return -1;
 	ops = xcalloc(p.ntasks * 2 * p.n, sizeof *ops);
 	rc = run_all(t, o, &p, ops, r, e);
-	if (rc == 0) {
+	/* one task: ops/s per task is the tasks=1 metric itself, and one
+	 * metric is printed once (issue 22) */
+	if (rc == 0 && !(p.ntasks == 1 && p.tasks[0] == 1))
 		per_task(t, &p, ops, r);
+	if (rc == 0) {
 		json_decref(r->details);
 		r->details = plan_json(t, o, &p, nofile);
 		json_object_set_new(r->details, "tmpfile", json_string(how));

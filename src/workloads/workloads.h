@@ -173,7 +173,8 @@ struct wis_test {
  * allowed CPU modulo their number; a count per task read every second
  * (or every `seconds` when shorter), the first o->warmup intervals
  * discarded. Adds NAME.MODE.ops_per_sec.tasks=T and NAME.per_process_ops,
- * NAME.per_thread_ops (the mean over task counts of ops/s per task). */
+ * NAME.per_thread_ops (the mean over task counts of ops/s per task; not
+ * when the only task count is 1: that is tasks=1's metric again). */
 int wis_run(const struct wis_test *t, const struct wl_options *o, double seconds,
 	    struct wl_result *r, struct err *e);
 

@@ -29,13 +29,14 @@ expect_eq "back end zen5 text: st3" "$(printf '%s\n' "$OUT" | sed -n 3p | tr -s 
 
 # the fit of a quiet --quick run: 2 stores a cycle from the store loops
 # (2 stores paid, 4 and 8 did not); 10 instructions the largest width its
-# nop loops allow; four nop loops faster across a line than inside one
+# nop loops allow, of 6 to 10 (issue 22: a range where the evidence leaves
+# one); four nop loops faster across a line than inside one
 CAL_BE=tests/fixtures/calibrate/zen5-backend.json
 [ -f "$CAL_BE" ] || CAL_BE=$(dirname "$0")/../fixtures/calibrate/zen5-backend.json
 run "$STRADDLE" calibrate --from "$CAL_BE" -o "$TMP/be.json"
 expect_eq "calibrate back end: exit 0" "$RC" 0
 expect_eq "calibrate back end: the line" "$(printf '%s\n' "$OUT" | grep '^back end:')" \
-	"back end: 10 instructions a cycle (paid up to 5.50 per line fetched, 11 loops; free from 10.00, 1); 2 stores a cycle (paid up to 1.00 per line fetched, 4 loops; free from 2.00, 2); left out: 4 loops faster across a line, 0 paying 2.5% to 5%"
+	"back end: 6 to 10 instructions a cycle, taken: the largest (paid up to 5.50 per line fetched, 11 loops; free from 10.00, 1); 2 stores a cycle (paid up to 1.00 per line fetched, 4 loops; free from 2.00, 2); left out: 4 loops faster across a line, 0 paying 2.5% to 5%"
 expect_eq "calibrate back end: the profile line" "$(printf '%s\n' "$OUT" | grep '^profile:')" \
 	"profile: fetch 32, uop window 64, line 64; straddles: 64; branch rule: -; loop buffer: 0; back end: 10 a cycle, 2 stores"
 OUT=$(cat "$TMP/be.json")

@@ -28,6 +28,14 @@ expect_eq "profile file: schema and command" "$(jq_of '"\(.schema) \(.command)"'
 expect_eq "profile file: the machine" \
 	"$(jq_of '"\(.machine.vendor) \(.machine.family) \(.machine.model) \(.machine.stepping)"')" \
 	"AuthenticAMD 26 2 1"
+# whole: microcode, features and kernel are the recording's, not this
+# host's, with the file it came from; this host is calibrated_on
+expect_eq "profile file: the recording's machine, whole" \
+	"$(printf '%s' "$OUT" | jq -c '.machine | del(.recorded_in)')" "$(jq -c .machine "$CAL_FIX")"
+expect_eq "profile file: recorded in" "$(jq_of .machine.recorded_in)" "$CAL_FIX"
+expect_eq "profile file: calibrated on this host" \
+	"$(jq_of '"\(.calibrated_on.vendor) \(.calibrated_on.family) \(.calibrated_on.model)"')" \
+	"$("$STRADDLE" uarch --json | jq -r '"\(.host.vendor) \(.host.family) \(.host.model)"')"
 expect_eq "profile file: profile fields" \
 	"$(jq_of '.profile | "\(.name) \(.arch) \(.fetch) \(.uop_window) \(.line) \(.straddle_windows) \(.branch_rule) \(.branch_window) \(.loop_buffer)"')" \
 	"calibrated x86_64 32 64 64 [32,64] none 0 0"
@@ -54,13 +62,29 @@ expect_eq "profile file: loop buffer" "$(jq_of '.loop_buffer | "\(.instructions)
 expect_eq "profile file: back end" \
 	"$(jq_of '"\(.back_end.issue_width) \(.back_end.stores_per_cycle) \(.profile.issue_width) \(.profile.stores_per_cycle)"')" "10 0 10 0"
 expect_eq "profile file: back end, why" "$(jq_of .back_end.why)" \
-	"10 instructions a cycle (paid up to 5.50 per line fetched, 10 loops; free from 10.00, 2); stores: no store loop was bounded by its stores"
+	"6 to 10 instructions a cycle, taken: the largest (paid up to 5.50 per line fetched, 10 loops; free from 10.00, 2); stores: no store loop was bounded by its stores"
+expect_eq "profile file: back end, the ranges" \
+	"$(jq_of '"\(.back_end.issue_width_range) \(.back_end.stores_per_cycle_range)"')" "[6,10] [0,0]"
 expect_eq "profile file: 15 experiments of 64 points, 40 samples each" \
 	"$(jq_of '"\(.experiments | length) \([.experiments[].points | length] | unique) \([.experiments[].points[].samples | length] | unique)"')" \
 	"15 [64] [40]"
 expect_eq "profile file: seed 000's loop" \
 	"$(jq_of '.experiments[0] | "\(.name) \(.bytes) \(.ninsn) \(.pair) \(.branch) \(.end) \(.entry)"')" \
 	"store-imm-15 15 4 11 13 15 false"
+
+# issue 22: each experiment's machine state goes with the ratio it gave;
+# the recording above has none (older), so it said nothing. The same
+# recording with a state on every experiment: the claimed rule names it.
+jq '.experiments[].state = {"seconds": 4, "load": [1.5, 1.2, 1.0], "steal_pct": 0.8,
+	"others_pct": 26, "busy_pct": 60, "cpus": 2, "clocksource": "kvm-clock", "governor": null,
+	"mhz": null}' "$CAL_FIX" >"$TMP/cal-state-in.json"
+run "$STRADDLE" calibrate --from "$TMP/cal-state-in.json" -o "$TMP/cal-state.json"
+expect_eq "calibrate --from with states: the claimed rule says its machine state" \
+	"$(printf '%s\n' "$OUT" | grep '^loop-straddles-window *64')" \
+	"loop-straddles-window       64  1.50x [1.47, 1.51], halves 1.48x 1.49x, p 3.1e-67 (nop-8, measured at load 1.50, steal 0.8%, other tenants 26%)"
+expect_eq "calibrate --from with states: kept in the profile file" \
+	"$(jq -c '[.experiments[].state | "\(.load[0]) \(.steal_pct) \(.others_pct) \(.busy_pct)"] | unique' "$TMP/cal-state.json")" \
+	'["1.5 0.8 26 60"]'
 
 # the profile in use: seed 000's 15-byte loop across a line
 run "$STRADDLE" scan --uarch "$TMP/cal.json" "$FIXTURES/x86/seed000_after"

@@ -2,8 +2,16 @@
 # by hand): each verdict rule, the inconclusive case, the one statistic,
 # the machine's state, and every input check. Expected numbers are worked
 # out in the comments (t-test p values by Simpson's rule on Student's t).
-C="$STRADDLE compare"
 CF=tests/fixtures/compare
+# Two single files are two invocations, one a side (issue 22): a verdict
+# needs the drift between invocations. The rules of the run-level test
+# below are checked against an A/A pair that did not drift at all (two
+# copies of base.json: 0% for both metrics); the drift's own rules after.
+mkdir "$TMP/aa0"
+cp "$CF/base.json" "$TMP/aa0/1.json"
+cp "$CF/base.json" "$TMP/aa0/2.json"
+C0="$STRADDLE compare"
+C="$C0 --drift $TMP/aa0"
 line() { printf '%s\n' "$OUT" | grep -- "$1" | tr -s ' '; }
 
 # Regression, run against run. pread_z100k: run medians 10, 10.5, 11 (mean
@@ -93,7 +101,86 @@ run $C "$CF/base.json" "$CF/stolen.json"
 expect_eq "state: exit 0" "$RC" 0
 expect_eq "state: the warning" "$(printf '%s\n' "$OUT" | grep -c '^warning')" 1
 expect_eq "state: the line" "$(printf '%s\n' "$OUT" | grep '^warning')" \
-	"warning: base.json -> stolen.json: steal 0.2% -> 11.0%, other tenants' CPU 3% -> 45%, load 0.50 -> 2.50: the change may be the machine's"
+	"warning: base.json -> stolen.json: steal 0.2% -> 11.0%, other tenants' CPU 3% -> 45%, load 0.50 -> 2.50: the change may be the machine's; no verdict"
+
+# Issue 22: a regression measured in another machine state is no verdict
+# and no exit 1: slow.json's samples with stolen.json's states.
+jq --slurpfile s "$CF/stolen.json" '.runs = $s[0].runs' "$CF/slow.json" >"$TMP/slow-stolen.json"
+run $C "$CF/base.json" "$TMP/slow-stolen.json"
+expect_eq "state changed: exit 0" "$RC" 0
+expect_eq "state changed: the verdict" "$(line '^  pread_z100k' | grep -o 'inconclusive.*')" \
+	"inconclusive: machine state changed"
+run $C --format json "$CF/base.json" "$TMP/slow-stolen.json"
+expect_eq "state changed: json" \
+	"$(jq_of '[.metrics[].new[0] | "\(.significant) \(.state_changed) \(.regression)"] | unique | join(",")')" \
+	"true true false"
+
+# Each verdict says its noise: pooled sd of the run medians 0.5 (base) and
+# 0.2 (new): sqrt((2 0.25 + 2 0.04) / 4) = 0.3808 of 10.5 = 3.63%; a 2%
+# change at 3.63% needs 2 ((1.96 + 0.8416) 3.6266 / 2)^2 = 51.6, 52 runs.
+# Without --drift, one invocation a side: p 0.0089, and no verdict.
+run $C0 "$CF/base.json" "$CF/slow.json"
+expect_eq "one invocation a side: exit 0" "$RC" 0
+expect_eq "one invocation a side: the verdict" "$(line '^  pread_z100k' | grep -o 'inconclusive.*')" \
+	"inconclusive: one invocation a side"
+expect_eq "noise: under the verdict" "$(printf '%s\n' "$OUT" | grep -A1 '^  pread_z100k' | tail -1)" \
+	"    noise 3.63% (sd of 3:3 runs); 52 runs a side resolve 2%; drift between invocations not measured (--drift DIR)"
+run $C0 --format json "$CF/base.json" "$CF/slow.json"
+expect_eq "one invocation a side: json" \
+	"$(jq_of '[.metrics[].new[0] | "\(.significant) \(.one_invocation) \(.regression)"] | unique | join(",")')" \
+	"true true false"
+expect_eq "one invocation a side: the document" "$(jq_of '"\(.regression) \(.drift)"')" "false null"
+
+# --drift: A/A invocations. Three copies of base.json, one with every
+# sample x1.25: pread_z100k's invocations 10.5, 10.5, 13.125 differ by
+# 2.625 / 11.375 = 23.08%, read1's 100, 100, 125 by 25 / 108.33 = 23.08%:
+# slow.json's +20.95% and -5% are inside: inconclusive, exit 0.
+mkdir "$TMP/aa"
+cp "$CF/base.json" "$TMP/aa/1.json"
+cp "$CF/base.json" "$TMP/aa/2.json"
+jq '.metrics[].runs[].samples |= map(. * 1.25)' "$CF/base.json" >"$TMP/aa/3.json"
+run $C --drift "$TMP/aa" "$CF/base.json" "$CF/slow.json"
+expect_eq "drift: exit 0" "$RC" 0
+expect_eq "drift: the verdict" "$(line '^  pread_z100k' | grep -o 'inconclusive.*')" \
+	"inconclusive: inside the drift between invocations"
+expect_eq "drift: its size" "$(printf '%s\n' "$OUT" | grep -A1 '^  pread_z100k' | tail -1 | sed 's/.*; //')" \
+	"drift between invocations 23.08%"
+run $C --drift "$TMP/aa" --format json "$CF/base.json" "$CF/slow.json"
+expect_eq "drift: json" "$(jq_of '[.metrics[].new[0] | "\(.drift_pct * 100 | round) \(.inside_drift) \(.regression)"] | join(",")')" \
+	"2308 true false,2308 true false"
+# x1.1 instead: 10.5, 10.5, 11.55 differ by 1.05 / 10.85 = 9.68%; read1 by 9.68%: the
+# +20.95% time is outside (REGRESSION, exit 1), the -5% rate inside
+jq '.metrics[].runs[].samples |= map(. * 1.1)' "$CF/base.json" >"$TMP/aa/3.json"
+run $C --drift "$TMP/aa" --format json "$CF/base.json" "$CF/slow.json"
+expect_eq "drift 9.68%: exit 1" "$RC" 1
+expect_eq "drift 9.68%: verdicts" "$(jq_of '[.metrics[].new[0] | "\(.drift_pct * 100 | round) \(.verdict)"] | join(",")')" \
+	"968 REGRESSION,968 inconclusive: inside the drift between invocations"
+CMP_ONE="straddle: --drift: $CF/base.json: 1 invocation; the drift between invocations needs 2 or more result files in a directory"
+run $C --drift "$CF/base.json" "$CF/base.json" "$CF/slow.json"
+expect_eq "drift of one file: exit 2, the line" "$RC $ERR" "2 $CMP_ONE"
+run $C --drift "$TMP/nope" "$CF/base.json" "$CF/slow.json"
+expect_eq "drift missing: exit 2, the line" "$RC $ERR" \
+	"2 straddle: --drift: $TMP/nope: cannot open: No such file or directory"
+run $C --drift "$CF/fast" "$CF/base.json" "$CF/slow.json"
+expect_eq "drift of sweeps for bench: exit 2, the line" "$RC $ERR" \
+	"2 straddle: --drift: $CF/fast: sweep results; BASE $CF/base.json is a bench one"
+
+# Several invocations a side: the invocation is the unit. base.json and
+# slow.json each x1, x1.02, x0.98: pread_z100k's invocations 10.5, 10.71,
+# 10.29 (sd 0.21) and 12.7, 12.954, 12.446 (sd 0.254): t = 2.2 / sqrt(
+# 0.0441 / 3 + 0.064516 / 3) = 11.562, df by Welch-Satterthwaite 3.8635.
+mkdir "$TMP/invA" "$TMP/invB"
+for k in 1:1 2:1.02 3:0.98; do
+	jq --argjson x "${k#*:}" '.metrics[].runs[].samples |= map(. * $x)' "$CF/base.json" >"$TMP/invA/${k%%:*}.json"
+	jq --argjson x "${k#*:}" '.metrics[].runs[].samples |= map(. * $x)' "$CF/slow.json" >"$TMP/invB/${k%%:*}.json"
+done
+run $C --format json "$TMP/invA" "$TMP/invB"
+expect_eq "invocations: the unit, its count, t, df" \
+	"$(jq_of '.metrics[0].new[0] | "\(.units) \(.base_runs):\(.runs) \(.t * 1000 | round) \(.df * 1e4 | round) \(.verdict)"')" \
+	"invocations 3:3 11562 38635 REGRESSION"
+expect_eq "invocations: no drift asked for (the spread is in the test)" "$(jq_of '.metrics[0].new[0].drift_pct')" "null"
+run $C "$TMP/invA" "$TMP/invB"
+expect_eq "invocations: the verdict line" "$(line '^  pread_z100k' | sed 's/ t .*//')" " pread_z100k invB 3:3 invocations"
 
 # Noise: one summary line, the details with --verbose. Base's run medians
 # 10, 10.5, 11 vary by 4.76% (below 5%); wide's by 11.07%.
@@ -107,18 +194,18 @@ expect_eq "noise: --verbose" "$(printf '%s\n' "$OUT" | grep '^  pread_z100k in')
 # A side made of several sweeps, matched by kernel: clear_movq_imm at
 # offset 0 (medians 244, 245, 243) and at 40 (356, 355, 357): -45.9%,
 # t 137.17, df 4.
-run $C "$CF/fast" "$CF/slow"
+run $C0 "$CF/fast" "$CF/slow"
 expect_eq "sweeps: exit 1" "$RC" 1
 expect_eq "sweeps: the row" "$(line 'Time')" "Time median-clear_movq_imm@0 244.00 ( 0.00%) 356.00 *-45.90%*"
 expect_eq "sweeps: said which placements" "$(printf '%s\n' "$OUT" | grep '^warning')" \
 	"warning: clear_movq_imm@0 in fast is compared with clear_movq_imm@40 in slow: the same kernel, placed elsewhere"
-run $C --format json "$CF/fast" "$CF/slow"
+run $C0 --format json "$CF/fast" "$CF/slow"
 expect_eq "sweeps: runs and t" "$(jq_of '.metrics[0].new[0] | [.base_runs, .runs, (.t * 100 | round)] | join(",")')" "3,3,13717"
 
 # CSV and markdown carry the same numbers
 run $C --format csv "$CF/base.json" "$CF/slow.json"
 expect_eq "csv row" "$(printf '%s\n' "$OUT" | sed -n 2p)" \
-	"pread_z100k,ns,lower,$CF/slow.json,median,10.5,12.7,20.9524,-20.9524,3,3,7.07594,2.62402,0.00889076,1,1,1,REGRESSION"
+	"pread_z100k,ns,lower,$CF/slow.json,median,10.5,12.7,20.9524,-20.9524,3,3,7.07594,2.62402,0.00889076,1,1,1,REGRESSION,runs,3.6266,52,0.0000"
 run $C --format markdown "$CF/base.json" "$CF/slow.json"
 expect_eq "markdown row" "$(printf '%s\n' "$OUT" | sed -n 3p)" \
 	"| pread_z100k | ns | median | 10.500 | 12.700 | **-20.95%** | 0.00889 | REGRESSION |"
@@ -219,4 +306,4 @@ expect_eq "18 NEW report: a change row each" \
 	"$(grep -c '^row bench-compare-1 changes [1-9]' "$TMP/many.cells")" 36
 expect_eq "18 NEW report: the 18th's rows" \
 	"$(grep '^row bench-compare-1 changes [1-9]' "$TMP/many.cells" | grep ' n18.json ' | cut -d'|' -f9 | tr -d ' ' | tr '\n' ' ')" \
-	"REGRESSION REGRESSION "
+	"inconclusive:oneinvocationaside inconclusive:oneinvocationaside "

@@ -51,6 +51,18 @@ expect_eq "sweep short run: floor CI brackets the floor" \
 	"$(jq -r '[.metrics[] | .floor_ci[0] <= .floor and .floor <= .floor_ci[1]] | all' "$TMP/sw.json")" true
 expect_eq "sweep short run: ratio is of floors" \
 	"$(jq -r '([.metrics[0:4][] | .floor] | min) as $b | [.metrics[0:4][] | ((.floor / $b) - .ratio) as $d | $d < 1e-9 and $d > -1e-9] | all' "$TMP/sw.json")" true
+# issue 22: each half's floor against the best's same half; slow only
+# where both halves are materially slower too
+expect_eq "sweep short run: half ratios are of the halves' floors" \
+	"$(jq -r '(.metrics[0:4] | min_by(.floor)) as $b | ($b.samples | length / 2 | floor) as $h |
+		def fl: sort | .[((length * 0.1) | ceil) - 1];
+		[.metrics[0:4][] | [(.samples[:$h] | fl) / ($b.samples[:$h] | fl), (.samples[$h:] | fl) / ($b.samples[$h:] | fl)] as $r |
+		($r[0] - .half_ratios[0]) as $d0 | ($r[1] - .half_ratios[1]) as $d1 |
+		$d0 < 1e-9 and $d0 > -1e-9 and $d1 < 1e-9 and $d1 > -1e-9] | all' "$TMP/sw.json")" true
+expect_eq "sweep short run: slow in both halves" \
+	"$(jq -r '[.metrics[] | select(.slow) | .half_ratios | min >= 1.05] | all' "$TMP/sw.json")" true
+expect_eq "sweep short run: the stopping rule's minimums recorded" \
+	"$(jq -r '"\(.sweep.min_rounds) \(.sweep.min_time_s)"' "$TMP/sw.json")" "2 0.25"
 expect_eq "sweep short run: units" "$(jq -r '[.metrics[] | "\(.unit)/\(.direction)"] | unique | join(",")' "$TMP/sw.json")" "ns/lower"
 expect_eq "sweep short run: one best per kernel" \
 	"$(jq -r '[.metrics[] | select(.ratio == 1)] | length' "$TMP/sw.json")" 2

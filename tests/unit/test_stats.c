@@ -176,7 +176,8 @@ static void welch(void **state)
 
 static void runs_verdict(void **state)
 {
-	struct compare_opts o = { .lower_is_better = true, .alpha = 0.05, .threshold = 0.02 };
+	struct compare_opts o = { .lower_is_better = true, .alpha = 0.05, .threshold = 0.02,
+				  .drift_pct = NAN };
 	double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 }, one[] = { 9 };
 	double near[] = { 10, 10.5, 11 }, far[] = { 12.5, 12.7, 12.9 };
 	struct comparison c;
@@ -213,6 +214,44 @@ static void runs_verdict(void **state)
 	o.lower_is_better = false;
 	stats_compare_runs(b, 3, a, 3, &o, &c);
 	assert_true(c.regression && fabs(c.change_mmtests - -60) < 1e-12);
+}
+
+/* Issue 22: the drift between invocations and the machine's state take
+ * the verdict away, not the test; the noise and the runs it needs. */
+static void runs_verdict_between_invocations(void **state)
+{
+	struct compare_opts o = { .lower_is_better = true, .alpha = 0.05, .threshold = 0.02,
+				  .drift_pct = NAN };
+	double near[] = { 10, 10.5, 11 }, far[] = { 12.5, 12.7, 12.9 };
+	struct comparison c;
+
+	(void)state;
+	/* pooled sd sqrt((2 0.25 + 2 0.04) / 4) = 0.38079 of 10.5 */
+	stats_compare_runs(near, 3, far, 3, &o, &c);
+	assert_true(fabs(c.noise_pct - 3.626568) < 1e-5 && c.needed == 52);
+	assert_true(c.regression && !c.inside_drift && isnan(c.drift_pct));
+	/* +20.95% inside a drift of 21%: significant, no regression */
+	o.drift_pct = 21;
+	stats_compare_runs(near, 3, far, 3, &o, &c);
+	assert_true(c.significant && c.inside_drift && !c.regression);
+	o.drift_pct = 20;
+	stats_compare_runs(near, 3, far, 3, &o, &c);
+	assert_true(!c.inside_drift && c.regression);
+	o.state_changed = true;
+	stats_compare_runs(near, 3, far, 3, &o, &c);
+	assert_true(c.significant && c.state_changed && !c.regression && !c.improvement);
+}
+
+/* 2 ((z 0.975 + z 0.8) sd / threshold)^2: 1.959964 + 0.841621 = 2.801585 */
+static void units_needed(void **state)
+{
+	(void)state;
+	assert_int_equal(stats_units_needed(3.626568, 2, 0.05), 52);    /* 51.61 */
+	assert_int_equal(stats_units_needed(10, 2, 0.05), 393);         /* 392.44 */
+	assert_int_equal(stats_units_needed(22, 2, 0.05), 1900);        /* 1899.4 */
+	assert_int_equal(stats_units_needed(0.5, 2, 0.05), STATS_MIN_RUNS);     /* 0.98 */
+	assert_int_equal(stats_units_needed(0, 2, 0.05), STATS_MIN_RUNS);
+	assert_int_equal(stats_units_needed(1, 0, 0.05), 0);
 }
 
 static void statistic_of_runs(void **state)
@@ -318,8 +357,37 @@ static void floor_marks(void **state)
 	assert_true(m.ratio == 1 && !m.slow);
 	stats_floor_mark(across, 100, sa.floor, best, 100, sb.floor, 0.05, 0.05, &m);
 	assert_true(fabs(m.ratio - 173.0 / 150) < 1e-12 && m.p < 1e-9 && m.slow);
+	assert_true(fabs(m.half_ratio[0] - 173.0 / 150) < 1e-12 &&
+		    fabs(m.half_ratio[1] - 173.0 / 150) < 1e-12);
 	stats_floor_mark(best, 100, sb.floor, best, 100, sb.floor, 0.05, 0.05, &m);
 	assert_true(m.ratio == 1 && m.p == 1 && !m.slow);
+}
+
+/* Issue 22: slow in one half only is the machine's, not the layout's. The
+ * first 50 rounds at 173, then 8 of the last 50 at 150 (the best: 150
+ * always): the floor of all 100 (the 10th lowest) is 173, 1.153x, p far
+ * below alpha; the second half's floor (its 5th lowest) is 150, 1.00x:
+ * not slow. */
+static void floor_marks_need_both_halves(void **state)
+{
+	double best[100], late[100];
+	struct floor_mark m;
+
+	(void)state;
+	for (int i = 0; i < 100; i++) {
+		best[i] = 150;
+		late[i] = i >= 50 && i < 58 ? 150 : 173;
+	}
+	stats_floor_mark(late, 100, 173, best, 100, 150, 0.05, 0.05, &m);
+	assert_true(fabs(m.ratio - 173.0 / 150) < 1e-12 && m.p < 1e-9);
+	assert_true(fabs(m.half_ratio[0] - 173.0 / 150) < 1e-12 && m.half_ratio[1] == 1);
+	assert_false(m.slow);
+	/* the same time in the other half: still not slow */
+	for (int i = 0; i < 100; i++)
+		late[i] = i < 8 ? 150 : 173;
+	stats_floor_mark(late, 100, 173, best, 100, 150, 0.05, 0.05, &m);
+	assert_true(m.half_ratio[0] == 1 && fabs(m.half_ratio[1] - 173.0 / 150) < 1e-12);
+	assert_false(m.slow);
 }
 
 int main(void)
@@ -341,7 +409,10 @@ int main(void)
 		cmocka_unit_test(t_critical),
 		cmocka_unit_test(floors),
 		cmocka_unit_test(quantile_test),
+		cmocka_unit_test(runs_verdict_between_invocations),
+		cmocka_unit_test(units_needed),
 		cmocka_unit_test(floor_marks),
+		cmocka_unit_test(floor_marks_need_both_halves),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
