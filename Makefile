@@ -6,7 +6,7 @@ CFLAGS   ?= -O2 -g
 WARN     := -std=c17 -Wall -Wextra -Werror -Wshadow
 DEFS     := -D_GNU_SOURCE
 LIBS     := -lZydis -lZycore -lcapstone -ldw -lelf -ljansson -lpthread -lm
-SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SANFLAGS := -DSTRADDLE_TEST_HOOKS -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # Layers bottom-up; a layer's files may include only the headers of the
 # layers before it (DESIGN: data flows down).
@@ -27,7 +27,7 @@ BINDIR   := $(PREFIX)/bin
 MAN1DIR  := $(PREFIX)/share/man/man1
 LIBEXECDIR := $(PREFIX)/libexec/straddle
 
-.PHONY: all run check test deps fuzz bench clean fixtures unit install check-layers
+.PHONY: all run check test deps fuzz bench clean fixtures unit install check-layers check-test-hooks
 
 all: $(B)/straddle $(B)/straddle.1 $(B)/libstraddle-place.so
 
@@ -99,6 +99,11 @@ deps:
 # flows down): nm over the objects, against LAYERS' order (cmd on top).
 check-layers: $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRC) $(CMD_SRC))
 	@sh scripts/check_layers.sh $(B)/obj $(LAYERS) cmd
+
+# The shipped binary obeys no test hook: they exist only in build/san
+# (SANFLAGS' -DSTRADDLE_TEST_HOOKS; base.h's test_hook).
+check-test-hooks: $(B)/straddle
+	@sh scripts/check_test_hooks.sh $(B)/straddle
 
 # The main job on a built-in default: this machine's vDSO and C library,
 # then seed 000's loop measured at every offset of a line.

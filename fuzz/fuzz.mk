@@ -54,6 +54,16 @@ fuzz-results: $(F)/fuzz_results fuzz-seeds-extra
 		-max_len=65536 -print_final_stats=1 -artifact_prefix=$(F)/artifacts/ \
 		$(F)/corpus-results $(F)/seeds-results
 
+# Every reader of result files (issue 25): the bytes as any of the seven
+# kinds for report's page, as a record for --hot, as perf script text; the
+# seeds one file of each kind (make_seeds_extra.sh) and broken copies.
+fuzz-report: $(F)/fuzz_report fuzz-seeds-extra
+	@mkdir -p $(F)/corpus-report $(F)/artifacts
+	UBSAN_OPTIONS=print_stacktrace=1 \
+	$(F)/fuzz_report -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=4096 \
+		-max_len=65536 -print_final_stats=1 -artifact_prefix=$(F)/artifacts/ \
+		$(F)/corpus-report $(F)/seeds-results
+
 fuzz-dwarf: $(F)/fuzz_dwarf fuzz-seeds-extra
 	@mkdir -p $(F)/corpus-dwarf $(F)/artifacts
 	UBSAN_OPTIONS=print_stacktrace=1 \
@@ -61,7 +71,7 @@ fuzz-dwarf: $(F)/fuzz_dwarf fuzz-seeds-extra
 		-max_len=65536 -print_final_stats=1 -artifact_prefix=$(F)/artifacts/ \
 		$(F)/corpus-dwarf $(F)/seeds-dwarf
 
-.PHONY: fuzz-results fuzz-dwarf fuzz-seeds-extra
+.PHONY: fuzz-results fuzz-report fuzz-dwarf fuzz-seeds-extra
 
 # The seeds are made afresh on every run (a second or so); what the
 # fuzzer finds is kept in build/fuzz/corpus across runs.

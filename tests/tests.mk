@@ -65,6 +65,7 @@ screenshots: $(B)/straddle fixtures
 
 check: deps
 	$(MAKE) check-layers
+	$(MAKE) check-test-hooks
 	$(MAKE) test
 
 -include tests/kernels.mk

@@ -25,7 +25,7 @@ struct calibrate_cmd {
 	bool quick;
 	double time;                    /* --time, 0: not given */
 	const char *out, *plot_dir, *from;
-	char default_out[640];
+	char default_out[PATH_MAX];
 	struct host host;
 	json_t *machine;                /* --from: the recording's, owned */
 	struct calib_experiment *x;
@@ -118,9 +118,8 @@ static int check_profile_target(struct calibrate_cmd *c)
 	int rc = 0;
 
 	if (!c->out) {
-		if (host_profile_path(&c->host, c->default_out, sizeof c->default_out)) {
-			complain("calibrate", "neither $XDG_DATA_HOME nor $HOME is set: say where "
-				 "with -o");
+		if (host_profile_path(&c->host, c->default_out, sizeof c->default_out, &e)) {
+			complain("calibrate", "%s: say where with -o", e.msg);
 			return -1;
 		}
 		c->out = c->default_out;
@@ -146,18 +145,39 @@ static int check_profile_target(struct calibrate_cmd *c)
 	return rc;
 }
 
+/* Before minutes of measuring: can the plots be written? Nothing is made
+ * yet: a run ended by a signal left the empty DIR it had made (issue 25);
+ * make_plot_dir makes it once there is something to put in it. */
 static int check_plot_dir(const char *dir)
 {
 	struct stat st;
+	char *copy, *parent;
+	int rc = 0;
 
 	if (!dir)
 		return 0;
-	if (stat(dir, &st) != 0 && mkdir(dir, 0755) != 0) {
-		complain(dir, "cannot make the plot directory: %s", strerror(errno));
-		return -1;
+	if (stat(dir, &st) == 0) {
+		if (!S_ISDIR(st.st_mode) || access(dir, W_OK) != 0) {
+			complain(dir, "is not a writable directory");
+			return -1;
+		}
+		return 0;
 	}
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK) != 0) {
-		complain(dir, "is not a writable directory");
+	copy = xstrdup(dir);
+	parent = dirname(copy);
+	if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode) || access(parent, W_OK) != 0) {
+		complain(dir, "cannot make the plot directory: %s is not a writable directory",
+			 parent);
+		rc = -1;
+	}
+	free(copy);
+	return rc;
+}
+
+static int make_plot_dir(const char *dir)
+{
+	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+		complain(dir, "cannot make the plot directory: %s", strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -319,6 +339,8 @@ static int write_outputs(struct calibrate_cmd *c)
 	json_decref(doc);
 	if (rc == 0)
 		printf("saved: %s\n", c->out);
+	if (c->plot_dir && rc == 0)
+		rc = make_plot_dir(c->plot_dir);
 	for (size_t i = 0; c->plot_dir && rc == 0 && i < c->nx; i++)
 		rc = plot_one(c, &c->x[i]);
 	return rc;

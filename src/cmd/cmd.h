@@ -105,8 +105,10 @@ int hot_load(const char *record, const char *perf_script, struct hot_run *h);
 /* The samples of h in the loops and functions of img's scan r. */
 void hot_attribute_image(const struct hot_run *h, struct elf_image *img, struct scan_result *r);
 
-/* One line on stderr: "straddle: WHAT: MESSAGE". */
+/* One line on stderr: "straddle: WHAT: MESSAGE", both escaped
+ * (fputs_escaped); say: "straddle: MESSAGE". */
 void complain(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- what scan and diff say of a row (sarif.c) ---- */
 

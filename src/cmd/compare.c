@@ -176,7 +176,7 @@ static int load(struct compare_cmd *c, int argc, char **argv)
 		struct err e = { "" };
 
 		if (results_read(argv[optind + (int)f], &c->files[f], &e)) {
-			fprintf(stderr, "straddle: %s\n", e.msg);
+			say("%s", e.msg);
 			return -1;
 		}
 	}

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct command *const commands[] = {
@@ -22,15 +23,40 @@ static void usage(FILE *out)
 		     "the manual page (roff).\n");
 }
 
+/* Every line to stderr goes out escaped: its text holds paths, names and
+ * values from files (issue 25, finding 9). */
+static void say_v(const char *what, const char *fmt, va_list ap)
+{
+	char *msg = NULL;
+
+	if (vasprintf(&msg, fmt, ap) < 0)
+		out_of_memory(strlen(fmt));
+	fputs("straddle: ", stderr);
+	if (what) {
+		fputs_escaped(what, stderr);
+		fputs(": ", stderr);
+	}
+	fputs_escaped(msg, stderr);
+	fputc('\n', stderr);
+	free(msg);
+}
+
 void complain(const char *what, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "straddle: %s: ", what);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say_v(what, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say_v(NULL, fmt, ap);
+	va_end(ap);
 }
 
 int main(int argc, char **argv)

@@ -15,7 +15,7 @@ int select_profiles(const char *spec, const struct profile **out, size_t max,
 	struct err e;
 
 	if (profile_select(spec, results_profile_load, out, max, n, why, why_len, &e)) {
-		fprintf(stderr, "straddle: %s\n", e.msg);
+		say("%s", e.msg);
 		return -1;
 	}
 	return 0;

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -216,6 +217,53 @@ static int wait_status(int st)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 2;
 }
 
+/* The program, while it runs: a SIGTERM or SIGHUP that would end record
+ * is passed to it, and record dies of that signal only after the program
+ * ended and its record is written; SIGTERM used to leave the program
+ * running under PID 1 (issue 25, finding 7). SIGINT and SIGQUIT from the
+ * terminal reach the whole process group, the program too; one sent to
+ * record alone (si_code SI_USER, from kill) is passed on as well. */
+static volatile pid_t running_child;
+static volatile sig_atomic_t forwarded;
+
+static void forward_signal(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	if ((sig == SIGINT || sig == SIGQUIT) && si->si_code != SI_USER)
+		return;         /* the terminal's: the program has it already */
+	forwarded = sig;
+	if (running_child > 0) {
+		kill(running_child, sig);
+		return;
+	}
+	/* the program is over: nothing to wait for, record ends now (a read
+	 * that never returns must not make it unkillable) */
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void forward_terminating(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = forward_signal;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (const int *sig = (const int[]){ SIGINT, SIGTERM, SIGHUP, SIGQUIT, 0 }; *sig; sig++)
+		sigaction(*sig, &sa, NULL);
+}
+
+/* After the record is written: die of the forwarded signal, as record
+ * would have without a program to wait for. */
+static void die_of_forwarded(void)
+{
+	if (!forwarded)
+		return;
+	signal(forwarded, SIG_DFL);
+	raise(forwarded);
+}
+
 /* The child waits on `go` until its events are open, so that nothing it
  * runs escapes them; an exec failure comes back through `fail` (closed by
  * a successful exec). */
@@ -228,6 +276,8 @@ static pid_t start_child(char **argv, int go[2], int fail[2])
 		return pid;
 	close(go[1]);
 	close(fail[0]);
+	/* a SIGKILL to record, which no handler sees, ends the program too */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (read(go[0], &byte, 1) != 1)
 		_exit(127);
 	execvp(argv[0], argv);
@@ -263,8 +313,8 @@ static int run_command(struct record_cmd *c, struct sampling *s)
 		return -1;
 	}
 	/* ^C goes to the whole process group: the program decides, we wait */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
+	running_child = pid;
+	forward_terminating();
 	if (write(go[1], "g", 1) != 1)
 		err = errno;
 	close(go[1]);
@@ -277,6 +327,7 @@ static int run_command(struct record_cmd *c, struct sampling *s)
 	}
 	while (waitpid(pid, &st, WNOHANG) == 0)
 		sampling_drain(s, 50);
+	running_child = 0;
 	sampling_drain(s, 0);
 	c->exit_status = wait_status(st);
 	return 0;
@@ -371,13 +422,17 @@ static json_t *record_file(struct record_cmd *c, const struct sampled_file *sf,
 	struct scan_opts o = { .profiles = c->profiles, .nprofiles = c->nprofiles,
 			       .jobs = cpus > 0 ? (unsigned)(cpus < 16 ? cpus : 16) : 1,
 			       .keep_all = true };
-	struct elf_image img;
+	struct elf_image img = { 0 };        /* elf_close is safe on it whatever failed */
 	struct scan_result r;
 	struct err e = { "" };
 	json_t *j;
 
+	/* a file that changed while it was read is an error entry, as in scan;
+	 * it was an entry of 0 functions (issue 25, finding 8) */
 	if (open_sampled(sf, &img, &e) || (to_vaddrs(&img, sf, &hf, outside), 0) ||
-	    scan_image(&img, &o, &r, &e)) {
+	    scan_image(&img, &o, &r, &e) || (elf_changed(&img) && (scan_result_free(&r), 1))) {
+		if (elf_changed(&img))
+			err_set(&e, "changed while reading");
 		j = results_record_file(&hf, NULL, e.msg);
 		complain(sf->path, "%s; its %llu samples are not placed in loops", e.msg,
 			 (unsigned long long)sf->samples);
@@ -490,12 +545,13 @@ static int cmd_record(int argc, char **argv)
 	if (rc == 0)
 		say_cost(&c);
 	if (rc == 0 && strcmp(c.out, "-") != 0)
-		fprintf(stderr, "straddle: record: %llu samples (%s, %lu Hz; %llu kernel, %llu in no file, %llu lost) in %zu files: %s\n",
+		complain("record", "%llu samples (%s, %lu Hz; %llu kernel, %llu in no file, %llu lost) in %zu files: %s",
 			(unsigned long long)s.samples, s.event, c.hz,
 			(unsigned long long)s.kernel_samples, (unsigned long long)s.unmapped,
 			(unsigned long long)s.lost, files, c.out);
 	if (rc == 0 && c.few_note[0])
 		complain("record", "%s", c.few_note);
 	sampling_close(&s);
+	die_of_forwarded();
 	return rc ? EXIT_USAGE : c.exit_status;
 }

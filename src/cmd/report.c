@@ -42,59 +42,13 @@ const struct command report_command = {
 		 "be read (nothing is written then).\n",
 };
 
-/* The kinds of result a page can show (a document's "command") and the
- * field without which a document of that kind is not one. */
-static const struct {
-	const char *command, *needs;
-} known[] = {
-	{ "scan", "files" }, { "diff", "summary" }, { "record", "files" }, { "sweep", NULL }, { "place", "moved" },
-	{ "calibrate", NULL }, { "bench", NULL }, { "compare", NULL },
-};
-
-static int known_command(const char *name)
-{
-	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-		if (name && strcmp(name, known[i].command) == 0)
-			return (int)i;
-	return -1;
-}
-
 /* Read one file into in: 0, or -1 after one line naming it. */
-static int read_input(const char *path, struct report_input *in)
+static int read_report_input(const char *path, struct report_input *in)
 {
-	json_error_t je;
-	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-	const char *name;
 	struct err e = { "" };
-	int kind;
 
-	if (!doc) {
-		complain(path, "not a JSON result: %s (line %d)", je.text, je.line);
-		return -1;
-	}
-	name = json_string_value(json_object_get(doc, "command"));
-	if (!json_is_object(doc) || !name) {
-		complain(path, "not a straddle result file (no \"command\")");
-		json_decref(doc);
-		return -1;
-	}
-	kind = known_command(name);
-	if (kind < 0) {
-		complain(path, "a '%s' result has no section in a report (one of scan, diff, record, "
-			 "sweep, calibrate, bench, compare)", name);
-		json_decref(doc);
-		return -1;
-	}
-	if (known[kind].needs && !json_object_get(doc, known[kind].needs)) {
-		complain(path, "a %s result without \"%s\"", name, known[kind].needs);
-		json_decref(doc);
-		return -1;
-	}
-	*in = (struct report_input){ path, doc, known[kind].command, 0 };
-	/* the measured kinds, read as their own commands read them */
-	if (report_check_measured(in, &e)) {
-		complain("report", "%s", e.msg);
-		json_decref(doc);
+	if (report_input_read(path, in, &e)) {
+		say("%s", e.msg);
 		return -1;
 	}
 	return 0;
@@ -132,7 +86,7 @@ static int cmd_report(int argc, char **argv)
 	}
 	c.in = xcalloc((size_t)(argc - optind), sizeof *c.in);
 	for (int i = optind; i < argc; i++, c.n++)
-		if (read_input(argv[i], &c.in[c.n]))
+		if (read_report_input(argv[i], &c.in[c.n]))
 			goto out;
 	number_inputs(c.in, c.n);
 	if (strcmp(c.out, "-") == 0) {

@@ -583,7 +583,7 @@ static int dump_vdso(const char *path)
 	int rc = elf_open_vdso(&img, &e);
 
 	if (rc == 0 && (rc = elf_save(&img, path, &e)) == 0 && isatty(STDERR_FILENO))
-		fprintf(stderr, "straddle: saved the vDSO (%zu bytes) to %s\n", img.size, path);
+		say("saved the vDSO (%zu bytes) to %s", img.size, path);
 	if (rc)
 		complain(path, "%s", e.msg);
 	elf_close(&img);
@@ -888,7 +888,7 @@ static int cmd_scan(int argc, char **argv)
 			json_array_append_new(names, json_string(c.profiles[i]->name));
 		json_object_set_new(head, "profiles", names);
 		if (c.host_why[0])
-			json_object_set_new(head, "host", json_string(c.host_why));
+			json_object_set_new(head, "host", json_text(c.host_why));
 		c.errors = json_array();
 		/* tens of megabytes: write them in large blocks */
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);

@@ -67,25 +67,42 @@ static int set_size(void *cmd, const char *opt, const char *value)
 	return parse_size(opt, value, &((struct sweep_cmd *)cmd)->s.size);
 }
 
+/* One field of --offsets: decimal digits only (a sign is not one), its
+ * value saturated past 4096 so that a range check sees it. The sscanf
+ * ("%lu") it replaces took "-1" as 2^64 - 1 and 4294967296 as a step of 0
+ * once cut to 32 bits (issue 25, finding 11). */
+static int offset_field(const char *s, size_t n, unsigned long *out)
+{
+	unsigned long v = 0;
+
+	if (n == 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v > 4096 ? v : v * 10 + (unsigned long)(s[i] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
 /* "A..B", "A..B:STEP", "A" */
 static int set_offsets(void *cmd, const char *opt, const char *s)
 {
 	struct sweep_cmd *c = cmd;
+	const char *dots = strstr(s, ".."), *colon = strchr(s, ':');
+	const char *b_at = dots ? dots + 2 : s, *end = s + strlen(s);
 	unsigned long a, b, step = 1;
-	int used = 0;
 
-	if (sscanf(s, "%lu..%lu:%lu%n", &a, &b, &step, &used) == 3 && !s[used])
-		;
-	else if (sscanf(s, "%lu..%lu%n", &a, &b, &used) == 2 && !s[used])
-		step = 1;
-	else if (sscanf(s, "%lu%n", &a, &used) == 1 && !s[used])
-		b = a;
-	else {
+	if ((colon && (!dots || colon < b_at)) ||
+	    offset_field(s, (size_t)((dots ? dots : end) - s), &a) ||
+	    offset_field(b_at, (size_t)((colon ? colon : end) - b_at), &b) ||
+	    (colon && offset_field(colon + 1, (size_t)(end - colon - 1), &step))) {
 		complain(opt, "'%s' is not A..B[:STEP] or A", s);
 		return -1;
 	}
-	if (s[0] == '-' || b < a || b > 4095 || step == 0) {
-		complain(opt, "'%s': need 0 <= A <= B <= 4095 and STEP >= 1", s);
+	if (b < a || b > 4095 || step == 0 || step > 4095) {
+		complain(opt, "'%s': need 0 <= A <= B <= 4095 and 1 <= STEP <= 4095", s);
 		return -1;
 	}
 	c->first = (uint32_t)a;
@@ -536,7 +553,9 @@ static int cmd_sweep(int argc, char **argv)
 	status = EXIT_OK;
 	if (c.out_json && write_json(&c))
 		status = EXIT_USAGE;
-	if (c.plot && write_plot(&c))
+	/* the result file failed (a full disk): no plot of it either; outputs
+	 * appear whole or not at all (issue 25) */
+	if (c.plot && status == EXIT_OK && write_plot(&c))
 		status = EXIT_USAGE;
 out:
 	sweep_free(&c.s);

@@ -5,6 +5,7 @@
 #include "../results/results.h"
 
 #include <stdio.h>
+#include <limits.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -47,7 +48,7 @@ static const struct profile *calibrated(const struct host *h, char *path, size_t
 	const struct profile *p;
 	struct err e;
 
-	if (host_profile_path(h, path, n) != 0 || access(path, F_OK) != 0)
+	if (host_profile_path(h, path, n, &e) != 0 || access(path, F_OK) != 0)
 		return NULL;
 	if (!(p = results_profile_load(path, &e)))
 		complain("uarch", "%s", e.msg);
@@ -58,7 +59,7 @@ static int print_json(const struct host *h)
 {
 	json_t *doc = results_new("uarch"), *list = json_array();
 	struct err e;
-	char path[600];
+	char path[PATH_MAX];
 	const struct profile *cal = calibrated(h, path, sizeof path);
 	int rc;
 
@@ -67,7 +68,7 @@ static int print_json(const struct host *h)
 	if (cal) {
 		json_t *o = results_profile(cal);
 
-		json_object_set_new(o, "file", json_string(path));
+		json_object_set_new(o, "file", json_text(path));
 		json_array_append_new(list, o);
 	}
 	json_object_set_new(doc, "profiles", list);
@@ -102,7 +103,7 @@ static void profile_row(struct table *t, const struct profile *p)
 
 static void print_text(const struct host *h)
 {
-	char path[600];
+	char path[PATH_MAX];
 	const struct profile *cal = calibrated(h, path, sizeof path);
 	static const char *const cols[] = { "profile", "arch", ">fetch", ">uop-window", ">line",
 		"straddles", "branch rule", ">loop-buffer", "back end/cycle", "covers" };

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -410,12 +411,21 @@ static void add_hit(struct sample_hist *h, uint64_t key)
 static void read_copies(struct space *sp)
 {
 	char path[64], line[1024];
+	struct stat st;
+	struct err e;
 	FILE *f;
+	int fd;
 
 	sp->copies_read = true;
 	snprintf(path, sizeof path, "/tmp/perf-%u.map", sp->pid);
-	if (!(f = fopen(path, "re")))
+	/* anyone may put a FIFO or a link to /dev/zero at that name in /tmp:
+	 * open_input refuses what is not a regular file (issue 25) */
+	if ((fd = open_input(path, &st, &e)) < 0)
 		return;
+	if (!(f = fdopen(fd, "r"))) {
+		close(fd);
+		return;
+	}
 	while (fgets(line, sizeof line, f)) {
 		struct space_copy c;
 		const char *at = strstr(line, "[straddle copy of ");

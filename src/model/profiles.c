@@ -2,6 +2,7 @@
  * measured says so (DESIGN, hazard model). */
 #include "model.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,20 +161,25 @@ int branch_rule_from_id(const char *id)
 
 /* ---- selecting profiles ---- */
 
-int host_profile_path(const struct host *h, char *buf, size_t n)
+int host_profile_path(const struct host *h, char *buf, size_t n, struct err *e)
 {
 	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
-	char dir[512];
+	const char *dir = xdg, *under = "", *var = "$XDG_DATA_HOME";
+	int len;
 
 	/* XDG: a relative $XDG_DATA_HOME is invalid and must be ignored */
-	if (xdg && xdg[0] == '/')
-		snprintf(dir, sizeof dir, "%s", xdg);
-	else if (home && *home)
-		snprintf(dir, sizeof dir, "%s/.local/share", home);
-	else
-		return -1;
-	snprintf(buf, n, "%s/straddle/profiles/%s-%x-%x-%x.json", dir, h->vendor, h->family,
-		 h->model, h->stepping);
+	if (!xdg || xdg[0] != '/') {
+		if (!home || !*home)
+			return err_set(e, "neither $XDG_DATA_HOME nor $HOME is set");
+		dir = home;
+		under = "/.local/share";
+		var = "$HOME";
+	}
+	len = snprintf(buf, n, "%s%s/straddle/profiles/%s-%x-%x-%x.json", dir, under, h->vendor,
+		       h->family, h->model, h->stepping);
+	if (len < 0 || (size_t)len >= n)
+		return err_set(e, "the profile's path under %s is %d bytes, more than the %zu "
+			       "a path may have", var, len, n - 1);
 	return 0;
 }
 
@@ -202,10 +208,12 @@ static const struct profile *host_profile(profile_loader load, char *why, size_t
 					  struct err *e)
 {
 	struct host h;
-	char path[600];
+	char path[PATH_MAX];
+	struct err none;
 
 	host_detect(&h);
-	if (load && host_profile_path(&h, path, sizeof path) == 0 && access(path, F_OK) == 0) {
+	if (load && host_profile_path(&h, path, sizeof path, &none) == 0 &&
+	    access(path, F_OK) == 0) {
 		const struct profile *p = load(path, e);
 
 		if (p)

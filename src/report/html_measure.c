@@ -273,7 +273,8 @@ static void sweep_kernel(FILE *out, const struct report_input *in, const char *k
 		if (strcmp(json_str(m, "kernel", ""), kernel) != 0)
 			continue;
 		/* the loop's first byte is loop_offset into a line at this offset */
-		shift = (((long)json_num(m, "loop_offset") - (long)json_num(m, "offset")) % 64 + 64) % 64;
+		shift = (((long)json_integer_value(json_object_get(m, "loop_offset")) -
+			  (long)json_integer_value(json_object_get(m, "offset"))) % 64 + 64) % 64;
 		points_add(&pt, json_num(m, "offset"), m,
 			   json_array_size(json_object_get(m, "predicted")) > 0);
 	}

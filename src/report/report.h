@@ -251,5 +251,11 @@ void html_section_benches(FILE *out, const struct report_input *in, size_t n);
  * read as its own command reads it (results_read, the profile file's
  * checks): 0, or -1 with one line naming the file in *e. Other kinds: 0. */
 int report_check_measured(const struct report_input *in, struct err *e);
+/* One result file read for the page (read_input, JSON without duplicate
+ * keys, a kind the page shows with the field it cannot do without, and
+ * report_check_measured): 0 with in set (in->doc the caller's), or -1 with
+ * the line after "straddle: " in e. The command and the fuzz target
+ * (fuzz/fuzz_report.c) read through it alike. */
+int report_input_read(const char *path, struct report_input *in, struct err *e);
 
 #endif

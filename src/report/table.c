@@ -21,7 +21,9 @@ void table_init(struct table *t, size_t ncols, const char *const *cols)
 
 static char *cut_cell(const struct table *t, size_t c, const char *text)
 {
-	char *cell = xstrdup(text);
+	/* names and paths come from files: a newline or ESC in one would
+	 * break the row or drive the terminal (issue 25, finding 9) */
+	char *cell = escaped(text);
 
 	/* C++ names run to 200 characters: keep the head, mark the cut */
 	if (t->max[c] > 3 && strlen(cell) > t->max[c])

@@ -12,19 +12,6 @@ json_t *results_new(const char *command)
 			 "tool_version", STRADDLE_VERSION);
 }
 
-size_t utf8_length(const unsigned char *p, size_t n)
-{
-	size_t len = p[0] < 0x80 ? 1 : (p[0] & 0xe0) == 0xc0 ? 2 : (p[0] & 0xf0) == 0xe0 ? 3 :
-		     (p[0] & 0xf8) == 0xf0 ? 4 : 0;
-
-	if (!len || len > n || (len == 2 && p[0] < 0xc2) || (len == 4 && p[0] > 0xf4))
-		return 0;
-	for (size_t i = 1; i < len; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	return len;
-}
-
 json_t *json_text(const char *s)
 {
 	json_t *j = json_string(s);

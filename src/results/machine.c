@@ -61,7 +61,7 @@ json_t *results_run_info(const char *command, int argc, char **argv)
 	struct tm tm;
 
 	for (int i = 0; i < argc; i++)
-		json_array_append_new(args, json_string(argv[i]));
+		json_array_append_new(args, json_text(argv[i]));
 	gmtime_r(&t, &tm);
 	strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	json_object_set_new(doc, "command_line", args);

@@ -25,6 +25,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct script_sample {
 	uint64_t ip;
@@ -374,8 +376,9 @@ static void place_dso(struct hot_run *h, const struct script *s, const struct sc
 
 	f->samples += d->n;
 	if (rc || load_bias(&img, s, d, &bias, &e)) {
-		fprintf(stderr, "straddle: %s: %s; its %zu samples are not placed in loops\n",
-			d->path, e.msg, d->n);
+		fputs("straddle: ", stderr);
+		fputs_escaped(d->path, stderr);
+		fprintf(stderr, ": %s; its %zu samples are not placed in loops\n", e.msg, d->n);
 		elf_close(&img);
 		return;
 	}
@@ -440,13 +443,22 @@ static void script_free(struct script *s)
 int results_read_perf_script(const char *path, struct hot_run *h, struct err *e)
 {
 	struct script s = { 0 };
-	FILE *f = fopen(path, "r");
+	struct stat st;
+	/* open_input: a FIFO waited for a writer, /dev/zero never ended (issue
+	 * 25, finding 2). No size bound: perf script of a long run is large,
+	 * and it is read a line at a time. */
+	int fd = open_input(path, &st, e);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	int rc;
 
 	memset(h, 0, sizeof *h);
 	h->source = xstrdup(path);
-	if (!f)
+	if (fd < 0)
+		return -1;
+	if (!f) {
+		close(fd);
 		return err_set(e, "cannot open: %s", strerror(errno));
+	}
 	rc = read_lines(f, &s, e);
 	fclose(f);
 	for (size_t i = 0; rc == 0 && i < s.n; i++) {

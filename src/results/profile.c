@@ -211,9 +211,11 @@ static int read_profile(json_t *o, struct profile *p, struct err *e)
 		return err_set(e, "profile: branch_window %u is not 16, 32 or 64", p->branch_window);
 	if (!known_window(p->line) && p->line != 128)
 		return err_set(e, "profile: line %u is not 16, 32, 64 or 128", p->line);
-	p->name = xstrdup(name);
-	p->cpus = xstrdup(cpus);
-	p->evidence = xstrdup(evidence);
+	/* printed in scan's and diff's header and uarch's table: escaped for
+	 * the terminal here, once (issue 25, finding 9) */
+	p->name = escaped(name);
+	p->cpus = escaped(cpus);
+	p->evidence = escaped(evidence);
 	return 0;
 }
 
@@ -221,14 +223,20 @@ static int read_profile(json_t *o, struct profile *p, struct err *e)
 static json_t *load_doc(const char *path, struct err *e)
 {
 	json_error_t je;
-	json_t *doc = json_load_file(path, 0, &je), *schema;
+	json_t *doc, *schema;
 	const char *cmd;
+	struct err why;
+	char *buf;
+	size_t len;
 
+	if (read_input(path, INPUT_LIMIT, &buf, &len, &why)) {
+		err_set(e, "%s: %s", path, why.msg);
+		return NULL;
+	}
+	doc = json_loadb(buf, len, 0, &je);
+	free(buf);
 	if (!doc) {
-		if (je.line < 1)        /* jansson could not open it */
-			err_set(e, "%s: cannot read: %s", path, je.text);
-		else
-			err_set(e, "%s: not a profile file: %s (line %d)", path, je.text, je.line);
+		err_set(e, "%s: not a profile file: %s (line %d)", path, je.text, je.line);
 		return NULL;
 	}
 	schema = json_object_get(doc, "schema");
@@ -246,6 +254,7 @@ static json_t *load_doc(const char *path, struct err *e)
 /* Loaded profiles stay until exit: scans hold pointers to them. */
 static struct profile *loaded[16];
 static size_t nloaded;
+static bool at_exit_set;
 
 static void free_loaded(void)
 {
@@ -256,6 +265,11 @@ static void free_loaded(void)
 		free(loaded[i]);
 	}
 	nloaded = 0;
+}
+
+void results_profiles_forget(void)
+{
+	free_loaded();
 }
 
 const struct profile *results_profile_load(const char *path, struct err *e)
@@ -280,8 +294,8 @@ const struct profile *results_profile_load(const char *path, struct err *e)
 		return NULL;
 	}
 	json_decref(doc);
-	if (nloaded == 0)
-		atexit(free_loaded);
+	if (!at_exit_set)
+		at_exit_set = !atexit(free_loaded);
 	loaded[nloaded++] = p;
 	return p;
 }

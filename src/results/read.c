@@ -13,6 +13,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The largest sample read: 1e15 ns is 11 days for one operation, 1e15
+ * ops/s a million per nanosecond. Beyond it the statistics overflow: two
+ * samples of 1e308 made the median inf and the change -nan%, and compare
+ * --format json wrote "metrics": [] and exit 0 (issue 25, finding 4); the
+ * squares of the stddev overflow from about 1e154. */
+#define SAMPLE_MAX 1e15
+
 static int read_run(json_t *a, struct metric_run *run, const char *what, struct err *e)
 {
 	size_t i;
@@ -31,6 +38,9 @@ static int read_run(json_t *a, struct metric_run *run, const char *what, struct 
 			return err_set(e, "%s: sample %zu is not a number", what, i);
 		if (x < 0)
 			return err_set(e, "%s: sample %zu is negative (%g)", what, i, x);
+		if (x > SAMPLE_MAX)
+			return err_set(e, "%s: sample %zu is %g, more than %g (no time or rate "
+				       "straddle measures comes near it)", what, i, x, SAMPLE_MAX);
 		run->v[i] = x;
 	}
 	return 0;
@@ -70,7 +80,25 @@ static int read_runs(json_t *o, const char *command, struct metric *m, const cha
 	return 0;
 }
 
-/* What each command's metrics must carry besides name, unit, direction. */
+/* An integer field in [0, max] where it is there (absent: 0 is fine);
+ * -1 with its line. */
+static int check_range(json_t *o, const char *key, json_int_t max, const char *what,
+		       struct err *e)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!v)
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > max)
+		return err_set(e, "%s: \"%s\" is not an integer from 0 to %lld", what, key,
+			       (long long)max);
+	return 0;
+}
+
+/* What each command's metrics must carry besides name, unit, direction.
+ * A sweep's offsets are what sweep writes: a code offset in a page
+ * (--offsets' bound) and the loop's place in a 64 B line; +-2^63 made the
+ * report's arithmetic on them overflow (issue 25, finding 5). */
 static int check_kind(json_t *o, const char *command, const char *what, struct err *e)
 {
 	if (strcmp(command, "bench") == 0 && !json_is_string(json_object_get(o, "workload")))
@@ -80,6 +108,9 @@ static int check_kind(json_t *o, const char *command, const char *what, struct e
 	    (!json_is_string(json_object_get(o, "kernel")) ||
 					      !json_is_integer(json_object_get(o, "offset"))))
 		return err_set(e, "%s: a sweep metric without \"kernel\" and \"offset\"", what);
+	if (strcmp(command, "sweep") == 0 &&
+	    (check_range(o, "offset", 4095, what, e) || check_range(o, "loop_offset", 63, what, e)))
+		return -1;
 	return 0;
 }
 
@@ -95,9 +126,11 @@ static int read_metric(json_t *o, const char *command, struct metric *m, size_t 
 	if (!json_is_object(o) || !name || !*name)
 		return err_set(e, "metric %zu has no name", index);
 	snprintf(what, sizeof what, "metric %zu (%s)", index, name);
-	m->name = xstrdup(name);
-	m->unit = xstrdup(unit ? unit : "");
-	m->kernel = kernel ? xstrdup(kernel) : NULL;
+	/* escaped once here, so every table, line and page of them is safe for
+	 * a terminal (issue 25, finding 9); names stay distinct */
+	m->name = escaped(name);
+	m->unit = escaped(unit ? unit : "");
+	m->kernel = kernel ? escaped(kernel) : NULL;
 	if (!dir || (strcmp(dir, "lower") != 0 && strcmp(dir, "higher") != 0))
 		return err_set(e, "%s: direction is not \"lower\" or \"higher\"", what);
 	m->lower_is_better = strcmp(dir, "lower") == 0;
@@ -132,16 +165,16 @@ static void collect_states(struct result_file *r)
 
 static json_t *load(const char *path, struct err *e)
 {
-	struct stat st;
 	struct err why;
 	json_error_t je;
 	json_t *doc;
-	int fd = open_input(path, &st, &why);     /* a FIFO would hang the load */
+	char *buf;
+	size_t len;
 
-	if (fd < 0)
+	if (read_input(path, INPUT_LIMIT, &buf, &len, &why))
 		return err_set(e, "%s: %s", path, why.msg), NULL;
-	doc = json_loadfd(fd, 0, &je);
-	close(fd);
+	doc = json_loadb(buf, len, 0, &je);
+	free(buf);
 	if (doc)
 		return doc;
 	/* Python's json writes NaN and Infinity; jansson refuses them */

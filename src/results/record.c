@@ -231,12 +231,18 @@ static int read_files(json_t *files, struct hot_run *h, struct err *e)
 int results_read_record(const char *path, struct hot_run *h, struct err *e)
 {
 	json_error_t je;
-	json_t *doc = json_load_file(path, 0, &je), *schema, *total;
+	json_t *doc, *schema, *total;
 	const char *cmd;
+	char *buf;
+	size_t len;
 	int rc = -1;
 
 	memset(h, 0, sizeof *h);
 	h->source = xstrdup(path);
+	if (read_input(path, INPUT_LIMIT, &buf, &len, e))
+		return -1;
+	doc = json_loadb(buf, len, 0, &je);
+	free(buf);
 	if (!doc)
 		return err_set(e, "not a record: %s (line %d)", je.text, je.line);
 	schema = json_object_get(doc, "schema");

@@ -16,8 +16,6 @@
 /* A JSON string of bytes that may not be UTF-8 (symbol names, paths):
  * invalid bytes become U+FFFD. */
 json_t *json_text(const char *s);
-/* The length of the valid UTF-8 sequence at p (n bytes left), or 0. */
-size_t utf8_length(const unsigned char *p, size_t n);
 
 /* A compact JSON writer to a FILE (writer.c), for the documents that can
  * be tens of megabytes. A jw writes one value (jw_open first); its bytes
@@ -216,6 +214,10 @@ json_t *results_calibration(json_t *head, const struct profile *p, const struct 
 /* model.h's profile_loader: the profile of a calibrate file, kept until
  * exit, or NULL with "PATH: what is wrong" in *e. */
 const struct profile *results_profile_load(const char *path, struct err *e);
+/* Frees every profile loaded so far, for a process that loads profiles
+ * without end (fuzz/fuzz_report.c: each input a calibrate file, read twice
+ * for a page); nothing may hold one then. */
+void results_profiles_forget(void);
 /* The experiments of a calibrate file (for refitting and the tests) and
  * the machine they were measured on (h: vendor, family, model, stepping,
  * model name, its built-in profile; *machine, unless NULL: the recorded

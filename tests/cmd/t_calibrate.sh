@@ -136,7 +136,7 @@ CAL_WANT="straddle: --time: '0' is not a time in seconds (like 10 or 0.5s), at m
 cal_err "--time 0" "$STRADDLE" calibrate --time 0
 CAL_WANT="straddle: calibrate: unexpected argument 'extra'"
 cal_err "extra argument" "$STRADDLE" calibrate extra
-CAL_WANT="straddle: --from: $TMP/none.json: cannot read: unable to open $TMP/none.json: No such file or directory"
+CAL_WANT="straddle: --from: $TMP/none.json: cannot open: No such file or directory"
 cal_err "--from missing" "$STRADDLE" calibrate --from "$TMP/none.json" -o "$TMP/x.json"
 printf '{"schema": 1, "command": "sweep"}\n' >"$TMP/sweep.json"
 CAL_WANT="straddle: $TMP/sweep.json: not a profile file: want \"schema\": 1, \"command\": \"calibrate\""

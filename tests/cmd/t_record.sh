@@ -285,7 +285,7 @@ for np in "13 Permission denied" "38 Function not implemented"; do
 	expect_eq "record, perf_event_open refused (${np#* }): no file" "$(ls "$TMP/noperf.json" 2>/dev/null)" ""
 done
 
-REC_WANT="straddle: $TMP/missing.json: not a record: unable to open $TMP/missing.json: No such file or directory (line -1)"
+REC_WANT="straddle: $TMP/missing.json: cannot open: No such file or directory"
 rec_err "scan --hot, no such file" scan --hot "$TMP/missing.json"
 printf '{"schema":1,"command":"bench","metrics":[]}\n' >"$TMP/bench.json"
 REC_WANT="straddle: $TMP/bench.json: a bench result, not a record (make one with 'straddle record')"

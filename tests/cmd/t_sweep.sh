@@ -13,11 +13,11 @@ SW_WANT="straddle: nope: no such kernel on this x86_64 host (see 'straddle kerne
 sw_err "unknown kernel" nope
 SW_WANT="straddle: sweep: name at least one kernel (see 'straddle kernels')"
 sw_err "no kernel"
-SW_WANT="straddle: --offsets: '10..5': need 0 <= A <= B <= 4095 and STEP >= 1"
+SW_WANT="straddle: --offsets: '10..5': need 0 <= A <= B <= 4095 and 1 <= STEP <= 4095"
 sw_err "offsets reversed" --offsets 10..5 clear_movq_imm
-SW_WANT="straddle: --offsets: '0..4096': need 0 <= A <= B <= 4095 and STEP >= 1"
+SW_WANT="straddle: --offsets: '0..4096': need 0 <= A <= B <= 4095 and 1 <= STEP <= 4095"
 sw_err "offsets past a page" --offsets 0..4096 clear_movq_imm
-SW_WANT="straddle: --offsets: '0..8:0': need 0 <= A <= B <= 4095 and STEP >= 1"
+SW_WANT="straddle: --offsets: '0..8:0': need 0 <= A <= B <= 4095 and 1 <= STEP <= 4095"
 sw_err "offset step 0" --offsets 0..8:0 clear_movq_imm
 SW_WANT="straddle: --offsets: 'x..3' is not A..B[:STEP] or A"
 sw_err "offsets garbage" --offsets x..3 clear_movq_imm

@@ -75,6 +75,75 @@ static void every_byte(void **state)
 		}
 }
 
+/* RFC 3629's well-formed forms only (issue 25, finding 1): overlong
+ * forms, surrogates and code points above U+10FFFF are bytes, each one
+ * U+FFFD; the edges of each range pass. */
+#define FFFD "\xef\xbf\xbd"
+static void strict_utf8(void **state)
+{
+	check("\xed\xa0\x80", "\"" FFFD FFFD FFFD "\"");           /* U+D800 */
+	check("\xed\xbf\xbf", "\"" FFFD FFFD FFFD "\"");           /* U+DFFF */
+	check("\xe0\x80\xaf", "\"" FFFD FFFD FFFD "\"");           /* overlong '/' */
+	check("\xe0\x9f\xbf", "\"" FFFD FFFD FFFD "\"");           /* overlong U+7FF */
+	check("\xf0\x8f\xbf\xbf", "\"" FFFD FFFD FFFD FFFD "\"");  /* overlong U+FFFF */
+	check("\xf4\x90\x80\x80", "\"" FFFD FFFD FFFD FFFD "\"");  /* U+110000 */
+	check("\xf5\x80\x80\x80", "\"" FFFD FFFD FFFD FFFD "\"");
+	check("\xed\x9f\xbf", "\"\xed\x9f\xbf\"");                 /* U+D7FF */
+	check("\xee\x80\x80", "\"\xee\x80\x80\"");                 /* U+E000 */
+	check("\xe0\xa0\x80", "\"\xe0\xa0\x80\"");                 /* U+800 */
+	check("\xf0\x90\x80\x80", "\"\xf0\x90\x80\x80\"");         /* U+10000 */
+	check("\xf4\x8f\xbf\xbf", "\"\xf4\x8f\xbf\xbf\"");         /* U+10FFFF */
+}
+
+/* The reference: decode, then the three rules of RFC 3629 section 3. */
+static size_t reference_length(const unsigned char *p, size_t n)
+{
+	size_t len = p[0] < 0x80 ? 1 : p[0] >= 0xc0 && p[0] < 0xe0 ? 2 :
+		     p[0] >= 0xe0 && p[0] < 0xf0 ? 3 : p[0] >= 0xf0 && p[0] < 0xf8 ? 4 : 0;
+	static const unsigned mask[] = { 0, 0x7f, 0x1f, 0x0f, 0x07 };
+	static const unsigned least[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	unsigned cp;
+
+	if (!len || len > n)
+		return 0;
+	cp = p[0] & mask[len];
+	for (size_t i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if (cp < least[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/* utf8_length against the reference over every first and second byte,
+ * with each third and fourth byte of one continuation and one not. */
+static void utf8_every_prefix(void **state)
+{
+	static const unsigned char tails[] = { 0x80, 0xbf, 0x41, 0xc0 };
+
+	for (unsigned a = 1; a < 256; a++)
+		for (unsigned b = 0; b < 256; b++)
+			for (size_t t = 0; t < sizeof tails; t++) {
+				unsigned char p[4] = { (unsigned char)a, (unsigned char)b, tails[t],
+						       tails[(t + 1) % sizeof tails] };
+
+				for (size_t n = 1; n <= 4; n++)
+					assert_int_equal(utf8_length(p, n), reference_length(p, n));
+			}
+}
+
+/* json_text keeps a path whose bytes are not UTF-8: it was "" for a
+ * surrogate, as jansson refused the copy (issue 25, finding 1). */
+static void text_of_bytes(void **state)
+{
+	json_t *j = json_text("/tmp/\xed\xa0\x80.o");
+
+	assert_string_equal(json_string_value(j), "/tmp/" FFFD FFFD FFFD ".o");
+	json_decref(j);
+}
+
 static void document(void **state)
 {
 	char *buf = NULL;
@@ -186,6 +255,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(escapes),
 		cmocka_unit_test(every_byte),
+		cmocka_unit_test(strict_utf8),
+		cmocka_unit_test(utf8_every_prefix),
+		cmocka_unit_test(text_of_bytes),
 		cmocka_unit_test(document),
 		cmocka_unit_test(blocks),
 		cmocka_unit_test(keyed_blocks),
