@@ -8,6 +8,9 @@
 #   objdump -d          >= 10x slower than the scan
 #   scan -j 2           near 2x faster than -j 1
 #   scan peak RSS       <= 2x the file size
+#   scan -j 1           <= 1.5x itself with --llvm-mca none (issue 26: the
+#                       cost model's back end, llvm-mca, is not the scan's
+#                       cost; the default llvm-mca, the newest installed)
 # Each command runs BENCH_RUNS times (default 5; objdump BENCH_OBJDUMP_RUNS,
 # default 3), stdout to /dev/null; times are medians. Wall time is what
 # the goals name; CPU time (user + system) is printed beside it because it
@@ -65,6 +68,7 @@ row scan_j1_json "$runs" "$straddle" scan -j 1 --no-source --json "$file"
 row scan_j1_text "$runs" "$straddle" scan -j 1 --no-source "$file"
 row scan_j2_json "$runs" "$straddle" scan -j 2 --no-source --json "$file"
 row scan_j2_text "$runs" "$straddle" scan -j 2 --no-source "$file"
+row scan_j1_nomca "$runs" "$straddle" scan -j 1 --no-source --llvm-mca none "$file"
 row objdump "$od_runs" objdump -d "$file"
 
 # ratio LABEL A B OP GOAL: A/B in median wall time, fastest wall time and
@@ -88,6 +92,7 @@ printf '  %-30s %7s %7s %7s   %s\n' ratio wall "min" cpu goal
 ratio "scan -j1 --json / zydis" scan_j1_json zydis "<=" 1.5
 ratio "scan -j1 (text) / zydis" scan_j1_text zydis "<=" 1.5
 ratio "scan -j1 (text) / decode" scan_j1_text decode - -
+ratio "scan -j1 / --llvm-mca none" scan_j1_text scan_j1_nomca "<=" 1.5
 ratio "objdump / scan -j1 --json" objdump scan_j1_json ">=" 10
 ratio "objdump / scan -j1 (text)" objdump scan_j1_text ">=" 10
 ratio "scan -j1 / -j2 --json" scan_j1_json scan_j2_json ">=" 1.8

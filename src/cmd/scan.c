@@ -14,6 +14,7 @@
 
 struct scan_cmd {
 	struct scan_opts opts;
+	bool list_all;                  /* --all (opts.keep_all is also set by --hot) */
 	const struct profile *profiles[32];
 	char host_why[160];
 	bool json;
@@ -22,6 +23,7 @@ struct scan_cmd {
 	bool source_lines;
 	unsigned long limit;
 	unsigned fail_rules;            /* bit per enum rule */
+	bool fail_uncertain;            /* ... also in loops whose span is uncertain */
 	const char *dump_vdso;
 	const char *uarch;
 	struct json_stream out;
@@ -35,6 +37,7 @@ struct scan_cmd {
 	double min_share;
 	const struct hot_file *kernel_file;     /* kernel samples as the image's addresses */
 	size_t matched;                 /* functions --func/--section selected, all files */
+	uint64_t hot_in_files;          /* --hot: samples of the (user space) files scanned */
 };
 
 /* ---- the text table ---- */
@@ -122,13 +125,21 @@ static uint64_t row_samples(const struct row *x)
 	return x->loop ? x->loop->samples : x->func->samples;
 }
 
-/* With samples: the hottest first, then worst first (hot_order). */
+/* What aligning would save of the run: a priced straddle its share of
+ * what it costs; a rule the model does not price ranks by its whole
+ * share (at most what it could save), so it is never buried. */
+static double row_key(const struct scan_result *r, const struct row *x)
+{
+	return hazard_saves(x->hazard, hot_share(r, row_samples(x)));
+}
+
+/* With samples: the most saved first, then worst first (hot_order). */
 static int by_hot(const void *a, const void *b, void *ctx)
 {
 	const struct scan_result *r = ctx;
 	const struct row *x = a, *y = b;
-	int o = row_spins(x) != row_spins(y) ? (row_spins(x) ? 1 : -1) : hot_order(hot_share(r, row_samples(x)), x->hazard->severity,
-			  hot_share(r, row_samples(y)), y->hazard->severity);
+	int o = row_spins(x) != row_spins(y) ? (row_spins(x) ? 1 : -1) :
+		hot_order(row_key(r, x), x->hazard->severity, row_key(r, y), y->hazard->severity);
 
 	return o ? o : by_worst(a, b, ctx);
 }
@@ -291,24 +302,26 @@ static void format_share(double share, char *buf, size_t n)
 static size_t print_hazards(struct scan_cmd *c, struct elf_image *img,
 			    const struct scan_result *r, FILE *out)
 {
-	static const char *const cols[] = { ">samples %", "severity", "function", "section",
-		"address", "source", ">bytes", "window", "detail", "rule", "profile", "placement",
-		"fix" };
-	const size_t first = r->hot ? 0 : 1;   /* the samples column only with --hot */
+	static const char *const cols[] = { ">samples %", ">saves %", "severity", "function",
+		"section", "address", "source", ">bytes", "window", "detail", "rule", "profile",
+		"placement", "cost", "fix" };
+	const size_t first = r->hot ? 0 : 2;   /* the samples columns only with --hot */
 	struct strbuf profiles = { 0 };
 	struct table t;
 	struct row *rows;
 	const struct hazard **h = xcalloc(r->nhazard + 1, sizeof *h);
 	size_t total = collect_rows(r, &rows), shown = 0, folded = 0, more = 0;
 	size_t n = sort_rows(c, r, rows, total);
-	table_init(&t, 13 - first, cols + first);
-	t.max[2 - first] = 48;
+	table_init(&t, 15 - first, cols + first);
+	t.max[3 - first] = 48;
 	for (size_t i = 0; i < n; i++) {
 		const struct row *x = &rows[i];
 		const struct hazard *lead = x->hazard;
 		size_t nh = row_hazards(r, x, h);
-		char addr[20], src[128], bytes[24], win[48], tb[192], place[32], fix[512], pct[16];
-		const char *cells[13];
+		const struct hazard *priced = costliest_hazard(h, nh);
+		char addr[20], src[128], bytes[24], win[48], tb[192], place[48], fix[512], pct[16];
+		char cost[16], saves[16];
+		const char *cells[15];
 
 		if (r->hot && hot_share(r, row_samples(x)) < c->min_share) {
 			folded++;
@@ -330,14 +343,19 @@ static size_t print_hazards(struct scan_cmd *c, struct elf_image *img,
 		format_windows(r, x, h, nh, tb, sizeof tb);
 		format_fix_all(h, nh, fix, sizeof fix);
 		append_compiler_fix(img, r, x, fix_align_all(h, nh), fix, sizeof fix);
-		format_placement(lead, place, sizeof place);
+		format_loop_placement(lead, x->loop && x->loop->span_uncertain, place, sizeof place);
+		format_cost(priced, cost, sizeof cost);
 		format_share(hot_share(r, row_samples(x)), pct, sizeof pct);
-		const char *all[13] = { pct, severity_name(lead->severity),
+		if (priced->slowdown > 0)
+			format_share(hazard_saves(priced, hot_share(r, row_samples(x))), saves, sizeof saves);
+		else
+			snprintf(saves, sizeof saves, "-");
+		const char *all[15] = { pct, saves, severity_name(lead->severity),
 					r->funcs.v[x->func->func].name, lead->section ? lead->section : "-",
 					addr, src, bytes, win, tb, rule_name(lead->rule), sb_str(&profiles),
-					place, fix };
+					place, cost, fix };
 
-		memcpy(cells, all + first, (13 - first) * sizeof *cells);
+		memcpy(cells, all + first, (15 - first) * sizeof *cells);
 		table_row_v(&t, cells);
 	}
 	if (t.nrows)
@@ -403,6 +421,90 @@ static void print_all_loops(const struct scan_result *r, FILE *out)
 				r->funcs.v[r->func[i].func].name, r->func[i].unresolved);
 }
 
+/* Why a hot loop is fine, costs, or cannot be judged. */
+static void judge_loop(const struct scan_result *r, const struct func_report *f,
+		       const struct loop_report *l, char *buf, size_t n)
+{
+	if (l->span_uncertain)
+		snprintf(buf, n, "cannot be judged: span uncertain (%u indirect jump%s unresolved in "
+			 "its function)", f->unresolved, f->unresolved == 1 ? "" : "s");
+	else if (l->nhazard && l->cost.slowdown > 1)
+		snprintf(buf, n, "hazard: %.2fx predicted, aligning saves ~%.1f%% of this run",
+			 l->cost.slowdown, 100 * hot_saves(r, l));
+	else if (l->nhazard)
+		snprintf(buf, n, "hazard: %s (not priced)",
+			 rule_name(r->hazard[l->hazard].rule));
+	else if (l->cost.bound == COST_AT_BEST || !l->cost.slowdown)
+		snprintf(buf, n, "fine: at its best placement");
+	else
+		snprintf(buf, n, "fine: it straddles, but is %s-bound", cost_bound_name(l->cost.bound));
+}
+
+static int by_self_samples(const void *a, const void *b, void *ctx)
+{
+	const uint64_t *self = ctx;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return self[x] != self[y] ? (self[x] > self[y] ? -1 : 1) : (x > y) - (x < y);
+}
+
+/* scan --hot: where every sample of the file went. Each hot loop (its own
+ * samples, nested loops apart) is fine, a hazard with its cost, or cannot
+ * be judged; the time in no loop is straight-line code, or cannot be
+ * judged where its function has an unresolved indirect jump (a loop
+ * through it is invisible). The lines add up to the file's samples. */
+static void print_hot_summary(const struct scan_cmd *c, const struct scan_result *r, FILE *out)
+{
+	uint64_t *self = xcalloc(r->nloop + 1, sizeof *self), *outside = xcalloc(r->nfunc + 1, sizeof *outside);
+	size_t *order = xcalloc(r->nloop + 1, sizeof *order), *owner = xcalloc(r->nloop + 1, sizeof *owner);
+	uint64_t small = 0, straight = 0, unseen = 0, in_funcs = 0;
+	double file = hot_share(r, r->file_samples);
+
+	hot_loop_self(r, self, outside);
+	for (size_t f = 0; f < r->nfunc; f++) {
+		for (uint32_t i = r->func[f].loop; i < r->func[f].loop + r->func[f].nloop; i++)
+			owner[i] = f;
+		in_funcs += r->func[f].samples;
+		if (r->func[f].unresolved)
+			unseen += outside[f];
+		else
+			straight += outside[f];
+	}
+	for (size_t i = 0; i < r->nloop; i++)
+		order[i] = i;
+	qsort_r(order, r->nloop, sizeof *order, by_self_samples, self);
+	fprintf(out, "where this file's %.1f%% of the run went:\n", 100 * file);
+	for (size_t k = 0; k < r->nloop && self[order[k]]; k++) {
+		const struct loop_report *l = &r->loop[order[k]];
+		const struct func_report *f = &r->func[owner[order[k]]];
+		char why[160];
+
+		if (hot_share(r, self[order[k]]) < c->min_share) {
+			small += self[order[k]];
+			continue;
+		}
+		judge_loop(r, f, l, why, sizeof why);
+		fprintf(out, "  %5.1f%%  loop %#" PRIx64 " in %s (%" PRIu64 " B): %s\n",
+			100 * hot_share(r, self[order[k]]), l->start, r->funcs.v[f->func].name,
+			l->bytes, why);
+	}
+	if (small)
+		fprintf(out, "  %5.1f%%  in loops of less than %g%% each\n", 100 * hot_share(r, small),
+			100 * c->min_share);
+	if (unseen)
+		fprintf(out, "  %5.1f%%  cannot be judged: in no loop found, in functions with unresolved "
+			"indirect jumps (a loop through them cannot be seen)\n", 100 * hot_share(r, unseen));
+	if (straight)
+		fprintf(out, "  %5.1f%%  in no loop (straight-line code)\n", 100 * hot_share(r, straight));
+	if (r->file_samples > in_funcs)
+		fprintf(out, "  %5.1f%%  in no function scanned\n",
+			100 * hot_share(r, r->file_samples - in_funcs));
+	free(self);
+	free(outside);
+	free(order);
+	free(owner);
+}
+
 static void print_text(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r,
 		       FILE *out)
 {
@@ -415,22 +517,29 @@ static void print_text(struct scan_cmd *c, struct elf_image *img, const struct s
 	fprintf(out, "%s: %s %s, %zu functions, %" PRIu64 " instructions, %" PRIu64 " loops",
 	       img->path, arch_name(img->arch), elf_type_name(img->type), r->functions_scanned,
 	       r->instructions, r->loops_total);
-	if (c->opts.keep_all && img->arch == ARCH_AARCH64)
+	if (c->list_all && img->arch == ARCH_AARCH64)
 		fprintf(out, ", %" PRIu64 " undecoded words", r->undecoded);
-	if (c->opts.keep_all)
+	if (c->list_all)
 		fprintf(out, ", %" PRIu64 " jump tables, %" PRIu64 " indirect jumps unresolved",
 			r->jump_tables, r->unresolved);
 	fprintf(out, "; profile");
 	for (size_t i = 0; i < r->nprofile; i++)
 		fprintf(out, "%s %s", i ? "," : "", r->profile[i]->name);
+	/* what priced the back end, when anything did */
+	for (size_t i = 0, said = 0; i < r->nprofile; i++)
+		if (strcmp(r->back_end[i], "none") != 0 && r->back_end[i][0])
+			fprintf(out, "%s %s: %s", said++ ? "," : "; back end", r->profile[i]->name,
+				r->back_end[i]);
 	if (r->hot)
 		fprintf(out, "; %" PRIu64 " of %" PRIu64 " samples (%.1f%%)", r->file_samples,
 		       r->run_samples, 100 * hot_share(r, r->file_samples));
 	fprintf(out, "\n");
 	size_t rows = print_hazards(c, img, r, out);
 
-	if (c->opts.keep_all)
+	if (c->list_all)
 		print_all_loops(r, out);
+	if (r->hot)
+		print_hot_summary(c, r, out);
 	/* rows, not hazards: a loop under ten profiles is one hazard to fix */
 	fprintf(out, "%zu hazards: %zu loops, %zu function entries\n\n", rows, loops_with, entries);
 }
@@ -470,14 +579,17 @@ static void gate_hazards(struct scan_cmd *c, const struct hazard *h, uint32_t n)
 			c->gate_failed = true;
 }
 
-/* A spin loop's hazards gate only when --fail-on-spin asks (issue 21). */
+/* A spin loop's hazards gate only when --fail-on-spin asks (issue 21);
+ * one in a loop whose span is uncertain only with --fail-on-uncertain
+ * (issue 26): its bytes may not be the loop's. */
 static void check_gate(struct scan_cmd *c, const struct scan_result *r)
 {
 	for (size_t i = 0; i < r->nfunc; i++) {
 		const struct func_report *f = &r->func[i];
 
 		for (uint32_t k = f->loop; k < f->loop + f->nloop; k++)
-			if (!r->loop[k].spin || c->fail_spin)
+			if ((!r->loop[k].spin || c->fail_spin) &&
+			    (!r->loop[k].span_uncertain || c->fail_uncertain))
 				gate_hazards(c, r->hazard + r->loop[k].hazard, r->loop[k].nhazard);
 		gate_hazards(c, r->hazard + f->hazard, f->nhazard);
 	}
@@ -564,6 +676,8 @@ static int scan_one(struct scan_cmd *c, const char *arg)
 	if (print_unless_changed(c, &img, &r)) {
 		check_gate(c, &r);
 		c->matched += r.functions_scanned + r.padding_symbols;
+		if (!c->kernel_file)
+			c->hot_in_files += r.file_samples;
 		if (r.functions_too_large)
 			complain(arg, "%zu function%s too large to analyse within the memory bound, "
 				 "not analysed", r.functions_too_large,
@@ -611,7 +725,7 @@ static int set_format(void *cmd, const char *opt, const char *value)
 static const struct cmd_option scan_options[] = {
 	{ .name = "uarch", .value = "NAME[,NAME]|host|all", .kind = OPT_STRING, .field = F(uarch),
 	  .help = "profiles to apply (default host; see 'straddle uarch')" },
-	{ .name = "all", .kind = OPT_SET, .field = F(opts.keep_all),
+	{ .name = "all", .kind = OPT_SET, .field = F(list_all),
 	  .help = "list every loop and irreducible cycle, not only hazards" },
 	{ .name = "func", .value = "GLOB", .kind = OPT_STRING, .field = F(opts.func_glob),
 	  .help = "only functions whose name matches GLOB" },
@@ -634,6 +748,13 @@ static const struct cmd_option scan_options[] = {
 		  "(pause, yield, wfe) only with --fail-on-spin" },
 	{ .name = "fail-on-spin", .kind = OPT_SET, .field = F(fail_spin),
 	  .help = "--fail-on counts the hazards of spin loops too" },
+	{ .name = "fail-on-uncertain", .kind = OPT_SET, .field = F(fail_uncertain),
+	  .help = "--fail-on also gates on loops whose span is uncertain\n"
+		  "(an unresolved indirect jump in their function)" },
+	{ .name = "llvm-mca", .value = "PROGRAM|none", .kind = OPT_STRING, .field = F(opts.llvm_mca),
+	  .help = "the cost model's back end: LLVM's scheduling model of each\n"
+		  "profile's CPU (default: $STRADDLE_LLVM_MCA, else the newest\n"
+		  "llvm-mca-N installed); none: the profile's measured bound only" },
 	{ .name = "no-source", .kind = OPT_CLEAR, .field = F(source_lines),
 	  .help = "do not look up source lines (DWARF)" },
 	{ .name = "dump-vdso", .value = "FILE", .kind = OPT_OUTPUT, .field = F(dump_vdso),
@@ -691,12 +812,21 @@ static int parse_options(struct scan_cmd *c, int argc, char **argv)
 	c->source_lines = true;
 	c->uarch = "host";
 	c->min_share = 0.005;
+	c->opts.cost = true;
+	c->opts.llvm_mca = getenv("STRADDLE_LLVM_MCA");
 	if (parse_command_line(&scan_command, c, argc, argv))
 		return -1;
 	if (select_profiles(c->uarch, c->profiles, 32, &c->opts.nprofiles, c->host_why,
 			    sizeof c->host_why))
 		return -1;
 	c->opts.profiles = c->profiles;
+	/* a back end asked for by name that does not run is a usage error,
+	 * not a silent fallback */
+	if (c->opts.llvm_mca && strcmp(c->opts.llvm_mca, "none") != 0 &&
+	    !mca_version(c->opts.llvm_mca)) {
+		complain("--llvm-mca", "'%s' is not an llvm-mca that runs here", c->opts.llvm_mca);
+		return -1;
+	}
 	if (c->sarif) {
 		json_decref(c->sarif);
 		c->sarif = sarif_new(c->source_root);
@@ -706,6 +836,8 @@ static int parse_options(struct scan_cmd *c, int argc, char **argv)
 	if (hot_load(c->hot_path, c->perf_script, &c->hot))
 		return -1;
 	c->have_hot = c->hot_path || c->perf_script;
+	/* --hot's summary judges every hot loop, hazard or not */
+	c->opts.keep_all = c->list_all || c->have_hot;
 	return 0;
 }
 
@@ -840,6 +972,22 @@ static const char **hot_targets(const struct hot_run *h, int *n)
 	return v;
 }
 
+/* The rest of the run, so that the summaries add up to all its samples:
+ * the kernel's, and those of files not scanned. */
+static void print_run_rest(const struct scan_cmd *c)
+{
+	const struct hot_run *h = &c->hot;
+	uint64_t other = h->total - h->kernel.samples;
+
+	other = other > c->hot_in_files ? other - c->hot_in_files : 0;
+	if (!h->total)
+		return;
+	printf("the run's %" PRIu64 " samples: %.1f%% in the files above, %.1f%% in the kernel, "
+	       "%.1f%% in files not scanned\n", h->total,
+	       100.0 * (double)c->hot_in_files / (double)h->total,
+	       100.0 * (double)h->kernel.samples / (double)h->total, 100.0 * (double)other / (double)h->total);
+}
+
 /* A gate whose pattern is misspelt must not pass silently (issue 8): a
  * --func or --section that selected no function in any file is an error. */
 static bool no_match(const struct scan_cmd *c)
@@ -903,6 +1051,8 @@ static int cmd_scan(int argc, char **argv)
 		if (!c.json && !c.sarif && kernel_hot(&c))
 			status = EXIT_USAGE;
 	}
+	if (c.have_hot && !c.json)
+		print_run_rest(&c);
 	hot_run_free(&c.hot);
 	if (c.json) {
 		jstream_close(&c.out);

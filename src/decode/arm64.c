@@ -4,7 +4,9 @@
 #include "internal.h"
 
 #include <capstone/capstone.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct arm64_decoder {
 	csh cs;
@@ -454,4 +456,22 @@ bool arm64_table_shape(void *dv, const struct elf_image *img, const struct dispa
 const char *arm64_library_version(void)
 {
 	return "Capstone " STR(CS_VERSION_MAJOR) "." STR(CS_VERSION_MINOR) "." STR(CS_VERSION_EXTRA);
+}
+
+/* Capstone's text is the Arm ARM's, which llvm-mc reads. */
+bool arm64_asm_text(void *dv, const uint8_t *p, size_t n, uint64_t addr, uint64_t base, char *buf,
+		    size_t cap, bool *divides)
+{
+	struct arm64_decoder *d = dv;
+	const uint8_t *code = p;
+	size_t size = n < 4 ? n : 4;
+	uint64_t at = addr - base;      /* branch targets relative to base */
+	const char *m;
+
+	if (n < 4 || !cs_disasm_iter(d->cs, &code, &size, &at, d->insn))
+		return false;
+	m = d->insn->mnemonic;
+	*divides = !strcmp(m, "udiv") || !strcmp(m, "sdiv") || !strcmp(m, "fdiv") ||
+		   !strcmp(m, "fsqrt");
+	return (size_t)snprintf(buf, cap, "%s %s", m, d->insn->op_str) < cap;
 }

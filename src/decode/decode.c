@@ -259,3 +259,11 @@ const char *branch_kind_name(enum branch_kind k)
 	}
 	return "?";
 }
+
+bool decode_asm_text(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr, uint64_t base,
+		     char *buf, size_t cap, bool *divides)
+{
+	*divides = false;
+	return d->arch == ARCH_X86_64 ? x86_asm_text(d->impl, p, n, addr, base, buf, cap, divides) :
+	       arm64_asm_text(d->impl, p, n, addr, base, buf, cap, divides);
+}

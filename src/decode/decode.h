@@ -81,6 +81,17 @@ unsigned decode_count_stores(struct decoder *d, const struct insn *insn, const u
  * left the instruction to the full decode. */
 bool decode_store_filter_holds(struct decoder *d, const uint8_t *p, size_t n, bool *may);
 
+/* The instruction p[0..n) at `addr` as assembly text that LLVM's
+ * assembler reads (llvm-mca, the cost model's back end): Intel syntax on
+ * x86-64 with every operand size (Zydis's formatter; the text follows
+ * ".intel_syntax noprefix"), Capstone's on AArch64; branch targets as
+ * labels named by their distance from `base` (".Lb-24": the same loop
+ * elsewhere is the same text). *divides says whether it is a divide or square root
+ * (its unit bounds a loop that holds one). False when the bytes do not
+ * decode or the text does not fit in cap. */
+bool decode_asm_text(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr, uint64_t base,
+		     char *buf, size_t cap, bool *divides);
+
 /* Does `first` macro-fuse with the conditional branch `jcc` that follows
  * it? Intel's rules (Optimization Reference Manual, "Macro-fusion"): TEST
  * and AND fuse with every jcc; CMP, ADD and SUB with all but the sign,

@@ -31,6 +31,8 @@ bool x86_may_store(void *d, const uint8_t *p, size_t n);
 bool x86_writes_memory(void *d, const uint8_t *p, size_t n);
 bool x86_fuses(const struct insn *first, const struct insn *jcc);
 uint64_t x86_stub_slot(void *d, const uint8_t *p, size_t n, uint64_t addr);
+bool x86_asm_text(void *d, const uint8_t *p, size_t n, uint64_t addr, uint64_t base, char *buf,
+		  size_t cap, bool *divides);
 
 /* A function's instructions insn[0..n) (bytes `code`) and its indirect
  * jump insn[j], for the walk back from the jump. */
@@ -65,6 +67,8 @@ bool arm64_may_store(const uint8_t *p, size_t n);
 bool arm64_writes_memory(void *d, const uint8_t *p, size_t n);
 uint64_t arm64_stub_slot(const uint8_t *p, size_t n, uint64_t addr);
 bool arm64_address_fields(const uint8_t *p, size_t n, uint64_t addr, struct address_fields *out);
+bool arm64_asm_text(void *d, const uint8_t *p, size_t n, uint64_t addr, uint64_t base, char *buf,
+		    size_t cap, bool *divides);
 
 /* The library behind each, as built: "Zydis 4.0.0", "Capstone 4.0.2". */
 const char *x86_library_version(void);

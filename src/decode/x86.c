@@ -18,6 +18,7 @@ enum {
 struct x86_decoder {
 	ZydisDecoder z;
 	ZydisDecoder full;      /* with operands: for the rare dispatch walk */
+	ZydisFormatter intel;   /* assembly text for llvm-mca (x86_asm_text) */
 	/* per mnemonic, the flags above: one load an instruction where a
 	 * switch over the lists was a tree of compares */
 	uint8_t name[ZYDIS_MNEMONIC_MAX_VALUE + 1];
@@ -94,6 +95,11 @@ void *x86_decoder_new(void)
 	ZydisDecoderInit(&d->z, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
 	ZydisDecoderEnableMode(&d->z, ZYDIS_DECODER_MODE_MINIMAL, ZYAN_TRUE);
 	ZydisDecoderInit(&d->full, ZYDIS_MACHINE_MODE_LONG_64, ZYDIS_STACK_WIDTH_64);
+	/* Intel syntax with every memory operand's size: LLVM's assembler
+	 * refuses AT&T's "nop %ax,(%rax)" without the size suffix Zydis
+	 * leaves out */
+	ZydisFormatterInit(&d->intel, ZYDIS_FORMATTER_STYLE_INTEL);
+	ZydisFormatterSetProperty(&d->intel, ZYDIS_FORMATTER_PROP_FORCE_SIZE, ZYAN_TRUE);
 	for (size_t k = 0; k < sizeof write_in_register_form / sizeof *write_in_register_form; k++)
 		d->name[write_in_register_form[k]] |= WRITES_IN_REGISTER_FORM;
 	for (size_t k = 0; k < sizeof write_without_modrm / sizeof *write_without_modrm; k++)
@@ -662,4 +668,51 @@ bool x86_address_fields(void *dv, const uint8_t *p, size_t n, uint64_t addr,
 		}
 	}
 	return true;
+}
+
+/* Divides and square roots: their unit, not the issue width, bounds a
+ * loop that holds one (integer and x87, SSE and AVX forms; Intel SDM
+ * Vol. 2). */
+static bool x86_divides(ZydisMnemonic m)
+{
+	static const ZydisMnemonic divide[] = {
+		ZYDIS_MNEMONIC_DIV, ZYDIS_MNEMONIC_IDIV, ZYDIS_MNEMONIC_DIVPD, ZYDIS_MNEMONIC_DIVPS,
+		ZYDIS_MNEMONIC_DIVSD, ZYDIS_MNEMONIC_DIVSS, ZYDIS_MNEMONIC_VDIVPD, ZYDIS_MNEMONIC_VDIVPH,
+		ZYDIS_MNEMONIC_VDIVPS, ZYDIS_MNEMONIC_VDIVSD, ZYDIS_MNEMONIC_VDIVSH, ZYDIS_MNEMONIC_VDIVSS,
+		ZYDIS_MNEMONIC_FDIV, ZYDIS_MNEMONIC_FDIVP, ZYDIS_MNEMONIC_FDIVR, ZYDIS_MNEMONIC_FDIVRP,
+		ZYDIS_MNEMONIC_FIDIV, ZYDIS_MNEMONIC_FIDIVR, ZYDIS_MNEMONIC_FSQRT, ZYDIS_MNEMONIC_SQRTPD,
+		ZYDIS_MNEMONIC_SQRTPS, ZYDIS_MNEMONIC_SQRTSD, ZYDIS_MNEMONIC_SQRTSS, ZYDIS_MNEMONIC_VSQRTPD,
+		ZYDIS_MNEMONIC_VSQRTPH, ZYDIS_MNEMONIC_VSQRTPS, ZYDIS_MNEMONIC_VSQRTSD,
+		ZYDIS_MNEMONIC_VSQRTSH, ZYDIS_MNEMONIC_VSQRTSS,
+	};
+
+	for (size_t k = 0; k < sizeof divide / sizeof *divide; k++)
+		if (m == divide[k])
+			return true;
+	return false;
+}
+
+/* A direct branch's target as a label (LLVM's Intel syntax takes no
+ * absolute address there; the label need not be defined), a hint nop
+ * without the operands Zydis shows (LLVM reads "nop" alone). */
+bool x86_asm_text(void *dv, const uint8_t *p, size_t n, uint64_t addr, uint64_t base, char *buf,
+		  size_t cap, bool *divides)
+{
+	struct x86_decoder *d = dv;
+	ZydisDecodedInstruction i;
+	ZydisDecodedOperand op[ZYDIS_MAX_OPERAND_COUNT];
+	ZyanU64 target;
+
+	if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&d->full, p, n, &i, op)))
+		return false;
+	*divides = x86_divides(i.mnemonic);
+	if (i.mnemonic == ZYDIS_MNEMONIC_NOP)
+		return (size_t)snprintf(buf, cap, "nop") < cap;
+	if (i.operand_count_visible == 1 && op[0].type == ZYDIS_OPERAND_TYPE_IMMEDIATE &&
+	    op[0].imm.is_relative &&
+	    ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&i, &op[0], addr, &target)))
+		return (size_t)snprintf(buf, cap, "%s .Lb%lld", ZydisMnemonicGetString(i.mnemonic),
+					(long long)(target - base)) < cap;
+	return ZYAN_SUCCESS(ZydisFormatterFormatInstruction(&d->intel, &i, op, i.operand_count_visible,
+							    buf, cap, addr, NULL));
 }

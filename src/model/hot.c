@@ -156,3 +156,46 @@ int hot_order(double share_x, unsigned severity_x, double share_y, unsigned seve
 		return severity_x > severity_y ? -1 : 1;
 	return 0;
 }
+
+static bool inside(const struct loop_report *in, const struct loop_report *out)
+{
+	return in != out && in->start >= out->start && in->end <= out->end &&
+	       (in->start != out->start || in->end != out->end);
+}
+
+void hot_loop_self(const struct scan_result *r, uint64_t *self, uint64_t *outside)
+{
+	for (size_t f = 0; f < r->nfunc; f++) {
+		const struct func_report *fr = &r->func[f];
+		uint64_t in_loops = 0;
+
+		for (uint32_t i = fr->loop; i < fr->loop + fr->nloop; i++) {
+			const struct loop_report *l = &r->loop[i];
+			bool outermost = true;
+
+			self[i] = l->samples;
+			for (uint32_t j = fr->loop; j < fr->loop + fr->nloop; j++) {
+				if (!inside(&r->loop[j], l))
+					continue;
+				/* only the loops directly inside: those in none between */
+				bool direct = true;
+
+				for (uint32_t k = fr->loop; direct && k < fr->loop + fr->nloop; k++)
+					direct = !(inside(&r->loop[j], &r->loop[k]) && inside(&r->loop[k], l));
+				if (direct)
+					self[i] -= r->loop[j].samples < self[i] ? r->loop[j].samples : self[i];
+			}
+			for (uint32_t j = fr->loop; j < fr->loop + fr->nloop; j++)
+				outermost &= !inside(l, &r->loop[j]);
+			in_loops += outermost ? l->samples : 0;
+		}
+		outside[f] = fr->samples > in_loops ? fr->samples - in_loops : 0;
+	}
+}
+
+double hot_saves(const struct scan_result *r, const struct loop_report *l)
+{
+	double share = hot_share(r, l->samples);
+
+	return l->cost.slowdown > 1 && l->nhazard ? share - share / l->cost.slowdown : 0;
+}

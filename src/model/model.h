@@ -183,6 +183,13 @@ struct hazard {
 	uint8_t branch_kind;            /* enum branch_kind */
 	uint64_t branch, pair;
 	const char *section;            /* of the image scanned; NULL for code in memory */
+	/* loop-straddles-window: the predicted slowdown at today's placement
+	 * (at the worst, when the placement is not certain) against the
+	 * best (cost.c); 0 for the rules the cost model does not price */
+	float slowdown;
+	/* ... a bound from above: the model's dispatch width alone, not a
+	 * simulation of the loop */
+	bool slowdown_at_most;
 };
 
 /* Windows touched and the best any placement achieves (DESIGN). */
@@ -271,6 +278,109 @@ uint64_t form_hash(const struct insn *insn, size_t n);
 /* Instructions the two mixes disagree on (the L1 distance). */
 unsigned shape_distance(const struct func_shape *a, const struct func_shape *b);
 
+/* ---- what a straddle costs (cost.c, mca.c) ---- */
+
+/* What decides a loop's iteration time (issue 26). A straddle costs only
+ * under COST_FRONT_END; the others say why a loop across a window has no
+ * hazard. */
+enum cost_bound {
+	COST_AT_BEST,           /* at its best placement: nothing to price */
+	COST_FRONT_END,         /* fetching the windows it touches */
+	COST_LATENCY,           /* a dependency chain (llvm-mca: cycles well above throughput) */
+	COST_DIVIDE,            /* a divide or square root */
+	COST_STORE,             /* its stores */
+	COST_ISSUE,             /* its instructions at the issue width, or the ports */
+	COST_LOOP_BUFFER,       /* runs from the loop buffer: not fetched */
+	NCOST_BOUND
+};
+
+/* Where the back end's cycles came from. */
+enum cost_source {
+	COST_SOURCE_NONE,
+	COST_SOURCE_PROFILE,            /* the profile's measured bound */
+	COST_SOURCE_MCA,                /* llvm-mca's simulation of the loop */
+	COST_SOURCE_MCA_WIDTH,          /* its model's dispatch width alone: not simulated */
+};
+
+struct loop_cost {
+	float slowdown;                 /* today's placement against the best, >= 1; 0 not priced */
+	float front_end;                /* cycles to fetch an iteration today (windows touched) */
+	float front_end_best;           /* ... at the best placement */
+	float back_end;                 /* cycles to execute it, 0 unknown */
+	uint16_t window;                /* the window that decides the slowdown, 0 none */
+	uint8_t bound;                  /* enum cost_bound */
+	uint8_t source;                 /* enum cost_source */
+	uint8_t profile;                /* index into scan_result.profile */
+};
+
+/* "at-best", "front-end", "latency", "divide", "store", "issue", "loop-buffer" */
+const char *cost_bound_name(enum cost_bound b);
+const char *cost_source_name(enum cost_source s);
+
+/* The back end of one loop under one profile: the largest of llvm-mca's
+ * cycles an iteration and the profile's measured bound (instructions at
+ * its issue width, stores at its store rate). */
+struct back_end {
+	double cycles;                  /* the largest of those below, 0 none known */
+	double mca_cycles, mca_throughput;      /* 0: not modelled */
+	double issue, store;            /* the profile's bound, 0 not measured */
+	/* a profile with no measured width: the model's, for the instructions
+	 * less the conditional branches (each may fuse), 0 none */
+	double dispatch;
+	bool divides;                   /* holds a divide or square root */
+	int32_t nstore;
+	uint8_t source;                 /* enum cost_source */
+};
+
+/* The front end fetches a window a cycle (rules.c, back_end_hides): a
+ * loop's iteration takes the larger of the windows it touches and its back
+ * end's cycles. Its predicted time at a placement `start` against its best
+ * placement: the largest, over p's straddle windows, of
+ * max(touched, be) / max(best, be). What `straddle place` holds a measured
+ * ratio against (be from loop_back_end). *window: the window deciding it,
+ * 0 when it straddles none. */
+double cost_ratio_at(const struct profile *p, uint64_t start, uint64_t bytes, double be,
+		     unsigned *window);
+/* What bounds the loop's iteration given its cycles at this placement. */
+enum cost_bound cost_bound_of(const struct back_end *b, double front_end);
+
+/* The back end of the loop whose bytes are code[0..n) at addr, under p:
+ * llvm-mca (llvm_mca: NULL find one, "none" the profile alone) for this
+ * one loop. -1 with the reason when the bytes do not decode. */
+int loop_back_end(const char *llvm_mca, const struct profile *p, struct decoder *d,
+		  const uint8_t *code, size_t n, uint64_t addr, struct back_end *out, struct err *e);
+
+/* The loops of one llvm-mca input: each its lines of assembly text. */
+struct mca_loop {
+	size_t text, text_end;          /* into mca_input.text */
+	uint32_t ninsn;
+};
+
+struct mca_input {
+	enum arch arch;
+	struct strbuf text;
+	struct mca_loop *loop;
+	size_t nloop, cap;
+};
+
+struct mca_region {
+	double cycles;                  /* an iteration, in the steady state */
+	double throughput;              /* Block RThroughput: the ports alone */
+	bool ok;
+};
+
+/* The -mcpu of p's CPUs that the llvm-mca `want` (NULL: the newest
+ * installed) knows, NULL when none or no llvm-mca. */
+const char *mca_cpu(const char *want, const struct profile *p);
+const char *mca_version(const char *want);
+/* The model's dispatch width, instructions a cycle at most: 0 unknown. */
+unsigned mca_dispatch_width(const char *want, const char *mcpu, enum arch arch);
+/* One llvm-mca process over every loop of in; out[k] for in->loop[k]
+ * (ok false for a loop it could not model). -1 with the reason when it
+ * could not run at all. */
+int mca_run(const char *want, const char *mcpu, enum arch arch, const struct mca_input *in,
+	    struct mca_region *out, struct err *e);
+
 /* ---- scanning an image (scan.c) ---- */
 
 struct scan_opts {
@@ -281,6 +391,10 @@ struct scan_opts {
 	unsigned jobs;                  /* threads, >= 1 */
 	bool keep_all;                  /* keep loops and functions without hazards */
 	bool shapes;                    /* func_report.shape, for diff's matching */
+	/* the cost model (cost.c): every loop's predicted slowdown, and a
+	 * straddle the back end hides is no hazard */
+	bool cost;
+	const char *llvm_mca;           /* its back end: NULL find one, "none" the profile's bound */
 };
 
 struct loop_report {
@@ -303,6 +417,12 @@ struct loop_report {
 	uint64_t form_hash;             /* ... and lengths: equal, the same bytes to the rules */
 	uint32_t hazard, nhazard;       /* into scan_result.hazard */
 	uint64_t samples;               /* in its span, nested loops included (hot_attribute) */
+	int32_t nstore;                 /* memory writes, -1 not counted */
+	uint32_t ncond;                 /* conditional branches in its span (each may fuse) */
+	/* its function has an indirect jump whose targets are unknown: a
+	 * cycle through it, or a longer span, cannot be seen (issue 26) */
+	bool span_uncertain;
+	struct loop_cost cost;          /* under the profile that prices it highest */
 };
 
 struct func_report {
@@ -347,6 +467,9 @@ struct scan_result {
 	uint64_t bytes_decoded;
 	uint64_t undecoded;             /* AArch64 words Capstone cannot decode */
 	uint64_t jump_tables, unresolved;       /* sums of func_report's */
+	/* the cost model's back end per profile: "llvm-mca 14.0.6 -mcpu=znver3",
+	 * "profile" (its measured bound) or "none" */
+	char back_end[32][48];
 	/* set by hot_attribute: samples are counted, of `run_samples` in all */
 	bool hot;
 	uint64_t file_samples, run_samples;
@@ -358,6 +481,10 @@ unsigned loop_touched(const struct scan_result *r, const struct loop_report *l, 
 int scan_image(const struct elf_image *img, const struct scan_opts *o,
 	       struct scan_result *r, struct err *e);
 void scan_result_free(struct scan_result *r);
+/* Price every loop of a scan (scan_image calls it when o->cost): one
+ * llvm-mca process per CPU model for the loops that straddle; a straddle
+ * the back end hides is removed from the hazards (the loop says why). */
+void scan_costs(const struct elf_image *img, const struct scan_opts *o, struct scan_result *r);
 
 /* ---- comparing two scans (diff.c) ---- */
 
@@ -497,6 +624,15 @@ void hot_run_free(struct hot_run *h);
 void hot_attribute(struct scan_result *r, const struct hot_file *f, uint64_t run_samples);
 /* A loop's or function's share of the run's samples, 0 to 1. */
 double hot_share(const struct scan_result *r, uint64_t samples);
+
+/* A loop's own samples: those of its span less those of the loops of
+ * its function whose spans lie inside it (self[i] for r->loop[i]); and per
+ * function (outside[f] for r->func[f]) the samples in no loop of it. Each
+ * sample of the file is then counted once (scan --hot's summary). */
+void hot_loop_self(const struct scan_result *r, uint64_t *self, uint64_t *outside);
+/* The share of the run aligning the loop would save: its share less that
+ * share over its predicted slowdown (0 when not priced). */
+double hot_saves(const struct scan_result *r, const struct loop_report *l);
 
 /* Kernel samples to the kernel symbols (sorted by address) they fall
  * in: each symbol's samples; those before the first symbol count nowhere. */

@@ -32,6 +32,7 @@ struct worker {
 	size_t *tab_first;
 	size_t ntab, tab_cap, tab_first_cap;
 	size_t indirect;                /* indirect jumps of the function */
+	uint32_t unresolved;            /* ... of them whose targets are unknown */
 	bool backward;                  /* a direct branch that can close a cycle */
 	uint32_t *call;                 /* its direct calls (instruction indices) */
 	size_t ncall, call_cap;
@@ -252,9 +253,13 @@ static void report_loop(struct worker *w, const struct elf_func *f, const struct
 	uint64_t first_back = 0;
 
 	loop_geometry(&w->cfg, l, geo);
-	for (uint32_t i = 0; i < geo->nbranch && !first_back; i++)
-		if (geo->branch[i].back)
+	uint32_t ncond = 0;
+
+	for (uint32_t i = 0; i < geo->nbranch; i++) {
+		if (geo->branch[i].back && !first_back)
 			first_back = l->start + geo->branch[i].branch;
+		ncond += geo->branch[i].kind == BR_COND;
+	}
 	GROW_BIG(w->out.loop, w->loop_cap, w->out.nloop + 1);
 	r = &w->out.loop[w->out.nloop];
 	*r = (struct loop_report){
@@ -264,6 +269,8 @@ static void report_loop(struct worker *w, const struct elf_func *f, const struct
 		.cold_bytes = l->cold_bytes, .same_span = same_span,
 		.branch = first_back,
 		.hazard = (uint32_t)w->out.nhazard,
+		.span_uncertain = w->unresolved > 0,
+		.ncond = ncond,
 	};
 	for (size_t k = 0; k < w->nprof; k++) {
 		const struct profile *p = w->prof[k];
@@ -278,6 +285,7 @@ static void report_loop(struct worker *w, const struct elf_func *f, const struct
 					       reserve_hazards(w, max), max);
 	}
 	r->nhazard = (uint32_t)(w->out.nhazard - r->hazard);
+	r->nstore = geo->nstore;
 	name_section(w, f, r->hazard);
 	if (!r->nhazard && !w->opts->keep_all) {
 		w->out.nhazard = r->hazard;
@@ -401,7 +409,10 @@ static void scan_function(struct worker *w, size_t index)
 	w->out.bytes_decoded += f->size;
 	fr.loop = (uint32_t)w->out.nloop;
 	bool plt = plt_section(w->img->sec[f->sec].name);
-	if (!plt && (resolve_tables(w, f, n, &fr) | w->backward)) {
+	bool cyclic = !plt && (resolve_tables(w, f, n, &fr) | w->backward);
+
+	w->unresolved = fr.unresolved;
+	if (cyclic) {
 		mark_noreturn_calls(w);
 		cfg_build_tables(&w->cfg, w->insn, n, w->tab, w->ntab);
 		fold_same_spans(w);
@@ -631,6 +642,8 @@ int scan_image(const struct elf_image *img, const struct scan_opts *o,
 			if (started[k])
 				pthread_join(w[k].thread, NULL);
 		merge(r, w, nw);
+		if (o->cost)
+			scan_costs(img, o, r);
 	}
 	for (unsigned k = 0; k < nw; k++)
 		worker_free(&w[k]);

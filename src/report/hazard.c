@@ -48,6 +48,39 @@ void format_placement(const struct hazard *h, char *buf, size_t n)
 		snprintf(buf, n, "%u of %u", h->bad_placements, h->all_placements);
 }
 
+void format_loop_placement(const struct hazard *h, bool span_uncertain, char *buf, size_t n)
+{
+	if (!span_uncertain)
+		format_placement(h, buf, n);
+	else if (h->certain)
+		snprintf(buf, n, "placement certain, span uncertain");
+	else
+		snprintf(buf, n, "%u of %u, span uncertain", h->bad_placements, h->all_placements);
+}
+
+void format_cost(const struct hazard *h, char *buf, size_t n)
+{
+	if (h->slowdown > 0)
+		snprintf(buf, n, "%s%.2fx", h->slowdown_at_most ? "<=" : "", h->slowdown);
+	else
+		snprintf(buf, n, "-");
+}
+
+double hazard_saves(const struct hazard *h, double share)
+{
+	return h->slowdown > 0 ? share - share / h->slowdown : share;
+}
+
+const struct hazard *costliest_hazard(const struct hazard *const *h, size_t n)
+{
+	const struct hazard *best = h[0];
+
+	for (size_t i = 1; i < n; i++)
+		if (h[i]->slowdown > best->slowdown)
+			best = h[i];
+	return best;
+}
+
 /* The one that leads a row: the highest severity, then a certain one. */
 const struct hazard *worst_hazard(const struct hazard *const *h, size_t n)
 {

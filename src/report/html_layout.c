@@ -38,6 +38,8 @@ static void hazard_of(const json_t *j, struct hazard *h)
 	h->severity = (uint8_t)int_of(j, "severity");
 	h->window = (uint16_t)int_of(j, "window");
 	h->certain = json_is_true(json_object_get(j, "certain"));
+	h->slowdown = (float)json_number_value(json_object_get(j, "slowdown"));
+	h->slowdown_at_most = json_is_true(json_object_get(j, "slowdown_at_most"));
 	h->bad_placements = (uint16_t)int_of(pl, "hazardous");
 	h->all_placements = (uint16_t)int_of(pl, "possible");
 	h->fix_align = (uint16_t)int_of(fix, "align");
@@ -61,6 +63,7 @@ struct hrow {
 	uint64_t addr, bytes, samples;
 	size_t order;                   /* in the document: profiles in their order */
 	struct hazard h;                /* folded: the worst of the row's (worst_hazard) */
+	struct hazard priced;           /* ... the one priced highest (costliest_hazard) */
 	struct strbuf profiles;         /* the profiles of the row, each once */
 	char windows[48];               /* "16,64" */
 	char detail[96];                /* "2/1,2/1", or the branch */
@@ -96,8 +99,12 @@ static int by_worst(const void *a, const void *b)
 
 	if (x->cold != y->cold)
 		return x->cold ? 1 : -1;
-	if (x->samples != y->samples)
-		return x->samples > y->samples ? -1 : 1;
+	if (x->samples != y->samples || x->h.slowdown != y->h.slowdown) {
+		double kx = hazard_saves(&x->h, (double)x->samples), ky = hazard_saves(&y->h, (double)y->samples);
+
+		if (kx != ky)
+			return kx > ky ? -1 : 1;
+	}
 	if (x->h.severity != y->h.severity)
 		return x->h.severity > y->h.severity ? -1 : 1;
 	if (x->h.certain != y->h.certain)
@@ -164,6 +171,8 @@ static void fold_group(struct hrow *v, size_t n, struct hrow *out)
 			r.h = v[i].h;
 			r.haz = v[i].haz;       /* the detail's branch kind, the row's section */
 		}
+	r.priced = *costliest_hazard(hp, k);
+	r.priced.profile = NULL;
 	r.h.profile = NULL;             /* names[] is this frame's */
 	format_detail(&r, w, nw, r.detail, sizeof r.detail);
 	*out = r;
@@ -307,32 +316,38 @@ static void scan_rows(const json_t *file, struct hrows *rs)
 
 static void hazard_table(FILE *out, const struct hrows *rs)
 {
-	static const char *const cols[] = { ">samples %", "severity", "function", "section",
-		"address", "source", ">bytes", ">window", "detail", "rule", "profiles", "placement",
-		"fix" };
-	const size_t first = rs->run_samples ? 0 : 1;
+	static const char *const cols[] = { ">samples %", ">saves %", "severity", "function",
+		"section", "address", "source", ">bytes", ">window", "detail", "rule", "profiles",
+		"placement", "cost", "fix" };
+	const size_t first = rs->run_samples ? 0 : 2;
 	size_t shown = rs->n < HTML_ROWS ? rs->n : HTML_ROWS;
 	struct table t;
 
-	table_init(&t, 13 - first, cols + first);
-	t.max[2 - first] = 48;          /* C++ names: scan's text cuts them there too */
-	t.max[5 - first] = 48;
+	table_init(&t, 15 - first, cols + first);
+	t.max[3 - first] = 48;          /* C++ names: scan's text cuts them there too */
+	t.max[6 - first] = 48;
 	/* what may wrap: all but numbers, addresses and single words */
-	for (size_t c = 2; c < 13; c++)
-		t.wrap[c - first] = c != 4 && c != 6 && c != 7;
+	for (size_t c = 3; c < 15; c++)
+		t.wrap[c - first] = c != 5 && c != 7 && c != 8 && c != 13;
 	for (size_t i = 0; i < shown; i++) {
 		const struct hrow *r = &rs->v[i];
-		char pct[16], addr[20], bytes[24], place[32];
+		char pct[16], saves[16], addr[20], bytes[24], place[48], cost[16];
+		double share = rs->run_samples ? (double)r->samples / (double)rs->run_samples : 0.0;
 		const char *src = r->loop ? json_str(r->loop, "source", "-") : "-";
 
-		snprintf(pct, sizeof pct, "%.1f", rs->run_samples ?
-			 100.0 * (double)r->samples / (double)rs->run_samples : 0.0);
+		snprintf(pct, sizeof pct, "%.1f", 100.0 * share);
+		if (r->priced.slowdown > 0)
+			snprintf(saves, sizeof saves, "%.1f", 100.0 * hazard_saves(&r->priced, share));
+		else
+			snprintf(saves, sizeof saves, "-");
 		hex_addr(addr, r->addr);
 		snprintf(bytes, sizeof bytes, "%" PRIu64, r->bytes);
-		format_placement(&r->h, place, sizeof place);
-		const char *all[13] = { pct, severity_name(r->h.severity), r->name,
+		format_loop_placement(&r->h, r->loop && json_is_false(json_object_get(r->loop,
+				      "span_certain")), place, sizeof place);
+		format_cost(&r->priced, cost, sizeof cost);
+		const char *all[15] = { pct, saves, severity_name(r->h.severity), r->name,
 			json_str(r->haz, "section", "-"), addr, src, bytes, r->windows, r->detail,
-			json_str(r->haz, "rule", "-"), sb_str(&r->profiles), place, r->fix };
+			json_str(r->haz, "rule", "-"), sb_str(&r->profiles), place, cost, r->fix };
 		table_row_v(&t, all + first);
 	}
 	table_html(&t, out, "hazards");

@@ -109,6 +109,18 @@ unsigned change_svg_height(const struct change_plot *p);
 const char *severity_name(unsigned severity);           /* high, medium, low */
 void format_fix(const struct hazard *h, char *buf, size_t n);      /* ".p2align 4 (+6 B)" */
 void format_placement(const struct hazard *h, char *buf, size_t n); /* "certain", "3 of 4" */
+/* ... of a loop's hazard: a loop whose span is uncertain (an unresolved
+ * indirect jump in its function) is never called certain (issue 26). */
+void format_loop_placement(const struct hazard *h, bool span_uncertain, char *buf, size_t n);
+/* "1.92x", the predicted slowdown ("<=1.08x" a bound from above); "-"
+ * for a rule the cost model does not price. */
+void format_cost(const struct hazard *h, char *buf, size_t n);
+/* The share of a run aligning would save, of a hazard in code with `share`
+ * of it: share - share / slowdown; a rule not priced: its whole share. */
+double hazard_saves(const struct hazard *h, double share);
+/* The hazard of a row h[0..n) the cost model prices highest (the row's
+ * cost, and what aligning saves), else h[0]. */
+const struct hazard *costliest_hazard(const struct hazard *const *h, size_t n);
 /* A row is one subject's hazards of one rule over every profile and
  * window, h[0..n) (issue 24): the hazard that leads it, its profiles
  * "skylake,zen5" (each once), its windows "16,64", and one fix that holds

@@ -92,6 +92,13 @@ void results_scan_file(struct json_stream *s, struct elf_image *img,
 	for (size_t i = 0; i < r->nprofile; i++)
 		json_array_append_new(profiles, json_string(r->profile[i]->name));
 	json_object_set_new(head, "profiles", profiles);
+	if (r->back_end[0][0]) {
+		json_t *be = json_object();
+
+		for (size_t i = 0; i < r->nprofile; i++)
+			json_object_set_new(be, r->profile[i]->name, json_string(r->back_end[i]));
+		json_object_set_new(head, "back_end", be);
+	}
 	if (r->hot)
 		json_object_set_new(head, "samples", json_pack("{s:I, s:I}", "file",
 			(json_int_t)r->file_samples, "run", (json_int_t)r->run_samples));

@@ -38,6 +38,7 @@ void jw_int(struct jw *w, const char *key, long long v);
 void jw_hex(struct jw *w, const char *key, uint64_t v);   /* "0x...": > 2^53 */
 void jw_bool(struct jw *w, const char *key, bool v);
 void jw_null(struct jw *w, const char *key);
+void jw_real(struct jw *w, const char *key, double v);   /* three decimals */
 
 /* Hazards, loops and functions as scan and diff write them. h: pointers,
  * else v: an array. */

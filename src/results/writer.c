@@ -198,6 +198,15 @@ void jw_bool(struct jw *w, const char *key, bool v)
 	done(w, p + (v ? 4 : 5));
 }
 
+/* A ratio or a count of cycles: three decimals, as the text shows them. */
+void jw_real(struct jw *w, const char *key, double v)
+{
+	char *p = begin(w, key, 32);
+	int n = snprintf(p, 32, "%.3f", v);
+
+	done(w, p + (n > 0 && n < 32 ? n : 0));
+}
+
 void jw_null(struct jw *w, const char *key)
 {
 	char *p = begin(w, key, 4);
@@ -260,6 +269,12 @@ void results_write_hazard(struct jw *w, const char *key, const struct hazard *h)
 			jw_hex(w, "pair", h->pair);
 	}
 	write_fix(w, h);
+	if (h->slowdown > 0)
+		jw_real(w, "slowdown", h->slowdown);
+	else
+		jw_null(w, "slowdown");
+	if (h->slowdown_at_most)
+		jw_bool(w, "slowdown_at_most", true);
 	jw_close(w, '}');
 }
 
@@ -285,6 +300,39 @@ static void write_windows(struct jw *w, const struct scan_result *r, const struc
 		jw_int(w, "best", windows_best(l->bytes, model_windows[i]));
 		jw_close(w, '}');
 	}
+	jw_close(w, '}');
+}
+
+/* "cost": the predicted slowdown at today's placement against the best,
+ * the bound that decides it, the cycles behind it, and with samples the
+ * share of the run aligning would save (issue 26). Null when the scan was
+ * not priced (diff). */
+static void write_cost(struct jw *w, const struct scan_result *r, const struct loop_report *l)
+{
+	const struct loop_cost *c = &l->cost;
+
+	if (!c->slowdown) {
+		jw_null(w, "cost");
+		return;
+	}
+	jw_open(w, "cost", '{');
+	jw_real(w, "slowdown", c->slowdown);
+	jw_string(w, "bound", cost_bound_name(c->bound));
+	jw_string(w, "profile", r->profile[c->profile]->name);
+	if (c->window) {
+		jw_int(w, "window", c->window);
+		jw_real(w, "front_end", c->front_end);
+		jw_real(w, "front_end_best", c->front_end_best);
+	} else {
+		jw_null(w, "window");
+	}
+	if (c->back_end > 0)
+		jw_real(w, "back_end", c->back_end);
+	else
+		jw_null(w, "back_end");
+	jw_string(w, "back_end_source", cost_source_name(c->source));
+	if (r->hot)             /* the share of the run aligning would save */
+		jw_real(w, "saves", hot_saves(r, l));
 	jw_close(w, '}');
 }
 
@@ -324,6 +372,8 @@ void results_write_loop(struct jw *w, const char *key, struct elf_image *img,
 	if (lines && *elf_source_line(img, l->sec, l->start, src, sizeof src))
 		jw_string(w, "source", src);
 	write_windows(w, r, l);
+	jw_bool(w, "span_certain", !l->span_uncertain);
+	write_cost(w, r, l);
 	if (r->hot)
 		jw_int(w, "samples", (long long)l->samples);
 	results_write_hazards(w, "hazards", NULL, r->hazard + l->hazard, l->nhazard);

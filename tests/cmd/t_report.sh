@@ -74,9 +74,9 @@ expect_eq "header: diff's command line" "$(row - files 3 | awk -F ' [|] ' '{ pri
 
 # ---- scan: worst first, exact cells, as scan's own table ----
 expect_eq "scan: the worst hazard's row" "$(row scan-1 hazards 1)" \
-	"high | many_back | .text | 0x401110 | - | 40 | 32 | jcc 0x40111f | branch-crosses-window | skylake | certain | .p2align 6 (+48 B)"
+	"high | many_back | .text | 0x401110 | - | 40 | 32 | jcc 0x40111f | branch-crosses-window | skylake | certain | - | .p2align 6 (+48 B)"
 expect_eq "scan: one row per loop and rule, its profiles and windows named, one fix for all" "$(row scan-1 hazards 3)" \
-	"medium | fwd_cross | .text | 0x40122c | - | 40 | 16,64 | 4/3,2/1 | loop-straddles-window | zen4,skylake | certain | .p2align 6 (+20 B)"
+	"medium | fwd_cross | .text | 0x40122c | - | 40 | 16,64 | 4/3,2/1 | loop-straddles-window | zen4,skylake | certain | 2.00x | .p2align 6 (+20 B)"
 expect_eq "scan: every row as scan's text table has it, in its order" \
 	"$(grep '^row scan-1 hazards [1-9]' "$TMP/cells" | sed 's/^row scan-1 hazards [0-9]* //')" \
 	"$(sed -n '3,$p' "$TMP/scan.txt" | grep -v '^[0-9]* hazards' | sed -E 's/ {2,}/ | /g')"
@@ -97,7 +97,7 @@ PS_TOTAL=$(grep -c . "$TMP/hotcold.txt")
 PS_HOT=$(awk '$1 ~ /^40107[a-f]$|^40108[0-2]$/' "$TMP/hotcold.txt" | grep -c .)
 PS_HOT_PCT=$(awk -v a="$PS_HOT" -v b="$PS_TOTAL" 'BEGIN { printf "%.1f", 100 * a / b }')
 expect_eq "scan --hot: a samples column, the hot loop first with its share" \
-	"$(row scan-2 hazards 1 | awk -F ' [|] ' '{ print $1, $3, $5, $10 }')" \
+	"$(row scan-2 hazards 1 | awk -F ' [|] ' '{ print $1, $4, $6, $11 }')" \
 	"$PS_HOT_PCT hot 0x40107a loop-straddles-window"
 
 # ---- escaping ----
@@ -108,7 +108,7 @@ expect_eq "hostile name: escaped in the SVG's label" \
 expect_eq "hostile name: reads back as itself" "$(row scan-3 hazards 1 | cut -d'|' -f2)" " evil<&\"'x "
 expect_eq "hostile name: never raw" "$(grep -c "evil<&" "$TMP/page.html")" 0
 expect_eq "hostile name: its loop 0x40103e spans 0x401040" "$(row scan-3 hazards 1)" \
-	"medium | evil<&\"'x | .text | 0x40103e | - | 4 | 16,64 | 2/1,2/1 | loop-straddles-window | zen1 | certain | .p2align 2 (+2 B)"
+	"medium | evil<&\"'x | .text | 0x40103e | - | 4 | 16,64 | 2/1,2/1 | loop-straddles-window | zen1 | certain | 2.00x | .p2align 2 (+2 B)"
 
 # ---- diff: the verdict on top, what changed ----
 expect_eq "diff: the gate's verdict first" "$(cells '^verdict diff-1')" \

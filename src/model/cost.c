@@ -1,0 +1,596 @@
+/* What a straddle costs (issue 26; DESIGN: the hazard model, "Cost"). The
+ * front end fetches a window a cycle, so a loop's iteration needs at least
+ * the windows it touches; its back end needs the cycles llvm-mca's model
+ * of the CPU gives it (dependency chains, divides, ports), and at least the
+ * profile's measured bound (issue width, stores a cycle). The slower of
+ * the two decides: a loop whose back end needs more cycles than it fetches
+ * windows pays nothing for a straddle, and says which bound hides it. */
+#include "model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *cost_bound_name(enum cost_bound b)
+{
+	static const char *const names[NCOST_BOUND] = { "at-best", "front-end", "latency", "divide",
+		"store", "issue", "loop-buffer" };
+
+	return b < NCOST_BOUND ? names[b] : "?";
+}
+
+const char *cost_source_name(enum cost_source s)
+{
+	static const char *const names[] = { "none", "profile", "llvm-mca", "llvm-mca-width" };
+
+	return s <= COST_SOURCE_MCA_WIDTH ? names[s] : "?";
+}
+
+static double larger(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+/* The largest over p's straddle windows of max(touched, be) / max(best,
+ * be), touched(w, ctx) the windows of w the loop touches. */
+static double worst_ratio(const struct profile *p, uint64_t bytes, double be,
+			  unsigned (*touched)(unsigned w, const void *ctx), const void *ctx,
+			  unsigned *window)
+{
+	unsigned ws[3];
+	size_t n = profile_straddle_windows(p, ws);
+	double worst = 1;
+
+	*window = 0;
+	for (size_t i = 0; i < n; i++) {
+		double t = touched(ws[i], ctx), b = windows_best(bytes, ws[i]);
+		double ratio = larger(t, be) / larger(b, be);
+
+		if (t <= b)
+			continue;
+		if (ratio > worst || !*window) {
+			worst = ratio;
+			*window = ws[i];
+		}
+	}
+	return worst;
+}
+
+struct one_run {
+	uint64_t start, bytes;
+};
+
+static unsigned run_touched(unsigned w, const void *ctx)
+{
+	const struct one_run *x = ctx;
+
+	return windows_touched(x->start, x->start + x->bytes, w);
+}
+
+double cost_ratio_at(const struct profile *p, uint64_t start, uint64_t bytes, double be,
+		     unsigned *window)
+{
+	struct one_run x = { start, bytes };
+
+	return worst_ratio(p, bytes, be, run_touched, &x, window);
+}
+
+struct scanned_loop {
+	const struct scan_result *r;
+	const struct loop_report *l;
+};
+
+static unsigned scanned_touched(unsigned w, const void *ctx)
+{
+	const struct scanned_loop *x = ctx;
+
+	return loop_touched(x->r, x->l, w);
+}
+
+/* A scanned loop's ratio: its pieces' windows (a loop in pieces). */
+static double loop_ratio(const struct scan_result *r, const struct loop_report *l,
+			 const struct profile *p, double be, unsigned *window)
+{
+	struct scanned_loop x = { r, l };
+
+	return worst_ratio(p, l->bytes, be, scanned_touched, &x, window);
+}
+
+/* llvm-mca's cycles well above what the ports alone need mean a chain of
+ * dependent instructions decides (the 3-cycle imul chain: 3.03 against a
+ * throughput of 1.0 on znver3, LLVM 14). */
+#define LATENCY_OVER_THROUGHPUT 1.5
+
+enum cost_bound cost_bound_of(const struct back_end *b, double front_end)
+{
+	if (b->cycles < front_end)
+		return COST_FRONT_END;
+	if (b->store > 0 && b->store >= b->cycles)
+		return COST_STORE;
+	if (b->issue > 0 && b->issue >= b->cycles)
+		return COST_ISSUE;
+	if (b->dispatch > 0 && b->dispatch >= b->cycles)
+		return COST_ISSUE;      /* the model's width alone: not simulated */
+	if (b->divides)
+		return COST_DIVIDE;
+	if (b->mca_cycles > 0 && b->mca_cycles >= LATENCY_OVER_THROUGHPUT * b->mca_throughput)
+		return COST_LATENCY;
+	/* the ports: stores alone, at one a cycle, would fill them */
+	if (b->nstore > 0 && b->nstore >= b->mca_throughput)
+		return COST_STORE;
+	return COST_ISSUE;
+}
+
+/* The profile's bound and llvm-mca's region (NULL: not modelled). A
+ * profile whose issue width was measured (calibrate) is believed over
+ * LLVM's model for what it measured, the rate instructions and stores go
+ * through: LLVM 19's znver5 (its Zen 4 model) dispatches 6 a cycle and
+ * puts 3 stores above 2 cycles, where Zen 5 paid for a line with 19 nops
+ * and with 3 stores (tests/fixtures/x86/backend.S). The model still adds
+ * what no rate shows: a dependency chain, a divide. */
+static void combine(const struct profile *p, uint32_t ninsn, const struct mca_region *m,
+		    struct back_end *b)
+{
+	bool modelled = m && m->ok;
+
+	b->issue = p->issue_width ? (double)ninsn / p->issue_width : 0;
+	b->store = p->stores_per_cycle && b->nstore > 0 ? (double)b->nstore / p->stores_per_cycle : 0;
+	b->mca_cycles = modelled ? m->cycles : 0;
+	b->mca_throughput = modelled ? m->throughput : 0;
+	if (modelled && p->issue_width && !b->divides &&
+	    m->cycles < LATENCY_OVER_THROUGHPUT * m->throughput)
+		modelled = false;
+	b->cycles = larger(larger(modelled ? b->mca_cycles : 0, b->dispatch),
+			   larger(b->issue, b->store));
+	b->source = modelled ? COST_SOURCE_MCA : b->dispatch ? COST_SOURCE_MCA_WIDTH :
+		    p->issue_width ? COST_SOURCE_PROFILE : COST_SOURCE_NONE;
+}
+
+#define ASM_LINE 160
+
+/* The instructions of code[0..n) at addr as lines of the region being
+ * made, labels relative to base; false when one does not decode. */
+static bool add_lines(struct mca_input *in, struct decoder *d, const uint8_t *code, size_t n,
+		      uint64_t addr, uint64_t base, bool *divides, uint32_t *ninsn)
+{
+	char line[ASM_LINE];
+
+	for (size_t off = 0; off < n;) {
+		struct insn insn;
+		bool div;
+
+		decode_one(d, code + off, n - off, addr + off, &insn);
+		if (insn.kind == BR_INVALID || insn.undecoded ||
+		    !decode_asm_text(d, code + off, n - off, addr + off, base, line, sizeof line, &div))
+			return false;
+		*divides |= div;
+		sb_addf(&in->text, "%s\n", line);
+		(*ninsn)++;
+		off += insn.len;
+	}
+	return true;
+}
+
+/* The loop's pieces p[0..np) (addresses; the function's bytes `fcode`
+ * start at faddr) as one region: what an iteration runs. False when an
+ * instruction does not decode (the loop is left to the bound). */
+static bool add_loop(struct mca_input *in, struct decoder *d, const uint8_t *fcode, uint64_t faddr,
+		     const struct loop_piece *p, size_t np, bool *divides)
+{
+	size_t start = in->text.len;
+	uint32_t ninsn = 0;
+
+	*divides = false;
+	for (size_t i = 0; i < np; i++)
+		if (!add_lines(in, d, fcode + (p[i].start - faddr), p[i].end - p[i].start, p[i].start,
+			       p[0].start, divides, &ninsn)) {
+			in->text.len = start;
+			if (in->text.s)
+				in->text.s[start] = 0;
+			return false;
+		}
+	GROW(in->loop, in->cap, in->nloop + 1);
+	in->loop[in->nloop++] = (struct mca_loop){ start, in->text.len, ninsn };
+	return true;
+}
+
+static void mca_input_free(struct mca_input *in)
+{
+	sb_free(&in->text);
+	free(in->loop);
+	memset(in, 0, sizeof *in);
+}
+
+/* The stores of code[0..n), through the decoder's own count. */
+static int32_t count_stores(struct decoder *d, const uint8_t *code, size_t n, uint64_t addr)
+{
+	struct insn *insn = xcalloc(n + 1, sizeof *insn);
+	size_t used, k = decode_run(d, code, n, addr, insn, n + 1, &used);
+	int32_t stores = (int32_t)decode_count_stores(d, insn, code, n);
+
+	(void)k;
+	free(insn);
+	return stores;
+}
+
+int loop_back_end(const char *llvm_mca, const struct profile *p, struct decoder *d,
+		  const uint8_t *code, size_t n, uint64_t addr, struct back_end *out, struct err *e)
+{
+	struct mca_input in = { .arch = p->arch };
+	struct mca_region m = { 0 };
+	const char *cpu = mca_cpu(llvm_mca, p);
+	struct err ignored;
+	uint32_t ncond = 0;
+
+	memset(out, 0, sizeof *out);
+	struct loop_piece one = { addr, addr + n };
+
+	for (size_t off = 0; off < n;) {        /* the branches that may fuse */
+		struct insn insn;
+
+		decode_one(d, code + off, n - off, addr + off, &insn);
+		ncond += insn.kind == BR_COND;
+		off += insn.len;
+	}
+	if (!add_loop(&in, d, code, addr, &one, 1, &out->divides)) {
+		mca_input_free(&in);
+		return err_set(e, "the loop at %#llx does not decode", (unsigned long long)addr);
+	}
+	out->nstore = count_stores(d, code, n, addr);
+	if (cpu)
+		mca_run(llvm_mca, cpu, p->arch, &in, &m, &ignored);
+	out->dispatch = cpu && !p->issue_width ?
+			(double)(in.loop[0].ninsn - ncond) / larger(1, mca_dispatch_width(llvm_mca, cpu, p->arch)) : 0;
+	combine(p, in.loop[0].ninsn, &m, out);
+	mca_input_free(&in);
+	return 0;
+}
+
+/* ---- a whole scan ---- */
+
+/* Loops past this many instructions are not simulated: their back end is
+ * the model's dispatch width at least (source "llvm-mca-width", so their
+ * slowdown is a bound from above), as llvm-mca's time grows with the
+ * instructions it simulates (half of libLLVM-14's loops left to simulate
+ * are larger: make bench-scan). Nor are loops that call: llvm-mca gives a
+ * call 100 cycles of latency ("call instructions are not correctly
+ * modeled"), and the callee's time is not in the loop's bytes. */
+#define MCA_MAX_INSN 64
+
+static bool straddle_hazard(const struct scan_result *r, const struct loop_report *l)
+{
+	for (uint32_t h = l->hazard; h < l->hazard + l->nhazard; h++)
+		if (r->hazard[h].rule == RULE_LOOP_STRADDLES)
+			return true;
+	return false;
+}
+
+struct pricing {
+	const struct scan_opts *o;
+	struct scan_result *r;
+	struct mca_input in;
+	size_t *input;                  /* per loop: its index in `in`, SIZE_MAX none */
+	bool *divides;                  /* per input loop */
+	size_t divides_cap;
+	unsigned width[32];             /* per profile: its model's dispatch width, 0 none */
+	const char *cpu[32];            /* per profile: its model's -mcpu, NULL none */
+	struct mca_region *region[32];  /* per profile: per input loop, NULL none */
+	bool *drop;                     /* per hazard: hidden by the back end */
+	size_t dropped;
+};
+
+static size_t profile_index(const struct scan_result *r, const struct profile *p)
+{
+	for (size_t k = 0; k < r->nprofile; k++)
+		if (r->profile[k] == p)
+			return k;
+	return 0;
+}
+
+static void back_end_of(const struct pricing *c, size_t loop, size_t k, struct back_end *b)
+{
+	const struct loop_report *l = &c->r->loop[loop];
+	size_t in = c->input[loop];
+
+	memset(b, 0, sizeof *b);
+	b->nstore = l->nstore;
+	b->divides = in != SIZE_MAX && c->divides[in];
+	if (c->width[k] && !c->r->profile[k]->issue_width)
+		b->dispatch = (double)(l->ninsn - (l->ninsn > l->ncond ? l->ncond : 0)) / c->width[k];
+	combine(c->r->profile[k], l->ninsn, in != SIZE_MAX && c->region[k] ? &c->region[k][in] : NULL,
+		b);
+}
+
+#define MCA_NEGLIGIBLE 0.1
+
+/* Does a straddle hazard of the loop need llvm-mca's simulation? Not
+ * where the model's dispatch width alone hides it: its cycles are never
+ * fewer, and simulating costs ~2.5 us an instruction and iteration
+ * (libLLVM-14's 2,801 loops without calls took 17 s at 100 iterations).
+ * Nor where, at that width, the straddle can cost at most
+ * MCA_NEGLIGIBLE: one 16 B window more of 10 (then the slowdown given is
+ * that bound, "<=1.08x", its source "llvm-mca-width"; 5% here cost
+ * libLLVM-14's scan 1.6x its time without llvm-mca, 10% 1.3x).
+ * A measured profile believes its own width, so only the model's chains
+ * and divides could hide a straddle it kept: those are simulated. */
+static bool needs_simulation(const struct pricing *c, const struct loop_report *l)
+{
+	const struct scan_result *r = c->r;
+
+	for (uint32_t h = l->hazard; h < l->hazard + l->nhazard; h++) {
+		const struct hazard *z = &r->hazard[h];
+		size_t k = profile_index(r, z->profile);
+		struct back_end b;
+
+		if (z->rule != RULE_LOOP_STRADDLES || !c->cpu[k])
+			continue;
+		back_end_of(c, (size_t)(l - r->loop), k, &b);
+		double best = windows_best(l->bytes, z->window);
+
+		if (b.cycles < best + 1 &&
+		    (!b.dispatch || (best + 1) / larger(best, b.cycles) > 1 + MCA_NEGLIGIBLE))
+			return true;
+	}
+	return false;
+}
+
+/* A region whose text an earlier one has (the same loop in another
+ * function: templates, inlined copies) is that one: open addressing over
+ * FNV-1a hashes of the text, the table twice the loops or more. */
+struct same_text {
+	size_t *slot;                   /* region + 1, 0 empty */
+	size_t mask;
+};
+
+static uint64_t text_hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)s[i]) * 1099511628211ull;
+	return h;
+}
+
+/* The earlier region with the text of the last one, else SIZE_MAX (and
+ * the last one is entered). */
+static size_t same_text_find(struct same_text *t, const struct mca_input *in)
+{
+	const struct mca_loop *last = &in->loop[in->nloop - 1];
+	size_t len = last->text_end - last->text;
+	const char *s = in->text.s + last->text;
+
+	for (size_t i = text_hash(s, len) & t->mask;; i = (i + 1) & t->mask) {
+		const struct mca_loop *o;
+
+		if (!t->slot[i]) {
+			t->slot[i] = in->nloop;
+			return SIZE_MAX;
+		}
+		o = &in->loop[t->slot[i] - 1];
+		if ((size_t)(o->text_end - o->text) == len && memcmp(in->text.s + o->text, s, len) == 0)
+			return t->slot[i] - 1;
+	}
+}
+
+/* The loops that straddle become regions of the one llvm-mca input, but
+ * for those the model's dispatch width already decides. */
+static void gather(struct pricing *c, const struct elf_image *img)
+{
+	struct scan_result *r = c->r;
+	struct decoder *d = decoder_new(img->arch);
+	struct same_text same = { 0 };
+
+	for (same.mask = 1023; same.mask < 2 * r->nloop; same.mask = 2 * same.mask + 1)
+		;
+	same.slot = xcalloc(same.mask + 1, sizeof *same.slot);
+	for (size_t f = 0; d && f < r->nfunc; f++) {
+		const struct elf_func *fn = &r->funcs.v[r->func[f].func];
+		const uint8_t *bytes = elf_func_bytes(img, fn);
+
+		for (uint32_t k = r->func[f].loop; bytes && k < r->func[f].loop + r->func[f].nloop; k++) {
+			struct loop_report *l = &r->loop[k];
+			const struct loop_piece *pc = r->piece + l->piece;
+			size_t earlier;
+			bool div;
+
+			if (!straddle_hazard(r, l))
+				continue;
+			if (l->ninsn > MCA_MAX_INSN || l->has_call || !needs_simulation(c, l) ||
+			    !add_loop(&c->in, d, bytes, fn->addr, pc, l->npiece, &div))
+				continue;
+			if (l->nstore < 0)
+				for (uint32_t i = (l->nstore = 0); i < l->npiece; i++)
+					l->nstore += count_stores(d, bytes + (pc[i].start - fn->addr),
+								  pc[i].end - pc[i].start, pc[i].start);
+			if ((earlier = same_text_find(&same, &c->in)) != SIZE_MAX) {
+				c->in.text.len = c->in.loop[--c->in.nloop].text;
+				c->input[k] = earlier;
+				continue;
+			}
+			c->input[k] = c->in.nloop - 1;
+			GROW(c->divides, c->divides_cap, c->in.nloop);
+			c->divides[c->in.nloop - 1] = div;
+		}
+	}
+	free(same.slot);
+	decoder_free(d);
+}
+
+/* One llvm-mca process per CPU model: profiles sharing a model share its
+ * answer. r->back_end says, per profile, what priced its loops. */
+static void run_models(struct pricing *c)
+{
+	struct scan_result *r = c->r;
+	const char **cpu = c->cpu;
+
+	for (size_t k = 0; k < r->nprofile; k++) {
+		const struct profile *p = r->profile[k];
+		struct err e = { "" };
+
+		snprintf(r->back_end[k], sizeof r->back_end[k], "%s",
+			 p->issue_width ? "profile" : "none");
+		for (size_t j = 0; cpu[k] && c->in.nloop && j < k; j++)
+			if (cpu[j] && strcmp(cpu[j], cpu[k]) == 0 && c->region[j]) {
+				c->region[k] = c->region[j];
+				break;
+			}
+		if (cpu[k] && c->in.nloop && !c->region[k]) {
+			c->region[k] = xcalloc(c->in.nloop, sizeof *c->region[k]);
+			if (mca_run(c->o->llvm_mca, cpu[k], p->arch, &c->in, c->region[k], &e)) {
+				free(c->region[k]);
+				c->region[k] = NULL;
+				snprintf(r->back_end[k], sizeof r->back_end[k], "%.47s",
+					 p->issue_width ? "profile (llvm-mca failed)" : "none (llvm-mca failed)");
+				cpu[k] = NULL;
+			}
+		}
+		if (cpu[k])
+			snprintf(r->back_end[k], sizeof r->back_end[k], "llvm-mca %.12s -mcpu=%.19s",
+				 mca_version(c->o->llvm_mca), cpu[k]);
+	}
+}
+
+/* in_loop_buffer (rules.c) from what the report keeps of the geometry. */
+static bool in_loop_buffer_report(const struct profile *p, const struct loop_report *l)
+{
+	return p->loop_buffer && l->innermost && !l->has_call && l->ninsn <= p->loop_buffer;
+}
+
+/* The loop's cost under each profile; the highest is its own. */
+static void price_loop(struct pricing *c, size_t i)
+{
+	struct scan_result *r = c->r;
+	struct loop_report *l = &r->loop[i];
+
+	l->cost = (struct loop_cost){ 0 };
+	for (size_t k = 0; k < r->nprofile; k++) {
+		const struct profile *p = r->profile[k];
+		struct back_end b;
+		unsigned w;
+		double ratio;
+		struct loop_cost lc;
+
+		back_end_of(c, i, k, &b);
+		ratio = loop_ratio(r, l, p, b.cycles, &w);
+		lc = (struct loop_cost){ .slowdown = (float)ratio, .back_end = (float)b.cycles,
+					 .window = (uint16_t)w, .source = b.source, .profile = (uint8_t)k };
+		lc.front_end = w ? (float)loop_touched(r, l, w) : 0;
+		lc.front_end_best = w ? (float)windows_best(l->bytes, w) : 0;
+		lc.bound = in_loop_buffer_report(p, l) ? COST_LOOP_BUFFER :
+			   !w ? COST_AT_BEST : cost_bound_of(&b, lc.front_end);
+		if (lc.bound == COST_LOOP_BUFFER)
+			lc.slowdown = 1;
+		if (k == 0 || lc.slowdown > l->cost.slowdown)
+			l->cost = lc;
+	}
+}
+
+/* A straddle costs max(best + 1, be) / max(best, be) where it is
+ * hazardous (one window more than the best); none when the back end needs
+ * best + 1 cycles or more: then it is no hazard. */
+static void price_hazards(struct pricing *c, size_t i)
+{
+	struct scan_result *r = c->r;
+	struct loop_report *l = &r->loop[i];
+
+	for (uint32_t h = l->hazard; h < l->hazard + l->nhazard; h++) {
+		struct hazard *z = &r->hazard[h];
+		struct back_end b;
+		double best;
+
+		if (z->rule != RULE_LOOP_STRADDLES)
+			continue;
+		back_end_of(c, i, profile_index(r, z->profile), &b);
+		best = windows_best(l->bytes, z->window);
+		z->slowdown = (float)(larger(best + 1, b.cycles) / larger(best, b.cycles));
+		z->slowdown_at_most = b.source == COST_SOURCE_MCA_WIDTH;
+		if (b.cycles >= best + 1) {
+			c->drop[h] = true;
+			c->dropped++;
+			l->back_end_bound = true;
+		}
+	}
+}
+
+/* The hazards the back end hides leave the result; without keep_all, so
+ * do the loops left with none and the functions left with nothing. The
+ * arrays are rebuilt in function order (a scan's workers wrote theirs in
+ * their own order: scan.c, merge). */
+static void remove_hidden(struct pricing *c)
+{
+	struct scan_result *r = c->r;
+	bool keep = c->o->keep_all;
+	struct func_report *func = big_realloc(NULL, (r->nfunc + 1) * sizeof *func);
+	struct loop_report *loop = big_realloc(NULL, (r->nloop + 1) * sizeof *loop);
+	struct hazard *hazard = big_realloc(NULL, (r->nhazard + 1) * sizeof *hazard);
+	size_t nf = 0, nl = 0, nh = 0;
+
+	for (size_t f = 0; f < r->nfunc; f++) {
+		struct func_report fr = r->func[f];
+
+		fr.loop = (uint32_t)nl;
+		for (uint32_t k = r->func[f].loop; k < r->func[f].loop + r->func[f].nloop; k++) {
+			struct loop_report lr = r->loop[k];
+
+			lr.hazard = (uint32_t)nh;
+			for (uint32_t h = r->loop[k].hazard; h < r->loop[k].hazard + r->loop[k].nhazard; h++)
+				if (!c->drop[h])
+					hazard[nh++] = r->hazard[h];
+			lr.nhazard = (uint32_t)(nh - lr.hazard);
+			if (lr.nhazard || keep)
+				loop[nl++] = lr;
+		}
+		fr.nloop = (uint32_t)(nl - fr.loop);
+		fr.hazard = (uint32_t)nh;
+		for (uint32_t h = r->func[f].hazard; h < r->func[f].hazard + r->func[f].nhazard; h++)
+			hazard[nh++] = r->hazard[h];
+		if (fr.nloop || fr.nhazard || fr.nirr || keep)
+			func[nf++] = fr;
+	}
+	big_free(r->func);
+	big_free(r->loop);
+	big_free(r->hazard);
+	r->func = func;
+	r->loop = loop;
+	r->hazard = hazard;
+	r->nfunc = nf;
+	r->nloop = nl;
+	r->nhazard = nh;
+}
+
+void scan_costs(const struct elf_image *img, const struct scan_opts *o, struct scan_result *r)
+{
+	struct pricing c = { .o = o, .r = r, .in = { .arch = img->arch } };
+	bool modelled = false;
+
+	for (size_t k = 0; k < r->nprofile; k++) {
+		c.cpu[k] = mca_cpu(o->llvm_mca, r->profile[k]);
+		c.width[k] = c.cpu[k] ? mca_dispatch_width(o->llvm_mca, c.cpu[k], r->profile[k]->arch) : 0;
+		modelled |= c.cpu[k] != NULL;
+	}
+	c.input = xmalloc((r->nloop + 1) * sizeof *c.input);
+	for (size_t i = 0; i < r->nloop; i++)
+		c.input[i] = SIZE_MAX;
+	if (modelled)
+		gather(&c, img);
+	run_models(&c);
+	c.drop = xcalloc(r->nhazard + 1, sizeof *c.drop);
+	for (size_t i = 0; i < r->nloop; i++) {
+		price_hazards(&c, i);
+		price_loop(&c, i);
+	}
+	if (c.dropped)
+		remove_hidden(&c);
+	for (size_t k = 0; k < r->nprofile; k++) {
+		bool shared = false;
+
+		for (size_t j = 0; j < k; j++)
+			shared |= c.region[j] == c.region[k];
+		if (!shared)
+			free(c.region[k]);
+	}
+	free(c.drop);
+	free(c.input);
+	free(c.divides);
+	mca_input_free(&c.in);
+}

@@ -1,0 +1,440 @@
+/* llvm-mca as the cost model's back end (issue 26): LLVM's scheduling
+ * models, kept by the people who write the compilers' schedulers, give the
+ * cycles an iteration needs to execute (dependency chains through
+ * registers, divides, ports), which a hand table would only guess. One
+ * process a scan: every loop is a code region of one input (llvm-mca's
+ * "# LLVM-MCA-BEGIN name" markers), so its start-up (~20 ms) is paid once,
+ * not once a loop. */
+#include "model.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* A memory file holding `len` bytes of s (NULL: empty), at offset 0. */
+static int memory_file(const char *name, const char *s, size_t len)
+{
+	int fd = memfd_create(name, MFD_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	for (size_t off = 0; off < len;) {
+		ssize_t k = write(fd, s + off, len - off);
+
+		if (k <= 0) {
+			close(fd);
+			return -1;
+		}
+		off += (size_t)k;
+	}
+	lseek(fd, 0, SEEK_SET);
+	return fd;
+}
+
+static char *read_all(int fd)
+{
+	struct strbuf b = { 0 };
+	char buf[1 << 16];
+	ssize_t k;
+
+	lseek(fd, 0, SEEK_SET);
+	while ((k = read(fd, buf, sizeof buf)) > 0)
+		sb_addf(&b, "%.*s", (int)k, buf);
+	return b.s ? b.s : xstrdup("");
+}
+
+/* Run argv with `in` on standard input; its standard output and error in
+ * *out and *err (malloc'd). The exit status, or -1 when it could not run. */
+static int run_program(char *const argv[], const char *in, size_t inlen, char **out, char **err)
+{
+	int fin = memory_file("mca-in", in, inlen), fout = memory_file("mca-out", NULL, 0),
+	    ferr = memory_file("mca-err", NULL, 0), status = -1;
+	pid_t pid = -1;
+
+	*out = *err = NULL;
+	fflush(NULL);           /* the child's copy of stdio must not write it again */
+	if (fin >= 0 && fout >= 0 && ferr >= 0)
+		pid = fork();
+	if (pid == 0) {
+		dup2(fin, 0);
+		dup2(fout, 1);
+		dup2(ferr, 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (pid > 0) {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	}
+	*out = fout >= 0 ? read_all(fout) : xstrdup("");
+	*err = ferr >= 0 ? read_all(ferr) : xstrdup("");
+	if (fin >= 0)
+		close(fin);
+	if (fout >= 0)
+		close(fout);
+	if (ferr >= 0)
+		close(ferr);
+	return status == 127 ? -1 : status;
+}
+
+static bool executable_on_path(const char *name, char *path, size_t cap)
+{
+	const char *p = getenv("PATH");
+
+	if (strchr(name, '/')) {
+		snprintf(path, cap, "%s", name);
+		return access(path, X_OK) == 0;
+	}
+	for (p = p ? p : "/usr/bin:/bin"; *p;) {
+		size_t n = strcspn(p, ":");
+
+		snprintf(path, cap, "%.*s/%s", (int)n, p, name);
+		if (access(path, X_OK) == 0)
+			return true;
+		p += n + (p[n] == ':');
+	}
+	return false;
+}
+
+/* The newest llvm-mca Debian installs first: later LLVM releases carry the
+ * newer CPUs' models (znver4 from 16, znver5 and Golden Cove's SPR from 19). */
+static const char *const mca_names[] = { "llvm-mca-19", "llvm-mca-18", "llvm-mca-17",
+	"llvm-mca-16", "llvm-mca-15", "llvm-mca-14", "llvm-mca" };
+
+/* The probe's answers, asked once a process. */
+static struct {
+	char want[256];
+	bool done, found;
+	char path[256], version[32];
+	char *cpus[2];          /* -mcpu=help's text: x86-64, AArch64 */
+} probe;
+
+static const char *triple_of(enum arch a)
+{
+	return a == ARCH_AARCH64 ? "aarch64-unknown-linux-gnu" : "x86_64-unknown-linux-gnu";
+}
+
+static void probe_program(const char *want)
+{
+	char *out, *err;
+
+	if (probe.done && strcmp(probe.want, want ? want : "") == 0)
+		return;
+	free(probe.cpus[0]);
+	free(probe.cpus[1]);
+	memset(&probe, 0, sizeof probe);
+	probe.done = true;
+	snprintf(probe.want, sizeof probe.want, "%s", want ? want : "");
+	if (want && strcmp(want, "none") == 0)
+		return;
+	for (size_t i = 0; !probe.found && i < sizeof mca_names / sizeof *mca_names; i++)
+		probe.found = executable_on_path(want ? want : mca_names[i], probe.path,
+						 sizeof probe.path) && (!want || i == 0);
+	if (!probe.found)
+		return;
+	char *version[] = { probe.path, "--version", NULL };
+	if (run_program(version, NULL, 0, &out, &err) == 0 && strstr(out, "LLVM version "))
+		sscanf(strstr(out, "LLVM version ") + 13, "%31s", probe.version);
+	free(out);
+	free(err);
+	probe.found = probe.version[0] != 0;
+}
+
+/* -mcpu=help's text for an architecture, asked the first time (a run of
+ * llvm-mca costs some 30 ms of loading LLVM). */
+static const char *cpus_of(enum arch arch)
+{
+	int a = arch == ARCH_AARCH64;
+	char triple[64], *help[] = { probe.path, triple, "-mcpu=help", NULL }, *out, *err;
+
+	if (probe.cpus[a])
+		return probe.cpus[a];
+	snprintf(triple, sizeof triple, "-mtriple=%s", triple_of(arch));
+	run_program(help, NULL, 0, &out, &err);
+	probe.cpus[a] = xmalloc(strlen(out) + strlen(err) + 2);
+	sprintf(probe.cpus[a], "%s\n%s", out, err);
+	free(out);
+	free(err);
+	return probe.cpus[a];
+}
+
+/* The scheduling model of each profile's CPUs, best first: the first the
+ * installed llvm-mca knows is used (README: the table of profiles and
+ * models). LLVM 14 knows neither znver4 nor znver5; its alderlake is
+ * Skylake's model, LLVM 16's Golden Cove's own (ADLP). */
+static const struct {
+	const char *profile;
+	const char *mcpu[3];
+} models[] = {
+	{ "generic-x86", { "x86-64" } },
+	{ "haswell", { "haswell" } },
+	{ "skylake", { "skylake" } },
+	{ "icelake", { "icelake-client" } },
+	{ "goldencove", { "alderlake", "sapphirerapids" } },
+	{ "zen1", { "znver1" } },
+	{ "zen2", { "znver2" } },
+	{ "zen3", { "znver3" } },
+	{ "zen4", { "znver4", "znver3" } },
+	{ "zen5", { "znver5", "znver4", "znver3" } },
+	{ "generic-arm64", { "cortex-a57" } },
+	{ "hip08", { "tsv110" } },
+	{ "neoverse-n1", { "neoverse-n1" } },
+	{ "neoverse-v1", { "neoverse-v1" } },
+	{ "neoverse-n2", { "neoverse-n2" } },
+};
+
+/* Does -mcpu=help's text list cpu ("  znver3 - Select the znver3 processor.")? */
+static bool lists_cpu(const char *help, const char *cpu)
+{
+	char line[96];
+
+	snprintf(line, sizeof line, "Select the %s processor.", cpu);
+	return strstr(help, line) != NULL;
+}
+
+const char *mca_cpu(const char *want, const struct profile *p)
+{
+	const char *name = p->name;
+
+	probe_program(want);
+	if (!probe.found)
+		return NULL;
+	/* a calibrated profile file is named after its CPU's built-in one */
+	for (size_t i = 0; i < sizeof models / sizeof *models; i++)
+		if (strncmp(name, models[i].profile, strlen(models[i].profile)) == 0)
+			for (int k = 0; k < 3 && models[i].mcpu[k]; k++)
+				if (lists_cpu(cpus_of(p->arch), models[i].mcpu[k]))
+					return models[i].mcpu[k];
+	return NULL;
+}
+
+/* The model's dispatch width ("Dispatch Width: 6"), from one run over a
+ * single nop; 0 unknown. Asked once per model a process. */
+unsigned mca_dispatch_width(const char *want, const char *mcpu, enum arch arch)
+{
+	static char cpu[32][32];
+	static unsigned width[32];
+	static size_t n;
+	char triple[64], cpuarg[64], *so, *se;
+	char *argv[] = { probe.path, triple, cpuarg, "-iterations=1", "-", NULL };
+	unsigned w = 0;
+	const char *d;
+
+	probe_program(want);
+	if (!probe.found)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(cpu[i], mcpu) == 0)
+			return width[i];
+	snprintf(triple, sizeof triple, "-mtriple=%s", triple_of(arch));
+	snprintf(cpuarg, sizeof cpuarg, "-mcpu=%s", mcpu);
+	if (run_program(argv, "nop\n", 4, &so, &se) == 0 && (d = strstr(so, "Dispatch Width:")))
+		w = (unsigned)strtoul(d + 15, NULL, 10);
+	free(so);
+	free(se);
+	if (n < 32) {
+		snprintf(cpu[n], sizeof cpu[n], "%s", mcpu);
+		width[n++] = w;
+	}
+	return w;
+}
+
+const char *mca_version(const char *want)
+{
+	probe_program(want);
+	return probe.found ? probe.version : NULL;
+}
+
+/* Each region is its loop's body run MCA_ITERATIONS times, a body of
+ * fewer than MCA_SMALL instructions repeated to MCA_REGION_INSN first:
+ * 258 instructions or more of a small loop through the model, past its
+ * pipeline's filling (the fixtures' cycles within 2.5% of 100
+ * iterations'), and a larger one 3 times: libLLVM-14's simulated loops
+ * are 60 instructions at the median, and make bench-scan's goal is 1.5x
+ * the scan without llvm-mca. */
+#define MCA_ITERATIONS 3
+#define MCA_REGION_INSN 86
+#define MCA_SMALL 32
+
+static uint32_t unroll_of(const struct mca_loop *l)
+{
+	return l->ninsn >= MCA_SMALL ? 1 : (MCA_REGION_INSN + l->ninsn - 1) / l->ninsn;
+}
+
+/* "[N] Code Region - L<k>" then its summary: iterations, total cycles and
+ * the block's reciprocal throughput (resources alone, no dependencies). */
+static void parse_regions(const char *out, const struct mca_input *in, struct mca_region *r)
+{
+	size_t n = in->nloop;
+
+	for (const char *p = out; (p = strstr(p, "Code Region - L")) != NULL;) {
+		char *end;
+		unsigned long k = strtoul(p + 15, &end, 10);
+		const char *next = strstr(end, "Code Region - L"), *it = strstr(end, "Iterations:"),
+			   *tc = strstr(end, "Total Cycles:"), *tp = strstr(end, "Block RThroughput:");
+		double iters;
+
+		p = end;
+		if (k >= n || !it || !tc || !tp || (next && tp > next))
+			continue;
+		iters = strtod(it + 11, NULL);
+		if (iters <= 0)
+			continue;
+		r[k].cycles = strtod(tc + 13, NULL) / iters / unroll_of(&in->loop[k]);
+		r[k].throughput = strtod(tp + 18, NULL) / unroll_of(&in->loop[k]);
+		r[k].ok = true;
+	}
+}
+
+/* The regions whose lines llvm-mc could not read (<stdin>:LINE:COL:
+ * error): it analyses a region without them, so their figures are not the
+ * loop's, or it gives up (x87's "fstp st2" in Zydis's Intel syntax, which
+ * LLVM spells st(2)); they are dropped. True when one was. */
+static bool drop_unreadable(const char *err, const size_t *line_region, size_t nlines,
+			    bool *dropped)
+{
+	bool any = false;
+
+	for (const char *p = err; (p = strstr(p, "<stdin>:")) != NULL; p += 8) {
+		unsigned long line = strtoul(p + 8, NULL, 10);
+
+		if (line >= 1 && line <= nlines && line_region[line - 1] != SIZE_MAX &&
+		    !dropped[line_region[line - 1]])
+			dropped[line_region[line - 1]] = any = true;
+	}
+	return any;
+}
+
+/* The text, one region per loop not yet dropped; line_region[i] is the
+ * loop of line i+1 (SIZE_MAX for a marker). */
+static size_t assemble(const struct mca_input *in, const bool *dropped, struct strbuf *text,
+		       size_t **line_region, size_t *cap)
+{
+	size_t lines = 0;
+
+	sb_reset(text);
+	GROW(*line_region, *cap, 1);
+	if (in->arch == ARCH_X86_64) {
+		sb_addf(text, ".intel_syntax noprefix\n");
+		(*line_region)[lines++] = SIZE_MAX;
+	}
+	for (size_t k = 0; k < in->nloop; k++) {
+		if (dropped[k])
+			continue;
+		uint32_t unroll = unroll_of(&in->loop[k]);
+
+		GROW(*line_region, *cap, lines + unroll * in->loop[k].ninsn + 2);
+		sb_addf(text, "# LLVM-MCA-BEGIN L%zu\n", k);
+		(*line_region)[lines++] = SIZE_MAX;
+		for (uint32_t u = 0; u < unroll; u++) {
+			sb_addf(text, "%.*s", (int)(in->loop[k].text_end - in->loop[k].text),
+				in->text.s + in->loop[k].text);
+			for (uint32_t i = 0; i < in->loop[k].ninsn; i++)
+				(*line_region)[lines++] = k;
+		}
+		sb_addf(text, "# LLVM-MCA-END\n");
+		(*line_region)[lines++] = SIZE_MAX;
+	}
+	return lines;
+}
+
+/* Does the region k of in have a line starting with the word w, or (key
+ * w NULL) holding the operands ops? */
+static bool region_has(const struct mca_input *in, size_t k, const char *w, const char *ops,
+		       size_t nops)
+{
+	const char *t = in->text.s + in->loop[k].text, *e = in->text.s + in->loop[k].text_end;
+	size_t n = w ? strlen(w) : 0;
+
+	for (const char *l = t; l < e; l = strchr(l, '\n') + 1) {
+		const char *sp = strchr(l, ' '), *nl = strchr(l, '\n');
+
+		if (w && strncmp(l, w, n) == 0 && (l[n] == ' ' || l[n] == '\n'))
+			return true;
+		if (!w && sp && sp < nl && (size_t)(nl - sp - 1) >= nops && memcmp(sp + 1, ops, nops) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* llvm-mca stops at the first instruction its model has no data for
+ * ("note: instruction: \tvpternlogd\tzmm0, ..."): the loops holding that
+ * mnemonic are dropped and it runs again; where LLVM names it otherwise
+ * (its vpcmpneqb is Zydis's vpcmpb with a predicate), those whose line
+ * has its operands. */
+static bool drop_unsupported(const struct mca_input *in, const char *err, bool *dropped)
+{
+	const char *note = strstr(err, "note: instruction:");
+	char mnemonic[32];
+	const char *ops;
+	size_t nops;
+	bool any = false;
+
+	if (!note || sscanf(note + 18, " %31s", mnemonic) != 1)
+		return false;
+	ops = strstr(note + 18, mnemonic) + strlen(mnemonic);
+	ops += strspn(ops, " \t");
+	nops = strcspn(ops, "\n");
+	for (size_t k = 0; k < in->nloop; k++)
+		if (!dropped[k] && region_has(in, k, mnemonic, NULL, 0))
+			dropped[k] = any = true;
+	for (size_t k = 0; !any && nops && k < in->nloop; k++)
+		if (!dropped[k] && region_has(in, k, NULL, ops, nops))
+			dropped[k] = any = true;
+	return any;
+}
+
+#define MCA_RETRIES 16
+
+int mca_run(const char *want, const char *mcpu, enum arch arch, const struct mca_input *in,
+	    struct mca_region *out, struct err *e)
+{
+	bool *dropped = xcalloc(in->nloop + 1, sizeof *dropped);
+	struct strbuf text = { 0 };
+	size_t *line_region = NULL, cap = 0;
+	int rc = -1;
+
+	memset(out, 0, in->nloop * sizeof *out);
+	probe_program(want);
+	for (int attempt = 0; probe.found && attempt < MCA_RETRIES && rc; attempt++) {
+		char triple[64], cpu[64], iters[32], *so, *se;
+		char *argv[] = { probe.path, triple, cpu, iters, "-instruction-info=false",
+				 "-resource-pressure=false", "-", NULL };
+		size_t lines = assemble(in, dropped, &text, &line_region, &cap);
+		int status;
+
+		snprintf(triple, sizeof triple, "-mtriple=%s", triple_of(arch));
+		snprintf(cpu, sizeof cpu, "-mcpu=%s", mcpu);
+		snprintf(iters, sizeof iters, "-iterations=%d", MCA_ITERATIONS);
+		status = run_program(argv, text.s ? text.s : "", text.len, &so, &se);
+		if (status == 0) {
+			parse_regions(so, in, out);
+			drop_unreadable(se, line_region, lines, dropped);
+			rc = 0;
+		} else if (status < 0 || (!drop_unreadable(se, line_region, lines, dropped) &&
+					  !drop_unsupported(in, se, dropped))) {
+			const char *why = se && strstr(se, "error: ") ? strstr(se, "error: ") + 7 : "";
+
+			err_set(e, "%s -mcpu=%s failed: %.*s", probe.path, mcpu,
+				(int)strcspn(why, "\n"), *why ? why : "no output");
+			attempt = MCA_RETRIES;
+		}
+		free(so);
+		free(se);
+	}
+	for (size_t k = 0; rc == 0 && k < in->nloop; k++)
+		out[k].ok &= !dropped[k];
+	if (rc && probe.found && !e->msg[0])
+		err_set(e, "%s -mcpu=%s: still failing after %d runs", probe.path, mcpu, MCA_RETRIES);
+	if (!probe.found)
+		err_set(e, "no llvm-mca");
+	free(dropped);
+	free(line_region);
+	sb_free(&text);
+	return rc;
+}

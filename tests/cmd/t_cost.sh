@@ -1,0 +1,125 @@
+# The cost model (issue 26): a loop's predicted slowdown is the larger of
+# the windows it fetches and its back end's cycles, today against its best
+# placement. tests/fixtures/x86/cost.S holds one 26-40 B loop across a
+# 64 B line seven ways (x87 and avx512: loops llvm-mca cannot price, each
+# dropped from the one run, which goes on for the others). The back end is LLVM 14's znver3 model (llvm-mca-14,
+# Debian's llvm, scripts/deps.sh): its figures are that model's, exactly.
+COST="$FIXTURES/x86/cost"
+MCA14=llvm-mca-14
+
+cost_rows() {
+	jq_of '[.files[0].functions[] | .name as $n | .loops[]
+		| "\($n):\(.cost.slowdown):\(.cost.bound):\(.cost.back_end):\(.cost.back_end_source):\(.span_certain):\([.hazards[] | .slowdown] | join("+"))"]
+		| join(" ")'
+}
+
+# ---- llvm-mca: each loop's bound, and only fe's straddle costs ----
+# fe: 5 independent instructions, 1.833 cycles an iteration: 2 lines
+# fetched where 1 would do, 2 / 1.833 = 1.091x. chain: imul's 3-cycle chain
+# (3.154); divide: a 64-bit div (17.077); stores: 8 stores (8.074, one a
+# cycle in the model): each covers the 2 cycles the lines take, no hazard.
+# (3 iterations of each body, a small one repeated to 86 instructions: mca.c)
+run "$STRADDLE" scan --json --all --uarch zen3 --llvm-mca "$MCA14" "$COST"
+expect_eq "cost llvm-mca-14 zen3: exit 0" "$RC" 0
+expect_eq "cost llvm-mca-14 zen3: the back end named" "$(jq_of '.files[0].back_end.zen3')" \
+	"llvm-mca 14.0.6 -mcpu=znver3"
+expect_eq "cost llvm-mca-14 zen3: every loop's cost and bound" "$(cost_rows)" \
+	"fe:1.091:front-end:1.833:llvm-mca:true:1.091 chain:1:latency:3.154:llvm-mca:true: divide:1:divide:17.077:llvm-mca:true: stores:1:store:8.074:llvm-mca:true: uncertain:1.091:front-end:1.833:llvm-mca:false:1.091 x87:2:front-end:0.667:llvm-mca-width:true:2+2 avx512:2:front-end:0.667:llvm-mca-width:true:2+2"
+expect_eq "cost: ... and in JSON" \
+	"$(jq_of '[.files[0].functions[] | .name as $n | .loops[] | select(.hazards[0].slowdown_at_most) | $n] | join(" ")')" \
+	"x87 avx512"
+expect_eq "cost: fe's front end, today and at best, on the line" \
+	"$(jq_of '.files[0].functions[0].loops[0].cost | "\(.window) \(.front_end) \(.front_end_best) \(.profile)"')" \
+	"64 2 1 zen3"
+run "$STRADDLE" scan --no-source --uarch zen3 --llvm-mca "$MCA14" "$COST"
+expect_eq "cost text: the file line names the back end" "$(printf '%s\n' "$OUT" | head -1)" \
+	"$COST: x86_64 exec, 7 functions, 415 instructions, 7 loops; profile zen3; back end zen3: llvm-mca 14.0.6 -mcpu=znver3"
+expect_eq "cost text: fe's row with its cost" "$(printf '%s\n' "$OUT" | grep '^medium *fe ' | tr -s ' ')" \
+	"medium fe .text 0x401038 - 34 64 2/1 loop-straddles-window zen3 certain 1.09x .p2align 6 (+8 B); .p2align 4 (+8 B) holds only here"
+expect_eq "cost text: a slowdown by the model's width alone is a bound" \
+	"$(printf '%s\n' "$OUT" | grep '^medium *x87 ' | tr -s ' ' | cut -d' ' -f11-12)" "certain <=2.00x"
+expect_eq "cost text: the hidden ones are no rows" "$(printf '%s\n' "$OUT" | tail -1)" \
+	"4 hazards: 4 loops, 0 function entries"
+run "$STRADDLE" scan --all --no-source --uarch zen3 --llvm-mca "$MCA14" "$COST"
+expect_eq "cost --all: the divide loop says why it has none" \
+	"$(printf '%s\n' "$OUT" | grep '^divide ' | tr -s ' ')" \
+	"divide 0x401238 0x401260 40 1 7 1 yes no one 3/3 2/2 2/1 0 (back end)"
+
+# ---- a measured profile is believed over the model for rates ----
+# zen5 (10 instructions, 2 stores a cycle, calibrate): LLVM 14 has no
+# znver5, so znver3 stands in; its chain and divide still hide the line,
+# its rates do not: fe (0.5 cycle by the profile) pays 2x, the 8 stores
+# hide it by the profile's 2 a cycle (4 cycles)
+run "$STRADDLE" scan --json --all --uarch zen5 --llvm-mca "$MCA14" "$COST"
+expect_eq "cost zen5: znver3 stands in" "$(jq_of '.files[0].back_end.zen5')" "llvm-mca 14.0.6 -mcpu=znver3"
+expect_eq "cost zen5: the measured rates with the model's chains" "$(cost_rows)" \
+	"fe:2:front-end:0.5:profile:true:2 chain:1:latency:3.154:llvm-mca:true: divide:1:divide:17.077:llvm-mca:true: stores:1:store:4:profile:true: uncertain:2:front-end:0.5:profile:false:2 x87:2:front-end:0.5:profile:true:2 avx512:2:front-end:0.5:profile:true:2"
+
+# ---- without llvm-mca: the profile's bound, honestly named ----
+run "$STRADDLE" scan --json --all --uarch zen3 --llvm-mca none "$COST"
+expect_eq "cost none zen3: no back end, every straddle 2x" "$(cost_rows)" \
+	"fe:2:front-end:null:none:true:2 chain:2:front-end:null:none:true:2 divide:2:front-end:null:none:true:2 stores:2:front-end:null:none:true:2 uncertain:2:front-end:null:none:false:2 x87:2:front-end:null:none:true:2+2 avx512:2:front-end:null:none:true:2+2"
+expect_eq "cost none zen3: the back end said" "$(jq_of '.files[0].back_end.zen3')" "none"
+run "$STRADDLE" scan --json --all --uarch zen5 --llvm-mca none "$COST"
+expect_eq "cost none zen5: the profile's bound alone" "$(cost_rows)" \
+	"fe:2:front-end:0.5:profile:true:2 chain:2:front-end:0.7:profile:true:2 divide:2:front-end:0.7:profile:true:2 stores:1:store:4:profile:true: uncertain:2:front-end:0.5:profile:false:2 x87:2:front-end:0.5:profile:true:2 avx512:2:front-end:0.5:profile:true:2"
+STRADDLE_LLVM_MCA=$MCA14 run "$STRADDLE" scan --json --uarch zen3 "$COST"
+expect_eq "cost: STRADDLE_LLVM_MCA is --llvm-mca's default" "$(jq_of '.files[0].back_end.zen3')" \
+	"llvm-mca 14.0.6 -mcpu=znver3"
+run "$STRADDLE" scan --uarch zen3 --llvm-mca "$TMP/no-such-mca" "$COST"
+expect_eq "cost: a named llvm-mca that does not run: exit 2" "$RC" 2
+expect_eq "cost: ... one line" "$ERR" "straddle: --llvm-mca: '$TMP/no-such-mca' is not an llvm-mca that runs here"
+expect_eq "cost: ... no partial output" "$OUT" ""
+
+# ---- span certainty: an unresolved jmp *%rdx in the loop's function ----
+run "$STRADDLE" scan --no-source --uarch zen3 --llvm-mca "$MCA14" --func uncertain "$COST"
+expect_eq "span uncertain: never certain in the row" "$(printf '%s\n' "$OUT" | sed -n 3p | tr -s ' ')" \
+	"medium uncertain .text 0x401438 - 34 64 2/1 loop-straddles-window zen3 placement certain, span uncertain 1.09x .p2align 6 (+8 B); .p2align 4 (+8 B) holds only here"
+run "$STRADDLE" scan --uarch zen3 --llvm-mca "$MCA14" --func uncertain --fail-on any "$COST"
+expect_eq "span uncertain: --fail-on does not gate on it" "$RC" 0
+run "$STRADDLE" scan --uarch zen3 --llvm-mca "$MCA14" --func uncertain --fail-on any --fail-on-uncertain "$COST"
+expect_eq "span uncertain: --fail-on-uncertain does" "$RC" 1
+run "$STRADDLE" scan --uarch zen3 --llvm-mca "$MCA14" --func fe --fail-on any "$COST"
+expect_eq "span certain: --fail-on gates as ever" "$RC" 1
+
+# ---- --hot: what aligning saves, and where every sample went ----
+# perf 6.1's text of hotcold (tests/fixtures/record): 601 samples, 533 in
+# the hot loop, 55 in the cold one, 13 in the kernel; zen1 with no back
+# end prices each straddle 2x, so aligning saves half of each loop's share
+FIXABS=$(cd "$FIXTURES" && pwd)
+sed "s|/FIXTURES|$FIXABS|" tests/fixtures/record/hotcold.perf-script >"$TMP/hc.txt"
+run "$STRADDLE" scan --uarch zen1 --llvm-mca none --perf-script "$TMP/hc.txt" "$FIXABS/x86/hotcold"
+expect_eq "--hot: samples and saves, the most saved first" \
+	"$(printf '%s\n' "$OUT" | awk 'NR >= 3 && NR <= 4 { printf "%s/%s/%s/%s ", $1, $2, $4, $9 }')" \
+	"88.7/44.3/hot/16,64 9.2/4.6/cold/16,64 "
+expect_eq "--hot: the summary accounts for the file" \
+	"$(printf '%s\n' "$OUT" | sed -n '/^where this file/,/^[0-9]* hazards/p' | head -3)" \
+	"where this file's 97.8% of the run went:
+   88.7%  loop 0x40107a in hot (9 B): hazard: 2.00x predicted, aligning saves ~44.3% of this run
+    9.2%  loop 0x4010fa in cold (9 B): hazard: 2.00x predicted, aligning saves ~4.6% of this run"
+expect_eq "--hot: and for the rest of the run" "$(printf '%s\n' "$OUT" | tail -1)" \
+	"the run's 601 samples: 97.8% in the files above, 2.2% in the kernel, 0.0% in files not scanned"
+run "$STRADDLE" scan --uarch zen1 --llvm-mca none --perf-script "$TMP/hc.txt" --min-share 0.1 "$FIXABS/x86/hotcold"
+expect_eq "--hot --min-share 0.1: the cold loop among the small" \
+	"$(printf '%s\n' "$OUT" | grep 'in loops of less than')" "    9.2%  in loops of less than 10% each"
+
+# record/cost.perf-script: 100 samples by hand, 40 in fe's loop, 30 in
+# chain's, 15 in uncertain's, 10 at stores' entry and 5 at fe's (no loop)
+sed "s|/FIXTURES|$FIXABS|" tests/fixtures/record/cost.perf-script >"$TMP/cost.txt"
+run "$STRADDLE" scan --no-source --uarch zen3 --llvm-mca "$MCA14" --perf-script "$TMP/cost.txt" "$FIXABS/x86/cost"
+expect_eq "--hot: fe saves 40% of (1 - 1/1.091), ranked by it" \
+	"$(printf '%s\n' "$OUT" | awk 'NR >= 3 && NR <= 4 { printf "%s/%s/%s ", $1, $2, $4 }')" \
+	"40.0/3.3/fe 15.0/1.3/uncertain "
+expect_eq "--hot: every sample judged: hazard, fine, cannot be judged, no loop" \
+	"$(printf '%s\n' "$OUT" | sed -n '/^where this file/,/^[0-9]* hazards/p' | sed '$d')" \
+	"where this file's 100.0% of the run went:
+   40.0%  loop 0x401038 in fe (34 B): hazard: 1.09x predicted, aligning saves ~3.3% of this run
+   30.0%  loop 0x401138 in chain (35 B): fine: it straddles, but is latency-bound
+   15.0%  loop 0x401438 in uncertain (34 B): cannot be judged: span uncertain (1 indirect jump unresolved in its function)
+   15.0%  in no loop (straight-line code)"
+run "$STRADDLE" scan --uarch zen3 --llvm-mca "$MCA14" --perf-script "$TMP/cost.txt" --json "$FIXABS/x86/cost"
+expect_eq "--hot --json: what aligning fe saves, as the table's 3.3" \
+	"$(jq_of '.files[0].functions[0].loops[0].cost.saves')" "0.033"
+expect_eq "--hot --json: the loops with no hazard are there, priced" \
+	"$(jq_of '[.files[0].functions[] | .loops[] | "\(.samples):\(.cost.bound)"] | join(" ")')" \
+	"40:front-end 30:latency 0:divide 0:store 15:front-end 0:front-end 0:front-end"
