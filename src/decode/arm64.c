@@ -187,6 +187,61 @@ uint64_t arm64_stub_slot(const uint8_t *p, size_t n, uint64_t addr)
 	return 0;
 }
 
+static int64_t sign_extend(uint64_t v, unsigned bits)
+{
+	uint64_t m = 1ull << (bits - 1);
+
+	return (int64_t)((v ^ m) - m);
+}
+
+/* The PC-relative immediate of one word, by encoding (Arm ARM C4.1.2,
+ * C4.1.4 "Loads and Stores"): B/BL x00101 imm26; B.cond (and BC.cond)
+ * 0101010 0 imm19 x cond; CBZ/CBNZ x011010 x imm19 Rt; TBZ/TBNZ x011011 x
+ * b40 imm14 Rt; LDR/LDRSW/PRFM (literal) xx011 V 00 imm19 Rt; ADR/ADRP
+ * x immlo 10000 immhi Rd. Capstone is not asked: the fields are fixed bit
+ * ranges, and relocate/ re-encodes exactly these. */
+bool arm64_address_fields(const uint8_t *p, size_t n, uint64_t addr, struct address_fields *out)
+{
+	uint32_t w;
+	int64_t d = 0;
+
+	*out = (struct address_fields){ 0 };
+	if (n < 4)
+		return false;
+	w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	if ((w & 0x7c000000u) == 0x14000000u)
+		out->a64_form = A64_IMM26, d = sign_extend(w & 0x3ffffffu, 26) * 4;
+	else if ((w & 0xff000000u) == 0x54000000u || (w & 0x7e000000u) == 0x34000000u ||
+		 (w & 0x3b000000u) == 0x18000000u)
+		out->a64_form = A64_IMM19, d = sign_extend((w >> 5) & 0x7ffffu, 19) * 4;
+	else if ((w & 0x7e000000u) == 0x36000000u)
+		out->a64_form = A64_IMM14, d = sign_extend((w >> 5) & 0x3fffu, 14) * 4;
+	else if ((w & 0x1f000000u) == 0x10000000u) {
+		d = sign_extend(((w >> 5) & 0x7ffffu) << 2 | ((w >> 29) & 3u), 21);
+		out->a64_form = w >> 31 ? A64_ADRP : A64_ADR;
+	}
+	if (out->a64_form == A64_ADRP)
+		out->a64_target = (addr & ~(uint64_t)0xfff) + (uint64_t)(d * 4096), out->a64_reg = w & 31;
+	else if (out->a64_form)
+		out->a64_target = addr + (uint64_t)d;
+	/* ADD (immediate, 64-bit, unshifted) 1 00 100010 0 imm12 Rn Rd; LDR/STR
+	 * (unsigned offset) size 111 V 01 opc imm12 Rn Rt, scaled by size (by
+	 * 16 for a q register: V 1, size 00, opc 1x) */
+	if ((w & 0xffc00000u) == 0x91000000u)
+		out->a64_lo12 = true, out->a64_lo12_off = (w >> 10) & 0xfffu;
+	else if ((w & 0x3b000000u) == 0x39000000u) {
+		unsigned scale = w >> 30;
+
+		if ((w >> 26 & 1) && scale == 0 && (w >> 23 & 1))
+			scale = 4;
+		out->a64_lo12 = true, out->a64_lo12_off = ((w >> 10) & 0xfffu) << scale;
+	}
+	/* BR, BLR: 1101011 000x 11111 000000 Rn 00000 */
+	if (out->a64_lo12 || (w & 0xffdffc1fu) == 0xd61f0000u)
+		out->a64_reg = (w >> 5) & 31;
+	return true;
+}
+
 /* ---- dispatch tables ----
  * GCC: `cmp wI, #N; b.hi default; adrp xT, T; add xT, xT, #:lo12:T;
  * ldrb|ldrh|ldr wV, [xT, wI, uxtw #s]; adr xB, base; add xR, xB, wV,

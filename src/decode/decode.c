@@ -196,10 +196,8 @@ enum jump_kind decode_jump_table_shape(struct decoder *d, const struct elf_image
 bool decode_address_fields(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
 			   struct address_fields *out)
 {
-	if (d->arch != ARCH_X86_64) {
-		*out = (struct address_fields){ 0 };
-		return false;
-	}
+	if (d->arch != ARCH_X86_64)
+		return arm64_address_fields(p, n, addr, out);
 	return x86_address_fields(d->impl, p, n, addr, out);
 }
 

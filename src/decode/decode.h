@@ -168,11 +168,32 @@ struct address_fields {
 					 * register, disp32 sign-extended) or an
 					 * immediate of 4 or 8 bytes: maybe an address */
 	uint64_t abs_value;
+	/* AArch64: the one PC-relative immediate of the word (at byte 0, so
+	 * told by its form, not by an offset), and the address it yields */
+	uint8_t a64_form;               /* enum a64_form */
+	uint64_t a64_target;
+	/* ... and what pairs with an adrp: its result register, or the base
+	 * register and byte offset of an `add xD, xN, #imm12` or a load or
+	 * store with an unsigned offset (the :lo12: half of an address); of a
+	 * br or blr, the register it goes through */
+	uint8_t a64_reg;
+	bool a64_lo12;
+	uint32_t a64_lo12_off;
 };
 
-/* x86-64: the address fields of the instruction p[0..n) at addr; false
- * when it does not decode (and on AArch64, which relocate/ does not move
- * yet). */
+/* The PC-relative immediates of A64 (Arm ARM C4.1), by their encoding. */
+enum a64_form {
+	A64_NONE,
+	A64_IMM26,      /* b, bl: +-128 MiB, in words */
+	A64_IMM19,      /* b.cond, cbz, cbnz; ldr (literal), ldrsw, prfm: +-1 MiB */
+	A64_IMM14,      /* tbz, tbnz: +-32 KiB */
+	A64_ADR,        /* adr: +-1 MiB, in bytes */
+	A64_ADRP,       /* adrp: +-4 GiB, in 4 KiB pages of the PC's page */
+};
+
+/* The address fields of the instruction p[0..n) at addr: x86-64's
+ * displacements and immediates, AArch64's PC-relative immediate; false
+ * when it does not decode. */
 bool decode_address_fields(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
 			   struct address_fields *out);
 

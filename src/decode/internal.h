@@ -66,6 +66,7 @@ void arm64_decode_one(void *d, const uint8_t *p, size_t n, uint64_t addr, struct
 bool arm64_may_store(const uint8_t *p, size_t n);
 bool arm64_writes_memory(void *d, const uint8_t *p, size_t n);
 uint64_t arm64_stub_slot(const uint8_t *p, size_t n, uint64_t addr);
+bool arm64_address_fields(const uint8_t *p, size_t n, uint64_t addr, struct address_fields *out);
 bool arm64_asm_text(void *d, const uint8_t *p, size_t n, uint64_t addr, uint64_t base, char *buf,
 		    size_t cap, bool *divides);
 

@@ -1,6 +1,7 @@
 /* What moving one function takes: its instructions' address fields sorted
  * into fix-ups, its dispatch tables, and the reasons it cannot move. */
 #include "internal.h"
+#include "plan.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,14 +26,14 @@ static bool inside(const struct reloc_func *f, uint64_t a)
 	return a >= f->addr && a < f->addr + f->size;
 }
 
-static void add_fix(struct reloc_file *rf, struct reloc_func *f, struct reloc_fix fx)
+void reloc_add_fix(struct reloc_file *rf, struct reloc_func *f, struct reloc_fix fx)
 {
 	GROW(rf->fix, rf->fix_cap, rf->nfix + 1);
 	rf->fix[rf->nfix++] = fx;
 	f->nfix++;
 }
 
-static void refuse(struct reloc_func *f, enum reloc_refusal why, uint64_t at)
+void reloc_refuse(struct reloc_func *f, enum reloc_refusal why, uint64_t at)
 {
 	if (f->refused == RELOC_OK)
 		f->refused = why, f->refused_at = at;
@@ -68,7 +69,7 @@ static void find_tables(struct reloc_file *rf, struct reloc_func *f, const struc
 		bool pic = t.size == 4 && t.sign && t.shift == 0 && t.base == t.table;
 		bool absolute = t.size == 8 && t.base == 0 && t.shift == 0;
 		if (!pic && !absolute) {
-			refuse(f, RELOC_TABLE_FORM, insn[j].addr);
+			reloc_refuse(f, RELOC_TABLE_FORM, insn[j].addr);
 			continue;
 		}
 		GROW(rf->table, rf->table_cap, rf->ntable + 1);
@@ -130,7 +131,7 @@ static void check_pointers(const struct reloc_file *rf, struct reloc_func *f)
 	}
 	for (; lo < rf->nptr && rf->ptr[lo].value < f->addr + f->size; lo++)
 		if (!in_own_table(rf, f, rf->ptr[lo].at))
-			refuse(f, RELOC_POINTED_INTO, rf->ptr[lo].at);
+			reloc_refuse(f, RELOC_POINTED_INTO, rf->ptr[lo].at);
 }
 
 /* One instruction's address fields as fix-ups. A reference to the
@@ -144,30 +145,30 @@ static void fields_of(struct reloc_file *rf, struct reloc_func *f, const struct 
 	int t;
 
 	if (!decode_address_fields(rf->dec, p, in->len, in->addr, &a)) {
-		refuse(f, RELOC_UNDECODABLE, in->addr);
+		reloc_refuse(f, RELOC_UNDECODABLE, in->addr);
 		return;
 	}
 	if (a.rel_at && !inside(f, a.rel_target))
-		add_fix(rf, f, (struct reloc_fix){ a.rel_size == 4 ? FIX_REL32 : FIX_REL8_STUB,
+		reloc_add_fix(rf, f, (struct reloc_fix){ a.rel_size == 4 ? FIX_REL32 : FIX_REL8_STUB,
 			a.rel_size, 0, in->addr + a.rel_at, end, a.rel_target, true });
 	if (a.rip_at && (t = table_at(rf, f, a.rip_target)) >= 0) {
-		add_fix(rf, f, (struct reloc_fix){ FIX_RIP_TABLE, 4, (uint32_t)t,
+		reloc_add_fix(rf, f, (struct reloc_fix){ FIX_RIP_TABLE, 4, (uint32_t)t,
 			in->addr + a.rip_at, end, a.rip_target, false });
 		table_seen[t - f->first_table] = true;
 	} else if (a.rip_at && (!inside(f, a.rip_target) || a.rip_target == f->addr)) {
-		add_fix(rf, f, (struct reloc_fix){ FIX_REL32, 4, 0, in->addr + a.rip_at, end,
+		reloc_add_fix(rf, f, (struct reloc_fix){ FIX_REL32, 4, 0, in->addr + a.rip_at, end,
 			a.rip_target, false });
 		if (f->unresolved_jump && names_own_code(rf, f, a.rip_target))
-			refuse(f, RELOC_INDIRECT_JUMP, f->unresolved_jump);
+			reloc_refuse(f, RELOC_INDIRECT_JUMP, f->unresolved_jump);
 	}
 	if (!a.abs_at || !rf->fixed_address)
 		return;
 	if ((t = table_at(rf, f, a.abs_value)) >= 0) {
-		add_fix(rf, f, (struct reloc_fix){ FIX_ABS_TABLE, a.abs_size, (uint32_t)t,
+		reloc_add_fix(rf, f, (struct reloc_fix){ FIX_ABS_TABLE, a.abs_size, (uint32_t)t,
 			in->addr + a.abs_at, end, a.abs_value, false });
 		table_seen[t - f->first_table] = true;
 	} else if (inside(f, a.abs_value) && a.abs_value != f->addr)
-		add_fix(rf, f, (struct reloc_fix){ FIX_ABS_SELF, a.abs_size, 0,
+		reloc_add_fix(rf, f, (struct reloc_fix){ FIX_ABS_SELF, a.abs_size, 0,
 			in->addr + a.abs_at, end, a.abs_value, false });
 }
 
@@ -186,8 +187,8 @@ static void check_xrefs(struct reloc_func *f, const struct reloc_xrefs *x)
 			hi = mid;
 	}
 	for (; lo < x->n && x->v[lo].target < f->addr + f->size; lo++)
-		if (x->v[lo].size != 4)
-			refuse(f, RELOC_SHORT_BRANCH_IN, x->v[lo].field);
+		if (x->v[lo].size != 4 && x->v[lo].size != PLAN_A64_IMM26)
+			reloc_refuse(f, RELOC_SHORT_BRANCH_IN, x->v[lo].field);
 }
 
 void reloc_analyse(struct reloc_file *rf, struct reloc_func *f, const struct reloc_xrefs *x)
@@ -198,17 +199,21 @@ void reloc_analyse(struct reloc_file *rf, struct reloc_func *f, const struct rel
 
 	f->first_fix = (uint32_t)rf->nfix;
 	f->first_table = (uint32_t)rf->ntable;
-	if (f->size < 5)
-		refuse(f, RELOC_TOO_SHORT, f->addr);
+	if (f->size < (rf->img.arch == ARCH_AARCH64 ? 4 : 5))
+		reloc_refuse(f, RELOC_TOO_SHORT, f->addr);
 	if (!decode_func(rf, f, &insn, &n))
-		refuse(f, RELOC_UNDECODABLE, f->addr);
+		reloc_refuse(f, RELOC_UNDECODABLE, f->addr);
 	if (f->refused == RELOC_OK && n) {
 		enum branch_kind last = insn[n - 1].kind;
 
 		f->falls_off = last == BR_NONE || last == BR_COND || last == BR_CALL ||
 			       last == BR_CALL_IND;
 	}
-	if (f->refused == RELOC_OK) {
+	if (f->refused == RELOC_OK && rf->img.arch == ARCH_AARCH64) {
+		reloc_a64_analyse(rf, f, insn, n);
+		check_xrefs(f, x);
+		check_pointers(rf, f);
+	} else if (f->refused == RELOC_OK) {
 		find_tables(rf, f, insn, n);
 		bool *seen = xcalloc(f->ntable + 1, sizeof *seen);
 
@@ -219,7 +224,7 @@ void reloc_analyse(struct reloc_file *rf, struct reloc_func *f, const struct rel
 		 * copy would jump back into the original */
 		for (uint32_t t = 0; t < f->ntable; t++)
 			if (!seen[t])
-				refuse(f, RELOC_TABLE_FORM, rf->table[f->first_table + t].shape.table);
+				reloc_refuse(f, RELOC_TABLE_FORM, rf->table[f->first_table + t].shape.table);
 		free(seen);
 		check_xrefs(f, x);
 		check_pointers(rf, f);
@@ -282,11 +287,14 @@ void reloc_find_xrefs(struct reloc_file *rf, struct reloc_xrefs *x)
 			if ((in->target >= f->addr && in->target < f->addr + f->size) ||
 			    is_start(starts, fs->n, in->target) || !elf_vaddr_is_code(&rf->img, in->target) ||
 			    !decode_address_fields(rf->dec, code + (in->addr - f->addr), in->len, in->addr,
-						   &a) || !a.rel_at)
+						   &a) || (!a.rel_at && !a.a64_form))
 				continue;
 			GROW(x->v, x->cap, x->n + 1);
-			x->v[x->n++] = (struct reloc_xref){ in->addr + a.rel_at, in->addr + in->len,
-				in->target, f->addr, a.rel_size };
+			/* AArch64: the word is the field and its PC the reference */
+			x->v[x->n++] = a.a64_form ? (struct reloc_xref){ in->addr, in->addr, in->target,
+					f->addr, a.a64_form == A64_IMM26 ? PLAN_A64_IMM26 : 1 } :
+				(struct reloc_xref){ in->addr + a.rel_at, in->addr + in->len,
+					in->target, f->addr, a.rel_size };
 		}
 	}
 	qsort(x->v, x->n, sizeof *x->v, by_target);

@@ -16,6 +16,9 @@ static const char *const refusal_names[RELOC_NREFUSALS] = {
 	[RELOC_SHORT_BRANCH_IN] = "a short branch into its middle from outside",
 	[RELOC_SHORT_BRANCH_OUT] = "a short branch out beyond a stub's reach",
 	[RELOC_POINTED_INTO] = "data points into its middle",
+	[RELOC_NEAR_REF_OUT] = "an adr or literal load of something outside it",
+	[RELOC_ADRP_OWN_PAGE] = "an adrp of a page of its own code",
+	[RELOC_POOL_FIELD] = "a literal it loads reads as an address field",
 };
 
 const char *reloc_refusal_name(enum reloc_refusal r)
@@ -35,8 +38,8 @@ static const struct elf_section *section_named(const struct elf_image *img, cons
  * executable with an interpreter, or a shared object. */
 static int check_movable_file(const struct elf_image *img, struct err *e)
 {
-	if (img->arch != ARCH_X86_64)
-		return err_set(e, "%s: %s code: place moves x86-64 code only", img->path,
+	if (img->arch != ARCH_X86_64 && img->arch != ARCH_AARCH64)
+		return err_set(e, "%s: %s code: place moves x86-64 and AArch64 code only", img->path,
 			       arch_name(img->arch));
 	if (img->type == ET_REL)
 		return err_set(e, "%s: a relocatable object runs in no program; give the executable "
@@ -64,7 +67,7 @@ int reloc_open(struct reloc_file *rf, const char *path, struct err *e)
 		elf_close(&rf->img);
 		return -1;
 	}
-	rf->dec = decoder_new(ARCH_X86_64);
+	rf->dec = decoder_new(rf->img.arch);
 	rf->fixed_address = rf->img.type == ET_EXEC;
 	return 0;
 }
@@ -130,7 +133,8 @@ static void find_pointers(struct reloc_file *rf)
 				Elf64_Rela r;
 
 				memcpy(&r, img->data + s->offset + k * sizeof r, sizeof r);
-				if (ELF64_R_TYPE(r.r_info) == R_X86_64_RELATIVE)
+				if (ELF64_R_TYPE(r.r_info) == (img->arch == ARCH_AARCH64 ?
+							       R_AARCH64_RELATIVE : R_X86_64_RELATIVE))
 					add_pointer(rf, (uint64_t)r.r_addend, r.r_offset);
 			}
 		if (rf->img.type == ET_EXEC && (s->flags & SHF_ALLOC) && !(s->flags & SHF_EXECINSTR) &&

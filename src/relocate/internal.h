@@ -14,6 +14,11 @@ enum fix_kind {
 	FIX_ABS_SELF,           /* an absolute address of the function's own code
 				 * (fixed-address code only): the copy's */
 	FIX_ABS_TABLE,          /* an absolute address of table `table` */
+	/* AArch64 (arm64.c): `size` is the PLAN_A64_ form of the word's
+	 * immediate, `field` and `end` both the word's address (its PC) */
+	FIX_A64,                /* a b/bl out, or an adrp: rebased from the copy */
+	FIX_A64_STUB,           /* a b.cond, cbz or tbz out: to a `b` stub after
+				 * the copy */
 };
 
 struct reloc_fix {
@@ -48,6 +53,12 @@ struct reloc_xrefs {
 };
 
 void reloc_find_xrefs(struct reloc_file *rf, struct reloc_xrefs *x);
+void reloc_add_fix(struct reloc_file *rf, struct reloc_func *f, struct reloc_fix fx);
+void reloc_refuse(struct reloc_func *f, enum reloc_refusal why, uint64_t at);
+/* arm64.c: an AArch64 function's instructions insn[0..n) as fix-ups, its
+ * dispatch tables checked (they are read in place). */
+void reloc_a64_analyse(struct reloc_file *rf, struct reloc_func *f, const struct insn *insn,
+		       size_t n);
 void reloc_analyse(struct reloc_file *rf, struct reloc_func *f, const struct reloc_xrefs *x);
 
 /* Lay out each function's block: copy, stubs, tables (plan.c). */

@@ -5,36 +5,42 @@
 #include "internal.h"
 #include "plan.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define STUB_LEN 5              /* jmp rel32 */
+#define A64_STUB_LEN 4          /* b imm26 */
+#define A64_B 0x14000000u       /* b .: its imm26 a fix-up */
 
 static uint64_t align_up(uint64_t v, uint64_t a)
 {
 	return (v + a - 1) / a * a;
 }
 
-/* Copy, stubs, tables; a rel8 branch out must reach its stub. */
+/* Copy, stubs, tables; a rel8 branch out (AArch64: a b.cond, cbz or tbz)
+ * must reach its stub. */
 void reloc_block_layout(struct reloc_file *rf, struct reloc_func *f)
 {
+	bool a64 = rf->img.arch == ARCH_AARCH64;
+	uint64_t len = a64 ? A64_STUB_LEN : STUB_LEN;
 	uint32_t stub = f->falls_off;
 	uint64_t at;
 
 	for (uint32_t i = f->first_fix; i < f->first_fix + f->nfix; i++) {
 		const struct reloc_fix *x = &rf->fix[i];
-		int64_t d = (int64_t)(f->size + STUB_LEN * stub) - (int64_t)(x->end - f->addr);
+		int64_t d = (int64_t)(f->size + len * stub) - (int64_t)(x->end - f->addr);
 
-		if (x->kind != FIX_REL8_STUB)
+		if (x->kind != FIX_REL8_STUB && x->kind != FIX_A64_STUB)
 			continue;
-		if (d > 127) {
-			f->refused = RELOC_SHORT_BRANCH_OUT, f->refused_at = x->end - 2;
+		if (a64 ? !plan_a64_fits(x->size, d) : d > 127) {
+			f->refused = RELOC_SHORT_BRANCH_OUT, f->refused_at = a64 ? x->field : x->end - 2;
 			return;
 		}
 		stub++;
 	}
 	f->nstub = stub - f->falls_off;
-	f->block = f->size + STUB_LEN * stub;
+	f->block = f->size + len * stub;
 	at = align_up(f->block, 8);
 	f->tables_at = at;
 	for (uint32_t t = f->first_table; t < f->first_table + f->ntable; t++) {
@@ -135,6 +141,30 @@ static void rel32(struct arena *a, uint64_t field, uint64_t target, bool branch,
 		put_fix(a, f);
 }
 
+static uint32_t get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The AArch64 word at `field` of the arena refers to `value`: its
+ * immediate set now when both lie in the arena (which is page aligned,
+ * so even adrp's pages are known), else a fix-up. An adrp stays on the
+ * original's page: the :lo12: after it is of that page. */
+static void a64_field(struct arena *a, uint64_t field, uint64_t target, bool branch, uint8_t form)
+{
+	struct plan_fixup f = { .at = field, .ref = field, .size = form, .at_in = PLAN_IN_COPY,
+				.ref_in = PLAN_IN_COPY, .value = target, .value_in = PLAN_IN_OBJECT };
+	int64_t d;
+
+	if (form != PLAN_A64_ADRP)
+		value_of(a, target, branch, &f.value, &f.value_in);
+	d = plan_a64_delta(form, f.value, field);
+	if (f.value_in == PLAN_IN_COPY && plan_a64_fits(form, d))
+		put_le(a->image + field, plan_a64_encode(get_le32(a->image + field), form, d), 4);
+	else
+		put_fix(a, f);
+}
+
 static void copy_fixes(struct arena *a, const struct reloc_file *rf, const struct placed *p)
 {
 	const struct reloc_func *f = p->f;
@@ -142,7 +172,11 @@ static void copy_fixes(struct arena *a, const struct reloc_file *rf, const struc
 
 	/* falling off the copy's end goes where falling off the original's
 	 * would */
-	if (f->falls_off) {
+	if (f->falls_off && rf->img.arch == ARCH_AARCH64) {
+		put_le(a->image + stub, A64_B, 4);
+		a64_field(a, stub, f->addr + f->size, true, PLAN_A64_IMM26);
+		stub += A64_STUB_LEN;
+	} else if (f->falls_off) {
 		a->image[stub] = 0xe9;
 		rel32(a, stub + 1, f->addr + f->size, true, stub + STUB_LEN);
 		stub += STUB_LEN;
@@ -162,6 +196,16 @@ static void copy_fixes(struct arena *a, const struct reloc_file *rf, const struc
 			a->image[stub] = 0xe9;
 			rel32(a, stub + 1, x->target, true, stub + STUB_LEN);
 			stub += STUB_LEN;
+			break;
+		case FIX_A64:
+			a64_field(a, field, x->target, x->branch, x->size);
+			break;
+		case FIX_A64_STUB:      /* within reach: reloc_block_layout */
+			put_le(a->image + field, plan_a64_encode(get_le32(a->image + field), x->size,
+								 (int64_t)(stub - field)), 4);
+			put_le(a->image + stub, A64_B, 4);
+			a64_field(a, stub, x->target, true, PLAN_A64_IMM26);
+			stub += A64_STUB_LEN;
 			break;
 		case FIX_RIP_TABLE:
 			put_le(a->image + field, table - end, 4);
@@ -217,9 +261,17 @@ static void object_patches(struct arena *a, const struct reloc_file *rf, const s
 	const struct reloc_func *f = p->f;
 	const struct reloc_xrefs *x = rf->xrefs;
 
-	a->patch[a->npatch++] = (struct plan_patch){ .at = f->addr, .bytes = { 0xe9 }, .len = 5 };
-	put_fix(a, (struct plan_fixup){ .at = f->addr + 1, .at_in = PLAN_IN_OBJECT, .value = p->at,
-		.value_in = PLAN_IN_COPY, .ref = f->addr + 5, .ref_in = PLAN_IN_OBJECT, .size = 4 });
+	if (rf->img.arch == ARCH_AARCH64) {      /* b copy */
+		a->patch[a->npatch++] = (struct plan_patch){ .at = f->addr,
+			.bytes = { 0, 0, 0, A64_B >> 24 }, .len = 4 };
+		put_fix(a, (struct plan_fixup){ .at = f->addr, .at_in = PLAN_IN_OBJECT, .value = p->at,
+			.value_in = PLAN_IN_COPY, .ref = f->addr, .ref_in = PLAN_IN_OBJECT,
+			.size = PLAN_A64_IMM26 });
+	} else {
+		a->patch[a->npatch++] = (struct plan_patch){ .at = f->addr, .bytes = { 0xe9 }, .len = 5 };
+		put_fix(a, (struct plan_fixup){ .at = f->addr + 1, .at_in = PLAN_IN_OBJECT, .value = p->at,
+			.value_in = PLAN_IN_COPY, .ref = f->addr + 5, .ref_in = PLAN_IN_OBJECT, .size = 4 });
+	}
 	for (size_t i = 0; i < x->n; i++) {
 		const struct reloc_xref *r = &x->v[i];
 
@@ -227,7 +279,7 @@ static void object_patches(struct arena *a, const struct reloc_file *rf, const s
 			continue;
 		put_fix(a, (struct plan_fixup){ .at = r->field, .at_in = PLAN_IN_OBJECT,
 			.value = p->at + (r->target - f->addr), .value_in = PLAN_IN_COPY,
-			.ref = r->end, .ref_in = PLAN_IN_OBJECT, .size = 4 });
+			.ref = r->end, .ref_in = PLAN_IN_OBJECT, .size = r->size });
 	}
 }
 
@@ -251,6 +303,9 @@ static int arena_build(struct arena *a, const struct reloc_file *rf,
 
 		if (f->refused != RELOC_OK || !al || al > 4096 || al & (al - 1) || place[i].offset >= al)
 			return err_set(e, "%s: cannot be placed so", f->name);
+		if (rf->img.arch == ARCH_AARCH64 && place[i].offset % 4)
+			return err_set(e, "%s: AArch64 code lies at a multiple of 4, not at %u", f->name,
+				       place[i].offset);
 		a->p[i].f = f;
 		a->p[i].at = cursor + (place[i].offset + al - (cursor + anchor) % al) % al;
 		start[i] = a->p[i].at;
@@ -377,6 +432,17 @@ int reloc_image(struct reloc_file *rf, const struct reloc_place *place, size_t n
 
 		if (f->at_in != PLAN_IN_COPY)
 			continue;
+		if (plan_a64_form(f->size)) {
+			int64_t d = plan_a64_delta(f->size, v, arena + f->ref);
+
+			if (!plan_a64_fits(f->size, d)) {
+				arena_free(&a);
+				return err_set(e, "a fix-up at arena offset %#" PRIx64 " is out of reach",
+					       f->at);
+			}
+			put_le(a.image + f->at, plan_a64_encode(get_le32(a.image + f->at), f->size, d), 4);
+			continue;
+		}
 		v -= f->ref_in == PLAN_ABSOLUTE ? 0 : (f->ref_in == PLAN_IN_COPY ? arena : bias) + f->ref;
 		put_le(a.image + f->at, v, f->size);
 	}

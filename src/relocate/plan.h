@@ -59,9 +59,69 @@ struct plan_fixup {
 	uint64_t value;
 	uint64_t ref;
 	uint8_t at_in, value_in, ref_in;        /* enum plan_where */
-	uint8_t size;                           /* 4 or 8 */
+	uint8_t size;                           /* 4 or 8, or a PLAN_A64_ form */
 	uint32_t pad;
 };
+
+/* AArch64: the field is the immediate of the instruction word at `at`,
+ * `ref` that word's own address (the PC). The word is re-encoded: value
+ * - ref in words (b/bl imm26 +-128 MiB; b.cond, cbz, ldr literal imm19
+ * +-1 MiB; tbz imm14 +-32 KiB), in bytes (adr, +-1 MiB), or in pages
+ * of 4 KiB (adrp: page(value) - page(ref), +-4 GiB); out of reach, or
+ * not a multiple of 4 where words are counted, it cannot be written.
+ * Arm ARM C4.1; the planner and the preload library share this code. */
+enum {
+	PLAN_A64_IMM26 = 0x81,
+	PLAN_A64_IMM19,
+	PLAN_A64_IMM14,
+	PLAN_A64_ADR,
+	PLAN_A64_ADRP,
+};
+
+static inline int plan_a64_form(uint8_t size)
+{
+	return size >= PLAN_A64_IMM26 && size <= PLAN_A64_ADRP;
+}
+
+/* The field's number: words, bytes or pages. */
+static inline int64_t plan_a64_delta(uint8_t form, uint64_t value, uint64_t ref)
+{
+	if (form == PLAN_A64_ADRP)
+		return (int64_t)(value >> 12) - (int64_t)(ref >> 12);
+	return (int64_t)(value - ref);
+}
+
+/* Does delta fit the form's immediate? */
+static inline int plan_a64_fits(uint8_t form, int64_t delta)
+{
+	int bits = form == PLAN_A64_IMM26 ? 26 : form == PLAN_A64_IMM19 ? 19 :
+		   form == PLAN_A64_IMM14 ? 14 : 21;
+
+	if (form != PLAN_A64_ADR && form != PLAN_A64_ADRP) {
+		if (delta % 4)
+			return 0;
+		delta /= 4;
+	}
+	return delta >= -(1ll << (bits - 1)) && delta < (1ll << (bits - 1));
+}
+
+/* The word with its immediate set to delta (which fits). */
+static inline uint32_t plan_a64_encode(uint32_t word, uint8_t form, int64_t delta)
+{
+	uint64_t v = (uint64_t)delta;
+
+	switch (form) {
+	case PLAN_A64_IMM26:
+		return (word & ~0x3ffffffu) | (uint32_t)((v >> 2) & 0x3ffffffu);
+	case PLAN_A64_IMM19:
+		return (word & ~(0x7ffffu << 5)) | (uint32_t)(((v >> 2) & 0x7ffffu) << 5);
+	case PLAN_A64_IMM14:
+		return (word & ~(0x3fffu << 5)) | (uint32_t)(((v >> 2) & 0x3fffu) << 5);
+	default:        /* adr, adrp: immhi (23:5), immlo (30:29) */
+		return (word & ~(0x7ffffu << 5 | 3u << 29)) | (uint32_t)(((v >> 2) & 0x7ffffu) << 5) |
+		       (uint32_t)((v & 3u) << 29);
+	}
+}
 
 /* Bytes written over the object's own code, at ELF vaddr `at`: the jump
  * at each moved function's entry (its rel32 is a fix-up). At most 8. */

@@ -172,11 +172,21 @@ static void parse_plan(const char *path)
 
 static long raw_mprotect(void *addr, size_t len, int prot)
 {
+#if defined(__aarch64__)
+	register long x8 __asm__("x8") = 226;   /* __NR_mprotect, asm-generic */
+	register long x0 __asm__("x0") = (long)addr;
+	register long x1 __asm__("x1") = (long)len;
+	register long x2 __asm__("x2") = prot;
+
+	__asm__ volatile("svc #0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2) : "memory");
+	return x0;
+#else
 	long ret;
 
 	__asm__ volatile("syscall" : "=a"(ret) : "0"(10L), "D"(addr), "S"(len), "d"((long)prot)
 			 : "rcx", "r11", "memory");
 	return ret;
+#endif
 }
 
 static uint64_t where(uint8_t in, uint64_t x, uint64_t bias, uint64_t arena)
@@ -184,12 +194,22 @@ static uint64_t where(uint8_t in, uint64_t x, uint64_t bias, uint64_t arena)
 	return in == PLAN_IN_COPY ? arena + x : in == PLAN_IN_OBJECT ? bias + x : 0;
 }
 
-/* A fix-up's value, or fail: a 4-byte field must hold it as int32. */
+/* A fix-up's value, or fail: a 4-byte field must hold it as int32, an
+ * AArch64 immediate (plan.h) its form's reach. */
 static uint64_t fixup_value(const struct object_plan *op, const struct plan_fixup *f,
 			    uint64_t bias, uint64_t arena)
 {
 	uint64_t v = where(f->value_in, f->value, bias, arena) - where(f->ref_in, f->ref, bias, arena);
 	int64_t s = (int64_t)v;
+
+	if (plan_a64_form(f->size)) {
+		s = plan_a64_delta(f->size, where(f->value_in, f->value, bias, arena),
+				   where(f->ref_in, f->ref, bias, arena));
+		if (!plan_a64_fits(f->size, s))
+			fail("%s: a fix-up at %#llx is out of reach of its target (%lld)", op->path,
+			     (unsigned long long)f->at, (long long)s);
+		return (uint64_t)s;
+	}
 
 	if (f->size == 4 && (s < INT32_MIN || s > INT32_MAX))
 		fail("%s: a fix-up at %#llx is out of reach of its target (%lld bytes)", op->path,
@@ -199,11 +219,36 @@ static uint64_t fixup_value(const struct object_plan *op, const struct plan_fixu
 	return v;
 }
 
+/* v as `size` bytes; an AArch64 form's v goes into the word's immediate. */
 static void store(volatile uint8_t *p, uint64_t v, unsigned size)
 {
+	if (plan_a64_form((uint8_t)size)) {
+		uint32_t w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+			     (uint32_t)p[3] << 24;
+
+		v = plan_a64_encode(w, (uint8_t)size, (int64_t)v);
+		size = 4;
+	}
 	for (unsigned i = 0; i < size; i++)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
+
+/* The bytes a fix-up writes. */
+static unsigned field_len(uint8_t size)
+{
+	return plan_a64_form(size) ? 4 : size;
+}
+
+/* How far from the object an arena is sought, in MiB: x86-64's rel32
+ * reaches +-2 GiB, AArch64's b/bl +-128 MiB (object, gap and arena within
+ * that; a fix-up out of reach would stop the program anyway). */
+#if defined(__aarch64__)
+#define ARENA_SEARCH_MIB 64
+#define REACH "128 MiB"
+#else
+#define ARENA_SEARCH_MIB 1024
+#define REACH "2 GiB"
+#endif
 
 /* An arena page aligned, within reach: tried from just above the object,
  * then just below it, a megabyte at a time. */
@@ -213,7 +258,7 @@ static uint8_t *map_arena(const struct object_plan *op, uint64_t bias)
 	uint64_t hi = (bias + op->o->span_hi + PAGE - 1) & ~(uint64_t)(PAGE - 1);
 	uint64_t lo = (bias + op->o->span_lo) & ~(uint64_t)(PAGE - 1);
 
-	for (uint64_t step = 0; step < 1024; step++) {
+	for (uint64_t step = 0; step < ARENA_SEARCH_MIB; step++) {
 		uint64_t cand[2] = { hi + (step << 20), lo - size - (step << 20) };
 
 		for (int k = 0; k < 2; k++) {
@@ -229,7 +274,7 @@ static uint8_t *map_arena(const struct object_plan *op, uint64_t bias)
 				munmap(p, size);
 		}
 	}
-	fail("%s: no room for the copies within 2 GiB of it", op->path);
+	fail("%s: no room for the copies within " REACH " of it", op->path);
 }
 
 struct exec_range {
@@ -269,7 +314,7 @@ static void check_object_writes(const struct object_plan *op, uint64_t bias,
 	for (uint32_t i = 0; i < op->o->npatch + op->o->nfixup; i++) {
 		bool patch = i < op->o->npatch;
 		uint64_t at = patch ? op->patch[i].at : op->fixup[i - op->o->npatch].at;
-		uint64_t len = patch ? op->patch[i].len : op->fixup[i - op->o->npatch].size;
+		uint64_t len = patch ? op->patch[i].len : field_len(op->fixup[i - op->o->npatch].size);
 		bool ok = false;
 
 		if (!patch && op->fixup[i - op->o->npatch].at_in != PLAN_IN_OBJECT)
@@ -301,7 +346,7 @@ static void patch_object(const struct object_plan *op, uint64_t bias, uint64_t a
 			}
 		for (uint32_t i = 0; i < op->o->nfixup; i++)
 			if (op->fixup[i].at_in == PLAN_IN_OBJECT &&
-			    in_range(&seg[s], bias + op->fixup[i].at, op->fixup[i].size)) {
+			    in_range(&seg[s], bias + op->fixup[i].at, field_len(op->fixup[i].size))) {
 				lo = bias + op->fixup[i].at < lo ? bias + op->fixup[i].at : lo;
 				hi = bias + op->fixup[i].at + 8 > hi ? bias + op->fixup[i].at + 8 : hi;
 			}
@@ -319,11 +364,14 @@ static void patch_object(const struct object_plan *op, uint64_t bias, uint64_t a
 						op->patch[i].bytes[k];
 		for (uint32_t i = 0; i < op->o->nfixup; i++)
 			if (op->fixup[i].at_in == PLAN_IN_OBJECT &&
-			    in_range(&seg[s], bias + op->fixup[i].at, op->fixup[i].size))
+			    in_range(&seg[s], bias + op->fixup[i].at, field_len(op->fixup[i].size)))
 				store((volatile uint8_t *)(bias + op->fixup[i].at), value[i],
 				      op->fixup[i].size);
 		if (raw_mprotect((void *)lo, hi - lo, seg[s].prot) != 0)
 			fail("%s: cannot make its code executable again", op->path);
+		/* AArch64 fetches through an instruction cache the data
+		 * writes do not update (Arm ARM B2.4.4); a no-op on x86 */
+		__builtin___clear_cache((char *)lo, (char *)hi);
 	}
 }
 
@@ -379,13 +427,14 @@ static void apply(struct object_plan *op, const struct dl_phdr_info *info)
 	memcpy(arena, op->arena, op->o->arena_size);
 	for (uint32_t i = 0; i < op->o->nfixup; i++)
 		if (op->fixup[i].at_in == PLAN_IN_COPY) {
-			if (op->fixup[i].at + op->fixup[i].size > op->o->arena_size)
+			if (op->fixup[i].at + field_len(op->fixup[i].size) > op->o->arena_size)
 				fail("%s: a fix-up lies outside its arena", op->path);
 			store(arena + op->fixup[i].at,
 			      fixup_value(op, &op->fixup[i], bias, (uint64_t)arena), op->fixup[i].size);
 		}
 	if (mprotect(arena, op->o->arena_size, PROT_READ | PROT_EXEC))
 		fail("%s: cannot make the copies executable: %s", op->path, strerror(errno));
+	__builtin___clear_cache((char *)arena, (char *)arena + op->o->arena_size);
 	patch_object(op, bias, (uint64_t)arena, seg, nseg);
 	op->applied = true;
 	write_perf_map(op, bias, (uint64_t)arena);

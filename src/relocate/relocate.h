@@ -32,6 +32,14 @@ enum reloc_refusal {
 	RELOC_POINTED_INTO,             /* data holds an address of its middle (a table
 					 * of labels, a computed goto): reached there,
 					 * the original would run */
+	RELOC_NEAR_REF_OUT,             /* AArch64: an adr or a literal load of
+					 * something outside it (+-1 MiB of the
+					 * original, maybe not of the copy) */
+	RELOC_ADRP_OWN_PAGE,            /* AArch64: an adrp of a page of its own
+					 * code (an address of its middle, maybe) */
+	RELOC_POOL_FIELD,               /* AArch64: a word its literal loads read
+					 * that reads as a PC-relative field: data
+					 * the copy would rewrite */
 	RELOC_NREFUSALS
 };
 

@@ -32,7 +32,11 @@ static void log_where(void)
 	Dl_info info;
 	FILE *f;
 
+#if defined(__aarch64__)
+	__asm__ volatile("adr %0, ." : "=r"(pc));
+#else
 	__asm__ volatile("lea 0(%%rip), %0" : "=r"(pc));
+#endif
 	if (getenv("FIXTURE_PC"))
 		printf("pc %lu\n", (unsigned long)((uintptr_t)pc & 63));
 	if (!path || !(f = fopen(path, "a")))
@@ -67,6 +71,20 @@ __attribute__((noinline)) int work(int n, int depth)
  * __memmove_chk_* run into __memmove_*: its copy must end with a jump to
  * where the original's end leads (not where its branch out leads). */
 int fall_in(int x);
+#if defined(__aarch64__)
+__asm__(".text\n"
+	".globl fall_in\n"
+	".type fall_in, %function\n"
+	"fall_in:\n"
+	"	add w0, w0, #1\n"
+	"	cmp w0, #100\n"
+	"	b.gt 1f\n"
+	"	add w0, w0, w0\n"
+	".size fall_in, .-fall_in\n"
+	"fall_on:\n"
+	"	add w0, w0, #2\n"
+	"1:	ret\n");
+#else
 __asm__(".text\n"
 	".globl fall_in\n"
 	".type fall_in, @function\n"
@@ -79,6 +97,7 @@ __asm__(".text\n"
 	"fall_on:\n"
 	"	addl $2, %eax\n"
 	"1:	ret\n");
+#endif
 
 #ifndef WORK_LIB
 int main(int argc, char **argv)

@@ -28,4 +28,37 @@ $(PLACE)/static: tests/place/fill.c
 	@mkdir -p $(dir $@)
 	gcc -O2 -static -Wl,--build-id -o $@ $<
 
+# AArch64 (tests/cmd/t_place_arm64.sh, under qemu-user): the fixture as a
+# PIE and as a shared object with its main, and the preload library. GCC
+# makes the switch a table only from 4 cases on with the threshold given,
+# and would hoist the table's adrp out of the loop, where decode's walk
+# back from the br (along one path, not across the back edge) does not
+# find it: the jump would stay unresolved and `work` refused.
+A64_PLACE := $(PLACE)/arm64
+A64_CC := aarch64-linux-gnu-gcc -O2 -g --param case-values-threshold=4 -fno-move-loop-invariants
+PLACE_FIX += $(A64_PLACE)/moved-pie $(A64_PLACE)/libmoved.so $(A64_PLACE)/moved-lib \
+	$(A64_PLACE)/libc_work $(A64_PLACE)/libm_work $(A64_PLACE)/shapes \
+	$(B)/arm64/libstraddle-place.so
+
+$(A64_PLACE)/moved-pie: tests/place/moved.c
+	@mkdir -p $(dir $@)
+	$(A64_CC) -fpie -pie -Wl,--build-id -o $@ $<
+$(A64_PLACE)/libmoved.so: tests/place/moved.c
+	@mkdir -p $(dir $@)
+	$(A64_CC) -fPIC -shared -DWORK_LIB -Wl,--build-id -o $@ $<
+$(A64_PLACE)/moved-lib: tests/place/moved_main.c $(A64_PLACE)/libmoved.so
+	$(A64_CC) -o $@ $< -L$(A64_PLACE) -lmoved -Wl,-rpath,'$$ORIGIN'
+$(A64_PLACE)/shapes: tests/place/a64_shapes_main.c tests/place/a64_shapes.S
+	@mkdir -p $(dir $@)
+	$(A64_CC) -fpie -pie -Wl,--build-id -o $@ $^
+$(A64_PLACE)/libc_work: tests/place/libc_work.c
+	@mkdir -p $(dir $@)
+	$(A64_CC) -o $@ $<
+$(A64_PLACE)/libm_work: tests/place/libm_work.c
+	@mkdir -p $(dir $@)
+	$(A64_CC) -o $@ $< -lm
+$(B)/arm64/libstraddle-place.so: $(PRELOAD_SRC) src/relocate/plan.h
+	@mkdir -p $(dir $@)
+	aarch64-linux-gnu-gcc $(WARN) $(DEFS) -O2 -g -fPIC -shared -fvisibility=hidden -o $@ $(PRELOAD_SRC) -ldl
+
 EXTRA_FIX += $(PLACE_FIX)

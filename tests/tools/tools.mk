@@ -11,6 +11,8 @@
 #              (tests/cmd/t_place.sh, against the assembler's build)
 #   noperf     runs a command with perf_event_open refused by a seccomp
 #              filter (tests/cmd/t_record.sh)
+#   place_plan the plan of one arm of straddle place, written without
+#              running (AArch64 under qemu-user: tests/cmd/t_place_arm64.sh)
 
 TOOLS_SRC := $(wildcard tests/tools/*.c)
 TOOLS_BIN := $(patsubst tests/tools/%.c,$(S)/tools/%,$(TOOLS_SRC))
