@@ -191,3 +191,18 @@ run "$STRADDLE" place --file "$P/libmoved.so" --func '*' --offsets random --runs
 	-o "$TMP/noise0.json" -- "$P/moved-lib" 10
 expect_eq "place random: a metric no layout moves has no band" \
 	"$(jq -r '.layout_noise | "\(.band_pct) \(.runs)"' "$TMP/noise0.json")" "0 4"
+
+# Profilers see the copy: a program run with a plan (written by place_plan,
+# applied by the preload library as place applies it) and recorded; every
+# sample lands in a file, those of the copy counted for the original's
+# loop (clear.c spends its time in clear_loop's loop, at offset 0 here).
+"$TOOLS/place_plan" "$P/clear" clear_loop 0 "$TMP/rec.plan" >/dev/null
+run "$STRADDLE" record -o "$TMP/rec.json" -- env LD_PRELOAD="$(dirname "$PLAIN")/libstraddle-place.so" \
+	STRADDLE_PLAN="$TMP/rec.plan" "$P/clear" 3000000
+expect_eq "record of a moved program: exit 0" "$RC" 0
+expect_eq "record of a moved program: no sample outside a file" \
+	"$(printf '%s\n' "$ERR" | grep -o '[0-9]* in no file')" "0 in no file"
+CLEAR_LOOP=$("$PLAIN" scan --all --func clear_loop --json "$P/clear" | jq -r '.files[0].functions[0].loops[0].start')
+run "$PLAIN" scan --hot "$TMP/rec.json" --all --func clear_loop --json
+expect_eq "record of a moved program: the copy's samples in the original's loop" \
+	"$(printf '%s' "$OUT" | jq -r --arg l "$CLEAR_LOOP" '[.files[] | select(.path | endswith("/clear")) | .functions[0].loops[0] | .samples > 0 and .start == $l] | .[0]')" true
