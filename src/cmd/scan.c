@@ -590,8 +590,9 @@ static void check_gate(struct scan_cmd *c, const struct scan_result *r)
 		for (uint32_t k = f->loop; k < f->loop + f->nloop; k++)
 			if ((!r->loop[k].spin || c->fail_spin) &&
 			    (!r->loop[k].span_uncertain || c->fail_uncertain))
-				gate_hazards(c, r->hazard + r->loop[k].hazard, r->loop[k].nhazard);
-		gate_hazards(c, r->hazard + f->hazard, f->nhazard);
+				gate_hazards(c, r->loop[k].nhazard ? r->hazard + r->loop[k].hazard : NULL,
+					     r->loop[k].nhazard);
+		gate_hazards(c, f->nhazard ? r->hazard + f->hazard : NULL, f->nhazard);
 	}
 }
 

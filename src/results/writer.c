@@ -376,7 +376,8 @@ void results_write_loop(struct jw *w, const char *key, struct elf_image *img,
 	write_cost(w, r, l);
 	if (r->hot)
 		jw_int(w, "samples", (long long)l->samples);
-	results_write_hazards(w, "hazards", NULL, r->hazard + l->hazard, l->nhazard);
+	results_write_hazards(w, "hazards", NULL, l->nhazard ? r->hazard + l->hazard : NULL,
+			      l->nhazard);
 	jw_close(w, '}');
 }
 
@@ -415,6 +416,8 @@ void results_write_function(struct jw *w, struct elf_image *img, const struct sc
 		jw_close(w, '}');
 	}
 	jw_close(w, ']');
-	results_write_hazards(w, "hazards", NULL, r->hazard + fr->hazard, fr->nhazard);
+	/* no hazard in the whole image: r->hazard is NULL, no offset from it */
+	results_write_hazards(w, "hazards", NULL, fr->nhazard ? r->hazard + fr->hazard : NULL,
+			      fr->nhazard);
 	jw_close(w, '}');
 }
