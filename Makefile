@@ -106,7 +106,8 @@ check-test-hooks: $(B)/straddle
 	@sh scripts/check_test_hooks.sh $(B)/straddle
 
 # The main job on a built-in default: this machine's vDSO and C library,
-# then seed 000's loop measured at every offset of a line.
+# then seed 000's loop measured at every offset of a line, then the same
+# loop in a user program moved by place: what its placement costs it.
 # It ends with one page of what it ran (straddle report): the scan's JSON
 # and the sweep's result file, kept beside it in build/.
 run: deps
@@ -115,9 +116,10 @@ run: deps
 	$(B)/straddle scan --limit 25
 	$(B)/straddle scan --json >$(B)/run-scan.json
 	$(B)/straddle sweep --time 10 -o $(B)/run-sweep.json clear_movq_imm
-	$(B)/straddle report -o $(B)/report.html $(B)/run-scan.json $(B)/run-sweep.json
 	$(MAKE) $(B)/demo/clear
 	$(B)/straddle place --func clear_loop --runs 5 -o $(B)/run-place.json -- $(B)/demo/clear 2000000
+	$(B)/straddle report -o $(B)/report.html $(B)/run-scan.json $(B)/run-sweep.json \
+		$(B)/run-place.json
 	@echo "The report of this run: $(abspath $(B)/report.html)"
 
 # The bundled program `make run` ends with: seed 000's loop across a line
