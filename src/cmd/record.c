@@ -333,21 +333,13 @@ static int run_command(struct record_cmd *c, struct sampling *s)
 	return 0;
 }
 
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static int watch_process(struct record_cmd *c, struct sampling *s)
 {
 	pid_t *tids;
 	size_t n = process_threads((pid_t)c->pid, &tids);
 	struct err e = { "" };
 	struct sigaction sa = { .sa_handler = on_stop };
-	double end = now_s() + (c->duration ? c->duration : 1e12);
+	double end = monotonic_s() + (c->duration ? c->duration : 1e12);
 	char what[32];
 
 	snprintf(what, sizeof what, "process %lu", c->pid);
@@ -365,7 +357,7 @@ static int watch_process(struct record_cmd *c, struct sampling *s)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sampling_enable(s);
-	while (!stop_signal && now_s() < end && (kill((pid_t)c->pid, 0) == 0 || errno == EPERM))
+	while (!stop_signal && monotonic_s() < end && (kill((pid_t)c->pid, 0) == 0 || errno == EPERM))
 		sampling_drain(s, 50);
 	sampling_drain(s, 0);
 	c->exit_status = EXIT_OK;

@@ -20,6 +20,14 @@ static uint64_t mono_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
+double monotonic_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 #if defined(__x86_64__)
 static bool tsc_invariant(void)
 {

@@ -35,14 +35,6 @@ void command_status_text(int status, char *buf, size_t n)
 		snprintf(buf, n, "status %#x", status);
 }
 
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* In the child: the pipes in place, the variables set, then exec. */
 static void start_child(const struct command_spec *c, int out[2], int err[2], int rep[2])
 {
@@ -128,7 +120,7 @@ int command_run(const struct command_spec *c, struct command_run *r, struct err 
 	if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) || pipe2(rep, 0))
 		return err_set(e, "%s: cannot make a pipe: %s", c->argv[0], strerror(errno));
 	fcntl(rep[0], F_SETFD, FD_CLOEXEC);
-	t0 = now_s();
+	t0 = monotonic_s();
 	pid = fork();
 	if (pid < 0)
 		return err_set(e, "%s: cannot fork: %s", c->argv[0], strerror(errno));
@@ -144,7 +136,7 @@ int command_run(const struct command_spec *c, struct command_run *r, struct err 
 			return err_set(e, "%s: wait: %s", c->argv[0], strerror(errno));
 		}
 	current_pid = 0;
-	r->wall_s = now_s() - t0;
+	r->wall_s = monotonic_s() - t0;
 	r->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
 		   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 	return 0;

@@ -138,14 +138,6 @@ int experiment_make_plans(struct place_experiment *x, struct err *e)
 
 /* ---- one run ---- */
 
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* The preload library's lines (plan.h): an error stops everything; each
  * file's plan must have been applied by some process of the command. */
 static int check_report(struct place_experiment *x, const struct place_arm *a,
@@ -268,7 +260,7 @@ static void progress(const struct place_experiment *x, double t0)
 {
 	if (isatty(2))
 		fprintf(stderr, "\rplace: round %u of at most %u, %.0f s of at most %.0f", x->rounds,
-			x->runs, now_s() - t0, x->budget_s);
+			x->runs, monotonic_s() - t0, x->budget_s);
 }
 
 /* Is every arm's median known within --precision (its bootstrap CI's
@@ -304,7 +296,7 @@ int experiment_run(struct place_experiment *x, struct err *e)
 {
 	struct command_run r = { 0 };
 	size_t order[PLACE_MAX_ARMS];
-	double t0 = now_s();
+	double t0 = monotonic_s();
 	int rc;
 
 	x->stopped_by = "runs";
@@ -317,7 +309,7 @@ int experiment_run(struct place_experiment *x, struct err *e)
 			rc = run_arm(x, &x->arm[order[i]], &r, e);
 		x->rounds++;
 		progress(x, t0);
-		if (now_s() - t0 > x->budget_s && x->rounds >= 2) {
+		if (monotonic_s() - t0 > x->budget_s && x->rounds >= 2) {
 			x->stopped_by = "time";
 			break;
 		}
@@ -328,7 +320,7 @@ int experiment_run(struct place_experiment *x, struct err *e)
 	}
 	if (isatty(2))
 		fprintf(stderr, "\n");
-	x->elapsed_s = now_s() - t0;
+	x->elapsed_s = monotonic_s() - t0;
 	free(r.out);
 	return rc;
 }

@@ -24,6 +24,9 @@ struct clock {
 };
 
 int clock_init(struct clock *c, struct err *e);
+/* CLOCK_MONOTONIC in seconds: for budgets and wall times of whole runs,
+ * not for samples (those use the clock clock_init chose). */
+double monotonic_s(void);
 /* Ticks of the clock chosen by clock_init: TSC read with rdtscp after an
  * lfence (no earlier instruction still running), CNTVCT after an isb. */
 uint64_t clock_ticks(void);

@@ -25,14 +25,6 @@
 #define REPLACE_EVERY 32
 #define CHECK_EVERY 10
 
-static double now_s(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* The batch: the only code between the two clock reads. */
 static double time_batch(const struct sweep *s, const struct variant *v)
 {
@@ -188,7 +180,7 @@ int sweep_run(struct sweep *s, struct err *e)
 {
 	size_t *order = xmalloc(s->n * sizeof *order);
 	uint64_t rng = s->seed;
-	double start = now_s();
+	double start = monotonic_s();
 	unsigned skip = WARMUP_ROUNDS;  /* rounds left whose samples are not kept */
 
 	s->rounds = 0;
@@ -211,7 +203,7 @@ int sweep_run(struct sweep *s, struct err *e)
 			if (!skip)
 				add_sample(&s->v[order[i]], x);
 		}
-		s->elapsed_s = now_s() - start;
+		s->elapsed_s = monotonic_s() - start;
 		if (skip) {
 			skip--;
 			continue;
