@@ -11,7 +11,6 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t current_pid;

@@ -10,7 +10,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #define OUT_MAX (1u << 20)      /* output kept for --metric */
@@ -46,11 +45,18 @@ const char *experiment_arm_label(const struct place_arm *a, char *buf, size_t n)
 
 /* ---- what the model says ---- */
 
+/* How far the subject's bytes move for its loop to start at `offset`
+ * (mod align): the placement the model is asked about. */
+static uint64_t placed_delta(const struct place_experiment *x, uint32_t offset)
+{
+	return (offset + x->align - x->loop_start % x->align) % x->align;
+}
+
 unsigned experiment_predict(const struct place_experiment *x, uint32_t offset, struct hazard *h,
 		       size_t *nh)
 {
 	const struct reloc_func *f = x->subject;
-	uint64_t delta = (offset + x->align - x->loop_start % x->align) % x->align;
+	uint64_t delta = placed_delta(x, offset);
 	uint64_t s = x->loop_start + delta, e = x->loop_end + delta;
 	unsigned score = 0;
 
@@ -342,7 +348,7 @@ static void predict_costs(struct place_experiment *x)
 	decoder_free(d);
 	for (size_t i = 0; i < x->narms; i++) {
 		struct place_arm *a = &x->arm[i];
-		uint64_t delta = (a->offset + x->align - x->loop_start % x->align) % x->align;
+		uint64_t delta = placed_delta(x, a->offset);
 		unsigned w;
 
 		if (a->kind == PLACE_OFFSET || a->kind == PLACE_CONTROL)

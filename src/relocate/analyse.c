@@ -174,7 +174,7 @@ static void fields_of(struct reloc_file *rf, struct reloc_func *f, const struct 
 
 /* A rel8 branch from elsewhere into the middle cannot be redirected: its
  * reach is 127 bytes. (rel32 ones are, when the plan is written.) */
-static void check_xrefs(struct reloc_func *f, const struct reloc_xrefs *x)
+size_t reloc_xrefs_into(const struct reloc_xrefs *x, const struct reloc_func *f)
 {
 	size_t lo = 0, hi = x->n;
 
@@ -186,7 +186,13 @@ static void check_xrefs(struct reloc_func *f, const struct reloc_xrefs *x)
 		else
 			hi = mid;
 	}
-	for (; lo < x->n && x->v[lo].target < f->addr + f->size; lo++)
+	return lo;
+}
+
+static void check_xrefs(struct reloc_func *f, const struct reloc_xrefs *x)
+{
+	for (size_t lo = reloc_xrefs_into(x, f); lo < x->n && x->v[lo].target < f->addr + f->size;
+	     lo++)
 		if (x->v[lo].size != 4 && x->v[lo].size != PLAN_A64_IMM26)
 			reloc_refuse(f, RELOC_SHORT_BRANCH_IN, x->v[lo].field);
 }

@@ -53,6 +53,9 @@ struct reloc_xrefs {
 };
 
 void reloc_find_xrefs(struct reloc_file *rf, struct reloc_xrefs *x);
+/* The first of x's branches into f's middle (x sorted by target): those
+ * into f follow it while their target is below f's end. */
+size_t reloc_xrefs_into(const struct reloc_xrefs *x, const struct reloc_func *f);
 void reloc_add_fix(struct reloc_file *rf, struct reloc_func *f, struct reloc_fix fx);
 void reloc_refuse(struct reloc_func *f, enum reloc_refusal why, uint64_t at);
 /* arm64.c: an AArch64 function's instructions insn[0..n) as fix-ups, its

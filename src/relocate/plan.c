@@ -272,10 +272,12 @@ static void object_patches(struct arena *a, const struct reloc_file *rf, const s
 		put_fix(a, (struct plan_fixup){ .at = f->addr + 1, .at_in = PLAN_IN_OBJECT, .value = p->at,
 			.value_in = PLAN_IN_COPY, .ref = f->addr + 5, .ref_in = PLAN_IN_OBJECT, .size = 4 });
 	}
-	for (size_t i = 0; i < x->n; i++) {
+	/* x is sorted by target: only f's run of it, not every branch of the
+	 * file for every moved function */
+	for (size_t i = reloc_xrefs_into(x, f); i < x->n && x->v[i].target < f->addr + f->size; i++) {
 		const struct reloc_xref *r = &x->v[i];
 
-		if (r->target <= f->addr || r->target >= f->addr + f->size || moved_at(a, r->from))
+		if (moved_at(a, r->from))
 			continue;
 		put_fix(a, (struct plan_fixup){ .at = r->field, .at_in = PLAN_IN_OBJECT,
 			.value = p->at + (r->target - f->addr), .value_in = PLAN_IN_COPY,

@@ -332,13 +332,18 @@ static void check_object_writes(const struct object_plan *op, uint64_t bias,
 static void patch_object(const struct object_plan *op, uint64_t bias, uint64_t arena,
 			 const struct exec_range *seg, size_t nseg)
 {
+	/* every value first, once: fixup_value may fail, which prints, and
+	 * nothing may be called while the object's code is not executable */
+	uint64_t *value = malloc(((size_t)op->o->nfixup + 1) * sizeof *value);
+
+	if (!value)
+		fail("%s: no memory for its fix-ups", op->path);
+	for (uint32_t i = 0; i < op->o->nfixup; i++)
+		if (op->fixup[i].at_in == PLAN_IN_OBJECT)
+			value[i] = fixup_value(op, &op->fixup[i], bias, arena);
 	for (size_t s = 0; s < nseg; s++) {
 		uint64_t lo = UINT64_MAX, hi = 0;
-		uint64_t value[op->o->nfixup ? op->o->nfixup : 1];
 
-		for (uint32_t i = 0; i < op->o->nfixup; i++)
-			if (op->fixup[i].at_in == PLAN_IN_OBJECT)
-				value[i] = fixup_value(op, &op->fixup[i], bias, arena);
 		for (uint32_t i = 0; i < op->o->npatch; i++)
 			if (in_range(&seg[s], bias + op->patch[i].at, op->patch[i].len)) {
 				lo = bias + op->patch[i].at < lo ? bias + op->patch[i].at : lo;
@@ -373,6 +378,7 @@ static void patch_object(const struct object_plan *op, uint64_t bias, uint64_t a
 		 * writes do not update (Arm ARM B2.4.4); a no-op on x86 */
 		__builtin___clear_cache((char *)lo, (char *)hi);
 	}
+	free(value);
 }
 
 /* perf's convention for code made at run time: START SIZE NAME lines in
