@@ -215,6 +215,10 @@ static int same_output(struct place_experiment *x, const struct place_arm *a,
 		x->identical++;
 		return 0;
 	}
+	if (a->kind == PLACE_UNMOVED)
+		return err_set(e, "%s: the program's own output or status differs from run to run, "
+			       "unmoved: nothing to compare a placement's with (--no-output-check)",
+			       x->argv[0]), 1;
 	command_status_text(x->base_status, want, sizeof want);
 	command_status_text(r->status, got, sizeof got);
 	err_set(e, "%s: the program noticed: %s (%s) where unmoved it gave %s; stderr: %.*s",
@@ -306,8 +310,11 @@ int experiment_run(struct place_experiment *x, struct err *e)
 	int rc;
 
 	x->stopped_by = "runs";
-	/* the unmoved program once first: the output every run must match */
+	/* the unmoved program twice first: the output every run must match,
+	 * and whether it is the same from run to run at all */
 	rc = run_arm(x, &x->arm[0], &r, e);
+	if (!rc)
+		rc = run_arm(x, &x->arm[0], &r, e);
 	x->arm[0].n = 0;
 	while (!rc && x->rounds < x->runs) {
 		shuffle(x, order);
