@@ -9,13 +9,11 @@
 #include "../measure/measure.h"
 #include "../place/place.h"
 #include "../relocate/relocate.h"
-#include "../relocate/plan.h"
 #include "../report/report.h"
 #include "../results/results.h"
 #include "../stats/stats.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
@@ -23,8 +21,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <time.h>
 
 struct place_cmd {
 	const char *func, *loop_text, *offsets, *uarch, *out_json, *plot, *metric, *direction;
@@ -508,13 +504,16 @@ static void print_moves(const struct place_cmd *c, const struct place_arm *ctl, 
 
 		if (a->kind != PLACE_OFFSET || (n > 4 && a != lo && a != hi))
 			continue;
+		char named[48] = "";
+
+		/* best and worst are the model's; a number is the user's */
+		if (!isdigit((unsigned char)a->name[0]))
+			snprintf(named, sizeof named, " (the model's %s)", a->name);
 		change_line(c, ctl, a, line, sizeof line);
-		printf("moving %s's %s from %u to %u of its %u-byte %s%s%s%s: %s of %s\n",
+		printf("moving %s's %s from %u to %u of its %u-byte %s%s: %s of %s\n",
 		       c->x.subject->name, c->x.loop_start == c->x.subject->addr ? "entry" : "loop",
-		       c->x.current, a->offset, c->x.align, c->x.align == 64 ? "line" : "block",
-		       isdigit((unsigned char)a->name[0]) ? "" : " (the model's ",
-		       isdigit((unsigned char)a->name[0]) ? "" : a->name,
-		       isdigit((unsigned char)a->name[0]) ? "" : ")", line, what);
+		       c->x.current, a->offset, c->x.align, c->x.align == 64 ? "line" : "block", named,
+		       line, what);
 	}
 }
 
