@@ -286,9 +286,9 @@ static int choose_loop(struct place_cmd *c, struct reloc_file *rf, const struct 
 	return 0;
 }
 
-static void count_refused(struct place_cmd *c, const struct reloc_file *rf, size_t from)
+static void count_refused(struct place_cmd *c, const struct reloc_file *rf)
 {
-	for (size_t i = from; i < rf->nfn; i++) {
+	for (size_t i = 0; i < rf->nfn; i++) {
 		const struct reloc_func *f = &rf->fn[i];
 		char a[20];
 
@@ -326,7 +326,7 @@ static int choose_functions(struct place_cmd *c)
 		return -1;
 	}
 	for (size_t i = 0; i < c->x.nrf; i++)
-		count_refused(c, &c->rf[i], 0);
+		count_refused(c, &c->rf[i]);
 	if (total == 1) {
 		struct reloc_file *rf = c->rf[0].nfn ? &c->rf[0] : NULL;
 

@@ -10,7 +10,7 @@
 static bool decode_func(struct reloc_file *rf, const struct reloc_func *f, struct insn **insn,
 			size_t *n)
 {
-	const uint8_t *code = reloc_bytes(rf, f);
+	const uint8_t *code = f->code;
 	size_t used = 0;
 
 	*insn = xcalloc(f->size + 1, sizeof **insn);
@@ -55,7 +55,7 @@ static void find_tables(struct reloc_file *rf, struct reloc_func *f, const struc
 
 		if (insn[j].kind != BR_JUMP_IND)
 			continue;
-		k = decode_jump_table_shape(rf->dec, &rf->img, reloc_bytes(rf, f), insn, n, j, &jt, &t);
+		k = decode_jump_table_shape(rf->dec, &rf->img, f->code, insn, n, j, &jt, &t);
 		if (k == JUMP_SLOT)
 			continue;
 		if (k != JUMP_TABLE) {
@@ -201,7 +201,7 @@ void reloc_analyse(struct reloc_file *rf, struct reloc_func *f, const struct rel
 {
 	struct insn *insn;
 	size_t n;
-	const uint8_t *code = reloc_bytes(rf, f);
+	const uint8_t *code = f->code;
 
 	f->first_fix = (uint32_t)rf->nfix;
 	f->first_table = (uint32_t)rf->ntable;

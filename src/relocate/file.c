@@ -87,12 +87,6 @@ void reloc_close(struct reloc_file *rf)
 	*rf = (struct reloc_file){ 0 };
 }
 
-const uint8_t *reloc_bytes(const struct reloc_file *rf, const struct reloc_func *f)
-{
-	(void)rf;
-	return f->code;
-}
-
 /* Only code that runs: executable sections, and not the PLT (its stubs
  * are the linker's, reached through their slots). */
 static bool choosable(const struct reloc_file *rf, const struct elf_func *f)
@@ -208,7 +202,7 @@ static int by_start(const void *a, const void *b)
  * dispatch tables, spans grown as the hazard model grows them. */
 size_t reloc_loops(struct reloc_file *rf, const struct reloc_func *f, struct reloc_loop **out)
 {
-	const uint8_t *code = reloc_bytes(rf, f);
+	const uint8_t *code = f->code;
 	struct insn *insn = xcalloc(f->size + 1, sizeof *insn);
 	struct cfg_jump_table *jt = xcalloc(f->ntable + 1, sizeof *jt);
 	struct jump_targets *tg = xcalloc(f->ntable + 1, sizeof *tg);

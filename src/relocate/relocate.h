@@ -117,8 +117,6 @@ void reloc_close(struct reloc_file *rf);
 /* The loops of a chosen function, outermost first by start: *out is
  * malloc'd. */
 size_t reloc_loops(struct reloc_file *rf, const struct reloc_func *f, struct reloc_loop **out);
-/* The function's bytes (in the file). */
-const uint8_t *reloc_bytes(const struct reloc_file *rf, const struct reloc_func *f);
 
 /* Where a moved function goes: the byte `anchor` of it (its loop's start,
  * or its entry) at `offset` modulo `align` (64 for a line, 4096 for a
