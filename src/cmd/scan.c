@@ -35,536 +35,56 @@ struct scan_cmd {
 	struct hot_run hot;
 	bool have_hot;
 	double min_share;
-	const struct hot_file *kernel_file;     /* kernel samples as the image's addresses */
 	size_t matched;                 /* functions --func/--section selected, all files */
 	uint64_t hot_in_files;          /* --hot: samples of the (user space) files scanned */
 };
 
-/* ---- the text table ---- */
-
-/* A row: one subject's hazards of one rule over every profile and window
- * (issue 24: --uarch all gave one loop ten rows, "30 hazards" for 3). */
-struct row {
-	const struct func_report *func;
-	const struct loop_report *loop;         /* NULL: a function entry hazard */
-	const struct hazard *hazard;            /* the one that leads it (worst_hazard) */
-};
-
-/* The hazards of a row's subject, all rules. */
-static const struct hazard *subject_hazards(const struct scan_result *r, const struct row *x,
-					    uint32_t *n)
+/* The rows of a file (rows.c), with the source line and the compiler's
+ * fix of those shown read from the image before rendering. */
+static void resolved_rows(const struct scan_cmd *c, struct elf_image *img,
+			  const struct scan_result *r, struct scan_rows *rows)
 {
-	*n = x->loop ? x->loop->nhazard : x->func->nhazard;
-	return &r->hazard[x->loop ? x->loop->hazard : x->func->hazard];
-}
+	scan_rows(r, c->limit, c->min_share, rows);
+	for (size_t i = 0; i < rows->n; i++) {
+		struct scan_row *x = &rows->v[i];
+		uint32_t sec = r->funcs.v[x->func->func].sec;
+		char src[128], buf[256];
 
-/* The hazards of the row, in out[] (room for its subject's): how many. */
-static size_t row_hazards(const struct scan_result *r, const struct row *x,
-			  const struct hazard **out)
-{
-	uint32_t n;
-	const struct hazard *h = subject_hazards(r, x, &n);
-	size_t k = 0;
-
-	for (uint32_t i = 0; i < n; i++)
-		if (h[i].rule == x->hazard->rule)
-			out[k++] = &h[i];
-	return k;
-}
-
-static uint64_t row_bytes(const struct scan_result *r, const struct row *x)
-{
-	return x->loop ? x->loop->bytes : r->funcs.v[x->func->func].size;
-}
-
-static uint64_t row_addr(const struct scan_result *r, const struct row *x)
-{
-	return x->loop ? x->loop->start : r->funcs.v[x->func->func].addr;
-}
-
-static bool row_spins(const struct row *x)
-{
-	return x->loop && x->loop->spin;
-}
-
-/* Worst first: hot text before init/exit/unlikely/cold text (which runs
- * once or rarely, issue 8: 767 .init.text loops ranked like hot code),
- * every other row before a spin loop's (a wait: its iterations are not
- * work, issue 21), then severity, then smaller (tighter) loops, then
- * address. */
-static int by_worst(const void *a, const void *b, void *ctx)
-{
-	const struct scan_result *r = ctx;
-	const struct row *x = a, *y = b;
-	uint64_t bx = row_bytes(r, x), by = row_bytes(r, y);
-	uint64_t ax = row_addr(r, x), ay = row_addr(r, y);
-
-	if (x->func->cold_text != y->func->cold_text)
-		return x->func->cold_text ? 1 : -1;
-	if (row_spins(x) != row_spins(y))
-		return row_spins(x) ? 1 : -1;
-	if (x->hazard->severity != y->hazard->severity)
-		return x->hazard->severity > y->hazard->severity ? -1 : 1;
-	if (x->hazard->certain != y->hazard->certain)
-		return x->hazard->certain ? -1 : 1;
-	if (bx != by)
-		return bx < by ? -1 : 1;
-	if (ax != ay)
-		return ax < ay ? -1 : 1;
-	if (x->loop != y->loop)         /* a loop and its function's entry */
-		return x->loop ? -1 : 1;
-	if (x->hazard->rule != y->hazard->rule)
-		return x->hazard->rule < y->hazard->rule ? -1 : 1;
-	if (x->hazard->window != y->hazard->window)
-		return x->hazard->window < y->hazard->window ? -1 : 1;
-	return (x->hazard > y->hazard) - (x->hazard < y->hazard);
-}
-
-static uint64_t row_samples(const struct row *x)
-{
-	return x->loop ? x->loop->samples : x->func->samples;
-}
-
-/* What aligning would save of the run: a priced straddle its share of
- * what it costs; a rule the model does not price ranks by its whole
- * share (at most what it could save), so it is never buried. */
-static double row_key(const struct scan_result *r, const struct row *x)
-{
-	return hazard_saves(x->hazard, hot_share(r, row_samples(x)));
-}
-
-/* With samples: the most saved first, then worst first (hot_order). */
-static int by_hot(const void *a, const void *b, void *ctx)
-{
-	const struct scan_result *r = ctx;
-	const struct row *x = a, *y = b;
-	int o = row_spins(x) != row_spins(y) ? (row_spins(x) ? 1 : -1) :
-		hot_order(row_key(r, x), x->hazard->severity, row_key(r, y), y->hazard->severity);
-
-	return o ? o : by_worst(a, b, ctx);
-}
-
-/* The rows of one subject (a loop, or a function's entry when l is
- * NULL) appended to v[*n...): one per rule its hazards break. */
-static void subject_rows(const struct func_report *f, const struct loop_report *l,
-			 const struct hazard *h, uint32_t nh, struct row *v, size_t *n)
-{
-	size_t first = *n;
-
-	for (uint32_t i = 0; i < nh; i++) {
-		size_t k = first;
-
-		while (k < *n && v[k].hazard->rule != h[i].rule)
-			k++;
-		if (k == *n)
-			v[(*n)++] = (struct row){ f, l, &h[i] };
-		else
-			v[k].hazard = worst_hazard((const struct hazard *[]){ v[k].hazard, &h[i] }, 2);
+		if (c->source_lines && *elf_source_line(img, sec, scan_row_addr(r, x), src, sizeof src))
+			x->source = xstrdup(src);
+		compiler_fix(img, sec, scan_row_addr(r, x), fix_align_all(x->h, x->nh), x->loop != NULL,
+			     x->lead, buf, sizeof buf);
+		if (*buf)
+			x->compiler_fix = xstrdup(buf);
 	}
-}
-
-static size_t collect_rows(const struct scan_result *r, struct row **out)
-{
-	struct row *v = xcalloc(r->nhazard + 1, sizeof *v);
-	size_t n = 0;
-
-	for (size_t i = 0; i < r->nfunc; i++) {
-		const struct func_report *f = &r->func[i];
-
-		for (uint32_t l = f->loop; l < f->loop + f->nloop; l++)
-			subject_rows(f, &r->loop[l], &r->hazard[r->loop[l].hazard], r->loop[l].nhazard,
-				     v, &n);
-		subject_rows(f, NULL, &r->hazard[f->hazard], f->nhazard, v, &n);
-	}
-	*out = v;
-	return n;
-}
-
-static void swap_rows(struct row *a, struct row *b)
-{
-	struct row t = *a;
-
-	*a = *b;
-	*b = t;
-}
-
-/* h[0..n) as a heap whose root is the least bad row (by_worst). */
-static void sift_down(struct row *h, size_t n, size_t i, const struct scan_result *r)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-
-		if (l < n && by_worst(&h[l], &h[m], (void *)r) > 0)
-			m = l;
-		if (l + 1 < n && by_worst(&h[l + 1], &h[m], (void *)r) > 0)
-			m = l + 1;
-		if (m == i)
-			return;
-		swap_rows(&h[i], &h[m]);
-		i = m;
-	}
-}
-
-/* The k worst rows of v[0..n) to its front, sorted: by_worst is a total
- * order, so they are the first k of the whole sort, in its order. */
-static void select_worst(struct row *v, size_t n, size_t k, const struct scan_result *r)
-{
-	for (size_t i = k / 2; i-- > 0;)
-		sift_down(v, k, i, r);
-	for (size_t i = k; i < n; i++)
-		if (by_worst(&v[i], &v[0], (void *)r) < 0) {
-			swap_rows(&v[0], &v[i]);
-			sift_down(v, k, 0, r);
-		}
-	qsort_r(v, k, sizeof *v, by_worst, (void *)r);
-}
-
-/* Sort the rows; returns how many leading ones the table reads. Without
- * samples a table of --limit rows needs only the worst few: selecting
- * them, not sorting all (52,083 rows for libLLVM-14 to show 40), took the
- * sort off a scan's profile (issue 8); limit + 1 rows hold the limit's
- * rows and the one that makes "... and more". */
-static size_t sort_rows(const struct scan_cmd *c, const struct scan_result *r, struct row *v,
-			size_t n)
-{
-	size_t k = c->limit && c->limit < n ? c->limit + 1 : n;
-
-	if (!r->hot && k < n) {
-		select_worst(v, n, k, r);
-		return k;
-	}
-	qsort_r(v, n, sizeof *v, r->hot ? by_hot : by_worst, (void *)r);
-	return n;
-}
-
-/* " in 2 pieces: 0x8ff70/5 0x8ff80/7" after what buf holds: the runs
- * every iteration fetches, each with its bytes (issue 21). */
-static void format_pieces(const struct scan_result *r, const struct loop_report *l, char *buf,
-			  size_t n)
-{
-	size_t k = strlen(buf);
-
-	k += (size_t)snprintf(buf + k, k < n ? n - k : 0, " in %u pieces:", l->npiece);
-	for (uint32_t i = l->piece; i < l->piece + l->npiece && k < n; i++)
-		k += (size_t)snprintf(buf + k, n - k, " %#" PRIx64 "/%" PRIu64, r->piece[i].start,
-				      r->piece[i].end - r->piece[i].start);
-}
-
-/* The branch at fault, else windows touched/best for each of the row's
- * windows in the order of its window column (issue 24). */
-static void format_windows(const struct scan_result *r, const struct row *x,
-			   const struct hazard *const *hs, size_t nh, char *buf, size_t n)
-{
-	uint64_t start = row_addr(r, x), bytes = row_bytes(r, x);
-	const struct hazard *h = x->hazard;
-	unsigned w[16];
-	size_t nw = hazard_windows(hs, nh, w);
-	int k = 0;
-
-	buf[0] = 0;
-	if (h->branch && h->pair != h->branch)
-		snprintf(buf, n, "%s %#" PRIx64 " pair %#" PRIx64,
-			 branch_kind_name(h->branch_kind), h->branch, h->pair);
-	else if (h->branch)
-		snprintf(buf, n, "%s %#" PRIx64, branch_kind_name(h->branch_kind), h->branch);
-	else
-		for (size_t i = 0; i < nw && k >= 0 && (size_t)k < n; i++)
-			k += snprintf(buf + k, n - (size_t)k, "%s%u/%u", i ? "," : "",
-				      x->loop ? loop_touched(r, x->loop, w[i]) :
-						windows_touched(start, start + bytes, w[i]),
-				      x->loop ? windows_best(bytes, w[i]) : 1);
-	if (x->loop && x->loop->npiece > 1)
-		format_pieces(r, x->loop, buf, n);
-	if (row_spins(x))
-		snprintf(buf + strlen(buf), n - strlen(buf), ", spin");
-}
-
-/* "; GCC: -falign-loops=16 for the unit" after the directive. */
-static void append_compiler_fix(struct elf_image *img, const struct scan_result *r,
-				const struct row *x, unsigned align, char *fix, size_t n)
-{
-	char cfix[256];
-	size_t len = strlen(fix);
-
-	compiler_fix(img, r->funcs.v[x->func->func].sec, row_addr(r, x), align, x->loop != NULL,
-		     x->hazard, cfix, sizeof cfix);
-	if (*cfix)
-		snprintf(fix + len, n - len, "; %s", cfix);
-}
-
-/* "0.5%" */
-static void format_share(double share, char *buf, size_t n)
-{
-	snprintf(buf, n, "%.1f", 100 * share);
-}
-
-/* The table; returns how many rows there are (shown, folded or not). */
-static size_t print_hazards(struct scan_cmd *c, struct elf_image *img,
-			    const struct scan_result *r, FILE *out)
-{
-	static const char *const cols[] = { ">samples %", ">saves %", "severity", "function",
-		"section", "address", "source", ">bytes", "window", "detail", "rule", "profile",
-		"placement", "cost", "fix" };
-	const size_t first = r->hot ? 0 : 2;   /* the samples columns only with --hot */
-	struct strbuf profiles = { 0 };
-	struct table t;
-	struct row *rows;
-	const struct hazard **h = xcalloc(r->nhazard + 1, sizeof *h);
-	size_t total = collect_rows(r, &rows), shown = 0, folded = 0, more = 0;
-	size_t n = sort_rows(c, r, rows, total);
-	table_init(&t, 15 - first, cols + first);
-	t.max[3 - first] = 48;
-	for (size_t i = 0; i < n; i++) {
-		const struct row *x = &rows[i];
-		const struct hazard *lead = x->hazard;
-		size_t nh = row_hazards(r, x, h);
-		const struct hazard *priced = costliest_hazard(h, nh);
-		char addr[20], src[128], bytes[24], win[48], tb[192], place[48], fix[512], pct[16];
-		char cost[16], saves[16];
-		const char *cells[15];
-
-		if (r->hot && hot_share(r, row_samples(x)) < c->min_share) {
-			folded++;
-			continue;
-		}
-		if (c->limit && shown >= c->limit) {
-			more++;
-			continue;
-		}
-		shown++;
-		sb_reset(&profiles);
-		format_profiles(h, nh, &profiles);
-		hex_addr(addr, row_addr(r, x));
-		if (!c->source_lines || !*elf_source_line(img, r->funcs.v[x->func->func].sec,
-							  row_addr(r, x), src, sizeof src))
-			snprintf(src, sizeof src, "-");
-		snprintf(bytes, sizeof bytes, "%" PRIu64, row_bytes(r, x));
-		format_window_list(h, nh, win, sizeof win);
-		format_windows(r, x, h, nh, tb, sizeof tb);
-		format_fix_all(h, nh, fix, sizeof fix);
-		append_compiler_fix(img, r, x, fix_align_all(h, nh), fix, sizeof fix);
-		format_loop_placement(lead, x->loop && x->loop->span_uncertain, place, sizeof place);
-		format_cost(priced, cost, sizeof cost);
-		format_share(hot_share(r, row_samples(x)), pct, sizeof pct);
-		if (priced->slowdown > 0)
-			format_share(hazard_saves(priced, hot_share(r, row_samples(x))), saves, sizeof saves);
-		else
-			snprintf(saves, sizeof saves, "-");
-		const char *all[15] = { pct, saves, severity_name(lead->severity),
-					r->funcs.v[x->func->func].name, lead->section ? lead->section : "-",
-					addr, src, bytes, win, tb, rule_name(lead->rule), sb_str(&profiles),
-					place, cost, fix };
-
-		memcpy(cells, all + first, (15 - first) * sizeof *cells);
-		table_row_v(&t, cells);
-	}
-	if (t.nrows)
-		table_print(&t, out);
-	if (more)
-		fprintf(out, "... and more (--limit 0 shows every row)\n");
-	if (folded)
-		fprintf(out, "%zu more hazards in code with less than %g%% of samples\n", folded,
-		       100 * c->min_share);
-	table_free(&t);
-	sb_free(&profiles);
-	free(rows);
-	free(h);
-	return total;
-}
-
-static void print_all_loops(const struct scan_result *r, FILE *out)
-{
-	static const char *const cols[] = { "function", "start", "end", ">bytes", ">pieces",
-		">insns", ">depth", "inner", "call", "entries", ">16", ">32", ">64", ">hazards" };
-	struct table t;
-
-	table_init(&t, 14, cols);
-	t.max[0] = 48;
-	for (size_t i = 0; i < r->nfunc; i++) {
-		const struct func_report *f = &r->func[i];
-
-		for (uint32_t k = f->loop; k < f->loop + f->nloop; k++) {
-			const struct loop_report *l = &r->loop[k];
-			char s[20], e[20], b[24], np[16], ni[16], d[16], w[MODEL_NWINDOWS][16], hz[32];
-
-			hex_addr(s, l->start);
-			hex_addr(e, l->end);
-			snprintf(b, sizeof b, "%" PRIu64, l->bytes);
-			snprintf(np, sizeof np, "%u", l->npiece);
-			snprintf(ni, sizeof ni, "%u", l->ninsn);
-			snprintf(d, sizeof d, "%u", l->depth);
-			for (size_t j = 0; j < MODEL_NWINDOWS; j++)
-				snprintf(w[j], sizeof w[j], "%u/%u",
-					 loop_touched(r, l, model_windows[j]),
-					 windows_best(l->bytes, model_windows[j]));
-			/* why a loop that straddles may have no hazard */
-			snprintf(hz, sizeof hz, "%u%s", l->nhazard,
-				 l->spin ? " (spin)" :
-				 l->back_end_bound ? " (back end)" :
-				 l->in_loop_buffer ? " (loop buffer)" : "");
-			table_row(&t, r->funcs.v[f->func].name, s, e, b, np, ni, d,
-				  l->innermost ? "yes" : "no", l->has_call ? "yes" : "no",
-				  l->irreducible ? "several" : "one", w[0], w[1], w[2], hz);
-		}
-	}
-	if (t.nrows)
-		table_print(&t, out);
-	table_free(&t);
-	for (size_t i = 0; i < r->nfunc; i++)
-		for (uint32_t k = r->func[i].irr; k < r->func[i].irr + r->func[i].nirr; k++)
-			fprintf(out, "irreducible cycle in %s: entered at %#" PRIx64 " from %#" PRIx64 "\n",
-			       r->funcs.v[r->func[i].func].name, r->irr[k].entry, r->irr[k].from);
-	/* where a dispatch could not be read, a cycle through it is unseen */
-	for (size_t i = 0; i < r->nfunc; i++)
-		if (r->func[i].unresolved)
-			fprintf(out, "indirect jumps unresolved in %s: %u\n",
-				r->funcs.v[r->func[i].func].name, r->func[i].unresolved);
-}
-
-/* Why a hot loop is fine, costs, or cannot be judged. */
-static void judge_loop(const struct scan_result *r, const struct func_report *f,
-		       const struct loop_report *l, char *buf, size_t n)
-{
-	if (l->span_uncertain)
-		snprintf(buf, n, "cannot be judged: span uncertain (%u indirect jump%s unresolved in "
-			 "its function)", f->unresolved, f->unresolved == 1 ? "" : "s");
-	else if (l->nhazard && l->cost.slowdown > 1)
-		snprintf(buf, n, "hazard: %.2fx predicted, aligning saves ~%.1f%% of this run",
-			 l->cost.slowdown, 100 * hot_saves(r, l));
-	else if (l->nhazard)
-		snprintf(buf, n, "hazard: %s (not priced)",
-			 rule_name(r->hazard[l->hazard].rule));
-	else if (l->cost.bound == COST_AT_BEST || !l->cost.slowdown)
-		snprintf(buf, n, "fine: at its best placement");
-	else
-		snprintf(buf, n, "fine: it straddles, but is %s-bound", cost_bound_name(l->cost.bound));
-}
-
-static int by_self_samples(const void *a, const void *b, void *ctx)
-{
-	const uint64_t *self = ctx;
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-
-	return self[x] != self[y] ? (self[x] > self[y] ? -1 : 1) : (x > y) - (x < y);
-}
-
-/* scan --hot: where every sample of the file went. Each hot loop (its own
- * samples, nested loops apart) is fine, a hazard with its cost, or cannot
- * be judged; the time in no loop is straight-line code, or cannot be
- * judged where its function has an unresolved indirect jump (a loop
- * through it is invisible). The lines add up to the file's samples. */
-static void print_hot_summary(const struct scan_cmd *c, const struct scan_result *r, FILE *out)
-{
-	uint64_t *self = xcalloc(r->nloop + 1, sizeof *self), *outside = xcalloc(r->nfunc + 1, sizeof *outside);
-	size_t *order = xcalloc(r->nloop + 1, sizeof *order), *owner = xcalloc(r->nloop + 1, sizeof *owner);
-	uint64_t small = 0, straight = 0, unseen = 0, in_funcs = 0;
-	double file = hot_share(r, r->file_samples);
-
-	hot_loop_self(r, self, outside);
-	for (size_t f = 0; f < r->nfunc; f++) {
-		for (uint32_t i = r->func[f].loop; i < r->func[f].loop + r->func[f].nloop; i++)
-			owner[i] = f;
-		in_funcs += r->func[f].samples;
-		if (r->func[f].unresolved)
-			unseen += outside[f];
-		else
-			straight += outside[f];
-	}
-	for (size_t i = 0; i < r->nloop; i++)
-		order[i] = i;
-	qsort_r(order, r->nloop, sizeof *order, by_self_samples, self);
-	fprintf(out, "where this file's %.1f%% of the run went:\n", 100 * file);
-	for (size_t k = 0; k < r->nloop && self[order[k]]; k++) {
-		const struct loop_report *l = &r->loop[order[k]];
-		const struct func_report *f = &r->func[owner[order[k]]];
-		char why[160];
-
-		if (hot_share(r, self[order[k]]) < c->min_share) {
-			small += self[order[k]];
-			continue;
-		}
-		judge_loop(r, f, l, why, sizeof why);
-		fprintf(out, "  %5.1f%%  loop %#" PRIx64 " in %s (%" PRIu64 " B): %s\n",
-			100 * hot_share(r, self[order[k]]), l->start, r->funcs.v[f->func].name,
-			l->bytes, why);
-	}
-	if (small)
-		fprintf(out, "  %5.1f%%  in loops of less than %g%% each\n", 100 * hot_share(r, small),
-			100 * c->min_share);
-	if (unseen)
-		fprintf(out, "  %5.1f%%  cannot be judged: in no loop found, in functions with unresolved "
-			"indirect jumps (a loop through them cannot be seen)\n", 100 * hot_share(r, unseen));
-	if (straight)
-		fprintf(out, "  %5.1f%%  in no loop (straight-line code)\n", 100 * hot_share(r, straight));
-	if (r->file_samples > in_funcs)
-		fprintf(out, "  %5.1f%%  in no function scanned\n",
-			100 * hot_share(r, r->file_samples - in_funcs));
-	free(self);
-	free(outside);
-	free(order);
-	free(owner);
 }
 
 static void print_text(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r,
 		       FILE *out)
 {
-	size_t loops_with = 0, entries = 0;
+	struct scan_rows rows;
 
-	for (size_t i = 0; i < r->nloop; i++)
-		loops_with += r->loop[i].nhazard > 0;
-	for (size_t i = 0; i < r->nfunc; i++)
-		entries += r->func[i].nhazard > 0;
-	fprintf(out, "%s: %s %s, %zu functions, %" PRIu64 " instructions, %" PRIu64 " loops",
-	       img->path, arch_name(img->arch), elf_type_name(img->type), r->functions_scanned,
-	       r->instructions, r->loops_total);
-	if (c->list_all && img->arch == ARCH_AARCH64)
-		fprintf(out, ", %" PRIu64 " undecoded words", r->undecoded);
-	if (c->list_all)
-		fprintf(out, ", %" PRIu64 " jump tables, %" PRIu64 " indirect jumps unresolved",
-			r->jump_tables, r->unresolved);
-	fprintf(out, "; profile");
-	for (size_t i = 0; i < r->nprofile; i++)
-		fprintf(out, "%s %s", i ? "," : "", r->profile[i]->name);
-	/* what priced the back end, when anything did */
-	for (size_t i = 0, said = 0; i < r->nprofile; i++)
-		if (strcmp(r->back_end[i], "none") != 0 && r->back_end[i][0])
-			fprintf(out, "%s %s: %s", said++ ? "," : "; back end", r->profile[i]->name,
-				r->back_end[i]);
-	if (r->hot)
-		fprintf(out, "; %" PRIu64 " of %" PRIu64 " samples (%.1f%%)", r->file_samples,
-		       r->run_samples, 100 * hot_share(r, r->file_samples));
-	fprintf(out, "\n");
-	size_t rows = print_hazards(c, img, r, out);
-
-	if (c->list_all)
-		print_all_loops(r, out);
-	if (r->hot)
-		print_hot_summary(c, r, out);
-	/* rows, not hazards: a loop under ten profiles is one hazard to fix */
-	fprintf(out, "%zu hazards: %zu loops, %zu function entries\n\n", rows, loops_with, entries);
+	resolved_rows(c, img, r, &rows);
+	report_scan_text(out, img, r, &rows,
+			 &(struct scan_text_opts){ .list_all = c->list_all, .min_share = c->min_share });
+	scan_rows_free(&rows);
 }
 
 /* Every row of a file (no --limit: an alert list is whole) into the log. */
 static void add_sarif(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r)
 {
-	struct row *rows;
-	const struct hazard **h = xcalloc(r->nhazard + 1, sizeof *h);
-	size_t n = collect_rows(r, &rows);
+	struct scan_rows rows;
 	struct sarif_ordinals ord;
 
+	scan_rows(r, 0, c->min_share, &rows);
 	sarif_ordinals(r, &ord);
-	qsort_r(rows, n, sizeof *rows, r->hot ? by_hot : by_worst, (void *)r);
-	for (size_t i = 0; i < n; i++) {
-		if (r->hot && hot_share(r, row_samples(&rows[i])) < c->min_share)
-			continue;
+	for (size_t i = 0; i < rows.n; i++)
 		sarif_add_row(c->sarif, &(struct sarif_row){ .img = img, .r = r,
-			.func = rows[i].func, .loop = rows[i].loop, .h = h,
-			.n = row_hazards(r, &rows[i], h), .source_root = c->source_root,
+			.func = rows.v[i].func, .loop = rows.v[i].loop, .h = rows.v[i].h,
+			.n = rows.v[i].nh, .source_root = c->source_root,
 			.lines = c->source_lines, .ord = &ord });
-	}
 	sarif_ordinals_free(&ord);
-	free(h);
-	free(rows);
+	scan_rows_free(&rows);
 }
 
 static json_t *sarif_results(json_t *log)
@@ -603,10 +123,13 @@ static int open_target(const char *arg, struct elf_image *img, struct err *e)
 	return elf_open_file(img, arg, e);
 }
 
-static void attribute(struct scan_cmd *c, struct elf_image *img, struct scan_result *r)
+/* kernel: the kernel's samples as addresses of this image (kernel_hot),
+ * NULL for a file of user space. */
+static void attribute(struct scan_cmd *c, struct elf_image *img, struct scan_result *r,
+		      const struct hot_file *kernel)
 {
-	if (c->kernel_file)
-		hot_attribute(r, c->kernel_file, c->hot.total);
+	if (kernel)
+		hot_attribute(r, kernel, c->hot.total);
 	else
 		hot_attribute_image(&c->hot, img, r);
 }
@@ -659,8 +182,9 @@ static bool print_unless_changed(struct scan_cmd *c, struct elf_image *img,
 	return !changed;
 }
 
-/* Scan one file; 0, or -1 after saying why on stderr. */
-static int scan_one(struct scan_cmd *c, const char *arg)
+/* Scan one file (kernel: the kernel's samples rebased onto it, else
+ * NULL); 0, or -1 after saying why on stderr. */
+static int scan_one(struct scan_cmd *c, const char *arg, const struct hot_file *kernel)
 {
 	struct elf_image img;
 	struct scan_result r;
@@ -673,11 +197,11 @@ static int scan_one(struct scan_cmd *c, const char *arg)
 		return rc;
 	}
 	if (c->have_hot)
-		attribute(c, &img, &r);
+		attribute(c, &img, &r, kernel);
 	if (print_unless_changed(c, &img, &r)) {
 		check_gate(c, &r);
 		c->matched += r.functions_scanned + r.padding_symbols;
-		if (!c->kernel_file)
+		if (!kernel)
 			c->hot_in_files += r.file_samples;
 		if (r.functions_too_large)
 			complain(arg, "%zu function%s too large to analyse within the memory bound, "
@@ -842,42 +366,11 @@ static int parse_options(struct scan_cmd *c, int argc, char **argv)
 	return 0;
 }
 
-/* The kernel functions with at least --min-share of the samples, from
- * the symbols of the record (/proc/kallsyms) or of perf script. */
-static void print_kernel_symbols(struct scan_cmd *c)
-{
-	static const char *const cols[] = { ">samples %", "function", "address" };
-	const struct hot_run *h = &c->hot;
-	struct table t;
-	size_t folded = 0;
-
-	table_init(&t, 3, cols);
-	for (size_t i = 0; i < h->nksym; i++) {
-		const struct hot_ksym *k = &h->ksym[i];
-		char pct[16], addr[20];
-
-		if (!k->samples)
-			continue;
-		if ((double)k->samples < c->min_share * (double)h->total) {
-			folded++;
-			continue;
-		}
-		snprintf(pct, sizeof pct, "%.1f", 100.0 * (double)k->samples / (double)h->total);
-		table_row(&t, pct, k->name, k->addr ? hex_addr(addr, k->addr) : "-");
-	}
-	if (t.nrows)
-		table_print(&t, stdout);
-	if (folded)
-		printf("%zu more kernel functions with less than %g%% of samples\n", folded,
-		       100 * c->min_share);
-	table_free(&t);
-}
-
 /* The kernel's samples as addresses of its image: KASLR moved _text. */
 static int kernel_through_image(struct scan_cmd *c, const char *vmlinux)
 {
-	struct hot_run *h = &c->hot;
-	struct hot_file kf = { .path = (char *)vmlinux, .samples = h->kernel.samples };
+	const struct hot_run *h = &c->hot;
+	struct hot_file kf;
 	struct elf_image img;
 	struct err e = { "" };
 	char id[129];
@@ -906,13 +399,8 @@ static int kernel_through_image(struct scan_cmd *c, const char *vmlinux)
 		return 1;
 	}
 	elf_close(&img);
-	kf.addrs.v = xcalloc(h->kernel.addrs.n + 1, sizeof *kf.addrs.v);
-	for (size_t i = 0; i < h->kernel.addrs.n; i++)
-		kf.addrs.v[kf.addrs.n++] = (struct sample_count){
-			h->kernel.addrs.v[i].key - h->kernel_text + text, h->kernel.addrs.v[i].count };
-	c->kernel_file = &kf;
-	rc = scan_one(c, vmlinux);
-	c->kernel_file = NULL;
+	hot_kernel_rebased(h, vmlinux, text, &kf);
+	rc = scan_one(c, vmlinux, &kf);
 	free(kf.addrs.v);
 	return rc;
 }
@@ -945,7 +433,7 @@ static int kernel_hot(struct scan_cmd *c)
 		       "kernel's image (--vmlinux FILE)\n", h->kernel.samples,
 		       100.0 * (double)h->kernel.samples / (double)h->total);
 	}
-	print_kernel_symbols(c);
+	report_kernel_symbols(stdout, &c->hot, c->min_share);
 	return 0;
 }
 
@@ -971,22 +459,6 @@ static const char **hot_targets(const struct hot_run *h, int *n)
 		v[i] = strcmp(h->file[order[i]].path, "[vdso]") == 0 ? "vdso" : h->file[order[i]].path;
 	free(order);
 	return v;
-}
-
-/* The rest of the run, so that the summaries add up to all its samples:
- * the kernel's, and those of files not scanned. */
-static void print_run_rest(const struct scan_cmd *c)
-{
-	const struct hot_run *h = &c->hot;
-	uint64_t other = h->total - h->kernel.samples;
-
-	other = other > c->hot_in_files ? other - c->hot_in_files : 0;
-	if (!h->total)
-		return;
-	printf("the run's %" PRIu64 " samples: %.1f%% in the files above, %.1f%% in the kernel, "
-	       "%.1f%% in files not scanned\n", h->total,
-	       100.0 * (double)c->hot_in_files / (double)h->total,
-	       100.0 * (double)h->kernel.samples / (double)h->total, 100.0 * (double)other / (double)h->total);
 }
 
 /* A gate whose pattern is misspelt must not pass silently (issue 8): a
@@ -1045,7 +517,7 @@ static int cmd_scan(int argc, char **argv)
 		jstream_open(&c.out, "files", '[');
 	}
 	for (int i = 0; i < ntargets; i++)
-		if (scan_one(&c, targets[i]))
+		if (scan_one(&c, targets[i], NULL))
 			status = EXIT_USAGE;
 	if (free_targets) {
 		free(targets);
@@ -1053,7 +525,7 @@ static int cmd_scan(int argc, char **argv)
 			status = EXIT_USAGE;
 	}
 	if (c.have_hot && !c.json)
-		print_run_rest(&c);
+		report_run_rest(stdout, &c.hot, c.hot_in_files);
 	hot_run_free(&c.hot);
 	if (c.json) {
 		jstream_close(&c.out);

@@ -199,3 +199,16 @@ double hot_saves(const struct scan_result *r, const struct loop_report *l)
 
 	return l->cost.slowdown > 1 && l->nhazard ? share - share / l->cost.slowdown : 0;
 }
+
+void hot_kernel_rebased(const struct hot_run *h, const char *image, uint64_t image_text,
+			struct hot_file *out)
+{
+	memset(out, 0, sizeof *out);
+	out->path = (char *)image;
+	out->samples = h->kernel.samples;
+	out->addrs.v = xcalloc(h->kernel.addrs.n + 1, sizeof *out->addrs.v);
+	for (size_t i = 0; i < h->kernel.addrs.n; i++)
+		out->addrs.v[out->addrs.n++] = (struct sample_count){
+			h->kernel.addrs.v[i].key - h->kernel_text + image_text,
+			h->kernel.addrs.v[i].count };
+}

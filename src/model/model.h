@@ -634,6 +634,12 @@ void hot_loop_self(const struct scan_result *r, uint64_t *self, uint64_t *outsid
  * share over its predicted slowdown (0 when not priced). */
 double hot_saves(const struct scan_result *r, const struct loop_report *l);
 
+/* The kernel's samples of h as addresses of its image, whose _text is at
+ * image_text: the running kernel's _text (KASLR) moved to it. out->path is
+ * image (borrowed); free out->addrs.v after use. */
+void hot_kernel_rebased(const struct hot_run *h, const char *image, uint64_t image_text,
+			struct hot_file *out);
+
 /* Kernel samples to the kernel symbols (sorted by address) they fall
  * in: each symbol's samples; those before the first symbol count nowhere. */
 void hot_attribute_ksyms(struct hot_run *h);

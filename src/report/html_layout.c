@@ -307,7 +307,7 @@ static void add_scan_row(void *ctx, const json_t *f, const json_t *l, const json
 		(uint64_t)int_of(at, "samples"));
 }
 
-static void scan_rows(const json_t *file, struct hrows *rs)
+static void json_scan_rows(const json_t *file, struct hrows *rs)
 {
 	rs->run_samples = (uint64_t)int_of(json_object_get(file, "samples"), "run");
 	each_hazard(file, add_scan_row, rs);
@@ -592,7 +592,7 @@ static void scan_file(FILE *out, const struct report_input *in, size_t index,
 		fputs("</h3>\n", out);
 	}
 	scan_summary(out, file);
-	scan_rows(file, &rs);
+	json_scan_rows(file, &rs);
 	if (!rs.n) {
 		fputs("<p class=\"none\">No hazard.</p>\n", out);
 		free_rows(&rs);
@@ -702,7 +702,7 @@ void html_section_scan(FILE *out, const struct report_input *in)
 
 /* The hazards a change gained (added) or lost (removed): one row each,
  * the loop of the side that has it. */
-static void diff_rows(const json_t *doc, const char *which, struct hrows *rs)
+static void json_diff_rows(const json_t *doc, const char *which, struct hrows *rs)
 {
 	const json_t *ch, *h;
 	size_t i, k;
@@ -909,8 +909,8 @@ void html_section_diff(FILE *out, const struct report_input *in)
 	struct hrows added = { 0 }, removed = { 0 };
 
 	html_section_begin(out, in, "diff");
-	diff_rows(in->doc, "added", &added);
-	diff_rows(in->doc, "removed", &removed);
+	json_diff_rows(in->doc, "added", &added);
+	json_diff_rows(in->doc, "removed", &removed);
 	diff_verdict(out, in->doc, &added);
 	fputs("<p class=\"sides\">old <span class=\"path\">", out);
 	html_field(out, in->doc, "old");

@@ -141,6 +141,165 @@ unsigned fix_align_all(const struct hazard *const *h, size_t n);
 void format_compiler_fix(const char *producer, unsigned align, bool loop, bool jcc, bool kernel,
 			 char *buf, size_t n);
 
+/* ---- the rows of scan and diff, for every renderer (rows.c) ---- */
+
+/* A row of scan: one subject's hazards of one rule over every profile and
+ * window (issue 24: --uarch all gave one loop ten rows, "30 hazards" for
+ * 3). source and compiler_fix are what the caller resolved before
+ * rendering (DWARF: elf_source_line, compiler_fix; the page: the
+ * document's), NULL for none; scan_rows_free frees them. */
+struct scan_row {
+	const struct func_report *func;
+	const struct loop_report *loop;         /* NULL: a function entry hazard */
+	const struct hazard *lead;              /* the worst of them (worst_hazard) */
+	const struct hazard **h;                /* the row's hazards, nh of them */
+	size_t nh;
+	char *source, *compiler_fix;
+};
+
+struct scan_rows {
+	struct scan_row *v;             /* the rows shown, in order */
+	size_t n;
+	size_t total;                   /* every row of the file */
+	size_t folded;                  /* in code with less than min_share of the samples */
+	size_t more;                    /* past the limit ("... and more": without samples
+					 * only the first past it is counted) */
+	const struct hazard **hazards;  /* the rows' h */
+};
+
+/* The rows of a scan in the one order (without samples worst first, cold
+ * text and spin loops last; with them the most a fix saves first), with
+ * --hot's folding (rows under min_share of the run, never without samples)
+ * and at most limit shown (0: all). */
+void scan_rows(const struct scan_result *r, unsigned long limit, double min_share,
+	       struct scan_rows *out);
+void scan_rows_free(struct scan_rows *rs);
+/* <0 when x comes before y in that order. */
+int scan_row_order(const struct scan_result *r, const struct scan_row *x, const struct scan_row *y);
+bool scan_row_folded(const struct scan_result *r, const struct scan_row *x, double min_share);
+size_t scan_row_hazards(const struct scan_result *r, const struct scan_row *x,
+			const struct hazard **out);
+uint64_t scan_row_addr(const struct scan_result *r, const struct scan_row *x);
+uint64_t scan_row_bytes(const struct scan_result *r, const struct scan_row *x);
+uint64_t scan_row_samples(const struct scan_row *x);
+
+/* A row's cells, in the order of scan_cols: samples %, saves %, severity,
+ * function, section, address, source, bytes, window, detail, rule,
+ * profile, placement, cost, fix (with the compiler's words). */
+#define SCAN_COLS 15
+extern const char *const scan_cols[SCAN_COLS];
+
+struct scan_cells {
+	struct strbuf profiles;         /* sb_free it after use */
+	char samples[16], saves[16], addr[20], bytes[24], windows[48], detail[192];
+	char placement[48], cost[16], fix[512];
+	const char *cell[SCAN_COLS];
+};
+
+void scan_row_cells(const struct scan_result *r, const struct scan_row *x, struct scan_cells *c);
+
+/* The two scans of a diff. */
+struct diff_sides {
+	const struct scan_result *old, *new;
+};
+
+/* A row of diff: a change's hazards gained (or lost) of one rule. */
+struct diff_row {
+	const struct layout_change *ch;
+	const struct hazard *const *h;  /* n of them */
+	uint32_t n;
+	const struct hazard *lead;      /* the worst (worst_hazard) */
+	double share;                   /* of the samples (--hot), on whichever side has them */
+	char *source, *compiler_fix;    /* resolved by the caller, as scan_row's */
+};
+
+struct diff_rows {
+	struct diff_row *v;
+	size_t n;
+	size_t folded;                  /* --hot: under min_share, left out */
+	bool added;
+};
+
+/* The rows of the hazards gained (added) or lost, worst first (with
+ * samples the hottest first), without those under min_share. */
+void diff_rows(const struct layout_diff *d, const struct scan_result *new, bool added,
+	       double min_share, struct diff_rows *out);
+void diff_rows_free(struct diff_rows *rs);
+/* Rows gained (or lost), folded or not, and by cause: the summary's. */
+size_t diff_row_count(const struct layout_diff *d, bool added, size_t by_cause[NCAUSE]);
+const char *diff_row_name(const struct diff_sides *s, const struct layout_change *ch);
+/* "old -> new" of the address and bytes, and with w the windows touched/best. */
+void diff_subject_columns(const struct diff_sides *s, const struct layout_change *ch,
+			  unsigned w, char *addr, char *bytes, char *tb, size_t n);
+
+/* The cells, in the order of diff_cols: samples %, severity, function,
+ * cause, address, source, bytes, window, touched/best, rule, profile, fix. */
+#define DIFF_COLS 12
+extern const char *const diff_cols[DIFF_COLS];
+
+struct diff_cells {
+	struct strbuf profiles;         /* sb_free it after use */
+	char samples[16], addr[64], bytes[64], windows[48], detail[192], fix[512];
+	const char *cell[DIFF_COLS];
+};
+
+void diff_row_cells(const struct diff_sides *s, const struct diff_row *v, bool added,
+		    struct diff_cells *c);
+
+/* ---- scan's and diff's text and markdown (scan_text.c, diff_text.c) ---- */
+
+struct scan_text_opts {
+	bool list_all;                  /* --all: every loop, and the counts of the head */
+	double min_share;               /* --hot's folding, for its lines */
+};
+
+/* One file: its head line, the table of rows, --all's loops, --hot's
+ * summary of where its samples went, and the count of its rows. */
+void report_scan_text(FILE *out, const struct elf_image *img, const struct scan_result *r,
+		      const struct scan_rows *rows, const struct scan_text_opts *o);
+/* Why a hot loop is fine, costs, or cannot be judged. */
+void report_judge_loop(const struct scan_result *r, const struct func_report *f,
+		       const struct loop_report *l, char *buf, size_t n);
+
+/* scan --hot: where every sample of the file went. Each hot loop (its own
+ * samples, nested loops apart) with at least min_share, hottest first, is
+ * fine, a hazard with its cost, or cannot be judged; the time in no loop
+ * is straight-line code, or cannot be judged where its function has an
+ * unresolved indirect jump (a loop through it is invisible). The parts add
+ * up to the file's samples. */
+struct hot_summary {
+	uint64_t *self;                 /* self[i]: r->loop[i]'s own samples */
+	size_t *owner;                  /* owner[i]: the index of its function */
+	size_t *order;                  /* the loops shown, n of them */
+	size_t n;
+	uint64_t small, unseen, straight, no_function;
+};
+
+void hot_summary(const struct scan_result *r, double min_share, struct hot_summary *s);
+void hot_summary_free(struct hot_summary *s);
+/* The kernel functions with at least min_share of the samples. */
+void report_kernel_symbols(FILE *out, const struct hot_run *h, double min_share);
+/* The rest of the run, so that the summaries add up to all its samples:
+ * the kernel's, and those of files not scanned (in_files: the scanned'). */
+void report_run_rest(FILE *out, const struct hot_run *h, uint64_t in_files);
+
+/* What diff's text and markdown need besides the rows. */
+struct diff_report {
+	const struct elf_image *old_img, *new_img;
+	struct diff_sides sides;
+	const struct layout_diff *d;
+	struct diff_rows added, removed;        /* rows resolved (source, fix) */
+	unsigned long limit;                    /* rows per section, 0 all */
+	double min_share;
+	bool all;                               /* --all: the one-sided functions */
+	const char *hot_source;                 /* the record, with samples */
+	uint64_t hot_total;
+	bool fails;                             /* the gate */
+};
+
+void report_diff_text(FILE *out, const struct diff_report *r);
+void report_diff_markdown(FILE *out, const struct diff_report *r);
+
 /* ---- compare (compare.c) ---- */
 
 /* compare's defaults, also the report's (--alpha, --threshold) */
