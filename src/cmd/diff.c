@@ -165,7 +165,7 @@ static int parse_options(struct diff_cmd *c, int argc, char **argv)
 	c->source_lines = true;
 	c->limit = 40;
 	c->uarch = "host";
-	c->min_share = 0.005;
+	c->min_share = SCAN_MIN_SHARE;
 	if (parse_command_line(&diff_command, c, argc, argv) ||
 	    hot_load(c->hot_path, c->perf_script, &c->hot))
 		return -1;

@@ -336,7 +336,7 @@ static int parse_options(struct scan_cmd *c, int argc, char **argv)
 	c->limit = 40;
 	c->source_lines = true;
 	c->uarch = "host";
-	c->min_share = 0.005;
+	c->min_share = SCAN_MIN_SHARE;
 	c->opts.cost = true;
 	c->opts.llvm_mca = getenv("STRADDLE_LLVM_MCA");
 	if (parse_command_line(&scan_command, c, argc, argv))
@@ -510,6 +510,9 @@ static int cmd_scan(int argc, char **argv)
 		json_object_set_new(head, "profiles", names);
 		if (c.host_why[0])
 			json_object_set_new(head, "host", json_text(c.host_why));
+		/* what the text folds, so the page folds the same rows */
+		if (c.have_hot)
+			json_object_set_new(head, "min_share", json_real(c.min_share));
 		c.errors = json_array();
 		/* tens of megabytes: write them in large blocks */
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);

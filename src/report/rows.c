@@ -279,9 +279,11 @@ static void format_detail(const struct scan_result *r, const struct scan_row *x,
 			 branch_kind_name(h->branch_kind), h->branch, h->pair);
 	else if (h->branch)
 		snprintf(buf, n, "%s %#" PRIx64, branch_kind_name(h->branch_kind), h->branch);
+	else if (!h->window)
+		snprintf(buf, n, "-");  /* a document's nonsense: no window to count */
 	else
 		for (size_t i = 0; i < nw && k >= 0 && (size_t)k < n; i++)
-			k += snprintf(buf + k, n - (size_t)k, "%s%u/%u", i ? "," : "",
+			k += !w[i] ? 0 : snprintf(buf + k, n - (size_t)k, "%s%u/%u", i ? "," : "",
 				      x->loop ? loop_touched(r, x->loop, w[i]) :
 						windows_touched(start, start + bytes, w[i]),
 				      x->loop ? windows_best(bytes, w[i]) : 1);
@@ -497,9 +499,11 @@ static void windows_columns(const struct diff_sides *s, const struct diff_row *v
 	size_t nw = hazard_windows(v->h, v->n, w);
 
 	for (size_t i = 0; i < nw; i++) {
-		char a[64], b[64], one[64];
+		char a[64], b[64], one[64] = "";
 		const char *arrow;
 
+		if (!w[i])
+			continue;       /* a document's nonsense: no window to count */
 		diff_subject_columns(s, v->ch, w[i], a, b, one, sizeof one);
 		arrow = strstr(one, " -> ");
 		if (!arrow)

@@ -59,15 +59,24 @@ static void write_loop_change(const struct diff_json *c, struct jw *w, const str
 	jw_close(w, '}');
 }
 
-static void func_side(struct jw *w, const char *addr, const char *align, const struct elf_func *f,
+/* side: "old" or "new"; its _addr, _entry_align and _size (the page's
+ * bytes and windows of an entry row, as diff's text has them). */
+static void func_side(struct jw *w, const char *side, const struct elf_func *f,
 		      const struct func_report *fr)
 {
+	char addr[16], align[24], size[16];
+
+	snprintf(addr, sizeof addr, "%s_addr", side);
+	snprintf(align, sizeof align, "%s_entry_align", side);
+	snprintf(size, sizeof size, "%s_size", side);
 	if (f) {
 		jw_hex(w, addr, f->addr);
 		jw_int(w, align, (long long)fr->entry_align);
+		jw_int(w, size, (long long)f->size);
 	} else {
 		jw_null(w, addr);
 		jw_null(w, align);
+		jw_null(w, size);
 	}
 }
 
@@ -81,8 +90,8 @@ static void write_entry_change(const struct diff_json *c, struct jw *w, const st
 	jw_bool(w, "cold", ch->cold);
 	if (c->new->r->hot)
 		jw_int(w, "samples", (long long)layout_change_samples(ch));
-	func_side(w, "old_addr", "old_entry_align", ch->fold ? old_func(c, ch->fold) : NULL, ch->fold);
-	func_side(w, "new_addr", "new_entry_align", ch->fnew ? new_func(c, ch->fnew) : NULL, ch->fnew);
+	func_side(w, "old", ch->fold ? old_func(c, ch->fold) : NULL, ch->fold);
+	func_side(w, "new", ch->fnew ? new_func(c, ch->fnew) : NULL, ch->fnew);
 	results_write_hazards(w, "added", d->refs + ch->added, NULL, ch->nadded);
 	results_write_hazards(w, "removed", d->refs + ch->removed, NULL, ch->nremoved);
 	jw_close(w, '}');
@@ -187,6 +196,12 @@ int results_diff(FILE *f, json_t *head, const struct diff_image *old,
 	json_object_set_new(head, "new", json_text(new->img->path));
 	json_object_set_new(head, "arch", json_string(arch_name(new->img->arch)));
 	json_object_set_new(head, "profiles", names);
+	/* diff --hot: the run's samples and each side's, for the page's
+	 * "samples %" (issue 23) */
+	if (new->r->hot)
+		json_object_set_new(head, "samples", json_pack("{s:I, s:I, s:I}",
+			"run", (json_int_t)new->r->run_samples, "old", (json_int_t)old->r->file_samples,
+			"new", (json_int_t)new->r->file_samples));
 	jstream_begin(&out, f, head);
 	write_changes(&c, &out, "loops", false);
 	write_changes(&c, &out, "functions", true);

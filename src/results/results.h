@@ -137,6 +137,63 @@ int results_diff(FILE *f, json_t *head, const struct diff_image *old,
 		 const struct diff_image *new, const struct layout_diff *d, bool source_lines,
 		 double min_share);
 
+/* ---- scan and diff documents read back (scan_read.c, diff_read.c) ---- */
+
+/* --min-share's default: scan --hot and diff --hot fold rows in code with
+ * less of the run's samples than this; the page, when the document does
+ * not say. */
+#define SCAN_MIN_SHARE 0.005
+
+/* The profiles a document names, each once (name borrowed from it). */
+struct profile_names {
+	struct profile **v;
+	size_t n, cap;
+};
+
+const struct profile *results_profile_of(struct profile_names *p, const char *name);
+void results_profile_names_free(struct profile_names *p);
+/* "0x..." (jw_hex) as a number, 0 when absent. */
+uint64_t results_addr(const json_t *o, const char *key);
+/* A hazard and a loop as results_write_hazard and _loop wrote them (into
+ * r's hazard and piece arrays, which must have room). A hazard of a rule
+ * straddle does not know is none: false (the loop leaves it out). */
+bool results_read_hazard(const json_t *j, struct profile_names *names, struct hazard *h);
+void results_read_loop(const json_t *j, struct profile_names *names, struct scan_result *r,
+		       struct loop_report *l);
+
+/* One file of a scan document: its scan_result as the scan made it (its
+ * funcs.v the functions reported, sections unknown), the loops' source
+ * lines. Strings are borrowed from the document. */
+struct scan_read_file {
+	const json_t *doc;              /* the file's object, for fields shown as they are */
+	const char *path;
+	struct scan_result r;
+	const char **loop_source;       /* [i] of r.loop[i], NULL none */
+};
+
+struct scan_read {
+	struct scan_read_file *file;
+	size_t nfile;
+	double min_share;               /* the document's, else SCAN_MIN_SHARE */
+	struct profile_names names;
+};
+
+void results_read_scan(const json_t *doc, struct scan_read *out);
+void results_scan_read_free(struct scan_read *s);
+
+/* A diff document: the changes of layout_diff over two scan_results that
+ * hold only what the changes name. */
+struct diff_read {
+	struct scan_result old, new;
+	struct layout_diff d;
+	const char **source;            /* [k]: the source line of d.v[k], NULL none */
+	double min_share;
+	struct profile_names names;
+};
+
+void results_read_diff(const json_t *doc, struct diff_read *out);
+void results_diff_read_free(struct diff_read *r);
+
 /* ---- sweep's result file (sweep.c) ---- */
 
 json_t *results_sweep(const struct sweep *s, const char *profile, int argc, char **argv);

@@ -115,8 +115,8 @@ expect_eq "diff: the gate's verdict first" "$(cells '^verdict diff-1')" \
 	"verdict diff-1 fail The gate fails (exit status 1): 1 new hazard row of a selected rule and cause."
 expect_eq "diff: the verdict comes before every table of its section" \
 	"$(sed -n '/id="diff-1"/,/<\/section>/p' "$TMP/page.html" | grep -m1 -o 'class="verdict\|<table' )" 'class="verdict'
-expect_eq "diff: the worst new hazard with old and new address and bytes" "$(row diff-1 added 1)" \
-	"changed | medium | __clear_user | 0x401034 | 0x401034 | 10 | 15 | 16,64 | loop-straddles-window | zen1 | - | .p2align 4 (+12 B)"
+expect_eq "diff: the worst new hazard with old and new address and bytes, as diff's text" "$(row diff-1 added 1)" \
+	"medium | __clear_user | changed | 0x401034 -> 0x401034 | - | 10 -> 15 | 16,64 | 1/1,1/1 -> 2/1,2/1 | loop-straddles-window | zen1 | .p2align 4 (+12 B)"
 expect_eq "diff: the 16 B hazard in the same row" "$(grep -c '^row diff-1 added [1-9]' "$TMP/cells")" 1
 expect_eq "diff: the summary's counts" "$(row diff-1 summary 1) / $(row diff-1 summary 3)" \
 	"new hazards | 2 / loops resized | 1"
@@ -194,7 +194,8 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 fs = d["files"][0]["functions"]
 fs[0]["loops"][0].update(bytes=10**15, start="0xffffffffffffffff")
-fs[1]["loops"] = [{"hazards": [{"rule": "x", "severity": "high", "window": 0, "fix": 5}]}]
+fs[1]["loops"] = [{"hazards": [{"rule": "x", "severity": "high", "window": 0, "fix": 5},
+                               {"rule": "loop-straddles-window", "severity": "high", "window": 0}]}]
 fs.append({"loops": "no", "hazards": [1, 2, {}]})
 json.dump(d, open(sys.argv[2], "w"))
 EOF
@@ -202,7 +203,9 @@ run $R -o "$TMP/weird.html" "$TMP/weird.json"
 expect_eq "nonsense values: exit 0" "$RC" 0
 $CELLS "$TMP/weird.html" >"$TMP/weird.cells"
 expect_eq "nonsense values: the window-0 hazard's detail is '-'" \
-	"$(grep -c '^row scan-1 hazards [0-9]* low | fwd_cross | - | 0x0 | - | 0 | 0 | - | x |' "$TMP/weird.cells")" 1
+	"$(grep -c '^row scan-1 hazards [0-9]* low | fwd_cross | - | 0x0 | - | 0 | 0 | - | loop-straddles-window |' "$TMP/weird.cells")" 1
+expect_eq "nonsense values: a hazard of a rule straddle does not know is no row" \
+	"$(grep -c '^row scan-1 hazards [0-9]* .* | x |' "$TMP/weird.cells")" 0
 expect_eq "nonsense values: the 10^15-byte loop is not drawn" \
 	"$(grep -c '^row scan-1 layout [0-9]* many_back' "$TMP/weird.cells")" 0
 

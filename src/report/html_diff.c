@@ -1,0 +1,218 @@
+/* The diff section of the page of `straddle report` (issue 14): the
+ * gate's verdict first, then the rows of report/rows.c from the document
+ * read back (results_read_diff), the columns, order and folding of diff's
+ * text, "samples %" too with --hot (issue 23); the worst new hazards'
+ * loops old above new on one scale; the summary and the renames. */
+#include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static long long int_of(const json_t *o, const char *key)
+{
+	return json_integer_value(json_object_get(o, key));
+}
+
+/* The rows of one kind, with the source lines the document has. */
+static void doc_rows(const struct diff_read *doc, bool added, struct diff_rows *rows)
+{
+	diff_rows(&doc->d, &doc->new, added, doc->min_share, rows);
+	for (size_t i = 0; i < rows->n; i++) {
+		const char *src = doc->source[rows->v[i].ch - doc->d.v];
+
+		if (src)
+			rows->v[i].source = xstrdup(src);
+	}
+}
+
+static void diff_table(FILE *out, const struct diff_read *doc, const struct diff_rows *rows,
+		       const char *class)
+{
+	const struct diff_sides sides = { &doc->old, &doc->new };
+	const size_t first = !doc->new.hot;     /* "samples %" only with samples */
+	size_t shown = rows->n < HTML_ROWS ? rows->n : HTML_ROWS;
+	struct table t;
+
+	table_init(&t, DIFF_COLS - first, diff_cols + first);
+	t.max[2 - first] = 48;
+	t.max[5 - first] = 48;
+	for (size_t c = 2; c < DIFF_COLS; c++)
+		t.wrap[c - first] = c == 2 || c == 5 || c >= 9;
+	for (size_t i = 0; i < shown; i++) {
+		struct diff_cells c;
+
+		diff_row_cells(&sides, &rows->v[i], rows->added, &c);
+		table_row_v(&t, c.cell + first);
+		sb_free(&c.profiles);
+	}
+	table_html(&t, out, class);
+	table_free(&t);
+	html_more(out, shown, rows->n, "rows");
+	if (rows->folded)
+		fprintf(out, "<p class=\"folded\">%zu more hazards in code with less than %g%% of "
+			"samples</p>\n", rows->folded, 100 * doc->min_share);
+}
+
+/* The loops of the worst new hazards, each change once: its old side (if
+ * any) above its new, so what moved or grew shows against the windows. */
+static size_t pick_diff_loops(const struct diff_read *doc, const struct diff_rows *added,
+			      struct layout_loop *v, size_t max)
+{
+	const struct diff_sides sides = { &doc->old, &doc->new };
+	const struct layout_change *seen[LAYOUT_LOOPS];
+	size_t n = 0, nseen = 0;
+
+	for (size_t i = 0; i < added->n && n + 2 <= max && nseen < LAYOUT_LOOPS; i++) {
+		const struct diff_row *r = &added->v[i];
+		const struct loop_report *lo = r->ch->lold, *ln = r->ch->lnew;
+		const char *name = diff_row_name(&sides, r->ch);
+		bool dup = false;
+
+		if (r->ch->entry || !ln || !layout_fits(ln->start, ln->bytes))
+			continue;
+		for (size_t k = 0; k < nseen; k++)
+			dup |= seen[k] == r->ch;
+		if (dup)
+			continue;
+		seen[nseen++] = r->ch;
+		if (lo && layout_fits(lo->start, lo->bytes))
+			layout_set(&v[n++], name, "old", lo->start, lo->bytes, NULL);
+		layout_set(&v[n++], name, "new", ln->start, ln->bytes, r->lead);
+	}
+	return n;
+}
+
+/* The gate as diff's exit status gave it; the rows that fail it counted
+ * from the file itself (the rules and causes it was asked to fail on). */
+static void diff_verdict(FILE *out, const json_t *doc, const struct diff_rows *added)
+{
+	const json_t *g = json_object_get(doc, "gate");
+	size_t failing = 0;
+
+	for (size_t i = 0; i < added->n; i++) {
+		const char *cause = cause_name(added->v[i].ch->cause);
+
+		if (!g || (json_list_has(json_object_get(g, "fail_on"), rule_name(added->v[i].lead->rule)) &&
+			   json_list_has(json_object_get(g, "causes"), cause)))
+			failing++;
+	}
+	if (!g) {
+		fprintf(out, "<p class=\"verdict %s\">%s: %zu new hazard rows (the gate's rules "
+			"were not recorded in this file)</p>\n", failing ? "fail" : "pass",
+			failing ? "New hazards" : "No new hazard", failing);
+		return;
+	}
+	if (json_is_true(json_object_get(g, "fails")))
+		fprintf(out, "<p class=\"verdict fail\">The gate fails (exit status %lld): %zu "
+			"new hazard row%s of a selected rule and cause.</p>\n",
+			int_of(g, "exit_status"), failing, failing == 1 ? "" : "s");
+	else
+		fprintf(out, "<p class=\"verdict pass\">The gate passes (exit status %lld): no "
+			"new hazard of a selected rule and cause.</p>\n", int_of(g, "exit_status"));
+	fputs("<p class=\"gate\">Fails on rules: ", out);
+	html_text_list(out, json_object_get(g, "fail_on"));
+	fputs("; causes: ", out);
+	html_text_list(out, json_object_get(g, "causes"));
+	fputs(".</p>\n", out);
+}
+
+static void diff_summary(FILE *out, const json_t *s)
+{
+	static const char *const cols[] = { "", ">count" };
+	static const char *const keys[] = { "new_hazards", "fixed_hazards", "loops_resized",
+		"loops_added", "loops_removed", "functions_matched", "functions_unchanged",
+		"functions_renamed", "functions_only_old", "functions_only_new",
+		"functions_cold_left_out" };
+	const char *cause[] = { "changed", "moved", "new", "removed" };
+	struct table t;
+
+	table_init(&t, 2, cols);
+	t.head[0] = "summary";
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		char v[24], name[48];
+
+		snprintf(v, sizeof v, "%lld", int_of(s, keys[i]));
+		snprintf(name, sizeof name, "%s", keys[i]);
+		for (char *u = strchr(name, '_'); u; u = strchr(u, '_'))
+			*u = ' ';       /* the JSON's key, in words */
+		table_row(&t, name, v);
+	}
+	for (int side = 0; side < 2; side++) {
+		const json_t *by = json_object_get(s, side ? "fixed_by_cause" : "new_by_cause");
+
+		for (size_t k = 0; k < 4; k++) {
+			char name[48], v[24];
+
+			if (!json_object_get(by, cause[k]))
+				continue;
+			snprintf(name, sizeof name, "%s hazards, %s", side ? "fixed" : "new", cause[k]);
+			snprintf(v, sizeof v, "%lld", int_of(by, cause[k]));
+			table_row(&t, name, v);
+		}
+	}
+	table_html(&t, out, "summary");
+	table_free(&t);
+}
+
+static void diff_renamed(FILE *out, const json_t *renamed)
+{
+	static const char *const cols[] = { "old name", "new name", "matched by" };
+	size_t n = json_array_size(renamed), shown = n < HTML_ROWS ? n : HTML_ROWS;
+	struct table t;
+
+	if (!n)
+		return;
+	table_init(&t, 3, cols);
+	for (size_t i = 0; i < shown; i++) {
+		const json_t *r = json_array_get(renamed, i);
+
+		table_row(&t, json_str(r, "old", "-"), json_str(r, "new", "-"), json_str(r, "by", "-"));
+	}
+	fputs("<h4>Functions matched under another name</h4>\n", out);
+	table_html(&t, out, "renamed");
+	table_free(&t);
+	html_more(out, shown, n, "renamed functions");
+}
+
+static void rows_or_none(FILE *out, const struct diff_read *doc, const struct diff_rows *rows,
+			 const char *class)
+{
+	if (rows->n || rows->folded)
+		diff_table(out, doc, rows, class);
+	else
+		fputs("<p class=\"none\">None.</p>\n", out);
+}
+
+void html_section_diff(FILE *out, const struct report_input *in)
+{
+	struct diff_read doc;
+	struct diff_rows added, removed;
+	struct layout_loop v[LAYOUT_LOOPS];
+	char id[48];
+
+	results_read_diff(in->doc, &doc);
+	doc_rows(&doc, true, &added);
+	doc_rows(&doc, false, &removed);
+	html_section_begin(out, in, "diff");
+	diff_verdict(out, in->doc, &added);
+	fputs("<p class=\"sides\">old <span class=\"path\">", out);
+	html_field(out, in->doc, "old");
+	fputs("</span>, new <span class=\"path\">", out);
+	html_field(out, in->doc, "new");
+	fputs("</span></p>\n", out);
+	diff_summary(out, json_object_get(in->doc, "summary"));
+	fprintf(out, "<h4>New hazards, worst first%s (changed: its own bytes changed; moved: the "
+		"same bytes at a new address; new: only in the new build)</h4>\n",
+		doc.new.hot ? ", the hottest first" : "");
+	rows_or_none(out, &doc, &added, "added");
+	snprintf(id, sizeof id, "%s-%zu-layout", in->command, in->index);
+	layout_plot(out, id, "The loops of the worst new hazards, old above new", v,
+		    pick_diff_loops(&doc, &added, v, LAYOUT_LOOPS));
+	fputs("<h4>Fixed hazards</h4>\n", out);
+	rows_or_none(out, &doc, &removed, "removed");
+	diff_renamed(out, json_object_get(in->doc, "renamed"));
+	diff_rows_free(&added);
+	diff_rows_free(&removed);
+	results_diff_read_free(&doc);
+	html_section_end(out);
+}

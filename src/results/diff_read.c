@@ -1,0 +1,222 @@
+/* A document of `straddle diff --json` read back into a layout_diff over
+ * two scan_results holding what its changes name (issue 23), so the page
+ * renders the rows of report/rows.c as the terminal does. Absent fields
+ * are zero, as in scan_read.c. */
+#include "results.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static long long int_of(const json_t *o, const char *key)
+{
+	return json_integer_value(json_object_get(o, key));
+}
+
+static const char *str_of(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+/* Room for every change's functions, loops, pieces and hazards on a side. */
+static void count_side(const json_t *doc, const char *side, const char *which, size_t *loops,
+		       size_t *hazards, size_t *pieces)
+{
+	const json_t *ch, *l;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "loops"), i, ch) {
+		l = json_object_get(ch, side);
+		*hazards += json_array_size(json_object_get(ch, which));
+		if (!json_is_object(l))
+			continue;
+		(*loops)++;
+		*hazards += json_array_size(json_object_get(l, "hazards"));
+		*pieces += json_array_size(json_object_get(l, "pieces"));
+	}
+	json_array_foreach(json_object_get(doc, "functions"), i, ch)
+		*hazards += json_array_size(json_object_get(ch, which));
+}
+
+static void side_alloc(const json_t *doc, const char *side, const char *which, struct scan_result *r)
+{
+	size_t funcs = json_array_size(json_object_get(doc, "loops")) +
+		       json_array_size(json_object_get(doc, "functions"));
+	size_t loops = 0, hazards = 0, pieces = 0;
+
+	count_side(doc, side, which, &loops, &hazards, &pieces);
+	r->funcs.v = xcalloc(funcs + 1, sizeof *r->funcs.v);
+	r->func = xcalloc(funcs + 1, sizeof *r->func);
+	r->loop = xcalloc(loops + 1, sizeof *r->loop);
+	r->hazard = xcalloc(hazards + 1, sizeof *r->hazard);
+	r->piece = xcalloc(pieces + 1, sizeof *r->piece);
+}
+
+/* A function of one side named by a change: its name, and for an entry
+ * its address, size and alignment. */
+static struct func_report *side_func(struct scan_result *r, const char *name, uint64_t addr,
+				     uint64_t size, uint64_t samples)
+{
+	struct func_report *fr = &r->func[r->nfunc];
+
+	r->funcs.v[r->funcs.n] = (struct elf_func){ .addr = addr, .size = size,
+						    .name = name ? name : "-", .source = FROM_SYMTAB };
+	*fr = (struct func_report){ .func = r->funcs.n++, .samples = samples };
+	r->nfunc++;
+	return fr;
+}
+
+/* The hazards gained (from new's array) and lost (from old's), as refs. */
+static void change_hazards(struct diff_read *out, const json_t *ch, struct layout_change *c)
+{
+	struct layout_diff *d = &out->d;
+	const json_t *h;
+	size_t i;
+
+	c->added = (uint32_t)d->nrefs;
+	json_array_foreach(json_object_get(ch, "added"), i, h)
+		if (results_read_hazard(h, &out->names, &out->new.hazard[out->new.nhazard]))
+			d->refs[d->nrefs++] = &out->new.hazard[out->new.nhazard++];
+	c->nadded = (uint32_t)(d->nrefs - c->added);
+	c->removed = (uint32_t)d->nrefs;
+	json_array_foreach(json_object_get(ch, "removed"), i, h)
+		if (results_read_hazard(h, &out->names, &out->old.hazard[out->old.nhazard]))
+			d->refs[d->nrefs++] = &out->old.hazard[out->old.nhazard++];
+	c->nremoved = (uint32_t)(d->nrefs - c->removed);
+	d->hazards_added += c->nadded;
+	d->hazards_removed += c->nremoved;
+}
+
+static const struct loop_report *side_loop(struct diff_read *out, struct scan_result *r,
+					   const json_t *l)
+{
+	struct loop_report *lr = &r->loop[r->nloop];
+
+	if (!json_is_object(l))
+		return NULL;
+	results_read_loop(l, &out->names, r, lr);
+	r->nloop++;
+	return lr;
+}
+
+static void read_loop_change(struct diff_read *out, const json_t *ch)
+{
+	struct layout_change *c = &out->d.v[out->d.n];
+	const json_t *lo = json_object_get(ch, "old"), *ln = json_object_get(ch, "new");
+	const char *name = str_of(ch, "function");
+	uint64_t samples = (uint64_t)int_of(ch, "samples");
+	int cause = cause_from_name(str_of(ch, "cause") ? str_of(ch, "cause") : "");
+
+	*c = (struct layout_change){ .cold = json_is_true(json_object_get(ch, "cold")),
+				     .cause = (uint8_t)(cause < 0 ? CAUSE_CHANGED : cause) };
+	c->fold = side_func(&out->old, name, 0, 0, 0);
+	c->fnew = side_func(&out->new, name, 0, 0, 0);
+	c->lold = side_loop(out, &out->old, lo);
+	c->lnew = side_loop(out, &out->new, ln);
+	/* the samples are the change's (layout_change_samples) */
+	if (c->lnew)
+		((struct loop_report *)c->lnew)->samples = samples;
+	else if (c->lold)
+		((struct loop_report *)c->lold)->samples = samples;
+	c->resized = c->lold && c->lnew && c->lold->bytes != c->lnew->bytes;
+	out->source[out->d.n] = str_of(c->lnew ? ln : lo, "source");
+	change_hazards(out, ch, c);
+	out->d.n++;
+}
+
+static void read_entry_change(struct diff_read *out, const json_t *ch)
+{
+	struct layout_change *c = &out->d.v[out->d.n];
+	const char *name = str_of(ch, "name");
+	uint64_t samples = (uint64_t)int_of(ch, "samples");
+	int cause = cause_from_name(str_of(ch, "cause") ? str_of(ch, "cause") : "");
+
+	*c = (struct layout_change){ .entry = true, .cold = json_is_true(json_object_get(ch, "cold")),
+				     .cause = (uint8_t)(cause < 0 ? CAUSE_CHANGED : cause) };
+	if (json_is_string(json_object_get(ch, "old_addr")))
+		c->fold = side_func(&out->old, name, results_addr(ch, "old_addr"),
+				    (uint64_t)int_of(ch, "old_size"), 0);
+	if (json_is_string(json_object_get(ch, "new_addr")))
+		c->fnew = side_func(&out->new, name, results_addr(ch, "new_addr"),
+				    (uint64_t)int_of(ch, "new_size"), samples);
+	else if (c->fold)
+		((struct func_report *)c->fold)->samples = samples;
+	if (!c->fold && !c->fnew)       /* neither side: a document's nonsense */
+		c->fnew = side_func(&out->new, name, 0, 0, samples);
+	change_hazards(out, ch, c);
+	out->d.n++;
+}
+
+static void read_profiles(const json_t *doc, struct diff_read *out)
+{
+	const json_t *p;
+	size_t i;
+
+	json_array_foreach(json_object_get(doc, "profiles"), i, p) {
+		if (out->new.nprofile == sizeof out->new.profile / sizeof out->new.profile[0])
+			break;
+		out->new.profile[out->new.nprofile++] = results_profile_of(&out->names,
+									   json_string_value(p));
+	}
+	out->old.nprofile = out->new.nprofile;
+	memcpy(out->old.profile, out->new.profile, sizeof out->old.profile);
+}
+
+/* diff --hot: the run's samples, and each side's. */
+static void read_samples(const json_t *doc, struct diff_read *out)
+{
+	const json_t *s = json_object_get(doc, "samples");
+	const json_t *folded = json_object_get(json_object_get(doc, "summary"), "folded");
+
+	out->new.hot = out->old.hot = json_is_object(s);
+	out->new.run_samples = out->old.run_samples = (uint64_t)int_of(s, "run");
+	out->old.file_samples = (uint64_t)int_of(s, "old");
+	out->new.file_samples = (uint64_t)int_of(s, "new");
+	out->min_share = json_is_number(json_object_get(folded, "min_share")) ?
+			 json_number_value(json_object_get(folded, "min_share")) : SCAN_MIN_SHARE;
+}
+
+void results_read_diff(const json_t *doc, struct diff_read *out)
+{
+	const json_t *loops = json_object_get(doc, "loops"), *funcs = json_object_get(doc, "functions");
+	size_t n = json_array_size(loops) + json_array_size(funcs), nrefs = 0, i;
+	const json_t *ch;
+
+	memset(out, 0, sizeof *out);
+	side_alloc(doc, "old", "removed", &out->old);
+	side_alloc(doc, "new", "added", &out->new);
+	json_array_foreach(loops, i, ch)
+		nrefs += json_array_size(json_object_get(ch, "added")) +
+			 json_array_size(json_object_get(ch, "removed"));
+	json_array_foreach(funcs, i, ch)
+		nrefs += json_array_size(json_object_get(ch, "added")) +
+			 json_array_size(json_object_get(ch, "removed"));
+	out->d.v = xcalloc(n + 1, sizeof *out->d.v);
+	out->d.refs = xcalloc(nrefs + 1, sizeof *out->d.refs);
+	out->source = xcalloc(n + 1, sizeof *out->source);
+	read_profiles(doc, out);
+	read_samples(doc, out);
+	json_array_foreach(loops, i, ch)
+		read_loop_change(out, ch);
+	json_array_foreach(funcs, i, ch)
+		read_entry_change(out, ch);
+}
+
+static void free_side(struct scan_result *r)
+{
+	free(r->funcs.v);
+	free(r->func);
+	free(r->loop);
+	free(r->hazard);
+	free(r->piece);
+}
+
+void results_diff_read_free(struct diff_read *r)
+{
+	free_side(&r->old);
+	free_side(&r->new);
+	free(r->d.v);
+	free(r->d.refs);
+	free(r->source);
+	results_profile_names_free(&r->names);
+	memset(r, 0, sizeof *r);
+}
