@@ -46,33 +46,6 @@ static bool is_padding(const char *name)
 	return !strncmp(name, "__pfx_", 6) || !strncmp(name, "__cfi_", 6);
 }
 
-static bool has_prefix(const char *s, const char *prefix)
-{
-	return !strncmp(s, prefix, strlen(prefix));
-}
-
-/* GCC's hot/cold split names the cold part foo.cold (or foo.cold.N). */
-static bool is_cold_part(const char *name)
-{
-	return strstr(name, ".cold") != NULL;
-}
-
-bool func_is_cold(const struct elf_image *img, const struct elf_func *f)
-{
-	static const char *const cold[] = { ".init.text", ".exit.text", ".text.unlikely",
-		".text.cold", ".text.init", ".text.exit" };
-	const char *sec = img && f->sec < img->nsec && img->sec[f->sec].name ?
-			  img->sec[f->sec].name : "";
-
-	/* the linker merges .text.unlikely into .text: the name is what is left */
-	if (is_cold_part(f->name))
-		return true;
-	for (size_t i = 0; i < sizeof cold / sizeof cold[0]; i++)
-		if (has_prefix(sec, cold[i]))
-			return true;
-	return false;
-}
-
 /* ---- matching functions ---- */
 
 struct matcher {
@@ -103,7 +76,7 @@ static bool content_may_match(const struct matcher *m, size_t i, size_t j)
 {
 	const struct elf_func *fo = func_of(m->o, i), *fn = func_of(m->n, j);
 
-	if (is_cold_part(fo->name) || is_cold_part(fn->name))
+	if (func_name_cold_part(fo->name) || func_name_cold_part(fn->name))
 		return false;
 	return fo->source == FROM_FDE || fn->source == FROM_FDE ||
 	       (m->o->r->func[i].ninsn >= RENAME_MIN_INSNS &&
@@ -188,7 +161,7 @@ static struct named *unmatched_names(const struct diff_side *s, const int32_t *m
 /* A cold part goes with a cold part: foo.cold and foo share a base name. */
 static bool same_part(const struct matcher *m, size_t i, size_t j)
 {
-	return is_cold_part(func_of(m->o, i)->name) == is_cold_part(func_of(m->n, j)->name);
+	return func_name_cold_part(func_of(m->o, i)->name) == func_name_cold_part(func_of(m->n, j)->name);
 }
 
 /* Within one name (or base name): first the same shape, then in order. */
@@ -616,8 +589,7 @@ static enum compared compare_functions(struct matcher *m, const struct diff_opts
 		false };
 	bool changed;
 
-	p.cold = p.fn ? func_is_cold(m->n->img, func_of(m->n, j)) :
-			func_is_cold(m->o->img, func_of(m->o, i));
+	p.cold = p.fn ? p.fn->cold_text : p.fo->cold_text;     /* the scan's one test */
 	if (!p.fo || !p.fn)
 		only_on_one_side(m->d, p.fo ? p.fo : p.fn, p.fo != NULL);
 	if (p.cold && o->skip_cold) {

@@ -437,9 +437,12 @@ struct func_report {
 	struct func_shape shape;        /* what diff matches unnamed functions by */
 	uint64_t samples;               /* in the function (hot_attribute) */
 	/* init/exit/unlikely/cold text: run once or rarely, never ranked
-	 * above hot text */
+	 * above hot text (scan.c's one test, diff's too) */
 	bool cold_text;
 };
+
+/* A compiler's cold part of a function by its name: foo.cold, foo.cold.1. */
+bool func_name_cold_part(const char *name);
 
 struct scan_result {
 	struct elf_funcs funcs;
@@ -502,8 +505,6 @@ const char *cause_name(enum diff_cause c);
 int cause_from_name(const char *name);         /* -1 when unknown */
 const char *match_how_name(enum match_how h);
 
-/* Init, exit, unlikely and cold text: code that runs once or rarely. */
-bool func_is_cold(const struct elf_image *img, const struct elf_func *f);
 
 /* One subject that changed: a loop (matched, added or removed) or a
  * function's entry (entry set, no loops). */
@@ -513,7 +514,7 @@ struct layout_change {
 	bool entry;                     /* the function entry itself */
 	bool resized;                   /* loop bytes changed */
 	bool moved;                     /* entry alignment changed */
-	bool cold;                      /* in cold text (func_is_cold) */
+	bool cold;                      /* in cold text (func_report.cold_text) */
 	uint8_t cause;                  /* enum diff_cause */
 	uint32_t added, nadded;         /* into layout_diff.refs: hazards gained */
 	uint32_t removed, nremoved;     /* hazards lost */
@@ -543,12 +544,12 @@ struct layout_diff {
 };
 
 struct diff_side {
-	const struct elf_image *img;    /* for section names; NULL: none is cold */
+	const struct elf_image *img;    /* the image scanned (its sections named the cold text: r) */
 	const struct scan_result *r;    /* scanned with keep_all */
 };
 
 struct diff_opts {
-	bool skip_cold;                 /* leave cold functions out (func_is_cold) */
+	bool skip_cold;                 /* leave cold functions out (func_report.cold_text) */
 };
 
 void layout_diff(const struct diff_side *old, const struct diff_side *new,

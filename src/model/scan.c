@@ -332,11 +332,16 @@ static bool only_padding(const struct insn *insn, size_t n)
 }
 
 /* Text that runs once (init, exit) or rarely (the compiler's unlikely and
- * .cold parts): a hazard there must not outrank one in hot text. */
+ * .cold parts): a hazard there must not outrank one in hot text. The
+ * kernel's .init.text, .exit.text, .ref.text, .meminit.text; GCC's
+ * .text.unlikely and .text.exit (-freorder-functions: code run only at
+ * exit), their -ffunction-sections forms, and .text.init (issue 23: diff
+ * had a list of its own with these two). */
 static bool cold_section(const char *section)
 {
 	static const char *const cold_sections[] = { ".init.text*", ".exit.text*", ".text.unlikely*",
-		".text.*.cold*", ".text.cold*", ".ref.text*", ".meminit.text*" };
+		".text.*.cold*", ".text.cold*", ".ref.text*", ".meminit.text*", ".text.exit",
+		".text.exit.*", ".text.init", ".text.init.*" };
 
 	for (size_t i = 0; i < sizeof cold_sections / sizeof *cold_sections; i++)
 		if (glob_match(cold_sections[i], section))
@@ -355,8 +360,12 @@ static bool cold_text(struct worker *w, const struct elf_func *f)
 		w->sec_cold[f->sec] = cold_section(sec ? sec : "") ? COLD_YES : COLD_NO;
 	if (w->sec_cold[f->sec] == COLD_YES)
 		return true;
-	return strstr(f->name, ".cold") &&
-	       (glob_match("*.cold", f->name) || glob_match("*.cold.*", f->name));
+	return func_name_cold_part(f->name);
+}
+
+bool func_name_cold_part(const char *name)
+{
+	return strstr(name, ".cold") && (glob_match("*.cold", name) || glob_match("*.cold.*", name));
 }
 
 static bool selected(const struct worker *w, const struct elf_func *f)

@@ -17,6 +17,7 @@ static long long int_of(const json_t *o, const char *key)
 static void doc_rows(const struct diff_read *doc, bool added, struct diff_rows *rows)
 {
 	diff_rows(&doc->d, &doc->new, added, doc->min_share, rows);
+	rows->folded += added ? doc->folded_new_rows : doc->folded_fixed_rows;
 	for (size_t i = 0; i < rows->n; i++) {
 		const char *src = doc->source[rows->v[i].ch - doc->d.v];
 

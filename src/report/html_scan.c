@@ -210,10 +210,11 @@ static void hot_lines(FILE *out, const struct scan_result *r, double min_share)
 		char why[160];
 
 		report_judge_loop(r, f, l, why, sizeof why);
-		html_textf(out, "<li>%.1f%% loop %#" PRIx64 " in ", 100 * hot_share(r, s.self[s.order[k]]),
-			   l->start);
+		fprintf(out, "<li>%.1f%% loop %#" PRIx64 " in ", 100 * hot_share(r, s.self[s.order[k]]),
+			l->start);
 		html_text(out, r->funcs.v[f->func].name);
-		html_textf(out, " (%" PRIu64 " B): %s</li>\n", l->bytes, why);
+		html_textf(out, " (%" PRIu64 " B): %s", l->bytes, why);
+		fputs("</li>\n", out);
 	}
 	if (s.small)
 		fprintf(out, "<li>%.1f%% in loops of less than %g%% each</li>\n",

@@ -139,20 +139,37 @@ static json_t *by_cause(const size_t *n, enum diff_cause one_sided)
 	return o;
 }
 
-/* The hazards of the changes folded away, new and fixed. */
+/* The rows of n hazards (sorted by rule): one per rule, as diff's text
+ * counts what it folds. */
+static size_t rows_of(const struct hazard *const *h, uint32_t n)
+{
+	size_t rows = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		rows += i == 0 || h[i]->rule != h[i - 1]->rule;
+	return rows;
+}
+
+/* The hazards of the changes folded away, new and fixed, and their rows
+ * (the page's line for them says what the text's does: issue 23). */
 static json_t *folded_counts(const struct diff_json *c)
 {
-	size_t added = 0, removed = 0, changes = 0;
+	size_t added = 0, removed = 0, changes = 0, new_rows = 0, fixed_rows = 0;
 
 	for (size_t k = 0; k < c->d->n; k++)
 		if (folded(c, &c->d->v[k])) {
+			const struct layout_change *ch = &c->d->v[k];
+
 			changes++;
-			added += c->d->v[k].nadded;
-			removed += c->d->v[k].nremoved;
+			added += ch->nadded;
+			removed += ch->nremoved;
+			new_rows += rows_of(c->d->refs + ch->added, ch->nadded);
+			fixed_rows += rows_of(c->d->refs + ch->removed, ch->nremoved);
 		}
-	return json_pack("{s:f, s:I, s:I, s:I}", "min_share", c->min_share,
+	return json_pack("{s:f, s:I, s:I, s:I, s:I, s:I}", "min_share", c->min_share,
 			 "changes", (json_int_t)changes, "new_hazards", (json_int_t)added,
-			 "fixed_hazards", (json_int_t)removed);
+			 "fixed_hazards", (json_int_t)removed, "new_rows", (json_int_t)new_rows,
+			 "fixed_rows", (json_int_t)fixed_rows);
 }
 
 static json_t *summary(const struct diff_json *c)

@@ -173,6 +173,8 @@ static void read_samples(const json_t *doc, struct diff_read *out)
 	out->new.file_samples = (uint64_t)int_of(s, "new");
 	out->min_share = json_is_number(json_object_get(folded, "min_share")) ?
 			 json_number_value(json_object_get(folded, "min_share")) : SCAN_MIN_SHARE;
+	out->folded_new_rows = (size_t)int_of(folded, "new_rows");
+	out->folded_fixed_rows = (size_t)int_of(folded, "fixed_rows");
 }
 
 void results_read_diff(const json_t *doc, struct diff_read *out)

@@ -188,6 +188,8 @@ struct diff_read {
 	struct layout_diff d;
 	const char **source;            /* [k]: the source line of d.v[k], NULL none */
 	double min_share;
+	/* --hot: the rows under min_share the document leaves out */
+	size_t folded_new_rows, folded_fixed_rows;
 	struct profile_names names;
 };
 
