@@ -232,8 +232,8 @@ void report_diff_markdown(FILE *out, const struct diff_report *r)
 		fprintf(out, "No layout change (%zu functions).\n", r->d->funcs_matched);
 		return;
 	}
-	fprintf(out, "%s\n\n", r->fails ? "**The gate fails**: a new hazard of a selected rule and cause." :
-					  "The gate passes.");
+	fprintf(out, "%s\n\n", r->fails ?
+		"**The gate fails**: a new hazard of a selected rule and cause." : "The gate passes.");
 	print_summary(out, r);
 	md_hazards(out, r, &r->added);
 	md_hazards(out, r, &r->removed);

@@ -148,7 +148,8 @@ static void record_loops(FILE *out, const struct report_input *in, const json_t 
 		share(pf, sizeof pf, v[i].samples, int_of(v[i].file, "samples"));
 		sb_reset(&hz);
 		hazard_list(json_object_get(l, "hazards"), &hz);
-		table_row(&t, json_str(v[i].file, "path", "-"), json_str(l, "function", "-"), json_str(l, "start", "-"),
+		table_row(&t, json_str(v[i].file, "path", "-"), json_str(l, "function", "-"),
+			  json_str(l, "start", "-"),
 			  json_str(l, "end", "-"), b, d, s, p, pf, hz.len ? sb_str(&hz) : "none");
 	}
 	table_html(&t, out, "loops");

@@ -37,7 +37,8 @@ static void count_side(const json_t *doc, const char *side, const char *which, s
 		*hazards += json_array_size(json_object_get(ch, which));
 }
 
-static void side_alloc(const json_t *doc, const char *side, const char *which, struct scan_result *r)
+static void side_alloc(const json_t *doc, const char *side, const char *which,
+		       struct scan_result *r)
 {
 	size_t funcs = json_array_size(json_object_get(doc, "loops")) +
 		       json_array_size(json_object_get(doc, "functions"));

@@ -123,8 +123,8 @@ expect_eq "diff JSON: one change with its hazards of the row's rule" \
 	"__clear_user 0x401034 branch-crosses-window,loop-straddles-window"
 
 # ---- diff --hot: the samples % column on the page as in the text ----
-# rows2: warm's and tepid's loops aligned (skips of 64 and 59), so boot_loop
-# lands 3 bytes on, off its boundary; diffing it to rows, every loop moved
+# rows2: every loop aligned (skips of 64, 59 and 59: warm at 0x401040,
+# tepid at 0x401080, boot_loop at 0x4010c0); diffing it to rows, each moved
 # onto a boundary: three new hazards, tepid's folded (the samples are of
 # rows, the new side)
 sed 's/\.skip\t62/.skip\t64/; s/\.skip\t60/.skip\t59/; s/\.skip\t58/.skip\t59/' "$TMP/rows.S" >"$TMP/rows2.S"

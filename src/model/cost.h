@@ -1,0 +1,111 @@
+/* model/cost.h: what a straddle costs (cost.c) and llvm-mca's model of a loop's back
+ * end (mca.c).
+ * Internal to model/: the layer's interface is model.h, which includes
+ * every one of them. */
+#ifndef STRADDLE_MODEL_COST_H
+#define STRADDLE_MODEL_COST_H
+
+#include "profile.h"
+
+/* What decides a loop's iteration time (issue 26). A straddle costs only
+ * under COST_FRONT_END; the others say why a loop across a window has no
+ * hazard. */
+enum cost_bound {
+	COST_AT_BEST,           /* at its best placement: nothing to price */
+	COST_FRONT_END,         /* fetching the windows it touches */
+	COST_LATENCY,           /* a dependency chain (llvm-mca: cycles well above throughput) */
+	COST_DIVIDE,            /* a divide or square root */
+	COST_STORE,             /* its stores */
+	COST_ISSUE,             /* its instructions at the issue width, or the ports */
+	COST_LOOP_BUFFER,       /* runs from the loop buffer: not fetched */
+	NCOST_BOUND
+};
+
+/* Where the back end's cycles came from. */
+enum cost_source {
+	COST_SOURCE_NONE,
+	COST_SOURCE_PROFILE,            /* the profile's measured bound */
+	COST_SOURCE_MCA,                /* llvm-mca's simulation of the loop */
+	COST_SOURCE_MCA_WIDTH,          /* its model's dispatch width alone: not simulated */
+};
+
+struct loop_cost {
+	float slowdown;                 /* today's placement against the best, >= 1; 0 not priced */
+	float front_end;                /* cycles to fetch an iteration today (windows touched) */
+	float front_end_best;           /* ... at the best placement */
+	float back_end;                 /* cycles to execute it, 0 unknown */
+	uint16_t window;                /* the window that decides the slowdown, 0 none */
+	uint8_t bound;                  /* enum cost_bound */
+	uint8_t source;                 /* enum cost_source */
+	uint8_t profile;                /* index into scan_result.profile */
+};
+
+/* "at-best", "front-end", "latency", "divide", "store", "issue", "loop-buffer" */
+const char *cost_bound_name(enum cost_bound b);
+const char *cost_source_name(enum cost_source s);
+
+/* The back end of one loop under one profile: the largest of llvm-mca's
+ * cycles an iteration and the profile's measured bound (instructions at
+ * its issue width, stores at its store rate). */
+struct back_end {
+	double cycles;                  /* the largest of those below, 0 none known */
+	double mca_cycles, mca_throughput;      /* 0: not modelled */
+	double issue, store;            /* the profile's bound, 0 not measured */
+	/* a profile with no measured width: the model's, for the instructions
+	 * less the conditional branches (each may fuse), 0 none */
+	double dispatch;
+	bool divides;                   /* holds a divide or square root */
+	int32_t nstore;
+	uint8_t source;                 /* enum cost_source */
+};
+
+/* The front end fetches a window a cycle (rules.c, back_end_hides): a
+ * loop's iteration takes the larger of the windows it touches and its back
+ * end's cycles. Its predicted time at a placement `start` against its best
+ * placement: the largest, over p's straddle windows, of
+ * max(touched, be) / max(best, be). What `straddle place` holds a measured
+ * ratio against (be from loop_back_end). *window: the window deciding it,
+ * 0 when it straddles none. */
+double cost_ratio_at(const struct profile *p, uint64_t start, uint64_t bytes, double be,
+		     unsigned *window);
+/* What bounds the loop's iteration given its cycles at this placement. */
+enum cost_bound cost_bound_of(const struct back_end *b, double front_end);
+
+/* The back end of the loop whose bytes are code[0..n) at addr, under p:
+ * llvm-mca (llvm_mca: NULL find one, "none" the profile alone) for this
+ * one loop. -1 with the reason when the bytes do not decode. */
+int loop_back_end(const char *llvm_mca, const struct profile *p, struct decoder *d,
+		  const uint8_t *code, size_t n, uint64_t addr, struct back_end *out, struct err *e);
+
+/* The loops of one llvm-mca input: each its lines of assembly text. */
+struct mca_loop {
+	size_t text, text_end;          /* into mca_input.text */
+	uint32_t ninsn;
+};
+
+struct mca_input {
+	enum arch arch;
+	struct strbuf text;
+	struct mca_loop *loop;
+	size_t nloop, cap;
+};
+
+struct mca_region {
+	double cycles;                  /* an iteration, in the steady state */
+	double throughput;              /* Block RThroughput: the ports alone */
+	bool ok;
+};
+
+/* The -mcpu of p's CPUs that the llvm-mca `want` (NULL: the newest
+ * installed) knows, NULL when none or no llvm-mca. */
+const char *mca_cpu(const char *want, const struct profile *p);
+const char *mca_version(const char *want);
+/* The model's dispatch width, instructions a cycle at most: 0 unknown. */
+unsigned mca_dispatch_width(const char *want, const char *mcpu, enum arch arch);
+/* One llvm-mca process over every loop of in; out[k] for in->loop[k]
+ * (ok false for a loop it could not model). -1 with the reason when it
+ * could not run at all. */
+int mca_run(const char *want, const char *mcpu, enum arch arch, const struct mca_input *in,
+	    struct mca_region *out, struct err *e);
+
+#endif

@@ -1,0 +1,77 @@
+/* model/profile.h: profiles: what a CPU's front end cares about, each number with its
+ * evidence (profiles.c), and the one selection of them for scan, diff and
+ * sweep (profiles.c).
+ * Internal to model/: the layer's interface is model.h, which includes
+ * every one of them. */
+#ifndef STRADDLE_MODEL_PROFILE_H
+#define STRADDLE_MODEL_PROFILE_H
+
+#include "../base/base.h"
+#include "../decode/decode.h"
+
+/* The window sizes the model knows, smallest first: a fetch block, a
+ * uop-cache window, a cache line. Every table of windows uses these. */
+#define MODEL_NWINDOWS 3
+extern const unsigned model_windows[MODEL_NWINDOWS];
+
+enum branch_rule {
+	BRANCH_RULE_NONE,
+	/* Skylake's JCC erratum: a jump, or a macro-fused pair taken whole,
+	 * that crosses or ends on a 32 B boundary is not cached in the DSB. */
+	BRANCH_RULE_JCC_ERRATUM,
+	/* Golden Cove: a branch, or its fused pair taken whole, spanning a
+	 * 64 B line. Measured on EMR (straddle sweep clear_movq_imm): the
+	 * decl or the jnz across the line ~1.9x, the line between them 1.13x. */
+	BRANCH_RULE_PAIR_CROSSES,
+};
+
+struct profile {
+	const char *name;
+	enum arch arch;
+	const char *cpus;               /* what it covers */
+	unsigned fetch;                 /* fetch window, bytes */
+	unsigned uop_window;            /* decoded-uop-cache window, 0 none */
+	unsigned line;                  /* cache line */
+	enum branch_rule branch_rule;
+	unsigned branch_window;
+	unsigned loop_buffer;           /* instructions a loop buffer holds, 0 none */
+	const char *evidence;           /* source of every number above */
+	/* the windows whose straddling is a hazard, when evidence narrows
+	 * them; all 0: the fetch window, the uop-cache window and the line,
+	 * unless straddle_measured says the list is exactly what was measured
+	 * (and may be empty) */
+	unsigned straddle_windows[3];
+	bool straddle_measured;
+	/* The back-end bound (issue 11): a loop whose iteration needs at
+	 * least as many cycles, at issue_width instructions and
+	 * stores_per_cycle stores a cycle, as fetching one window more than
+	 * it must (the front end fetches a window a cycle) pays nothing for
+	 * the straddle. 0: not measured, no bound. */
+	unsigned issue_width, stores_per_cycle;
+};
+
+size_t profile_count(void);
+const struct profile *profile_at(size_t i);
+const struct profile *profile_named(const char *name);
+const char *branch_rule_name(enum branch_rule r);
+/* The distinct windows a loop must not straddle under p (at most 3). */
+size_t profile_straddle_windows(const struct profile *p, unsigned out[3]);
+/* The branch rule as a word in profile files: "none", "jcc-erratum",
+ * "pair-crosses"; -1 when the word is none of them. */
+const char *branch_rule_id(enum branch_rule r);
+int branch_rule_from_id(const char *id);
+
+/* Reads a calibrated profile file (results/ does, model/ cannot read
+ * JSON): the profile, to live until exit, or NULL with *e set. */
+typedef const struct profile *(*profile_loader)(const char *path, struct err *e);
+
+/* The one selection of profiles for scan, diff and sweep: SPEC is
+ * NAME[,NAME...], "all", "host" or FILE.json (a name with a '/' or
+ * ending in .json). "host" is this CPU's calibrated profile when its file
+ * exists, else the built-in profile its cpuid/MIDR matches, else the
+ * architecture's generic one; `why` says which. Fills out[] (at most
+ * max); -1 with *e (naming the file or the word) when SPEC is wrong. */
+int profile_select(const char *spec, profile_loader load, const struct profile **out,
+		   size_t max, size_t *n, char *why, size_t why_len, struct err *e);
+
+#endif
