@@ -409,7 +409,7 @@ void html_svg_begin(FILE *out, const char *id, const char *title, unsigned width
  * bench inputs together. */
 int report_html(FILE *out, const struct report_input *in, size_t n);
 
-/* One function per kind of result: html_layout.c (scan, diff, record),
+/* One function per kind of result: html_scan.c, html_diff.c, html_record.c,
  * html_measure.c (sweep, calibrate, compare, bench). */
 void html_section_scan(FILE *out, const struct report_input *in);
 void html_section_diff(FILE *out, const struct report_input *in);
