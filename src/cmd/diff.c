@@ -215,13 +215,18 @@ static bool changed(const struct diff_cmd *c)
 /* ---- the rows, their source lines and fixes read before rendering ---- */
 
 /* "st.c:5" of a change's subject, on the side it is on (the new one when
- * both); NULL without DWARF. The image's DWARF is opened on first use,
- * which changes only its cache, not what it reads. */
+ * both): a loop of one side is looked up in that side's image, not the
+ * function's entry on the other (a loop removed from a matched function
+ * was given the new build's entry line); NULL without DWARF. The image's
+ * DWARF is opened on first use, which changes only its cache, not what it
+ * reads. */
 static char *subject_source(const struct diff_cmd *c, const struct layout_change *ch)
 {
-	const struct side *s = ch->fnew ? &c->new : &c->old;
-	const struct func_report *f = ch->fnew ? ch->fnew : ch->fold;
-	const struct loop_report *l = ch->fnew ? ch->lnew : ch->lold;
+	bool new = ch->entry ? ch->fnew != NULL : ch->lnew != NULL;
+	const struct side *s = new ? &c->new : &c->old;
+	const struct func_report *f = new ? ch->fnew : ch->fold;
+	const struct loop_report *l = ch->entry ? NULL : new ? ch->lnew : ch->lold;
+	/* a loop's side has its function; an entry is on the side it names */
 	const struct elf_func *fn = &s->r.funcs.v[f->func];
 	char buf[128];
 

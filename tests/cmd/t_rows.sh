@@ -151,3 +151,35 @@ expect_eq "diff --hot page: the folded lines" \
 1 more hazards in code with less than 0.5% of samples"
 expect_eq "diff --hot JSON: the run's samples for the page's column" "$(jq -c .samples "$TMP/dh.json")" \
 	'{"run":1000,"old":0,"new":92}'
+
+# ---- a loop removed from a matched function: its source line is its own ----
+# lo's two() has a second loop at 0x40107f (line 9 of lo.S, `2: dec %ecx`);
+# ln is two() without it. The fixed row's line is lo's, where that loop
+# is, on the page and in the text alike (the text once took the line of
+# ln's two() entry, which has none: "-").
+cat >"$TMP/lo.S" <<'EOF'
+	.text
+	.globl	two
+	.type	two, @function
+two:
+	.skip	62, 0x90
+1:	dec	%eax
+	jnz	1b
+	.skip	61, 0x90
+2:	dec	%ecx
+	jnz	2b
+	ret
+	.size	two, .-two
+EOF
+sed '9,10d' "$TMP/lo.S" >"$TMP/ln.S"
+for s in lo ln; do
+	gcc -g -c -o "$TMP/$s.o" "$TMP/$s.S" && ld -o "$TMP/$s" -e 0x401000 -Ttext=0x401000 --build-id=none "$TMP/$s.o"
+done
+run "$STRADDLE" diff --uarch zen1 "$TMP/lo" "$TMP/ln"
+FIXED=$(printf '%s\n' "$OUT" | sed -n '/^fixed hazards:/,/^$/p' | sed '1,2d;$d' | sed -E 's/ {2,}/ | /g')
+expect_eq "diff: the removed loop's row, its line in the old build" "$FIXED" \
+	"medium | two | removed | 0x40107f -> - | lo.S:9 | 4 -> - | 16,64 | 2/1,2/1 -> - | loop-straddles-window | zen1 | -"
+"$STRADDLE" diff --uarch zen1 --json "$TMP/lo" "$TMP/ln" >"$TMP/lo.json"
+"$STRADDLE" report -o "$TMP/lo.html" "$TMP/lo.json"
+$CELLS "$TMP/lo.html" >"$TMP/lo.cells"
+expect_eq "diff page: the same row" "$(page_rows "$TMP/lo.cells" diff-1 removed)" "$FIXED"
