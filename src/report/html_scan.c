@@ -1,5 +1,6 @@
 /* The scan section of the page of `straddle report` (issue 14): a scan
- * document read back (results_read_scan) and its rows from report/rows.c,
+ * document read back into structs (results_read_scan), never walked as
+ * JSON here, and its rows from report/rows.c,
  * so the page lists the rows scan's text does, in its order, with its
  * folding and --hot's columns and summary (issue 23); then the counts a
  * reviewer asks for first (by rule, profile, section) and the worst loops
@@ -9,11 +10,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-static long long int_of(const json_t *o, const char *key)
-{
-	return json_integer_value(json_object_get(o, key));
-}
 
 #define MAX_KEYS 64
 
@@ -68,43 +64,22 @@ static void counts_table(FILE *out, const struct counts *c, const char *what, co
 }
 
 
-/* Every hazard of a scanned file: its loops', then its entry's (loop NULL). */
-typedef void hazard_fn(void *ctx, const json_t *func, const json_t *loop, const json_t *haz);
-
-static void each_hazard(const json_t *file, hazard_fn *fn, void *ctx)
-{
-	const json_t *f, *l, *h;
-	size_t i, j, k;
-
-	json_array_foreach(json_object_get(file, "functions"), i, f) {
-		json_array_foreach(json_object_get(f, "loops"), j, l)
-			json_array_foreach(json_object_get(l, "hazards"), k, h)
-				fn(ctx, f, l, h);
-		json_array_foreach(json_object_get(f, "hazards"), k, h)
-			fn(ctx, f, NULL, h);
-	}
-}
-
 struct scan_counts {
 	struct counts rule, profile, section;
 };
 
-static void count_hazard(void *ctx, const json_t *f, const json_t *l, const json_t *h)
-{
-	struct scan_counts *c = ctx;
-	unsigned sev = (unsigned)int_of(h, "severity");
-
-	(void)l;
-	count(&c->rule, json_str(h, "rule", "-"), sev);
-	count(&c->profile, json_str(h, "profile", "-"), sev);
-	count(&c->section, json_str(f, "section", "-"), sev);
-}
-
-static void scan_counts(FILE *out, const json_t *file)
+/* Every hazard of the file (each profile's and window's its own). */
+static void scan_counts(FILE *out, const struct scan_result *r)
 {
 	struct scan_counts c = { 0 };
 
-	each_hazard(file, count_hazard, &c);
+	for (size_t i = 0; i < r->nhazard; i++) {
+		const struct hazard *h = &r->hazard[i];
+
+		count(&c.rule, rule_name(h->rule), h->severity);
+		count(&c.profile, h->profile->name, h->severity);
+		count(&c.section, h->section ? h->section : "-", h->severity);
+	}
 	fputs("<h4>Hazards by rule, profile and section (every profile's hazard counted)</h4>\n"
 	      "<div class=\"counts\">\n", out);
 	counts_table(out, &c.rule, "rule", "by-rule");
@@ -113,50 +88,37 @@ static void scan_counts(FILE *out, const json_t *file)
 	fputs("</div>\n", out);
 }
 
-static void scan_summary(FILE *out, const json_t *file)
+static void scan_summary(FILE *out, const struct scan_read_file *f)
 {
-	const json_t *s = json_object_get(file, "samples");
+	const struct scan_result *r = &f->r;
 
 	fputs("<p class=\"summary\">", out);
-	html_field(out, file, "arch");
-	fputs(" ", out);
-	html_field(out, file, "elf_type");
-	fprintf(out, ": %lld of %lld functions scanned, %lld instructions, %lld loops; profiles ",
-		int_of(file, "functions_scanned"), int_of(file, "functions_total"),
-		int_of(file, "instructions"), int_of(file, "loops_total"));
-	html_text_list(out, json_object_get(file, "profiles"));
-	if (s)
-		fprintf(out, "; %lld of the run's %lld samples in this file", int_of(s, "file"),
-			int_of(s, "run"));
+	html_textf(out, "%s %s: %zu of %zu functions scanned, %" PRIu64 " instructions, %" PRIu64
+		   " loops; profiles ", f->arch, f->elf_type, r->functions_scanned,
+		   f->functions_total, r->instructions, r->loops_total);
+	for (size_t i = 0; i < r->nprofile; i++) {
+		fputs(i ? ", " : "", out);
+		html_text(out, r->profile[i]->name);
+	}
+	if (r->hot)
+		fprintf(out, "; %" PRIu64 " of the run's %" PRIu64 " samples in this file",
+			r->file_samples, r->run_samples);
 	fputs(".</p>\n", out);
 }
 
-static void scan_errors(FILE *out, const json_t *errors)
+static void scan_errors(FILE *out, const struct scan_read *doc)
 {
-	const json_t *e;
-	size_t i;
-
-	if (!json_array_size(errors))
+	if (!doc->nerror)
 		return;
 	fputs("<h4>Files not scanned</h4>\n<ul class=\"errors\">\n", out);
-	json_array_foreach(errors, i, e) {
+	for (size_t i = 0; i < doc->nerror; i++) {
 		fputs("<li><span class=\"path\">", out);
-		html_text(out, json_str(e, "path", "-"));
+		html_text(out, doc->error[i].path);
 		fputs("</span>: ", out);
-		html_text(out, json_str(e, "error", "-"));
+		html_text(out, doc->error[i].error);
 		fputs("</li>\n", out);
 	}
 	fputs("</ul>\n", out);
-}
-
-/* n[0]: all, n[1 + severity_index]: of each severity */
-static void count_severity(void *ctx, const json_t *f, const json_t *l, const json_t *h)
-{
-	size_t *n = ctx;
-
-	(void)f, (void)l;
-	n[0]++;
-	n[1 + severity_index(int_of(h, "severity"))]++;
 }
 
 /* The page's headings of scan_cols, and what may wrap: all but numbers,
@@ -277,7 +239,7 @@ static void scan_file(FILE *out, const struct report_input *in, size_t index,
 		html_text(out, f->path);
 		fputs("</h3>\n", out);
 	}
-	scan_summary(out, f->doc);
+	scan_summary(out, f);
 	file_rows(f, min_share, &rows);
 	if (!rows.n && !rows.folded)
 		fputs("<p class=\"none\">No hazard.</p>\n", out);
@@ -290,7 +252,7 @@ static void scan_file(FILE *out, const struct report_input *in, size_t index,
 	if (f->r.hot)
 		hot_lines(out, &f->r, min_share);
 	if (rows.n || rows.folded)
-		scan_counts(out, f->doc);
+		scan_counts(out, &f->r);
 	snprintf(id, sizeof id, "%s-%zu-layout-%zu", in->command, in->index, index + 1);
 	layout_plot(out, id, "The worst loops against the windows", v,
 		    pick_layout_loops(&f->r, &rows, v, LAYOUT_LOOPS));
@@ -301,31 +263,31 @@ static void scan_file(FILE *out, const struct report_input *in, size_t index,
  * hundreds), then the details of the first FILES_DETAILED with hazards. */
 enum { FILES_DETAILED = 10 };
 
-static void scan_files_table(FILE *out, const json_t *files)
+static void scan_files_table(FILE *out, const struct scan_read *doc)
 {
 	static const char *const cols[] = { "file", "arch", ">functions", ">loops", ">hazards",
 		">high", ">medium", ">low" };
-	size_t n = json_array_size(files), shown = n < HTML_ROWS ? n : HTML_ROWS;
+	size_t shown = doc->nfile < HTML_ROWS ? doc->nfile : HTML_ROWS;
 	struct table t;
 
 	table_init(&t, 8, cols);
 	t.wrap[0] = true;
 	for (size_t i = 0; i < shown; i++) {
-		const json_t *f = json_array_get(files, i);
-		size_t sev[4] = { 0 };
+		const struct scan_read_file *f = &doc->file[i];
+		size_t sev[4] = { f->r.nhazard, 0, 0, 0 };
 		char v[6][24];
 
-		each_hazard(f, count_severity, sev);
-		snprintf(v[0], sizeof v[0], "%lld", int_of(f, "functions_scanned"));
-		snprintf(v[1], sizeof v[1], "%lld", int_of(f, "loops_total"));
+		for (size_t k = 0; k < f->r.nhazard; k++)
+			sev[1 + severity_index(f->r.hazard[k].severity)]++;
+		snprintf(v[0], sizeof v[0], "%zu", f->r.functions_scanned);
+		snprintf(v[1], sizeof v[1], "%" PRIu64, f->r.loops_total);
 		for (int k = 0; k < 4; k++)
 			snprintf(v[2 + k], sizeof v[2 + k], "%zu", sev[k]);
-		table_row(&t, json_str(f, "path", "-"), json_str(f, "arch", "-"), v[0], v[1], v[2], v[3], v[4],
-			  v[5]);
+		table_row(&t, f->path, f->arch, v[0], v[1], v[2], v[3], v[4], v[5]);
 	}
 	table_html(&t, out, "scanned");
 	table_free(&t);
-	html_more(out, shown, n, "files");
+	html_more(out, shown, doc->nfile, "files");
 }
 
 void html_section_scan(FILE *out, const struct report_input *in)
@@ -335,13 +297,13 @@ void html_section_scan(FILE *out, const struct report_input *in)
 
 	results_read_scan(in->doc, &doc);
 	html_section_begin(out, in, "scan");
-	if (json_object_get(in->doc, "host")) {
+	if (doc.host) {
 		fputs("<p class=\"host\">", out);
-		html_field(out, in->doc, "host");
+		html_text(out, doc.host);
 		fputs("</p>\n", out);
 	}
 	if (doc.nfile > 1)
-		scan_files_table(out, json_object_get(in->doc, "files"));
+		scan_files_table(out, &doc);
 	for (size_t i = 0; i < doc.nfile; i++) {
 		if (doc.nfile > 1 && !doc.file[i].r.nhazard)
 			continue;
@@ -355,7 +317,7 @@ void html_section_scan(FILE *out, const struct report_input *in)
 	if (left)
 		fprintf(out, "<p class=\"more\">%zu more files with hazards not detailed here.</p>\n",
 			left);
-	scan_errors(out, json_object_get(in->doc, "errors"));
+	scan_errors(out, &doc);
 	results_scan_read_free(&doc);
 	html_section_end(out);
 }

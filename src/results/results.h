@@ -165,15 +165,23 @@ void results_read_loop(const json_t *j, struct profile_names *names, struct scan
  * funcs.v the functions reported, sections unknown), the loops' source
  * lines. Strings are borrowed from the document. */
 struct scan_read_file {
-	const json_t *doc;              /* the file's object, for fields shown as they are */
-	const char *path;
+	const char *path, *arch, *elf_type;
+	size_t functions_total;
 	struct scan_result r;
 	const char **loop_source;       /* [i] of r.loop[i], NULL none */
+};
+
+/* A file scan could not scan, and why. */
+struct scan_read_error {
+	const char *path, *error;
 };
 
 struct scan_read {
 	struct scan_read_file *file;
 	size_t nfile;
+	struct scan_read_error *error;
+	size_t nerror;
+	const char *host;               /* how "host" was resolved, NULL */
 	double min_share;               /* the document's, else SCAN_MIN_SHARE */
 	struct profile_names names;
 };

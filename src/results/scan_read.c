@@ -232,8 +232,10 @@ static void read_file(const json_t *file, struct profile_names *names, struct sc
 	size_t i;
 
 	count_file(file, &c);
-	out->doc = file;
 	out->path = str_of(file, "path") ? str_of(file, "path") : "-";
+	out->arch = str_of(file, "arch") ? str_of(file, "arch") : "-";
+	out->elf_type = str_of(file, "elf_type") ? str_of(file, "elf_type") : "-";
+	out->functions_total = (size_t)int_of(file, "functions_total");
 	r->funcs.v = xcalloc(c.funcs + 1, sizeof *r->funcs.v);
 	r->func = xcalloc(c.funcs + 1, sizeof *r->func);
 	r->loop = xcalloc(c.loops + 1, sizeof *r->loop);
@@ -257,10 +259,17 @@ static void read_file(const json_t *file, struct profile_names *names, struct sc
 
 void results_read_scan(const json_t *doc, struct scan_read *out)
 {
-	const json_t *files = json_object_get(doc, "files"), *f;
+	const json_t *files = json_object_get(doc, "files"), *errors = json_object_get(doc, "errors");
+	const json_t *f;
 	size_t i;
 
 	memset(out, 0, sizeof *out);
+	out->host = str_of(doc, "host");
+	out->error = xcalloc(json_array_size(errors) + 1, sizeof *out->error);
+	json_array_foreach(errors, i, f)
+		out->error[out->nerror++] = (struct scan_read_error){
+			str_of(f, "path") ? str_of(f, "path") : "-",
+			str_of(f, "error") ? str_of(f, "error") : "-" };
 	out->file = xcalloc(json_array_size(files) + 1, sizeof *out->file);
 	out->min_share = json_is_number(json_object_get(doc, "min_share")) ?
 			 json_number_value(json_object_get(doc, "min_share")) : SCAN_MIN_SHARE;
@@ -284,6 +293,7 @@ void results_scan_read_free(struct scan_read *s)
 	for (size_t i = 0; i < s->nfile; i++)
 		free_file(&s->file[i]);
 	free(s->file);
+	free(s->error);
 	results_profile_names_free(&s->names);
 	memset(s, 0, sizeof *s);
 }
