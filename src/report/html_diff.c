@@ -1,17 +1,13 @@
 /* The diff section of the page of `straddle report` (issue 14): the
  * gate's verdict first, then the rows of report/rows.c from the document
- * read back (results_read_diff), the columns, order and folding of diff's
- * text, "samples %" too with --hot (issue 23); the worst new hazards'
- * loops old above new on one scale; the summary and the renames. */
+ * read back into structs (results_read_diff; no json_t walked here), the
+ * columns, order and folding of diff's text, "samples %" too with --hot
+ * (issue 23); the worst new hazards' loops old above new on one scale; the
+ * summary and the renames. */
 #include "internal.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static long long int_of(const json_t *o, const char *key)
-{
-	return json_integer_value(json_object_get(o, key));
-}
 
 /* The rows of one kind, with the source lines the document has. */
 static void doc_rows(const struct diff_read *doc, bool added, struct diff_rows *rows)
@@ -83,92 +79,115 @@ static size_t pick_diff_loops(const struct diff_read *doc, const struct diff_row
 	return n;
 }
 
-/* The gate as diff's exit status gave it; the rows that fail it counted
- * from the file itself (the rules and causes it was asked to fail on). */
-static void diff_verdict(FILE *out, const json_t *doc, const struct diff_rows *added)
+/* "a, b": the names of the bits of mask, in enum order. */
+static void name_list(FILE *out, unsigned mask, const char *(*name)(int), int n)
 {
-	const json_t *g = json_object_get(doc, "gate");
+	bool first = true;
+
+	for (int k = 0; k < n; k++)
+		if (mask & (1u << k)) {
+			fputs(first ? "" : ", ", out);
+			html_text(out, name(k));
+			first = false;
+		}
+}
+
+static const char *rule_word(int k)
+{
+	return rule_name((enum rule)k);
+}
+
+static const char *cause_word(int k)
+{
+	return cause_name((enum diff_cause)k);
+}
+
+/* The gate as diff's exit status gave it; the rows that fail it counted
+ * from the rows themselves (the rules and causes it was asked to fail on). */
+static void diff_verdict(FILE *out, const struct diff_read *doc, const struct diff_rows *added)
+{
+	const struct diff_read_gate *g = &doc->gate;
 	size_t failing = 0;
 
-	for (size_t i = 0; i < added->n; i++) {
-		const char *cause = cause_name(added->v[i].ch->cause);
-
-		if (!g || (json_list_has(json_object_get(g, "fail_on"), rule_name(added->v[i].lead->rule)) &&
-			   json_list_has(json_object_get(g, "causes"), cause)))
-			failing++;
-	}
-	if (!g) {
+	for (size_t i = 0; i < added->n; i++)
+		failing += !g->known || ((g->rules & (1u << added->v[i].lead->rule)) &&
+					 (g->causes & (1u << added->v[i].ch->cause)));
+	if (!g->known) {
 		fprintf(out, "<p class=\"verdict %s\">%s: %zu new hazard rows (the gate's rules "
 			"were not recorded in this file)</p>\n", failing ? "fail" : "pass",
 			failing ? "New hazards" : "No new hazard", failing);
 		return;
 	}
-	if (json_is_true(json_object_get(g, "fails")))
-		fprintf(out, "<p class=\"verdict fail\">The gate fails (exit status %lld): %zu "
+	if (g->fails)
+		fprintf(out, "<p class=\"verdict fail\">The gate fails (exit status %d): %zu "
 			"new hazard row%s of a selected rule and cause.</p>\n",
-			int_of(g, "exit_status"), failing, failing == 1 ? "" : "s");
+			g->exit_status, failing, failing == 1 ? "" : "s");
 	else
-		fprintf(out, "<p class=\"verdict pass\">The gate passes (exit status %lld): no "
-			"new hazard of a selected rule and cause.</p>\n", int_of(g, "exit_status"));
+		fprintf(out, "<p class=\"verdict pass\">The gate passes (exit status %d): no "
+			"new hazard of a selected rule and cause.</p>\n", g->exit_status);
 	fputs("<p class=\"gate\">Fails on rules: ", out);
-	html_text_list(out, json_object_get(g, "fail_on"));
+	name_list(out, g->rules, rule_word, RULE_ENTRY_MISALIGNED + 1);
 	fputs("; causes: ", out);
-	html_text_list(out, json_object_get(g, "causes"));
+	name_list(out, g->causes, cause_word, NCAUSE);
 	fputs(".</p>\n", out);
 }
 
-static void diff_summary(FILE *out, const json_t *s)
+static void count_row(struct table *t, const char *name, size_t n)
+{
+	char v[24];
+
+	snprintf(v, sizeof v, "%zu", n);
+	table_row(t, name, v);
+}
+
+/* The summary's counts under the JSON's keys, in words. */
+static void diff_summary(FILE *out, const struct layout_diff *d)
 {
 	static const char *const cols[] = { "", ">count" };
-	static const char *const keys[] = { "new_hazards", "fixed_hazards", "loops_resized",
-		"loops_added", "loops_removed", "functions_matched", "functions_unchanged",
-		"functions_renamed", "functions_only_old", "functions_only_new",
-		"functions_cold_left_out" };
-	const char *cause[] = { "changed", "moved", "new", "removed" };
+	static const enum diff_cause new_causes[] = { CAUSE_CHANGED, CAUSE_MOVED, CAUSE_NEW };
+	static const enum diff_cause fixed_causes[] = { CAUSE_CHANGED, CAUSE_MOVED, CAUSE_REMOVED };
 	struct table t;
 
 	table_init(&t, 2, cols);
 	t.head[0] = "summary";
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		char v[24], name[48];
+	count_row(&t, "new hazards", d->hazards_added);
+	count_row(&t, "fixed hazards", d->hazards_removed);
+	count_row(&t, "loops resized", d->loops_resized);
+	count_row(&t, "loops added", d->loops_added);
+	count_row(&t, "loops removed", d->loops_removed);
+	count_row(&t, "functions matched", d->funcs_matched);
+	count_row(&t, "functions unchanged", d->funcs_unchanged);
+	count_row(&t, "functions renamed", d->nrenamed);
+	count_row(&t, "functions only old", d->funcs_only_old);
+	count_row(&t, "functions only new", d->funcs_only_new);
+	count_row(&t, "functions cold left out", d->funcs_cold_left_out);
+	for (size_t k = 0; k < 3; k++) {
+		char name[48];
 
-		snprintf(v, sizeof v, "%lld", int_of(s, keys[i]));
-		snprintf(name, sizeof name, "%s", keys[i]);
-		for (char *u = strchr(name, '_'); u; u = strchr(u, '_'))
-			*u = ' ';       /* the JSON's key, in words */
-		table_row(&t, name, v);
+		snprintf(name, sizeof name, "new hazards, %s", cause_name(new_causes[k]));
+		count_row(&t, name, d->added_by[new_causes[k]]);
 	}
-	for (int side = 0; side < 2; side++) {
-		const json_t *by = json_object_get(s, side ? "fixed_by_cause" : "new_by_cause");
+	for (size_t k = 0; k < 3; k++) {
+		char name[48];
 
-		for (size_t k = 0; k < 4; k++) {
-			char name[48], v[24];
-
-			if (!json_object_get(by, cause[k]))
-				continue;
-			snprintf(name, sizeof name, "%s hazards, %s", side ? "fixed" : "new", cause[k]);
-			snprintf(v, sizeof v, "%lld", int_of(by, cause[k]));
-			table_row(&t, name, v);
-		}
+		snprintf(name, sizeof name, "fixed hazards, %s", cause_name(fixed_causes[k]));
+		count_row(&t, name, d->removed_by[fixed_causes[k]]);
 	}
 	table_html(&t, out, "summary");
 	table_free(&t);
 }
 
-static void diff_renamed(FILE *out, const json_t *renamed)
+static void diff_renamed(FILE *out, const struct diff_read *doc)
 {
 	static const char *const cols[] = { "old name", "new name", "matched by" };
-	size_t n = json_array_size(renamed), shown = n < HTML_ROWS ? n : HTML_ROWS;
+	size_t n = doc->nrenamed, shown = n < HTML_ROWS ? n : HTML_ROWS;
 	struct table t;
 
 	if (!n)
 		return;
 	table_init(&t, 3, cols);
-	for (size_t i = 0; i < shown; i++) {
-		const json_t *r = json_array_get(renamed, i);
-
-		table_row(&t, json_str(r, "old", "-"), json_str(r, "new", "-"), json_str(r, "by", "-"));
-	}
+	for (size_t i = 0; i < shown; i++)
+		table_row(&t, doc->renamed[i].old, doc->renamed[i].new, doc->renamed[i].by);
 	fputs("<h4>Functions matched under another name</h4>\n", out);
 	table_html(&t, out, "renamed");
 	table_free(&t);
@@ -195,13 +214,13 @@ void html_section_diff(FILE *out, const struct report_input *in)
 	doc_rows(&doc, true, &added);
 	doc_rows(&doc, false, &removed);
 	html_section_begin(out, in, "diff");
-	diff_verdict(out, in->doc, &added);
+	diff_verdict(out, &doc, &added);
 	fputs("<p class=\"sides\">old <span class=\"path\">", out);
-	html_field(out, in->doc, "old");
+	html_text(out, doc.old_path);
 	fputs("</span>, new <span class=\"path\">", out);
-	html_field(out, in->doc, "new");
+	html_text(out, doc.new_path);
 	fputs("</span></p>\n", out);
-	diff_summary(out, json_object_get(in->doc, "summary"));
+	diff_summary(out, &doc.d);
 	fprintf(out, "<h4>New hazards, worst first%s (changed: its own bytes changed; moved: the "
 		"same bytes at a new address; new: only in the new build)</h4>\n",
 		doc.new.hot ? ", the hottest first" : "");
@@ -211,7 +230,7 @@ void html_section_diff(FILE *out, const struct report_input *in)
 		    pick_diff_loops(&doc, &added, v, LAYOUT_LOOPS));
 	fputs("<h4>Fixed hazards</h4>\n", out);
 	rows_or_none(out, &doc, &removed, "removed");
-	diff_renamed(out, json_object_get(in->doc, "renamed"));
+	diff_renamed(out, &doc);
 	diff_rows_free(&added);
 	diff_rows_free(&removed);
 	results_diff_read_free(&doc);

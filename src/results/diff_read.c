@@ -83,8 +83,6 @@ static void change_hazards(struct diff_read *out, const json_t *ch, struct layou
 		if (results_read_hazard(h, &out->names, &out->old.hazard[out->old.nhazard]))
 			d->refs[d->nrefs++] = &out->old.hazard[out->old.nhazard++];
 	c->nremoved = (uint32_t)(d->nrefs - c->removed);
-	d->hazards_added += c->nadded;
-	d->hazards_removed += c->nremoved;
 }
 
 static const struct loop_report *side_loop(struct diff_read *out, struct scan_result *r,
@@ -178,6 +176,61 @@ static void read_samples(const json_t *doc, struct diff_read *out)
 	out->folded_fixed_rows = (size_t)int_of(folded, "fixed_rows");
 }
 
+/* Names of a JSON array as a mask of 1 << lookup(name). */
+static unsigned mask_of(const json_t *list, int (*lookup)(const char *name))
+{
+	const json_t *v;
+	unsigned m = 0;
+	size_t i;
+
+	json_array_foreach(list, i, v) {
+		int k = json_is_string(v) ? lookup(json_string_value(v)) : -1;
+
+		if (k >= 0 && k < 32)
+			m |= 1u << k;
+	}
+	return m;
+}
+
+static void read_gate(const json_t *g, struct diff_read_gate *out)
+{
+	out->known = json_is_object(g);
+	out->fails = json_is_true(json_object_get(g, "fails"));
+	out->exit_status = (int)int_of(g, "exit_status");
+	out->rules = mask_of(json_object_get(g, "fail_on"), rule_from_name);
+	out->causes = mask_of(json_object_get(g, "causes"), cause_from_name);
+}
+
+static void read_summary(const json_t *doc, struct diff_read *out)
+{
+	const json_t *s = json_object_get(doc, "summary"), *r;
+	const json_t *nb = json_object_get(s, "new_by_cause"), *fb = json_object_get(s, "fixed_by_cause");
+	struct layout_diff *d = &out->d;
+	size_t i;
+
+	d->hazards_added = (size_t)int_of(s, "new_hazards");
+	d->hazards_removed = (size_t)int_of(s, "fixed_hazards");
+	d->loops_resized = (size_t)int_of(s, "loops_resized");
+	d->loops_added = (size_t)int_of(s, "loops_added");
+	d->loops_removed = (size_t)int_of(s, "loops_removed");
+	d->funcs_matched = (size_t)int_of(s, "functions_matched");
+	d->funcs_unchanged = (size_t)int_of(s, "functions_unchanged");
+	d->funcs_only_old = (size_t)int_of(s, "functions_only_old");
+	d->funcs_only_new = (size_t)int_of(s, "functions_only_new");
+	d->funcs_cold_left_out = (size_t)int_of(s, "functions_cold_left_out");
+	for (int c = 0; c < NCAUSE; c++) {
+		d->added_by[c] = (size_t)int_of(nb, cause_name(c));
+		d->removed_by[c] = (size_t)int_of(fb, cause_name(c));
+	}
+	out->renamed = xcalloc(json_array_size(json_object_get(doc, "renamed")) + 1,
+			       sizeof *out->renamed);
+	json_array_foreach(json_object_get(doc, "renamed"), i, r)
+		out->renamed[out->nrenamed++] = (struct diff_read_rename){
+			str_of(r, "old") ? str_of(r, "old") : "-", str_of(r, "new") ? str_of(r, "new") : "-",
+			str_of(r, "by") ? str_of(r, "by") : "-" };
+	d->nrenamed = (size_t)int_of(s, "functions_renamed");
+}
+
 void results_read_diff(const json_t *doc, struct diff_read *out)
 {
 	const json_t *loops = json_object_get(doc, "loops"), *funcs = json_object_get(doc, "functions");
@@ -202,6 +255,10 @@ void results_read_diff(const json_t *doc, struct diff_read *out)
 		read_loop_change(out, ch);
 	json_array_foreach(funcs, i, ch)
 		read_entry_change(out, ch);
+	out->old_path = str_of(doc, "old") ? str_of(doc, "old") : "-";
+	out->new_path = str_of(doc, "new") ? str_of(doc, "new") : "-";
+	read_gate(json_object_get(doc, "gate"), &out->gate);
+	read_summary(doc, out);
 }
 
 static void free_side(struct scan_result *r)
@@ -220,6 +277,7 @@ void results_diff_read_free(struct diff_read *r)
 	free(r->d.v);
 	free(r->d.refs);
 	free(r->source);
+	free(r->renamed);
 	results_profile_names_free(&r->names);
 	memset(r, 0, sizeof *r);
 }

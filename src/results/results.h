@@ -189,11 +189,28 @@ struct scan_read {
 void results_read_scan(const json_t *doc, struct scan_read *out);
 void results_scan_read_free(struct scan_read *s);
 
+/* The gate as diff's exit status gave it, and what it was asked to fail on. */
+struct diff_read_gate {
+	bool known;                     /* the document has it */
+	bool fails;
+	int exit_status;
+	unsigned rules, causes;         /* 1 << enum rule, 1 << enum diff_cause */
+};
+
+/* Two functions matched under different names. */
+struct diff_read_rename {
+	const char *old, *new, *by;
+};
+
 /* A diff document: the changes of layout_diff over two scan_results that
- * hold only what the changes name. */
+ * hold only what the changes name; d's counts are the summary's. */
 struct diff_read {
+	const char *old_path, *new_path;
 	struct scan_result old, new;
 	struct layout_diff d;
+	struct diff_read_gate gate;
+	struct diff_read_rename *renamed;
+	size_t nrenamed;
 	const char **source;            /* [k]: the source line of d.v[k], NULL none */
 	double min_share;
 	/* --hot: the rows under min_share the document leaves out */
