@@ -133,9 +133,9 @@ static char self_exe[PATH_MAX];
 static char cleanup_paths[PROVE_MAX + 2][PATH_MAX + 32];     /* for a signal: files, then the directory */
 static volatile sig_atomic_t ncleanup;
 
-/* This binary's command args[] with its standard output on our standard
- * error (progress; ours is the table), or on /dev/null (record's is the
- * program's own). Its exit status, 128+N for signal N, or -1 when it could
+/* This binary's command args[] with its standard input /dev/null and its
+ * standard output on our standard error (progress; ours is the table), or
+ * on /dev/null (record's is the program's own). Its exit status, 128+N for signal N, or -1 when it could
  * not be started. */
 static int run_self(char *const *args, bool quiet)
 {
@@ -145,8 +145,10 @@ static int run_self(char *const *args, bool quiet)
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		int null = quiet ? open("/dev/null", O_WRONLY) : -1;
+		int null = open("/dev/null", O_RDWR);
 
+		/* the program reads nothing, as under place (command.c) */
+		dup2(null, STDIN_FILENO);
 		dup2(quiet ? null : STDERR_FILENO, STDOUT_FILENO);
 		execv(self_exe, args);
 		_exit(127);
