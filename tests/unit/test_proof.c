@@ -81,6 +81,29 @@ static void more_than_the_share(void **state)
 	assert_int_equal(x.said, PROOF_COSTS);
 }
 
+/* coreutils' expand (all its samples in one loop): moved to the model's
+ * best it ran 4.1% slower, R = 1 / (1 + 0.041) = 0.9606: no rule says so */
+static void slower_at_best(void **state)
+{
+	struct loop_proof x = judged(1.0, 1.0, 1.041, 1.033, 1.050, 1e-6);
+
+	(void)state;
+	assert_true(fabs(x.loop - 1 / 1.041) < 1e-9);
+	assert_int_equal(x.seen, PROOF_SLOWER_AT_BEST);
+	assert_int_equal(x.said, PROOF_NOTHING);
+	assert_string_equal(proof_verdict_name(x.seen), "slower at best");
+}
+
+/* a CI reaching below 1 - material is not "nothing" */
+static void nothing_needs_both_ends(void **state)
+{
+	struct loop_proof x = judged(1.0, 1.0, 1.01, 0.995, 1.035, 0.3);
+
+	(void)state;
+	assert_true(x.loop_lo < 0.97);
+	assert_int_equal(x.seen, PROOF_INCONCLUSIVE);
+}
+
 /* nothing measured yet: the model's verdict alone */
 static void not_measured(void **state)
 {
@@ -102,6 +125,8 @@ int main(void)
 		cmocka_unit_test(a_loop_that_costs_nothing),
 		cmocka_unit_test(share_decides_what_can_be_seen),
 		cmocka_unit_test(more_than_the_share),
+		cmocka_unit_test(slower_at_best),
+		cmocka_unit_test(nothing_needs_both_ends),
 		cmocka_unit_test(not_measured),
 	};
 
