@@ -279,7 +279,8 @@ static void add_loops(const struct prove_cmd *c, const char *path, const struct 
 			proof_judge(&t->proof);         /* the model's verdict; nothing seen yet */
 			if (l->span_uncertain)
 				snprintf(t->why_not, sizeof t->why_not, "span uncertain (%u indirect "
-					 "jumps unresolved in its function)", fr->unresolved);
+					 "jump%s unresolved in its function)", fr->unresolved,
+					 fr->unresolved == 1 ? "" : "s");
 		}
 	}
 }
