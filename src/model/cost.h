@@ -85,6 +85,7 @@ struct mca_loop {
 
 struct mca_input {
 	enum arch arch;
+	unsigned iterations;            /* of each region, 0: the default (mca.c) */
 	struct strbuf text;
 	struct mca_loop *loop;
 	size_t nloop, cap;
@@ -107,5 +108,9 @@ unsigned mca_dispatch_width(const char *want, const char *mcpu, enum arch arch);
  * could not run at all. */
 int mca_run(const char *want, const char *mcpu, enum arch arch, const struct mca_input *in,
 	    struct mca_region *out, struct err *e);
+/* The loops of in with select[k] simulated again, longer: out[k].cycles
+ * (mca_run's) becomes the steady state, without the pipeline's filling. */
+void mca_steady(const char *want, const char *mcpu, const struct mca_input *in,
+		const bool *select, struct mca_region *out);
 
 #endif

@@ -48,6 +48,10 @@ struct profile {
 	 * it must (the front end fetches a window a cycle) pays nothing for
 	 * the straddle. 0: not measured, no bound. */
 	unsigned issue_width, stores_per_cycle;
+	/* What one window fetched more than the best placement needs costs an
+	 * iteration, in cycles (cost.c, fetch_cycles); 0: not measured, a whole
+	 * cycle (the front end fetches a window a cycle). */
+	double window_cycles;
 };
 
 size_t profile_count(void);
