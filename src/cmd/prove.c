@@ -318,6 +318,14 @@ static int by_samples(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
+static bool chosen(const struct prove_cmd *c, const struct loop_trial *t)
+{
+	for (size_t i = 0; i < c->ntrial; i++)
+		if (c->trial[i].start == t->start && strcmp(c->trial[i].file, t->file) == 0)
+			return true;
+	return false;
+}
+
 /* The files with at least 1% of the samples (issue 26, item 5's
  * default), their hot straddling loops, the most sampled first: the
  * first --top measurable ones, and the uncertain ones before them. */
@@ -338,6 +346,8 @@ static int choose_loops(struct prove_cmd *c, const char *record_path, struct can
 	if (all->n)
 		qsort(all->v, all->n, sizeof *all->v, by_samples);
 	for (size_t i = 0; i < all->n && c->ntrial < PROVE_MAX && measurable < c->top; i++) {
+		if (chosen(c, &all->v[i]))
+			continue;       /* nested loops of one header: place moves them as one */
 		c->trial[c->ntrial++] = all->v[i];
 		all->v[i].file = all->v[i].func = NULL;         /* moved */
 		measurable += !c->trial[c->ntrial - 1].why_not[0];
