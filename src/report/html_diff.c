@@ -45,9 +45,27 @@ static void diff_table(FILE *out, const struct diff_read *doc, const struct diff
 	table_html(&t, out, class);
 	table_free(&t);
 	html_more(out, shown, rows->n, "rows");
+}
+
+/* The line diff's text has for the rows --min-share folds. */
+static void folded_line(FILE *out, const struct diff_read *doc, const struct diff_rows *rows)
+{
 	if (rows->folded)
 		fprintf(out, "<p class=\"folded\">%zu more hazards in code with less than %g%% of "
 			"samples</p>\n", rows->folded, 100 * doc->min_share);
+}
+
+/* An old loop above its new one over the same 64 B lines, when they are
+ * near (a move within a page): what moved shows against one grid. */
+static void same_lines(struct layout_loop *old, struct layout_loop *new)
+{
+	uint64_t from = old->from < new->from ? old->from : new->from;
+	uint64_t to = old->to > new->to ? old->to : new->to;
+
+	if (to - from > 4096)
+		return;
+	old->from = new->from = from;
+	old->to = new->to = to;
 }
 
 /* The loops of the worst new hazards, each change once: its old side (if
@@ -75,6 +93,8 @@ static size_t pick_diff_loops(const struct diff_read *doc, const struct diff_row
 		if (lo && layout_fits(lo->start, lo->bytes))
 			layout_set(&v[n++], name, "old", lo->start, lo->bytes, NULL);
 		layout_set(&v[n++], name, "new", ln->start, ln->bytes, r->lead);
+		if (n >= 2 && !strcmp(v[n - 2].side, "old"))
+			same_lines(&v[n - 2], &v[n - 1]);
 	}
 	return n;
 }
@@ -197,10 +217,11 @@ static void diff_renamed(FILE *out, const struct diff_read *doc)
 static void rows_or_none(FILE *out, const struct diff_read *doc, const struct diff_rows *rows,
 			 const char *class)
 {
-	if (rows->n || rows->folded)
+	if (rows->n)
 		diff_table(out, doc, rows, class);
-	else
+	else if (!rows->folded)
 		fputs("<p class=\"none\">None.</p>\n", out);
+	folded_line(out, doc, rows);
 }
 
 void html_section_diff(FILE *out, const struct report_input *in)

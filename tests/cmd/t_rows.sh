@@ -149,6 +149,16 @@ expect_eq "diff --hot page: the folded lines" \
 	"$(sed -n 's/.*<p class="folded">\([^<]*\)<.*/\1/p' "$TMP/dh.html")" \
 	"1 more hazards in code with less than 0.5% of samples
 1 more hazards in code with less than 0.5% of samples"
+expect_eq "diff --hot page: every fixed row folded: the line, no empty table" \
+	"$(grep -c '<table class="removed"' "$TMP/dh.html")" 0
+# boot_loop 0x4010c0 -> 0x4010be and warm 0x401040 -> 0x40103e: each old
+# loop over the same two 64 B lines as its new one, on one scale (860 px
+# for 128 B): the old at 64 B in (x 330 + 64 * 6.72), the new 2 B before
+# it, each of its 4 bytes 26.9 px wide (the old drew its one line as wide
+# as the new's two)
+expect_eq "diff --hot page: old above new over the same lines, one scale" \
+	"$(grep -o 'x="[0-9.]*" y="[0-9]*" width="[0-9.]*" height="22" class="lay-loop"' "$TMP/dh.html" | cut -d' ' -f1,3 | tr '\n' ';')" \
+	'x="760.0" width="26.9";x="746.6" width="26.9";x="760.0" width="26.9";x="746.6" width="26.9";'
 expect_eq "diff --hot JSON: the run's samples for the page's column" "$(jq -c .samples "$TMP/dh.json")" \
 	'{"run":1000,"old":0,"new":92}'
 
