@@ -215,6 +215,32 @@ int sweep_run(struct sweep *s, struct err *e);
 void sweep_analyse(struct sweep *s, const struct profile *host);
 void sweep_free(struct sweep *s);
 
+/* ---- a sweep beside the model (sweep_verdict.c) ---- */
+
+/* Does profile p predict a hazard for v's placement? (false for a kernel
+ * that is not placed, or of another architecture) */
+bool sweep_predicts(const struct profile *p, const struct variant *v);
+/* Placements of kernel k where p's prediction matches the slow mark, of
+ * *total (the held-out check of bench-calibrate). */
+size_t sweep_profile_agreement(const struct sweep *s, const struct profile *p, const struct kernel *k,
+		       size_t *total);
+/* The smallest alignment of the loop's start under which every measured
+ * placement of k is fast (2..64), 0 when none: a fix read off the
+ * measurement, not the model. */
+unsigned sweep_measured_fix(const struct sweep *s, const struct kernel *k);
+
+/* Kernels at their best offsets: each but the first tested against the
+ * first kernel's best (the floors' quantile test). */
+struct sweep_at_best {
+	const struct variant *best;
+	double vs_first_ratio;          /* floors; 0 for the first */
+	struct quantile_test vs_first;
+};
+
+/* One entry per kernel that has a best, in the order given; the count. */
+size_t sweep_at_best(const struct sweep *s, const struct kernel *const *kernels, size_t nk,
+		     struct sweep_at_best *out);
+
 /* ---- calibrate (calibrate.c): this CPU's layout rules, measured ---- */
 
 #define CALIB_SPAN 64                   /* positions: every offset of a line */
