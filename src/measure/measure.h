@@ -241,7 +241,8 @@ struct sweep_at_best {
 size_t sweep_at_best(const struct sweep *s, const struct kernel *const *kernels, size_t nk,
 		     struct sweep_at_best *out);
 
-/* ---- calibrate (calibrate.c): this CPU's layout rules, measured ---- */
+/* ---- calibrate: this CPU's layout rules, measured (calibrate_run.c),
+ * fitted (calibrate_fit.c), made a profile (calibrate_profile.c) ---- */
 
 #define CALIB_SPAN 64                   /* positions: every offset of a line */
 
@@ -332,6 +333,9 @@ void calib_mark(struct calib_experiment *x, const struct calib_opts *o);
 void calib_fit(const struct calib_experiment *x, size_t n, const struct calib_opts *o,
 	       struct calib_fit *f);
 const char *calib_effect_name(enum calib_effect e);
+/* The smallest of model_windows whose bit is set in mask (a fit's
+ * cross_mask, ends_mask), 0 for none. */
+unsigned calib_smallest_window(unsigned mask);
 /* Does profile p predict a hazard for experiment x placed at pos (the
  * shading of calibrate's plots)? */
 bool calib_predicted(const struct profile *p, const struct calib_experiment *x, uint32_t pos);
