@@ -53,20 +53,13 @@ static double *unit_stats(const struct result_file *f, const struct metric *m, e
 	return run_stats(m, k);
 }
 
-/* The drift between this machine's A/A invocations (--drift) of the
- * metric: 100 (max - min) / mean of their statistics; NAN when not
- * measured. Two invocations of one build differ by up to this with no
- * change in the code (issue 22: 2 of 3 A/A pairs of `bench --tasks 1`
- * flagged at -10.75% and -7.75%). */
-static double drift_of(const struct compare *c, const struct metric *m, enum stat_kind k)
+double compare_drift_band(const struct result_file *aa, const struct metric *m,
+			  enum stat_kind k)
 {
-	const struct metric *d = c->drift ? results_metric(c->drift, m->name) : NULL;
 	double *v, lo, hi, mean, pct;
 	size_t n;
 
-	if (!d)
-		return NAN;
-	v = invocation_stats(d, k, c->drift->nfiles, &n);
+	v = invocation_stats(m, k, aa->nfiles, &n);
 	if (n < 2) {
 		free(v);
 		return NAN;
@@ -80,6 +73,58 @@ static double drift_of(const struct compare *c, const struct metric *m, enum sta
 	pct = mean ? 100 * (hi - lo) / fabs(mean) : NAN;
 	free(v);
 	return pct;
+}
+
+json_t *compare_drift_record(const struct result_file *aa, const char *side,
+			     const char *versus)
+{
+	json_t *band = json_object();
+
+	for (size_t i = 0; i < aa->n; i++) {
+		json_t *per = json_object();
+
+		for (int k = STAT_MEAN95; k <= STAT_MAX; k++) {
+			double pct = compare_drift_band(aa, &aa->m[i], (enum stat_kind)k);
+
+			if (!isnan(pct))
+				json_object_set_new(per, stat_name((enum stat_kind)k), json_real(pct));
+		}
+		json_object_set_new(band, aa->m[i].name, per);
+	}
+	return json_pack("{s:i, s:s, s:o, s:o}", "invocations", (int)aa->nfiles, "side", side,
+			 "versus", versus ? json_text(versus) : json_null(), "band_pct", band);
+}
+
+/* The band BASE's own file recorded (bench --invocations: the drift
+ * between that bench's invocations of its side), NAN when none: a number
+ * of 0 or more, from 2 or more invocations. */
+static double recorded_drift(const struct result_file *base, const struct metric *m,
+			     enum stat_kind k)
+{
+	json_t *d = json_object_get(base->doc, "drift");
+	json_t *v = json_object_get(json_object_get(json_object_get(d, "band_pct"), m->name),
+				    stat_name(k));
+	json_t *n = json_object_get(d, "invocations");
+
+	if (!json_is_number(v) || !json_is_integer(n) || json_integer_value(n) < 2 ||
+	    !(json_number_value(v) >= 0))
+		return NAN;
+	return json_number_value(v);
+}
+
+/* The drift between this machine's A/A invocations of the metric: 100
+ * (max - min) / mean of their statistics, from --drift, else the band a
+ * BASE written by bench --invocations recorded; NAN when not measured.
+ * Two invocations of one build differ by up to this with no change in the
+ * code (issue 22: 2 of 3 A/A pairs of `bench --tasks 1` flagged at
+ * -10.75% and -7.75%). */
+static double drift_of(const struct compare *c, const struct metric *m, enum stat_kind k)
+{
+	const struct metric *d = c->drift ? results_metric(c->drift, m->name) : NULL;
+
+	if (c->drift)
+		return d ? compare_drift_band(c->drift, d, k) : NAN;
+	return recorded_drift(&c->files[0], m, k);
 }
 
 static void note(json_t *list, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -339,7 +384,8 @@ void compare_reason(const struct comparison *cmp, double alpha, double threshold
 		snprintf(buf, n, "the machine's state differs between the sides (see the warning)");
 	else if (cmp->one_invocation)
 		snprintf(buf, n, "%s: a side of one invocation needs the drift between "
-			 "invocations (--drift DIR), or 3 invocations a side",
+			 "invocations (--drift DIR, or a BASE of bench --invocations), or 3 "
+			 "invocations a side",
 			 cmp->significant ? "p below alpha" : "no change either");
 	else if (cmp->significant && cmp->inside_drift)
 		snprintf(buf, n, "%+.2f%% is inside the %.2f%% this machine's A/A invocations "
@@ -383,7 +429,7 @@ void compare_noise(const struct comparison *cmp, double threshold, char *buf, si
 		return;
 	if (isnan(cmp->drift_pct))
 		snprintf(buf + k, n - (size_t)k, "; drift between invocations not measured "
-			 "(--drift DIR)");
+			 "(--drift DIR, or bench --invocations)");
 	else
 		snprintf(buf + k, n - (size_t)k, "; drift between invocations %.2f%%",
 			 cmp->drift_pct);
@@ -516,7 +562,8 @@ static void print_verdicts(FILE *out, const struct compare *c)
 	fprintf(out, "\nverdict (run against run, or invocation against invocation when both "
 		"sides are several: Welch's t on each unit's statistic, alpha %g; a change must "
 		"also stand out of both sides' range, be outside the drift between invocations "
-		"(measured by --drift: a side of one invocation needs it), come from alike "
+		"(measured by --drift, or recorded in BASE by bench --invocations: a side of one "
+		"invocation needs it), come from alike "
 		"machine states, and be worse by more than %g%% to fail):\n", c->alpha, 100 * c->threshold);
 	for (size_t i = 0; i < c->nrows; i++)
 		for (size_t f = 1; f < c->nfiles; f++) {
