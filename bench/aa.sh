@@ -14,7 +14,8 @@
 # 20% lower (the same machine state, a synthetic regression; with
 # --drift), and clear_movq_imm's loop across a line against the same loop
 # inside one, three sweeps each (a kernel placed at a slow offset).
-#   bench/aa.sh BUILD_DIR   (BENCH_AA_REPS, BENCH_AA_ARGS, BENCH_AA_KEEP=DIR)
+#   bench/aa.sh BUILD_DIR   (BENCH_AA_REPS, BENCH_AA_ARGS, BENCH_AA_KEEP=DIR,
+#                            BENCH_AA_ALT: bench --invocations' count)
 set -u
 b=${1:-build}
 reps=${BENCH_AA_REPS:-10}
@@ -127,6 +128,34 @@ while [ "$i" -le "$reps" ]; do
 done
 echo "bench-aa: a synthetic 20% regression (each A against itself, times x1.2, rates /1.2): found with --drift in $dfound of $reps (goal: all); without, $found (one invocation a side: no verdict)"
 echo "  with --drift, metrics whose A/A drift is wider than 20% (inconclusive): $(grep -h 'inside the drift' "$tmp"/sd*.txt | awk '{ print $1 }' | sort | uniq -c | awk '{ printf "%s%s in %s", sep, $2, $1; sep = ", " }')"
+
+# bench's own alternation (issue 22): `bench --invocations N --versus ''`,
+# side B with nothing added, A B A B in one command, each invocation a
+# process of its own; every file carries its side's band, which compare
+# takes for a BASE of one invocation (no --drift).
+alt=${BENCH_AA_ALT:-5}
+if [ ! -d "$tmp/alt" ]; then      # BENCH_AA_KEEP=DIR again: kept
+	# shellcheck disable=SC2086
+	$pin "$b/straddle" bench $args --invocations "$alt" --versus '' -o "$tmp/alt" >"$tmp/alt.txt" || exit 2
+fi
+echo "bench-aa: bench --invocations $alt --versus '' (A/A, alternated by bench itself):"
+"$b/straddle" compare "$tmp/alt/a" "$tmp/alt/b" >"$tmp/altq.txt"
+echo "  $tmp/alt/a against $tmp/alt/b, invocation against invocation: exit $?; $(grep -c '^  [^ ]' "$tmp/altq.txt") verdicts, $(grep -c 'REGRESSION$' "$tmp/altq.txt") REGRESSION"
+aflagged=0
+afound=0
+k=1
+while [ "$k" -le "$alt" ]; do
+	n=$(printf '%02d' "$k")
+	"$b/straddle" compare "$tmp/alt/a/$n.json" "$tmp/alt/b/$n.json" >/dev/null
+	[ $? -eq 1 ] && aflagged=$((aflagged + 1))
+	jq '.metrics |= map(if .direction == "lower" then .runs[].samples |= map(. * 1.2)
+		else .runs[].samples |= map(. / 1.2) end)' "$tmp/alt/a/$n.json" >"$tmp/alt-s$n.json"
+	"$b/straddle" compare "$tmp/alt/a/$n.json" "$tmp/alt-s$n.json" >/dev/null
+	[ $? -eq 1 ] && afound=$((afound + 1))
+	k=$((k + 1))
+done
+echo "  pairs a/NN against b/NN with the band a recorded: $aflagged of $alt a REGRESSION (goal: 0); the synthetic 20% found in $afound of $alt"
+sed -n 's/^\([ab]\): /  the band bench recorded, \1: /p' "$tmp/alt.txt"
 
 # The real change: clear_movq_imm's 15-byte loop at offset $fast (loop at
 # 17 in its line) and at $slow (loop at 57: across the 64 B line), measured

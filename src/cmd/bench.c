@@ -582,14 +582,18 @@ static int record_drift(const struct bench_cmd *c, struct invocations *iv, char 
 		return -1;
 	}
 	rec = compare_drift_record(&aa, name, side == 'b' ? c->versus : NULL);
+	/* iv->paths is in the order run: A B A B ... */
 	for (size_t i = 0; i < iv->npaths && rc == 0; i++) {
-		json_t *doc;
+		json_t *doc, *mine;
 
 		if (strncmp(iv->paths[i], dir, strlen(dir)) != 0)
 			continue;
 		doc = json_load_file(iv->paths[i], 0, NULL);
-		if (!doc || json_object_set(doc, "drift", rec) || results_write(doc,
-									   iv->paths[i], &e)) {
+		mine = json_deep_copy(rec);
+		json_object_set_new(mine, "order", json_integer((json_int_t)i + 1));
+		json_object_set_new(mine, "of", json_integer((json_int_t)iv->npaths));
+		if (!doc || json_object_set_new(doc, "drift", mine) || results_write(doc,
+									       iv->paths[i], &e)) {
 			complain(iv->paths[i], "%s", doc ? e.msg : "cannot read it back");
 			rc = -1;
 		}

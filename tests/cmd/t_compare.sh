@@ -124,7 +124,7 @@ expect_eq "one invocation a side: exit 0" "$RC" 0
 expect_eq "one invocation a side: the verdict" "$(line '^  pread_z100k' | grep -o 'inconclusive.*')" \
 	"inconclusive: one invocation a side"
 expect_eq "noise: under the verdict" "$(printf '%s\n' "$OUT" | grep -A1 '^  pread_z100k' | tail -1)" \
-	"    noise 3.63% (sd of 3:3 runs); 52 runs a side resolve 2%; drift between invocations not measured (--drift DIR)"
+	"    noise 3.63% (sd of 3:3 runs); 52 runs a side resolve 2%; drift between invocations not measured (--drift DIR, or bench --invocations)"
 run $C0 --format json "$CF/base.json" "$CF/slow.json"
 expect_eq "one invocation a side: json" \
 	"$(jq_of '[.metrics[].new[0] | "\(.significant) \(.one_invocation) \(.regression)"] | unique | join(",")')" \
@@ -164,6 +164,33 @@ expect_eq "drift missing: exit 2, the line" "$RC $ERR" \
 run $C --drift "$CF/fast" "$CF/base.json" "$CF/slow.json"
 expect_eq "drift of sweeps for bench: exit 2, the line" "$RC $ERR" \
 	"2 straddle: --drift: $CF/fast: sweep results; BASE $CF/base.json is a bench one"
+
+# A band recorded in BASE (bench --invocations writes one into each file
+# of a side, tests/cmd/t_bench.sh) stands for --drift: the 23.08% and
+# 9.68% of the A/A directories above, read from BASE's own file.
+jq '.drift = {invocations: 3, side: "a", versus: null, band_pct: {pread_z100k: {median: 23.08,
+	mean: 1}, "read1.per_process_ops": {mean: 9.68}}}' "$CF/base.json" >"$TMP/banded.json"
+run $C0 --format json "$TMP/banded.json" "$CF/slow.json"
+expect_eq "recorded band: exit 0, both inside" \
+	"$RC $(jq_of '[.metrics[].new[0] | "\(.drift_pct) \(.verdict)"] | join(",")')" \
+	"0 23.08 inconclusive: inside the drift between invocations,9.68 inconclusive: inside the drift between invocations"
+run $C0 --stats mean --format json "$TMP/banded.json" "$CF/slow.json"
+expect_eq "recorded band: the statistic's own band (--stats mean)" \
+	"$(jq_of '[.metrics[].new[0].drift_pct] | join(",")')" "1,9.68"
+jq '.drift.band_pct.pread_z100k.median = 9.68' "$TMP/banded.json" >"$TMP/banded10.json"
+run $C0 --format json "$TMP/banded10.json" "$CF/slow.json"
+expect_eq "recorded band 9.68%: the +20.95% is a REGRESSION" "$RC $(jq_of '.metrics[0].new[0].verdict')" \
+	"1 REGRESSION"
+run $C0 --drift "$TMP/aa" --format json "$TMP/banded.json" "$CF/slow.json"
+expect_eq "recorded band: --drift wins" "$(jq_of '[.metrics[].new[0].drift_pct * 100 | round] | join(",")')" "968,968"
+jq '.drift.invocations = 1' "$TMP/banded.json" >"$TMP/banded1.json"
+run $C0 --format json "$TMP/banded1.json" "$CF/slow.json"
+expect_eq "recorded band of 1 invocation: not a band" "$(jq_of '[.metrics[].new[0].one_invocation] | unique | join(",")')" "true"
+jq '.drift.band_pct.pread_z100k.median = -1' "$TMP/banded.json" >"$TMP/bandedneg.json"
+run $C0 --format json "$TMP/bandedneg.json" "$CF/slow.json"
+expect_eq "recorded band below 0: not a band" "$(jq_of '.metrics[0].new[0].one_invocation')" "true"
+run $C0 --format json "$CF/slow.json" "$TMP/banded.json"
+expect_eq "a band in NEW only: not BASE's drift" "$(jq_of '.metrics[0].new[0].one_invocation')" "true"
 
 # Several invocations a side: the invocation is the unit. base.json and
 # slow.json each x1, x1.02, x0.98: pread_z100k's invocations 10.5, 10.71,
