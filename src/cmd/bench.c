@@ -178,9 +178,9 @@ static const struct cmd_option bench_options[] = {
 		  "would, into -o DIR: DIR/a/01.json ...; each file records the\n"
 		  "band its side's invocations drifted by, which compare takes\n"
 		  "for a BASE of one of them" },
-	{ .name = "versus", .value = "'OPTIONS'", .kind = OPT_STRING, .field = F(versus),
-	  .help = "with --invocations: alternate A B A B ..., B with these\n"
-		  "bench options added (like '--align 64'), into DIR/a and\n"
+	{ .name = "versus", .value = "OPTS", .kind = OPT_STRING, .field = F(versus),
+	  .help = "with --invocations: alternate A B A B ..., B with OPTS,\n"
+		  "bench options, added (like '--align 64'), into DIR/a and\n"
 		  "DIR/b: compare DIR/a DIR/b tests invocation against\n"
 		  "invocation" },
 	{ 0 }
