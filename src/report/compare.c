@@ -194,6 +194,46 @@ static void compare_machines(struct compare *c, const struct result_file *base,
 	sb_free(&diff);
 }
 
+/* The earliest and latest "time" (ISO 8601, UTC: ordered as text) of a
+ * side's files; false when one lacks it. */
+static bool time_span(const struct result_file *f, const char **first, const char **last)
+{
+	size_t i;
+	json_t *d;
+
+	*first = *last = json_string_value(json_object_get(f->doc, "time"));
+	if (!*first)
+		return false;
+	json_array_foreach(f->more, i, d) {
+		const char *t = json_string_value(json_object_get(d, "time"));
+
+		if (!t)
+			return false;
+		*first = strcmp(t, *first) < 0 ? t : *first;
+		*last = strcmp(t, *last) > 0 ? t : *last;
+	}
+	return true;
+}
+
+/* Issue 22: invocations a side are compared as units only fairly when
+ * they were taken alternately (A B A B): a drift of the machine over the
+ * hour then falls on both sides. All of one side before all of the other
+ * is said, not refused. */
+static void compare_alternation(struct compare *c, const struct result_file *base,
+				const struct result_file *new)
+{
+	const char *b0, *b1, *n0, *n1;
+
+	if (base->nfiles < 2 || new->nfiles < 2 || !time_span(base, &b0, &b1) ||
+	    !time_span(new, &n0, &n1))
+		return;
+	if (strcmp(b1, n0) < 0 || strcmp(n1, b0) < 0)
+		note(c->warnings, "%s's invocations (%s to %s) and %s's (%s to %s) were not "
+		     "alternated: a drift of the machine between them falls on one side; take "
+		     "them A B A B (bench --invocations N --versus)", compare_label(base), b0, b1,
+		     compare_label(new), n0, n1);
+}
+
 /* The mean over a side's runs of a number in their states; NAN if none. */
 double compare_state_mean(const struct result_file *f, const char *key, int index)
 {
@@ -336,6 +376,7 @@ void compare_build(struct compare *c)
 	c->state_changed = xcalloc(c->nfiles, sizeof *c->state_changed);
 	for (size_t f = 1; f < c->nfiles; f++) {
 		compare_machines(c, &c->files[0], &c->files[f]);
+		compare_alternation(c, &c->files[0], &c->files[f]);
 		c->state_changed[f - 1] = compare_states(c, &c->files[0], &c->files[f]);
 	}
 	for (size_t i = 0; i < c->files[0].n; i++)

@@ -209,6 +209,22 @@ expect_eq "invocations: no drift asked for (the spread is in the test)" "$(jq_of
 run $C "$TMP/invA" "$TMP/invB"
 expect_eq "invocations: the verdict line" "$(line '^  pread_z100k' | sed 's/ t .*//')" " pread_z100k invB 3:3 invocations"
 
+# Invocations a side not taken alternately: said (a warning), not refused.
+mkdir "$TMP/seqA" "$TMP/seqB" "$TMP/altB"
+for k in 1 2 3; do
+	jq --arg t "2026-12-02T01:0$k:00Z" '.time = $t' "$TMP/invA/$k.json" >"$TMP/seqA/$k.json"
+	jq --arg t "2026-12-02T02:0$k:00Z" '.time = $t' "$TMP/invB/$k.json" >"$TMP/seqB/$k.json"
+	jq --arg t "2026-12-02T01:0$k:30Z" '.time = $t' "$TMP/invB/$k.json" >"$TMP/altB/$k.json"
+done
+run $C0 "$TMP/seqA" "$TMP/seqB"
+expect_eq "not alternated: the warning" "$(printf '%s\n' "$OUT" | grep alternated)" \
+	"warning: seqA's invocations (2026-12-02T01:01:00Z to 2026-12-02T01:03:00Z) and seqB's (2026-12-02T02:01:00Z to 2026-12-02T02:03:00Z) were not alternated: a drift of the machine between them falls on one side; take them A B A B (bench --invocations N --versus)"
+expect_eq "not alternated: the verdict stands" "$RC" 1
+run $C0 "$TMP/seqA" "$TMP/altB"
+expect_eq "alternated A B A B: no warning" "$(printf '%s\n' "$OUT$ERR" | grep -c alternated)" 0
+run $C0 "$TMP/seqB" "$TMP/seqA"
+expect_eq "not alternated, NEW first: the warning" "$(printf '%s\n' "$OUT" | grep -c 'were not alternated')" 1
+
 # --layout-noise (issue 26): a change no larger than what new layouts of the
 # code do to the program is layout noise. The band of a place --offsets
 # random run whose metric moves with the layout (the place fixture prints
