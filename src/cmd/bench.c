@@ -430,6 +430,7 @@ struct invocations {
 	char *tmp;                      /* DIR.partial-PID until every file is whole */
 	char **paths;                   /* the files written, for the clean-up */
 	size_t npaths;
+	bool gate_failed;               /* an invocation exited 1 (fault-write failed) */
 };
 
 static void add_arg(char ***argv, size_t *n, char *s)
@@ -554,7 +555,9 @@ static int run_invocation(const struct bench_cmd *c, const char *exe, struct inv
 	if (command_run(&spec, &r, &e)) {
 		complain("bench", "%s", e.msg);
 		rc = -1;
-	} else if (!stop_signal && !(WIFEXITED(r.status) && WEXITSTATUS(r.status) <= 1)) {
+	} else if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == EXIT_GATE) {
+		iv->gate_failed = true;
+	} else if (!stop_signal && !(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)) {
 		char st[64];
 
 		command_status_text(r.status, st, sizeof st);
@@ -619,9 +622,11 @@ static int record_drift(const struct bench_cmd *c, struct invocations *iv, char 
  * DIR: the directory appears whole or not at all. */
 static int run_invocations(struct bench_cmd *c)
 {
-	struct invocations iv = { fmt("%s.partial-%d", c->out_json, (int)getpid()), NULL, 0 };
+	struct invocations iv = { fmt("%s.partial-%d", c->out_json, (int)getpid()), NULL, 0,
+				  false };
 	char exe[PATH_MAX];
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	bool gate_failed;
 	int rc = 0;
 
 	if (len <= 0) {
@@ -664,6 +669,7 @@ static int run_invocations(struct bench_cmd *c)
 	else
 		printf("written: %s/a; a file of it is a BASE whose drift compare knows\n",
 		       c->out_json);
+	gate_failed = iv.gate_failed;
 	free_invocations(&iv);
 	if (stop_signal) {
 		signal(stop_signal, SIG_DFL);
@@ -671,7 +677,7 @@ static int run_invocations(struct bench_cmd *c)
 		raise(stop_signal);
 		exit(128 + stop_signal);
 	}
-	return rc ? EXIT_USAGE : EXIT_OK;
+	return rc ? EXIT_USAGE : gate_failed ? EXIT_GATE : EXIT_OK;
 }
 
 static int cmd_bench(int argc, char **argv)
