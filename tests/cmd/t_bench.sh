@@ -230,3 +230,9 @@ expect_eq "bench --invocations, B refused: exit 2" "$RC" 2
 expect_eq "bench --invocations, B refused: the line" "$ERR" \
 	"straddle: bench: invocation 1 (b) ended with exit 2: straddle: --align: '5000' is not a number from 0 to 4095"
 expect_eq "bench --invocations, B refused: nothing left" "$(ls "$TMP" | grep -c '^invbad')" 0
+# fault-write alone has no metrics: its invocations, no band
+run "$STRADDLE" bench fault-write --dir "$TMP/bd" --invocations 2 -o "$TMP/invfw"
+expect_eq "bench --invocations fault-write: exit 0, no band" \
+	"$RC $(ls "$TMP/invfw/a" | tr '\n' ' ')$(jq -r 'has("drift")' "$TMP/invfw/a/02.json")" "0 01.json 02.json false"
+expect_eq "bench --invocations fault-write: said" "$(printf '%s\n' "$OUT" | head -n 1)" \
+	"a: 2 invocations; no metrics, no band"
