@@ -283,4 +283,9 @@ int report_check_measured(const struct report_input *in, struct err *e);
  * (fuzz/fuzz_report.c) read through it alike. */
 int report_input_read(const char *path, struct report_input *in, struct err *e);
 
+/* straddle prove's table (prove.c): each trial's prediction beside its
+ * measurement, the hot loops at their best, and the agreement. */
+void report_prove_text(const struct loop_trial *x, size_t n, size_t at_best, double min_share,
+		       const char *profile, FILE *out);
+
 #endif
