@@ -622,7 +622,8 @@ static int record_drift(const struct bench_cmd *c, struct invocations *iv, char 
 		json_decref(doc);
 	}
 	printf("%c: %u invocations%s%s; drift between them:", side, c->invocations,
-	       side == 'b' ? " with " : "", side == 'b' ? c->versus : "");
+	       side != 'b' ? "" : versus_count(c) ? " with " : " with nothing added",
+	       side == 'b' && versus_count(c) ? c->versus : "");
 	for (size_t m = 0; m < aa.n; m++) {
 		enum stat_kind k = stat_default(aa.m[m].lower_is_better);
 
