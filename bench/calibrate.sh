@@ -14,7 +14,9 @@
 #     these kernels is a calibrate experiment: they are held out from the
 #     fit.
 #   bench/calibrate.sh BUILD_DIR    (CAL_RUNS=N, CAL_TIME=S, SWEEP_TIME=S,
-#                                    SWEEP_SIZE=BYTES: the short length)
+#                                    SWEEP_SIZE=BYTES: the short length,
+#                                    CAL_FROM=DIR: refit DIR's calibrated-N.json
+#                                    with this build instead of measuring)
 set -eu
 b=${1:-build}
 out=${CAL_OUT:-$b/bench-calibrate}
@@ -31,7 +33,13 @@ heads=$(printf '%18s' "$builtin")
 r=1
 while [ "$r" -le "$runs" ]; do
 	start=$(date +%s)
-	"$b/straddle" calibrate "$@" -o "$out/calibrated-$r.json" --plot "$out/plots-$r" >"$out/calibrate-$r.txt"
+	if [ -n "${CAL_FROM:-}" ]; then  # refit those recordings, measure nothing
+		"$b/straddle" calibrate --from "$CAL_FROM/calibrated-$r.json" -o "$out/calibrated-$r.json" \
+			>"$out/calibrate-$r.txt"
+	else
+		"$b/straddle" calibrate "$@" -o "$out/calibrated-$r.json" --plot "$out/plots-$r" \
+			>"$out/calibrate-$r.txt"
+	fi
 	echo "  calibrate $r: $(($(date +%s) - start)) s, load $(cut -d' ' -f1 /proc/loadavg); $(grep '^profile:' "$out/calibrate-$r.txt")"
 	echo "    back end: $(jq -r .back_end.why "$out/calibrated-$r.json")"
 	echo "    claimed: $(jq -r '[.rules[] | select(.claimed) | "\(.rule) \(.window) \(.ratio * 100 | round / 100)x"] | join(", ") | if . == "" then "none" else . end' "$out/calibrated-$r.json")"
