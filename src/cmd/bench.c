@@ -570,6 +570,23 @@ static int run_invocation(const struct bench_cmd *c, const char *exe, struct inv
 	return rc;
 }
 
+/* The file's command line names where it will be once the directory is
+ * renamed (DIR/a/01.json), not the partial name it was written under. */
+static void final_path(json_t *doc, const char *dir, const char *rest)
+{
+	json_t *argv = json_object_get(doc, "command_line");
+
+	for (size_t i = 0; i + 1 < json_array_size(argv); i++)
+		if (json_is_string(json_array_get(argv, i)) &&
+		    strcmp(json_string_value(json_array_get(argv, i)), "-o") == 0) {
+			char *p = fmt("%s%s", dir, rest);
+
+			json_array_set_new(argv, i + 1, json_text(p));
+			free(p);
+			return;
+		}
+}
+
 /* Does the first file of the side in dir have metrics to band? */
 static bool has_metrics(const struct invocations *iv, const char *dir)
 {
@@ -611,6 +628,7 @@ static int record_drift(const struct bench_cmd *c, struct invocations *iv, char 
 		if (strncmp(iv->paths[i], dir, strlen(dir)) != 0)
 			continue;
 		doc = json_load_file(iv->paths[i], 0, NULL);
+		final_path(doc, c->out_json, iv->paths[i] + strlen(iv->tmp));
 		mine = json_deep_copy(rec);
 		json_object_set_new(mine, "order", json_integer((json_int_t)i + 1));
 		json_object_set_new(mine, "of", json_integer((json_int_t)iv->npaths));

@@ -204,6 +204,9 @@ expect_eq "bench --invocations: alternated A B A B" \
 expect_eq "bench --invocations: the drift record" \
 	"$(jq -c '.drift | [.invocations, .side, .versus, (.band_pct | keys)]' "$TMP/inv/b/02.json")" \
 	'[2,"b"," --align  144 ",["pread_z100k","pread_z10k","pread_z1k","pread_zw100k"]]'
+expect_eq "bench --invocations: each file's command line, with its own final path" \
+	"$(jq -r '.command_line | join(" ")' "$TMP/inv/b/02.json")" \
+	"bench --runs=2 --align=0 --warmup=2 --dir=${TMPDIR:-/tmp} --mode=both --duration=0.02 --align 144 -o $TMP/inv/b/02.json pread-zero"
 expect_eq "bench --invocations: A's record names no versus" "$(jq -c '.drift.versus' "$TMP/inv/a/01.json")" null
 # the band, from the raw samples: each invocation's mean of its runs'
 # medians, 100 (max - min) / mean over the invocations
