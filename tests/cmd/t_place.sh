@@ -173,6 +173,14 @@ expect_eq "place clear: predicted per arm" \
 	"unmoved:0:0 control:50:1.05 0:0:1 49:49:1"
 expect_eq "place clear: the back end" "$(jq -r '.place.back_end | "\(.cycles) \(.source)"' "$TMP/clear.json")" \
 	"0 none"
+# icelake's loop buffer (35 instructions) holds the 4-instruction loop: no
+# straddle hazard at 50, so no slowdown predicted there either (as scan's
+# cost says: loop-buffer)
+run "$STRADDLE" place --func clear_loop --offsets 0 --runs 2 --uarch icelake -o "$TMP/clear-icl.json" \
+	-- "$P/clear" 1000
+expect_eq "place clear icelake: predicted per arm" \
+	"$(jq -r '[.metrics[] | "\(.arm):\(.offset):\(.predicted_slowdown)"] | join(" ")' "$TMP/clear-icl.json")" \
+	"unmoved:0:0 control:50:1 0:0:1"
 
 # --offsets random: a new layout every run, and the band it spans (the
 # fixture prints where in its line its code runs, so the metric moves with
