@@ -598,6 +598,15 @@ static void print_lkp(FILE *out, const struct compare *c)
 }
 
 /* Under the table, every pair's test and verdict. */
+/* Where a drift used came from: --drift's directory, or the band BASE
+ * recorded (bench --invocations), so that a reader can tell them apart. */
+static const char *drift_source(const struct compare *c, const struct comparison *cmp)
+{
+	if (cmp->by_invocation || isnan(cmp->drift_pct))
+		return "";
+	return c->drift ? " (--drift)" : " (recorded in BASE by bench --invocations)";
+}
+
 static void print_verdicts(FILE *out, const struct compare *c)
 {
 	fprintf(out, "\nverdict (run against run, or invocation against invocation when both "
@@ -627,7 +636,7 @@ static void print_verdicts(FILE *out, const struct compare *c)
 					cmp->new_spread, cmp->stands_out ? "" : " (inside)",
 					compare_verdict(cmp));
 			compare_noise(cmp, c->threshold, noise_text, sizeof noise_text);
-			fprintf(out, "    %s\n", noise_text);
+			fprintf(out, "    %s%s\n", noise_text, drift_source(c, cmp));
 		}
 }
 

@@ -144,7 +144,7 @@ expect_eq "drift: exit 0" "$RC" 0
 expect_eq "drift: the verdict" "$(line '^  pread_z100k' | grep -o 'inconclusive.*')" \
 	"inconclusive: inside the drift between invocations"
 expect_eq "drift: its size" "$(printf '%s\n' "$OUT" | grep -A1 '^  pread_z100k' | tail -1 | sed 's/.*; //')" \
-	"drift between invocations 23.08%"
+	"drift between invocations 23.08% (--drift)"
 run $C --drift "$TMP/aa" --format json "$CF/base.json" "$CF/slow.json"
 expect_eq "drift: json" "$(jq_of '[.metrics[].new[0] | "\(.drift_pct * 100 | round) \(.inside_drift) \(.regression)"] | join(",")')" \
 	"2308 true false,2308 true false"
@@ -174,6 +174,10 @@ run $C0 --format json "$TMP/banded.json" "$CF/slow.json"
 expect_eq "recorded band: exit 0, both inside" \
 	"$RC $(jq_of '[.metrics[].new[0] | "\(.drift_pct) \(.verdict)"] | join(",")')" \
 	"0 23.08 inconclusive: inside the drift between invocations,9.68 inconclusive: inside the drift between invocations"
+run $C0 "$TMP/banded.json" "$CF/slow.json"
+expect_eq "recorded band: the noise line names where the drift came from" \
+	"$(printf '%s\n' "$OUT" | grep -A1 '^  pread_z100k' | tail -1 | sed 's/.*; //')" \
+	"drift between invocations 23.08% (recorded in BASE by bench --invocations)"
 run $C0 --stats mean --format json "$TMP/banded.json" "$CF/slow.json"
 expect_eq "recorded band: the statistic's own band (--stats mean)" \
 	"$(jq_of '[.metrics[].new[0].drift_pct] | join(",")')" "1,9.68"
