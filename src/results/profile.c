@@ -26,6 +26,28 @@ json_t *results_profile(const struct profile *p)
 		"evidence", p->evidence);
 }
 
+/* straddle uarch --json: the built-in profiles, then this CPU's calibrated
+ * one (cal, from cal_path) when there is one, and the host as detected. */
+json_t *results_uarch(const struct host *h, const struct profile *cal, const char *cal_path)
+{
+	json_t *doc = results_new("uarch"), *list = json_array();
+
+	for (size_t i = 0; i < profile_count(); i++)
+		json_array_append_new(list, results_profile(profile_at(i)));
+	if (cal) {
+		json_t *o = results_profile(cal);
+
+		json_object_set_new(o, "file", json_text(cal_path));
+		json_array_append_new(list, o);
+	}
+	json_object_set_new(doc, "profiles", list);
+	json_object_set_new(doc, "host", json_pack("{s:s, s:i, s:i, s:i, s:s, s:s, s:s?}",
+		"vendor", h->vendor, "family", (int)h->family, "model", (int)h->model,
+		"stepping", (int)h->stepping, "model_name", h->model_name, "detected", h->why,
+		"profile", cal ? cal->name : h->profile ? h->profile->name : NULL));
+	return doc;
+}
+
 static double rounded(double x)
 {
 	return round(x * 1000) / 1000;

@@ -207,6 +207,9 @@ int results_write(json_t *doc, const char *path, struct err *e);
 
 /* A profile's fields as JSON (straddle uarch --json, calibrate's file). */
 json_t *results_profile(const struct profile *p);
+/* straddle uarch --json: every built-in profile, the calibrated one of
+ * this CPU (cal, read from cal_path; NULL: none) and the host detected. */
+json_t *results_uarch(const struct host *h, const struct profile *cal, const char *cal_path);
 /* calibrate's file: `head` (results_run_info) with the profile, each
  * rule's ratio, CI, halves and verdict, the loop buffer, and every
  * experiment with its points' raw samples. Returns head. */
