@@ -129,7 +129,8 @@ static void metric_strip(FILE *out, const struct side_metric *s, size_t nsides,
 	struct strip_row *rows;
 	char (*labels)[160];
 	size_t nrows = 0, at = 0;
-	char title[300], xlabel[160];
+	char title[300], xlabel[160], note[160];
+	bool dense = false;
 
 	for (size_t k = 0; k < nsides; k++)
 		nrows += s[k].m ? s[k].m->nruns : 0;
@@ -150,7 +151,11 @@ static void metric_strip(FILE *out, const struct side_metric *s, size_t nsides,
 		 "median)", m->name);
 	snprintf(xlabel, sizeof xlabel, "%s (%s is better)", *m->unit ? m->unit : "value",
 		 m->lower_is_better ? "lower" : "higher");
-	struct strip_plot p = { title, xlabel, NULL, rows, nrows, sides, nsides };
+	snprintf(note, sizeof note, "a run of more than %d samples: their density (the height: "
+		 "the samples within 2 px); every raw sample is in the result file", STRIP_DOTS);
+	for (size_t r = 0; r < nrows; r++)
+		dense |= rows[r].n > STRIP_DOTS;
+	struct strip_plot p = { title, xlabel, dense ? note : NULL, rows, nrows, sides, nsides };
 	strip_svg_inline(out, &p, id);
 	metric_runs_table(out, s, nsides, stat);
 	free(rows);
@@ -296,7 +301,7 @@ static void change_plot(FILE *out, const struct change_row *r, size_t n, double 
 	snprintf(note, sizeof note, "whiskers: the change's %g%% CI; grey: within the %g%% "
 		 "threshold", 100 * (1 - alpha), 100 * threshold);
 	struct change_plot p = { "The change of each metric, new against base",
-				 "change in % of the base: (new - base) / base", note, rows, n,
+				 "change in % of the base, + is better (as straddle compare's table)", note, rows, n,
 				 threshold };
 	change_svg_inline(out, &p, id);
 	free(rows);
@@ -307,7 +312,7 @@ static void change_table(FILE *out, const struct change_row *r, size_t n, double
 			 double threshold, const char *id)
 {
 	static const char *const cols[] = { "metric", "new", "stat", ">base", ">new value",
-		">change %", ">CI of the change %", ">p", "verdict", "why" };
+		">change % (+ better)", ">CI of the change %", ">p", "verdict", "why" };
 	struct table t;
 
 	if (n)
@@ -332,6 +337,20 @@ static void change_table(FILE *out, const struct change_row *r, size_t n, double
 	table_free(&t);
 }
 
+/* The change's CI in compare's sign (mmtests': + is better, what its
+ * table prints; the page once drew +3.07 where the table said -3.07%):
+ * the CI is computed of (new - base) / base, turned for a lower-is-better
+ * metric. */
+static void better_is_positive(struct change_row *r, bool lower_is_better)
+{
+	if (lower_is_better) {
+		double lo = r->lo;
+
+		r->lo = -r->hi;
+		r->hi = -lo;
+	}
+}
+
 /* Welch's p only where both sides have 2 runs: with 1 there is no test. */
 static double test_p(const struct comparison *cmp)
 {
@@ -351,8 +370,9 @@ static void compare_rows(FILE *out, const struct compare *c)
 			if (!c->rows[i].new[f - 1])
 				continue;
 			*r = (struct change_row){ c->rows[i].base->name, compare_label(&c->files[f]),
-				stat_name(c->rows[i].stat), cmp->base, cmp->new, cmp->change_robot,
+				stat_name(c->rows[i].stat), cmp->base, cmp->new, cmp->change_mmtests,
 				cmp->change_lo, cmp->change_hi, test_p(cmp), compare_verdict(cmp), "" };
+			better_is_positive(r, c->rows[i].base->lower_is_better);
 			compare_reason(cmp, c->alpha, c->threshold, r->why, sizeof r->why);
 			n++;
 		}
@@ -474,12 +494,13 @@ void html_section_compare(FILE *out, const struct report_input *in)
 				continue;
 			comparison_of(m, e, &c);
 			rows[n] = (struct change_row){ json_str(m, "name", ""), json_str(e, "path", ""), json_str(m, "stat", ""),
-				c.base, c.new, c.change_robot, NAN, NAN, test_p(&c), json_str(e, "verdict", ""),
-				"" };
+				c.base, c.new, json_num(e, "change_pct_mmtests"), NAN, NAN, test_p(&c),
+				json_str(e, "verdict", ""), "" };
 			if (json_is_array(ci)) {
 				rows[n].lo = json_number_value(json_array_get(ci, 0));
 				rows[n].hi = json_number_value(json_array_get(ci, 1));
 			}
+			better_is_positive(&rows[n], strcmp(json_str(m, "direction", ""), "higher") != 0);
 			compare_reason(&c, alpha, threshold, rows[n].why, sizeof rows[n].why);
 			n++;
 		}

@@ -65,9 +65,11 @@ int plot_svg(FILE *out, const struct plot *p);
 void plot_svg_inline(FILE *out, const struct plot *p, const char *id);
 
 /* A strip plot (svg.c): one row per run, every sample a dot (class
- * "sample", the marker of its side), the box of its quartiles and its
- * median over them; the value axis logarithmic when the samples span a
- * factor of 4 or more. */
+ * "sample", the marker of its side) or, for a run of more than STRIP_DOTS
+ * samples, their density (one path of class "density", data-samples its
+ * count), the box of its quartiles and its median over them; the value
+ * axis logarithmic when the samples span a factor of 4 or more. */
+#define STRIP_DOTS 100
 struct strip_row {
 	const char *label;              /* "base, run 1" */
 	const double *v;
