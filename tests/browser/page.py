@@ -344,6 +344,8 @@ SECTIONS_JS = """[...document.querySelectorAll('section.result')].map(s => {
             height: Math.ceil(b.bottom + scrollY) - Math.floor(b.top + scrollY)}; };
   return {id: s.id, cls: s.className, first: s.firstElementChild ? s.firstElementChild.tagName : '',
           h2: (s.querySelector('h2') || {}).textContent || '', box: box(s),
+          top: [...((s.querySelector('table.hazards, table.changes') || {}).rows || [])].slice(1, 6)
+             .map(r => [...r.cells].map(c => c.innerText.trim()).join(' | ')),
           plots: [...s.querySelectorAll('svg[role=img]')].map(v => ({
              title: (v.querySelector(':scope > title') || {}).textContent || '', box: box(v),
              folded: !!v.closest('details:not([open])')}))};
