@@ -452,7 +452,7 @@ static json_t *record_kernel(const struct sampling *s, json_t *notes)
 	struct hot_run h = { 0 };
 	json_t *k;
 
-	kernel_describe(&h);
+	running_kernel_describe(&h);
 	h.kernel.addrs = s->kernel_ips;
 	h.kernel.samples = s->kernel_samples;
 	if (!h.nksym)

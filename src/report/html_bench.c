@@ -29,15 +29,15 @@ static void bench_states(FILE *out, const struct result_file *f)
 		char run[24], sec[32], load[32], steal[32], others[32], busy[32], cpus[16], mhz[32];
 
 		snprintf(run, sizeof run, "%zu", i + 1);
-		cell_text(sec, sizeof sec, "%.1f", json_num(s, "seconds"));
-		cell_text(load, sizeof load, "%.2f", json_num_at(s, "load", 0));
-		cell_text(steal, sizeof steal, "%.1f", json_num(s, "steal_pct"));
-		cell_text(others, sizeof others, "%.1f", json_num(s, "others_pct"));
-		cell_text(busy, sizeof busy, "%.1f", json_num(s, "busy_pct"));
-		cell_text(cpus, sizeof cpus, "%.0f", json_num(s, "cpus"));
-		cell_text(mhz, sizeof mhz, "%.0f", json_num(s, "mhz"));
-		table_row(&t, run, sec, load, steal, others, busy, cpus, json_str(s, "clocksource", "-"),
-			  json_is_string(json_object_get(s, "governor")) ? json_str(s, "governor", "") : "-",
+		cell_text(sec, sizeof sec, "%.1f", doc_num(s, "seconds"));
+		cell_text(load, sizeof load, "%.2f", doc_num_at(s, "load", 0));
+		cell_text(steal, sizeof steal, "%.1f", doc_num(s, "steal_pct"));
+		cell_text(others, sizeof others, "%.1f", doc_num(s, "others_pct"));
+		cell_text(busy, sizeof busy, "%.1f", doc_num(s, "busy_pct"));
+		cell_text(cpus, sizeof cpus, "%.0f", doc_num(s, "cpus"));
+		cell_text(mhz, sizeof mhz, "%.0f", doc_num(s, "mhz"));
+		table_row(&t, run, sec, load, steal, others, busy, cpus, doc_str(s, "clocksource", "-"),
+			  json_is_string(json_object_get(s, "governor")) ? doc_str(s, "governor", "") : "-",
 			  mhz);
 	}
 	fputs("<h3>The machine's state, run by run</h3>\n", out);
@@ -182,12 +182,12 @@ static void workload_names(const json_t *doc, struct strbuf *out)
 	size_t i;
 
 	json_array_foreach(json_object_get(json_object_get(doc, "bench"), "workloads"), i, w)
-		if (json_is_string(w) && !json_list_has(names, json_string_value(w)))
+		if (json_is_string(w) && !doc_list_has(names, json_string_value(w)))
 			json_array_append(names, w);
 	json_array_foreach(json_object_get(doc, "metrics"), i, w) {
 		json_t *name = json_object_get(w, "workload");
 
-		if (json_is_string(name) && !json_list_has(names, json_string_value(name)))
+		if (json_is_string(name) && !doc_list_has(names, json_string_value(name)))
 			json_array_append(names, name);
 	}
 	json_array_foreach(names, i, w)
@@ -450,17 +450,17 @@ void html_section_benches(FILE *out, const struct report_input *in, size_t n)
 /* The comparison a document's entry records, for compare_reason. */
 static void comparison_of(const json_t *metric, const json_t *e, struct comparison *c)
 {
-	*c = (struct comparison){ .base = json_num(metric, "value"), .new = json_num(e, "value"),
+	*c = (struct comparison){ .base = doc_num(metric, "value"), .new = doc_num(e, "value"),
 		.base_runs = (size_t)json_integer_value(json_object_get(e, "base_runs")),
 		.new_runs = (size_t)json_integer_value(json_object_get(e, "runs")),
-		.base_spread = json_num(e, "base_range"), .new_spread = json_num(e, "range"),
-		.change_robot = json_num(e, "change_pct"), .p = json_num(e, "p"),
+		.base_spread = doc_num(e, "base_range"), .new_spread = doc_num(e, "range"),
+		.change_robot = doc_num(e, "change_pct"), .p = doc_num(e, "p"),
 		.enough = json_is_true(json_object_get(e, "enough_runs")),
 		.stands_out = json_is_true(json_object_get(e, "stands_out")),
 		.significant = json_is_true(json_object_get(e, "significant")),
 		.regression = json_is_true(json_object_get(e, "regression")) };
 	c->improvement = c->significant && !c->regression &&
-			 strcmp(json_str(e, "verdict", ""), "better") == 0;
+			 strcmp(doc_str(e, "verdict", ""), "better") == 0;
 	if (!isfinite(c->p))
 		c->p = 1;
 }
@@ -468,7 +468,7 @@ static void comparison_of(const json_t *metric, const json_t *e, struct comparis
 void html_section_compare(FILE *out, const struct report_input *in)
 {
 	const json_t *metrics = json_object_get(in->doc, "metrics"), *m, *e;
-	double alpha = json_num(in->doc, "alpha"), threshold = json_num(in->doc, "threshold");
+	double alpha = doc_num(in->doc, "alpha"), threshold = doc_num(in->doc, "threshold");
 	struct change_row *rows;
 	size_t n = 0, i, k, cap = 1;
 	char id[64];
@@ -479,8 +479,8 @@ void html_section_compare(FILE *out, const struct report_input *in)
 	html_section_begin(out, in, "compare");
 	fputs("<p>", out);
 	html_textf(out, "Base %s; alpha %g, threshold %g%%, a verdict needs %.0f runs a "
-		   "side.", json_str(in->doc, "base", ""), alpha, 100 * threshold,
-		   json_num(in->doc, "min_runs"));
+		   "side.", doc_str(in->doc, "base", ""), alpha, 100 * threshold,
+		   doc_num(in->doc, "min_runs"));
 	fputs("</p>\n", out);
 	verdict_banner(out, json_is_true(json_object_get(in->doc, "regression")),
 		       "no significant regression");
@@ -493,14 +493,14 @@ void html_section_compare(FILE *out, const struct report_input *in)
 			if (!json_is_object(e))
 				continue;
 			comparison_of(m, e, &c);
-			rows[n] = (struct change_row){ json_str(m, "name", ""), json_str(e, "path", ""), json_str(m, "stat", ""),
-				c.base, c.new, json_num(e, "change_pct_mmtests"), NAN, NAN, test_p(&c),
-				json_str(e, "verdict", ""), "" };
+			rows[n] = (struct change_row){ doc_str(m, "name", ""), doc_str(e, "path", ""), doc_str(m, "stat", ""),
+				c.base, c.new, doc_num(e, "change_pct_mmtests"), NAN, NAN, test_p(&c),
+				doc_str(e, "verdict", ""), "" };
 			if (json_is_array(ci)) {
 				rows[n].lo = json_number_value(json_array_get(ci, 0));
 				rows[n].hi = json_number_value(json_array_get(ci, 1));
 			}
-			better_is_positive(&rows[n], strcmp(json_str(m, "direction", ""), "higher") != 0);
+			better_is_positive(&rows[n], strcmp(doc_str(m, "direction", ""), "higher") != 0);
 			compare_reason(&c, alpha, threshold, rows[n].why, sizeof rows[n].why);
 			n++;
 		}

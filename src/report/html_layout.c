@@ -31,7 +31,7 @@ static uint64_t addr_of(const json_t *o, const char *key)
 static void hazard_of(const json_t *j, struct hazard *h)
 {
 	const json_t *fix = json_object_get(j, "fix"), *pl = json_object_get(j, "placements");
-	int rule = rule_from_name(json_str(j, "rule", "-"));
+	int rule = rule_from_name(doc_str(j, "rule", "-"));
 
 	memset(h, 0, sizeof *h);
 	h->rule = rule < 0 ? 0 : (uint8_t)rule;
@@ -158,7 +158,7 @@ static void fold_group(struct hrow *v, size_t n, struct hrow *out)
 
 	r.profiles = (struct strbuf){ 0 };
 	for (size_t i = 0; i < k; i++) {
-		names[i] = (struct profile){ .name = json_str(v[i].haz, "profile", "-") };
+		names[i] = (struct profile){ .name = doc_str(v[i].haz, "profile", "-") };
 		v[i].h.profile = &names[i];
 		hp[i] = &v[i].h;
 	}
@@ -209,7 +209,7 @@ static void free_rows(struct hrows *rs)
 static void format_detail(const struct hrow *r, const unsigned *w, size_t nw, char *buf,
 			  size_t n)
 {
-	const char *kind = json_str(r->haz, "branch_kind", "-");
+	const char *kind = doc_str(r->haz, "branch_kind", "-");
 	int k = 0;
 
 	if (r->h.branch && r->h.pair != r->h.branch)
@@ -302,7 +302,7 @@ static void add_scan_row(void *ctx, const json_t *f, const json_t *l, const json
 {
 	const json_t *at = l ? l : f;
 
-	add_row(ctx, f, l, h, json_str(f, "name", "-"), json_is_true(json_object_get(f, "cold_text")),
+	add_row(ctx, f, l, h, doc_str(f, "name", "-"), json_is_true(json_object_get(f, "cold_text")),
 		addr_of(at, l ? "start" : "addr"), (uint64_t)int_of(at, l ? "bytes" : "size"),
 		(uint64_t)int_of(at, "samples"));
 }
@@ -333,7 +333,7 @@ static void hazard_table(FILE *out, const struct hrows *rs)
 		const struct hrow *r = &rs->v[i];
 		char pct[16], saves[16], addr[20], bytes[24], place[48], cost[16];
 		double share = rs->run_samples ? (double)r->samples / (double)rs->run_samples : 0.0;
-		const char *src = r->loop ? json_str(r->loop, "source", "-") : "-";
+		const char *src = r->loop ? doc_str(r->loop, "source", "-") : "-";
 
 		snprintf(pct, sizeof pct, "%.1f", 100.0 * share);
 		if (r->priced.slowdown > 0)
@@ -346,8 +346,8 @@ static void hazard_table(FILE *out, const struct hrows *rs)
 				      "span_certain")), place, sizeof place);
 		format_cost(&r->priced, cost, sizeof cost);
 		const char *all[15] = { pct, saves, severity_name(r->h.severity), r->name,
-			json_str(r->haz, "section", "-"), addr, src, bytes, r->windows, r->detail,
-			json_str(r->haz, "rule", "-"), sb_str(&r->profiles), place, cost, r->fix };
+			doc_str(r->haz, "section", "-"), addr, src, bytes, r->windows, r->detail,
+			doc_str(r->haz, "rule", "-"), sb_str(&r->profiles), place, cost, r->fix };
 		table_row_v(&t, all + first);
 	}
 	table_html(&t, out, "hazards");
@@ -365,9 +365,9 @@ static void count_hazard(void *ctx, const json_t *f, const json_t *l, const json
 	unsigned sev = (unsigned)int_of(h, "severity");
 
 	(void)l;
-	count(&c->rule, json_str(h, "rule", "-"), sev);
-	count(&c->profile, json_str(h, "profile", "-"), sev);
-	count(&c->section, json_str(f, "section", "-"), sev);
+	count(&c->rule, doc_str(h, "rule", "-"), sev);
+	count(&c->profile, doc_str(h, "profile", "-"), sev);
+	count(&c->section, doc_str(f, "section", "-"), sev);
 }
 
 static void scan_counts(FILE *out, const json_t *file)
@@ -436,7 +436,7 @@ static void layout_set(struct layout_loop *L, const char *name, const char *side
 	L->from = addr & ~(uint64_t)63;
 	L->to = (addr + bytes + 63) & ~(uint64_t)63;
 	if (r)
-		snprintf(L->hazard, sizeof L->hazard, "%s %u B", json_str(r->haz, "rule", "-"),
+		snprintf(L->hazard, sizeof L->hazard, "%s %u B", doc_str(r->haz, "rule", "-"),
 			 r->h.window);
 	else
 		snprintf(L->hazard, sizeof L->hazard, "-");
@@ -588,7 +588,7 @@ static void scan_file(FILE *out, const struct report_input *in, size_t index,
 
 	if (several) {
 		fputs("<h3 class=\"file path\">", out);
-		html_text(out, json_str(file, "path", "-"));
+		html_text(out, doc_str(file, "path", "-"));
 		fputs("</h3>\n", out);
 	}
 	scan_summary(out, file);
@@ -616,9 +616,9 @@ static void scan_errors(FILE *out, const json_t *errors)
 	fputs("<h4>Files not scanned</h4>\n<ul class=\"errors\">\n", out);
 	json_array_foreach(errors, i, e) {
 		fputs("<li><span class=\"path\">", out);
-		html_text(out, json_str(e, "path", "-"));
+		html_text(out, doc_str(e, "path", "-"));
 		fputs("</span>: ", out);
-		html_text(out, json_str(e, "error", "-"));
+		html_text(out, doc_str(e, "error", "-"));
 		fputs("</li>\n", out);
 	}
 	fputs("</ul>\n", out);
@@ -657,7 +657,7 @@ static void scan_files_table(FILE *out, const json_t *files)
 		snprintf(v[1], sizeof v[1], "%lld", int_of(f, "loops_total"));
 		for (int k = 0; k < 4; k++)
 			snprintf(v[2 + k], sizeof v[2 + k], "%zu", sev[k]);
-		table_row(&t, json_str(f, "path", "-"), json_str(f, "arch", "-"), v[0], v[1], v[2], v[3], v[4],
+		table_row(&t, doc_str(f, "path", "-"), doc_str(f, "arch", "-"), v[0], v[1], v[2], v[3], v[4],
 			  v[5]);
 	}
 	table_html(&t, out, "scanned");
@@ -711,7 +711,7 @@ static void diff_rows(const json_t *doc, const char *which, struct hrows *rs)
 		const json_t *l = json_object_get(ch, strcmp(which, "added") ? "old" : "new");
 
 		json_array_foreach(json_object_get(ch, which), k, h)
-			add_row(rs, ch, l, h, json_str(ch, "function", "-"),
+			add_row(rs, ch, l, h, doc_str(ch, "function", "-"),
 				json_is_true(json_object_get(ch, "cold")), addr_of(l, "start"),
 				(uint64_t)int_of(l, "bytes"), 0);
 	}
@@ -719,7 +719,7 @@ static void diff_rows(const json_t *doc, const char *which, struct hrows *rs)
 		const char *side = strcmp(which, "added") ? "old_addr" : "new_addr";
 
 		json_array_foreach(json_object_get(ch, which), k, h)
-			add_row(rs, ch, NULL, h, json_str(ch, "name", "-"),
+			add_row(rs, ch, NULL, h, doc_str(ch, "name", "-"),
 				json_is_true(json_object_get(ch, "cold")), addr_of(ch, side), 0, 0);
 	}
 	fold_rows(rs);
@@ -769,14 +769,14 @@ static void diff_table(FILE *out, const struct hrows *rs, const char *class)
 	for (size_t i = 0; i < shown; i++) {
 		const struct hrow *r = &rs->v[i];
 		char oa[20], na[20], ob[24], nb[24];
-		const char *src = r->loop ? json_str(r->loop, "source", "-") : "-";
+		const char *src = r->loop ? doc_str(r->loop, "source", "-") : "-";
 
 		side_addr(r, "old", oa);
 		side_addr(r, "new", na);
 		side_bytes(r, "old", ob, sizeof ob);
 		side_bytes(r, "new", nb, sizeof nb);
-		table_row(&t, json_str(r->func, "cause", "-"), severity_name(r->h.severity), r->name, oa,
-			  na, ob, nb, r->windows, json_str(r->haz, "rule", "-"), sb_str(&r->profiles), src,
+		table_row(&t, doc_str(r->func, "cause", "-"), severity_name(r->h.severity), r->name, oa,
+			  na, ob, nb, r->windows, doc_str(r->haz, "rule", "-"), sb_str(&r->profiles), src,
 			  r->fix);
 	}
 	table_html(&t, out, class);
@@ -820,10 +820,10 @@ static void diff_verdict(FILE *out, const json_t *doc, const struct hrows *added
 	size_t failing = 0;
 
 	for (size_t i = 0; i < added->n; i++) {
-		const char *cause = json_str(added->v[i].func, "cause", "-");
+		const char *cause = doc_str(added->v[i].func, "cause", "-");
 
-		if (!g || (json_list_has(json_object_get(g, "fail_on"), json_str(added->v[i].haz, "rule", "-")) &&
-			   json_list_has(json_object_get(g, "causes"), cause)))
+		if (!g || (doc_list_has(json_object_get(g, "fail_on"), doc_str(added->v[i].haz, "rule", "-")) &&
+			   doc_list_has(json_object_get(g, "causes"), cause)))
 			failing++;
 	}
 	if (!g) {
@@ -896,7 +896,7 @@ static void diff_renamed(FILE *out, const json_t *renamed)
 	for (size_t i = 0; i < shown; i++) {
 		const json_t *r = json_array_get(renamed, i);
 
-		table_row(&t, json_str(r, "old", "-"), json_str(r, "new", "-"), json_str(r, "by", "-"));
+		table_row(&t, doc_str(r, "old", "-"), doc_str(r, "new", "-"), doc_str(r, "by", "-"));
 	}
 	fputs("<h4>Functions matched under another name</h4>\n", out);
 	table_html(&t, out, "renamed");
@@ -963,8 +963,8 @@ static void hazard_list(const json_t *hazards, struct strbuf *b)
 
 		hazard_of(j, &h);
 		format_fix(&h, fix, sizeof fix);
-		sb_addf(b, "%s%s %lld B (%s): %s", i ? "; " : "", json_str(j, "rule", "-"),
-			int_of(j, "window"), json_str(j, "profile", "-"), fix);
+		sb_addf(b, "%s%s %lld B (%s): %s", i ? "; " : "", doc_str(j, "rule", "-"),
+			int_of(j, "window"), doc_str(j, "profile", "-"), fix);
 	}
 }
 
@@ -1012,8 +1012,8 @@ static void record_files(FILE *out, const json_t *files, long long total)
 
 		snprintf(s, sizeof s, "%lld", int_of(f, "samples"));
 		share(p, sizeof p, int_of(f, "samples"), total);
-		table_row(&t, json_str(f, "path", "-"), s, p, json_str(f, "build_id", "-"),
-			  json_object_get(f, "error") ? json_str(f, "error", "-") : "");
+		table_row(&t, doc_str(f, "path", "-"), s, p, doc_str(f, "build_id", "-"),
+			  json_object_get(f, "error") ? doc_str(f, "error", "-") : "");
 	}
 	table_html(&t, out, "files");
 	table_free(&t);
@@ -1037,8 +1037,8 @@ static void record_loops_plot(FILE *out, const struct report_input *in, const st
 		double y = 4 + (double)i * BAR_H;
 
 		fprintf(out, "<text x=\"%d\" y=\"%.0f\" class=\"rec-lbl\">", LBL - 6, y + 15);
-		html_text(out, json_str(v[i].row, "function", "-"));
-		fprintf(out, " %s</text>\n", json_str(v[i].row, "start", "-"));
+		html_text(out, doc_str(v[i].row, "function", "-"));
+		fprintf(out, " %s</text>\n", doc_str(v[i].row, "start", "-"));
 		fprintf(out, "<rect x=\"%d\" y=\"%.0f\" width=\"%.1f\" height=\"%d\" class=\"rec-bar\"/>\n",
 			LBL, y + 2, pct / 100.0 * (W - LBL - 70), BAR_H - 6);
 		fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" class=\"rec-val\">%.1f%%</text>\n",
@@ -1079,8 +1079,8 @@ static void record_loops(FILE *out, const struct report_input *in, const json_t 
 		share(pf, sizeof pf, v[i].samples, int_of(v[i].file, "samples"));
 		sb_reset(&hz);
 		hazard_list(json_object_get(l, "hazards"), &hz);
-		table_row(&t, json_str(v[i].file, "path", "-"), json_str(l, "function", "-"), json_str(l, "start", "-"),
-			  json_str(l, "end", "-"), b, d, s, p, pf, hz.len ? sb_str(&hz) : "none");
+		table_row(&t, doc_str(v[i].file, "path", "-"), doc_str(l, "function", "-"), doc_str(l, "start", "-"),
+			  doc_str(l, "end", "-"), b, d, s, p, pf, hz.len ? sb_str(&hz) : "none");
 	}
 	table_html(&t, out, "loops");
 	table_free(&t);
@@ -1107,8 +1107,8 @@ static void record_functions(FILE *out, const json_t *files, const json_t *kerne
 
 		snprintf(s, sizeof s, "%lld", v[i].samples);
 		share(p, sizeof p, v[i].samples, total);
-		table_row(&t, json_str(v[i].file, "path", "-"), json_str(v[i].row, "name", "-"),
-			  json_str(v[i].row, "addr", "-"), s, p);
+		table_row(&t, doc_str(v[i].file, "path", "-"), doc_str(v[i].row, "name", "-"),
+			  doc_str(v[i].row, "addr", "-"), s, p);
 	}
 	for (size_t i = 0; i < nk && i < HTML_ROWS; i++) {
 		const json_t *f = json_array_get(json_object_get(kernel, "functions"), i);
@@ -1116,7 +1116,7 @@ static void record_functions(FILE *out, const json_t *files, const json_t *kerne
 
 		snprintf(s, sizeof s, "%lld", int_of(f, "samples"));
 		share(p, sizeof p, int_of(f, "samples"), total);
-		table_row(&t, "[kernel]", json_str(f, "name", "-"), json_str(f, "addr", "-"), s, p);
+		table_row(&t, "[kernel]", doc_str(f, "name", "-"), doc_str(f, "addr", "-"), s, p);
 	}
 	table_html(&t, out, "functions");
 	table_free(&t);

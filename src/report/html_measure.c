@@ -11,46 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-double json_num(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-double json_num_at(const json_t *o, const char *key, size_t i)
-{
-	const json_t *v = json_array_get(json_object_get(o, key), i);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-const char *json_str(const json_t *o, const char *key, const char *absent)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	return s ? s : absent;
-}
-
-bool json_list_has(const json_t *list, const char *name)
-{
-	const json_t *v;
-	size_t i;
-
-	json_array_foreach(list, i, v)
-		if (json_string_value(v) && strcmp(json_string_value(v), name) == 0)
-			return true;
-	return false;
-}
-
-void cell_text(char *buf, size_t n, const char *fmt, double v)
-{
-	if (isfinite(v))
-		snprintf(buf, n, fmt, v);
-	else
-		snprintf(buf, n, "-");
-}
-
 /* ---- window boundaries ---- */
 
 /* The x values in [first, last] where the loop's first byte (x + shift)
@@ -125,17 +85,17 @@ static struct judged judged_of(const json_t *o)
 	size_t i;
 
 	if (!by_floor(o))
-		return (struct judged){ json_num(o, "median"), json_num_at(o, "ci", 0),
-					json_num_at(o, "ci", 1) };
+		return (struct judged){ doc_num(o, "median"), doc_num_at(o, "ci", 0),
+					doc_num_at(o, "ci", 1) };
 	if (json_is_array(json_object_get(o, "floor_ci")))
-		return (struct judged){ json_num(o, "floor"), json_num_at(o, "floor_ci", 0),
-					json_num_at(o, "floor_ci", 1) };
+		return (struct judged){ doc_num(o, "floor"), doc_num_at(o, "floor_ci", 0),
+					doc_num_at(o, "floor_ci", 1) };
 	x = xcalloc(json_array_size(a) + 1, sizeof *x);
 	json_array_foreach(a, i, v)
 		x[i] = json_number_value(v);
 	stats_summarize(x, json_array_size(a), 1, true, &sum);
 	free(x);
-	return (struct judged){ json_num(o, "floor"), sum.floor_lo, sum.floor_hi };
+	return (struct judged){ doc_num(o, "floor"), sum.floor_lo, sum.floor_hi };
 }
 
 static void points_add(struct points *p, double x, const json_t *o, bool predicted)
@@ -166,9 +126,9 @@ static void point_text(const json_t *o, const char *pkey, bool fine, struct poin
 	snprintf(t->n, sizeof t->n, "%zu", json_array_size(json_object_get(o, "samples")));
 	cell_text(t->stat, sizeof t->stat, fine ? "%.2f" : "%.1f", j.y);
 	snprintf(t->ci, sizeof t->ci, fine ? "[%.2f, %.2f]" : "[%.1f, %.1f]", j.lo, j.hi);
-	cell_text(t->median, sizeof t->median, fine ? "%.2f" : "%.1f", json_num(o, "median"));
-	cell_text(t->ratio, sizeof t->ratio, "%.3f", json_num(o, "ratio"));
-	cell_text(t->p, sizeof t->p, json_num(o, "ratio") == 1 ? "-" : "%.3g", json_num(o, pkey));
+	cell_text(t->median, sizeof t->median, fine ? "%.2f" : "%.1f", doc_num(o, "median"));
+	cell_text(t->ratio, sizeof t->ratio, "%.3f", doc_num(o, "ratio"));
+	cell_text(t->p, sizeof t->p, doc_num(o, "ratio") == 1 ? "-" : "%.3g", doc_num(o, pkey));
 }
 
 /* A table's columns: `head` with "STAT" the judged statistic's, and the
@@ -200,7 +160,7 @@ static void predicted_text(const json_t *pred, char *buf, size_t n)
 		return;
 	}
 	json_array_foreach(pred, i, h) {
-		int k = snprintf(buf + used, n - used, "%s%s@%lld", i ? ", " : "", json_str(h, "rule", ""),
+		int k = snprintf(buf + used, n - used, "%s%s@%lld", i ? ", " : "", doc_str(h, "rule", ""),
 				 (long long)json_integer_value(json_object_get(h, "window")));
 
 		if (k < 0 || (size_t)k >= n - used)
@@ -225,11 +185,11 @@ static void sweep_table(FILE *out, const json_t *metrics, const char *kernel)
 		char off[16], loop[16], gbs[32], pred[400];
 		struct point_text pt;
 
-		if (strcmp(json_str(m, "kernel", ""), kernel) != 0)
+		if (strcmp(doc_str(m, "kernel", ""), kernel) != 0)
 			continue;
-		cell_text(off, sizeof off, "%.0f", json_num(m, "offset"));
-		cell_text(loop, sizeof loop, "%.0f", json_num(m, "loop_offset"));
-		cell_text(gbs, sizeof gbs, "%.2f", json_num(m, "gbps"));
+		cell_text(off, sizeof off, "%.0f", doc_num(m, "offset"));
+		cell_text(loop, sizeof loop, "%.0f", doc_num(m, "loop_offset"));
+		cell_text(gbs, sizeof gbs, "%.2f", doc_num(m, "gbps"));
 		point_text(m, "p_vs_best", false, &pt);
 		predicted_text(json_object_get(m, "predicted"), pred, sizeof pred);
 		const char *with[] = { off, loop, pt.n, pt.stat, pt.ci, pt.median, gbs, pt.ratio,
@@ -249,11 +209,11 @@ static void sweep_agreement(FILE *out, const json_t *doc, const char *kernel)
 	const json_t *a;
 
 	json_array_foreach(json_object_get(doc, "agreement"), i, a) {
-		if (strcmp(json_str(a, "kernel", ""), kernel) != 0)
+		if (strcmp(doc_str(a, "kernel", ""), kernel) != 0)
 			continue;
 		fputs("<p>", out);
 		html_textf(out, "The model (%s) and the measurement agree on %.0f of %.0f offsets.",
-			   json_str(a, "profile", ""), json_num(a, "agree"), json_num(a, "offsets"));
+			   doc_str(a, "profile", ""), doc_num(a, "agree"), doc_num(a, "offsets"));
 		fputs("</p>\n", out);
 	}
 }
@@ -270,12 +230,12 @@ static void sweep_kernel(FILE *out, const struct report_input *in, const char *k
 
 	points_alloc(&pt, json_array_size(metrics));
 	json_array_foreach(metrics, i, m) {
-		if (strcmp(json_str(m, "kernel", ""), kernel) != 0)
+		if (strcmp(doc_str(m, "kernel", ""), kernel) != 0)
 			continue;
 		/* the loop's first byte is loop_offset into a line at this offset */
 		shift = (((long)json_integer_value(json_object_get(m, "loop_offset")) -
 			  (long)json_integer_value(json_object_get(m, "offset"))) % 64 + 64) % 64;
-		points_add(&pt, json_num(m, "offset"), m,
+		points_add(&pt, doc_num(m, "offset"), m,
 			   json_array_size(json_object_get(m, "predicted")) > 0);
 	}
 	fputs("<h3>", out);
@@ -290,7 +250,7 @@ static void sweep_kernel(FILE *out, const struct report_input *in, const char *k
 			 kernel, by_floor(json_array_get(metrics, 0)) ? "floor (10th percentile)" :
 			 "median");
 		snprintf(note, sizeof note, "dashed: the loop starts a window; grey bands: %s "
-			 "predicts a hazard", json_str(json_object_get(in->doc, "sweep"), "profile", ""));
+			 "predicts a hazard", doc_str(json_object_get(in->doc, "sweep"), "profile", ""));
 		struct plot p = { title, "code offset (the loop starts at offset + its place in the "
 				  "kernel)", "ns per call", &s, 1, g.x, g.n, pt.shade, pt.nshade,
 				  note, g.label };
@@ -309,9 +269,9 @@ static void sweep_settings(FILE *out, const json_t *doc)
 	html_textf(out, "%.0f bytes per call, pinned to CPU %.0f; clock %s (resolution %.1f ns); "
 		   "stopped by %s after %.0f rounds (%.1f s); slow: p below %g and %g%% slower "
 		   "than the best offset; predicted by the profile %s; counters: %s.",
-		   json_num(s, "size"), json_num(s, "cpu"), json_str(c, "source", ""), json_num(c, "resolution_ns"),
-		   json_str(s, "stopped_by", ""), json_num(s, "rounds"), json_num(s, "elapsed_s"), json_num(s, "alpha"),
-		   100 * json_num(s, "material"), json_str(s, "profile", ""), json_str(s, "counters", ""));
+		   doc_num(s, "size"), doc_num(s, "cpu"), doc_str(c, "source", ""), doc_num(c, "resolution_ns"),
+		   doc_str(s, "stopped_by", ""), doc_num(s, "rounds"), doc_num(s, "elapsed_s"), doc_num(s, "alpha"),
+		   100 * doc_num(s, "material"), doc_str(s, "profile", ""), doc_str(s, "counters", ""));
 	fputs("</p>\n", out);
 }
 
@@ -325,7 +285,7 @@ void html_section_sweep(FILE *out, const struct report_input *in)
 	sweep_settings(out, in->doc);
 	/* one plot per kernel, in the order the file names them */
 	json_array_foreach(metrics, i, m) {
-		const char *k = json_str(m, "kernel", "");
+		const char *k = doc_str(m, "kernel", "");
 		size_t j = 0;
 
 		while (j < nseen && strcmp(seen[j], k) != 0)
@@ -361,20 +321,20 @@ static void calibrate_rules(FILE *out, const json_t *doc)
 		char win[16], ratio[32], ci[64], halves[64], p[32], n[32];
 		const json_t *pl = json_object_get(r, "placements");
 
-		cell_text(win, sizeof win, "%.0f", json_num(r, "window"));
-		cell_text(ratio, sizeof ratio, "%.3fx", json_num(r, "ratio"));
+		cell_text(win, sizeof win, "%.0f", doc_num(r, "window"));
+		cell_text(ratio, sizeof ratio, "%.3fx", doc_num(r, "ratio"));
 		if (json_is_array(json_object_get(r, "ci")))
-			snprintf(ci, sizeof ci, "[%.3f, %.3f]", json_num_at(r, "ci", 0), json_num_at(r, "ci", 1));
+			snprintf(ci, sizeof ci, "[%.3f, %.3f]", doc_num_at(r, "ci", 0), doc_num_at(r, "ci", 1));
 		else
 			snprintf(ci, sizeof ci, "-");
 		if (json_is_array(json_object_get(r, "halves")))
-			snprintf(halves, sizeof halves, "%.3fx %.3fx", json_num_at(r, "halves", 0),
-				 json_num_at(r, "halves", 1));
+			snprintf(halves, sizeof halves, "%.3fx %.3fx", doc_num_at(r, "halves", 0),
+				 doc_num_at(r, "halves", 1));
 		else
 			snprintf(halves, sizeof halves, "-");
-		cell_text(p, sizeof p, "%.3g", json_num(r, "p"));
-		snprintf(n, sizeof n, "%.0f:%.0f", json_num(pl, "with"), json_num(pl, "without"));
-		table_row(&t, json_str(r, "rule", ""), win, ratio, ci, halves, p, n, json_str(r, "experiment", ""),
+		cell_text(p, sizeof p, "%.3g", doc_num(r, "p"));
+		snprintf(n, sizeof n, "%.0f:%.0f", doc_num(pl, "with"), doc_num(pl, "without"));
+		table_row(&t, doc_str(r, "rule", ""), win, ratio, ci, halves, p, n, doc_str(r, "experiment", ""),
 			  rule_verdict(r));
 	}
 	fputs("<h3>Rules, as measured</h3>\n", out);
@@ -383,9 +343,9 @@ static void calibrate_rules(FILE *out, const json_t *doc)
 	fputs("<p>", out);
 	if (json_object_get(doc, "back_end"))
 		html_textf(out, "Back end hides a straddle: %s. ",
-			   json_str(json_object_get(doc, "back_end"), "why", ""));
+			   doc_str(json_object_get(doc, "back_end"), "why", ""));
 	html_textf(out, "Loop buffer: %s.",
-		   json_str(json_object_get(doc, "loop_buffer"), "why", ""));
+		   doc_str(json_object_get(doc, "loop_buffer"), "why", ""));
 	fputs("</p>\n", out);
 }
 
@@ -400,26 +360,26 @@ static void calibrate_profile(FILE *out, const json_t *p)
 
 	table_init(&t, 2, cols);
 	t.wrap[1] = true;
-	table_row(&t, "name", json_str(p, "name", ""));
-	table_row(&t, "covers", json_str(p, "cpus", ""));
+	table_row(&t, "name", doc_str(p, "name", ""));
+	table_row(&t, "covers", doc_str(p, "cpus", ""));
 	static const char *const nums[] = { "fetch", "uop_window", "line", "branch_window",
 					    "loop_buffer" };
 	static const char *const later[] = { "issue_width", "stores_per_cycle" };
 	for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
-		cell_text(buf, sizeof buf, "%.0f", json_num(p, nums[k]));
+		cell_text(buf, sizeof buf, "%.0f", doc_num(p, nums[k]));
 		table_row(&t, nums[k], buf);
 	}
 	for (size_t k = 0; k < sizeof later / sizeof later[0]; k++) {
 		if (!json_object_get(p, later[k]))
 			continue;       /* a file from before the back-end bound */
-		cell_text(buf, sizeof buf, "%.0f", json_num(p, later[k]));
+		cell_text(buf, sizeof buf, "%.0f", doc_num(p, later[k]));
 		table_row(&t, later[k], buf);
 	}
 	json_array_foreach(json_object_get(p, "straddle_windows"), i, v)
 		sb_addf(&w, "%s%lld B", i ? ", " : "", (long long)json_integer_value(v));
 	table_row(&t, "straddles that cost", w.len ? sb_str(&w) : "none");
-	table_row(&t, "branch rule", json_str(p, "branch_rule", ""));
-	table_row(&t, "evidence", json_str(p, "evidence", ""));
+	table_row(&t, "branch rule", doc_str(p, "branch_rule", ""));
+	table_row(&t, "evidence", doc_str(p, "evidence", ""));
 	fputs("<h3>The profile it made</h3>\n", out);
 	table_html(&t, out, "profile");
 	table_free(&t);
@@ -440,10 +400,10 @@ static void experiment_table(FILE *out, const json_t *ej, const struct points *p
 	json_array_foreach(pts, i, o) {
 		char pos[16];
 		struct point_text tx;
-		bool pred = s < pt->nshade && pt->shade[s] == json_num(o, "pos");
+		bool pred = s < pt->nshade && pt->shade[s] == doc_num(o, "pos");
 
 		s += pred;
-		cell_text(pos, sizeof pos, "%.0f", json_num(o, "pos"));
+		cell_text(pos, sizeof pos, "%.0f", doc_num(o, "pos"));
 		point_text(o, "p", true, &tx);
 		const char *with[] = { pos, tx.n, tx.stat, tx.ci, tx.median, tx.ratio, tx.p,
 				       json_is_true(json_object_get(o, "slow")) ? "slow" : "",
@@ -471,21 +431,21 @@ static void calibrate_experiment(FILE *out, const struct report_input *in, const
 
 	points_alloc(&pt, json_array_size(json_object_get(ej, "points")));
 	json_array_foreach(json_object_get(ej, "points"), i, o)
-		points_add(&pt, json_num(o, "pos"), o,
-			   prof && x && calib_predicted(prof, x, (uint32_t)json_num(o, "pos")));
+		points_add(&pt, doc_num(o, "pos"), o,
+			   prof && x && calib_predicted(prof, x, (uint32_t)doc_num(o, "pos")));
 	fputs("<h3>", out);
-	html_textf(out, "%s: %s", json_str(ej, "name", ""), json_str(ej, "what", ""));
+	html_textf(out, "%s: %s", doc_str(ej, "name", ""), doc_str(ej, "what", ""));
 	fputs("</h3>\n<p>", out);
-	html_textf(out, "%.0f rounds in %.1f s, stopped by %s.", json_num(ej, "rounds"),
-		   json_num(ej, "elapsed_s"), json_str(ej, "stopped_by", ""));
+	html_textf(out, "%.0f rounds in %.1f s, stopped by %s.", doc_num(ej, "rounds"),
+		   doc_num(ej, "elapsed_s"), doc_str(ej, "stopped_by", ""));
 	fputs("</p>\n", out);
 	if (pt.n > 1) {
-		struct plot_series s = { json_str(ej, "name", ""), pt.x, pt.y, pt.lo, pt.hi, pt.mark, pt.n };
+		struct plot_series s = { doc_str(ej, "name", ""), pt.x, pt.y, pt.lo, pt.hi, pt.mark, pt.n };
 
 		window_guides(pt.x[0], pt.x[pt.n - 1], 0, &g);
 		snprintf(id, sizeof id, "calibrate-%zu-x%zu", in->index, k + 1);
 		snprintf(title, sizeof title, "calibrate %s: %s time per call against position (95%% "
-			 "CI)", json_str(ej, "name", ""),
+			 "CI)", doc_str(ej, "name", ""),
 			 by_floor(json_array_get(json_object_get(ej, "points"), 0)) ?
 			 "floor (10th percentile)" : "median");
 		snprintf(note, sizeof note, "dashed: a window starts; grey bands: the profile %s "
@@ -508,7 +468,7 @@ static bool claimed_from(const json_t *doc, const json_t *ej)
 
 	json_array_foreach(json_object_get(doc, "rules"), i, r)
 		if (json_is_true(json_object_get(r, "claimed")) &&
-		    strcmp(json_str(r, "experiment", ""), json_str(ej, "name", "")) == 0)
+		    strcmp(doc_str(r, "experiment", ""), doc_str(ej, "name", "")) == 0)
 			return true;
 	return false;
 }
@@ -562,10 +522,10 @@ void html_section_calibrate(FILE *out, const struct report_input *in)
 		fputs("</p>\n", out);
 	}
 	json_array_foreach(exps, i, ej)
-		secs += isfinite(json_num(ej, "elapsed_s")) ? json_num(ej, "elapsed_s") : 0;
+		secs += isfinite(doc_num(ej, "elapsed_s")) ? doc_num(ej, "elapsed_s") : 0;
 	fputs("<p>", out);
 	html_textf(out, "CPU: %s. %zu experiments, %.0f s of measuring.",
-		   json_str(prof, "cpus", ""), json_array_size(exps), secs);
+		   doc_str(prof, "cpus", ""), json_array_size(exps), secs);
 	fputs("</p>\n", out);
 	calibrate_rules(out, in->doc);
 	calibrate_profile(out, prof);
@@ -584,11 +544,11 @@ static void place_settings(FILE *out, const json_t *doc)
 	html_textf(out, "%s of %s, loop %s, at offset %.0f of its line today; measured: %s; "
 		   "stopped by %s after %.0f rounds (%.1f s); output identical in %.0f of %.0f runs; "
 		   "%.0f functions moved; predicted by the profile %s.",
-		   json_str(p, "function", "functions"), json_str(p, "file", ""),
-		   json_str(p, "loop", "-"), json_num(p, "current"), json_str(p, "measure", ""),
-		   json_str(p, "stopped_by", ""), json_num(p, "rounds"), json_num(p, "elapsed_s"),
-		   json_num(c, "identical"), json_num(c, "runs"),
-		   json_num(json_object_get(doc, "moved"), "functions"), json_str(p, "profile", ""));
+		   doc_str(p, "function", "functions"), doc_str(p, "file", ""),
+		   doc_str(p, "loop", "-"), doc_num(p, "current"), doc_str(p, "measure", ""),
+		   doc_str(p, "stopped_by", ""), doc_num(p, "rounds"), doc_num(p, "elapsed_s"),
+		   doc_num(c, "identical"), doc_num(c, "runs"),
+		   doc_num(json_object_get(doc, "moved"), "functions"), doc_str(p, "profile", ""));
 	fputs("</p>\n", out);
 }
 
@@ -605,14 +565,14 @@ static void place_table(FILE *out, const json_t *metrics)
 	json_array_foreach(metrics, i, m) {
 		char off[16], pred[400], med[32], ci[64];
 		struct point_text pt;
-		const char *arm = json_str(m, "arm", "");
+		const char *arm = doc_str(m, "arm", "");
 
 		cell_text(off, sizeof off, strcmp(arm, "unmoved") && strcmp(arm, "random") ? "%.0f" : "-",
-			  json_num(m, "offset"));
+			  doc_num(m, "offset"));
 		point_text(m, "p_vs_best", true, &pt);
 		/* whole-program seconds: four places, where a kernel's ns need one */
-		cell_text(med, sizeof med, "%.4f", json_num(m, "median"));
-		snprintf(ci, sizeof ci, "[%.4f, %.4f]", json_num_at(m, "ci", 0), json_num_at(m, "ci", 1));
+		cell_text(med, sizeof med, "%.4f", doc_num(m, "median"));
+		snprintf(ci, sizeof ci, "[%.4f, %.4f]", doc_num_at(m, "ci", 0), doc_num_at(m, "ci", 1));
 		predicted_text(json_object_get(m, "predicted"), pred, sizeof pred);
 		const char *row[] = { arm, off, pt.n, med, ci, pt.ratio, pt.p,
 				      json_is_true(json_object_get(m, "slow")) ? "slow" : "", pred };
@@ -634,11 +594,11 @@ void html_section_place(FILE *out, const struct report_input *in)
 	points_alloc(&pt, json_array_size(metrics));
 	for (double o = 0; o < 4096; o++)       /* by offset, the moved arms */
 		json_array_foreach(metrics, i, m)
-			if (json_num(m, "offset") == o && strcmp(json_str(m, "arm", ""), "unmoved") &&
-			    strcmp(json_str(m, "arm", ""), "random"))
+			if (doc_num(m, "offset") == o && strcmp(doc_str(m, "arm", ""), "unmoved") &&
+			    strcmp(doc_str(m, "arm", ""), "random"))
 				points_add(&pt, o, m, json_array_size(json_object_get(m, "predicted")) > 0);
 	if (pt.n > 1) {
-		struct plot_series s = { json_str(json_object_get(in->doc, "place"), "function", ""),
+		struct plot_series s = { doc_str(json_object_get(in->doc, "place"), "function", ""),
 					 pt.x, pt.y, pt.lo, pt.hi, pt.mark, pt.n };
 		struct plot p = { "the whole program's median per placement of the loop (95% CI)",
 				  "offset of the loop in its line", "seconds (or the metric)", &s, 1,

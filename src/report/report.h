@@ -28,9 +28,6 @@ void table_row(struct table *t, ...);
 /* The same from an array of ncols strings. */
 void table_row_v(struct table *t, const char *const *cells);
 void table_print(const struct table *t, FILE *out);
-/* The same as an HTML <table> (class: NULL or the table's class); right-
- * aligned columns get class="num", wrapping ones class="wrap". */
-void table_html(const struct table *t, FILE *out, const char *class);
 void table_free(struct table *t);
 
 /* An SVG line plot (svg.c): points with optional whiskers, marked points
@@ -231,42 +228,11 @@ struct report_input {
 	size_t index;                   /* 1-based among the inputs of that command */
 };
 
-/* Text and attribute values: < > & " ' escaped, invalid UTF-8 as U+FFFD. */
-void html_text(FILE *out, const char *s);
-/* printf, escaped. */
-void html_textf(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A field of obj as text: strings escaped, numbers printed, else "-". */
-void html_field(FILE *out, const json_t *obj, const char *key);
-/* "<p class="more">N more rows not shown (of TOTAL).</p>" when shown < total. */
-void html_more(FILE *out, size_t shown, size_t total, const char *what);
-/* <section class="result KIND" id="KIND-N"><h2>HEADING: path</h2>, and </section>. */
-void html_section_begin(FILE *out, const struct report_input *in, const char *heading);
-void html_section_end(FILE *out);
-/* A plot's opening tag: <svg id="ID" role="img" aria-labelledby="ID-title"
- * ...><title id="ID-title">TITLE</title>; ID like "scan-1-layout-1". */
-void html_svg_begin(FILE *out, const char *id, const char *title, unsigned width,
-		    unsigned height);
-
 /* The whole page: header (machines, tool versions, command lines and
  * times), contents, then one section per input in the order given, the
  * bench inputs together. */
 int report_html(FILE *out, const struct report_input *in, size_t n);
 
-/* One function per kind of result: html_layout.c (scan, diff, record),
- * html_measure.c (sweep, calibrate, compare, bench). */
-void html_section_scan(FILE *out, const struct report_input *in);
-void html_section_diff(FILE *out, const struct report_input *in);
-void html_section_record(FILE *out, const struct report_input *in);
-void html_section_sweep(FILE *out, const struct report_input *in);
-void html_section_place(FILE *out, const struct report_input *in);
-void html_section_calibrate(FILE *out, const struct report_input *in);
-void html_section_compare(FILE *out, const struct report_input *in);
-/* Bench results are compared with each other: all of them at once. */
-void html_section_benches(FILE *out, const struct report_input *in, size_t n);
-/* Before any page is written: a sweep, bench, calibrate or compare input
- * read as its own command reads it (results_read, the profile file's
- * checks): 0, or -1 with one line naming the file in *e. Other kinds: 0. */
-int report_check_measured(const struct report_input *in, struct err *e);
 /* One result file read for the page (read_input, JSON without duplicate
  * keys, a kind the page shows with the field it cannot do without, and
  * report_check_measured): 0 with in set (in->doc the caller's), or -1 with

@@ -8,7 +8,7 @@
  * Series and sides are told apart by marker shape and dash as well as hue;
  * marked points are filled and ringed, the others hollow; the legend and
  * notes sit above the plot area, never over the data. */
-#include "report.h"
+#include "internal.h"
 
 #include <math.h>
 #include <stdlib.h>
