@@ -203,6 +203,12 @@ int results_read_perf_script(const char *path, struct hot_run *h, struct err *e)
 /* Write `doc` to stdout ("-") or atomically to path. */
 int results_write(json_t *doc, const char *path, struct err *e);
 
+/* ---- straddle kernels --json (kernels.c) ---- */
+
+/* Every built-in kernel with the features it needs (have: this CPU's
+ * KFEAT_*, for what it lacks), and --check's counts unless check is NULL. */
+json_t *results_kernels(unsigned have, const struct kernels_check_result *check);
+
 /* ---- profile files (profile.c) ---- */
 
 /* A profile's fields as JSON (straddle uarch --json, calibrate's file). */
