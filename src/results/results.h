@@ -193,6 +193,24 @@ const struct metric *results_counterpart(const struct result_file *base, const s
 json_t *results_record_file(const struct hot_file *f, struct scan_result *r,
 			    const char *error);
 json_t *results_record_kernel(const struct hot_run *h);
+/* The whole record document: the sampling's event and counts, the run,
+ * the files (results_record_file's) and the kernel (results_record_kernel's
+ * or NULL), both taken; the notes the event's, the kernel's and `few`
+ * (each when set), and that kernel symbols were hidden. */
+struct record_doc {
+	int argc;
+	char **argv;                    /* straddle's own */
+	const struct sampling *s;
+	unsigned long hz;
+	bool hz_auto;                   /* chosen, not given with -F */
+	double sample_cost_ns;          /* < 0: not measured */
+	int exit_status;                /* the program's */
+	uint64_t outside;               /* samples in a file but outside its segments */
+	json_t *files, *kernel;
+	bool ksyms_hidden;
+	const char *few;                /* a note on too few samples, or "" */
+};
+json_t *results_record(const struct record_doc *d);
 /* Read a record back for scan --hot: 0, or -1 with one line in e. */
 int results_read_record(const char *path, struct hot_run *h, struct err *e);
 /* The text of `perf script -F ip,dso,sym` or its default output
