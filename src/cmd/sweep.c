@@ -454,24 +454,23 @@ static void print_csv(const struct sweep_cmd *c)
 
 static int write_json(const struct sweep_cmd *c)
 {
-	json_t *doc = results_sweep(&c->s, c->host->name, c->argc, c->argv);
+	struct sweep_agreement *agree = xcalloc(c->nkernels * c->nprofiles + 1, sizeof *agree);
+	size_t n = 0;
+	json_t *doc;
 	struct err e;
 	int rc;
 
-	json_t *agree = json_array();
 	for (size_t k = 0; k < c->nkernels; k++)
-		for (size_t p = 0; c->kernels[k]->placeable && p < c->nprofiles; p++) {
-			size_t total, n = agreement(c, p, c->kernels[k], &total);
-
-			json_array_append_new(agree, json_pack("{s:s, s:s, s:i, s:i}", "kernel",
-				c->kernels[k]->name, "profile", c->profiles[p]->name, "agree",
-				(int)n, "offsets", (int)total));
+		for (size_t p = 0; c->kernels[k]->placeable && p < c->nprofiles; p++, n++) {
+			agree[n] = (struct sweep_agreement){ c->kernels[k]->name, c->profiles[p]->name, 0, 0 };
+			agree[n].agree = agreement(c, p, c->kernels[k], &agree[n].offsets);
 		}
-	json_object_set_new(doc, "agreement", agree);
+	doc = results_sweep(&c->s, c->host->name, agree, n, c->argc, c->argv);
 	rc = results_write(doc, c->out_json, &e);
 	if (rc)
 		complain(c->out_json, "%s", e.msg);
 	json_decref(doc);
+	free(agree);
 	return rc;
 }
 

@@ -139,7 +139,14 @@ int results_diff(FILE *f, json_t *head, const struct diff_image *old,
 
 /* ---- sweep's result file (sweep.c) ---- */
 
-json_t *results_sweep(const struct sweep *s, const char *profile, int argc, char **argv);
+/* How many of a kernel's measured offsets a profile's prediction agreed
+ * with (sweep's "agreement"). */
+struct sweep_agreement {
+	const char *kernel, *profile;
+	size_t agree, offsets;
+};
+json_t *results_sweep(const struct sweep *s, const char *profile,
+		      const struct sweep_agreement *agree, size_t nagree, int argc, char **argv);
 
 /* ---- place's result file (place.c) ---- */
 

@@ -26,9 +26,11 @@ static json_t *variant_json(const struct sweep *s, const struct variant *v)
 		"half_ratios", v->half_ratio[0], v->half_ratio[1], "p_vs_best", v->p_vs_best, "slow", v->slow, "predicted", pred, "samples", samples);
 }
 
-json_t *results_sweep(const struct sweep *s, const char *profile, int argc, char **argv)
+json_t *results_sweep(const struct sweep *s, const char *profile,
+		      const struct sweep_agreement *agree, size_t nagree, int argc, char **argv)
 {
 	json_t *doc = results_run_info("sweep", argc, argv), *metrics = json_array();
+	json_t *agreement = json_array();
 
 	json_object_set_new(doc, "clock", json_pack("{s:s, s:f, s:f}", "source",
 		s->clock.source, "ns_per_tick", s->clock.ns_per_tick, "resolution_ns",
@@ -42,5 +44,10 @@ json_t *results_sweep(const struct sweep *s, const char *profile, int argc, char
 	for (size_t i = 0; i < s->n; i++)
 		json_array_append_new(metrics, variant_json(s, &s->v[i]));
 	json_object_set_new(doc, "metrics", metrics);
+	for (size_t i = 0; i < nagree; i++)
+		json_array_append_new(agreement, json_pack("{s:s, s:s, s:i, s:i}", "kernel",
+			agree[i].kernel, "profile", agree[i].profile, "agree", (int)agree[i].agree,
+			"offsets", (int)agree[i].offsets));
+	json_object_set_new(doc, "agreement", agreement);
 	return doc;
 }
