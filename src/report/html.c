@@ -175,17 +175,13 @@ static void contents(FILE *out, const struct report_input *in, size_t n)
 
 typedef void section_fn(FILE *out, const struct report_input *in);
 
-static const struct {
-	const char *command;
-	section_fn *section;
-} kinds[] = {
-	{ "scan", html_section_scan },
-	{ "diff", html_section_diff },
-	{ "record", html_section_record },
-	{ "sweep", html_section_sweep },
-	{ "place", html_section_place },
-	{ "calibrate", html_section_calibrate },
-	{ "compare", html_section_compare },
+/* Each kind's section, by the kinds' one table (results/kinds.c); bench
+ * files are shown together (html_section_benches), compared. */
+static section_fn *const section_of[RESULT_KINDS] = {
+	[RESULT_SCAN] = html_section_scan, [RESULT_DIFF] = html_section_diff,
+	[RESULT_RECORD] = html_section_record, [RESULT_SWEEP] = html_section_sweep,
+	[RESULT_PLACE] = html_section_place, [RESULT_CALIBRATE] = html_section_calibrate,
+	[RESULT_COMPARE] = html_section_compare,
 };
 
 static void sections(FILE *out, const struct report_input *in, size_t n)
@@ -193,15 +189,11 @@ static void sections(FILE *out, const struct report_input *in, size_t n)
 	struct report_input *benches = xcalloc(n + 1, sizeof *benches);
 	size_t nbench = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		if (strcmp(in[i].command, "bench") == 0) {
+	for (size_t i = 0; i < n; i++)
+		if (in[i].kind == RESULT_BENCH)
 			benches[nbench++] = in[i];
-			continue;
-		}
-		for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-			if (strcmp(in[i].command, kinds[k].command) == 0)
-				kinds[k].section(out, &in[i]);
-	}
+		else
+			section_of[in[i].kind](out, &in[i]);
 	if (nbench)
 		html_section_benches(out, benches, nbench);
 	free(benches);

@@ -421,27 +421,13 @@ static void benches_compared(FILE *out, const struct report_input *in,
 void html_section_benches(FILE *out, const struct report_input *in, size_t n)
 {
 	struct result_file *f = xcalloc(n, sizeof *f);
-	bool ok = true;
 
 	for (size_t i = 0; i < n; i++) {
-		struct err e = { "" };
-
-		/* report_check_input read each of them once already */
-		if (results_read(in[i].path, &f[i], &e)) {
-			html_section_begin(out, &in[i], "bench");
-			fputs("<p>", out);
-			html_textf(out, "%s", e.msg);
-			fputs("</p>\n", out);
-			html_section_end(out);
-			ok = false;
-			continue;
-		}
+		f[i] = in[i].file;      /* read once, by report_input_read */
 		bench_section(out, &in[i], &f[i]);
 	}
-	if (ok && n > 1)
+	if (n > 1)
 		benches_compared(out, in, f, n);
-	for (size_t i = 0; i < n; i++)
-		results_file_free(&f[i]);
 	free(f);
 }
 
@@ -508,121 +494,4 @@ void html_section_compare(FILE *out, const struct report_input *in)
 	change_table(out, rows, n, alpha, threshold, id);
 	free(rows);
 	html_section_end(out);
-}
-
-/* ---- reading the measured kinds before the page is written ---- */
-
-/* Each comparison's run counts are counts: fuzz_report found a missing
- * "base_runs" made NaN and then a size_t (UBSan, issue 25). */
-static int check_compare_runs(const char *path, const json_t *metrics, struct err *e)
-{
-	const json_t *m, *x;
-	size_t i, k;
-
-	json_array_foreach(metrics, i, m) {
-		json_array_foreach(json_object_get(m, "new"), k, x) {
-			const json_t *b = json_object_get(x, "base_runs"), *r = json_object_get(x, "runs");
-
-			if (!json_is_integer(b) || !json_is_integer(r) || json_integer_value(b) < 0 ||
-			    json_integer_value(r) < 0)
-				return err_set(e, "%s: metric %zu, comparison %zu: \"base_runs\" and "
-					       "\"runs\" are not counts", path, i, k);
-		}
-	}
-	return 0;
-}
-
-int report_check_measured(const struct report_input *in, struct err *e)
-{
-	if (strcmp(in->command, "bench") == 0 || strcmp(in->command, "sweep") == 0 ||
-	    strcmp(in->command, "place") == 0) {
-		struct result_file f;
-		int rc = results_read(in->path, &f, e);
-
-		results_file_free(&f);
-		return rc;
-	}
-	if (strcmp(in->command, "calibrate") == 0) {
-		struct calib_experiment *x;
-		struct host h;
-		size_t n;
-		int rc = results_calibration_read(in->path, &h, NULL, &x, &n, e);
-
-		calib_free(x, n);
-		return rc ? rc : results_profile_load(in->path, e) ? 0 : -1;
-	}
-	if (strcmp(in->command, "compare") == 0) {
-		const json_t *m = json_object_get(in->doc, "metrics");
-
-		if (!json_is_array(m) || !json_is_string(json_object_get(in->doc, "base")))
-			return err_set(e, "%s: a compare document without \"base\" and \"metrics\"",
-				       in->path);
-		return check_compare_runs(in->path, m, e);
-	}
-	return 0;
-}
-
-/* ---- one input of the page ---- */
-
-/* The kinds of result a page can show (a document's "command") and the
- * field without which a document of that kind is not one. */
-static const struct {
-	const char *command, *needs;
-} known[] = {
-	{ "scan", "files" }, { "diff", "summary" }, { "record", "files" }, { "sweep", NULL },
-	{ "place", "moved" }, { "calibrate", NULL }, { "bench", NULL }, { "compare", NULL },
-};
-
-static int known_command(const char *name)
-{
-	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-		if (name && strcmp(name, known[i].command) == 0)
-			return (int)i;
-	return -1;
-}
-
-/* What a document is, against the kinds: 0 with *kind, or -1 with why. */
-static int check_kind(const char *path, const json_t *doc, int *kind, struct err *e)
-{
-	const char *name = json_string_value(json_object_get(doc, "command"));
-
-	if (!json_is_object(doc) || !name)
-		return err_set(e, "%s: not a straddle result file (no \"command\")", path);
-	*kind = known_command(name);
-	if (*kind < 0)
-		return err_set(e, "%s: a '%s' result has no section in a report (one of scan, diff, "
-			       "record, sweep, calibrate, bench, compare)", path, name);
-	if (known[*kind].needs && !json_object_get(doc, known[*kind].needs))
-		return err_set(e, "%s: a %s result without \"%s\"", path, name,
-			       known[*kind].needs);
-	return 0;
-}
-
-int report_input_read(const char *path, struct report_input *in, struct err *e)
-{
-	json_error_t je;
-	json_t *doc;
-	struct err why;
-	char *buf;
-	size_t len;
-	int kind = 0;
-
-	if (read_input(path, INPUT_LIMIT, &buf, &len, &why))
-		return err_set(e, "%s: %s", path, why.msg);
-	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
-	free(buf);
-	if (!doc)
-		return err_set(e, "%s: not a JSON result: %s (line %d)", path, je.text, je.line);
-	if (check_kind(path, doc, &kind, e)) {
-		json_decref(doc);
-		return -1;
-	}
-	*in = (struct report_input){ path, doc, known[kind].command, 0 };
-	/* the measured kinds, read as their own commands read them */
-	if (report_check_measured(in, &why)) {
-		json_decref(doc);
-		in->doc = NULL;
-		return err_set(e, "report: %s", why.msg);
-	}
-	return 0;
 }

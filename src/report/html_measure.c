@@ -505,22 +505,13 @@ void html_section_calibrate(FILE *out, const struct report_input *in)
 {
 	const json_t *exps = json_object_get(in->doc, "experiments"), *ej;
 	const json_t *prof = json_object_get(in->doc, "profile");
-	struct calib_experiment *x = NULL;
-	size_t nx = 0, i;
-	struct host h;
-	struct err e = { "" };
-	const struct profile *p;
+	size_t i;
 	double secs = 0;
 
 	html_section_begin(out, in, "calibrate");
-	/* the experiments' geometry and the profile, read as calibrate
-	 * --from and --uarch FILE read them: the bands are calibrate's own */
-	p = results_profile_load(in->path, &e);
-	if (!p || results_calibration_read(in->path, &h, NULL, &x, &nx, &e)) {
-		fputs("<p>", out);
-		html_textf(out, "No predicted bands: %s", e.msg);
-		fputs("</p>\n", out);
-	}
+	/* the experiments' geometry and the profile, as calibrate --from and
+	 * --uarch FILE read them (report_input_read did, once): the bands
+	 * are calibrate's own */
 	json_array_foreach(exps, i, ej)
 		secs += isfinite(doc_num(ej, "elapsed_s")) ? doc_num(ej, "elapsed_s") : 0;
 	fputs("<p>", out);
@@ -529,8 +520,7 @@ void html_section_calibrate(FILE *out, const struct report_input *in)
 	fputs("</p>\n", out);
 	calibrate_rules(out, in->doc);
 	calibrate_profile(out, prof);
-	calibrate_experiments(out, in, x, nx, p);
-	calib_free(x, nx);
+	calibrate_experiments(out, in, in->cal.x, in->cal.nx, in->cal.profile);
 	html_section_end(out);
 }
 

@@ -55,9 +55,5 @@ void html_section_calibrate(FILE *out, const struct report_input *in);
 void html_section_compare(FILE *out, const struct report_input *in);
 /* Bench results are compared with each other: all of them at once. */
 void html_section_benches(FILE *out, const struct report_input *in, size_t n);
-/* Before any page is written: a sweep, bench, calibrate or compare input
- * read as its own command reads it (results_read, the profile file's
- * checks): 0, or -1 with one line naming the file in *e. Other kinds: 0. */
-int report_check_measured(const struct report_input *in, struct err *e);
 
 #endif

@@ -221,11 +221,24 @@ void report_bench(FILE *out, const struct bench_record *b);
  * <table>, or <details><summary>data</summary><table>...). The browser
  * test (tests/browser) relies on this. */
 
+/* A calibrate file as the page needs it: the profile it made and its
+ * experiments, as calibrate --from and --uarch FILE read them. */
+struct report_calibration {
+	const struct profile *profile;  /* kept until exit (results_profile_of) */
+	struct host host;               /* the machine it was measured on */
+	struct calib_experiment *x;
+	size_t nx;
+};
+
 struct report_input {
 	const char *path;               /* as given */
 	json_t *doc;                    /* the result document */
+	enum result_kind kind;
 	const char *command;            /* its "command": scan, diff, record, ... */
 	size_t index;                   /* 1-based among the inputs of that command */
+	/* read once, by report_input_read, as their own commands read them */
+	struct result_file file;        /* bench, sweep, place: the metrics and runs */
+	struct report_calibration cal;  /* calibrate */
 };
 
 /* The whole page: header (machines, tool versions, command lines and
@@ -233,11 +246,14 @@ struct report_input {
  * bench inputs together. */
 int report_html(FILE *out, const struct report_input *in, size_t n);
 
-/* One result file read for the page (read_input, JSON without duplicate
- * keys, a kind the page shows with the field it cannot do without, and
- * report_check_measured): 0 with in set (in->doc the caller's), or -1 with
- * the line after "straddle: " in e. The command and the fuzz target
- * (fuzz/fuzz_report.c) read through it alike. */
+/* One result file read for the page, once (input.c: read_input, JSON
+ * without duplicate keys, a kind the page shows with the field it cannot
+ * do without, and the kind's own reader: results_file_of for bench, sweep
+ * and place, the profile and experiments of calibrate, the run counts of
+ * compare): 0 with in set (report_input_free it), or -1 with the line
+ * after "straddle: " in e and nothing to free. The command and the fuzz
+ * target (fuzz/fuzz_report.c) read through it alike. */
 int report_input_read(const char *path, struct report_input *in, struct err *e);
+void report_input_free(struct report_input *in);
 
 #endif

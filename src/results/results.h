@@ -171,6 +171,26 @@ struct metric {
 	size_t nruns;
 };
 
+/* The kinds of result file (kinds.c): one table for report and compare,
+ * in the order their lists name them. */
+enum result_kind {
+	RESULT_SCAN, RESULT_DIFF, RESULT_RECORD, RESULT_BENCH, RESULT_SWEEP, RESULT_PLACE,
+	RESULT_CALIBRATE, RESULT_COMPARE, RESULT_KINDS
+};
+
+struct result_kind_info {
+	const char *command;            /* the document's "command" */
+	const char *needs;              /* a field a document of the kind has, or NULL */
+	bool metrics;                   /* metrics with runs of samples: results_read, compare */
+};
+
+const struct result_kind_info *result_kind(enum result_kind k);
+/* The kind of a document's "command", -1 for none of them. */
+int result_kind_of(const char *command);
+/* "scan, diff, ... and compare" (metrics_only: "bench, sweep and place";
+ * last: the word before the last, "and" or "or"). */
+void result_kind_list(bool metrics_only, const char *last, char *buf, size_t n);
+
 struct result_file {
 	char *path;
 	json_t *doc;                    /* the (first) file's document */
@@ -187,6 +207,9 @@ struct result_file {
  * pooled in name order). 0, or -1 with one line, naming the file, saying
  * what is wrong with it. */
 int results_read(const char *path, struct result_file *r, struct err *e);
+/* The same of one file's document already parsed (doc: the caller's, r
+ * holds a reference of its own); results_file_free(r) also on error. */
+int results_file_of(const char *path, json_t *doc, struct result_file *r, struct err *e);
 void results_file_free(struct result_file *r);
 const struct metric *results_metric(const struct result_file *r, const char *name);
 /* m of base in r: the metric of that name, or for a kernel that base and r
@@ -249,6 +272,9 @@ json_t *results_calibration(json_t *head, const struct profile *p, const struct 
 /* model.h's profile_loader: the profile of a calibrate file, kept until
  * exit, or NULL with "PATH: what is wrong" in *e. */
 const struct profile *results_profile_load(const char *path, struct err *e);
+/* The same of a document already parsed (the page of straddle report
+ * reads each file once). */
+const struct profile *results_profile_of(const char *path, const json_t *doc, struct err *e);
 /* Frees every profile loaded so far, for a process that loads profiles
  * without end (fuzz/fuzz_report.c: each input a calibrate file, read twice
  * for a page); nothing may hold one then. */
@@ -261,6 +287,8 @@ void results_profiles_forget(void);
  * calib_free(*out, *n) afterwards, also on error. */
 int results_calibration_read(const char *path, struct host *h, json_t **machine,
 			     struct calib_experiment **out, size_t *n, struct err *e);
+int results_calibration_of(const char *path, const json_t *doc, struct host *h,
+			   json_t **machine, struct calib_experiment **out, size_t *n, struct err *e);
 
 /* ---- SARIF 2.1.0 (sarif.c): scan's and diff's rows as code-scanning alerts ---- */
 
