@@ -63,50 +63,16 @@ static void points_free(struct points *p)
 	free(p->x), free(p->y), free(p->lo), free(p->hi), free(p->shade), free(p->mark);
 }
 
-/* What a placement was judged by. Sweep and calibrate compare floors (the
- * 10th percentile: stats/floor.c says why not the median), so a file
- * with floors is drawn by them, with the floor's CI (a sweep file has it;
- * a calibrate file has the samples it comes from); an older file by its
- * median and the median's CI. */
-struct judged {
-	double y, lo, hi;
-};
-
-static bool by_floor(const json_t *o)
+/* A placement's point: what it was judged by (results_measured_point:
+ * its floor and the floor's CI, or an older file's median), marked when
+ * measured slow, shaded when predicted. */
+static void points_add(struct points *p, double x, const struct measured_point *m, bool predicted)
 {
-	return json_is_number(json_object_get(o, "floor"));
-}
-
-static struct judged judged_of(const json_t *o)
-{
-	const json_t *a = json_object_get(o, "samples"), *v;
-	struct summary sum;
-	double *x;
-	size_t i;
-
-	if (!by_floor(o))
-		return (struct judged){ doc_num(o, "median"), doc_num_at(o, "ci", 0),
-					doc_num_at(o, "ci", 1) };
-	if (json_is_array(json_object_get(o, "floor_ci")))
-		return (struct judged){ doc_num(o, "floor"), doc_num_at(o, "floor_ci", 0),
-					doc_num_at(o, "floor_ci", 1) };
-	x = xcalloc(json_array_size(a) + 1, sizeof *x);
-	json_array_foreach(a, i, v)
-		x[i] = json_number_value(v);
-	stats_summarize(x, json_array_size(a), 1, true, &sum);
-	free(x);
-	return (struct judged){ doc_num(o, "floor"), sum.floor_lo, sum.floor_hi };
-}
-
-static void points_add(struct points *p, double x, const json_t *o, bool predicted)
-{
-	struct judged j = judged_of(o);
-
 	p->x[p->n] = x;
-	p->y[p->n] = j.y;
-	p->lo[p->n] = j.lo;
-	p->hi[p->n] = j.hi;
-	p->mark[p->n] = json_is_true(json_object_get(o, "slow"));
+	p->y[p->n] = m->y;
+	p->lo[p->n] = m->lo;
+	p->hi[p->n] = m->hi;
+	p->mark[p->n] = m->slow;
 	if (predicted)
 		p->shade[p->nshade++] = x;
 	p->n++;
@@ -119,16 +85,14 @@ struct point_text {
 	char n[24], stat[32], ci[64], median[32], ratio[32], p[32];
 };
 
-static void point_text(const json_t *o, const char *pkey, bool fine, struct point_text *t)
+static void point_text(const struct measured_point *m, bool fine, struct point_text *t)
 {
-	struct judged j = judged_of(o);
-
-	snprintf(t->n, sizeof t->n, "%zu", json_array_size(json_object_get(o, "samples")));
-	cell_text(t->stat, sizeof t->stat, fine ? "%.2f" : "%.1f", j.y);
-	snprintf(t->ci, sizeof t->ci, fine ? "[%.2f, %.2f]" : "[%.1f, %.1f]", j.lo, j.hi);
-	cell_text(t->median, sizeof t->median, fine ? "%.2f" : "%.1f", doc_num(o, "median"));
-	cell_text(t->ratio, sizeof t->ratio, "%.3f", doc_num(o, "ratio"));
-	cell_text(t->p, sizeof t->p, doc_num(o, "ratio") == 1 ? "-" : "%.3g", doc_num(o, pkey));
+	snprintf(t->n, sizeof t->n, "%zu", m->n);
+	cell_text(t->stat, sizeof t->stat, fine ? "%.2f" : "%.1f", m->y);
+	snprintf(t->ci, sizeof t->ci, fine ? "[%.2f, %.2f]" : "[%.1f, %.1f]", m->lo, m->hi);
+	cell_text(t->median, sizeof t->median, fine ? "%.2f" : "%.1f", m->median);
+	cell_text(t->ratio, sizeof t->ratio, "%.3f", m->ratio);
+	cell_text(t->p, sizeof t->p, m->ratio == 1 ? "-" : "%.3g", m->p);
 }
 
 /* A table's columns: `head` with "STAT" the judged statistic's, and the
@@ -149,19 +113,18 @@ static size_t judged_columns(const char *const *head, size_t n, bool floor, cons
 /* ---- sweep ---- */
 
 /* "loop-straddles-window@64,..." of a placement's predicted hazards. */
-static void predicted_text(const json_t *pred, char *buf, size_t n)
+static void predicted_text(const struct measured_point *m, char *buf, size_t n)
 {
-	size_t i, used = 0;
-	const json_t *h;
+	size_t used = 0;
 
 	buf[0] = 0;
-	if (!json_is_array(pred) || json_array_size(pred) == 0) {
+	if (m->npredicted == 0) {
 		snprintf(buf, n, "-");
 		return;
 	}
-	json_array_foreach(pred, i, h) {
-		int k = snprintf(buf + used, n - used, "%s%s@%lld", i ? ", " : "", doc_str(h, "rule", ""),
-				 (long long)json_integer_value(json_object_get(h, "window")));
+	for (size_t i = 0; i < m->npredicted; i++) {
+		int k = snprintf(buf + used, n - used, "%s%s@%lld", i ? ", " : "",
+				 m->predicted[i].rule ? m->predicted[i].rule : "", m->predicted[i].window);
 
 		if (k < 0 || (size_t)k >= n - used)
 			break;
@@ -169,32 +132,36 @@ static void predicted_text(const json_t *pred, char *buf, size_t n)
 	}
 }
 
-static void sweep_table(FILE *out, const json_t *metrics, const char *kernel)
+static bool same_kernel(const struct measured_point *m, const char *kernel)
+{
+	return strcmp(m->kernel ? m->kernel : "", kernel) == 0;
+}
+
+static void sweep_table(FILE *out, const struct sweep_doc *sw, const char *kernel)
 {
 	static const char *const head[] = { ">offset", ">loop@64", ">samples", ">STAT",
 		">95% CI", ">MEDIAN", ">GB/s", ">ratio", ">p", "slow", "predicted" };
-	bool floor = by_floor(json_array_get(metrics, 0));
+	bool floor = sw->n && sw->pt[0].by_floor;
 	const char *cols[11];
-	size_t ncols = judged_columns(head, 11, floor, cols), i;
+	size_t ncols = judged_columns(head, 11, floor, cols);
 	struct table t;
-	const json_t *m;
 
 	table_init(&t, ncols, cols);
 	t.wrap[ncols - 1] = true;
-	json_array_foreach(metrics, i, m) {
+	for (size_t i = 0; i < sw->n; i++) {
+		const struct measured_point *m = &sw->pt[i];
 		char off[16], loop[16], gbs[32], pred[400];
 		struct point_text pt;
 
-		if (strcmp(doc_str(m, "kernel", ""), kernel) != 0)
+		if (!same_kernel(m, kernel))
 			continue;
-		cell_text(off, sizeof off, "%.0f", doc_num(m, "offset"));
-		cell_text(loop, sizeof loop, "%.0f", doc_num(m, "loop_offset"));
-		cell_text(gbs, sizeof gbs, "%.2f", doc_num(m, "gbps"));
-		point_text(m, "p_vs_best", false, &pt);
-		predicted_text(json_object_get(m, "predicted"), pred, sizeof pred);
+		cell_text(off, sizeof off, "%.0f", m->offset);
+		cell_text(loop, sizeof loop, "%.0f", m->loop_offset);
+		cell_text(gbs, sizeof gbs, "%.2f", m->gbps);
+		point_text(m, false, &pt);
+		predicted_text(m, pred, sizeof pred);
 		const char *with[] = { off, loop, pt.n, pt.stat, pt.ci, pt.median, gbs, pt.ratio,
-				       pt.p, json_is_true(json_object_get(m, "slow")) ? "slow" : "",
-				       pred };
+				       pt.p, m->slow ? "slow" : "", pred };
 		const char *without[] = { off, loop, pt.n, pt.stat, pt.ci, gbs, pt.ratio, pt.p,
 					  with[9], pred };
 		table_row_v(&t, floor ? with : without);
@@ -203,40 +170,38 @@ static void sweep_table(FILE *out, const json_t *metrics, const char *kernel)
 	table_free(&t);
 }
 
-static void sweep_agreement(FILE *out, const json_t *doc, const char *kernel)
+static void sweep_agreement(FILE *out, const struct sweep_doc *sw, const char *kernel)
 {
-	size_t i;
-	const json_t *a;
+	for (size_t i = 0; i < sw->nagree; i++) {
+		const struct sweep_agreement *a = &sw->agree[i];
 
-	json_array_foreach(json_object_get(doc, "agreement"), i, a) {
-		if (strcmp(doc_str(a, "kernel", ""), kernel) != 0)
+		if (strcmp(a->kernel ? a->kernel : "", kernel) != 0)
 			continue;
 		fputs("<p>", out);
-		html_textf(out, "The model (%s) and the measurement agree on %.0f of %.0f offsets.",
-			   doc_str(a, "profile", ""), doc_num(a, "agree"), doc_num(a, "offsets"));
+		html_textf(out, "The model (%s) and the measurement agree on %zu of %zu offsets.",
+			   a->profile ? a->profile : "", a->agree, a->offsets);
 		fputs("</p>\n", out);
 	}
 }
 
-static void sweep_kernel(FILE *out, const struct report_input *in, const char *kernel,
-			 size_t k)
+static void sweep_kernel(FILE *out, const struct report_input *in, const struct sweep_doc *sw,
+			 const char *kernel, size_t k)
 {
-	const json_t *metrics = json_object_get(in->doc, "metrics"), *m;
 	struct points pt;
 	struct guides g;
 	long shift = 0;
-	size_t i;
 	char id[64], title[200], note[200];
 
-	points_alloc(&pt, json_array_size(metrics));
-	json_array_foreach(metrics, i, m) {
-		if (strcmp(doc_str(m, "kernel", ""), kernel) != 0)
+	points_alloc(&pt, sw->n);
+	for (size_t i = 0; i < sw->n; i++) {
+		const struct measured_point *m = &sw->pt[i];
+
+		if (!same_kernel(m, kernel))
 			continue;
 		/* the loop's first byte is loop_offset into a line at this offset */
-		shift = (((long)json_integer_value(json_object_get(m, "loop_offset")) -
-			  (long)json_integer_value(json_object_get(m, "offset"))) % 64 + 64) % 64;
-		points_add(&pt, doc_num(m, "offset"), m,
-			   json_array_size(json_object_get(m, "predicted")) > 0);
+		shift = (((isfinite(m->loop_offset) ? (long)m->loop_offset : 0) -
+			  (isfinite(m->offset) ? (long)m->offset : 0)) % 64 + 64) % 64;
+		points_add(&pt, m->offset, m, m->npredicted_all > 0);
 	}
 	fputs("<h3>", out);
 	html_text(out, kernel);
@@ -247,45 +212,47 @@ static void sweep_kernel(FILE *out, const struct report_input *in, const char *k
 		window_guides(pt.x[0], pt.x[pt.n - 1], shift, &g);
 		snprintf(id, sizeof id, "sweep-%zu-k%zu", in->index, k + 1);
 		snprintf(title, sizeof title, "%s: %s time per call against code offset (95%% CI)",
-			 kernel, by_floor(json_array_get(metrics, 0)) ? "floor (10th percentile)" :
-			 "median");
+			 kernel, sw->pt[0].by_floor ? "floor (10th percentile)" : "median");
 		snprintf(note, sizeof note, "dashed: the loop starts a window; grey bands: %s "
-			 "predicts a hazard", doc_str(json_object_get(in->doc, "sweep"), "profile", ""));
+			 "predicts a hazard", sw->profile ? sw->profile : "");
 		struct plot p = { title, "code offset (the loop starts at offset + its place in the "
 				  "kernel)", "ns per call", &s, 1, g.x, g.n, pt.shade, pt.nshade,
 				  note, g.label };
 		plot_svg_inline(out, &p, id);
 	}
-	sweep_table(out, metrics, kernel);
-	sweep_agreement(out, in->doc, kernel);
+	sweep_table(out, sw, kernel);
+	sweep_agreement(out, sw, kernel);
 	points_free(&pt);
 }
 
-static void sweep_settings(FILE *out, const json_t *doc)
+static const char *text_or(const char *s, const char *absent)
 {
-	const json_t *s = json_object_get(doc, "sweep"), *c = json_object_get(doc, "clock");
+	return s ? s : absent;
+}
 
+static void sweep_settings(FILE *out, const struct sweep_doc *s)
+{
 	fputs("<p>", out);
 	html_textf(out, "%.0f bytes per call, pinned to CPU %.0f; clock %s (resolution %.1f ns); "
 		   "stopped by %s after %.0f rounds (%.1f s); slow: p below %g and %g%% slower "
 		   "than the best offset; predicted by the profile %s; counters: %s.",
-		   doc_num(s, "size"), doc_num(s, "cpu"), doc_str(c, "source", ""), doc_num(c, "resolution_ns"),
-		   doc_str(s, "stopped_by", ""), doc_num(s, "rounds"), doc_num(s, "elapsed_s"), doc_num(s, "alpha"),
-		   100 * doc_num(s, "material"), doc_str(s, "profile", ""), doc_str(s, "counters", ""));
+		   s->size, s->cpu, text_or(s->clock_source, ""), s->resolution_ns,
+		   text_or(s->stopped_by, ""), s->rounds, s->elapsed_s, s->alpha, 100 * s->material,
+		   text_or(s->profile, ""), text_or(s->counters, ""));
 	fputs("</p>\n", out);
 }
 
 void html_section_sweep(FILE *out, const struct report_input *in)
 {
-	const json_t *metrics = json_object_get(in->doc, "metrics"), *m;
-	const char **seen = xcalloc(json_array_size(metrics) + 1, sizeof *seen);
-	size_t nseen = 0, i;
+	const struct sweep_doc *sw = &in->sweep;
+	const char **seen = xcalloc(sw->n + 1, sizeof *seen);
+	size_t nseen = 0;
 
 	html_section_begin(out, in, "sweep");
-	sweep_settings(out, in->doc);
+	sweep_settings(out, sw);
 	/* one plot per kernel, in the order the file names them */
-	json_array_foreach(metrics, i, m) {
-		const char *k = doc_str(m, "kernel", "");
+	for (size_t i = 0; i < sw->n; i++) {
+		const char *k = text_or(sw->pt[i].kernel, "");
 		size_t j = 0;
 
 		while (j < nseen && strcmp(seen[j], k) != 0)
@@ -293,7 +260,7 @@ void html_section_sweep(FILE *out, const struct report_input *in)
 		if (j < nseen)
 			continue;
 		seen[nseen++] = k;
-		sweep_kernel(out, in, k, j);
+		sweep_kernel(out, in, sw, k, j);
 	}
 	free(seen);
 	html_section_end(out);
@@ -391,26 +358,28 @@ static void experiment_table(FILE *out, const json_t *ej, const struct points *p
 	static const char *const head[] = { ">position", ">samples", ">STAT", ">95% CI",
 		">MEDIAN", ">ratio", ">p", "slow", "predicted" };
 	const json_t *pts = json_object_get(ej, "points"), *o;
-	bool floor = by_floor(json_array_get(pts, 0));
+	struct measured_point first, m;
 	const char *cols[9];
-	size_t ncols = judged_columns(head, 9, floor, cols), i, s = 0;
+	size_t ncols, i, s = 0;
 	struct table t;
 
+	results_measured_point(json_array_get(pts, 0), "p", &first);
+	ncols = judged_columns(head, 9, first.by_floor, cols);
 	table_init(&t, ncols, cols);
 	json_array_foreach(pts, i, o) {
 		char pos[16];
 		struct point_text tx;
 		bool pred = s < pt->nshade && pt->shade[s] == doc_num(o, "pos");
 
+		results_measured_point(o, "p", &m);
 		s += pred;
 		cell_text(pos, sizeof pos, "%.0f", doc_num(o, "pos"));
-		point_text(o, "p", true, &tx);
+		point_text(&m, true, &tx);
 		const char *with[] = { pos, tx.n, tx.stat, tx.ci, tx.median, tx.ratio, tx.p,
-				       json_is_true(json_object_get(o, "slow")) ? "slow" : "",
-				       pred ? "hazard" : "-" };
+				       m.slow ? "slow" : "", pred ? "hazard" : "-" };
 		const char *without[] = { pos, tx.n, tx.stat, tx.ci, tx.ratio, tx.p, with[7],
 					  with[8] };
-		table_row_v(&t, floor ? with : without);
+		table_row_v(&t, first.by_floor ? with : without);
 	}
 	/* 64 rows each: folded, the plot says it at a glance (printed open) */
 	fprintf(out, "<details><summary>the %zu positions</summary>\n", t.nrows);
@@ -427,12 +396,16 @@ static void calibrate_experiment(FILE *out, const struct report_input *in, const
 	struct guides g;
 	size_t i;
 	const json_t *o;
+	struct measured_point first, m;
 	char id[64], title[240], note[160];
 
+	results_measured_point(json_array_get(json_object_get(ej, "points"), 0), "p", &first);
 	points_alloc(&pt, json_array_size(json_object_get(ej, "points")));
-	json_array_foreach(json_object_get(ej, "points"), i, o)
-		points_add(&pt, doc_num(o, "pos"), o,
+	json_array_foreach(json_object_get(ej, "points"), i, o) {
+		results_measured_point(o, "p", &m);
+		points_add(&pt, doc_num(o, "pos"), &m,
 			   prof && x && calib_predicted(prof, x, (uint32_t)doc_num(o, "pos")));
+	}
 	fputs("<h3>", out);
 	html_textf(out, "%s: %s", doc_str(ej, "name", ""), doc_str(ej, "what", ""));
 	fputs("</h3>\n<p>", out);
@@ -446,8 +419,7 @@ static void calibrate_experiment(FILE *out, const struct report_input *in, const
 		snprintf(id, sizeof id, "calibrate-%zu-x%zu", in->index, k + 1);
 		snprintf(title, sizeof title, "calibrate %s: %s time per call against position (95%% "
 			 "CI)", doc_str(ej, "name", ""),
-			 by_floor(json_array_get(json_object_get(ej, "points"), 0)) ?
-			 "floor (10th percentile)" : "median");
+			 first.by_floor ? "floor (10th percentile)" : "median");
 		snprintf(note, sizeof note, "dashed: a window starts; grey bands: the profile %s "
 			 "predicts a hazard", prof ? prof->name : "?");
 		struct plot p = { title, json_is_true(json_object_get(ej, "entry")) ?
@@ -526,46 +498,48 @@ void html_section_calibrate(FILE *out, const struct report_input *in)
 
 /* ---- place: a loop of a real program moved, the whole program measured ---- */
 
-static void place_settings(FILE *out, const json_t *doc)
+static void place_settings(FILE *out, const struct place_doc *p)
 {
-	const json_t *p = json_object_get(doc, "place"), *c = json_object_get(doc, "output_check");
-
 	fputs("<p>", out);
 	html_textf(out, "%s of %s, loop %s, at offset %.0f of its line today; measured: %s; "
 		   "stopped by %s after %.0f rounds (%.1f s); output identical in %.0f of %.0f runs; "
 		   "%.0f functions moved; predicted by the profile %s.",
-		   doc_str(p, "function", "functions"), doc_str(p, "file", ""),
-		   doc_str(p, "loop", "-"), doc_num(p, "current"), doc_str(p, "measure", ""),
-		   doc_str(p, "stopped_by", ""), doc_num(p, "rounds"), doc_num(p, "elapsed_s"),
-		   doc_num(c, "identical"), doc_num(c, "runs"),
-		   doc_num(json_object_get(doc, "moved"), "functions"), doc_str(p, "profile", ""));
+		   text_or(p->function, "functions"), text_or(p->file, ""), text_or(p->loop, "-"),
+		   p->current, text_or(p->measure, ""), text_or(p->stopped_by, ""), p->rounds,
+		   p->elapsed_s, p->identical, p->runs, p->moved, text_or(p->profile, ""));
 	fputs("</p>\n", out);
 }
 
-static void place_table(FILE *out, const json_t *metrics)
+/* The arms placed at an offset: not the program as it is, nor a random
+ * layout. */
+static bool moved_arm(const struct measured_point *m)
+{
+	const char *arm = text_or(m->arm, "");
+
+	return strcmp(arm, "unmoved") && strcmp(arm, "random");
+}
+
+static void place_table(FILE *out, const struct place_doc *p)
 {
 	static const char *const head[] = { "arm", ">offset", ">runs", ">median", ">95% CI",
 		">ratio", ">p", "slow", "predicted" };
 	struct table t;
-	const json_t *m;
-	size_t i;
 
 	table_init(&t, 9, head);
 	t.wrap[8] = true;
-	json_array_foreach(metrics, i, m) {
+	for (size_t i = 0; i < p->n; i++) {
+		const struct measured_point *m = &p->pt[i];
 		char off[16], pred[400], med[32], ci[64];
 		struct point_text pt;
-		const char *arm = doc_str(m, "arm", "");
 
-		cell_text(off, sizeof off, strcmp(arm, "unmoved") && strcmp(arm, "random") ? "%.0f" : "-",
-			  doc_num(m, "offset"));
-		point_text(m, "p_vs_best", true, &pt);
+		cell_text(off, sizeof off, moved_arm(m) ? "%.0f" : "-", m->offset);
+		point_text(m, true, &pt);
 		/* whole-program seconds: four places, where a kernel's ns need one */
-		cell_text(med, sizeof med, "%.4f", doc_num(m, "median"));
-		snprintf(ci, sizeof ci, "[%.4f, %.4f]", doc_num_at(m, "ci", 0), doc_num_at(m, "ci", 1));
-		predicted_text(json_object_get(m, "predicted"), pred, sizeof pred);
-		const char *row[] = { arm, off, pt.n, med, ci, pt.ratio, pt.p,
-				      json_is_true(json_object_get(m, "slow")) ? "slow" : "", pred };
+		cell_text(med, sizeof med, "%.4f", m->median);
+		snprintf(ci, sizeof ci, "[%.4f, %.4f]", m->ci_lo, m->ci_hi);
+		predicted_text(m, pred, sizeof pred);
+		const char *row[] = { text_or(m->arm, ""), off, pt.n, med, ci, pt.ratio, pt.p,
+				      m->slow ? "slow" : "", pred };
 		table_row_v(&t, row);
 	}
 	table_html(&t, out, "data");
@@ -574,22 +548,20 @@ static void place_table(FILE *out, const json_t *metrics)
 
 void html_section_place(FILE *out, const struct report_input *in)
 {
-	const json_t *metrics = json_object_get(in->doc, "metrics"), *m;
+	const struct place_doc *pd = &in->place;
 	struct points pt;
 	char id[48];
-	size_t i;
 
 	html_section_begin(out, in, "place");
-	place_settings(out, in->doc);
-	points_alloc(&pt, json_array_size(metrics));
+	place_settings(out, pd);
+	points_alloc(&pt, pd->n);
 	for (double o = 0; o < 4096; o++)       /* by offset, the moved arms */
-		json_array_foreach(metrics, i, m)
-			if (doc_num(m, "offset") == o && strcmp(doc_str(m, "arm", ""), "unmoved") &&
-			    strcmp(doc_str(m, "arm", ""), "random"))
-				points_add(&pt, o, m, json_array_size(json_object_get(m, "predicted")) > 0);
+		for (size_t i = 0; i < pd->n; i++)
+			if (pd->pt[i].offset == o && moved_arm(&pd->pt[i]))
+				points_add(&pt, o, &pd->pt[i], pd->pt[i].npredicted_all > 0);
 	if (pt.n > 1) {
-		struct plot_series s = { doc_str(json_object_get(in->doc, "place"), "function", ""),
-					 pt.x, pt.y, pt.lo, pt.hi, pt.mark, pt.n };
+		struct plot_series s = { text_or(pd->function, ""), pt.x, pt.y, pt.lo, pt.hi,
+					 pt.mark, pt.n };
 		struct plot p = { "the whole program's median per placement of the loop (95% CI)",
 				  "offset of the loop in its line", "seconds (or the metric)", &s, 1,
 				  NULL, 0, pt.shade, pt.nshade,
@@ -599,6 +571,6 @@ void html_section_place(FILE *out, const struct report_input *in)
 		plot_svg_inline(out, &p, id);
 	}
 	points_free(&pt);
-	place_table(out, metrics);
+	place_table(out, pd);
 	html_section_end(out);
 }

@@ -38,8 +38,12 @@ static int read_kind(struct report_input *in, struct err *e)
 {
 	struct report_calibration *c = &in->cal;
 
-	if (result_kind(in->kind)->metrics)
-		return results_file_of(in->path, in->doc, &in->file, e);
+	if (result_kind(in->kind)->metrics && results_file_of(in->path, in->doc, &in->file, e))
+		return -1;
+	if (in->kind == RESULT_SWEEP)
+		results_sweep_doc(in->doc, &in->sweep);
+	if (in->kind == RESULT_PLACE)
+		results_place_doc(in->doc, &in->place);
 	if (in->kind == RESULT_CALIBRATE)
 		return results_calibration_of(in->path, in->doc, &c->host, NULL, &c->x, &c->nx, e) ? -1 :
 		       (c->profile = results_profile_of(in->path, in->doc, e)) ? 0 : -1;
@@ -101,6 +105,8 @@ int report_input_read(const char *path, struct report_input *in, struct err *e)
 void report_input_free(struct report_input *in)
 {
 	results_file_free(&in->file);
+	results_sweep_doc_free(&in->sweep);
+	results_place_doc_free(&in->place);
 	calib_free(in->cal.x, in->cal.nx);
 	json_decref(in->doc);
 	memset(in, 0, sizeof *in);

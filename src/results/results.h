@@ -217,6 +217,53 @@ const struct metric *results_metric(const struct result_file *r, const char *nam
 const struct metric *results_counterpart(const struct result_file *base, const struct metric *m,
 					 const struct result_file *r);
 
+/* ---- sweep's and place's documents, typed (measured.c) ---- */
+
+struct measured_hazard {
+	const char *rule;               /* NULL when the file lacks it */
+	long long window;
+};
+
+/* One placement measured (a sweep's or place's metric, a calibrate
+ * experiment's point): strings borrowed from the document, numbers NAN
+ * where the file has none. */
+struct measured_point {
+	const char *kernel, *arm;       /* the kernel or function placed; place's arm */
+	double offset, loop_offset;
+	size_t n;                       /* samples */
+	bool by_floor;                  /* judged by its floor, else (an older file) its median */
+	double y, lo, hi;               /* that statistic and its 95% CI */
+	double median, ci_lo, ci_hi, gbps, ratio, p;
+	bool slow;
+	struct measured_hazard predicted[8];
+	size_t npredicted, npredicted_all;      /* kept, and in the file */
+};
+
+/* o, a placement's object, with its test's p in pkey. */
+void results_measured_point(const json_t *o, const char *pkey, struct measured_point *p);
+
+struct sweep_doc {
+	double size, cpu, resolution_ns, rounds, elapsed_s, alpha, material;
+	const char *clock_source, *stopped_by, *profile, *counters;
+	struct measured_point *pt;      /* the metrics, in the file's order */
+	size_t n;
+	struct sweep_agreement *agree;
+	size_t nagree;
+};
+
+struct place_doc {
+	const char *function, *file, *loop, *measure, *stopped_by, *profile;
+	double current, rounds, elapsed_s, identical, runs, moved;
+	struct measured_point *pt;      /* the arms, in the file's order */
+	size_t n;
+};
+
+/* Of a document results_file_of read (doc lives as long as the struct). */
+void results_sweep_doc(const json_t *doc, struct sweep_doc *s);
+void results_sweep_doc_free(struct sweep_doc *s);
+void results_place_doc(const json_t *doc, struct place_doc *p);
+void results_place_doc_free(struct place_doc *p);
+
 /* A record (record.c): one sampled file with its samples per function and
  * loop of the scan r (NULL when the file could not be scanned: error says
  * why) and every sampled address; the kernel's part. */
