@@ -49,30 +49,10 @@ void html_textf(FILE *out, const char *fmt, ...)
 	html_text(out, buf);
 }
 
-/* An array's strings and numbers, ", " between: bench's "tasks": [1]
- * printed "-" (issue 23); anything else in it is "?". */
-static void html_list(FILE *out, const json_t *list)
+/* A string, number or yes/no as text; false (nothing printed) for
+ * anything else. */
+static bool html_scalar(FILE *out, const json_t *v)
 {
-	size_t i;
-	const json_t *v;
-
-	json_array_foreach(list, i, v) {
-		fputs(i ? ", " : "", out);
-		if (json_is_string(v))
-			html_text(out, json_string_value(v));
-		else if (json_is_integer(v))
-			fprintf(out, "%lld", (long long)json_integer_value(v));
-		else if (json_is_real(v))
-			fprintf(out, "%.4g", json_real_value(v));
-		else
-			fputs("?", out);
-	}
-}
-
-void html_field(FILE *out, const json_t *obj, const char *key)
-{
-	const json_t *v = json_object_get(obj, key);
-
 	if (json_is_string(v))
 		html_text(out, json_string_value(v));
 	else if (json_is_integer(v))
@@ -81,10 +61,29 @@ void html_field(FILE *out, const json_t *obj, const char *key)
 		fprintf(out, "%.4g", json_real_value(v));
 	else if (json_is_boolean(v))
 		fputs(json_is_true(v) ? "yes" : "no", out);
-	else if (json_is_array(v) && json_array_size(v))
-		html_list(out, v);
 	else
+		return false;
+	return true;
+}
+
+/* A field of obj; an array of them ", " between (bench's "tasks": [1]
+ * printed "-", issue 23), "?" for an element that is none. */
+void html_field(FILE *out, const json_t *obj, const char *key)
+{
+	const json_t *v = json_object_get(obj, key), *e;
+	size_t i;
+
+	if (html_scalar(out, v))
+		return;
+	if (!json_is_array(v) || !json_array_size(v)) {
 		fputs("-", out);
+		return;
+	}
+	json_array_foreach(v, i, e) {
+		fputs(i ? ", " : "", out);
+		if (!html_scalar(out, e))
+			fputs("?", out);
+	}
 }
 
 void html_more(FILE *out, size_t shown, size_t total, const char *what)

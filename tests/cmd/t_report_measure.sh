@@ -134,15 +134,16 @@ expect_eq "bench 1: what it measured" "$(grep -o '<p>Workloads[^<]*' "$PAGE" | s
 expect_eq "bench 1: the states of its 3 runs" "$(cells bench-1 states '[0-9]*' | cut -d'|' -f1-4 | tr '\n' ';')" \
 	"1|10.0|0.50|0.2;2|10.0|0.50|0.2;3|10.0|0.50|0.2;"
 # As bench writes it: the settings name every workload (fault-write has no
-# metric) and the runs agree; steady.json's 6th run has no state: dashes.
+# metric), the runs agree and the task counts are a list (printed "-"
+# once, issue 23); steady.json's 6th run has no state: dashes.
 python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
-d["bench"].update(workloads=["read1", "fault-write"], runs=3)
+d["bench"].update(workloads=["read1", "fault-write"], runs=3, tasks=[1, 2])
 json.dump(d, open(sys.argv[2], "w"))' "$CF/base.json" "$TMP/named.json"
 run "$STRADDLE" report -o "$TMP/named.html" "$TMP/named.json" "$CF/steady.json"
 expect_eq "bench as written: its workloads, its runs" \
 	"$RC $(grep -o '<p>Workloads[^<]*' "$TMP/named.html" | tr '\n' ';')" \
-	"0 <p>Workloads: read1, fault-write, pread-zero; runs 3.;<p>Workloads: pread-zero; runs 6 (its settings say 5).;"
+	"0 <p>Workloads: read1, fault-write, pread-zero; runs 3; tasks 1, 2.;<p>Workloads: pread-zero; runs 6 (its settings say 5).;"
 $CELLS "$TMP/named.html" >"$TMP/named.cells"
 expect_eq "bench: a run without a state" "$(grep '^row bench-2 states 6 ' "$TMP/named.cells")" \
 	"row bench-2 states 6 6 | - | - | - | - | - | - | - | - | -"
