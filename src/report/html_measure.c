@@ -268,118 +268,110 @@ void html_section_sweep(FILE *out, const struct report_input *in)
 
 /* ---- calibrate ---- */
 
-static const char *rule_verdict(const json_t *r)
+static const char *rule_verdict(const struct calib_rule_doc *r)
 {
-	if (json_is_true(json_object_get(r, "claimed")))
+	if (r->claimed)
 		return "claimed";
-	return json_is_true(json_object_get(r, "tested")) ? "no effect measured" : "not tested";
+	return r->tested ? "no effect measured" : "not tested";
 }
 
-static void calibrate_rules(FILE *out, const json_t *doc)
+static void calibrate_rules(FILE *out, const struct calib_doc *c)
 {
 	static const char *const cols[] = { "rule", ">window", ">ratio", ">95% CI", ">halves",
 		">p", ">placements with:without", "experiment", "verdict" };
-	const json_t *r;
 	struct table t;
-	size_t i;
 
 	table_init(&t, 9, cols);
-	json_array_foreach(json_object_get(doc, "rules"), i, r) {
+	for (size_t i = 0; i < c->nrule; i++) {
+		const struct calib_rule_doc *r = &c->rule[i];
 		char win[16], ratio[32], ci[64], halves[64], p[32], n[32];
-		const json_t *pl = json_object_get(r, "placements");
 
-		cell_text(win, sizeof win, "%.0f", doc_num(r, "window"));
-		cell_text(ratio, sizeof ratio, "%.3fx", doc_num(r, "ratio"));
-		if (json_is_array(json_object_get(r, "ci")))
-			snprintf(ci, sizeof ci, "[%.3f, %.3f]", doc_num_at(r, "ci", 0), doc_num_at(r, "ci", 1));
+		cell_text(win, sizeof win, "%.0f", r->window);
+		cell_text(ratio, sizeof ratio, "%.3fx", r->ratio);
+		if (r->has_ci)
+			snprintf(ci, sizeof ci, "[%.3f, %.3f]", r->ci_lo, r->ci_hi);
 		else
 			snprintf(ci, sizeof ci, "-");
-		if (json_is_array(json_object_get(r, "halves")))
-			snprintf(halves, sizeof halves, "%.3fx %.3fx", doc_num_at(r, "halves", 0),
-				 doc_num_at(r, "halves", 1));
+		if (r->has_halves)
+			snprintf(halves, sizeof halves, "%.3fx %.3fx", r->half[0], r->half[1]);
 		else
 			snprintf(halves, sizeof halves, "-");
-		cell_text(p, sizeof p, "%.3g", doc_num(r, "p"));
-		snprintf(n, sizeof n, "%.0f:%.0f", doc_num(pl, "with"), doc_num(pl, "without"));
-		table_row(&t, doc_str(r, "rule", ""), win, ratio, ci, halves, p, n, doc_str(r, "experiment", ""),
-			  rule_verdict(r));
+		cell_text(p, sizeof p, "%.3g", r->p);
+		snprintf(n, sizeof n, "%.0f:%.0f", r->with, r->without);
+		table_row(&t, text_or(r->rule, ""), win, ratio, ci, halves, p, n,
+			  text_or(r->experiment, ""), rule_verdict(r));
 	}
 	fputs("<h3>Rules, as measured</h3>\n", out);
 	table_html(&t, out, "rules");
 	table_free(&t);
 	fputs("<p>", out);
-	if (json_object_get(doc, "back_end"))
-		html_textf(out, "Back end hides a straddle: %s. ",
-			   doc_str(json_object_get(doc, "back_end"), "why", ""));
-	html_textf(out, "Loop buffer: %s.",
-		   doc_str(json_object_get(doc, "loop_buffer"), "why", ""));
+	if (c->has_back_end)
+		html_textf(out, "Back end hides a straddle: %s. ", text_or(c->back_end_why, ""));
+	html_textf(out, "Loop buffer: %s.", text_or(c->loop_buffer_why, ""));
 	fputs("</p>\n", out);
 }
 
-static void calibrate_profile(FILE *out, const json_t *p)
+/* The profile the file made, as --uarch FILE reads it. */
+static void calibrate_profile(FILE *out, const struct profile *p)
 {
 	static const char *const cols[] = { "field", "value" };
+	const struct { const char *name; unsigned v; bool always; } nums[] = {
+		{ "fetch", p->fetch, true }, { "uop_window", p->uop_window, true },
+		{ "line", p->line, true }, { "branch_window", p->branch_window, true },
+		{ "loop_buffer", p->loop_buffer, true },
+		/* 0: a file from before the back-end bound, which has none */
+		{ "issue_width", p->issue_width, false },
+		{ "stores_per_cycle", p->stores_per_cycle, false } };
 	struct table t;
 	char buf[64];
 	struct strbuf w = { 0 };
-	size_t i;
-	const json_t *v;
 
 	table_init(&t, 2, cols);
 	t.wrap[1] = true;
-	table_row(&t, "name", doc_str(p, "name", ""));
-	table_row(&t, "covers", doc_str(p, "cpus", ""));
-	static const char *const nums[] = { "fetch", "uop_window", "line", "branch_window",
-					    "loop_buffer" };
-	static const char *const later[] = { "issue_width", "stores_per_cycle" };
+	table_row(&t, "name", p->name);
+	table_row(&t, "covers", p->cpus);
 	for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
-		cell_text(buf, sizeof buf, "%.0f", doc_num(p, nums[k]));
-		table_row(&t, nums[k], buf);
+		if (!nums[k].always && !nums[k].v)
+			continue;
+		snprintf(buf, sizeof buf, "%u", nums[k].v);
+		table_row(&t, nums[k].name, buf);
 	}
-	for (size_t k = 0; k < sizeof later / sizeof later[0]; k++) {
-		if (!json_object_get(p, later[k]))
-			continue;       /* a file from before the back-end bound */
-		cell_text(buf, sizeof buf, "%.0f", doc_num(p, later[k]));
-		table_row(&t, later[k], buf);
-	}
-	json_array_foreach(json_object_get(p, "straddle_windows"), i, v)
-		sb_addf(&w, "%s%lld B", i ? ", " : "", (long long)json_integer_value(v));
+	for (size_t i = 0; i < 3 && p->straddle_windows[i]; i++)
+		sb_addf(&w, "%s%u B", i ? ", " : "", p->straddle_windows[i]);
 	table_row(&t, "straddles that cost", w.len ? sb_str(&w) : "none");
-	table_row(&t, "branch rule", doc_str(p, "branch_rule", ""));
-	table_row(&t, "evidence", doc_str(p, "evidence", ""));
+	table_row(&t, "branch rule", branch_rule_id(p->branch_rule));
+	table_row(&t, "evidence", p->evidence);
 	fputs("<h3>The profile it made</h3>\n", out);
 	table_html(&t, out, "profile");
 	table_free(&t);
 	sb_free(&w);
 }
 
-static void experiment_table(FILE *out, const json_t *ej, const struct points *pt)
+static void experiment_table(FILE *out, const struct calib_experiment_doc *e,
+			     const struct points *pt)
 {
 	static const char *const head[] = { ">position", ">samples", ">STAT", ">95% CI",
 		">MEDIAN", ">ratio", ">p", "slow", "predicted" };
-	const json_t *pts = json_object_get(ej, "points"), *o;
-	struct measured_point first, m;
+	bool floor = e->npt && e->pt[0].by_floor;
 	const char *cols[9];
-	size_t ncols, i, s = 0;
+	size_t ncols = judged_columns(head, 9, floor, cols), s = 0;
 	struct table t;
 
-	results_measured_point(json_array_get(pts, 0), "p", &first);
-	ncols = judged_columns(head, 9, first.by_floor, cols);
 	table_init(&t, ncols, cols);
-	json_array_foreach(pts, i, o) {
+	for (size_t i = 0; i < e->npt; i++) {
+		const struct measured_point *m = &e->pt[i];
 		char pos[16];
 		struct point_text tx;
-		bool pred = s < pt->nshade && pt->shade[s] == doc_num(o, "pos");
+		bool pred = s < pt->nshade && pt->shade[s] == e->pos[i];
 
-		results_measured_point(o, "p", &m);
 		s += pred;
-		cell_text(pos, sizeof pos, "%.0f", doc_num(o, "pos"));
-		point_text(&m, true, &tx);
+		cell_text(pos, sizeof pos, "%.0f", e->pos[i]);
+		point_text(m, true, &tx);
 		const char *with[] = { pos, tx.n, tx.stat, tx.ci, tx.median, tx.ratio, tx.p,
-				       m.slow ? "slow" : "", pred ? "hazard" : "-" };
+				       m->slow ? "slow" : "", pred ? "hazard" : "-" };
 		const char *without[] = { pos, tx.n, tx.stat, tx.ci, tx.ratio, tx.p, with[7],
 					  with[8] };
-		table_row_v(&t, first.by_floor ? with : without);
+		table_row_v(&t, floor ? with : without);
 	}
 	/* 64 rows each: folded, the plot says it at a glance (printed open) */
 	fprintf(out, "<details><summary>the %zu positions</summary>\n", t.nrows);
@@ -388,59 +380,50 @@ static void experiment_table(FILE *out, const json_t *ej, const struct points *p
 	table_free(&t);
 }
 
-static void calibrate_experiment(FILE *out, const struct report_input *in, const json_t *ej,
+static void calibrate_experiment(FILE *out, const struct report_input *in,
+				 const struct calib_experiment_doc *e,
 				 const struct calib_experiment *x, const struct profile *prof,
 				 size_t k)
 {
+	const char *name = text_or(e->name, "");
 	struct points pt;
 	struct guides g;
-	size_t i;
-	const json_t *o;
-	struct measured_point first, m;
 	char id[64], title[240], note[160];
 
-	results_measured_point(json_array_get(json_object_get(ej, "points"), 0), "p", &first);
-	points_alloc(&pt, json_array_size(json_object_get(ej, "points")));
-	json_array_foreach(json_object_get(ej, "points"), i, o) {
-		results_measured_point(o, "p", &m);
-		points_add(&pt, doc_num(o, "pos"), &m,
-			   prof && x && calib_predicted(prof, x, (uint32_t)doc_num(o, "pos")));
-	}
+	points_alloc(&pt, e->npt);
+	for (size_t i = 0; i < e->npt; i++)
+		points_add(&pt, e->pos[i], &e->pt[i],
+			   prof && x && calib_predicted(prof, x, (uint32_t)e->pos[i]));
 	fputs("<h3>", out);
-	html_textf(out, "%s: %s", doc_str(ej, "name", ""), doc_str(ej, "what", ""));
+	html_textf(out, "%s: %s", name, text_or(e->what, ""));
 	fputs("</h3>\n<p>", out);
-	html_textf(out, "%.0f rounds in %.1f s, stopped by %s.", doc_num(ej, "rounds"),
-		   doc_num(ej, "elapsed_s"), doc_str(ej, "stopped_by", ""));
+	html_textf(out, "%.0f rounds in %.1f s, stopped by %s.", e->rounds, e->elapsed_s,
+		   text_or(e->stopped_by, ""));
 	fputs("</p>\n", out);
 	if (pt.n > 1) {
-		struct plot_series s = { doc_str(ej, "name", ""), pt.x, pt.y, pt.lo, pt.hi, pt.mark, pt.n };
+		struct plot_series s = { name, pt.x, pt.y, pt.lo, pt.hi, pt.mark, pt.n };
 
 		window_guides(pt.x[0], pt.x[pt.n - 1], 0, &g);
 		snprintf(id, sizeof id, "calibrate-%zu-x%zu", in->index, k + 1);
 		snprintf(title, sizeof title, "calibrate %s: %s time per call against position (95%% "
-			 "CI)", doc_str(ej, "name", ""),
-			 first.by_floor ? "floor (10th percentile)" : "median");
+			 "CI)", name, e->pt[0].by_floor ? "floor (10th percentile)" : "median");
 		snprintf(note, sizeof note, "dashed: a window starts; grey bands: the profile %s "
 			 "predicts a hazard", prof ? prof->name : "?");
-		struct plot p = { title, json_is_true(json_object_get(ej, "entry")) ?
-				  "the callee's entry, offset in a 64 B line" :
+		struct plot p = { title, e->entry ? "the callee's entry, offset in a 64 B line" :
 				  "the loop's first byte, offset in a 64 B line",
 				  "ns per call", &s, 1, g.x, g.n, pt.shade, pt.nshade, note, g.label };
 		plot_svg_inline(out, &p, id);
 	}
-	experiment_table(out, ej, &pt);
+	experiment_table(out, e, &pt);
 	points_free(&pt);
 }
 
-/* Was a rule claimed from experiment ej (the rule table's "experiment")? */
-static bool claimed_from(const json_t *doc, const json_t *ej)
+/* Was a rule claimed from experiment e (the rule table's "experiment")? */
+static bool claimed_from(const struct calib_doc *c, const struct calib_experiment_doc *e)
 {
-	const json_t *r;
-	size_t i;
-
-	json_array_foreach(json_object_get(doc, "rules"), i, r)
-		if (json_is_true(json_object_get(r, "claimed")) &&
-		    strcmp(doc_str(r, "experiment", ""), doc_str(ej, "name", "")) == 0)
+	for (size_t i = 0; i < c->nrule; i++)
+		if (c->rule[i].claimed &&
+		    strcmp(text_or(c->rule[i].experiment, ""), text_or(e->name, "")) == 0)
 			return true;
 	return false;
 }
@@ -451,48 +434,48 @@ static bool claimed_from(const json_t *doc, const json_t *ej)
  * marks are no reason to show them: a point is marked slow against the
  * best position, and on a shared machine most points of most experiments
  * were (zen5-quick.json: 5 to 60 of 64 in every one). */
-static void calibrate_experiments(FILE *out, const struct report_input *in,
-				  const struct calib_experiment *x, size_t nx, const struct profile *p)
+static void calibrate_experiments(FILE *out, const struct report_input *in)
 {
-	const json_t *exps = json_object_get(in->doc, "experiments"), *ej;
-	size_t i, shown = 0, n = json_array_size(exps);
+	const struct report_calibration *cal = &in->cal;
+	const struct calib_doc *c = &cal->doc;
+	size_t shown = 0;
 
-	json_array_foreach(exps, i, ej)
-		if (claimed_from(in->doc, ej)) {
-			calibrate_experiment(out, in, ej, i < nx ? &x[i] : NULL, p, i);
+	for (size_t i = 0; i < c->nx; i++)
+		if (claimed_from(c, &c->x[i])) {
+			calibrate_experiment(out, in, &c->x[i], i < cal->nx ? &cal->x[i] : NULL,
+					     cal->profile, i);
 			shown++;
 		}
-	if (shown == n)
+	if (shown == c->nx)
 		return;
 	fprintf(out, "<details class=\"experiments\"><summary>%s%zu experiment%s no rule was "
 		"claimed from: plots and positions</summary>\n", shown ? "the other " : "",
-		n - shown, n - shown == 1 ? "" : "s");
-	json_array_foreach(exps, i, ej)
-		if (!claimed_from(in->doc, ej))
-			calibrate_experiment(out, in, ej, i < nx ? &x[i] : NULL, p, i);
+		c->nx - shown, c->nx - shown == 1 ? "" : "s");
+	for (size_t i = 0; i < c->nx; i++)
+		if (!claimed_from(c, &c->x[i]))
+			calibrate_experiment(out, in, &c->x[i], i < cal->nx ? &cal->x[i] : NULL,
+					     cal->profile, i);
 	fputs("</details>\n", out);
 }
 
 void html_section_calibrate(FILE *out, const struct report_input *in)
 {
-	const json_t *exps = json_object_get(in->doc, "experiments"), *ej;
-	const json_t *prof = json_object_get(in->doc, "profile");
-	size_t i;
+	const struct calib_doc *c = &in->cal.doc;
 	double secs = 0;
 
 	html_section_begin(out, in, "calibrate");
 	/* the experiments' geometry and the profile, as calibrate --from and
 	 * --uarch FILE read them (report_input_read did, once): the bands
 	 * are calibrate's own */
-	json_array_foreach(exps, i, ej)
-		secs += isfinite(doc_num(ej, "elapsed_s")) ? doc_num(ej, "elapsed_s") : 0;
+	for (size_t i = 0; i < c->nx; i++)
+		secs += isfinite(c->x[i].elapsed_s) ? c->x[i].elapsed_s : 0;
 	fputs("<p>", out);
-	html_textf(out, "CPU: %s. %zu experiments, %.0f s of measuring.",
-		   doc_str(prof, "cpus", ""), json_array_size(exps), secs);
+	html_textf(out, "CPU: %s. %zu experiments, %.0f s of measuring.", in->cal.profile->cpus,
+		   c->nx, secs);
 	fputs("</p>\n", out);
-	calibrate_rules(out, in->doc);
-	calibrate_profile(out, prof);
-	calibrate_experiments(out, in, in->cal.x, in->cal.nx, in->cal.profile);
+	calibrate_rules(out, c);
+	calibrate_profile(out, in->cal.profile);
+	calibrate_experiments(out, in);
 	html_section_end(out);
 }
 

@@ -44,9 +44,12 @@ static int read_kind(struct report_input *in, struct err *e)
 		results_sweep_doc(in->doc, &in->sweep);
 	if (in->kind == RESULT_PLACE)
 		results_place_doc(in->doc, &in->place);
-	if (in->kind == RESULT_CALIBRATE)
-		return results_calibration_of(in->path, in->doc, &c->host, NULL, &c->x, &c->nx, e) ? -1 :
-		       (c->profile = results_profile_of(in->path, in->doc, e)) ? 0 : -1;
+	if (in->kind == RESULT_CALIBRATE) {
+		if (results_calibration_of(in->path, in->doc, &c->host, NULL, &c->x, &c->nx, e) ||
+		    !(c->profile = results_profile_of(in->path, in->doc, e)))
+			return -1;
+		results_calib_doc(in->doc, &c->doc);
+	}
 	if (in->kind == RESULT_COMPARE)
 		return check_compare(in, e);
 	return 0;
@@ -108,6 +111,7 @@ void report_input_free(struct report_input *in)
 	results_sweep_doc_free(&in->sweep);
 	results_place_doc_free(&in->place);
 	calib_free(in->cal.x, in->cal.nx);
+	results_calib_doc_free(&in->cal.doc);
 	json_decref(in->doc);
 	memset(in, 0, sizeof *in);
 }

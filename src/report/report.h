@@ -228,6 +228,7 @@ struct report_calibration {
 	struct host host;               /* the machine it was measured on */
 	struct calib_experiment *x;
 	size_t nx;
+	struct calib_doc doc;           /* its rules and experiments' points */
 };
 
 struct report_input {

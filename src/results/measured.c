@@ -140,3 +140,67 @@ void results_place_doc_free(struct place_doc *p)
 	free(p->pt);
 	memset(p, 0, sizeof *p);
 }
+
+/* ---- a calibrate file's rules and experiments ---- */
+
+static void rule_of(const json_t *r, struct calib_rule_doc *d)
+{
+	const json_t *pl = json_object_get(r, "placements");
+
+	*d = (struct calib_rule_doc){ .rule = str(r, "rule"), .experiment = str(r, "experiment"),
+		.window = num(r, "window"), .ratio = num(r, "ratio"), .p = num(r, "p"),
+		.ci_lo = num_at(r, "ci", 0), .ci_hi = num_at(r, "ci", 1),
+		.half[0] = num_at(r, "halves", 0), .half[1] = num_at(r, "halves", 1),
+		.with = num(pl, "with"), .without = num(pl, "without"),
+		.has_ci = json_is_array(json_object_get(r, "ci")),
+		.has_halves = json_is_array(json_object_get(r, "halves")),
+		.tested = json_is_true(json_object_get(r, "tested")),
+		.claimed = json_is_true(json_object_get(r, "claimed")) };
+}
+
+static void experiment_of(const json_t *ej, struct calib_experiment_doc *x)
+{
+	const json_t *pts = json_object_get(ej, "points"), *o;
+	size_t i;
+
+	*x = (struct calib_experiment_doc){ .name = str(ej, "name"), .what = str(ej, "what"),
+		.stopped_by = str(ej, "stopped_by"), .rounds = num(ej, "rounds"),
+		.elapsed_s = num(ej, "elapsed_s"), .entry = json_is_true(json_object_get(ej, "entry")) };
+	x->pt = xcalloc(json_array_size(pts) + 1, sizeof *x->pt);
+	x->pos = xcalloc(json_array_size(pts) + 1, sizeof *x->pos);
+	json_array_foreach(pts, i, o) {
+		results_measured_point(o, "p", &x->pt[i]);
+		x->pos[i] = num(o, "pos");
+	}
+	x->npt = json_array_size(pts);
+}
+
+void results_calib_doc(const json_t *doc, struct calib_doc *c)
+{
+	const json_t *rules = json_object_get(doc, "rules"), *exps = json_object_get(doc, "experiments");
+	const json_t *v;
+	size_t i;
+
+	memset(c, 0, sizeof *c);
+	c->rule = xcalloc(json_array_size(rules) + 1, sizeof *c->rule);
+	json_array_foreach(rules, i, v)
+		rule_of(v, &c->rule[c->nrule++]);
+	c->x = xcalloc(json_array_size(exps) + 1, sizeof *c->x);
+	json_array_foreach(exps, i, v)
+		experiment_of(v, &c->x[c->nx++]);
+	if (json_object_get(doc, "back_end"))
+		c->back_end_why = str(json_object_get(doc, "back_end"), "why");
+	c->has_back_end = json_object_get(doc, "back_end") != NULL;
+	c->loop_buffer_why = str(json_object_get(doc, "loop_buffer"), "why");
+}
+
+void results_calib_doc_free(struct calib_doc *c)
+{
+	for (size_t i = 0; i < c->nx; i++) {
+		free(c->x[i].pt);
+		free(c->x[i].pos);
+	}
+	free(c->x);
+	free(c->rule);
+	memset(c, 0, sizeof *c);
+}

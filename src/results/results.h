@@ -258,11 +258,41 @@ struct place_doc {
 	size_t n;
 };
 
-/* Of a document results_file_of read (doc lives as long as the struct). */
+/* A calibrate file's rules as measured and its experiments' points (the
+ * profile and the experiments' geometry: results_profile_of and
+ * results_calibration_of). */
+struct calib_rule_doc {
+	const char *rule, *experiment;
+	double window, ratio, p, ci_lo, ci_hi, half[2], with, without;
+	bool has_ci, has_halves, tested, claimed;
+};
+
+struct calib_experiment_doc {
+	const char *name, *what, *stopped_by;
+	double rounds, elapsed_s;
+	bool entry;                     /* the callee's entry placed, not a loop */
+	struct measured_point *pt;
+	double *pos;                    /* each point's position */
+	size_t npt;
+};
+
+struct calib_doc {
+	struct calib_rule_doc *rule;
+	size_t nrule;
+	struct calib_experiment_doc *x;
+	size_t nx;
+	bool has_back_end;              /* a file from before the bound has none */
+	const char *back_end_why, *loop_buffer_why;
+};
+
+/* Of a document results_file_of (sweep, place) or results_calibration_of
+ * (calibrate) read; doc lives as long as the struct. */
 void results_sweep_doc(const json_t *doc, struct sweep_doc *s);
 void results_sweep_doc_free(struct sweep_doc *s);
 void results_place_doc(const json_t *doc, struct place_doc *p);
 void results_place_doc_free(struct place_doc *p);
+void results_calib_doc(const json_t *doc, struct calib_doc *c);
+void results_calib_doc_free(struct calib_doc *c);
 
 /* A record (record.c): one sampled file with its samples per function and
  * loop of the scan r (NULL when the file could not be scanned: error says
