@@ -16,29 +16,27 @@
 /* One row per run the samples have (f->states, as compare and
  * side_states count them): a file may record states of runs whose samples
  * it lacks, and those runs are in no plot or table. */
-static void bench_states(FILE *out, const struct result_file *f)
+static void bench_states(FILE *out, const struct bench_doc *b)
 {
 	static const char *const cols[] = { ">run", ">seconds", ">load", ">steal %",
 		">others' CPU %", ">busy %", ">CPUs", "clock source", "governor", ">MHz" };
 	struct table t;
-	size_t i;
-	const json_t *s;
 
 	table_init(&t, 10, cols);
-	json_array_foreach(f->states, i, s) {
+	for (size_t i = 0; i < b->nstates; i++) {
+		const struct bench_state *s = &b->states[i];
 		char run[24], sec[32], load[32], steal[32], others[32], busy[32], cpus[16], mhz[32];
 
 		snprintf(run, sizeof run, "%zu", i + 1);
-		cell_text(sec, sizeof sec, "%.1f", doc_num(s, "seconds"));
-		cell_text(load, sizeof load, "%.2f", doc_num_at(s, "load", 0));
-		cell_text(steal, sizeof steal, "%.1f", doc_num(s, "steal_pct"));
-		cell_text(others, sizeof others, "%.1f", doc_num(s, "others_pct"));
-		cell_text(busy, sizeof busy, "%.1f", doc_num(s, "busy_pct"));
-		cell_text(cpus, sizeof cpus, "%.0f", doc_num(s, "cpus"));
-		cell_text(mhz, sizeof mhz, "%.0f", doc_num(s, "mhz"));
-		table_row(&t, run, sec, load, steal, others, busy, cpus, doc_str(s, "clocksource", "-"),
-			  json_is_string(json_object_get(s, "governor")) ? doc_str(s, "governor", "") : "-",
-			  mhz);
+		cell_text(sec, sizeof sec, "%.1f", s->seconds);
+		cell_text(load, sizeof load, "%.2f", s->load);
+		cell_text(steal, sizeof steal, "%.1f", s->steal_pct);
+		cell_text(others, sizeof others, "%.1f", s->others_pct);
+		cell_text(busy, sizeof busy, "%.1f", s->busy_pct);
+		cell_text(cpus, sizeof cpus, "%.0f", s->cpus);
+		cell_text(mhz, sizeof mhz, "%.0f", s->mhz);
+		table_row(&t, run, sec, load, steal, others, busy, cpus,
+			  s->clocksource ? s->clocksource : "-", s->governor ? s->governor : "-", mhz);
 	}
 	fputs("<h3>The machine's state, run by run</h3>\n", out);
 	table_html(&t, out, "states");
@@ -173,64 +171,39 @@ static void metric_heading(FILE *out, const struct metric *m, enum stat_kind sta
 
 /* ---- one bench file ---- */
 
-/* The workloads the file names: its settings' list (a workload without
- * metrics, fault-write, is only there), then each metric's workload the
- * list lacks (a file without the list still names them). */
-static void workload_names(const json_t *doc, struct strbuf *out)
-{
-	json_t *names = json_array(), *w;
-	size_t i;
-
-	json_array_foreach(json_object_get(json_object_get(doc, "bench"), "workloads"), i, w)
-		if (json_is_string(w) && !doc_list_has(names, json_string_value(w)))
-			json_array_append(names, w);
-	json_array_foreach(json_object_get(doc, "metrics"), i, w) {
-		json_t *name = json_object_get(w, "workload");
-
-		if (json_is_string(name) && !doc_list_has(names, json_string_value(name)))
-			json_array_append(names, name);
-	}
-	json_array_foreach(names, i, w)
-		sb_addf(out, "%s%s", i ? ", " : "", json_string_value(w));
-	json_decref(names);
-}
-
 /* What the file measured and says of its settings, each setting only when
  * it says it. The runs are those its samples have (results_read made every
  * metric have as many); a "runs" setting that disagrees is shown beside. */
-static void bench_settings(FILE *out, const json_t *doc, const struct result_file *f)
+static void bench_settings(FILE *out, const struct bench_doc *b)
 {
-	const json_t *b = json_object_get(doc, "bench"), *said = json_object_get(b, "runs");
-	static const char *const fields[][2] = {
-		{ "duration_s", "measured seconds per metric" }, { "tasks", "tasks" },
-		{ "modes", "modes" }, { "align", "buffer offset in a page" },
-		{ "elapsed_s", "seconds in all" } };
-	struct strbuf names = { 0 };
+	static const char *const label[BENCH_SETTINGS] = { "measured seconds per metric",
+		"tasks", "modes", "buffer offset in a page", "seconds in all" };
 
-	workload_names(doc, &names);
 	fputs("<p>Workloads: ", out);
-	html_text(out, names.len ? sb_str(&names) : "-");
-	html_textf(out, "; runs %zu", f->m[0].nruns);
-	if (said && !(json_is_integer(said) && (size_t)json_integer_value(said) == f->m[0].nruns)) {
+	for (size_t i = 0; i < b->nworkloads; i++)
+		html_textf(out, "%s%s", i ? ", " : "", b->workloads[i]);
+	if (!b->nworkloads)
+		fputs("-", out);
+	html_textf(out, "; runs %zu", b->runs);
+	if (b->runs_differ) {
 		fputs(" (its settings say ", out);
-		html_field(out, b, "runs");
+		html_text(out, b->runs_said);
 		fputs(")", out);
 	}
-	for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++)
-		if (json_object_get(b, fields[k][0])) {
-			html_textf(out, "; %s ", fields[k][1]);
-			html_field(out, b, fields[k][0]);
+	for (size_t k = 0; k < BENCH_SETTINGS; k++)
+		if (b->setting[k].present) {
+			html_textf(out, "; %s ", label[k]);
+			html_text(out, b->setting[k].text);
 		}
 	fputs(".</p>\n", out);
-	sb_free(&names);
 }
 
 static void bench_section(FILE *out, const struct report_input *in,
 			  const struct result_file *f)
 {
 	html_section_begin(out, in, "bench");
-	bench_settings(out, in->doc, f);
-	bench_states(out, f);
+	bench_settings(out, &in->bench);
+	bench_states(out, &in->bench);
 	for (size_t i = 0; i < f->n; i++) {
 		struct side_metric s = { f, &f->m[i] };
 		enum stat_kind stat = stat_default(f->m[i].lower_is_better);

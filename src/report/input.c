@@ -40,6 +40,8 @@ static int read_kind(struct report_input *in, struct err *e)
 
 	if (result_kind(in->kind)->metrics && results_file_of(in->path, in->doc, &in->file, e))
 		return -1;
+	if (in->kind == RESULT_BENCH)
+		results_bench_doc(&in->file, &in->bench);
 	if (in->kind == RESULT_SWEEP)
 		results_sweep_doc(in->doc, &in->sweep);
 	if (in->kind == RESULT_PLACE)
@@ -108,6 +110,7 @@ int report_input_read(const char *path, struct report_input *in, struct err *e)
 void report_input_free(struct report_input *in)
 {
 	results_file_free(&in->file);
+	results_bench_doc_free(&in->bench);
 	results_sweep_doc_free(&in->sweep);
 	results_place_doc_free(&in->place);
 	calib_free(in->cal.x, in->cal.nx);

@@ -239,6 +239,7 @@ struct report_input {
 	size_t index;                   /* 1-based among the inputs of that command */
 	/* read once, by report_input_read, as their own commands read them */
 	struct result_file file;        /* bench, sweep, place: the metrics and runs */
+	struct bench_doc bench;         /* bench: its settings and states */
 	struct sweep_doc sweep;         /* sweep: its placements */
 	struct place_doc place;         /* place: its arms */
 	struct report_calibration cal;  /* calibrate */

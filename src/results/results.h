@@ -119,6 +119,35 @@ struct bench_record {
 json_t *results_bench(const struct bench_record *b);
 json_t *results_state(const struct machine_state *m);
 
+/* A bench file as the page shows it, of what results_file_of read:
+ * the workloads it names, its runs (those its samples have) and what its
+ * settings say, each setting as the file says it, and the machine's
+ * state of each run (NAN and NULL where a run has none). */
+#define BENCH_SETTINGS 5
+struct bench_state {
+	double seconds, load, steal_pct, others_pct, busy_pct, cpus, mhz;
+	const char *clocksource, *governor;
+};
+
+struct bench_doc {
+	const char *workloads[32];
+	size_t nworkloads;
+	size_t runs;
+	bool runs_differ;               /* the settings' "runs" says otherwise */
+	char runs_said[48];
+	struct {
+		const char *key;        /* duration_s, tasks, modes, align, elapsed_s */
+		bool present;
+		char text[160];
+	} setting[BENCH_SETTINGS];
+	struct bench_state *states;
+	size_t nstates;
+};
+
+struct result_file;
+void results_bench_doc(const struct result_file *f, struct bench_doc *b);
+void results_bench_doc_free(struct bench_doc *b);
+
 /* ---- diff's document (diff.c) ---- */
 
 /* One side: its image (not const: source lines are read from its DWARF
