@@ -226,25 +226,38 @@ static void verdict_banner(FILE *out, bool regression, const char *what)
 	fputs("</p>\n", out);
 }
 
-static void warnings_list(FILE *out, const json_t *warnings, const json_t *noise)
+static void warnings_list(FILE *out, const char *const *warnings, size_t nwarnings,
+			  const char *const *noise, size_t nnoise)
 {
-	size_t i;
-	const json_t *w;
-
-	if (json_array_size(warnings) + json_array_size(noise) == 0)
+	if (nwarnings + nnoise == 0)
 		return;
 	fputs("<ul class=\"warnings\">\n", out);
-	json_array_foreach(warnings, i, w) {
+	for (size_t i = 0; i < nwarnings; i++) {
 		fputs("<li>warning: ", out);
-		html_text(out, json_string_value(w));
+		html_text(out, warnings[i]);
 		fputs("</li>\n", out);
 	}
-	json_array_foreach(noise, i, w) {
+	for (size_t i = 0; i < nnoise; i++) {
 		fputs("<li>noise: ", out);
-		html_text(out, json_string_value(w));
+		html_text(out, noise[i]);
 		fputs("</li>\n", out);
 	}
 	fputs("</ul>\n", out);
+}
+
+/* compare_build's warnings and noise lines (struct compare keeps them as
+ * the JSON arrays its document takes whole) as the list above. */
+static void compare_warnings(FILE *out, const struct compare *c)
+{
+	size_t nw = json_array_size(c->warnings), nn = json_array_size(c->noise);
+	const char **w = xcalloc(nw + nn + 1, sizeof *w);
+
+	for (size_t i = 0; i < nw; i++)
+		w[i] = json_string_value(json_array_get(c->warnings, i));
+	for (size_t i = 0; i < nn; i++)
+		w[nw + i] = json_string_value(json_array_get(c->noise, i));
+	warnings_list(out, w, nw, w + nw, nn);
+	free(w);
 }
 
 /* One row of the change table: what compare's CSV has, with the change's
@@ -374,7 +387,7 @@ static void benches_compared(FILE *out, const struct report_input *in,
 		   100 * (1 - c.alpha));
 	fputs("</p>\n", out);
 	verdict_banner(out, c.regression, "no significant regression");
-	warnings_list(out, c.warnings, c.noise);
+	compare_warnings(out, &c);
 	compare_rows(out, &c);
 	side_states(out, &c);
 	for (size_t i = 0; i < c.nrows; i++) {
@@ -407,64 +420,45 @@ void html_section_benches(FILE *out, const struct report_input *in, size_t n)
 /* ---- a compare --json document ---- */
 
 /* The comparison a document's entry records, for compare_reason. */
-static void comparison_of(const json_t *metric, const json_t *e, struct comparison *c)
+static void comparison_of(const struct compared *e, struct comparison *c)
 {
-	*c = (struct comparison){ .base = doc_num(metric, "value"), .new = doc_num(e, "value"),
-		.base_runs = (size_t)json_integer_value(json_object_get(e, "base_runs")),
-		.new_runs = (size_t)json_integer_value(json_object_get(e, "runs")),
-		.base_spread = doc_num(e, "base_range"), .new_spread = doc_num(e, "range"),
-		.change_robot = doc_num(e, "change_pct"), .p = doc_num(e, "p"),
-		.enough = json_is_true(json_object_get(e, "enough_runs")),
-		.stands_out = json_is_true(json_object_get(e, "stands_out")),
-		.significant = json_is_true(json_object_get(e, "significant")),
-		.regression = json_is_true(json_object_get(e, "regression")) };
-	c->improvement = c->significant && !c->regression &&
-			 strcmp(doc_str(e, "verdict", ""), "better") == 0;
+	*c = (struct comparison){ .base = e->base, .new = e->value, .base_runs = e->base_runs,
+		.new_runs = e->runs, .base_spread = e->base_range, .new_spread = e->range,
+		.change_robot = e->change_pct, .p = e->p, .enough = e->enough_runs,
+		.stands_out = e->stands_out, .significant = e->significant,
+		.regression = e->regression };
+	c->improvement = c->significant && !c->regression && e->verdict &&
+			 strcmp(e->verdict, "better") == 0;
 	if (!isfinite(c->p))
 		c->p = 1;
 }
 
 void html_section_compare(FILE *out, const struct report_input *in)
 {
-	const json_t *metrics = json_object_get(in->doc, "metrics"), *m, *e;
-	double alpha = doc_num(in->doc, "alpha"), threshold = doc_num(in->doc, "threshold");
-	struct change_row *rows;
-	size_t n = 0, i, k, cap = 1;
+	const struct compare_doc *d = &in->compared;
+	struct change_row *rows = xcalloc(d->nrows + 1, sizeof *rows);
 	char id[64];
 
-	json_array_foreach(metrics, i, m)
-		cap += json_array_size(json_object_get(m, "new"));
-	rows = xcalloc(cap, sizeof *rows);
 	html_section_begin(out, in, "compare");
 	fputs("<p>", out);
 	html_textf(out, "Base %s; alpha %g, threshold %g%%, a verdict needs %.0f runs a "
-		   "side.", doc_str(in->doc, "base", ""), alpha, 100 * threshold,
-		   doc_num(in->doc, "min_runs"));
+		   "side.", d->base ? d->base : "", d->alpha, 100 * d->threshold, d->min_runs);
 	fputs("</p>\n", out);
-	verdict_banner(out, json_is_true(json_object_get(in->doc, "regression")),
-		       "no significant regression");
-	warnings_list(out, json_object_get(in->doc, "warnings"), json_object_get(in->doc, "noisy"));
-	json_array_foreach(metrics, i, m)
-		json_array_foreach(json_object_get(m, "new"), k, e) {
-			struct comparison c;
-			const json_t *ci = json_object_get(e, "change_ci");
+	verdict_banner(out, d->regression, "no significant regression");
+	warnings_list(out, d->warnings, d->nwarnings, d->noisy, d->nnoisy);
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct compared *e = &d->row[i];
+		struct comparison c;
 
-			if (!json_is_object(e))
-				continue;
-			comparison_of(m, e, &c);
-			rows[n] = (struct change_row){ doc_str(m, "name", ""), doc_str(e, "path", ""), doc_str(m, "stat", ""),
-				c.base, c.new, doc_num(e, "change_pct_mmtests"), NAN, NAN, test_p(&c),
-				doc_str(e, "verdict", ""), "" };
-			if (json_is_array(ci)) {
-				rows[n].lo = json_number_value(json_array_get(ci, 0));
-				rows[n].hi = json_number_value(json_array_get(ci, 1));
-			}
-			better_is_positive(&rows[n], strcmp(doc_str(m, "direction", ""), "higher") != 0);
-			compare_reason(&c, alpha, threshold, rows[n].why, sizeof rows[n].why);
-			n++;
-		}
+		comparison_of(e, &c);
+		rows[i] = (struct change_row){ e->metric ? e->metric : "", e->path ? e->path : "",
+			e->stat ? e->stat : "", c.base, c.new, e->change_pct_mmtests, e->ci_lo,
+			e->ci_hi, test_p(&c), e->verdict ? e->verdict : "", "" };
+		better_is_positive(&rows[i], e->lower_is_better);
+		compare_reason(&c, d->alpha, d->threshold, rows[i].why, sizeof rows[i].why);
+	}
 	snprintf(id, sizeof id, "compare-%zu-changes", in->index);
-	change_table(out, rows, n, alpha, threshold, id);
+	change_table(out, rows, d->nrows, d->alpha, d->threshold, id);
 	free(rows);
 	html_section_end(out);
 }

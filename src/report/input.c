@@ -52,8 +52,11 @@ static int read_kind(struct report_input *in, struct err *e)
 			return -1;
 		results_calib_doc(in->doc, &c->doc);
 	}
-	if (in->kind == RESULT_COMPARE)
-		return check_compare(in, e);
+	if (in->kind == RESULT_COMPARE) {
+		if (check_compare(in, e))
+			return -1;
+		results_compare_doc(in->doc, &in->compared);
+	}
 	return 0;
 }
 
@@ -115,6 +118,7 @@ void report_input_free(struct report_input *in)
 	results_place_doc_free(&in->place);
 	calib_free(in->cal.x, in->cal.nx);
 	results_calib_doc_free(&in->cal.doc);
+	results_compare_doc_free(&in->compared);
 	json_decref(in->doc);
 	memset(in, 0, sizeof *in);
 }

@@ -243,6 +243,7 @@ struct report_input {
 	struct sweep_doc sweep;         /* sweep: its placements */
 	struct place_doc place;         /* place: its arms */
 	struct report_calibration cal;  /* calibrate */
+	struct compare_doc compared;    /* compare */
 };
 
 /* The whole page: header (machines, tool versions, command lines and

@@ -363,6 +363,31 @@ int results_write(json_t *doc, const char *path, struct err *e);
  * KFEAT_*, for what it lacks), and --check's counts unless check is NULL. */
 json_t *results_kernels(unsigned have, const struct kernels_check_result *check);
 
+/* ---- compare's JSON document, typed (compared.c) ---- */
+
+/* One metric against one NEW file, as compare recorded it. */
+struct compared {
+	const char *metric, *stat, *path, *verdict;
+	bool lower_is_better;
+	double base, value, base_range, range, change_pct, change_pct_mmtests, p;
+	double ci_lo, ci_hi;            /* of change_pct; NAN: none */
+	size_t base_runs, runs;
+	bool enough_runs, stands_out, significant, regression;
+};
+
+struct compare_doc {
+	const char *base;
+	double alpha, threshold, min_runs;
+	bool regression;
+	const char **warnings, **noisy;
+	size_t nwarnings, nnoisy;
+	struct compared *row;           /* metric by metric, NEW file by file */
+	size_t nrows;
+};
+
+void results_compare_doc(const json_t *doc, struct compare_doc *d);
+void results_compare_doc_free(struct compare_doc *d);
+
 /* ---- profile files (profile.c) ---- */
 
 /* A profile's fields as JSON (straddle uarch --json, calibrate's file). */
