@@ -65,65 +65,63 @@ static void page_end(FILE *out)
 		STRADDLE_VERSION);
 }
 
-/* "AMD EPYC 9B45 (AuthenticAMD family 0x1a model 0x2 stepping 1), Linux 6.1.0" */
-static void machine_line(FILE *out, const json_t *m)
+static const char *or_dash(const char *s)
 {
-	const json_t *fam = json_object_get(m, "family"), *mod = json_object_get(m, "model"),
-		*step = json_object_get(m, "stepping");
-	const char *mc = json_string_value(json_object_get(m, "microcode"));
+	return s ? s : "-";
+}
 
-	html_field(out, m, "model_name");
+/* "AMD EPYC 9B45 (AuthenticAMD family 0x1a model 0x2 stepping 1), Linux 6.1.0" */
+static void machine_line(FILE *out, const struct machine_doc *m)
+{
+	html_text(out, or_dash(m->model_name));
 	fputs(" (", out);
-	html_field(out, m, "vendor");
-	if (json_is_integer(fam) && json_is_integer(mod) && json_is_integer(step))
-		fprintf(out, " family 0x%llx model 0x%llx stepping %lld",
-			(long long)json_integer_value(fam), (long long)json_integer_value(mod),
-			(long long)json_integer_value(step));
+	html_text(out, or_dash(m->vendor));
+	if (m->has_fms)
+		fprintf(out, " family 0x%llx model 0x%llx stepping %lld", m->family, m->model,
+			m->stepping);
 	fputs("), kernel ", out);
-	html_field(out, m, "kernel");
-	if (mc && *mc) {
+	html_text(out, or_dash(m->kernel));
+	if (m->microcode && *m->microcode) {
 		fputs(", microcode ", out);
-		html_field(out, m, "microcode");
+		html_text(out, m->microcode);
 	}
 }
 
-static void command_line(FILE *out, const json_t *argv)
+static void command_line(FILE *out, const struct result_head *h)
 {
-	size_t i;
-	const json_t *a;
-
-	if (!json_is_array(argv)) {
+	if (!h->has_argv) {
 		fputs("-", out);
 		return;
 	}
 	/* a command's own argv: "scan --json ..." */
 	fputs("<code>straddle ", out);
-	json_array_foreach(argv, i, a) {
+	for (size_t i = 0; i < h->argc; i++) {
 		if (i)
 			fputc(' ', out);
-		html_text(out, json_string_value(a) ? json_string_value(a) : "?");
+		html_text(out, h->argv[i] ? h->argv[i] : "?");
 	}
 	fputs("</code>", out);
 }
 
 /* The machines, each once, numbered; a file names its machine's number. */
-static size_t machine_number(const json_t *const *seen, size_t nseen, const json_t *m)
+static size_t machine_number(const struct machine_doc *const *seen, size_t nseen,
+			     const struct machine_doc *m)
 {
 	for (size_t i = 0; i < nseen; i++)
-		if (json_equal((json_t *)seen[i], (json_t *)m))
+		if (results_same_machine(seen[i], m))
 			return i + 1;
 	return 0;
 }
 
 static void page_header(FILE *out, const struct report_input *in, size_t n)
 {
-	const json_t **seen = xcalloc(n + 1, sizeof *seen);
+	const struct machine_doc **seen = xcalloc(n + 1, sizeof *seen);
 	size_t nseen = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		const json_t *m = json_object_get(in[i].doc, "machine");
+		const struct machine_doc *m = &in[i].head.machine;
 
-		if (json_is_object(m) && !machine_number(seen, nseen, m))
+		if (m->present && !machine_number(seen, nseen, m))
 			seen[nseen++] = m;
 	}
 	fputs("<header>\n", out);
@@ -140,21 +138,21 @@ static void page_header(FILE *out, const struct report_input *in, size_t n)
 	      "<th>command</th><th>made by</th><th>time (UTC)</th><th class=\"num\">machine"
 	      "</th><th>tool version</th></tr></thead>\n<tbody>\n", out);
 	for (size_t i = 0; i < n; i++) {
-		const json_t *m = json_object_get(in[i].doc, "machine");
-		size_t k = json_is_object(m) ? machine_number(seen, nseen, m) : 0;
+		const struct result_head *h = &in[i].head;
+		size_t k = h->machine.present ? machine_number(seen, nseen, &h->machine) : 0;
 
 		fprintf(out, "<tr><td class=\"path wrap\"><a href=\"#%s-%zu\">", in[i].command,
 			in[i].index);
 		html_text(out, in[i].path);
 		fprintf(out, "</a></td><td>%s</td><td class=\"wrap\">", in[i].command);
-		command_line(out, json_object_get(in[i].doc, "command_line"));
+		command_line(out, h);
 		fputs("</td><td>", out);
-		html_field(out, in[i].doc, "time");
+		html_text(out, or_dash(h->time));
 		if (k)
 			fprintf(out, "</td><td class=\"num\">%zu</td><td>", k);
 		else
 			fputs("</td><td class=\"num\">-</td><td>", out);
-		html_field(out, in[i].doc, "tool_version");
+		html_text(out, or_dash(h->tool_version));
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</tbody></table>\n</header>\n", out);

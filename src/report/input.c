@@ -103,6 +103,7 @@ int report_input_read(const char *path, struct report_input *in, struct err *e)
 		report_input_free(in);
 		return -1;
 	}
+	results_head_of(in->doc, &in->head);
 	if (read_kind(in, &why)) {
 		report_input_free(in);
 		return err_set(e, "report: %s", why.msg);
@@ -112,6 +113,7 @@ int report_input_read(const char *path, struct report_input *in, struct err *e)
 
 void report_input_free(struct report_input *in)
 {
+	results_head_free(&in->head);
 	results_file_free(&in->file);
 	results_bench_doc_free(&in->bench);
 	results_sweep_doc_free(&in->sweep);

@@ -238,6 +238,7 @@ struct report_input {
 	const char *command;            /* its "command": scan, diff, record, ... */
 	size_t index;                   /* 1-based among the inputs of that command */
 	/* read once, by report_input_read, as their own commands read them */
+	struct result_head head;        /* every kind: machine, command line, time */
 	struct result_file file;        /* bench, sweep, place: the metrics and runs */
 	struct bench_doc bench;         /* bench: its settings and states */
 	struct sweep_doc sweep;         /* sweep: its placements */
