@@ -1,8 +1,8 @@
 /* The document of `straddle compare --format json`, typed for the page of
  * straddle report: the settings, the verdict, the warnings, and each
  * metric's comparison against every NEW file as compare recorded it
- * (report/compare.c writes it). Read after input.c checked its run
- * counts; what a hand-edited file lacks is NAN, NULL or false. */
+ * (report/compare.c writes it), checked as it is read; what a
+ * hand-edited file lacks beyond that is NAN, NULL or false. */
 #include "results.h"
 
 #include <math.h>
@@ -60,10 +60,38 @@ static void entry_of(const json_t *m, const json_t *e, struct compared *c)
 	}
 }
 
-void results_compare_doc(const json_t *doc, struct compare_doc *d)
+/* A compare document has its base and metrics, and each comparison's run
+ * counts are counts: fuzz_report found a missing "base_runs" made NaN and
+ * then a size_t (UBSan, issue 25). */
+static int check(const char *path, const json_t *doc, struct err *e)
+{
+	const json_t *metrics = json_object_get(doc, "metrics"), *m, *x;
+	size_t i, k;
+
+	if (!json_is_array(metrics) || !json_is_string(json_object_get(doc, "base")))
+		return err_set(e, "%s: a compare document without \"base\" and \"metrics\"", path);
+	json_array_foreach(metrics, i, m) {
+		json_array_foreach(json_object_get(m, "new"), k, x) {
+			const json_t *b = json_object_get(x, "base_runs"), *r = json_object_get(x, "runs");
+
+			if (!json_is_integer(b) || !json_is_integer(r) || json_integer_value(b) < 0 ||
+			    json_integer_value(r) < 0)
+				return err_set(e, "%s: metric %zu, comparison %zu: \"base_runs\" and "
+					       "\"runs\" are not counts", path, i, k);
+		}
+	}
+	return 0;
+}
+
+int results_compare_doc(const char *path, const json_t *doc, struct compare_doc *d,
+			struct err *err)
 {
 	const json_t *metrics = json_object_get(doc, "metrics"), *m, *e;
 	size_t i, k, cap = 1;
+
+	memset(d, 0, sizeof *d);
+	if (check(path, doc, err))
+		return -1;
 
 	json_array_foreach(metrics, i, m)
 		cap += json_array_size(json_object_get(m, "new"));
@@ -77,6 +105,7 @@ void results_compare_doc(const json_t *doc, struct compare_doc *d)
 		json_array_foreach(json_object_get(m, "new"), k, e)
 			if (json_is_object(e))
 				entry_of(m, e, &d->row[d->nrows++]);
+	return 0;
 }
 
 void results_compare_doc_free(struct compare_doc *d)

@@ -6,6 +6,7 @@
  * kinds left out place (issue 23). */
 #include "results.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const struct result_kind_info kinds[RESULT_KINDS] = {
@@ -49,4 +50,46 @@ void result_kind_list(bool metrics_only, const char *last, char *buf, size_t n)
 		if (len >= n)
 			return;
 	}
+}
+
+/* What a document is, against the kinds: its kind, or -1 with why. */
+static int kind_of(const char *path, const json_t *doc, struct err *e)
+{
+	const char *name = json_string_value(json_object_get(doc, "command"));
+	const struct result_kind_info *k;
+	char list[160];
+	int kind;
+
+	if (!json_is_object(doc) || !name)
+		return err_set(e, "%s: not a straddle result file (no \"command\")", path);
+	kind = result_kind_of(name);
+	result_kind_list(false, "or", list, sizeof list);
+	if (kind < 0)
+		return err_set(e, "%s: a '%s' result has no section in a report (one of %s)", path,
+			       name, list);
+	k = result_kind((enum result_kind)kind);
+	if (k->needs && !json_object_get(doc, k->needs))
+		return err_set(e, "%s: a %s result without \"%s\"", path, name, k->needs);
+	return kind;
+}
+
+json_t *results_load_any(const char *path, int *kind, struct err *e)
+{
+	json_error_t je;
+	struct err why;
+	json_t *doc;
+	char *buf;
+	size_t len;
+
+	if (read_input(path, INPUT_LIMIT, &buf, &len, &why))
+		return err_set(e, "%s: %s", path, why.msg), NULL;
+	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
+	free(buf);
+	if (!doc)
+		return err_set(e, "%s: not a JSON result: %s (line %d)", path, je.text, je.line), NULL;
+	if ((*kind = kind_of(path, doc, e)) < 0) {
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
 }

@@ -243,6 +243,10 @@ int result_kind_of(const char *command);
 /* "scan, diff, ... and compare" (metrics_only: "bench, sweep and place";
  * last: the word before the last, "and" or "or"). */
 void result_kind_list(bool metrics_only, const char *last, char *buf, size_t n);
+/* A result file of any kind, parsed (no duplicate keys), its "command" one
+ * of the kinds and the field its kind cannot lack there: the document
+ * with *kind, or NULL with one line naming the file in e. */
+json_t *results_load_any(const char *path, int *kind, struct err *e);
 
 struct result_file {
 	char *path;
@@ -409,7 +413,9 @@ struct compare_doc {
 	size_t nrows;
 };
 
-void results_compare_doc(const json_t *doc, struct compare_doc *d);
+/* 0, or -1 with the line naming path (no base, a run count that is none). */
+int results_compare_doc(const char *path, const json_t *doc, struct compare_doc *d,
+			struct err *e);
 void results_compare_doc_free(struct compare_doc *d);
 
 /* ---- profile files (profile.c) ---- */
