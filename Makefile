@@ -113,9 +113,10 @@ check-test-hooks: $(B)/straddle $(B)/libstraddle-place.so
 
 # The main job on a built-in default: this machine's vDSO and C library,
 # then seed 000's loop measured at every offset of a line, then the same
-# loop in a user program moved by place: what its placement costs it.
-# It ends with one page of what it ran (straddle report): the scan's JSON
-# and the sweep's result file, kept beside it in build/.
+# loop in a user program found by record + scan --hot and moved by place
+# (straddle prove): what its placement costs it, beside the prediction.
+# It ends with one page of what it ran (straddle report): the scan's JSON,
+# the sweep's and the place's result files, kept beside it in build/.
 run: deps
 	$(MAKE) all
 	$(B)/straddle uarch
@@ -123,9 +124,9 @@ run: deps
 	$(B)/straddle scan --json >$(B)/run-scan.json
 	$(B)/straddle sweep --time 10 -o $(B)/run-sweep.json clear_movq_imm
 	$(MAKE) $(B)/demo/clear
-	$(B)/straddle place --func clear_loop --runs 5 -o $(B)/run-place.json -- $(B)/demo/clear 2000000
+	$(B)/straddle prove --runs 10 --keep $(B)/run-prove -o $(B)/run-prove.json -- $(B)/demo/clear 2000000
 	$(B)/straddle report -o $(B)/report.html $(B)/run-scan.json $(B)/run-sweep.json \
-		$(B)/run-place.json
+		$(B)/run-prove/place-1.json
 	@echo "The report of this run: $(abspath $(B)/report.html)"
 
 # The bundled program `make run` ends with: seed 000's loop across a line

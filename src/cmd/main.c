@@ -8,7 +8,8 @@
 #include <string.h>
 
 static const struct command *const commands[] = {
-	&scan_command, &diff_command, &kernels_command, &sweep_command, &place_command, &record_command,
+	&scan_command, &diff_command, &kernels_command, &sweep_command, &place_command, &prove_command,
+	&record_command,
 	&bench_command,
 	&compare_command, &calibrate_command, &report_command, &uarch_command,
 };

@@ -179,24 +179,6 @@ static int parse_options(struct place_cmd *c, int argc, char **argv)
 	return 0;
 }
 
-/* The command's executable, as execvp would find it. */
-static const char *command_path(const char *name, char *buf, size_t n)
-{
-	const char *path = getenv("PATH");
-
-	if (strchr(name, '/'))
-		return name;
-	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-		size_t len = strcspn(p, ":");
-
-		snprintf(buf, n, "%.*s/%s", (int)len, p, name);
-		if (access(buf, X_OK) == 0)
-			return buf;
-		p += len + (p[len] == ':');
-	}
-	return NULL;
-}
-
 /* The preload library: beside the binary (the build tree), or in the
  * libexec directory beside its bin/ (make install). */
 static const char *find_preload(void)
@@ -230,7 +212,7 @@ static int open_files(struct place_cmd *c)
 	struct err e;
 
 	if (!c->nfiles) {
-		const char *exe = command_path(c->x.argv[0], buf, sizeof buf);
+		const char *exe = command_find(c->x.argv[0], buf, sizeof buf);
 
 		if (!exe) {
 			complain(c->x.argv[0], "no such command in PATH");

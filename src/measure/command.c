@@ -140,3 +140,20 @@ int command_run(const struct command_spec *c, struct command_run *r, struct err 
 		   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 	return 0;
 }
+
+const char *command_find(const char *name, char *buf, size_t n)
+{
+	const char *path = getenv("PATH");
+
+	if (strchr(name, '/'))
+		return name;
+	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+		size_t len = strcspn(p, ":");
+
+		snprintf(buf, n, "%.*s/%s", (int)len, p, name);
+		if (access(buf, X_OK) == 0)
+			return buf;
+		p += len + (p[len] == ':');
+	}
+	return NULL;
+}

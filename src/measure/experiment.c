@@ -343,6 +343,16 @@ int experiment_run(struct place_experiment *x, struct err *e)
 /* The cost model's ratio for the subject loop at each arm's offset, from
  * one back end of its bytes (issue 26: what place holds its measurement
  * against). */
+/* The rules' verdict first, as the scan's: a loop they see no straddle
+ * hazard in there (its loop buffer holds it) costs nothing there. */
+static bool straddles(const struct place_arm *a)
+{
+	for (size_t i = 0; i < a->npredicted; i++)
+		if (a->predicted[i].rule == RULE_LOOP_STRADDLES)
+			return true;
+	return false;
+}
+
 static void predict_costs(struct place_experiment *x)
 {
 	const struct reloc_func *f = x->subject;
@@ -359,9 +369,9 @@ static void predict_costs(struct place_experiment *x)
 		unsigned w;
 
 		if (a->kind == PLACE_OFFSET || a->kind == PLACE_CONTROL)
-			a->predicted_slowdown = cost_ratio_at(x->profile, x->loop_start + delta,
-							      x->loop_end - x->loop_start,
-							      x->back_end.cycles, &w);
+			a->predicted_slowdown = straddles(a) ?
+				cost_ratio_at(x->profile, x->loop_start + delta,
+					      x->loop_end - x->loop_start, x->back_end.cycles, &w) : 1;
 	}
 }
 

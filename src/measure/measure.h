@@ -359,6 +359,9 @@ struct command_spec {
 int command_run(const struct command_spec *c, struct command_run *r, struct err *e);
 /* Kill the run in progress, if any (for a signal handler: async-signal-safe). */
 void command_kill_current(void);
+/* The executable execvp would run for `name` (in buf, or name itself when
+ * it holds a '/'), NULL when PATH has none. */
+const char *command_find(const char *name, char *buf, size_t n);
 /* "exit 3", "killed by SIGSEGV": a wait status in words. */
 void command_status_text(int status, char *buf, size_t n);
 
@@ -451,5 +454,46 @@ void experiment_analyse(struct place_experiment *x);
 double experiment_apply_median_us(const struct place_experiment *x);
 double experiment_apply_max_us(const struct place_experiment *x);
 void experiment_free(struct place_experiment *x);
+
+/* ---- a hot loop's predicted cost held against its measured one (proof.c) ---- */
+
+/* straddle prove (issue 26): a loop holding `share` of a program's samples
+ * that the cost model says runs `predicted` times slower at today's
+ * placement than at its best, and the program measured at both (place:
+ * `program`, the best placement's time over today's, paired by round).
+ * A loop slowdown R changes the program by share * (1 - 1/R), so the
+ * program's ratio m gives R = 1 / (1 - (1 - m) / share); its CI gives R's.
+ * The verdicts: costs (R >= 1 + material), nothing (within material
+ * either way), slower at best (R <= 1 - material: the model's best
+ * placement ran slower, a layout effect the model has no rule for), or
+ * inconclusive (the CI holds two of them; or the program's change is more
+ * than the loop's whole share, so it is not the loop's). */
+enum proof_verdict { PROOF_NOTHING, PROOF_COSTS, PROOF_INCONCLUSIVE, PROOF_SLOWER_AT_BEST };
+
+struct loop_proof {
+	double share, predicted, material, alpha;       /* in */
+	struct paired program;                          /* in: best / today */
+	double loop, loop_lo, loop_hi;                  /* out: R and its CI; INFINITY beyond */
+	enum proof_verdict said, seen;                  /* the model's, the measurement's */
+};
+
+void proof_judge(struct loop_proof *p);
+
+/* One hot loop of straddle prove: what the scan said of it, and what
+ * place measured (when it was measured: why not, else). */
+struct loop_trial {
+	char *file, *func;
+	uint64_t start, end;            /* the loop's span */
+	uint64_t samples, run_samples;
+	uint32_t current, best;         /* its offset in its line today, the model's best */
+	struct loop_cost cost;          /* the scan's */
+	float place_predicted;          /* place's own prediction for today's offset */
+	struct paired control;          /* the control over the unmoved program: the copy's own cost */
+	unsigned rounds;
+	char why_not[300];              /* "" measured */
+	struct loop_proof proof;
+};
+/* "costs", "nothing", "inconclusive" */
+const char *proof_verdict_name(enum proof_verdict v);
 
 #endif

@@ -63,6 +63,34 @@ const struct profile *profile_for_midr(uint32_t midr)
 }
 
 #if defined(__x86_64__)
+/* AMX-TILE: cpuid leaf 7 subleaf 0, EDX bit 24 (Intel SDM vol. 2, CPUID). */
+static bool has_amx(void)
+{
+	unsigned a, b, c, d;
+
+	if (__get_cpuid_max(0, NULL) < 7)
+		return false;
+	__cpuid_count(7, 0, a, b, c, d);
+	return d & (1u << 24);
+}
+
+/* A hypervisor may give a guest another core's model number: this
+ * project's KVM guest reports model 0xa7 (Rocket Lake) with AMX and
+ * AVX-512 FP16, which Rocket Lake never had, and measured like Golden Cove
+ * (goldencove's evidence). AMX is in Intel's Xeons from Sapphire Rapids
+ * on and in no client core, so it overrides the number. */
+static void amx_is_goldencove(struct host *h)
+{
+	const struct profile *p = profile_named("goldencove");
+	size_t n = strlen(h->why);
+
+	if (h->profile == p)
+		return;
+	snprintf(h->why + n, sizeof h->why - n, "%s%s, but AMX: Sapphire Rapids or later",
+		 h->profile ? " says " : "", h->profile ? h->profile->name : "");
+	h->profile = p;
+}
+
 static void detect_x86(struct host *h)
 {
 	unsigned a, b, c, d;
@@ -91,6 +119,8 @@ static void detect_x86(struct host *h)
 	h->profile = profile_for_x86(h->vendor, h->family, h->model);
 	snprintf(h->why, sizeof h->why, "cpuid %s family 0x%x model 0x%x", h->vendor,
 		 h->family, h->model);
+	if (strcmp(h->vendor, "GenuineIntel") == 0 && h->family == 6 && has_amx())
+		amx_is_goldencove(h);
 }
 #endif
 

@@ -51,6 +51,10 @@ struct profile {
 	 * it must (the front end fetches a window a cycle) pays nothing for
 	 * the straddle. 0: not measured, no bound. */
 	unsigned issue_width, stores_per_cycle;
+	/* What one window fetched more than the best placement needs costs an
+	 * iteration, in cycles (cost.c, fetch_cycles); 0: not measured, a whole
+	 * cycle (the front end fetches a window a cycle). */
+	double window_cycles;
 };
 
 size_t profile_count(void);
@@ -358,6 +362,7 @@ struct mca_loop {
 
 struct mca_input {
 	enum arch arch;
+	unsigned iterations;            /* of each region, 0: the default (mca.c) */
 	struct strbuf text;
 	struct mca_loop *loop;
 	size_t nloop, cap;
@@ -380,6 +385,10 @@ unsigned mca_dispatch_width(const char *want, const char *mcpu, enum arch arch);
  * could not run at all. */
 int mca_run(const char *want, const char *mcpu, enum arch arch, const struct mca_input *in,
 	    struct mca_region *out, struct err *e);
+/* The loops of in with select[k] simulated again, longer: out[k].cycles
+ * (mca_run's) becomes the steady state, without the pipeline's filling. */
+void mca_steady(const char *want, const char *mcpu, const struct mca_input *in,
+		const bool *select, struct mca_region *out);
 
 /* ---- scanning an image (scan.c) ---- */
 

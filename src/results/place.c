@@ -92,3 +92,22 @@ json_t *results_place(const struct place_experiment *x, const char *subject,
 	json_object_set_new(doc, "metrics", metrics);
 	return doc;
 }
+
+int results_place_arm(const struct result_file *f, const char *arm, struct place_arm_result *out)
+{
+	json_t *metrics = json_object_get(f->doc, "metrics");
+
+	for (size_t i = 0; i < f->n && i < json_array_size(metrics); i++) {
+		json_t *o = json_array_get(metrics, i);
+		const char *name = json_string_value(json_object_get(o, "arm"));
+
+		if (!name || strcmp(name, arm) != 0 || !f->m[i].nruns)
+			continue;
+		out->offset = (uint32_t)json_integer_value(json_object_get(o, "offset"));
+		out->predicted = json_number_value(json_object_get(o, "predicted_slowdown"));
+		out->v = f->m[i].runs[0].v;
+		out->n = f->m[i].runs[0].n;
+		return 0;
+	}
+	return -1;
+}

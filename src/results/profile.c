@@ -9,6 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+static double rounded(double x)
+{
+	return round(x * 1000) / 1000;
+}
+
 json_t *results_profile(const struct profile *p)
 {
 	json_t *w = json_array();
@@ -17,13 +22,16 @@ json_t *results_profile(const struct profile *p)
 
 	for (size_t i = 0; i < nw; i++)
 		json_array_append_new(w, json_integer(win[i]));
-	return json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:s, s:i, s:i, s:i, s:i, s:s}",
+	json_t *doc = json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:o, s:s, s:i, s:i, s:i, s:i, s:s}",
 		"name", p->name, "arch", arch_name(p->arch), "cpus", p->cpus, "fetch", (int)p->fetch,
 		"uop_window", (int)p->uop_window, "line", (int)p->line, "straddle_windows", w,
 		"branch_rule", branch_rule_id(p->branch_rule), "branch_window",
 		(int)p->branch_window, "loop_buffer", (int)p->loop_buffer,
 		"issue_width", (int)p->issue_width, "stores_per_cycle", (int)p->stores_per_cycle,
 		"evidence", p->evidence);
+	if (p->window_cycles > 0)       /* only where measured: older readers never saw it */
+		json_object_set_new(doc, "window_cycles", json_real(rounded(p->window_cycles)));
+	return doc;
 }
 
 /* straddle uarch --json: the built-in profiles, then this CPU's calibrated
@@ -46,11 +54,6 @@ json_t *results_uarch(const struct host *h, const struct profile *cal, const cha
 		"stepping", (int)h->stepping, "model_name", h->model_name, "detected", h->why,
 		"profile", cal ? cal->name : h->profile ? h->profile->name : NULL));
 	return doc;
-}
-
-static double rounded(double x)
-{
-	return round(x * 1000) / 1000;
 }
 
 static json_t *rule_json(const struct calib_rule *r)
@@ -175,6 +178,20 @@ static int get_text(json_t *o, const char *key, const char **out, const char *wh
 	return 0;
 }
 
+/* Optional: what one window more costs an iteration (model.h). */
+static int get_window_cycles(json_t *o, struct profile *p, struct err *e)
+{
+	json_t *v = json_object_get(o, "window_cycles");
+	double x = json_number_value(v);
+
+	if (!v)
+		return 0;
+	if (!json_is_number(v) || !(x > 0 && x <= 16))
+		return err_set(e, "profile: \"window_cycles\" is not a number above 0, at most 16");
+	p->window_cycles = x;
+	return 0;
+}
+
 static bool known_window(unsigned w)
 {
 	for (size_t i = 0; i < MODEL_NWINDOWS; i++)
@@ -217,7 +234,8 @@ static int read_profile(json_t *o, struct profile *p, struct err *e)
 	    get_uint(o, "loop_buffer", 4096, &p->loop_buffer, "profile", e) ||
 	    get_uint_or(o, "issue_width", 64, 0, &p->issue_width, "profile", e) ||
 	    get_uint_or(o, "stores_per_cycle", 64, 0, &p->stores_per_cycle, "profile", e) ||
-	    read_windows(json_object_get(o, "straddle_windows"), p, e))
+	    read_windows(json_object_get(o, "straddle_windows"), p, e) ||
+	    get_window_cycles(o, p, e))
 		return -1;
 	if (strcmp(arch, "x86_64") == 0)
 		p->arch = ARCH_X86_64;

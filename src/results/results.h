@@ -208,6 +208,11 @@ json_t *results_sweep(const struct sweep *s, const char *profile,
 json_t *results_place(const struct place_experiment *x, const char *subject,
 		      const size_t refused[RELOC_NREFUSALS], int argc, char **argv);
 
+/* ---- prove's result file (prove.c) ---- */
+
+json_t *results_prove(const struct loop_trial *t, size_t n, const char *profile, int argc,
+		      char **argv);
+
 /* A result file read back (read.c): its metrics with their raw samples,
  * run by run (a sweep is one run). */
 struct metric_run {
@@ -273,6 +278,17 @@ const struct metric *results_metric(const struct result_file *r, const char *nam
  * each placed at one offset only, r's placement of it. */
 const struct metric *results_counterpart(const struct result_file *base, const struct metric *m,
 					 const struct result_file *r);
+/* One arm of a place result read back (results_read): "unmoved",
+ * "control", "best" or an offset; its samples in round order (each round
+ * ran every arm once, so arms pair by index). -1 when there is none. */
+struct place_arm_result {
+	uint32_t offset;
+	double predicted;               /* the cost model's slowdown there, 0 none */
+	const double *v;
+	size_t n;
+};
+int results_place_arm(const struct result_file *f, const char *arm, struct place_arm_result *out);
+
 
 /* ---- sweep's and place's documents, typed (measured.c) ---- */
 

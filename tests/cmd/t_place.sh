@@ -161,17 +161,26 @@ asm_check so "-fPIC -DWORK_LIB" "-shared"
 
 # the cost model's prediction beside each placement, with no back end
 # (lib.sh: STRADDLE_LLVM_MCA=none): clear.c's 15-byte loop at 50 of its line
-# touches 2 lines where 1 would do (2x), at 49 it ends on the line's last
-# byte, at 0 it starts one (1x each)
+# touches 2 lines where 1 would do (goldencove measured 0.05 cycle for the
+# second: 1.05x), at 49 it ends on the line's last byte, at 0 it starts one
+# (1x each)
 run "$STRADDLE" place --func clear_loop --offsets 0,49 --runs 2 --uarch goldencove -o "$TMP/clear.json" \
 	-- "$P/clear" 1000
 expect_eq "place clear: exit 0" "$RC" 0
 expect_eq "place clear: the loop's offset today" "$(jq -r .place.current "$TMP/clear.json")" 50
 expect_eq "place clear: predicted per arm" \
 	"$(jq -r '[.metrics[] | "\(.arm):\(.offset):\(.predicted_slowdown)"] | join(" ")' "$TMP/clear.json")" \
-	"unmoved:0:0 control:50:2 0:0:1 49:49:1"
+	"unmoved:0:0 control:50:1.05 0:0:1 49:49:1"
 expect_eq "place clear: the back end" "$(jq -r '.place.back_end | "\(.cycles) \(.source)"' "$TMP/clear.json")" \
 	"0 none"
+# icelake's loop buffer (35 instructions) holds the 4-instruction loop: no
+# straddle hazard at 50, so no slowdown predicted there either (as scan's
+# cost says: loop-buffer)
+run "$STRADDLE" place --func clear_loop --offsets 0 --runs 2 --uarch icelake -o "$TMP/clear-icl.json" \
+	-- "$P/clear" 1000
+expect_eq "place clear icelake: predicted per arm" \
+	"$(jq -r '[.metrics[] | "\(.arm):\(.offset):\(.predicted_slowdown)"] | join(" ")' "$TMP/clear-icl.json")" \
+	"unmoved:0:0 control:50:1 0:0:1"
 
 # --offsets random: a new layout every run, and the band it spans (the
 # fixture prints where in its line its code runs, so the metric moves with

@@ -1,0 +1,115 @@
+/* straddle prove's table (issue 26, part 4): each hot loop's predicted
+ * slowdown beside the measured one, and whether the two say the same. */
+#include "report.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* A loop slowdown and its CI; infinite: more than the loop's own time. */
+static void format_loop(const struct loop_proof *p, char *buf, size_t n)
+{
+	char hi[16] = "inf";
+
+	if (isinf(p->loop)) {
+		snprintf(buf, n, "more than its share");
+		return;
+	}
+	if (!isinf(p->loop_hi))
+		snprintf(hi, sizeof hi, "%.3f", p->loop_hi);
+	snprintf(buf, n, "%.3fx [%.3f, %s]", p->loop, p->loop_lo, hi);
+}
+
+static const char *agreement(const struct loop_proof *p)
+{
+	if (p->seen == PROOF_INCONCLUSIVE)
+		return "-";
+	return p->seen == p->said ? "agree" : "DISAGREE";
+}
+
+static void trial_row(struct table *t, const struct loop_trial *x)
+{
+	char pct[16], loop[200], pred[48], prog[64], ls[64], place[32];
+
+	snprintf(pct, sizeof pct, "%.1f", 100.0 * (double)x->samples / (double)x->run_samples);
+	snprintf(loop, sizeof loop, "%s:%#" PRIx64, base_name(x->file), x->start);
+	snprintf(pred, sizeof pred, "%.3fx %s", x->cost.slowdown, cost_bound_name(x->cost.bound));
+	if (x->why_not[0]) {
+		table_row(t, pct, loop, x->func, pred, "-", "-", "-", x->why_not, "-");
+		return;
+	}
+	snprintf(place, sizeof place, "%u -> %u", x->current, x->best);
+	snprintf(prog, sizeof prog, "%+.1f%% [%+.1f, %+.1f]", 100 * (x->proof.program.ratio - 1),
+		 100 * (x->proof.program.lo - 1), 100 * (x->proof.program.hi - 1));
+	format_loop(&x->proof, ls, sizeof ls);
+	table_row(t, pct, loop, x->func, pred, place, prog, ls,
+		  proof_verdict_name(x->proof.seen), agreement(&x->proof));
+}
+
+/* What the rows say together, and what a row's numbers do not show. */
+static void summary(const struct loop_trial *x, size_t n, FILE *out)
+{
+	size_t agree = 0, conclusive = 0, inconclusive = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct loop_trial *t = &x[i];
+
+		if (t->why_not[0])
+			continue;
+		if (t->proof.seen == PROOF_INCONCLUSIVE) {
+			inconclusive++;
+		} else {
+			conclusive++;
+			agree += t->proof.seen == t->proof.said;
+		}
+		if (t->control.p < 0.05 && fabs(t->control.ratio - 1) > 0.01)
+			fprintf(out, "note: %s's copy alone (the control against the unmoved program) "
+				"changed the program by %+.1f%% (p %.2g)\n", t->func,
+				100 * (t->control.ratio - 1), t->control.p);
+		if (fabs(t->place_predicted - t->cost.slowdown) > 0.005)
+			fprintf(out, "note: place's model of %s's loop alone (its span as one piece) "
+				"predicts %.3fx, the scan %.3fx\n", t->func, t->place_predicted,
+				t->cost.slowdown);
+	}
+	if (!conclusive && !inconclusive)
+		return;
+	fprintf(out, "the model and the measurement agree on %zu of %zu loops measured "
+		"conclusively", agree, conclusive);
+	if (inconclusive)
+		fprintf(out, "; %zu inconclusive (more rounds, or a loop with more of the samples)",
+			inconclusive);
+	fputc('\n', out);
+}
+
+void report_prove_text(const struct loop_trial *x, size_t n, size_t at_best, double min_share,
+		       const char *profile, FILE *out)
+{
+	static const char *const cols[] = { ">samples %", "loop", "function", "predicted",
+		"moved", "program at best", "loop slowdown measured", "measured", "model" };
+	struct table t;
+
+	fprintf(out, "profile %s; predicted: the loop's slowdown today against the model's best "
+		"placement, and what bounds it; measured: the program moved there (95%% CI), as "
+		"the loop's slowdown through its share\n", profile);
+	table_init(&t, sizeof cols / sizeof *cols, cols);
+	for (size_t i = 0; i < n; i++)
+		trial_row(&t, &x[i]);
+	if (t.nrows)
+		table_print(&t, out);
+	else
+		fprintf(out, "no loop with at least %g%% of the samples straddles a window it need not\n",
+			100 * min_share);
+	table_free(&t);
+	if (at_best)
+		fprintf(out, "%zu hot loop%s with at least %g%% of the samples %s at %s best "
+			"placement: nothing to move\n", at_best, at_best == 1 ? "" : "s",
+			100 * min_share, at_best == 1 ? "is" : "are", at_best == 1 ? "its" : "their");
+	summary(x, n, out);
+}

@@ -1,0 +1,63 @@
+/* The result file of `straddle prove` (issue 26, part 4): each hot loop,
+ * the cost model's prediction and what place measured of it. */
+#include "results.h"
+
+#include <math.h>
+
+static json_t *number_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* The cost model's figures as scan's JSON has them (writer.c: 3 places). */
+static double three_places(double x)
+{
+	return round(x * 1000) / 1000;
+}
+
+static json_t *paired_json(const struct paired *p)
+{
+	return json_pack("{s:o, s:[o,o], s:o, s:i}", "ratio", number_or_null(p->ratio), "ci",
+			 number_or_null(p->lo), number_or_null(p->hi), "p", number_or_null(p->p),
+			 "rounds", (int)p->n);
+}
+
+static json_t *measured_json(const struct loop_trial *t)
+{
+	const struct loop_proof *p = &t->proof;
+
+	if (t->why_not[0])
+		return json_pack("{s:s}", "not_measured", t->why_not);
+	return json_pack("{s:i, s:i, s:f, s:o, s:o, s:{s:o, s:[o,o]}, s:s, s:b}", "current",
+			 (int)t->current, "best", (int)t->best, "place_predicted",
+			 three_places(t->place_predicted), "program", paired_json(&p->program), "control",
+			 paired_json(&t->control), "loop", "slowdown", number_or_null(p->loop), "ci",
+			 number_or_null(p->loop_lo), number_or_null(p->loop_hi), "verdict",
+			 proof_verdict_name(p->seen), "agree", p->seen != PROOF_INCONCLUSIVE &&
+			 p->seen == p->said);
+}
+
+static json_t *trial_json(const struct loop_trial *t)
+{
+	char a[20], b[20];
+
+	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:f, s:{s:f, s:s, s:f}, s:s, s:o}",
+			 "file", t->file, "function", t->func, "start", hex_addr(a, t->start), "end",
+			 hex_addr(b, t->end), "samples", (json_int_t)t->samples, "run_samples",
+			 (json_int_t)t->run_samples, "share", t->proof.share, "cost", "slowdown",
+			 three_places(t->cost.slowdown), "bound", cost_bound_name(t->cost.bound),
+			 "back_end", three_places(t->cost.back_end), "predicted",
+			 proof_verdict_name(t->proof.said), "measured", measured_json(t));
+}
+
+json_t *results_prove(const struct loop_trial *t, size_t n, const char *profile, int argc,
+		      char **argv)
+{
+	json_t *doc = results_run_info("prove", argc, argv), *loops = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(loops, trial_json(&t[i]));
+	json_object_set_new(doc, "profile", json_string(profile));
+	json_object_set_new(doc, "loops", loops);
+	return doc;
+}

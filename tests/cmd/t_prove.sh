@@ -1,0 +1,68 @@
+# straddle prove: record, scan --hot with the cost model, place the hot
+# straddling loops at their best and back, and the prediction beside the
+# measurement. What a run measures is noise and is not asserted; what it
+# chose, predicted, ran and wrote is exact. The judgement itself is
+# test_proof's.
+P=$FIXTURES/place
+
+# clear.c: seed 000's 15-byte store loop at 50 of its line, ~all of the
+# program's time. goldencove (no back end: lib.sh's STRADDLE_LLVM_MCA=none)
+# prices its second line at 0.05 cycle: 1.05x, "costs" at --material 3%.
+mkdir -p "$TMP/tmpd"
+TMPDIR=$TMP/tmpd run "$STRADDLE" prove --uarch goldencove --runs 3 --top 1 -o "$TMP/prove.json" \
+	-- "$P/clear" 3000000
+expect_eq "prove clear: exit 0" "$RC" 0
+LOOP=$("$PLAIN" scan --all --func clear_loop --json "$P/clear" | jq -r '.files[0].functions[0].loops[0].start')
+expect_eq "prove clear: its temporary directory removed" "$(ls -A "$TMP/tmpd")" ""
+OUT=$(cat "$TMP/prove.json")
+expect_eq "prove clear: the file" "$(jq_of '"\(.schema) \(.command) \(.profile) \(.loops | length)"')" \
+	"1 prove goldencove 1"
+expect_eq "prove clear: the loop chosen" \
+	"$(jq_of '.loops[0] | "\(.function) \(.start) \(.file | split("/") | last)"')" "clear_loop $LOOP clear"
+expect_eq "prove clear: predicted" \
+	"$(jq_of '.loops[0] | "\(.cost.slowdown) \(.cost.bound) \(.predicted)"')" "1.05 front-end costs"
+expect_eq "prove clear: placed from 50 to 0, 3 rounds, place's model the scan's" \
+	"$(jq_of '.loops[0].measured | "\(.current) \(.best) \(.program.rounds) \(.control.rounds) \(.place_predicted)"')" \
+	"50 0 3 3 1.05"
+expect_eq "prove clear: a measured verdict" \
+	"$(jq_of '.loops[0].measured.verdict | IN("costs", "nothing", "inconclusive")')" true
+expect_eq "prove clear: its share of the samples" \
+	"$(jq_of '.loops[0] | (.share == .samples / .run_samples) and .share > 0.5')" true
+
+# the table: the row's fixed cells, and the agreement line
+TMPDIR=$TMP/tmpd run "$STRADDLE" prove --uarch goldencove --runs 2 --top 1 --keep "$TMP/kept" \
+	-- "$P/clear" 3000000
+expect_eq "prove text: exit 0" "$RC" 0
+expect_eq "prove text: the row" \
+	"$(printf '%s\n' "$OUT" | awk '$2 ~ /^clear:/ { print $2, $3, $4, $5, $6, $7, $8 }')" \
+	"clear:$LOOP clear_loop 1.050x front-end 50 -> 0"
+expect_eq "prove text: the agreement line" \
+	"$(printf '%s\n' "$OUT" | tail -1 | sed 's/[0-9]* of [0-9]*/N of M/; s/; .*//')" \
+	"the model and the measurement agree on N of M loops measured conclusively"
+expect_eq "prove --keep: the record and the place file" "$(ls "$TMP/kept")" "place-1.json
+record.json"
+expect_eq "prove --keep: place moved the loop prove chose" \
+	"$(jq -r '"\(.command) \(.place.loop | split("..") | .[0]) \(.metrics | length)"' "$TMP/kept/place-1.json")" \
+	"place $LOOP 3"
+
+# a program too short for a sample: nothing measured, said so
+run "$STRADDLE" prove -o "$TMP/none.json" -- true
+expect_eq "prove: nothing hot: exit 0" "$RC" 0
+expect_eq "prove: nothing hot: said" "$(printf '%s\n' "$OUT" | sed -n '2,$p')" \
+	"no loop with at least 5% of the samples straddles a window it need not"
+expect_eq "prove: nothing hot: no loops" "$(jq -r '.loops | length' "$TMP/none.json")" 0
+
+# bad input: one line, exit 2, no result file
+prove_err() {
+	name=$1 want=$2
+	shift 2
+	run "$STRADDLE" prove -o "$TMP/bad.json" "$@"
+	expect_eq "prove $name: exit 2" "$RC" 2
+	expect_eq "prove $name: the line" "$ERR" "$want"
+	expect_eq "prove $name: no result file" "$(ls "$TMP/bad.json" 2>/dev/null)" ""
+}
+prove_err "no command" "straddle: prove: name the command to run after --"
+prove_err "unknown command" "straddle: no-such-command: no such command in PATH" -- no-such-command
+prove_err "--top 0" "straddle: --top: '0' is not a number from 1 to 16" --top 0 -- true
+prove_err "--min-share" "straddle: --min-share: '2' is not from 0.01% to 100%" \
+	--min-share 2 -- true

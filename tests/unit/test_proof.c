@@ -1,0 +1,134 @@
+/* straddle prove's judgement: a program's measured change turned into its
+ * loop's slowdown through the loop's share, and the verdicts of model and
+ * measurement. Values worked by hand below each case. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+
+#include "measure/measure.h"
+
+static struct loop_proof judged(double share, double predicted, double ratio, double lo,
+				double hi, double p)
+{
+	struct loop_proof x = { .share = share, .predicted = predicted, .material = 0.03,
+		.alpha = 0.05, .program = { .ratio = ratio, .lo = lo, .hi = hi, .p = p, .n = 30 } };
+
+	proof_judge(&x);
+	return x;
+}
+
+/* seed 000's loop: 92% of the samples; the program 4.4% faster at the
+ * best: R = 1 / (1 - 0.044 / 0.92) = 1.0502; the CI's ends give
+ * 1 / (1 - 0.022 / 0.92) = 1.0245 and 1 / (1 - 0.066 / 0.92) = 1.0773 */
+static void a_loop_that_may_cost(void **state)
+{
+	struct loop_proof x = judged(0.92, 1.05, 0.956, 0.934, 0.978, 0.001);
+
+	(void)state;
+	assert_true(fabs(x.loop - 1.0502) < 1e-4);
+	assert_true(fabs(x.loop_lo - 1.0245) < 1e-4);
+	assert_true(fabs(x.loop_hi - 1.0773) < 1e-4);
+	assert_int_equal(x.said, PROOF_COSTS);
+	assert_int_equal(x.seen, PROOF_INCONCLUSIVE);   /* 1.0245 < 1.03 */
+}
+
+/* the CI clear of 1.03: costs, and the model agrees */
+static void a_loop_that_costs(void **state)
+{
+	struct loop_proof x = judged(0.92, 1.05, 0.945, 0.940, 0.950, 1e-6);
+
+	(void)state;
+	assert_true(fabs(x.loop_lo - 1 / (1 - 0.05 / 0.92)) < 1e-9);
+	assert_int_equal(x.seen, PROOF_COSTS);
+	assert_int_equal(x.said, PROOF_COSTS);
+}
+
+/* half the samples, the program unchanged within [-0.8%, +0.8%]: R within
+ * [1 / (1 + 0.016), 1 / (1 - 0.016)] = [0.984, 1.016], below 1.03 */
+static void a_loop_that_costs_nothing(void **state)
+{
+	struct loop_proof x = judged(0.5, 1.0, 1.0, 0.992, 1.008, 0.9);
+
+	(void)state;
+	assert_true(fabs(x.loop - 1) < 1e-12);
+	assert_true(fabs(x.loop_hi - 1 / (1 - 0.016)) < 1e-9);
+	assert_int_equal(x.seen, PROOF_NOTHING);
+	assert_int_equal(x.said, PROOF_NOTHING);
+}
+
+/* a significant change below the loop's material slowdown is still nothing
+ * for the loop; a small share makes the same program CI inconclusive */
+static void share_decides_what_can_be_seen(void **state)
+{
+	struct loop_proof x = judged(0.05, 1.0, 1.0, 0.992, 1.008, 0.9);
+
+	(void)state;
+	/* 1 / (1 - 0.008 / 0.05) = 1.1905 */
+	assert_true(fabs(x.loop_hi - 1.1905) < 1e-4);
+	assert_int_equal(x.seen, PROOF_INCONCLUSIVE);
+}
+
+/* the program saved more than the loop's whole share: not the loop's */
+static void more_than_the_share(void **state)
+{
+	struct loop_proof x = judged(0.05, 1.2, 0.90, 0.88, 0.92, 1e-9);
+
+	(void)state;
+	assert_true(isinf(x.loop));
+	assert_int_equal(x.seen, PROOF_INCONCLUSIVE);
+	assert_int_equal(x.said, PROOF_COSTS);
+}
+
+/* coreutils' expand (all its samples in one loop): moved to the model's
+ * best it ran 4.1% slower, R = 1 / (1 + 0.041) = 0.9606: no rule says so */
+static void slower_at_best(void **state)
+{
+	struct loop_proof x = judged(1.0, 1.0, 1.041, 1.033, 1.050, 1e-6);
+
+	(void)state;
+	assert_true(fabs(x.loop - 1 / 1.041) < 1e-9);
+	assert_int_equal(x.seen, PROOF_SLOWER_AT_BEST);
+	assert_int_equal(x.said, PROOF_NOTHING);
+	assert_string_equal(proof_verdict_name(x.seen), "slower at best");
+}
+
+/* a CI reaching below 1 - material is not "nothing" */
+static void nothing_needs_both_ends(void **state)
+{
+	struct loop_proof x = judged(1.0, 1.0, 1.01, 0.995, 1.035, 0.3);
+
+	(void)state;
+	assert_true(x.loop_lo < 0.97);
+	assert_int_equal(x.seen, PROOF_INCONCLUSIVE);
+}
+
+/* nothing measured yet: the model's verdict alone */
+static void not_measured(void **state)
+{
+	struct loop_proof x = { .share = 0.3, .predicted = 1.01, .material = 0.03 };
+
+	(void)state;
+	proof_judge(&x);
+	assert_int_equal(x.said, PROOF_NOTHING);
+	assert_int_equal(x.seen, PROOF_INCONCLUSIVE);
+	assert_true(isnan(x.loop));
+	assert_string_equal(proof_verdict_name(x.seen), "inconclusive");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(a_loop_that_may_cost),
+		cmocka_unit_test(a_loop_that_costs),
+		cmocka_unit_test(a_loop_that_costs_nothing),
+		cmocka_unit_test(share_decides_what_can_be_seen),
+		cmocka_unit_test(more_than_the_share),
+		cmocka_unit_test(slower_at_best),
+		cmocka_unit_test(nothing_needs_both_ends),
+		cmocka_unit_test(not_measured),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
