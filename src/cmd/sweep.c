@@ -27,7 +27,7 @@ struct sweep_cmd {
 	const struct profile *host;     /* the first of profiles: the predicted column */
 	const struct profile *profiles[4];
 	size_t nprofiles;
-	char host_why[160];
+	char host_why[HOST_WHY_LEN];
 	int argc;
 	char **argv;
 };
