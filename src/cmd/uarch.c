@@ -224,7 +224,7 @@ static void print_table(const struct host *h)
 static int print_profile(const char *name)
 {
 	const struct profile *p;
-	char why[256] = "", a[16], b[16], c[16], d[16], e[16], f[16];
+	char why[HOST_WHY_LEN] = "", a[16], b[16], c[16], d[16], e[16], f[16];
 	size_t n = 0, width = line_width();
 	struct strbuf w = { 0 };
 	unsigned win[3];
@@ -251,6 +251,10 @@ static int print_profile(const char *name)
 	printf("loop-buffer     %s instructions\nback end        %s instructions, %s stores a "
 	       "cycle\n", num(p->loop_buffer, d, sizeof d), num(p->issue_width, e, sizeof e),
 	       num(p->stores_per_cycle, f, sizeof f));
+	if (p->window_cycles > 0)
+		printf("a window more   %.2f cycles an iteration (measured)\n", p->window_cycles);
+	else
+		printf("a window more   1 cycle an iteration (not measured: a window a cycle)\n");
 	printf("covers          ");
 	print_wrapped(p->cpus, 16, width);
 	printf("evidence        ");

@@ -80,7 +80,13 @@ expect_eq "uarch zen5: its evidence, whole, wrapped at 80" \
 	"$(printf '%s\n' "$OUT" | sed -n '/^evidence/,$p' | cut -c17- | tr '\n' ' ' | sed 's/ $//')" \
 	"$("$STRADDLE" uarch --json | jq -r '.profiles[] | select(.name == "zen5") | .evidence')"
 expect_eq "uarch zen5: no line over 80" "$(printf '%s\n' "$OUT" | awk 'length > 80' | wc -l)" 0
+run "$STRADDLE" uarch goldencove
+WC=$("$STRADDLE" uarch --json | jq -r '.profiles[] | select(.name == "goldencove") | .window_cycles')
+expect_eq "uarch goldencove: what a window more costs, measured" "$(printf '%s\n' "$OUT" | grep '^a window more')" \
+	"a window more   $(printf '%.2f' "$WC") cycles an iteration (measured)"
 run "$STRADDLE" uarch skylake
+expect_eq "uarch skylake: a window more, not measured" "$(printf '%s\n' "$OUT" | grep '^a window more')" \
+	"a window more   1 cycle an iteration (not measured: a window a cycle)"
 expect_eq "uarch skylake: the rule in words" "$(printf '%s\n' "$OUT" | grep '^branch rule')" \
 	"branch rule     jcc-erratum: branch or fused pair crossing or ending on 32"
 run "$STRADDLE" uarch zen5,skylake
