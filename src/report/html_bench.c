@@ -128,7 +128,6 @@ static void metric_strip(FILE *out, const struct side_metric *s, size_t nsides,
 	char (*labels)[160];
 	size_t nrows = 0, at = 0;
 	char title[300], xlabel[160], note[160];
-	bool dense = false;
 
 	for (size_t k = 0; k < nsides; k++)
 		nrows += s[k].m ? s[k].m->nruns : 0;
@@ -149,11 +148,10 @@ static void metric_strip(FILE *out, const struct side_metric *s, size_t nsides,
 		 "median)", m->name);
 	snprintf(xlabel, sizeof xlabel, "%s (%s is better)", *m->unit ? m->unit : "value",
 		 m->lower_is_better ? "lower" : "higher");
-	snprintf(note, sizeof note, "a run of more than %d samples: their density (the height: "
-		 "the samples within 2 px); every raw sample is in the result file", STRIP_DOTS);
-	for (size_t r = 0; r < nrows; r++)
-		dense |= rows[r].n > STRIP_DOTS;
-	struct strip_plot p = { title, xlabel, dense ? note : NULL, rows, nrows, sides, nsides };
+	snprintf(note, sizeof note, "more than %d samples: each run's density (the height: the "
+		 "samples within 3 px); every raw sample is in the result file", STRIP_DOTS);
+	struct strip_plot p = { title, xlabel, NULL, rows, nrows, sides, nsides };
+	p.note = strip_dense(&p) ? note : NULL;
 	strip_svg_inline(out, &p, id);
 	metric_runs_table(out, s, nsides, stat);
 	free(rows);

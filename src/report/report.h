@@ -62,11 +62,11 @@ int plot_svg(FILE *out, const struct plot *p);
 void plot_svg_inline(FILE *out, const struct plot *p, const char *id);
 
 /* A strip plot (svg.c): one row per run, every sample a dot (class
- * "sample", the marker of its side) or, for a run of more than STRIP_DOTS
- * samples, their density (one path of class "density", data-samples its
- * count), the box of its quartiles and its median over them; the value
- * axis logarithmic when the samples span a factor of 4 or more. */
-#define STRIP_DOTS 100
+ * "sample", the marker of its side) or, in a plot of more than STRIP_DOTS
+ * samples, each run's density (one path of class "density", data-samples
+ * its count), the box of its quartiles and its median over them; the
+ * value axis logarithmic when the samples span a factor of 4 or more. */
+#define STRIP_DOTS 150
 struct strip_row {
 	const char *label;              /* "base, run 1" */
 	const double *v;
@@ -83,6 +83,8 @@ struct strip_plot {
 };
 
 void strip_svg_inline(FILE *out, const struct strip_plot *p, const char *id);
+/* Whether p draws densities: more than STRIP_DOTS samples in all. */
+bool strip_dense(const struct strip_plot *p);
 unsigned strip_svg_height(const struct strip_plot *p);
 
 /* A change plot (svg.c): one row per compared metric, its change in % with

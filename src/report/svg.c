@@ -423,10 +423,11 @@ static void strip_frame(FILE *out, const struct strip_plot *p, const struct axis
 		     "logarithmic axis");
 }
 
-/* A run of more than STRIP_DOTS samples (report.h) is drawn as their
- * density, one path, not a dot each: one bench file of gettime's 10,000
- * cold calls a run made a 16 MB page of 144,000 paths (issue 23). */
-#define DENSITY_BIN 2.0 /* pixels */
+/* A plot of more than STRIP_DOTS samples (report.h) draws each run as
+ * their density, one path, not a dot each: one bench file of gettime's
+ * 10,000 cold calls a run made a 16 MB page of 144,000 paths, and 100 dots
+ * a run still made 0.9 MB of two small bench files (issue 23). */
+#define DENSITY_BIN 3.0 /* pixels */
 
 /* The samples' density over the row: the count in each DENSITY_BIN pixels
  * of the axis as the height of one filled outline from the row's foot
@@ -448,19 +449,20 @@ static void strip_density(FILE *out, const struct strip_row *r, const struct axi
 		"stroke='%s' stroke-width='0.5' d='M%.1f %.1f", r->n, colour, colour, a->p0, foot);
 	for (size_t k = 0; k < nbins; k++)
 		if (count[k] || (k && count[k - 1]))
-			fprintf(out, "L%.1f %.1fh%.1f", a->p0 + (double)k * DENSITY_BIN,
+			fprintf(out, "L%.0f %.1fh%.0f", a->p0 + (double)k * DENSITY_BIN,
 				foot - tall * (double)count[k] / (double)most, DENSITY_BIN);
 		else if (k + 1 < nbins && count[k + 1])
-			fprintf(out, "L%.1f %.1f", a->p0 + (double)(k + 1) * DENSITY_BIN, foot);
-	fprintf(out, "L%.1f %.1fZ'/>\n", a->p0 + (double)nbins * DENSITY_BIN, foot);
+			fprintf(out, "L%.0f %.1f", a->p0 + (double)(k + 1) * DENSITY_BIN, foot);
+	fprintf(out, "L%.0f %.1fZ'/>\n", a->p0 + (double)nbins * DENSITY_BIN, foot);
 	free(count);
 }
 
-/* One run: its label, its samples (up to STRIP_DOTS a dot each, spread
- * over the row by a fixed jitter: the golden ratio's fractions, the same
- * page every time; more as their density), the box of its quartiles and
- * a thick median line over them. */
-static void strip_row(FILE *out, const struct strip_row *r, const struct axis *a, size_t row)
+/* One run: its label, its samples (a dot each, spread over the row by a
+ * fixed jitter: the golden ratio's fractions, the same page every time;
+ * or, dense, their density), the box of its quartiles and a thick median
+ * line over them. */
+static void strip_row(FILE *out, const struct strip_row *r, const struct axis *a, size_t row,
+		      bool dense)
 {
 	double y = MT + SRH * ((double)row + 0.5);
 	const char *c = colours[r->side % NSTYLE];
@@ -470,9 +472,9 @@ static void strip_row(FILE *out, const struct strip_row *r, const struct axis *a
 	fputs("<g class='run' data-name='", out);
 	html_text(out, r->label);
 	fputs("'>\n", out);
-	if (r->n > STRIP_DOTS)
+	if (dense)
 		strip_density(out, r, a, y, c);
-	for (size_t i = 0; r->n <= STRIP_DOTS && i < r->n; i++) {
+	for (size_t i = 0; !dense && i < r->n; i++) {
 		double j = fmod((double)i * 0.6180339887, 1.0) - 0.5;
 
 		marker(out, (enum shape)(r->side % NSTYLE), axis_px(a, r->v[i]), y + j * (SRH - 10),
@@ -489,6 +491,15 @@ static void strip_row(FILE *out, const struct strip_row *r, const struct axis *a
 	fputs("</g>\n", out);
 }
 
+bool strip_dense(const struct strip_plot *p)
+{
+	size_t n = 0;
+
+	for (size_t r = 0; r < p->nrows; r++)
+		n += p->rows[r].n;
+	return n > STRIP_DOTS;
+}
+
 void strip_svg_inline(FILE *out, const struct strip_plot *p, const char *id)
 {
 	struct axis a;
@@ -497,7 +508,7 @@ void strip_svg_inline(FILE *out, const struct strip_plot *p, const char *id)
 	html_svg_begin(out, id, p->title, W, strip_svg_height(p));
 	strip_frame(out, p, &a);
 	for (size_t r = 0; r < p->nrows; r++)
-		strip_row(out, &p->rows[r], &a, r);
+		strip_row(out, &p->rows[r], &a, r, strip_dense(p));
 	fputs("</svg>\n", out);
 }
 

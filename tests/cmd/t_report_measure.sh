@@ -230,8 +230,9 @@ expect_eq "report back end: none in the old file" \
 # ---- real bench files: a page under 1 MB (issue 23) ----
 # Three runs of gettime and pread-zero on this machine: gettime's cold
 # clocks take up to 10,000 calls a run, one dot each made a 16 MB page of
-# one file and 60 MB of two. A run of more than 100 samples is drawn as
-# their density, one path a run that counts every sample.
+# one file and 60 MB of two. A plot of more than 150 samples draws each
+# run as their density, one path a run that counts every sample (100 dots
+# a run still made 0.9 MB of these two).
 for side in A B; do
 	"$STRADDLE" bench gettime pread-zero --runs 3 --duration 0.1 -o "$TMP/bench$side.json" >/dev/null 2>&1
 done
