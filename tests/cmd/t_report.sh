@@ -212,7 +212,8 @@ expect_eq "no result file: exit 2" "$RC" 2
 # ---- the page of make run, under 1 MB (issue 23) ----
 # make run's steps (Makefile: run), shorter: the default scan (this
 # machine's vDSO and C library), seed 000's loop swept, the same loop in a
-# user program moved by place; one page of the three.
+# user program moved by place (make run's comes from prove --keep, a place
+# file the same); one page of the three.
 "$STRADDLE" scan --json >"$TMP/run-scan.json"
 "$STRADDLE" sweep --time 2 -o "$TMP/run-sweep.json" clear_movq_imm >/dev/null 2>&1
 "$STRADDLE" place --func clear_loop --runs 2 -o "$TMP/run-place.json" -- "$FIXTURES/place/clear" 1000 \
