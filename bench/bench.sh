@@ -21,12 +21,15 @@
 #
 #   bench/bench.sh BUILD_DIR     (make bench: BUILD_DIR=build)
 # Environment: BENCH_FILE (default libLLVM-14.so.1), BENCH_RUNS,
-# BENCH_OBJDUMP_RUNS.
+# BENCH_OBJDUMP_RUNS, BENCH_UARCH (the scans' --uarch, default host: a
+# profile whose window costs less than a cycle leaves llvm-mca fewer loops
+# to simulate, so name the profile a figure came from).
 set -eu
 b=${1:-build}
 file=${BENCH_FILE:-/usr/lib/x86_64-linux-gnu/libLLVM-14.so.1}
 runs=${BENCH_RUNS:-5}
 od_runs=${BENCH_OBJDUMP_RUNS:-3}
+uarch=${BENCH_UARCH:-host}
 measure=$b/bench/measure
 straddle=$b/straddle
 
@@ -38,7 +41,7 @@ size=$(wc -c <"$file")
 text=$(readelf -SW "$file" | sed -n 's/^ *\[ *[0-9]*\] \.text  *PROGBITS  *[0-9a-f]*  *[0-9a-f]*  *\([0-9a-f]*\) .*/\1/p')
 mib() { awk -v v="$1" 'BEGIN { printf "%.1f MiB", v / 1048576 }'; }
 echo "bench: $file ($(mib "$size"), .text $(mib $((0x${text:-0})))), $(nproc) CPUs"
-echo "  $runs runs each (objdump: $od_runs), medians; stdout to /dev/null"
+echo "  $runs runs each (objdump: $od_runs), medians; stdout to /dev/null; --uarch $uarch"
 echo "  load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 info=$("$b/bench/zydis_walk" "$file")
 echo "  zydis_walk: $info"
@@ -64,11 +67,11 @@ row() {
 }
 row zydis "$runs" "$b/bench/zydis_walk" "$file"
 row decode "$runs" "$b/bench/zydis_walk" --straddle "$file"
-row scan_j1_json "$runs" "$straddle" scan -j 1 --no-source --json "$file"
-row scan_j1_text "$runs" "$straddle" scan -j 1 --no-source "$file"
-row scan_j2_json "$runs" "$straddle" scan -j 2 --no-source --json "$file"
-row scan_j2_text "$runs" "$straddle" scan -j 2 --no-source "$file"
-row scan_j1_nomca "$runs" "$straddle" scan -j 1 --no-source --llvm-mca none "$file"
+row scan_j1_json "$runs" "$straddle" scan -j 1 --no-source --uarch "$uarch" --json "$file"
+row scan_j1_text "$runs" "$straddle" scan -j 1 --no-source --uarch "$uarch" "$file"
+row scan_j2_json "$runs" "$straddle" scan -j 2 --no-source --uarch "$uarch" --json "$file"
+row scan_j2_text "$runs" "$straddle" scan -j 2 --no-source --uarch "$uarch" "$file"
+row scan_j1_nomca "$runs" "$straddle" scan -j 1 --no-source --uarch "$uarch" --llvm-mca none "$file"
 row objdump "$od_runs" objdump -d "$file"
 
 # ratio LABEL A B OP GOAL: A/B in median wall time, fastest wall time and

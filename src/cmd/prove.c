@@ -276,6 +276,8 @@ static void add_loops(const struct prove_cmd *c, const char *path, const struct 
 			t->proof = (struct loop_proof){ .share = hot_share(r, l->samples),
 				.predicted = l->cost.slowdown, .material = c->material,
 				.alpha = c->alpha };
+			stats_share_ci(l->samples, r->run_samples, &t->proof.share_lo,
+				       &t->proof.share_hi);
 			proof_judge(&t->proof);         /* the model's verdict; nothing seen yet */
 			if (l->span_uncertain)
 				snprintf(t->why_not, sizeof t->why_not, "span uncertain (%u indirect "

@@ -462,7 +462,9 @@ void experiment_free(struct place_experiment *x);
  * placement than at its best, and the program measured at both (place:
  * `program`, the best placement's time over today's, paired by round).
  * A loop slowdown R changes the program by share * (1 - 1/R), so the
- * program's ratio m gives R = 1 / (1 - (1 - m) / share); its CI gives R's.
+ * program's ratio m gives R = 1 / (1 - (1 - m) / share); R's CI is the
+ * widest the CI of m and the share's own interval give (a record of 34
+ * samples knows a 70% share to +-15%).
  * The verdicts: costs (R >= 1 + material), nothing (within material
  * either way), slower at best (R <= 1 - material: the model's best
  * placement ran slower, a layout effect the model has no rule for), or
@@ -472,6 +474,7 @@ enum proof_verdict { PROOF_NOTHING, PROOF_COSTS, PROOF_INCONCLUSIVE, PROOF_SLOWE
 
 struct loop_proof {
 	double share, predicted, material, alpha;       /* in */
+	double share_lo, share_hi;      /* in: the share's 95% interval (stats_share_ci), 0 0: exact */
 	struct paired program;                          /* in: best / today */
 	double loop, loop_lo, loop_hi;                  /* out: R and its CI; INFINITY beyond */
 	enum proof_verdict said, seen;                  /* the model's, the measurement's */

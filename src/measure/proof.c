@@ -24,6 +24,25 @@ static double loop_slowdown(double share, double m)
 	return 1 / (1 - saved / share);
 }
 
+/* R's interval over the corners of the share's and the program's: R
+ * falls with the share where the best ran faster and rises with it where
+ * it ran slower, so the extremes are at the corners. */
+static void widest(struct loop_proof *p)
+{
+	double s[2] = { p->share, p->share }, m[2] = { p->program.lo, p->program.hi };
+
+	if (p->share_hi > 0)
+		s[0] = p->share_lo, s[1] = p->share_hi;
+	p->loop_lo = INFINITY, p->loop_hi = 0;
+	for (int i = 0; i < 2; i++)
+		for (int k = 0; k < 2; k++) {
+			double r = s[i] > 0 ? loop_slowdown(s[i], m[k]) : INFINITY;
+
+			p->loop_lo = fmin(p->loop_lo, r);
+			p->loop_hi = fmax(p->loop_hi, r);
+		}
+}
+
 void proof_judge(struct loop_proof *p)
 {
 	double costs = 1 + p->material;
@@ -35,9 +54,7 @@ void proof_judge(struct loop_proof *p)
 		return;
 	}
 	p->loop = loop_slowdown(p->share, p->program.ratio);
-	/* the program's lower bound (best fastest) is the loop's upper */
-	p->loop_lo = loop_slowdown(p->share, p->program.hi);
-	p->loop_hi = loop_slowdown(p->share, p->program.lo);
+	widest(p);
 	if (isinf(p->loop))
 		p->seen = PROOF_INCONCLUSIVE;   /* more than the loop's time: not the loop */
 	else if (p->loop_lo >= costs && p->program.p < p->alpha)

@@ -31,13 +31,21 @@ static double larger(double a, double b)
 	return a > b ? a : b;
 }
 
-/* The cycles an iteration needs to fetch `touched` windows where its best
- * placement touches `best`: a cycle a window, unless the profile measured
- * less for each window more (goldencove: seed 000's loop paid 0.05 of a
- * cycle for its second 64 B line, not 1). */
-static double fetch_cycles(const struct profile *p, double best, double touched)
+/* An iteration's cycles with `touched` windows to fetch where its best
+ * placement fetches `best`: its back end's (at least `best`), plus what
+ * the windows more add. A front end fetching a window a cycle adds up to
+ * touched - max(best, be): nothing once the back end needs the windows'
+ * cycles. A profile that measured what one window more costs an
+ * iteration (window_cycles) adds that much a window, never more: Zen 5
+ * paid 1.20x for seed 000's 1-cycle loop across a line, not 2x, and still
+ * paid with 3 stores (1.5 cycles), not with 4 (zen5's evidence);
+ * goldencove 1.05x. */
+static double iteration_cycles(const struct profile *p, double best, double touched, double be)
 {
-	return best + (touched - best) * (p->window_cycles > 0 ? p->window_cycles : 1);
+	double base = larger(best, be), room = touched - base;
+	double extra = p->window_cycles > 0 ? (touched - best) * p->window_cycles : room;
+
+	return base + (room > 0 ? (extra < room ? extra : room) : 0);
 }
 
 /* The largest over p's straddle windows of max(touched, be) / max(best,
@@ -53,7 +61,7 @@ static double worst_ratio(const struct profile *p, uint64_t bytes, double be,
 	*window = 0;
 	for (size_t i = 0; i < n; i++) {
 		double t = touched(ws[i], ctx), b = windows_best(bytes, ws[i]);
-		double ratio = larger(fetch_cycles(p, b, t), be) / larger(b, be);
+		double ratio = iteration_cycles(p, b, t, be) / larger(b, be);
 
 		if (t <= b)
 			continue;
@@ -335,9 +343,9 @@ static bool needs_simulation(const struct pricing *c, const struct loop_report *
 			continue;
 		back_end_of(c, (size_t)(l - r->loop), k, &b);
 		double best = windows_best(l->bytes, z->window);
-		double more = fetch_cycles(z->profile, best, best + 1);
+		double more = iteration_cycles(z->profile, best, best + 1, b.cycles);
 
-		if (b.cycles < more &&
+		if (b.cycles < best + 1 &&
 		    (!b.dispatch || more / larger(best, b.cycles) > 1 + MCA_NEGLIGIBLE))
 			return true;
 	}
@@ -438,7 +446,7 @@ static bool steady_state_matters(const struct scan_result *r, const struct loop_
 	for (size_t i = 0; i < n; i++) {
 		double t = loop_touched(r, l, ws[i]), b = windows_best(l->bytes, ws[i]);
 
-		if (t > b && cycles < 1.5 * fetch_cycles(p, b, t))
+		if (t > b && cycles < 1.5 * t)
 			return true;
 	}
 	return false;
@@ -520,8 +528,8 @@ static void price_loop(struct pricing *c, size_t i)
 		ratio = loop_ratio(r, l, p, b.cycles, &w);
 		lc = (struct loop_cost){ .slowdown = (float)ratio, .back_end = (float)b.cycles,
 					 .window = (uint16_t)w, .source = b.source, .profile = (uint8_t)k };
+		lc.front_end = w ? (float)loop_touched(r, l, w) : 0;
 		lc.front_end_best = w ? (float)windows_best(l->bytes, w) : 0;
-		lc.front_end = w ? (float)fetch_cycles(p, lc.front_end_best, loop_touched(r, l, w)) : 0;
 		lc.bound = in_loop_buffer_report(p, l) ? COST_LOOP_BUFFER :
 			   !w ? COST_AT_BEST : cost_bound_of(&b, lc.front_end);
 		if (lc.bound == COST_LOOP_BUFFER)
@@ -531,10 +539,9 @@ static void price_loop(struct pricing *c, size_t i)
 	}
 }
 
-/* A straddle costs max(more, be) / max(best, be) where it is hazardous
- * (one window more than the best, `more` the cycles fetching it takes);
- * none when the back end needs `more` cycles or more: then it is no
- * hazard. */
+/* A straddle costs what one window more than the best adds to an
+ * iteration (iteration_cycles) where it is hazardous; none when the back
+ * end needs best + 1 cycles or more: then it is no hazard. */
 static void price_hazards(struct pricing *c, size_t i)
 {
 	struct scan_result *r = c->r;
@@ -549,10 +556,10 @@ static void price_hazards(struct pricing *c, size_t i)
 			continue;
 		back_end_of(c, i, profile_index(r, z->profile), &b);
 		best = windows_best(l->bytes, z->window);
-		more = fetch_cycles(z->profile, best, best + 1);
-		z->slowdown = (float)(larger(more, b.cycles) / larger(best, b.cycles));
+		more = iteration_cycles(z->profile, best, best + 1, b.cycles);
+		z->slowdown = (float)(more / larger(best, b.cycles));
 		z->slowdown_at_most = b.source == COST_SOURCE_MCA_WIDTH;
-		if (b.cycles >= more) {
+		if (b.cycles >= best + 1) {
 			c->drop[h] = true;
 			c->dropped++;
 			l->back_end_bound = true;

@@ -86,8 +86,8 @@ static void amx_is_goldencove(struct host *h)
 
 	if (h->profile == p)
 		return;
-	snprintf(h->why + n, sizeof h->why - n, "%s%s, but AMX: Sapphire Rapids or later",
-		 h->profile ? " says " : "", h->profile ? h->profile->name : "");
+	/* short: commands append the calibrated file's path to it */
+	snprintf(h->why + n, sizeof h->why - n, " with AMX (SPR or later)");
 	h->profile = p;
 }
 

@@ -214,4 +214,9 @@ void stats_compare_runs(const double *base, size_t nb, const double *new, size_t
  * least STATS_MIN_RUNS; 0 when threshold_pct is 0 and sd_pct is not. */
 size_t stats_units_needed(double sd_pct, double threshold_pct, double alpha);
 
+/* ---- a share of samples (share.c) ---- */
+
+/* The 95% interval of a share k of n samples (Wilson's score interval). */
+void stats_share_ci(uint64_t k, uint64_t n, double *lo, double *hi);
+
 #endif

@@ -26,8 +26,8 @@ expect_eq "prove clear: placed from 50 to 0, 3 rounds, place's model the scan's"
 	"50 0 3 3 1.05"
 expect_eq "prove clear: a measured verdict" \
 	"$(jq_of '.loops[0].measured.verdict | IN("costs", "nothing", "inconclusive")')" true
-expect_eq "prove clear: its share of the samples" \
-	"$(jq_of '.loops[0] | (.share == .samples / .run_samples) and .share > 0.5')" true
+expect_eq "prove clear: its share of the samples, and the share's interval around it" \
+	"$(jq_of '.loops[0] | (.share == .samples / .run_samples) and .share > 0.5 and .share_ci[0] < .share and .share < .share_ci[1]')" true
 
 # the table: the row's fixed cells, and the agreement line
 TMPDIR=$TMP/tmpd run "$STRADDLE" prove --uarch goldencove --runs 2 --top 1 --keep "$TMP/kept" \

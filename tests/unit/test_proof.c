@@ -104,6 +104,36 @@ static void nothing_needs_both_ends(void **state)
 	assert_int_equal(x.seen, PROOF_INCONCLUSIVE);
 }
 
+/* fold's record: 29 of its 34 samples in one loop; Wilson's interval
+ * (computed by hand: centre 0.8171, half-width 0.1184) */
+static void a_share_of_few_samples(void **state)
+{
+	double lo, hi;
+
+	(void)state;
+	stats_share_ci(29, 34, &lo, &hi);
+	assert_true(fabs(lo - 0.69867) < 1e-4);
+	assert_true(fabs(hi - 0.93550) < 1e-4);
+	stats_share_ci(0, 10, &lo, &hi);
+	assert_true(lo == 0 && hi > 0.27 && hi < 0.28);
+}
+
+/* a share known to [0.5, 0.9] widens R's interval to its corners:
+ * 1 / (1 - 0.02 / 0.9) = 1.0227 and 1 / (1 - 0.04 / 0.5) = 1.0870 */
+static void the_share_widens_the_loop(void **state)
+{
+	struct loop_proof x = { .share = 0.7, .share_lo = 0.5, .share_hi = 0.9, .predicted = 1.05,
+		.material = 0.03, .alpha = 0.05,
+		.program = { .ratio = 0.97, .lo = 0.96, .hi = 0.98, .p = 1e-4, .n = 30 } };
+
+	(void)state;
+	proof_judge(&x);
+	assert_true(fabs(x.loop - 1 / (1 - 0.03 / 0.7)) < 1e-9);
+	assert_true(fabs(x.loop_lo - 1.0227) < 1e-4);
+	assert_true(fabs(x.loop_hi - 1.0870) < 1e-4);
+	assert_int_equal(x.seen, PROOF_INCONCLUSIVE);   /* 1.0227 < 1.03 */
+}
+
 /* nothing measured yet: the model's verdict alone */
 static void not_measured(void **state)
 {
@@ -127,6 +157,8 @@ int main(void)
 		cmocka_unit_test(more_than_the_share),
 		cmocka_unit_test(slower_at_best),
 		cmocka_unit_test(nothing_needs_both_ends),
+		cmocka_unit_test(a_share_of_few_samples),
+		cmocka_unit_test(the_share_widens_the_loop),
 		cmocka_unit_test(not_measured),
 	};
 
