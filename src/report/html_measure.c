@@ -137,6 +137,62 @@ static bool same_kernel(const struct measured_point *m, const char *kernel)
 	return strcmp(m->kernel ? m->kernel : "", kernel) == 0;
 }
 
+/* A kernel swept at more offsets than this (every offset of a page is
+ * 4096: a 1.2 MB table) is tabled by the loop's place in its line, the
+ * question a sweep answers, one row each (sweep_by_line); every offset is
+ * in the result file. */
+#define SWEEP_ROWS 128
+
+struct line_row {
+	size_t n, slow, predicted;
+	double worst;                   /* ratio */
+	double *ratio;                  /* n of them, for the median */
+};
+
+static void sweep_by_line(FILE *out, const struct sweep_doc *sw, const char *kernel)
+{
+	static const char *const cols[] = { ">loop@64", ">offsets", ">slow", ">predicted",
+		">median ratio", ">worst ratio" };
+	struct line_row row[64] = { { 0 } };
+	struct table t;
+
+	for (size_t i = 0; i < sw->n; i++) {
+		const struct measured_point *m = &sw->pt[i];
+		struct line_row *r;
+
+		if (!same_kernel(m, kernel) || !isfinite(m->loop_offset))
+			continue;
+		r = &row[(size_t)m->loop_offset % 64];
+		if (!r->ratio)
+			r->ratio = xcalloc(sw->n, sizeof *r->ratio);
+		r->ratio[r->n++] = m->ratio;
+		r->slow += m->slow;
+		r->predicted += m->npredicted_all > 0;
+		r->worst = r->n == 1 || m->ratio > r->worst ? m->ratio : r->worst;
+	}
+	table_init(&t, 6, cols);
+	for (size_t k = 0; k < 64; k++) {
+		char at[16], n[24], slow[24], pred[24], med[32], worst[32];
+
+		if (!row[k].n)
+			continue;
+		stats_sort(row[k].ratio, row[k].n);
+		snprintf(at, sizeof at, "%zu", k);
+		snprintf(n, sizeof n, "%zu", row[k].n);
+		snprintf(slow, sizeof slow, "%zu", row[k].slow);
+		snprintf(pred, sizeof pred, "%zu", row[k].predicted);
+		cell_text(med, sizeof med, "%.3f", stats_median_sorted(row[k].ratio, row[k].n));
+		cell_text(worst, sizeof worst, "%.3f", row[k].worst);
+		table_row(&t, at, n, slow, pred, med, worst);
+		free(row[k].ratio);
+	}
+	/* the plot's text alternative comes right after it, the note after that */
+	table_html(&t, out, "by-line");
+	fputs("<p>More offsets than a table can show: by the loop's place in its line "
+	      "(every offset is in the result file).</p>\n", out);
+	table_free(&t);
+}
+
 static void sweep_table(FILE *out, const struct sweep_doc *sw, const char *kernel)
 {
 	static const char *const head[] = { ">offset", ">loop@64", ">samples", ">STAT",
@@ -145,7 +201,14 @@ static void sweep_table(FILE *out, const struct sweep_doc *sw, const char *kerne
 	const char *cols[11];
 	size_t ncols = judged_columns(head, 11, floor, cols);
 	struct table t;
+	size_t total = 0;
 
+	for (size_t i = 0; i < sw->n; i++)
+		total += same_kernel(&sw->pt[i], kernel);
+	if (total > SWEEP_ROWS) {
+		sweep_by_line(out, sw, kernel);
+		return;
+	}
 	table_init(&t, ncols, cols);
 	t.wrap[ncols - 1] = true;
 	for (size_t i = 0; i < sw->n; i++) {

@@ -35,7 +35,8 @@ void table_free(struct table *t);
  * x bands; series told apart by marker shape and dash as well as hue; axis
  * ticks at round numbers, the legend above the plot area. Each point is
  * an element of class "point" ("point slow" when marked), each whisker
- * "ci", each band "predicted", each guide "boundary". */
+ * "ci", each band "predicted", each guide "boundary". A series of more
+ * than 512 points draws its line only. */
 struct plot_series {
 	const char *name;
 	const double *x, *y;

@@ -284,9 +284,15 @@ static void legend(FILE *out, const struct plot *p)
 	}
 }
 
+/* A series of more points than this (a sweep of every offset of a page)
+ * draws its line only, no marker or whisker: 4096 of each made a 2 MB page
+ * (issue 23); the table behind the plot and the result file have them. */
+#define PLOT_POINTS 512
+
 static void series(FILE *out, const struct plot_series *r, const struct frame *f, size_t index)
 {
 	const char *colour = colours[index % NSTYLE];
+	bool dense = r->n > PLOT_POINTS;
 
 	fputs("<g class='series' data-name='", out);
 	html_text(out, r->name);
@@ -299,6 +305,8 @@ static void series(FILE *out, const struct plot_series *r, const struct frame *f
 		double x = px(f, r->x[i]), y = py(f, r->y[i]);
 		bool mark = r->mark && r->mark[i];
 
+		if (dense)
+			break;
 		if (r->lo && r->hi)
 			fprintf(out, "<line class='ci' x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' "
 				"stroke='%s'/>\n", x, py(f, r->lo[i]), x, py(f, r->hi[i]), colour);

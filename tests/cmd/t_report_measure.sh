@@ -265,3 +265,39 @@ expect_eq "compared: each change in compare's sign" "$PAGE_CH" "$CLI"
 expect_eq "compare's csv: its change_pct_mmtests column" \
 	"$("$STRADDLE" compare --format csv "$TMP/benchA.json" "$TMP/benchB.json" 2>/dev/null | head -1 | cut -d, -f9)" \
 	change_pct_mmtests
+
+# ---- a sweep of every offset of a page: under 1 MB ----
+# 4096 placements of clear_movq_imm (the fixture's 12 repeated): a table
+# row and a point with its whisker each made 2 MB. Over 128 offsets the
+# table is by the loop's place in its line (64 rows: offsets, slow,
+# predicted, median and worst ratio); over 512 points the plot is its line.
+python3 -c 'import json, sys, copy
+d = json.load(open(sys.argv[1]))
+ms = [m for m in d["metrics"] if m["kernel"] == "clear_movq_imm"]
+out = []
+for o in range(4096):
+    m = copy.deepcopy(ms[o % len(ms)])
+    m.update(offset=o, loop_offset=(o + 17) % 64, name="clear_movq_imm@%d" % o)
+    out.append(m)
+d["metrics"] = out
+d["agreement"] = [a for a in d["agreement"] if a["kernel"] == "clear_movq_imm"]
+json.dump(d, open(sys.argv[2], "w"))' "$SW" "$TMP/sw4096.json"
+run "$STRADDLE" report -o "$TMP/sw4096.html" "$TMP/sw4096.json"
+expect_eq "sweep of 4096 offsets: exit 0" "$RC" 0
+expect_eq "sweep of 4096 offsets: the page under 1 MB" "$(($(wc -c <"$TMP/sw4096.html") < 1000000))" 1
+$CELLS "$TMP/sw4096.html" >"$TMP/sw4096.cells"
+SLOW=$(jq '[.metrics[] | select(.slow)] | length' "$TMP/sw4096.json")
+PRED=$(jq '[.metrics[] | select(.predicted | length > 0)] | length' "$TMP/sw4096.json")
+expect_eq "sweep of 4096 offsets: a row per place in the line, 64 offsets each" \
+	"$(grep '^row sweep-1 by-line [1-9]' "$TMP/sw4096.cells" | awk -F ' [|] ' '{ n++; s += $2 } END { print n, s }')" "64 4096"
+expect_eq "sweep of 4096 offsets: every slow and predicted offset counted" \
+	"$(grep '^row sweep-1 by-line [1-9]' "$TMP/sw4096.cells" | awk -F ' [|] ' '{ s += $3; p += $4 } END { print s, p }')" \
+	"$SLOW $PRED"
+expect_eq "sweep of 4096 offsets: line 51 (offset 34 and each 64th after)" \
+	"$(grep '^row sweep-1 by-line [0-9]* 51 ' "$TMP/sw4096.cells" | sed 's/^row sweep-1 by-line [0-9]* //')" \
+	"51 | 64 | $(jq '[.metrics[] | select(.loop_offset == 51 and .slow)] | length' "$TMP/sw4096.json") | $(jq '[.metrics[] | select(.loop_offset == 51 and (.predicted | length > 0))] | length' "$TMP/sw4096.json") | $(jq -r '[.metrics[] | select(.loop_offset == 51) | .ratio] | sort | (.[31] + .[32]) / 2 | . * 1000 | round / 1000 | tostring' "$TMP/sw4096.json" | awk '{ printf "%.3f", $1 }') | $(jq '[.metrics[] | select(.loop_offset == 51) | .ratio] | max' "$TMP/sw4096.json" | awk '{ printf "%.3f", $1 }')"
+expect_eq "sweep of 4096 offsets: the plot, well-formed, its table right after" \
+	"$(grep -c '^svg sweep-1 ok clear_movq_imm' "$TMP/sw4096.cells") $(grep '^svg-alt sweep-1 ' "$TMP/sw4096.cells")" \
+	"1 svg-alt sweep-1 ok"
+expect_eq "sweep of 4096 offsets: the plot is its line, no marker or whisker" \
+	"$(grep '^plot sweep-1-k1-title ' "$TMP/sw4096.cells" | cut -d' ' -f3-5)" "0 0 0"
