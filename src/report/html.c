@@ -65,22 +65,17 @@ static void page_end(FILE *out)
 		STRADDLE_VERSION);
 }
 
-static const char *or_dash(const char *s)
-{
-	return s ? s : "-";
-}
-
 /* "AMD EPYC 9B45 (AuthenticAMD family 0x1a model 0x2 stepping 1), Linux 6.1.0" */
 static void machine_line(FILE *out, const struct machine_doc *m)
 {
-	html_text(out, or_dash(m->model_name));
+	html_text(out, text_or(m->model_name, "-"));
 	fputs(" (", out);
-	html_text(out, or_dash(m->vendor));
+	html_text(out, text_or(m->vendor, "-"));
 	if (m->has_fms)
 		fprintf(out, " family 0x%llx model 0x%llx stepping %lld", m->family, m->model,
 			m->stepping);
 	fputs("), kernel ", out);
-	html_text(out, or_dash(m->kernel));
+	html_text(out, text_or(m->kernel, "-"));
 	if (m->microcode && *m->microcode) {
 		fputs(", microcode ", out);
 		html_text(out, m->microcode);
@@ -147,12 +142,12 @@ static void page_header(FILE *out, const struct report_input *in, size_t n)
 		fprintf(out, "</a></td><td>%s</td><td class=\"wrap\">", in[i].command);
 		command_line(out, h);
 		fputs("</td><td>", out);
-		html_text(out, or_dash(h->time));
+		html_text(out, text_or(h->time, "-"));
 		if (k)
 			fprintf(out, "</td><td class=\"num\">%zu</td><td>", k);
 		else
 			fputs("</td><td class=\"num\">-</td><td>", out);
-		html_text(out, or_dash(h->tool_version));
+		html_text(out, text_or(h->tool_version, "-"));
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</tbody></table>\n</header>\n", out);

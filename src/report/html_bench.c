@@ -35,8 +35,8 @@ static void bench_states(FILE *out, const struct bench_doc *b)
 		cell_text(busy, sizeof busy, "%.1f", s->busy_pct);
 		cell_text(cpus, sizeof cpus, "%.0f", s->cpus);
 		cell_text(mhz, sizeof mhz, "%.0f", s->mhz);
-		table_row(&t, run, sec, load, steal, others, busy, cpus,
-			  s->clocksource ? s->clocksource : "-", s->governor ? s->governor : "-", mhz);
+		table_row(&t, run, sec, load, steal, others, busy, cpus, text_or(s->clocksource, "-"),
+			  text_or(s->governor, "-"), mhz);
 	}
 	fputs("<h3>The machine's state, run by run</h3>\n", out);
 	table_html(&t, out, "states");
@@ -440,7 +440,7 @@ void html_section_compare(FILE *out, const struct report_input *in)
 	html_section_begin(out, in, "compare");
 	fputs("<p>", out);
 	html_textf(out, "Base %s; alpha %g, threshold %g%%, a verdict needs %.0f runs a "
-		   "side.", d->base ? d->base : "", d->alpha, 100 * d->threshold, d->min_runs);
+		   "side.", text_or(d->base, ""), d->alpha, 100 * d->threshold, d->min_runs);
 	fputs("</p>\n", out);
 	verdict_banner(out, d->regression, "no significant regression");
 	warnings_list(out, d->warnings, d->nwarnings, d->noisy, d->nnoisy);
@@ -449,9 +449,9 @@ void html_section_compare(FILE *out, const struct report_input *in)
 		struct comparison c;
 
 		comparison_of(e, &c);
-		rows[i] = (struct change_row){ e->metric ? e->metric : "", e->path ? e->path : "",
-			e->stat ? e->stat : "", c.base, c.new, e->change_pct_mmtests, e->ci_lo,
-			e->ci_hi, test_p(&c), e->verdict ? e->verdict : "", "" };
+		rows[i] = (struct change_row){ text_or(e->metric, ""), text_or(e->path, ""),
+			text_or(e->stat, ""), c.base, c.new, e->change_pct_mmtests, e->ci_lo,
+			e->ci_hi, test_p(&c), text_or(e->verdict, ""), "" };
 		better_is_positive(&rows[i], e->lower_is_better);
 		compare_reason(&c, d->alpha, d->threshold, rows[i].why, sizeof rows[i].why);
 	}

@@ -146,6 +146,11 @@ void table_html(const struct table *t, FILE *out, const char *class)
 
 /* ---- a document's fields ---- */
 
+const char *text_or(const char *s, const char *absent)
+{
+	return s ? s : absent;
+}
+
 double doc_num(const json_t *o, const char *key)
 {
 	const json_t *v = json_object_get(o, key);

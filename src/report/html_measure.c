@@ -288,11 +288,6 @@ static void sweep_kernel(FILE *out, const struct report_input *in, const struct 
 	points_free(&pt);
 }
 
-static const char *text_or(const char *s, const char *absent)
-{
-	return s ? s : absent;
-}
-
 static void sweep_settings(FILE *out, const struct sweep_doc *s)
 {
 	fputs("<p>", out);

@@ -38,6 +38,8 @@ double doc_num_at(const json_t *o, const char *key, size_t i);
 const char *doc_str(const json_t *o, const char *key, const char *absent);
 /* Whether the array list has the string name. */
 bool doc_list_has(const json_t *list, const char *name);
+/* A string a typed reader left NULL (the file lacks it) as `absent`. */
+const char *text_or(const char *s, const char *absent);
 /* v printed by fmt into a table cell, "-" when it is not finite. */
 void cell_text(char *buf, size_t n, const char *fmt, double v);
 
