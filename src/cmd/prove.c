@@ -251,6 +251,27 @@ struct candidates {
 	size_t at_best;                 /* hot loops that straddle nothing more than they must */
 };
 
+/* The offset in its line where the loop's pieces touch the fewest of the
+ * windows deciding its cost, today's on ties: the scan's reckoning of a
+ * loop in pieces. place's "best" places the span as one piece, which for
+ * lz4's, bzip2's and expand's loops fit today as well as anywhere. */
+static uint32_t best_offset(const struct scan_result *r, const struct loop_report *l, unsigned w)
+{
+	uint32_t today = (uint32_t)(l->start % 64), best = today;
+	unsigned fewest = loop_touched(r, l, w);
+
+	for (uint32_t o = 0; o < 64; o++) {
+		uint64_t delta = (o + 64 - today) % 64;
+		unsigned n = 0;
+
+		for (uint32_t k = l->piece; k < l->piece + l->npiece; k++)
+			n += windows_touched(r->piece[k].start + delta, r->piece[k].end + delta, w);
+		if (n < fewest)
+			fewest = n, best = o;
+	}
+	return best;
+}
+
 static void add_loops(const struct prove_cmd *c, const char *path, const struct scan_result *r,
 		      struct candidates *out)
 {
@@ -272,13 +293,17 @@ static void add_loops(const struct prove_cmd *c, const char *path, const struct 
 			*t = (struct loop_trial){ .file = xstrdup(path),
 				.func = xstrdup(r->funcs.v[fr->func].name), .start = l->start,
 				.end = l->end, .samples = l->samples, .run_samples = r->run_samples,
-				.current = (uint32_t)(l->start % 64), .cost = l->cost };
+				.current = (uint32_t)(l->start % 64), .cost = l->cost,
+				.best = best_offset(r, l, l->cost.window) };
 			t->proof = (struct loop_proof){ .share = hot_share(r, l->samples),
 				.predicted = l->cost.slowdown, .material = c->material,
 				.alpha = c->alpha };
 			stats_share_ci(l->samples, r->run_samples, &t->proof.share_lo,
 				       &t->proof.share_hi);
 			proof_judge(&t->proof);         /* the model's verdict; nothing seen yet */
+			if (t->best == t->current)
+				snprintf(t->why_not, sizeof t->why_not, "no offset fits its pieces in "
+					 "fewer windows");
 			if (l->span_uncertain)
 				snprintf(t->why_not, sizeof t->why_not, "span uncertain (%u indirect "
 					 "jump%s unresolved in its function)", fr->unresolved,
@@ -318,6 +343,14 @@ static int by_samples(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
+static bool chosen(const struct prove_cmd *c, const struct loop_trial *t)
+{
+	for (size_t i = 0; i < c->ntrial; i++)
+		if (c->trial[i].start == t->start && strcmp(c->trial[i].file, t->file) == 0)
+			return true;
+	return false;
+}
+
 /* The files with at least 1% of the samples (issue 26, item 5's
  * default), their hot straddling loops, the most sampled first: the
  * first --top measurable ones, and the uncertain ones before them. */
@@ -338,6 +371,8 @@ static int choose_loops(struct prove_cmd *c, const char *record_path, struct can
 	if (all->n)
 		qsort(all->v, all->n, sizeof *all->v, by_samples);
 	for (size_t i = 0; i < all->n && c->ntrial < PROVE_MAX && measurable < c->top; i++) {
+		if (chosen(c, &all->v[i]))
+			continue;       /* nested loops of one header: place moves them as one */
 		c->trial[c->ntrial++] = all->v[i];
 		all->v[i].file = all->v[i].func = NULL;         /* moved */
 		measurable += !c->trial[c->ntrial - 1].why_not[0];
@@ -356,14 +391,15 @@ static void candidates_free(struct candidates *all)
 
 static int place_loop(const struct prove_cmd *c, const struct loop_trial *t, const char *path)
 {
-	char loop[24], runs[16], secs[32];
+	char loop[24], runs[16], secs[32], best[16];
 	struct step s = { 0 };
 
 	snprintf(loop, sizeof loop, "%#" PRIx64, t->start);
+	snprintf(best, sizeof best, "%u", t->best);
 	snprintf(runs, sizeof runs, "%u", c->runs);
 	snprintf(secs, sizeof secs, "%g", c->time_s);
 	for (const char *const *a = (const char *const[]){ "straddle", "place", "--file", t->file,
-		"--loop", loop, "--offsets", "best", "--runs", runs, "--time", secs, "--uarch",
+		"--loop", loop, "--offsets", best, "--runs", runs, "--time", secs, "--uarch",
 		c->uarch, "-o", path, NULL }; *a; a++)
 		step_add(&s, *a);
 	if (c->wall)
@@ -371,8 +407,8 @@ static int place_loop(const struct prove_cmd *c, const struct loop_trial *t, con
 	if (c->llvm_mca)
 		step_add(&s, "--llvm-mca"), step_add(&s, c->llvm_mca);
 	say("placing %s's loop at %s (%.1f%% of samples): straddle place --file %s --loop %s "
-	    "--offsets best ...", t->func, loop, 100.0 * (double)t->samples / (double)t->run_samples,
-	    t->file, loop);
+	    "--offsets %s ...", t->func, loop, 100.0 * (double)t->samples / (double)t->run_samples,
+	    t->file, loop, best);
 	return step_run(c, &s, false);
 }
 
@@ -380,17 +416,18 @@ static int place_loop(const struct prove_cmd *c, const struct loop_trial *t, con
 static void judge(const struct prove_cmd *c, struct loop_trial *t, const struct result_file *f)
 {
 	struct place_arm_result unmoved, control, best;
+	char name[16];
 
 	if (results_place_arm(f, "unmoved", &unmoved) || results_place_arm(f, "control", &control)) {
 		snprintf(t->why_not, sizeof t->why_not, "place's result has no control arm");
 		return;
 	}
-	if (results_place_arm(f, "best", &best)) {
-		snprintf(t->why_not, sizeof t->why_not, "the model's best placement is today's");
+	snprintf(name, sizeof name, "%u", t->best);
+	if (control.offset != t->current || results_place_arm(f, name, &best)) {
+		snprintf(t->why_not, sizeof t->why_not, "place's result has no arm at offset %u "
+			 "from %u", t->best, t->current);
 		return;
 	}
-	t->best = best.offset;
-	t->current = control.offset;
 	t->place_predicted = (float)control.predicted;
 	t->rounds = (unsigned)(control.n < best.n ? control.n : best.n);
 	stats_paired_ratio(unmoved.v, control.v, unmoved.n < control.n ? unmoved.n : control.n,
