@@ -284,7 +284,9 @@ static void add_loops(const struct prove_cmd *c, const char *path, const struct 
 
 			if (hot_share(r, l->samples) < c->min_share)
 				continue;
-			if (!l->cost.window) {
+			/* no window to save, or no offset that saves one (pieces
+			 * with gaps: windows_best counts their bytes as one run) */
+			if (!l->cost.window || best_offset(r, l, l->cost.window) == l->start % 64) {
 				out->at_best++;
 				continue;
 			}
@@ -301,9 +303,6 @@ static void add_loops(const struct prove_cmd *c, const char *path, const struct 
 			stats_share_ci(l->samples, r->run_samples, &t->proof.share_lo,
 				       &t->proof.share_hi);
 			proof_judge(&t->proof);         /* the model's verdict; nothing seen yet */
-			if (t->best == t->current)
-				snprintf(t->why_not, sizeof t->why_not, "no offset fits its pieces in "
-					 "fewer windows");
 			if (l->span_uncertain)
 				snprintf(t->why_not, sizeof t->why_not, "span uncertain (%u indirect "
 					 "jump%s unresolved in its function)", fr->unresolved,

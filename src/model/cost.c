@@ -458,9 +458,11 @@ static void gather(struct pricing *c, const struct elf_image *img)
 	decoder_free(d);
 }
 
-/* Might the loop's verdict under p turn on its back end's last fifth? A
- * straddle it makes, and cycles below 1.5 times what fetching it takes:
- * the pipeline's filling adds 20-30% to a fast loop's (mca.c). */
+/* Might the loop's price under p turn on its back end's last fifth? A
+ * straddle it makes, and cycles above the best placement's windows (at or
+ * below them the back end does not enter the ratio, and the filling only
+ * adds) and below 1.3 times the windows it touches: the pipeline's
+ * filling adds up to ~25% to a fast loop's (mca.c). */
 static bool steady_state_matters(const struct scan_result *r, const struct loop_report *l,
 				 const struct profile *p, double cycles)
 {
@@ -470,7 +472,7 @@ static bool steady_state_matters(const struct scan_result *r, const struct loop_
 	for (size_t i = 0; i < n; i++) {
 		double t = loop_touched(r, l, ws[i]), b = windows_best(l->bytes, ws[i]);
 
-		if (t > b && cycles < 1.5 * t)
+		if (t > b && cycles > b && cycles < 1.3 * t)
 			return true;
 	}
 	return false;
