@@ -7,6 +7,7 @@
 #include "../results/results.h"
 #include "../stats/stats.h"
 #include "../workloads/workloads.h"
+#include "../measure/measure.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,6 +35,8 @@ struct bench_cmd {
 	unsigned runs;
 	const char *out_json;
 	double elapsed_s;
+	unsigned invocations;           /* --invocations: 0, or 2 and more children */
+	const char *versus;             /* --versus: side B's added options */
 };
 
 /* The terminating signal that arrived, 0 while none has. */
@@ -166,7 +170,19 @@ static const struct cmd_option bench_options[] = {
 		  "$TMPDIR, else /tmp); each is unlinked as it is made" },
 	{ .letter = 'o', .value = "FILE.json", .kind = OPT_OUTPUT, .field = F(out_json),
 	  .help = "the result file: machine, settings, every raw sample, written\n"
-		  "atomically ('-': standard output, no table)" },
+		  "atomically ('-': standard output, no table); with\n"
+		  "--invocations a directory bench makes" },
+	{ .name = "invocations", .value = "N", .kind = OPT_UNSIGNED, .field = F(invocations),
+	  .min = 2, .max = 100,
+	  .help = "run bench N times, each a process of its own as a user\n"
+		  "would, into -o DIR: DIR/a/01.json ...; each file records the\n"
+		  "band its side's invocations drifted by, which compare takes\n"
+		  "for a BASE of one of them" },
+	{ .name = "versus", .value = "OPTS", .kind = OPT_STRING, .field = F(versus),
+	  .help = "with --invocations: alternate A B A B ..., B with OPTS,\n"
+		  "bench options, added (like '--align 64'), into DIR/a and\n"
+		  "DIR/b: compare DIR/a DIR/b tests invocation against\n"
+		  "invocation" },
 	{ 0 }
 };
 
@@ -191,6 +207,77 @@ const struct command bench_command = {
 		 "not run.\n",
 };
 
+/* --versus's options: words apart by blanks (no quoting: bench's options
+ * take no value with a blank in it but --dir's). */
+static size_t versus_count(const struct bench_cmd *c)
+{
+	size_t n = 0;
+
+	for (const char *p = c->versus ? c->versus : ""; *p;) {
+		p += strspn(p, " \t");
+		if (*p)
+			n++;
+		p += strcspn(p, " \t");
+	}
+	return n;
+}
+
+/* The i-th word of --versus, malloc'd. */
+static char *versus_word(const struct bench_cmd *c, size_t i)
+{
+	const char *p = c->versus;
+
+	for (;;) {
+		size_t len;
+
+		p += strspn(p, " \t");
+		len = strcspn(p, " \t");
+		if (i-- == 0) {
+			char *w = xmalloc(len + 1);
+
+			memcpy(w, p, len);
+			w[len] = 0;
+			return w;
+		}
+		p += len;
+	}
+}
+
+/* --invocations needs -o DIR, new; --versus needs --invocations and
+ * leaves -o and the invocations to bench. */
+static int check_invocations(const struct bench_cmd *c)
+{
+	struct stat st;
+
+	if (c->versus && !c->invocations) {
+		complain("--versus", "alternates invocations: give --invocations N too");
+		return -1;
+	}
+	if (!c->invocations)
+		return 0;
+	if (!c->out_json || strcmp(c->out_json, "-") == 0) {
+		complain("--invocations", "writes a directory of result files: give -o DIR");
+		return -1;
+	}
+	if (lstat(c->out_json, &st) == 0) {
+		complain(c->out_json, "exists; --invocations makes the directory itself");
+		return -1;
+	}
+	for (size_t i = 0; i < versus_count(c); i++) {
+		char *t = versus_word(c, i);
+		bool ours = strncmp(t, "-o", 2) == 0 || strncmp(t, "--in", 4) == 0 ||
+			    strncmp(t, "--v", 3) == 0;
+
+		if (ours)
+			complain("--versus", "'%s': -o, --invocations and --versus are bench's "
+				 "to give", t);
+		free(t);
+		if (ours)
+			return -1;
+	}
+	return 0;
+}
+
 static int parse_options(struct bench_cmd *c, int argc, char **argv)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -199,7 +286,9 @@ static int parse_options(struct bench_cmd *c, int argc, char **argv)
 	c->o.warmup = 2;
 	c->o.modes = WIS_PROCESSES | WIS_THREADS;
 	c->o.dir = tmp && *tmp ? tmp : "/tmp";
-	return parse_command_line(&bench_command, c, argc, argv);
+	if (parse_command_line(&bench_command, c, argc, argv))
+		return -1;
+	return check_invocations(c);
 }
 
 static int pick_workloads(struct bench_cmd *c, int argc, char **argv)
@@ -335,6 +424,300 @@ static int write_json(const struct bench_cmd *c, const struct bench_record *b)
 	return rc;
 }
 
+/* ---- --invocations: bench as a user runs it, N times ---- */
+
+struct invocations {
+	char *tmp;                      /* DIR.partial-PID until every file is whole */
+	char **paths;                   /* the files written, for the clean-up */
+	size_t npaths;
+	bool gate_failed;               /* an invocation exited 1 (fault-write failed) */
+};
+
+static void add_arg(char ***argv, size_t *n, char *s)
+{
+	*argv = xrealloc(*argv, (*n + 2) * sizeof **argv);
+	(*argv)[(*n)++] = s;
+	(*argv)[*n] = NULL;
+}
+
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+
+static char *fmt(const char *f, ...)
+{
+	struct strbuf b = { 0 };
+	char *s;
+	va_list ap;
+	FILE *out = sb_stream(&b);
+
+	va_start(ap, f);
+	vfprintf(out, f, ap);
+	va_end(ap);
+	fclose(out);
+	s = xstrdup(sb_str(&b));
+	sb_free(&b);
+	return s;
+}
+
+/* One invocation's command line, made from the options as parsed (not
+ * the words given: getopt takes abbreviations), side B's words last so
+ * that they win. */
+static char **invocation_argv(const struct bench_cmd *c, const char *exe, bool side_b,
+			      const char *out)
+{
+	char **argv = NULL;
+	size_t n = 0;
+
+	add_arg(&argv, &n, xstrdup(exe));
+	add_arg(&argv, &n, xstrdup("bench"));
+	for (size_t i = 0; i < c->nsel; i++)
+		add_arg(&argv, &n, xstrdup(c->sel[i]->name));
+	add_arg(&argv, &n, fmt("--runs=%u", c->runs));
+	add_arg(&argv, &n, fmt("--align=%u", c->o.align));
+	add_arg(&argv, &n, fmt("--warmup=%u", c->o.warmup));
+	add_arg(&argv, &n, fmt("--dir=%s", c->o.dir));
+	add_arg(&argv, &n, fmt("--mode=%s", c->o.modes == WIS_PROCESSES ? "processes" :
+			       c->o.modes == WIS_THREADS ? "threads" : "both"));
+	if (c->o.duration_s > 0) {
+		char *d = fmt("--duration=%g", c->o.duration_s);
+
+		if (strtod(d + strlen("--duration="), NULL) != c->o.duration_s) {
+			free(d);        /* %g lost digits: every one */
+			d = fmt("--duration=%.17g", c->o.duration_s);
+		}
+		add_arg(&argv, &n, d);
+	}
+	if (c->o.ntasks) {
+		struct strbuf t = { 0 };
+
+		for (size_t i = 0; i < c->o.ntasks; i++)
+			sb_addf(&t, "%s%u", i ? "," : "", c->o.tasks[i]);
+		add_arg(&argv, &n, fmt("--tasks=%s", sb_str(&t)));
+		sb_free(&t);
+	}
+	for (size_t i = 0; side_b && i < versus_count(c); i++)
+		add_arg(&argv, &n, versus_word(c, i));
+	add_arg(&argv, &n, xstrdup("-o"));
+	add_arg(&argv, &n, xstrdup(out));
+	return argv;
+}
+
+static void free_argv(char **argv)
+{
+	for (size_t i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+/* Nothing of a run that did not finish stays behind. */
+static void remove_partial(struct invocations *iv)
+{
+	for (size_t i = 0; i < iv->npaths; i++)
+		unlink(iv->paths[i]);
+	for (const char *side = "ab"; *side; side++) {
+		char *d = fmt("%s/%c", iv->tmp, *side);
+
+		rmdir(d);
+		free(d);
+	}
+	rmdir(iv->tmp);
+}
+
+static void free_invocations(struct invocations *iv)
+{
+	for (size_t i = 0; i < iv->npaths; i++)
+		free(iv->paths[i]);
+	free(iv->paths);
+	free(iv->tmp);
+}
+
+static void on_signal_invocations(int sig)
+{
+	stop_signal = sig;
+	command_kill_current();
+}
+
+/* One child: 0, or -1 with one line said (the child's own first line). */
+static int run_invocation(const struct bench_cmd *c, const char *exe, struct invocations *iv,
+			  unsigned i, bool side_b)
+{
+	char *path = fmt("%s/%c/%02u.json", iv->tmp, side_b ? 'b' : 'a', i + 1);
+	char **argv = invocation_argv(c, exe, side_b, path);
+	struct command_spec spec = { .argv = argv, .out_max = 0 };
+	struct command_run r = { 0 };
+	struct err e = { "" };
+	int rc = 0;
+
+	iv->paths = xrealloc(iv->paths, (iv->npaths + 1) * sizeof *iv->paths);
+	iv->paths[iv->npaths++] = path;
+	if (progress_tty)
+		fprintf(stderr, "\r\033[Kstraddle bench: %4.0f s  invocation %u of %u (%c)",
+			since_start(), i + 1, c->invocations, side_b ? 'b' : 'a');
+	if (command_run(&spec, &r, &e)) {
+		complain("bench", "%s", e.msg);
+		rc = -1;
+	} else if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == EXIT_GATE) {
+		iv->gate_failed = true;
+	} else if (!stop_signal && !(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)) {
+		char st[64];
+
+		command_status_text(r.status, st, sizeof st);
+		complain("bench", "invocation %u (%c) ended with %s: %.*s", i + 1,
+			 side_b ? 'b' : 'a', st, (int)strcspn(r.err_head, "\n"), r.err_head);
+		rc = -1;
+	}
+	free(r.out);
+	free_argv(argv);
+	return rc;
+}
+
+/* The file's command line names where it will be once the directory is
+ * renamed (DIR/a/01.json), not the partial name it was written under. */
+static void final_path(json_t *doc, const char *dir, const char *rest)
+{
+	json_t *argv = json_object_get(doc, "command_line");
+
+	for (size_t i = 0; i + 1 < json_array_size(argv); i++)
+		if (json_is_string(json_array_get(argv, i)) &&
+		    strcmp(json_string_value(json_array_get(argv, i)), "-o") == 0) {
+			char *p = fmt("%s%s", dir, rest);
+
+			json_array_set_new(argv, i + 1, json_text(p));
+			free(p);
+			return;
+		}
+}
+
+/* Does the first file of the side in dir have metrics to band? */
+static bool has_metrics(const struct invocations *iv, const char *dir)
+{
+	for (size_t i = 0; i < iv->npaths; i++)
+		if (strncmp(iv->paths[i], dir, strlen(dir)) == 0) {
+			json_t *doc = json_load_file(iv->paths[i], 0, NULL);
+			bool yes = json_array_size(json_object_get(doc, "metrics")) > 0;
+
+			json_decref(doc);
+			return yes;
+		}
+	return false;
+}
+
+/* Each side's band, written into every file of that side, and said. */
+static int record_drift(const struct bench_cmd *c, struct invocations *iv, char side)
+{
+	char *dir = fmt("%s/%c", iv->tmp, side), name[2] = { side, 0 };
+	struct result_file aa = { 0 };
+	struct err e = { "" };
+	json_t *rec;
+	int rc = 0;
+
+	if (!has_metrics(iv, dir)) {   /* fault-write alone: counts, no samples */
+		printf("%c: %u invocations; no metrics, no band\n", side, c->invocations);
+		free(dir);
+		return 0;
+	}
+	if (results_read(dir, &aa, &e)) {
+		complain(dir, "%s", e.msg);
+		free(dir);
+		return -1;
+	}
+	rec = compare_drift_record(&aa, name, side == 'b' ? c->versus : NULL);
+	/* iv->paths is in the order run: A B A B ... */
+	for (size_t i = 0; i < iv->npaths && rc == 0; i++) {
+		json_t *doc, *mine;
+
+		if (strncmp(iv->paths[i], dir, strlen(dir)) != 0)
+			continue;
+		doc = json_load_file(iv->paths[i], 0, NULL);
+		final_path(doc, c->out_json, iv->paths[i] + strlen(iv->tmp));
+		mine = json_deep_copy(rec);
+		json_object_set_new(mine, "order", json_integer((json_int_t)i + 1));
+		json_object_set_new(mine, "of", json_integer((json_int_t)iv->npaths));
+		if (!doc || json_object_set_new(doc, "drift", mine) || results_write(doc,
+									       iv->paths[i], &e)) {
+			complain(iv->paths[i], "%s", doc ? e.msg : "cannot read it back");
+			rc = -1;
+		}
+		json_decref(doc);
+	}
+	printf("%c: %u invocations%s%s; drift between them:", side, c->invocations,
+	       side != 'b' ? "" : versus_count(c) ? " with " : " with nothing added",
+	       side == 'b' && versus_count(c) ? c->versus : "");
+	for (size_t m = 0; m < aa.n; m++) {
+		enum stat_kind k = stat_default(aa.m[m].lower_is_better);
+
+		printf("%s %s %.2f%% (%s)", m ? "," : "", aa.m[m].name,
+		       compare_drift_band(&aa, &aa.m[m], k), stat_name(k));
+	}
+	printf("\n");
+	json_decref(rec);
+	results_file_free(&aa);
+	free(dir);
+	return rc;
+}
+
+/* --invocations: the children A (B A B ... with --versus) one after the
+ * other into DIR.partial-PID, every file's band recorded, then renamed to
+ * DIR: the directory appears whole or not at all. */
+static int run_invocations(struct bench_cmd *c)
+{
+	struct invocations iv = { fmt("%s.partial-%d", c->out_json, (int)getpid()), NULL, 0,
+				  false };
+	char exe[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	bool gate_failed;
+	int rc = 0;
+
+	if (len <= 0) {
+		complain("/proc/self/exe", "cannot read it: %s", strerror(errno));
+		free_invocations(&iv);
+		return EXIT_USAGE;
+	}
+	exe[len] = 0;
+	if (mkdir(iv.tmp, 0755) != 0) {
+		complain(iv.tmp, "cannot make it: %s", strerror(errno));
+		free_invocations(&iv);
+		return EXIT_USAGE;
+	}
+	for (const char *side = c->versus ? "ab" : "a"; *side; side++) {
+		char *d = fmt("%s/%c", iv.tmp, *side);
+
+		mkdir(d, 0755);
+		free(d);
+	}
+	handle_terminating(on_signal_invocations);
+	for (unsigned i = 0; i < c->invocations && rc == 0 && !stop_signal; i++) {
+		rc = run_invocation(c, exe, &iv, i, false);
+		if (c->versus && rc == 0 && !stop_signal)
+			rc = run_invocation(c, exe, &iv, i, true);
+	}
+	progress_done();
+	if (rc == 0 && !stop_signal)
+		rc = record_drift(c, &iv, 'a');
+	if (rc == 0 && !stop_signal && c->versus)
+		rc = record_drift(c, &iv, 'b');
+	if (rc == 0 && !stop_signal && rename(iv.tmp, c->out_json) != 0) {
+		complain(c->out_json, "cannot rename %s to it: %s", iv.tmp, strerror(errno));
+		rc = -1;
+	}
+	if (rc || stop_signal)
+		remove_partial(&iv);
+	else if (c->versus)
+		printf("written: %s/a and %s/b; compare %s/a %s/b tests invocation against "
+		       "invocation\n", c->out_json, c->out_json, c->out_json, c->out_json);
+	else
+		printf("written: %s/a; a file of it is a BASE whose drift compare knows\n",
+		       c->out_json);
+	gate_failed = iv.gate_failed;
+	free_invocations(&iv);
+	if (stop_signal) {
+		signal(stop_signal, SIG_DFL);
+		block_terminating(SIG_UNBLOCK);
+		raise(stop_signal);
+		exit(128 + stop_signal);
+	}
+	return rc ? EXIT_USAGE : gate_failed ? EXIT_GATE : EXIT_OK;
+}
+
 static int cmd_bench(int argc, char **argv)
 {
 	static struct bench_cmd c;
@@ -349,6 +732,10 @@ static int cmd_bench(int argc, char **argv)
 	stop_signal = 0;
 	c.o.stop = &stop_signal;
 	progress_tty = isatty(STDERR_FILENO);
+	if (c.invocations) {
+		clock_gettime(CLOCK_MONOTONIC, &started);
+		return run_invocations(&c);
+	}
 	c.o.progress = progress;
 	clock_gettime(CLOCK_MONOTONIC, &started);
 	handle_terminating(on_signal);

@@ -6,8 +6,6 @@
 #include "../base/base.h"
 #include "../model/model.h"
 
-#include <limits.h>
-
 #include <stddef.h>
 #include <stdio.h>
 #include <unistd.h>      /* optind, after parse_command_line */
@@ -75,10 +73,10 @@ void print_help(const struct command *cmd, FILE *out);
 void print_man(const struct command *const *cmds, size_t n, FILE *out);
 
 /* Shared by the commands that take --uarch NAME[,NAME...]|host|all:
- * fills out[] (at most max) and says in `why` how "host" was resolved:
- * "host: " with struct host's why and ", calibrated PATH", which 160
- * bytes cut short once the why named AMX (HOST_WHY_LEN holds any path). */
-#define HOST_WHY_LEN (PATH_MAX + 256)
+ * fills out[] (at most max) and says in `why` how "host" was resolved.
+ * HOST_WHY_MAX holds the longest: the detection ("cpuid ... says icelake,
+ * but AMX: ...") and a calibrated file's path (PATH_MAX); 160 cut it. */
+#define HOST_WHY_MAX (256 + 4096)
 int select_profiles(const char *spec, const struct profile **out, size_t max,
 		    size_t *n, char *why, size_t why_len);
 

@@ -97,7 +97,8 @@ static const struct cmd_option compare_options[] = {
 	{ .name = "drift", .value = "DIR", .kind = OPT_STRING, .field = F(drift_path),
 	  .help = "result files of 2 or more A/A invocations on this machine\n"
 		  "(the same command, nothing changed): a change of a side\n"
-		  "of one invocation inside their range is inconclusive" },
+		  "of one invocation inside their range is inconclusive\n"
+		  "(default: the band a BASE of bench --invocations recorded)" },
 	{ .name = "layout-noise", .value = "FILE.json", .kind = OPT_STRING, .field = F(layout_path),
 	  .help = "a place --offsets random result: a change inside the band\n"
 		  "new layouts of the code move the program is inconclusive" },
@@ -120,13 +121,15 @@ const struct command compare_command = {
 		 "its *.json results are one side. Runs of one invocation share its machine\n"
 		 "state, so when both sides are directories the unit is the invocation (each\n"
 		 "file's mean of its runs' statistic), 3 or more a side, best taken alternately\n"
-		 "(A B A B ...). A side of one invocation (two single files) gets a verdict only\n"
-		 "with --drift: run against run, and outside the range of A/A invocations;\n"
-		 "without it, 'inconclusive: one invocation a side'. When the recorded machine\n"
-		 "states differ beyond the warning's limits (steal, other tenants' CPU, load,\n"
-		 "MHz, clock source, governor) every verdict is 'inconclusive: machine state\n"
-		 "changed'. Each verdict says the noise it saw and the runs or invocations a side\n"
-		 "that would resolve --threshold at that noise.\n",
+		 "(A B A B ...: bench --invocations N --versus OPTS; sides whose times do not\n"
+		 "interleave are warned of). A side of one invocation (two single files) gets a\n"
+		 "verdict only with --drift, or when BASE carries the band its bench\n"
+		 "--invocations recorded: run against run, and outside the range of A/A\n"
+		 "invocations; without, 'inconclusive: one invocation a side'. When the\n"
+		 "recorded machine states differ beyond the warning's limits (steal, other\n"
+		 "tenants' CPU, load, MHz, clock source, governor) every verdict is\n"
+		 "'inconclusive: machine state changed'. Each verdict says the noise it saw and\n"
+		 "the runs or invocations a side that would resolve --threshold at that noise.\n",
 	.options = compare_options,
 	.notes = "Exit status: 0 no significant regression beyond the threshold, 1 one or more,\n"
 		 "2 bad usage or a result file that cannot be read.\n",

@@ -24,7 +24,7 @@ struct diff_cmd {
 	struct scan_opts opts;
 	struct diff_opts dopts;
 	const struct profile *profiles[32];
-	char host_why[HOST_WHY_LEN];
+	char host_why[HOST_WHY_MAX];
 	enum format format;
 	bool all, source_lines;
 	unsigned long limit;            /* rows per section, 0: all */

@@ -32,7 +32,7 @@ struct place_cmd {
 	char **argv;
 	struct reloc_file rf[PLACE_MAX_FILES];
 	size_t refused[RELOC_NREFUSALS];
-	char host_why[HOST_WHY_LEN];
+	char host_why[HOST_WHY_MAX];
 	regex_t metric_re;
 	struct place_experiment x;
 };

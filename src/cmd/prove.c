@@ -35,7 +35,7 @@ struct prove_cmd {
 	char dir[PATH_MAX];             /* the record and place files */
 	bool made_dir;
 	const struct profile *profile;
-	char host_why[HOST_WHY_LEN];
+	char host_why[HOST_WHY_MAX];
 	struct loop_trial trial[PROVE_MAX];
 	size_t ntrial;
 };

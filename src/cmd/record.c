@@ -44,7 +44,7 @@ struct record_cmd {
 	char **self_argv;
 	const struct profile *profiles[32];
 	size_t nprofiles;
-	char host_why[HOST_WHY_LEN];
+	char host_why[HOST_WHY_MAX];
 	int exit_status;                /* the program's, passed through */
 	char few_note[160];             /* how far a share can be off, when samples are few */
 };

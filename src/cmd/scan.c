@@ -16,7 +16,7 @@ struct scan_cmd {
 	struct scan_opts opts;
 	bool list_all;                  /* --all (opts.keep_all is also set by --hot) */
 	const struct profile *profiles[32];
-	char host_why[HOST_WHY_LEN];
+	char host_why[HOST_WHY_MAX];
 	bool json;
 	json_t *sarif;                  /* --format sarif: the log, written at the end */
 	const char *source_root;

@@ -27,7 +27,7 @@ struct sweep_cmd {
 	const struct profile *host;     /* the first of profiles: the predicted column */
 	const struct profile *profiles[4];
 	size_t nprofiles;
-	char host_why[HOST_WHY_LEN];
+	char host_why[HOST_WHY_MAX];
 	int argc;
 	char **argv;
 };
@@ -289,65 +289,11 @@ static void kernel_table(const struct sweep_cmd *c, const struct kernel *k)
 	sb_free(&pred);
 }
 
-/* The smallest alignment of the loop's start under which every measured
- * placement is fast: a fix read off the measurement, not the model. */
-static unsigned measured_fix(const struct sweep_cmd *c, const struct kernel *k)
-{
-	for (unsigned a = 2; a <= 64; a *= 2) {
-		size_t seen = 0, slow = 0;
-
-		for (size_t i = 0; i < c->s.n; i++) {
-			const struct variant *v = &c->s.v[i];
-
-			if (v->k == k && (v->offset + k->loop_start) % a == 0) {
-				seen++;
-				slow += v->slow;
-			}
-		}
-		if (seen && !slow)
-			return a;
-	}
-	return 0;
-}
-
-/* Does profile p predict a hazard for v's placement? (The first profile's
- * verdict is the sweep's own, v->predicted.) */
-static bool predicts(const struct sweep_cmd *c, size_t profile, const struct variant *v)
-{
-	struct hazard h[8];
-	const struct profile *p = c->profiles[profile];
-
-	if (profile == 0)
-		return v->npredicted > 0;
-	if (!v->k->placeable || p->arch != v->k->arch)
-		return false;
-	return code_loop_hazards(p, v->k->code, v->k->size, v->offset,
-				 v->offset + v->k->loop_start, h, 8) > 0;
-}
-
-/* Offsets of kernel k where profile p's prediction matches the slow mark. */
-static size_t agreement(const struct sweep_cmd *c, size_t profile, const struct kernel *k,
-			size_t *total)
-{
-	size_t agree = 0;
-
-	*total = 0;
-	for (size_t i = 0; i < c->s.n; i++) {
-		const struct variant *v = &c->s.v[i];
-
-		if (v->k != k)
-			continue;
-		agree += v->slow == predicts(c, profile, v);
-		(*total)++;
-	}
-	return agree;
-}
-
 static void kernel_summary(const struct sweep_cmd *c, const struct kernel *k)
 {
 	const struct variant *best = NULL, *worst = NULL;
 	size_t nslow = 0;
-	unsigned fix = measured_fix(c, k);
+	unsigned fix = sweep_measured_fix(&c->s, k);
 
 	printf("slow offsets:");
 	for (size_t i = 0; i < c->s.n; i++) {
@@ -369,7 +315,7 @@ static void kernel_summary(const struct sweep_cmd *c, const struct kernel *k)
 	       worst->sum.floor / best->sum.floor, worst->offset, worst->sum.floor,
 	       best->offset, best->sum.floor);
 	for (size_t p = 0; p < c->nprofiles; p++) {
-		size_t total, agree = agreement(c, p, k, &total);
+		size_t total, agree = sweep_profile_agreement(&c->s, c->profiles[p], k, &total);
 
 		printf("model (%s) and measurement agree on %zu of %zu offsets\n",
 		       c->profiles[p]->name, agree, total);
@@ -382,29 +328,19 @@ static void kernel_summary(const struct sweep_cmd *c, const struct kernel *k)
 /* With several kernels: each at its best offset against the first. */
 static void compare_kernels(const struct sweep_cmd *c)
 {
-	const struct variant *first = NULL;
+	struct sweep_at_best at[sizeof c->kernels / sizeof c->kernels[0]];
+	size_t n = sweep_at_best(&c->s, c->kernels, c->nkernels, at);
 
 	printf("\nat their best offsets:\n");
-	for (size_t k = 0; k < c->nkernels; k++) {
-		const struct variant *best = NULL;
-		struct quantile_test m;
+	for (size_t i = 0; i < n; i++) {
+		const struct variant *best = at[i].best;
 
-		for (size_t i = 0; i < c->s.n; i++)
-			if (c->s.v[i].k == c->kernels[k] && c->s.v[i].ratio == 1.0)
-				best = &c->s.v[i];
-		if (!best)
-			continue;
-		if (!first) {
-			first = best;
-			printf("  %-16s %10.1f ns  %.2f GB/s\n", best->k->name, best->sum.floor,
-			       (double)c->s.size / best->sum.floor);
-			continue;
-		}
-		stats_quantile_test(best->samples, best->n, first->samples, first->n,
-				    STATS_FLOOR_Q, &m);
-		printf("  %-16s %10.1f ns  %.2f GB/s  %.3fx %s (p %.3g)\n", best->k->name,
-		       best->sum.floor, (double)c->s.size / best->sum.floor,
-		       best->sum.floor / first->sum.floor, first->k->name, m.p);
+		printf("  %-16s %10.1f ns  %.2f GB/s", best->k->name, best->sum.floor,
+		       (double)c->s.size / best->sum.floor);
+		if (i)
+			printf("  %.3fx %s (p %.3g)", at[i].vs_first_ratio, at[0].best->k->name,
+			       at[i].vs_first.p);
+		printf("\n");
 	}
 }
 
@@ -452,25 +388,19 @@ static void print_csv(const struct sweep_cmd *c)
 	sb_free(&pred);
 }
 
+/* The offsets of kernel k where profile p predicts a hazard: with the
+ * slow marks of the file, any agreement can be recomputed (bench-calibrate
+ * joins two sweeps' marks this way). */
 static int write_json(const struct sweep_cmd *c)
 {
-	struct sweep_agreement *agree = xcalloc(c->nkernels * c->nprofiles + 1, sizeof *agree);
-	size_t n = 0;
-	json_t *doc;
+	json_t *doc = results_sweep(&c->s, c->host->name, c->profiles, c->nprofiles, c->kernels,
+				    c->nkernels, c->argc, c->argv);
 	struct err e;
-	int rc;
+	int rc = results_write(doc, c->out_json, &e);
 
-	for (size_t k = 0; k < c->nkernels; k++)
-		for (size_t p = 0; c->kernels[k]->placeable && p < c->nprofiles; p++, n++) {
-			agree[n] = (struct sweep_agreement){ c->kernels[k]->name, c->profiles[p]->name, 0, 0 };
-			agree[n].agree = agreement(c, p, c->kernels[k], &agree[n].offsets);
-		}
-	doc = results_sweep(&c->s, c->host->name, agree, n, c->argc, c->argv);
-	rc = results_write(doc, c->out_json, &e);
 	if (rc)
 		complain(c->out_json, "%s", e.msg);
 	json_decref(doc);
-	free(agree);
 	return rc;
 }
 

@@ -224,7 +224,7 @@ static void print_table(const struct host *h)
 static int print_profile(const char *name)
 {
 	const struct profile *p;
-	char why[HOST_WHY_LEN] = "", a[16], b[16], c[16], d[16], e[16], f[16];
+	char why[HOST_WHY_MAX] = "", a[16], b[16], c[16], d[16], e[16], f[16];
 	size_t n = 0, width = line_width();
 	struct strbuf w = { 0 };
 	unsigned win[3];

@@ -216,7 +216,34 @@ int sweep_run(struct sweep *s, struct err *e);
 void sweep_analyse(struct sweep *s, const struct profile *host);
 void sweep_free(struct sweep *s);
 
-/* ---- calibrate (calibrate.c): this CPU's layout rules, measured ---- */
+/* ---- a sweep beside the model (sweep_verdict.c) ---- */
+
+/* Does profile p predict a hazard for v's placement? (false for a kernel
+ * that is not placed, or of another architecture) */
+bool sweep_predicts(const struct profile *p, const struct variant *v);
+/* Placements of kernel k where p's prediction matches the slow mark, of
+ * *total (the held-out check of bench-calibrate). */
+size_t sweep_profile_agreement(const struct sweep *s, const struct profile *p, const struct kernel *k,
+		       size_t *total);
+/* The smallest alignment of the loop's start under which every measured
+ * placement of k is fast (2..64), 0 when none: a fix read off the
+ * measurement, not the model. */
+unsigned sweep_measured_fix(const struct sweep *s, const struct kernel *k);
+
+/* Kernels at their best offsets: each but the first tested against the
+ * first kernel's best (the floors' quantile test). */
+struct sweep_at_best {
+	const struct variant *best;
+	double vs_first_ratio;          /* floors; 0 for the first */
+	struct quantile_test vs_first;
+};
+
+/* One entry per kernel that has a best, in the order given; the count. */
+size_t sweep_at_best(const struct sweep *s, const struct kernel *const *kernels, size_t nk,
+		     struct sweep_at_best *out);
+
+/* ---- calibrate: this CPU's layout rules, measured (calibrate_run.c),
+ * fitted (calibrate_fit.c), made a profile (calibrate_profile.c) ---- */
 
 #define CALIB_SPAN 64                   /* positions: every offset of a line */
 
@@ -307,6 +334,9 @@ void calib_mark(struct calib_experiment *x, const struct calib_opts *o);
 void calib_fit(const struct calib_experiment *x, size_t n, const struct calib_opts *o,
 	       struct calib_fit *f);
 const char *calib_effect_name(enum calib_effect e);
+/* The smallest of model_windows whose bit is set in mask (a fit's
+ * cross_mask, ends_mask), 0 for none. */
+unsigned calib_smallest_window(unsigned mask);
 /* Does profile p predict a hazard for experiment x placed at pos (the
  * shading of calibrate's plots)? */
 bool calib_predicted(const struct profile *p, const struct calib_experiment *x, uint32_t pos);

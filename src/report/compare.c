@@ -53,20 +53,13 @@ static double *unit_stats(const struct result_file *f, const struct metric *m, e
 	return run_stats(m, k);
 }
 
-/* The drift between this machine's A/A invocations (--drift) of the
- * metric: 100 (max - min) / mean of their statistics; NAN when not
- * measured. Two invocations of one build differ by up to this with no
- * change in the code (issue 22: 2 of 3 A/A pairs of `bench --tasks 1`
- * flagged at -10.75% and -7.75%). */
-static double drift_of(const struct compare *c, const struct metric *m, enum stat_kind k)
+double compare_drift_band(const struct result_file *aa, const struct metric *m,
+			  enum stat_kind k)
 {
-	const struct metric *d = c->drift ? results_metric(c->drift, m->name) : NULL;
 	double *v, lo, hi, mean, pct;
 	size_t n;
 
-	if (!d)
-		return NAN;
-	v = invocation_stats(d, k, c->drift->nfiles, &n);
+	v = invocation_stats(m, k, aa->nfiles, &n);
 	if (n < 2) {
 		free(v);
 		return NAN;
@@ -80,6 +73,58 @@ static double drift_of(const struct compare *c, const struct metric *m, enum sta
 	pct = mean ? 100 * (hi - lo) / fabs(mean) : NAN;
 	free(v);
 	return pct;
+}
+
+json_t *compare_drift_record(const struct result_file *aa, const char *side,
+			     const char *versus)
+{
+	json_t *band = json_object();
+
+	for (size_t i = 0; i < aa->n; i++) {
+		json_t *per = json_object();
+
+		for (int k = STAT_MEAN95; k <= STAT_MAX; k++) {
+			double pct = compare_drift_band(aa, &aa->m[i], (enum stat_kind)k);
+
+			if (!isnan(pct))
+				json_object_set_new(per, stat_name((enum stat_kind)k), json_real(pct));
+		}
+		json_object_set_new(band, aa->m[i].name, per);
+	}
+	return json_pack("{s:i, s:s, s:o, s:o}", "invocations", (int)aa->nfiles, "side", side,
+			 "versus", versus ? json_text(versus) : json_null(), "band_pct", band);
+}
+
+/* The band BASE's own file recorded (bench --invocations: the drift
+ * between that bench's invocations of its side), NAN when none: a number
+ * of 0 or more, from 2 or more invocations. */
+static double recorded_drift(const struct result_file *base, const struct metric *m,
+			     enum stat_kind k)
+{
+	json_t *d = json_object_get(base->doc, "drift");
+	json_t *v = json_object_get(json_object_get(json_object_get(d, "band_pct"), m->name),
+				    stat_name(k));
+	json_t *n = json_object_get(d, "invocations");
+
+	if (!json_is_number(v) || !json_is_integer(n) || json_integer_value(n) < 2 ||
+	    !(json_number_value(v) >= 0))
+		return NAN;
+	return json_number_value(v);
+}
+
+/* The drift between this machine's A/A invocations of the metric: 100
+ * (max - min) / mean of their statistics, from --drift, else the band a
+ * BASE written by bench --invocations recorded; NAN when not measured.
+ * Two invocations of one build differ by up to this with no change in the
+ * code (issue 22: 2 of 3 A/A pairs of `bench --tasks 1` flagged at
+ * -10.75% and -7.75%). */
+static double drift_of(const struct compare *c, const struct metric *m, enum stat_kind k)
+{
+	const struct metric *d = c->drift ? results_metric(c->drift, m->name) : NULL;
+
+	if (c->drift)
+		return d ? compare_drift_band(c->drift, d, k) : NAN;
+	return recorded_drift(&c->files[0], m, k);
 }
 
 static void note(json_t *list, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -147,6 +192,46 @@ static void compare_machines(struct compare *c, const struct result_file *base,
 		note(c->warnings, "%s and %s ran on different machines or kernels: %s", base->path,
 		     new->path, sb_str(&diff));
 	sb_free(&diff);
+}
+
+/* The earliest and latest "time" (ISO 8601, UTC: ordered as text) of a
+ * side's files; false when one lacks it. */
+static bool time_span(const struct result_file *f, const char **first, const char **last)
+{
+	size_t i;
+	json_t *d;
+
+	*first = *last = json_string_value(json_object_get(f->doc, "time"));
+	if (!*first)
+		return false;
+	json_array_foreach(f->more, i, d) {
+		const char *t = json_string_value(json_object_get(d, "time"));
+
+		if (!t)
+			return false;
+		*first = strcmp(t, *first) < 0 ? t : *first;
+		*last = strcmp(t, *last) > 0 ? t : *last;
+	}
+	return true;
+}
+
+/* Issue 22: invocations a side are compared as units only fairly when
+ * they were taken alternately (A B A B): a drift of the machine over the
+ * hour then falls on both sides. All of one side before all of the other
+ * is said, not refused. */
+static void compare_alternation(struct compare *c, const struct result_file *base,
+				const struct result_file *new)
+{
+	const char *b0, *b1, *n0, *n1;
+
+	if (base->nfiles < 2 || new->nfiles < 2 || !time_span(base, &b0, &b1) ||
+	    !time_span(new, &n0, &n1))
+		return;
+	if (strcmp(b1, n0) < 0 || strcmp(n1, b0) < 0)
+		note(c->warnings, "%s's invocations (%s to %s) and %s's (%s to %s) were not "
+		     "alternated: a drift of the machine between them falls on one side; take "
+		     "them A B A B (bench --invocations N --versus)", compare_label(base), b0, b1,
+		     compare_label(new), n0, n1);
 }
 
 /* The mean over a side's runs of a number in their states; NAN if none. */
@@ -291,6 +376,7 @@ void compare_build(struct compare *c)
 	c->state_changed = xcalloc(c->nfiles, sizeof *c->state_changed);
 	for (size_t f = 1; f < c->nfiles; f++) {
 		compare_machines(c, &c->files[0], &c->files[f]);
+		compare_alternation(c, &c->files[0], &c->files[f]);
 		c->state_changed[f - 1] = compare_states(c, &c->files[0], &c->files[f]);
 	}
 	for (size_t i = 0; i < c->files[0].n; i++)
@@ -339,7 +425,8 @@ void compare_reason(const struct comparison *cmp, double alpha, double threshold
 		snprintf(buf, n, "the machine's state differs between the sides (see the warning)");
 	else if (cmp->one_invocation)
 		snprintf(buf, n, "%s: a side of one invocation needs the drift between "
-			 "invocations (--drift DIR), or 3 invocations a side",
+			 "invocations (--drift DIR, or a BASE of bench --invocations), or 3 "
+			 "invocations a side",
 			 cmp->significant ? "p below alpha" : "no change either");
 	else if (cmp->significant && cmp->inside_drift)
 		snprintf(buf, n, "%+.2f%% is inside the %.2f%% this machine's A/A invocations "
@@ -383,7 +470,7 @@ void compare_noise(const struct comparison *cmp, double threshold, char *buf, si
 		return;
 	if (isnan(cmp->drift_pct))
 		snprintf(buf + k, n - (size_t)k, "; drift between invocations not measured "
-			 "(--drift DIR)");
+			 "(--drift DIR, or bench --invocations)");
 	else
 		snprintf(buf + k, n - (size_t)k, "; drift between invocations %.2f%%",
 			 cmp->drift_pct);
@@ -511,12 +598,22 @@ static void print_lkp(FILE *out, const struct compare *c)
 }
 
 /* Under the table, every pair's test and verdict. */
+/* Where a drift used came from: --drift's directory, or the band BASE
+ * recorded (bench --invocations), so that a reader can tell them apart. */
+static const char *drift_source(const struct compare *c, const struct comparison *cmp)
+{
+	if (cmp->by_invocation || isnan(cmp->drift_pct))
+		return "";
+	return c->drift ? " (--drift)" : " (recorded in BASE by bench --invocations)";
+}
+
 static void print_verdicts(FILE *out, const struct compare *c)
 {
 	fprintf(out, "\nverdict (run against run, or invocation against invocation when both "
 		"sides are several: Welch's t on each unit's statistic, alpha %g; a change must "
 		"also stand out of both sides' range, be outside the drift between invocations "
-		"(measured by --drift: a side of one invocation needs it), come from alike "
+		"(measured by --drift, or recorded in BASE by bench --invocations: a side of one "
+		"invocation needs it), come from alike "
 		"machine states, and be worse by more than %g%% to fail):\n", c->alpha, 100 * c->threshold);
 	for (size_t i = 0; i < c->nrows; i++)
 		for (size_t f = 1; f < c->nfiles; f++) {
@@ -539,7 +636,7 @@ static void print_verdicts(FILE *out, const struct compare *c)
 					cmp->new_spread, cmp->stands_out ? "" : " (inside)",
 					compare_verdict(cmp));
 			compare_noise(cmp, c->threshold, noise_text, sizeof noise_text);
-			fprintf(out, "    %s\n", noise_text);
+			fprintf(out, "    %s%s\n", noise_text, drift_source(c, cmp));
 		}
 }
 

@@ -181,6 +181,17 @@ struct compare {
 	char worst[200];
 };
 
+/* The drift between the A/A invocations of aa (a directory: 2 or more
+ * files) in m's statistic k: 100 (max - min) / mean of the invocations'
+ * means of their runs; NAN with fewer than 2. */
+double compare_drift_band(const struct result_file *aa, const struct metric *m,
+			  enum stat_kind k);
+/* What bench --invocations records in each file of a side (issue 22: a
+ * band recorded by bench): {"invocations", "side", "versus", "band_pct":
+ * {metric: {statistic: pct}}}, compare's drift for a BASE of one of them
+ * when no --drift is given. */
+json_t *compare_drift_record(const struct result_file *aa, const char *side,
+			     const char *versus);
 void compare_build(struct compare *c);
 void compare_free(struct compare *c);
 const char *compare_label(const struct result_file *f);

@@ -192,14 +192,17 @@ int results_diff(FILE *f, json_t *head, const struct diff_image *old,
 
 /* ---- sweep's result file (sweep.c) ---- */
 
-/* How many of a kernel's measured offsets a profile's prediction agreed
- * with (sweep's "agreement"). */
+/* sweep's file: every placement's samples and verdict, and for each
+ * placed kernel against each profile the "agreement": how many of its
+ * offsets the prediction agreed with, and the offsets it predicts slow. */
+json_t *results_sweep(const struct sweep *s, const char *profile,
+		      const struct profile *const *profiles, size_t nprofiles,
+		      const struct kernel *const *kernels, size_t nkernels, int argc, char **argv);
+/* An agreement as the page reads it back. */
 struct sweep_agreement {
 	const char *kernel, *profile;
 	size_t agree, offsets;
 };
-json_t *results_sweep(const struct sweep *s, const char *profile,
-		      const struct sweep_agreement *agree, size_t nagree, int argc, char **argv);
 
 /* ---- place's result file (place.c) ---- */
 

@@ -26,8 +26,21 @@ static json_t *variant_json(const struct sweep *s, const struct variant *v)
 		"half_ratios", v->half_ratio[0], v->half_ratio[1], "p_vs_best", v->p_vs_best, "slow", v->slow, "predicted", pred, "samples", samples);
 }
 
+/* The offsets of kernel k where profile p predicts a hazard. */
+static json_t *predicted_offsets(const struct sweep *s, const struct profile *p,
+				 const struct kernel *k)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].k == k && sweep_predicts(p, &s->v[i]))
+			json_array_append_new(a, json_integer(s->v[i].offset));
+	return a;
+}
+
 json_t *results_sweep(const struct sweep *s, const char *profile,
-		      const struct sweep_agreement *agree, size_t nagree, int argc, char **argv)
+		      const struct profile *const *profiles, size_t nprofiles,
+		      const struct kernel *const *kernels, size_t nkernels, int argc, char **argv)
 {
 	json_t *doc = results_run_info("sweep", argc, argv), *metrics = json_array();
 	json_t *agreement = json_array();
@@ -44,10 +57,17 @@ json_t *results_sweep(const struct sweep *s, const char *profile,
 	for (size_t i = 0; i < s->n; i++)
 		json_array_append_new(metrics, variant_json(s, &s->v[i]));
 	json_object_set_new(doc, "metrics", metrics);
-	for (size_t i = 0; i < nagree; i++)
-		json_array_append_new(agreement, json_pack("{s:s, s:s, s:i, s:i}", "kernel",
-			agree[i].kernel, "profile", agree[i].profile, "agree", (int)agree[i].agree,
-			"offsets", (int)agree[i].offsets));
+	/* each placed kernel against each profile: how many offsets the
+	 * prediction agreed with, and where it predicts a hazard */
+	for (size_t k = 0; k < nkernels; k++)
+		for (size_t p = 0; kernels[k]->placeable && p < nprofiles; p++) {
+			size_t total, n = sweep_profile_agreement(s, profiles[p], kernels[k], &total);
+
+			json_array_append_new(agreement, json_pack("{s:s, s:s, s:i, s:i, s:o}", "kernel",
+				kernels[k]->name, "profile", profiles[p]->name, "agree", (int)n,
+				"offsets", (int)total, "predicted",
+				predicted_offsets(s, profiles[p], kernels[k])));
+		}
 	json_object_set_new(doc, "agreement", agreement);
 	return doc;
 }

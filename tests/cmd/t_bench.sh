@@ -170,3 +170,72 @@ run "$STRADDLE" bench read1 --mode threads --duration 0.05 --warmup 0 --tasks 1 
 # one task: no per_thread_ops, which would be tasks=1's samples again
 expect_eq "bench --mode threads: threads only, each metric once" \
 	"$(jq -r '[.metrics[].name] | join(",")' "$TMP/t.json")" "read1.threads.ops_per_sec.tasks=1"
+
+# --invocations: bench as a user runs it, each invocation a process of its
+# own; --versus alternates A B A B with side B's options added.
+BE_WANT="straddle: --versus: alternates invocations: give --invocations N too"
+be_err "versus alone" --versus '--align 64'
+BE_WANT="straddle: --invocations: writes a directory of result files: give -o DIR"
+be_err "invocations without -o" --invocations 2
+BE_WANT="straddle: --invocations: '1' is not a number from 2 to 100"
+be_err "invocations 1" --invocations 1 -o "$TMP/inv1"
+mkdir "$TMP/there"
+BE_WANT="straddle: $TMP/there: is a directory, not a regular file: not replaced"
+be_err "invocations into an existing directory" --invocations 2 -o "$TMP/there"
+: >"$TMP/there.json"
+BE_WANT="straddle: $TMP/there.json: exists; --invocations makes the directory itself"
+be_err "invocations onto an existing file" --invocations 2 -o "$TMP/there.json"
+BE_WANT="straddle: --versus: '-o': -o, --invocations and --versus are bench's to give"
+be_err "versus with -o" --invocations 2 --versus '--align 64 -o x' -o "$TMP/inv2"
+BE_WANT="straddle: --versus: '--invocations=3': -o, --invocations and --versus are bench's to give"
+be_err "versus with --invocations" --invocations 2 --versus '--invocations=3' -o "$TMP/inv2"
+
+run "$STRADDLE" bench pread-zero --duration 0.02 --runs 2 --invocations 2 --versus ' --align  144 ' \
+	-o "$TMP/inv"
+expect_eq "bench --invocations: exit 0" "$RC" 0
+expect_eq "bench --invocations: the files, nothing partial" \
+	"$(cd "$TMP" && find inv* | sort | tr '\n' ' ')" "inv inv/a inv/a/01.json inv/a/02.json inv/b inv/b/01.json inv/b/02.json "
+expect_eq "bench --invocations: each side's settings" \
+	"$(for f in a/01 b/01 a/02 b/02; do jq -r '"\(.bench.align)/\(.bench.runs)/\(.runs | length)"' "$TMP/inv/$f.json"; done | tr '\n' ' ')" \
+	"0/2/2 144/2/2 0/2/2 144/2/2 "
+expect_eq "bench --invocations: alternated A B A B" \
+	"$(for f in a/01 b/01 a/02 b/02; do jq -r '"\(.drift.order)/\(.drift.of)"' "$TMP/inv/$f.json"; done | tr '\n' ' ')" \
+	"1/4 2/4 3/4 4/4 "
+expect_eq "bench --invocations: the drift record" \
+	"$(jq -c '.drift | [.invocations, .side, .versus, (.band_pct | keys)]' "$TMP/inv/b/02.json")" \
+	'[2,"b"," --align  144 ",["pread_z100k","pread_z10k","pread_z1k","pread_zw100k"]]'
+expect_eq "bench --invocations: each file's command line, with its own final path" \
+	"$(jq -r '.command_line | join(" ")' "$TMP/inv/b/02.json")" \
+	"bench --runs=2 --align=0 --warmup=2 --dir=${TMPDIR:-/tmp} --mode=both --duration=0.02 --align 144 -o $TMP/inv/b/02.json pread-zero"
+expect_eq "bench --invocations: A's record names no versus" "$(jq -c '.drift.versus' "$TMP/inv/a/01.json")" null
+# the band, from the raw samples: each invocation's mean of its runs'
+# medians, 100 (max - min) / mean over the invocations
+BE_BAND=$(jq -s -r '
+	def median: sort | length as $n | if $n % 2 == 1 then .[($n - 1) / 2] else (.[$n / 2 - 1] + .[$n / 2]) / 2 end;
+	[.[] | .metrics[] | select(.name == "pread_z1k") | [.runs[].samples | median] | add / length]
+	| 100 * (max - min) / (add / length) * 1e6 | round' "$TMP/inv/a/01.json" "$TMP/inv/a/02.json")
+expect_eq "bench --invocations: pread_z1k's band, exact" \
+	"$(jq '.drift.band_pct.pread_z1k.median * 1e6 | round' "$TMP/inv/a/02.json")" "$BE_BAND"
+expect_eq "bench --invocations: what it said" "$(printf '%s\n' "$OUT" | tail -n 1)" \
+	"written: $TMP/inv/a and $TMP/inv/b; compare $TMP/inv/a $TMP/inv/b tests invocation against invocation"
+# compare takes the recorded band for a BASE of one invocation: the same
+# number compare --drift DIR/a computes
+run "$STRADDLE" compare --format json "$TMP/inv/a/01.json" "$TMP/inv/b/01.json"
+BE_REC=$(jq_of '[.metrics[].new[0].drift_pct * 1e6 | round] | join(",")')
+run "$STRADDLE" compare --drift "$TMP/inv/a" --format json "$TMP/inv/a/01.json" "$TMP/inv/b/01.json"
+expect_eq "bench --invocations: compare's drift is the recorded band" "$BE_REC" \
+	"$(jq_of '[.metrics[].new[0].drift_pct * 1e6 | round] | join(",")')"
+
+# a side B that cannot run: exit 2, one line, nothing left behind
+run "$STRADDLE" bench pread-zero --duration 0.02 --runs 1 --invocations 2 --versus '--align 5000' \
+	-o "$TMP/invbad"
+expect_eq "bench --invocations, B refused: exit 2" "$RC" 2
+expect_eq "bench --invocations, B refused: the line" "$ERR" \
+	"straddle: bench: invocation 1 (b) ended with exit 2: straddle: --align: '5000' is not a number from 0 to 4095"
+expect_eq "bench --invocations, B refused: nothing left" "$(ls "$TMP" | grep -c '^invbad')" 0
+# fault-write alone has no metrics: its invocations, no band
+run "$STRADDLE" bench fault-write --dir "$TMP/bd" --invocations 2 -o "$TMP/invfw"
+expect_eq "bench --invocations fault-write: exit 0, no band" \
+	"$RC $(ls "$TMP/invfw/a" | tr '\n' ' ')$(jq -r 'has("drift")' "$TMP/invfw/a/02.json")" "0 01.json 02.json false"
+expect_eq "bench --invocations fault-write: said" "$(printf '%s\n' "$OUT" | head -n 1)" \
+	"a: 2 invocations; no metrics, no band"

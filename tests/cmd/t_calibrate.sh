@@ -169,6 +169,13 @@ OUT=$(cat "$TMP/sw.json")
 expect_eq "sweep two profiles: agreement in the file" \
 	"$(jq_of '[.agreement[] | "\(.kernel) \(.profile) \(.offsets)"] | join(",")')" \
 	"clear_movq_imm zen5 4,clear_movq_imm calibrated 4"
+# each profile's predicted offsets: the 15-byte loop at +17 starts at 47..50
+# of a line; only at 50 does it cross the line (50..64), zen5's straddle
+expect_eq "sweep two profiles: zen5's predicted offsets" \
+	"$(jq_of '.agreement[] | select(.profile == "zen5") | .predicted | map(tostring) | join(",")')" "33"
+expect_eq "sweep two profiles: agree counts what the file's marks and predictions say" \
+	"$(jq '. as $d | [.agreement[] | .predicted as $p | .agree == ([$d.metrics[] |
+		select((.offset as $o | $p | index($o) != null) == .slow)] | length)] | all' "$TMP/sw.json")" true
 
 # what calibrate checks first: natively fine (a KVM guest runs the code
 # itself), under qemu-user refused in one line

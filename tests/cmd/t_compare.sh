@@ -124,7 +124,7 @@ expect_eq "one invocation a side: exit 0" "$RC" 0
 expect_eq "one invocation a side: the verdict" "$(line '^  pread_z100k' | grep -o 'inconclusive.*')" \
 	"inconclusive: one invocation a side"
 expect_eq "noise: under the verdict" "$(printf '%s\n' "$OUT" | grep -A1 '^  pread_z100k' | tail -1)" \
-	"    noise 3.63% (sd of 3:3 runs); 52 runs a side resolve 2%; drift between invocations not measured (--drift DIR)"
+	"    noise 3.63% (sd of 3:3 runs); 52 runs a side resolve 2%; drift between invocations not measured (--drift DIR, or bench --invocations)"
 run $C0 --format json "$CF/base.json" "$CF/slow.json"
 expect_eq "one invocation a side: json" \
 	"$(jq_of '[.metrics[].new[0] | "\(.significant) \(.one_invocation) \(.regression)"] | unique | join(",")')" \
@@ -144,7 +144,7 @@ expect_eq "drift: exit 0" "$RC" 0
 expect_eq "drift: the verdict" "$(line '^  pread_z100k' | grep -o 'inconclusive.*')" \
 	"inconclusive: inside the drift between invocations"
 expect_eq "drift: its size" "$(printf '%s\n' "$OUT" | grep -A1 '^  pread_z100k' | tail -1 | sed 's/.*; //')" \
-	"drift between invocations 23.08%"
+	"drift between invocations 23.08% (--drift)"
 run $C --drift "$TMP/aa" --format json "$CF/base.json" "$CF/slow.json"
 expect_eq "drift: json" "$(jq_of '[.metrics[].new[0] | "\(.drift_pct * 100 | round) \(.inside_drift) \(.regression)"] | join(",")')" \
 	"2308 true false,2308 true false"
@@ -165,6 +165,37 @@ run $C --drift "$CF/fast" "$CF/base.json" "$CF/slow.json"
 expect_eq "drift of sweeps for bench: exit 2, the line" "$RC $ERR" \
 	"2 straddle: --drift: $CF/fast: sweep results; BASE $CF/base.json is a bench one"
 
+# A band recorded in BASE (bench --invocations writes one into each file
+# of a side, tests/cmd/t_bench.sh) stands for --drift: the 23.08% and
+# 9.68% of the A/A directories above, read from BASE's own file.
+jq '.drift = {invocations: 3, side: "a", versus: null, band_pct: {pread_z100k: {median: 23.08,
+	mean: 1}, "read1.per_process_ops": {mean: 9.68}}}' "$CF/base.json" >"$TMP/banded.json"
+run $C0 --format json "$TMP/banded.json" "$CF/slow.json"
+expect_eq "recorded band: exit 0, both inside" \
+	"$RC $(jq_of '[.metrics[].new[0] | "\(.drift_pct) \(.verdict)"] | join(",")')" \
+	"0 23.08 inconclusive: inside the drift between invocations,9.68 inconclusive: inside the drift between invocations"
+run $C0 "$TMP/banded.json" "$CF/slow.json"
+expect_eq "recorded band: the noise line names where the drift came from" \
+	"$(printf '%s\n' "$OUT" | grep -A1 '^  pread_z100k' | tail -1 | sed 's/.*; //')" \
+	"drift between invocations 23.08% (recorded in BASE by bench --invocations)"
+run $C0 --stats mean --format json "$TMP/banded.json" "$CF/slow.json"
+expect_eq "recorded band: the statistic's own band (--stats mean)" \
+	"$(jq_of '[.metrics[].new[0].drift_pct] | join(",")')" "1,9.68"
+jq '.drift.band_pct.pread_z100k.median = 9.68' "$TMP/banded.json" >"$TMP/banded10.json"
+run $C0 --format json "$TMP/banded10.json" "$CF/slow.json"
+expect_eq "recorded band 9.68%: the +20.95% is a REGRESSION" "$RC $(jq_of '.metrics[0].new[0].verdict')" \
+	"1 REGRESSION"
+run $C0 --drift "$TMP/aa" --format json "$TMP/banded.json" "$CF/slow.json"
+expect_eq "recorded band: --drift wins" "$(jq_of '[.metrics[].new[0].drift_pct * 100 | round] | join(",")')" "968,968"
+jq '.drift.invocations = 1' "$TMP/banded.json" >"$TMP/banded1.json"
+run $C0 --format json "$TMP/banded1.json" "$CF/slow.json"
+expect_eq "recorded band of 1 invocation: not a band" "$(jq_of '[.metrics[].new[0].one_invocation] | unique | join(",")')" "true"
+jq '.drift.band_pct.pread_z100k.median = -1' "$TMP/banded.json" >"$TMP/bandedneg.json"
+run $C0 --format json "$TMP/bandedneg.json" "$CF/slow.json"
+expect_eq "recorded band below 0: not a band" "$(jq_of '.metrics[0].new[0].one_invocation')" "true"
+run $C0 --format json "$CF/slow.json" "$TMP/banded.json"
+expect_eq "a band in NEW only: not BASE's drift" "$(jq_of '.metrics[0].new[0].one_invocation')" "true"
+
 # Several invocations a side: the invocation is the unit. base.json and
 # slow.json each x1, x1.02, x0.98: pread_z100k's invocations 10.5, 10.71,
 # 10.29 (sd 0.21) and 12.7, 12.954, 12.446 (sd 0.254): t = 2.2 / sqrt(
@@ -181,6 +212,22 @@ expect_eq "invocations: the unit, its count, t, df" \
 expect_eq "invocations: no drift asked for (the spread is in the test)" "$(jq_of '.metrics[0].new[0].drift_pct')" "null"
 run $C "$TMP/invA" "$TMP/invB"
 expect_eq "invocations: the verdict line" "$(line '^  pread_z100k' | sed 's/ t .*//')" " pread_z100k invB 3:3 invocations"
+
+# Invocations a side not taken alternately: said (a warning), not refused.
+mkdir "$TMP/seqA" "$TMP/seqB" "$TMP/altB"
+for k in 1 2 3; do
+	jq --arg t "2026-12-02T01:0$k:00Z" '.time = $t' "$TMP/invA/$k.json" >"$TMP/seqA/$k.json"
+	jq --arg t "2026-12-02T02:0$k:00Z" '.time = $t' "$TMP/invB/$k.json" >"$TMP/seqB/$k.json"
+	jq --arg t "2026-12-02T01:0$k:30Z" '.time = $t' "$TMP/invB/$k.json" >"$TMP/altB/$k.json"
+done
+run $C0 "$TMP/seqA" "$TMP/seqB"
+expect_eq "not alternated: the warning" "$(printf '%s\n' "$OUT" | grep alternated)" \
+	"warning: seqA's invocations (2026-12-02T01:01:00Z to 2026-12-02T01:03:00Z) and seqB's (2026-12-02T02:01:00Z to 2026-12-02T02:03:00Z) were not alternated: a drift of the machine between them falls on one side; take them A B A B (bench --invocations N --versus)"
+expect_eq "not alternated: the verdict stands" "$RC" 1
+run $C0 "$TMP/seqA" "$TMP/altB"
+expect_eq "alternated A B A B: no warning" "$(printf '%s\n' "$OUT$ERR" | grep -c alternated)" 0
+run $C0 "$TMP/seqB" "$TMP/seqA"
+expect_eq "not alternated, NEW first: the warning" "$(printf '%s\n' "$OUT" | grep -c 'were not alternated')" 1
 
 # --layout-noise (issue 26): a change no larger than what new layouts of the
 # code do to the program is layout noise. The band of a place --offsets

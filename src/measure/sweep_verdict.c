@@ -1,0 +1,84 @@
+/* What a sweep's measurements say beside the model (moved out of
+ * cmd/sweep.c, issue 23: a command parses, calls and prints): whether a
+ * profile predicts a hazard at a placement, how many of a kernel's
+ * placements the prediction and the slow marks agree on (the held-out
+ * check of bench-calibrate), the alignment the measurement itself asks
+ * for, and kernels at their best offsets against each other. */
+#include "measure.h"
+
+#include <stdlib.h>
+
+bool sweep_predicts(const struct profile *p, const struct variant *v)
+{
+	struct hazard h[8];
+
+	if (!p || !v->k->placeable || p->arch != v->k->arch)
+		return false;
+	return code_loop_hazards(p, v->k->code, v->k->size, v->offset,
+				 v->offset + v->k->loop_start, h, 8) > 0;
+}
+
+size_t sweep_profile_agreement(const struct sweep *s, const struct profile *p, const struct kernel *k,
+		       size_t *total)
+{
+	size_t agree = 0;
+
+	*total = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct variant *v = &s->v[i];
+
+		if (v->k != k)
+			continue;
+		agree += v->slow == sweep_predicts(p, v);
+		(*total)++;
+	}
+	return agree;
+}
+
+unsigned sweep_measured_fix(const struct sweep *s, const struct kernel *k)
+{
+	for (unsigned a = 2; a <= 64; a *= 2) {
+		size_t seen = 0, slow = 0;
+
+		for (size_t i = 0; i < s->n; i++) {
+			const struct variant *v = &s->v[i];
+
+			if (v->k == k && (v->offset + k->loop_start) % a == 0) {
+				seen++;
+				slow += v->slow;
+			}
+		}
+		if (seen && !slow)
+			return a;
+	}
+	return 0;
+}
+
+size_t sweep_at_best(const struct sweep *s, const struct kernel *const *kernels, size_t nk,
+		     struct sweep_at_best *out)
+{
+	const struct variant *first = NULL;
+	size_t n = 0;
+
+	for (size_t k = 0; k < nk; k++) {
+		const struct variant *best = NULL;
+
+		/* the best is marked by its ratio of exactly 1 (sweep_analyse);
+		 * of ties, the last */
+		for (size_t i = 0; i < s->n; i++)
+			if (s->v[i].k == kernels[k] && s->v[i].ratio == 1.0)
+				best = &s->v[i];
+		if (!best)
+			continue;
+		out[n] = (struct sweep_at_best){ .best = best };
+		if (!first)
+			first = best;
+		else {
+			stats_quantile_test(best->samples, best->n, first->samples, first->n,
+					    STATS_FLOOR_Q, &out[n].vs_first);
+			out[n].vs_first_ratio = best->sum.floor / first->sum.floor;
+		}
+		n++;
+	}
+	return n;
+}
