@@ -187,14 +187,6 @@ static int not_replaced(struct err *e, mode_t mode)
 	return err_set(e, "is %s, not a regular file: not replaced", file_kind(mode));
 }
 
-int check_output(const char *path, struct err *e)
-{
-	struct stat st;
-
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return not_replaced(e, st.st_mode);
-	return 0;
-}
 
 static mode_t new_file_mode(void)
 {
@@ -218,6 +210,25 @@ static char *dir_of(const char *path)
 	memcpy(dir, path, (size_t)(slash - path));
 	dir[slash - path] = '\0';
 	return dir;
+}
+
+/* Also a directory that is not there or cannot be written in: found at
+ * the end, it lost a prove or place run of minutes. */
+int check_output(const char *path, struct err *e)
+{
+	struct stat st;
+	char *dir;
+	int rc = 0;
+
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return not_replaced(e, st.st_mode);
+	dir = dir_of(path);
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+		rc = err_set(e, "its directory %s does not exist", dir);
+	else if (access(dir, W_OK | X_OK) != 0)
+		rc = err_set(e, "its directory %s is not writable", dir);
+	free(dir);
+	return rc;
 }
 
 /* An unnamed file in path's directory (O_TMPFILE), or -1 where the

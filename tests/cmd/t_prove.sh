@@ -66,3 +66,6 @@ prove_err "unknown command" "straddle: no-such-command: no such command in PATH"
 prove_err "--top 0" "straddle: --top: '0' is not a number from 1 to 16" --top 0 -- true
 prove_err "--min-share" "straddle: --min-share: '2' is not from 0.01% to 100%" \
 	--min-share 2 -- true
+prove_err "-o in a missing directory" \
+	"straddle: $TMP/no/such.json: its directory $TMP/no does not exist" \
+	-o "$TMP/no/such.json" -- true

@@ -271,7 +271,8 @@ REC_WANT="straddle: process 4194304: no such process"
 rec_err "record -p, no such process" record -p 4194304
 REC_WANT="straddle: record: unknown option '--bogus' (see 'straddle record --help')"
 rec_err "record, unknown option" record --bogus -- true
-REC_WANT="straddle: $TMP/nodir/r.json: cannot create a temporary file beside it: No such file or directory"
+# found before the program runs, not after it
+REC_WANT="straddle: $TMP/nodir/r.json: its directory $TMP/nodir does not exist"
 run "$STRADDLE" record -o "$TMP/nodir/r.json" -- sh -c 'exit 5'
 expect_eq "record, an unwritable result: exit 2" "$RC" 2
 expect_eq "record, an unwritable result: the line" "$(printf '%s\n' "$ERR" | grep -v 'hardware cycles')" "$REC_WANT"
