@@ -95,15 +95,21 @@ install: $(B)/straddle $(B)/straddle.1 $(B)/libstraddle-place.so
 deps:
 	@scripts/deps.sh
 
-# A lower layer must not use a symbol a higher one defines (DESIGN: data
-# flows down): nm over the objects, against LAYERS' order (cmd on top).
+# A lower layer must not use a symbol a higher one defines, nor include a
+# higher layer's header or another layer's internal.h (DESIGN: data flows
+# down): nm over the objects and the #include lines of the sources,
+# against LAYERS' order (cmd on top).
 check-layers: $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRC) $(CMD_SRC))
 	@sh scripts/check_layers.sh $(B)/obj $(LAYERS) cmd
+	@sh scripts/check_includes.sh src $(LAYERS) cmd
 
-# The shipped binary obeys no test hook: they exist only in build/san
-# (SANFLAGS' -DSTRADDLE_TEST_HOOKS; base.h's test_hook).
-check-test-hooks: $(B)/straddle
-	@sh scripts/check_test_hooks.sh $(B)/straddle
+# What make install ships obeys no test hook: they exist only in build/san
+# (SANFLAGS' -DSTRADDLE_TEST_HOOKS; base.h's test_hook). A source that
+# reads a STRADDLE_TEST_ variable outside the test build puts its name in
+# the binary (a getenv literal, or test_hook's "STRADDLE_TEST_%s"), which
+# the check finds; the preload library is shipped too.
+check-test-hooks: $(B)/straddle $(B)/libstraddle-place.so
+	@sh scripts/check_test_hooks.sh $(B)/straddle $(B)/libstraddle-place.so
 
 # The main job on a built-in default: this machine's vDSO and C library,
 # then seed 000's loop measured at every offset of a line, then the same

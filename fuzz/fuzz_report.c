@@ -44,7 +44,7 @@ static void as_page(const char *path)
 	out = fopen("/dev/null", "w");
 	report_html(out, &in, 1);
 	fclose(out);
-	json_decref(in.doc);
+	report_input_free(&in);
 }
 
 static void as_hot(const char *path)

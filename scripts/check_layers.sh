@@ -2,8 +2,8 @@
 # check_layers.sh OBJDIR LAYER...: the layers bottom-up. Fails, naming each
 # object and symbol, when an object of a layer uses (nm: undefined) a
 # symbol that an object of a higher layer defines (DESIGN: data flows
-# down; a header include that goes up is caught by the compiler, a call
-# through an extern declaration only here).
+# down; a call through an extern declaration is seen only here, a header
+# included from a lower layer by check_includes.sh).
 set -e
 objdir=$1
 shift

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The README's pictures of `straddle report` (`make screenshots`): the page
+# doc/report.md's pictures of `straddle report` (`make screenshots`): the page
 # the browser test loads (tests/browser/inputs.sh: one result file of every
 # kind), shot by headless Chromium at 1280 px; the first section of each
 # kind the page shows is kept as DIR/report-KIND.png, its top 1000 px at

@@ -56,7 +56,7 @@ stress: $(B)/straddle
 
 .PHONY: stress
 
-# The README's screenshots of `straddle report` (doc/img/report-KIND.png),
+# doc/report.md's screenshots of `straddle report` (doc/img/report-KIND.png),
 # made as tests/cmd/t_browser.sh sees the page: one section of each kind.
 screenshots: $(B)/straddle fixtures
 	sh scripts/screenshots.sh $(B)/straddle $(FIX) doc/img

@@ -63,11 +63,6 @@ static void format_features(unsigned want, unsigned have, char *buf, size_t n)
 		snprintf(buf, n, "-");
 }
 
-static const char *kind_name(const struct kernel *k)
-{
-	return k->kind == KERNEL_CLEAR ? "clear" : "copy";
-}
-
 static void print_text(unsigned have)
 {
 	static const char *const cols[] = { "kernel", "seed", "kind", "arch", "runs", ">bytes",
@@ -85,7 +80,7 @@ static void print_text(unsigned have)
 			snprintf(loop, sizeof loop, "+%u..+%u", k->loop_start, k->loop_end);
 		}
 		format_features(k->features, have, feat, sizeof feat);
-		table_row(&t, k->name, k->seed, kind_name(k), arch_name(k->arch),
+		table_row(&t, k->name, k->seed, kernel_kind_name(k->kind), arch_name(k->arch),
 			  k->placeable ? "placed" : "in place", bytes, loop, feat, k->summary);
 	}
 	table_print(&t, stdout);
@@ -95,47 +90,12 @@ static void print_text(unsigned have)
 	printf("\nthis CPU: %s\n", feat);
 }
 
-static json_t *features_json(unsigned mask)
-{
-	json_t *a = json_array();
-
-	for (unsigned i = 0; i < KFEAT_COUNT; i++)
-		if (mask & (1u << i))
-			json_array_append_new(a, json_string(kernel_feature_name(1u << i)));
-	return a;
-}
-
-static json_t *kernel_json(const struct kernel *k, unsigned have)
-{
-	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:b, s:s, s:o, s:o}", "name", k->name,
-		"seed", k->seed, "kind", kind_name(k), "arch", arch_name(k->arch),
-		"placeable", k->placeable, "summary", k->summary,
-		"features", features_json(k->features),
-		"missing", features_json(k->features & ~have));
-
-	if (k->placeable) {
-		json_object_set_new(o, "bytes", json_integer((json_int_t)k->size));
-		json_object_set_new(o, "loop_start", json_integer(k->loop_start));
-		json_object_set_new(o, "loop_end", json_integer(k->loop_end));
-		json_object_set_new(o, "fixups", json_integer((json_int_t)k->nfixups));
-	}
-	return o;
-}
-
 static int print_json(unsigned have, const struct kernels_check_result *check)
 {
-	json_t *doc = results_new("kernels"), *list = json_array();
+	json_t *doc = results_kernels(have, check);
 	struct err e;
-	int rc;
+	int rc = results_write(doc, "-", &e);
 
-	for (size_t i = 0; i < kernel_count(); i++)
-		json_array_append_new(list, kernel_json(kernel_at(i), have));
-	json_object_set_new(doc, "host_features", features_json(have));
-	json_object_set_new(doc, "kernels", list);
-	if (check)
-		json_object_set_new(doc, "check", json_pack("{s:I, s:I}",
-			"passed", (json_int_t)check->passed, "failed", (json_int_t)check->failed));
-	rc = results_write(doc, "-", &e);
 	if (rc)
 		complain("stdout", "%s", e.msg);
 	json_decref(doc);

@@ -447,17 +447,15 @@ static int by_samples(const void *a, const void *b)
 	return (x->samples < y->samples) - (x->samples > y->samples);
 }
 
-static json_t *record_kernel(const struct sampling *s, json_t *notes)
+static json_t *record_kernel(const struct sampling *s, bool *hidden)
 {
 	struct hot_run h = { 0 };
 	json_t *k;
 
-	kernel_describe(&h);
+	running_kernel_describe(&h);
 	h.kernel.addrs = s->kernel_ips;
 	h.kernel.samples = s->kernel_samples;
-	if (!h.nksym)
-		json_array_append_new(notes, json_string("kernel symbols hidden (/proc/kallsyms "
-							 "shows no addresses): kernel samples by address only"));
+	*hidden = !h.nksym;
 	hot_attribute_ksyms(&h);
 	k = results_record_kernel(&h);
 	h.kernel.addrs = (struct sample_hist){ 0 };     /* still the sampling's */
@@ -467,35 +465,20 @@ static json_t *record_kernel(const struct sampling *s, json_t *notes)
 
 static int write_record(struct record_cmd *c, struct sampling *s)
 {
-	json_t *doc = results_run_info("record", c->argc, c->self_argv);
-	json_t *files = json_array(), *notes = json_array();
-	uint64_t outside = 0;
+	struct record_doc d = { .argc = c->argc, .argv = c->self_argv, .s = s,
+				.hz = c->hz, .hz_auto = !c->hz_given,
+				.sample_cost_ns = c->sample_cost, .exit_status = c->exit_status,
+				.files = json_array(), .few = c->few_note };
 	struct err e = { "" };
+	json_t *doc;
 
-	if (s->event_note[0])
-		json_array_append_new(notes, json_string(s->event_note));
-	if (s->kernel_note[0])
-		json_array_append_new(notes, json_string(s->kernel_note));
-	if (c->few_note[0])
-		json_array_append_new(notes, json_string(c->few_note));
 	qsort(s->file, s->nfile, sizeof *s->file, by_samples);
 	for (size_t i = 0; i < s->nfile; i++)
 		if (s->file[i].samples)
-			json_array_append_new(files, record_file(c, &s->file[i], &outside));
-	json_object_set_new(doc, "event", json_string(s->event));
-	json_object_set_new(doc, "frequency", json_integer((json_int_t)c->hz));
-	json_object_set_new(doc, "frequency_auto", json_boolean(!c->hz_given));
-	json_object_set_new(doc, "sample_cost_ns", c->sample_cost < 0 ? json_null() :
-			    json_integer((json_int_t)llround(c->sample_cost)));
-	json_object_set_new(doc, "exit_status", json_integer(c->exit_status));
-	json_object_set_new(doc, "samples", json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}",
-		"total", (json_int_t)s->samples, "user", (json_int_t)(s->samples - s->kernel_samples),
-		"kernel", (json_int_t)s->kernel_samples, "unmapped", (json_int_t)s->unmapped,
-		"outside_segments", (json_int_t)outside, "lost", (json_int_t)s->lost));
-	json_object_set_new(doc, "files", files);
+			json_array_append_new(d.files, record_file(c, &s->file[i], &d.outside));
 	if (s->kernel)
-		json_object_set_new(doc, "kernel", record_kernel(s, notes));
-	json_object_set_new(doc, "notes", notes);
+		d.kernel = record_kernel(s, &d.ksyms_hidden);
+	doc = results_record(&d);
 	if (results_write(doc, c->out, &e)) {
 		complain(c->out, "%s", e.msg);
 		json_decref(doc);

@@ -101,7 +101,7 @@ static int cmd_report(int argc, char **argv)
 	status = EXIT_OK;
 out:
 	for (size_t i = 0; i < c.n; i++)
-		json_decref(c.in[i].doc);
+		report_input_free(&c.in[i]);
 	free(c.in);
 	return status;
 }

@@ -391,35 +391,13 @@ static void print_csv(const struct sweep_cmd *c)
 /* The offsets of kernel k where profile p predicts a hazard: with the
  * slow marks of the file, any agreement can be recomputed (bench-calibrate
  * joins two sweeps' marks this way). */
-static json_t *predicted_offsets(const struct sweep_cmd *c, const struct profile *p,
-				 const struct kernel *k)
-{
-	json_t *a = json_array();
-
-	for (size_t i = 0; i < c->s.n; i++)
-		if (c->s.v[i].k == k && sweep_predicts(p, &c->s.v[i]))
-			json_array_append_new(a, json_integer(c->s.v[i].offset));
-	return a;
-}
-
 static int write_json(const struct sweep_cmd *c)
 {
-	json_t *doc = results_sweep(&c->s, c->host->name, c->argc, c->argv);
+	json_t *doc = results_sweep(&c->s, c->host->name, c->profiles, c->nprofiles, c->kernels,
+				    c->nkernels, c->argc, c->argv);
 	struct err e;
-	int rc;
+	int rc = results_write(doc, c->out_json, &e);
 
-	json_t *agree = json_array();
-	for (size_t k = 0; k < c->nkernels; k++)
-		for (size_t p = 0; c->kernels[k]->placeable && p < c->nprofiles; p++) {
-			size_t total, n = sweep_profile_agreement(&c->s, c->profiles[p], c->kernels[k], &total);
-
-			json_array_append_new(agree, json_pack("{s:s, s:s, s:i, s:i, s:o}", "kernel",
-				c->kernels[k]->name, "profile", c->profiles[p]->name, "agree",
-				(int)n, "offsets", (int)total, "predicted",
-				predicted_offsets(c, c->profiles[p], c->kernels[k])));
-		}
-	json_object_set_new(doc, "agreement", agree);
-	rc = results_write(doc, c->out_json, &e);
 	if (rc)
 		complain(c->out_json, "%s", e.msg);
 	json_decref(doc);

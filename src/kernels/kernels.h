@@ -64,6 +64,8 @@ const struct kernel *kernel_named(const char *name);
 /* KFEAT_* of this CPU (0 on AArch64), and a feature bit's name. */
 unsigned kernels_host_features(void);
 const char *kernel_feature_name(unsigned bit);
+/* "clear" or "copy" */
+const char *kernel_kind_name(enum kernel_kind kind);
 
 /* The entry for a fault at `offset` from the kernel's first byte, or NULL. */
 const struct kernel_fixup *kernel_fixup_at(const struct kernel *k, uint32_t offset);

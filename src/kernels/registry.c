@@ -188,6 +188,11 @@ const char *kernel_feature_name(unsigned bit)
 	}
 }
 
+const char *kernel_kind_name(enum kernel_kind kind)
+{
+	return kind == KERNEL_CLEAR ? "clear" : "copy";
+}
+
 int kernel_place(const struct kernel *k, uint32_t offset, struct placement *p,
 		 struct err *e)
 {

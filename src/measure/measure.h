@@ -150,9 +150,10 @@ double sampling_slowdown(unsigned long hz, double per_sample_ns);
  * 10 Hz, at most max_hz, whose sampling_slowdown is at most budget; the
  * lowest when none is. */
 unsigned default_rate(double per_sample_ns, double budget, unsigned long max_hz);
-/* The running kernel (kernel.c): release, build-id, _text, and its text
+/* The running Linux kernel (running_kernel.c; kernels/ are the copy and
+ * clear routines): release, build-id, _text, and its text
  * symbols from /proc/kallsyms, sorted (none when addresses are hidden). */
-void kernel_describe(struct hot_run *h);
+void running_kernel_describe(struct hot_run *h);
 
 /* The thread ids of a process (/proc/PID/task); *out malloc'd. */
 size_t process_threads(pid_t pid, pid_t **out);

@@ -2,128 +2,14 @@
  * nothing else. Inline CSS, inline SVG, no script, no URL: it is mailed,
  * attached to a CI run, printed. The colours are chosen to survive a
  * grey-scale printout (dark/light, with patterns and labels, never hue
- * alone). This file has the page, its header and contents, and the
- * helpers every section uses; the sections are html_layout.c's and
- * html_measure.c's. */
-#include "report.h"
+ * alone). This file is the page driver: the page, its header and
+ * contents, and one section per input through the kinds' functions
+ * (html_layout.c, html_measure.c, html_bench.c); the markup they all
+ * write with is html_markup.c's, so no section calls back into here. */
+#include "internal.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-void html_text(FILE *out, const char *s)
-{
-	size_t n = s ? strlen(s) : 0;
-
-	for (size_t i = 0; i < n;) {
-		unsigned char c = (unsigned char)s[i];
-		size_t len = c < 0x80 ? 1 : utf8_length((const unsigned char *)s + i, n - i);
-
-		if (len == 0) {
-			fputs("\xef\xbf\xbd", out);     /* U+FFFD: symbol names are bytes */
-			i++;
-			continue;
-		}
-		switch (c) {
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '&': fputs("&amp;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default:
-			if (c < 0x20 && c != '\n' && c != '\t')
-				fputs("\xef\xbf\xbd", out);
-			else
-				fwrite(s + i, 1, len, out);
-		}
-		i += len;
-	}
-}
-
-void html_textf(FILE *out, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	html_text(out, buf);
-}
-
-void html_field(FILE *out, const json_t *obj, const char *key)
-{
-	const json_t *v = json_object_get(obj, key);
-
-	if (json_is_string(v))
-		html_text(out, json_string_value(v));
-	else if (json_is_integer(v))
-		fprintf(out, "%lld", (long long)json_integer_value(v));
-	else if (json_is_real(v))
-		fprintf(out, "%.4g", json_real_value(v));
-	else if (json_is_boolean(v))
-		fputs(json_is_true(v) ? "yes" : "no", out);
-	else
-		fputs("-", out);
-}
-
-void html_more(FILE *out, size_t shown, size_t total, const char *what)
-{
-	if (shown < total)
-		fprintf(out, "<p class=\"more\">%zu more %s not shown (%zu in all).</p>\n",
-			total - shown, what, total);
-}
-
-void html_section_begin(FILE *out, const struct report_input *in, const char *heading)
-{
-	fprintf(out, "<section class=\"result %s\" id=\"%s-%zu\">\n<h2>", in->command,
-		in->command, in->index);
-	html_text(out, heading);
-	fputs(": <span class=\"path\">", out);
-	html_text(out, in->path);
-	fputs("</span></h2>\n", out);
-}
-
-void html_section_end(FILE *out)
-{
-	fputs("</section>\n", out);
-}
-
-void html_svg_begin(FILE *out, const char *id, const char *title, unsigned width,
-		    unsigned height)
-{
-	fprintf(out, "<svg id=\"%s\" role=\"img\" "
-		"aria-labelledby=\"%s-title\" width=\"%u\" height=\"%u\" "
-		"viewBox=\"0 0 %u %u\">\n<title id=\"%s-title\">", id, id, width, height, width,
-		height, id);
-	html_text(out, title);
-	fputs("</title>\n", out);
-}
-
-void table_html(const struct table *t, FILE *out, const char *class)
-{
-	fputs("<table", out);
-	if (class)
-		fprintf(out, " class=\"%s\"", class);
-	fputs(">\n<thead><tr>", out);
-	for (size_t c = 0; c < t->ncols; c++) {
-		fputs(t->right[c] ? "<th class=\"num\">" : "<th>", out);
-		html_text(out, t->head[c]);
-		fputs("</th>", out);
-	}
-	fputs("</tr></thead>\n<tbody>\n", out);
-	for (size_t r = 0; r < t->nrows; r++) {
-		fputs("<tr>", out);
-		for (size_t c = 0; c < t->ncols; c++) {
-			fputs(t->right[c] ? "<td class=\"num\">" : t->wrap[c] ? "<td class=\"wrap\">" :
-			      "<td>", out);
-			html_text(out, t->cell[r * t->ncols + c]);
-			fputs("</td>", out);
-		}
-		fputs("</tr>\n", out);
-	}
-	fputs("</tbody></table>\n", out);
-}
 
 /* Print-friendly at 1280 px: dark text, light fills told apart by
  * lightness and hatching as well as hue, tables that break across pages
@@ -180,64 +66,57 @@ static void page_end(FILE *out)
 }
 
 /* "AMD EPYC 9B45 (AuthenticAMD family 0x1a model 0x2 stepping 1), Linux 6.1.0" */
-static void machine_line(FILE *out, const json_t *m)
+static void machine_line(FILE *out, const struct machine_doc *m)
 {
-	const json_t *fam = json_object_get(m, "family"), *mod = json_object_get(m, "model"),
-		*step = json_object_get(m, "stepping");
-	const char *mc = json_string_value(json_object_get(m, "microcode"));
-
-	html_field(out, m, "model_name");
+	html_text(out, text_or(m->model_name, "-"));
 	fputs(" (", out);
-	html_field(out, m, "vendor");
-	if (json_is_integer(fam) && json_is_integer(mod) && json_is_integer(step))
-		fprintf(out, " family 0x%llx model 0x%llx stepping %lld",
-			(long long)json_integer_value(fam), (long long)json_integer_value(mod),
-			(long long)json_integer_value(step));
+	html_text(out, text_or(m->vendor, "-"));
+	if (m->has_fms)
+		fprintf(out, " family 0x%llx model 0x%llx stepping %lld", m->family, m->model,
+			m->stepping);
 	fputs("), kernel ", out);
-	html_field(out, m, "kernel");
-	if (mc && *mc) {
+	html_text(out, text_or(m->kernel, "-"));
+	if (m->microcode && *m->microcode) {
 		fputs(", microcode ", out);
-		html_field(out, m, "microcode");
+		html_text(out, m->microcode);
 	}
 }
 
-static void command_line(FILE *out, const json_t *argv)
+static void command_line(FILE *out, const struct result_head *h)
 {
-	size_t i;
-	const json_t *a;
-
-	if (!json_is_array(argv)) {
+	if (!h->has_argv) {
 		fputs("-", out);
 		return;
 	}
 	/* a command's own argv: "scan --json ..." */
 	fputs("<code>straddle ", out);
-	json_array_foreach(argv, i, a) {
+	for (size_t i = 0; i < h->argc; i++) {
 		if (i)
 			fputc(' ', out);
-		html_text(out, json_string_value(a) ? json_string_value(a) : "?");
+		html_text(out, h->argv[i] ? h->argv[i] : "?");
 	}
 	fputs("</code>", out);
 }
 
 /* The machines, each once, numbered; a file names its machine's number. */
-static size_t machine_number(const json_t *const *seen, size_t nseen, const json_t *m)
+static size_t machine_number(const struct machine_doc *const *seen, size_t nseen,
+			     const struct machine_doc *m)
 {
 	for (size_t i = 0; i < nseen; i++)
-		if (json_equal((json_t *)seen[i], (json_t *)m))
+		if (results_same_machine(seen[i], m))
 			return i + 1;
 	return 0;
 }
 
 static void page_header(FILE *out, const struct report_input *in, size_t n)
 {
-	const json_t **seen = xcalloc(n + 1, sizeof *seen);
+	const struct machine_doc **seen = xcalloc(n + 1, sizeof *seen);
 	size_t nseen = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		const json_t *m = json_object_get(in[i].doc, "machine");
+		const struct machine_doc *m = &in[i].head.machine;
 
-		if (json_is_object(m) && !machine_number(seen, nseen, m))
+		if (m->present && !machine_number(seen, nseen, m))
 			seen[nseen++] = m;
 	}
 	fputs("<header>\n", out);
@@ -254,21 +133,21 @@ static void page_header(FILE *out, const struct report_input *in, size_t n)
 	      "<th>command</th><th>made by</th><th>time (UTC)</th><th class=\"num\">machine"
 	      "</th><th>tool version</th></tr></thead>\n<tbody>\n", out);
 	for (size_t i = 0; i < n; i++) {
-		const json_t *m = json_object_get(in[i].doc, "machine");
-		size_t k = json_is_object(m) ? machine_number(seen, nseen, m) : 0;
+		const struct result_head *h = &in[i].head;
+		size_t k = h->machine.present ? machine_number(seen, nseen, &h->machine) : 0;
 
 		fprintf(out, "<tr><td class=\"path wrap\"><a href=\"#%s-%zu\">", in[i].command,
 			in[i].index);
 		html_text(out, in[i].path);
 		fprintf(out, "</a></td><td>%s</td><td class=\"wrap\">", in[i].command);
-		command_line(out, json_object_get(in[i].doc, "command_line"));
+		command_line(out, h);
 		fputs("</td><td>", out);
-		html_field(out, in[i].doc, "time");
+		html_text(out, text_or(h->time, "-"));
 		if (k)
 			fprintf(out, "</td><td class=\"num\">%zu</td><td>", k);
 		else
 			fputs("</td><td class=\"num\">-</td><td>", out);
-		html_field(out, in[i].doc, "tool_version");
+		html_text(out, text_or(h->tool_version, "-"));
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</tbody></table>\n</header>\n", out);
@@ -289,17 +168,13 @@ static void contents(FILE *out, const struct report_input *in, size_t n)
 
 typedef void section_fn(FILE *out, const struct report_input *in);
 
-static const struct {
-	const char *command;
-	section_fn *section;
-} kinds[] = {
-	{ "scan", html_section_scan },
-	{ "diff", html_section_diff },
-	{ "record", html_section_record },
-	{ "sweep", html_section_sweep },
-	{ "place", html_section_place },
-	{ "calibrate", html_section_calibrate },
-	{ "compare", html_section_compare },
+/* Each kind's section, by the kinds' one table (results/kinds.c); bench
+ * files are shown together (html_section_benches), compared. */
+static section_fn *const section_of[RESULT_KINDS] = {
+	[RESULT_SCAN] = html_section_scan, [RESULT_DIFF] = html_section_diff,
+	[RESULT_RECORD] = html_section_record, [RESULT_SWEEP] = html_section_sweep,
+	[RESULT_PLACE] = html_section_place, [RESULT_CALIBRATE] = html_section_calibrate,
+	[RESULT_COMPARE] = html_section_compare,
 };
 
 static void sections(FILE *out, const struct report_input *in, size_t n)
@@ -307,15 +182,11 @@ static void sections(FILE *out, const struct report_input *in, size_t n)
 	struct report_input *benches = xcalloc(n + 1, sizeof *benches);
 	size_t nbench = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		if (strcmp(in[i].command, "bench") == 0) {
+	for (size_t i = 0; i < n; i++)
+		if (in[i].kind == RESULT_BENCH)
 			benches[nbench++] = in[i];
-			continue;
-		}
-		for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-			if (strcmp(in[i].command, kinds[k].command) == 0)
-				kinds[k].section(out, &in[i]);
-	}
+		else
+			section_of[in[i].kind](out, &in[i]);
 	if (nbench)
 		html_section_benches(out, benches, nbench);
 	free(benches);

@@ -16,29 +16,27 @@
 /* One row per run the samples have (f->states, as compare and
  * side_states count them): a file may record states of runs whose samples
  * it lacks, and those runs are in no plot or table. */
-static void bench_states(FILE *out, const struct result_file *f)
+static void bench_states(FILE *out, const struct bench_doc *b)
 {
 	static const char *const cols[] = { ">run", ">seconds", ">load", ">steal %",
 		">others' CPU %", ">busy %", ">CPUs", "clock source", "governor", ">MHz" };
 	struct table t;
-	size_t i;
-	const json_t *s;
 
 	table_init(&t, 10, cols);
-	json_array_foreach(f->states, i, s) {
+	for (size_t i = 0; i < b->nstates; i++) {
+		const struct bench_state *s = &b->states[i];
 		char run[24], sec[32], load[32], steal[32], others[32], busy[32], cpus[16], mhz[32];
 
 		snprintf(run, sizeof run, "%zu", i + 1);
-		cell_text(sec, sizeof sec, "%.1f", json_num(s, "seconds"));
-		cell_text(load, sizeof load, "%.2f", json_num_at(s, "load", 0));
-		cell_text(steal, sizeof steal, "%.1f", json_num(s, "steal_pct"));
-		cell_text(others, sizeof others, "%.1f", json_num(s, "others_pct"));
-		cell_text(busy, sizeof busy, "%.1f", json_num(s, "busy_pct"));
-		cell_text(cpus, sizeof cpus, "%.0f", json_num(s, "cpus"));
-		cell_text(mhz, sizeof mhz, "%.0f", json_num(s, "mhz"));
-		table_row(&t, run, sec, load, steal, others, busy, cpus, json_str(s, "clocksource", "-"),
-			  json_is_string(json_object_get(s, "governor")) ? json_str(s, "governor", "") : "-",
-			  mhz);
+		cell_text(sec, sizeof sec, "%.1f", s->seconds);
+		cell_text(load, sizeof load, "%.2f", s->load);
+		cell_text(steal, sizeof steal, "%.1f", s->steal_pct);
+		cell_text(others, sizeof others, "%.1f", s->others_pct);
+		cell_text(busy, sizeof busy, "%.1f", s->busy_pct);
+		cell_text(cpus, sizeof cpus, "%.0f", s->cpus);
+		cell_text(mhz, sizeof mhz, "%.0f", s->mhz);
+		table_row(&t, run, sec, load, steal, others, busy, cpus, text_or(s->clocksource, "-"),
+			  text_or(s->governor, "-"), mhz);
 	}
 	fputs("<h3>The machine's state, run by run</h3>\n", out);
 	table_html(&t, out, "states");
@@ -129,7 +127,7 @@ static void metric_strip(FILE *out, const struct side_metric *s, size_t nsides,
 	struct strip_row *rows;
 	char (*labels)[160];
 	size_t nrows = 0, at = 0;
-	char title[300], xlabel[160];
+	char title[300], xlabel[160], note[160];
 
 	for (size_t k = 0; k < nsides; k++)
 		nrows += s[k].m ? s[k].m->nruns : 0;
@@ -150,7 +148,10 @@ static void metric_strip(FILE *out, const struct side_metric *s, size_t nsides,
 		 "median)", m->name);
 	snprintf(xlabel, sizeof xlabel, "%s (%s is better)", *m->unit ? m->unit : "value",
 		 m->lower_is_better ? "lower" : "higher");
+	snprintf(note, sizeof note, "more than %d samples: each run's density (the height: the "
+		 "samples within 3 px); every raw sample is in the result file", STRIP_DOTS);
 	struct strip_plot p = { title, xlabel, NULL, rows, nrows, sides, nsides };
+	p.note = strip_dense(&p) ? note : NULL;
 	strip_svg_inline(out, &p, id);
 	metric_runs_table(out, s, nsides, stat);
 	free(rows);
@@ -168,64 +169,39 @@ static void metric_heading(FILE *out, const struct metric *m, enum stat_kind sta
 
 /* ---- one bench file ---- */
 
-/* The workloads the file names: its settings' list (a workload without
- * metrics, fault-write, is only there), then each metric's workload the
- * list lacks (a file without the list still names them). */
-static void workload_names(const json_t *doc, struct strbuf *out)
-{
-	json_t *names = json_array(), *w;
-	size_t i;
-
-	json_array_foreach(json_object_get(json_object_get(doc, "bench"), "workloads"), i, w)
-		if (json_is_string(w) && !json_list_has(names, json_string_value(w)))
-			json_array_append(names, w);
-	json_array_foreach(json_object_get(doc, "metrics"), i, w) {
-		json_t *name = json_object_get(w, "workload");
-
-		if (json_is_string(name) && !json_list_has(names, json_string_value(name)))
-			json_array_append(names, name);
-	}
-	json_array_foreach(names, i, w)
-		sb_addf(out, "%s%s", i ? ", " : "", json_string_value(w));
-	json_decref(names);
-}
-
 /* What the file measured and says of its settings, each setting only when
  * it says it. The runs are those its samples have (results_read made every
  * metric have as many); a "runs" setting that disagrees is shown beside. */
-static void bench_settings(FILE *out, const json_t *doc, const struct result_file *f)
+static void bench_settings(FILE *out, const struct bench_doc *b)
 {
-	const json_t *b = json_object_get(doc, "bench"), *said = json_object_get(b, "runs");
-	static const char *const fields[][2] = {
-		{ "duration_s", "measured seconds per metric" }, { "tasks", "tasks" },
-		{ "modes", "modes" }, { "align", "buffer offset in a page" },
-		{ "elapsed_s", "seconds in all" } };
-	struct strbuf names = { 0 };
+	static const char *const label[BENCH_SETTINGS] = { "measured seconds per metric",
+		"tasks", "modes", "buffer offset in a page", "seconds in all" };
 
-	workload_names(doc, &names);
 	fputs("<p>Workloads: ", out);
-	html_text(out, names.len ? sb_str(&names) : "-");
-	html_textf(out, "; runs %zu", f->m[0].nruns);
-	if (said && !(json_is_integer(said) && (size_t)json_integer_value(said) == f->m[0].nruns)) {
+	for (size_t i = 0; i < b->nworkloads; i++)
+		html_textf(out, "%s%s", i ? ", " : "", b->workloads[i]);
+	if (!b->nworkloads)
+		fputs("-", out);
+	html_textf(out, "; runs %zu", b->runs);
+	if (b->runs_differ) {
 		fputs(" (its settings say ", out);
-		html_field(out, b, "runs");
+		html_text(out, b->runs_said);
 		fputs(")", out);
 	}
-	for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++)
-		if (json_object_get(b, fields[k][0])) {
-			html_textf(out, "; %s ", fields[k][1]);
-			html_field(out, b, fields[k][0]);
+	for (size_t k = 0; k < BENCH_SETTINGS; k++)
+		if (b->setting[k].present) {
+			html_textf(out, "; %s ", label[k]);
+			html_text(out, b->setting[k].text);
 		}
 	fputs(".</p>\n", out);
-	sb_free(&names);
 }
 
 static void bench_section(FILE *out, const struct report_input *in,
 			  const struct result_file *f)
 {
 	html_section_begin(out, in, "bench");
-	bench_settings(out, in->doc, f);
-	bench_states(out, f);
+	bench_settings(out, &in->bench);
+	bench_states(out, &in->bench);
 	for (size_t i = 0; i < f->n; i++) {
 		struct side_metric s = { f, &f->m[i] };
 		enum stat_kind stat = stat_default(f->m[i].lower_is_better);
@@ -248,25 +224,38 @@ static void verdict_banner(FILE *out, bool regression, const char *what)
 	fputs("</p>\n", out);
 }
 
-static void warnings_list(FILE *out, const json_t *warnings, const json_t *noise)
+static void warnings_list(FILE *out, const char *const *warnings, size_t nwarnings,
+			  const char *const *noise, size_t nnoise)
 {
-	size_t i;
-	const json_t *w;
-
-	if (json_array_size(warnings) + json_array_size(noise) == 0)
+	if (nwarnings + nnoise == 0)
 		return;
 	fputs("<ul class=\"warnings\">\n", out);
-	json_array_foreach(warnings, i, w) {
+	for (size_t i = 0; i < nwarnings; i++) {
 		fputs("<li>warning: ", out);
-		html_text(out, json_string_value(w));
+		html_text(out, warnings[i]);
 		fputs("</li>\n", out);
 	}
-	json_array_foreach(noise, i, w) {
+	for (size_t i = 0; i < nnoise; i++) {
 		fputs("<li>noise: ", out);
-		html_text(out, json_string_value(w));
+		html_text(out, noise[i]);
 		fputs("</li>\n", out);
 	}
 	fputs("</ul>\n", out);
+}
+
+/* compare_build's warnings and noise lines (struct compare keeps them as
+ * the JSON arrays its document takes whole) as the list above. */
+static void compare_warnings(FILE *out, const struct compare *c)
+{
+	size_t nw = json_array_size(c->warnings), nn = json_array_size(c->noise);
+	const char **w = xcalloc(nw + nn + 1, sizeof *w);
+
+	for (size_t i = 0; i < nw; i++)
+		w[i] = json_string_value(json_array_get(c->warnings, i));
+	for (size_t i = 0; i < nn; i++)
+		w[nw + i] = json_string_value(json_array_get(c->noise, i));
+	warnings_list(out, w, nw, w + nw, nn);
+	free(w);
 }
 
 /* One row of the change table: what compare's CSV has, with the change's
@@ -296,7 +285,7 @@ static void change_plot(FILE *out, const struct change_row *r, size_t n, double 
 	snprintf(note, sizeof note, "whiskers: the change's %g%% CI; grey: within the %g%% "
 		 "threshold", 100 * (1 - alpha), 100 * threshold);
 	struct change_plot p = { "The change of each metric, new against base",
-				 "change in % of the base: (new - base) / base", note, rows, n,
+				 "change in % of the base, + is better (as straddle compare's table)", note, rows, n,
 				 threshold };
 	change_svg_inline(out, &p, id);
 	free(rows);
@@ -307,7 +296,7 @@ static void change_table(FILE *out, const struct change_row *r, size_t n, double
 			 double threshold, const char *id)
 {
 	static const char *const cols[] = { "metric", "new", "stat", ">base", ">new value",
-		">change %", ">CI of the change %", ">p", "verdict", "why" };
+		">change % (+ better)", ">CI of the change %", ">p", "verdict", "why" };
 	struct table t;
 
 	if (n)
@@ -332,6 +321,20 @@ static void change_table(FILE *out, const struct change_row *r, size_t n, double
 	table_free(&t);
 }
 
+/* The change's CI in compare's sign (mmtests': + is better, what its
+ * table prints; the page once drew +3.07 where the table said -3.07%):
+ * the CI is computed of (new - base) / base, turned for a lower-is-better
+ * metric. */
+static void better_is_positive(struct change_row *r, bool lower_is_better)
+{
+	if (lower_is_better) {
+		double lo = r->lo;
+
+		r->lo = -r->hi;
+		r->hi = -lo;
+	}
+}
+
 /* Welch's p only where both sides have 2 runs: with 1 there is no test. */
 static double test_p(const struct comparison *cmp)
 {
@@ -351,8 +354,9 @@ static void compare_rows(FILE *out, const struct compare *c)
 			if (!c->rows[i].new[f - 1])
 				continue;
 			*r = (struct change_row){ c->rows[i].base->name, compare_label(&c->files[f]),
-				stat_name(c->rows[i].stat), cmp->base, cmp->new, cmp->change_robot,
+				stat_name(c->rows[i].stat), cmp->base, cmp->new, cmp->change_mmtests,
 				cmp->change_lo, cmp->change_hi, test_p(cmp), compare_verdict(cmp), "" };
+			better_is_positive(r, c->rows[i].base->lower_is_better);
 			compare_reason(cmp, c->alpha, c->threshold, r->why, sizeof r->why);
 			n++;
 		}
@@ -381,7 +385,7 @@ static void benches_compared(FILE *out, const struct report_input *in,
 		   100 * (1 - c.alpha));
 	fputs("</p>\n", out);
 	verdict_banner(out, c.regression, "no significant regression");
-	warnings_list(out, c.warnings, c.noise);
+	compare_warnings(out, &c);
 	compare_rows(out, &c);
 	side_states(out, &c);
 	for (size_t i = 0; i < c.nrows; i++) {
@@ -401,207 +405,58 @@ static void benches_compared(FILE *out, const struct report_input *in,
 void html_section_benches(FILE *out, const struct report_input *in, size_t n)
 {
 	struct result_file *f = xcalloc(n, sizeof *f);
-	bool ok = true;
 
 	for (size_t i = 0; i < n; i++) {
-		struct err e = { "" };
-
-		/* report_check_input read each of them once already */
-		if (results_read(in[i].path, &f[i], &e)) {
-			html_section_begin(out, &in[i], "bench");
-			fputs("<p>", out);
-			html_textf(out, "%s", e.msg);
-			fputs("</p>\n", out);
-			html_section_end(out);
-			ok = false;
-			continue;
-		}
+		f[i] = in[i].file;      /* read once, by report_input_read */
 		bench_section(out, &in[i], &f[i]);
 	}
-	if (ok && n > 1)
+	if (n > 1)
 		benches_compared(out, in, f, n);
-	for (size_t i = 0; i < n; i++)
-		results_file_free(&f[i]);
 	free(f);
 }
 
 /* ---- a compare --json document ---- */
 
 /* The comparison a document's entry records, for compare_reason. */
-static void comparison_of(const json_t *metric, const json_t *e, struct comparison *c)
+static void comparison_of(const struct compared *e, struct comparison *c)
 {
-	*c = (struct comparison){ .base = json_num(metric, "value"), .new = json_num(e, "value"),
-		.base_runs = (size_t)json_integer_value(json_object_get(e, "base_runs")),
-		.new_runs = (size_t)json_integer_value(json_object_get(e, "runs")),
-		.base_spread = json_num(e, "base_range"), .new_spread = json_num(e, "range"),
-		.change_robot = json_num(e, "change_pct"), .p = json_num(e, "p"),
-		.enough = json_is_true(json_object_get(e, "enough_runs")),
-		.stands_out = json_is_true(json_object_get(e, "stands_out")),
-		.significant = json_is_true(json_object_get(e, "significant")),
-		.regression = json_is_true(json_object_get(e, "regression")) };
-	c->improvement = c->significant && !c->regression &&
-			 strcmp(json_str(e, "verdict", ""), "better") == 0;
+	*c = (struct comparison){ .base = e->base, .new = e->value, .base_runs = e->base_runs,
+		.new_runs = e->runs, .base_spread = e->base_range, .new_spread = e->range,
+		.change_robot = e->change_pct, .p = e->p, .enough = e->enough_runs,
+		.stands_out = e->stands_out, .significant = e->significant,
+		.regression = e->regression };
+	c->improvement = c->significant && !c->regression && e->verdict &&
+			 strcmp(e->verdict, "better") == 0;
 	if (!isfinite(c->p))
 		c->p = 1;
 }
 
 void html_section_compare(FILE *out, const struct report_input *in)
 {
-	const json_t *metrics = json_object_get(in->doc, "metrics"), *m, *e;
-	double alpha = json_num(in->doc, "alpha"), threshold = json_num(in->doc, "threshold");
-	struct change_row *rows;
-	size_t n = 0, i, k, cap = 1;
+	const struct compare_doc *d = &in->compared;
+	struct change_row *rows = xcalloc(d->nrows + 1, sizeof *rows);
 	char id[64];
 
-	json_array_foreach(metrics, i, m)
-		cap += json_array_size(json_object_get(m, "new"));
-	rows = xcalloc(cap, sizeof *rows);
 	html_section_begin(out, in, "compare");
 	fputs("<p>", out);
 	html_textf(out, "Base %s; alpha %g, threshold %g%%, a verdict needs %.0f runs a "
-		   "side.", json_str(in->doc, "base", ""), alpha, 100 * threshold,
-		   json_num(in->doc, "min_runs"));
+		   "side.", text_or(d->base, ""), d->alpha, 100 * d->threshold, d->min_runs);
 	fputs("</p>\n", out);
-	verdict_banner(out, json_is_true(json_object_get(in->doc, "regression")),
-		       "no significant regression");
-	warnings_list(out, json_object_get(in->doc, "warnings"), json_object_get(in->doc, "noisy"));
-	json_array_foreach(metrics, i, m)
-		json_array_foreach(json_object_get(m, "new"), k, e) {
-			struct comparison c;
-			const json_t *ci = json_object_get(e, "change_ci");
+	verdict_banner(out, d->regression, "no significant regression");
+	warnings_list(out, d->warnings, d->nwarnings, d->noisy, d->nnoisy);
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct compared *e = &d->row[i];
+		struct comparison c;
 
-			if (!json_is_object(e))
-				continue;
-			comparison_of(m, e, &c);
-			rows[n] = (struct change_row){ json_str(m, "name", ""), json_str(e, "path", ""), json_str(m, "stat", ""),
-				c.base, c.new, c.change_robot, NAN, NAN, test_p(&c), json_str(e, "verdict", ""),
-				"" };
-			if (json_is_array(ci)) {
-				rows[n].lo = json_number_value(json_array_get(ci, 0));
-				rows[n].hi = json_number_value(json_array_get(ci, 1));
-			}
-			compare_reason(&c, alpha, threshold, rows[n].why, sizeof rows[n].why);
-			n++;
-		}
+		comparison_of(e, &c);
+		rows[i] = (struct change_row){ text_or(e->metric, ""), text_or(e->path, ""),
+			text_or(e->stat, ""), c.base, c.new, e->change_pct_mmtests, e->ci_lo,
+			e->ci_hi, test_p(&c), text_or(e->verdict, ""), "" };
+		better_is_positive(&rows[i], e->lower_is_better);
+		compare_reason(&c, d->alpha, d->threshold, rows[i].why, sizeof rows[i].why);
+	}
 	snprintf(id, sizeof id, "compare-%zu-changes", in->index);
-	change_table(out, rows, n, alpha, threshold, id);
+	change_table(out, rows, d->nrows, d->alpha, d->threshold, id);
 	free(rows);
 	html_section_end(out);
-}
-
-/* ---- reading the measured kinds before the page is written ---- */
-
-/* Each comparison's run counts are counts: fuzz_report found a missing
- * "base_runs" made NaN and then a size_t (UBSan, issue 25). */
-static int check_compare_runs(const char *path, const json_t *metrics, struct err *e)
-{
-	const json_t *m, *x;
-	size_t i, k;
-
-	json_array_foreach(metrics, i, m) {
-		json_array_foreach(json_object_get(m, "new"), k, x) {
-			const json_t *b = json_object_get(x, "base_runs"), *r = json_object_get(x, "runs");
-
-			if (!json_is_integer(b) || !json_is_integer(r) || json_integer_value(b) < 0 ||
-			    json_integer_value(r) < 0)
-				return err_set(e, "%s: metric %zu, comparison %zu: \"base_runs\" and "
-					       "\"runs\" are not counts", path, i, k);
-		}
-	}
-	return 0;
-}
-
-int report_check_measured(const struct report_input *in, struct err *e)
-{
-	if (strcmp(in->command, "bench") == 0 || strcmp(in->command, "sweep") == 0 ||
-	    strcmp(in->command, "place") == 0) {
-		struct result_file f;
-		int rc = results_read(in->path, &f, e);
-
-		results_file_free(&f);
-		return rc;
-	}
-	if (strcmp(in->command, "calibrate") == 0) {
-		struct calib_experiment *x;
-		struct host h;
-		size_t n;
-		int rc = results_calibration_read(in->path, &h, NULL, &x, &n, e);
-
-		calib_free(x, n);
-		return rc ? rc : results_profile_load(in->path, e) ? 0 : -1;
-	}
-	if (strcmp(in->command, "compare") == 0) {
-		const json_t *m = json_object_get(in->doc, "metrics");
-
-		if (!json_is_array(m) || !json_is_string(json_object_get(in->doc, "base")))
-			return err_set(e, "%s: a compare document without \"base\" and \"metrics\"",
-				       in->path);
-		return check_compare_runs(in->path, m, e);
-	}
-	return 0;
-}
-
-/* ---- one input of the page ---- */
-
-/* The kinds of result a page can show (a document's "command") and the
- * field without which a document of that kind is not one. */
-static const struct {
-	const char *command, *needs;
-} known[] = {
-	{ "scan", "files" }, { "diff", "summary" }, { "record", "files" }, { "sweep", NULL },
-	{ "place", "moved" }, { "calibrate", NULL }, { "bench", NULL }, { "compare", NULL },
-};
-
-static int known_command(const char *name)
-{
-	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-		if (name && strcmp(name, known[i].command) == 0)
-			return (int)i;
-	return -1;
-}
-
-/* What a document is, against the kinds: 0 with *kind, or -1 with why. */
-static int check_kind(const char *path, const json_t *doc, int *kind, struct err *e)
-{
-	const char *name = json_string_value(json_object_get(doc, "command"));
-
-	if (!json_is_object(doc) || !name)
-		return err_set(e, "%s: not a straddle result file (no \"command\")", path);
-	*kind = known_command(name);
-	if (*kind < 0)
-		return err_set(e, "%s: a '%s' result has no section in a report (one of scan, diff, "
-			       "record, sweep, calibrate, bench, compare)", path, name);
-	if (known[*kind].needs && !json_object_get(doc, known[*kind].needs))
-		return err_set(e, "%s: a %s result without \"%s\"", path, name,
-			       known[*kind].needs);
-	return 0;
-}
-
-int report_input_read(const char *path, struct report_input *in, struct err *e)
-{
-	json_error_t je;
-	json_t *doc;
-	struct err why;
-	char *buf;
-	size_t len;
-	int kind = 0;
-
-	if (read_input(path, INPUT_LIMIT, &buf, &len, &why))
-		return err_set(e, "%s: %s", path, why.msg);
-	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &je);
-	free(buf);
-	if (!doc)
-		return err_set(e, "%s: not a JSON result: %s (line %d)", path, je.text, je.line);
-	if (check_kind(path, doc, &kind, e)) {
-		json_decref(doc);
-		return -1;
-	}
-	*in = (struct report_input){ path, doc, known[kind].command, 0 };
-	/* the measured kinds, read as their own commands read them */
-	if (report_check_measured(in, &why)) {
-		json_decref(doc);
-		in->doc = NULL;
-		return err_set(e, "report: %s", why.msg);
-	}
-	return 0;
 }

@@ -137,15 +137,3 @@ void layout_plot(FILE *out, const char *id, const char *heading, const struct la
 	fputs("</svg>\n", out);
 	layout_table(out, v, n);
 }
-
-
-void html_text_list(FILE *out, const json_t *array)
-{
-	const json_t *v;
-	size_t i;
-
-	json_array_foreach(array, i, v) {
-		fputs(i ? ", " : "", out);
-		html_text(out, json_string_value(v));
-	}
-}

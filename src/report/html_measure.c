@@ -11,46 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-double json_num(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-double json_num_at(const json_t *o, const char *key, size_t i)
-{
-	const json_t *v = json_array_get(json_object_get(o, key), i);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-const char *json_str(const json_t *o, const char *key, const char *absent)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	return s ? s : absent;
-}
-
-bool json_list_has(const json_t *list, const char *name)
-{
-	const json_t *v;
-	size_t i;
-
-	json_array_foreach(list, i, v)
-		if (json_string_value(v) && strcmp(json_string_value(v), name) == 0)
-			return true;
-	return false;
-}
-
-void cell_text(char *buf, size_t n, const char *fmt, double v)
-{
-	if (isfinite(v))
-		snprintf(buf, n, fmt, v);
-	else
-		snprintf(buf, n, "-");
-}
-
 /* ---- window boundaries ---- */
 
 /* The x values in [first, last] where the loop's first byte (x + shift)
@@ -103,50 +63,16 @@ static void points_free(struct points *p)
 	free(p->x), free(p->y), free(p->lo), free(p->hi), free(p->shade), free(p->mark);
 }
 
-/* What a placement was judged by. Sweep and calibrate compare floors (the
- * 10th percentile: stats/floor.c says why not the median), so a file
- * with floors is drawn by them, with the floor's CI (a sweep file has it;
- * a calibrate file has the samples it comes from); an older file by its
- * median and the median's CI. */
-struct judged {
-	double y, lo, hi;
-};
-
-static bool by_floor(const json_t *o)
+/* A placement's point: what it was judged by (results_measured_point:
+ * its floor and the floor's CI, or an older file's median), marked when
+ * measured slow, shaded when predicted. */
+static void points_add(struct points *p, double x, const struct measured_point *m, bool predicted)
 {
-	return json_is_number(json_object_get(o, "floor"));
-}
-
-static struct judged judged_of(const json_t *o)
-{
-	const json_t *a = json_object_get(o, "samples"), *v;
-	struct summary sum;
-	double *x;
-	size_t i;
-
-	if (!by_floor(o))
-		return (struct judged){ json_num(o, "median"), json_num_at(o, "ci", 0),
-					json_num_at(o, "ci", 1) };
-	if (json_is_array(json_object_get(o, "floor_ci")))
-		return (struct judged){ json_num(o, "floor"), json_num_at(o, "floor_ci", 0),
-					json_num_at(o, "floor_ci", 1) };
-	x = xcalloc(json_array_size(a) + 1, sizeof *x);
-	json_array_foreach(a, i, v)
-		x[i] = json_number_value(v);
-	stats_summarize(x, json_array_size(a), 1, true, &sum);
-	free(x);
-	return (struct judged){ json_num(o, "floor"), sum.floor_lo, sum.floor_hi };
-}
-
-static void points_add(struct points *p, double x, const json_t *o, bool predicted)
-{
-	struct judged j = judged_of(o);
-
 	p->x[p->n] = x;
-	p->y[p->n] = j.y;
-	p->lo[p->n] = j.lo;
-	p->hi[p->n] = j.hi;
-	p->mark[p->n] = json_is_true(json_object_get(o, "slow"));
+	p->y[p->n] = m->y;
+	p->lo[p->n] = m->lo;
+	p->hi[p->n] = m->hi;
+	p->mark[p->n] = m->slow;
 	if (predicted)
 		p->shade[p->nshade++] = x;
 	p->n++;
@@ -159,16 +85,14 @@ struct point_text {
 	char n[24], stat[32], ci[64], median[32], ratio[32], p[32];
 };
 
-static void point_text(const json_t *o, const char *pkey, bool fine, struct point_text *t)
+static void point_text(const struct measured_point *m, bool fine, struct point_text *t)
 {
-	struct judged j = judged_of(o);
-
-	snprintf(t->n, sizeof t->n, "%zu", json_array_size(json_object_get(o, "samples")));
-	cell_text(t->stat, sizeof t->stat, fine ? "%.2f" : "%.1f", j.y);
-	snprintf(t->ci, sizeof t->ci, fine ? "[%.2f, %.2f]" : "[%.1f, %.1f]", j.lo, j.hi);
-	cell_text(t->median, sizeof t->median, fine ? "%.2f" : "%.1f", json_num(o, "median"));
-	cell_text(t->ratio, sizeof t->ratio, "%.3f", json_num(o, "ratio"));
-	cell_text(t->p, sizeof t->p, json_num(o, "ratio") == 1 ? "-" : "%.3g", json_num(o, pkey));
+	snprintf(t->n, sizeof t->n, "%zu", m->n);
+	cell_text(t->stat, sizeof t->stat, fine ? "%.2f" : "%.1f", m->y);
+	snprintf(t->ci, sizeof t->ci, fine ? "[%.2f, %.2f]" : "[%.1f, %.1f]", m->lo, m->hi);
+	cell_text(t->median, sizeof t->median, fine ? "%.2f" : "%.1f", m->median);
+	cell_text(t->ratio, sizeof t->ratio, "%.3f", m->ratio);
+	cell_text(t->p, sizeof t->p, m->ratio == 1 ? "-" : "%.3g", m->p);
 }
 
 /* A table's columns: `head` with "STAT" the judged statistic's, and the
@@ -189,19 +113,18 @@ static size_t judged_columns(const char *const *head, size_t n, bool floor, cons
 /* ---- sweep ---- */
 
 /* "loop-straddles-window@64,..." of a placement's predicted hazards. */
-static void predicted_text(const json_t *pred, char *buf, size_t n)
+static void predicted_text(const struct measured_point *m, char *buf, size_t n)
 {
-	size_t i, used = 0;
-	const json_t *h;
+	size_t used = 0;
 
 	buf[0] = 0;
-	if (!json_is_array(pred) || json_array_size(pred) == 0) {
+	if (m->npredicted == 0) {
 		snprintf(buf, n, "-");
 		return;
 	}
-	json_array_foreach(pred, i, h) {
-		int k = snprintf(buf + used, n - used, "%s%s@%lld", i ? ", " : "", json_str(h, "rule", ""),
-				 (long long)json_integer_value(json_object_get(h, "window")));
+	for (size_t i = 0; i < m->npredicted; i++) {
+		int k = snprintf(buf + used, n - used, "%s%s@%lld", i ? ", " : "",
+				 m->predicted[i].rule ? m->predicted[i].rule : "", m->predicted[i].window);
 
 		if (k < 0 || (size_t)k >= n - used)
 			break;
@@ -209,32 +132,99 @@ static void predicted_text(const json_t *pred, char *buf, size_t n)
 	}
 }
 
-static void sweep_table(FILE *out, const json_t *metrics, const char *kernel)
+static bool same_kernel(const struct measured_point *m, const char *kernel)
+{
+	return strcmp(m->kernel ? m->kernel : "", kernel) == 0;
+}
+
+/* A kernel swept at more offsets than this (every offset of a page is
+ * 4096: a 1.2 MB table) is tabled by the loop's place in its line, the
+ * question a sweep answers, one row each (sweep_by_line); every offset is
+ * in the result file. */
+#define SWEEP_ROWS 128
+
+struct line_row {
+	size_t n, slow, predicted;
+	double worst;                   /* ratio */
+	double *ratio;                  /* n of them, for the median */
+};
+
+static void sweep_by_line(FILE *out, const struct sweep_doc *sw, const char *kernel)
+{
+	static const char *const cols[] = { ">loop@64", ">offsets", ">slow", ">predicted",
+		">median ratio", ">worst ratio" };
+	struct line_row row[64] = { { 0 } };
+	struct table t;
+
+	for (size_t i = 0; i < sw->n; i++) {
+		const struct measured_point *m = &sw->pt[i];
+		struct line_row *r;
+
+		if (!same_kernel(m, kernel) || !isfinite(m->loop_offset))
+			continue;
+		r = &row[(size_t)m->loop_offset % 64];
+		if (!r->ratio)
+			r->ratio = xcalloc(sw->n, sizeof *r->ratio);
+		r->ratio[r->n++] = m->ratio;
+		r->slow += m->slow;
+		r->predicted += m->npredicted_all > 0;
+		r->worst = r->n == 1 || m->ratio > r->worst ? m->ratio : r->worst;
+	}
+	table_init(&t, 6, cols);
+	for (size_t k = 0; k < 64; k++) {
+		char at[16], n[24], slow[24], pred[24], med[32], worst[32];
+
+		if (!row[k].n)
+			continue;
+		stats_sort(row[k].ratio, row[k].n);
+		snprintf(at, sizeof at, "%zu", k);
+		snprintf(n, sizeof n, "%zu", row[k].n);
+		snprintf(slow, sizeof slow, "%zu", row[k].slow);
+		snprintf(pred, sizeof pred, "%zu", row[k].predicted);
+		cell_text(med, sizeof med, "%.3f", stats_median_sorted(row[k].ratio, row[k].n));
+		cell_text(worst, sizeof worst, "%.3f", row[k].worst);
+		table_row(&t, at, n, slow, pred, med, worst);
+		free(row[k].ratio);
+	}
+	/* the plot's text alternative comes right after it, the note after that */
+	table_html(&t, out, "by-line");
+	fputs("<p>More offsets than a table can show: by the loop's place in its line "
+	      "(every offset is in the result file).</p>\n", out);
+	table_free(&t);
+}
+
+static void sweep_table(FILE *out, const struct sweep_doc *sw, const char *kernel)
 {
 	static const char *const head[] = { ">offset", ">loop@64", ">samples", ">STAT",
 		">95% CI", ">MEDIAN", ">GB/s", ">ratio", ">p", "slow", "predicted" };
-	bool floor = by_floor(json_array_get(metrics, 0));
+	bool floor = sw->n && sw->pt[0].by_floor;
 	const char *cols[11];
-	size_t ncols = judged_columns(head, 11, floor, cols), i;
+	size_t ncols = judged_columns(head, 11, floor, cols);
 	struct table t;
-	const json_t *m;
+	size_t total = 0;
 
+	for (size_t i = 0; i < sw->n; i++)
+		total += same_kernel(&sw->pt[i], kernel);
+	if (total > SWEEP_ROWS) {
+		sweep_by_line(out, sw, kernel);
+		return;
+	}
 	table_init(&t, ncols, cols);
 	t.wrap[ncols - 1] = true;
-	json_array_foreach(metrics, i, m) {
+	for (size_t i = 0; i < sw->n; i++) {
+		const struct measured_point *m = &sw->pt[i];
 		char off[16], loop[16], gbs[32], pred[400];
 		struct point_text pt;
 
-		if (strcmp(json_str(m, "kernel", ""), kernel) != 0)
+		if (!same_kernel(m, kernel))
 			continue;
-		cell_text(off, sizeof off, "%.0f", json_num(m, "offset"));
-		cell_text(loop, sizeof loop, "%.0f", json_num(m, "loop_offset"));
-		cell_text(gbs, sizeof gbs, "%.2f", json_num(m, "gbps"));
-		point_text(m, "p_vs_best", false, &pt);
-		predicted_text(json_object_get(m, "predicted"), pred, sizeof pred);
+		cell_text(off, sizeof off, "%.0f", m->offset);
+		cell_text(loop, sizeof loop, "%.0f", m->loop_offset);
+		cell_text(gbs, sizeof gbs, "%.2f", m->gbps);
+		point_text(m, false, &pt);
+		predicted_text(m, pred, sizeof pred);
 		const char *with[] = { off, loop, pt.n, pt.stat, pt.ci, pt.median, gbs, pt.ratio,
-				       pt.p, json_is_true(json_object_get(m, "slow")) ? "slow" : "",
-				       pred };
+				       pt.p, m->slow ? "slow" : "", pred };
 		const char *without[] = { off, loop, pt.n, pt.stat, pt.ci, gbs, pt.ratio, pt.p,
 					  with[9], pred };
 		table_row_v(&t, floor ? with : without);
@@ -243,40 +233,38 @@ static void sweep_table(FILE *out, const json_t *metrics, const char *kernel)
 	table_free(&t);
 }
 
-static void sweep_agreement(FILE *out, const json_t *doc, const char *kernel)
+static void sweep_agreement(FILE *out, const struct sweep_doc *sw, const char *kernel)
 {
-	size_t i;
-	const json_t *a;
+	for (size_t i = 0; i < sw->nagree; i++) {
+		const struct sweep_agreement *a = &sw->agree[i];
 
-	json_array_foreach(json_object_get(doc, "agreement"), i, a) {
-		if (strcmp(json_str(a, "kernel", ""), kernel) != 0)
+		if (strcmp(a->kernel ? a->kernel : "", kernel) != 0)
 			continue;
 		fputs("<p>", out);
-		html_textf(out, "The model (%s) and the measurement agree on %.0f of %.0f offsets.",
-			   json_str(a, "profile", ""), json_num(a, "agree"), json_num(a, "offsets"));
+		html_textf(out, "The model (%s) and the measurement agree on %zu of %zu offsets.",
+			   a->profile ? a->profile : "", a->agree, a->offsets);
 		fputs("</p>\n", out);
 	}
 }
 
-static void sweep_kernel(FILE *out, const struct report_input *in, const char *kernel,
-			 size_t k)
+static void sweep_kernel(FILE *out, const struct report_input *in, const struct sweep_doc *sw,
+			 const char *kernel, size_t k)
 {
-	const json_t *metrics = json_object_get(in->doc, "metrics"), *m;
 	struct points pt;
 	struct guides g;
 	long shift = 0;
-	size_t i;
 	char id[64], title[200], note[200];
 
-	points_alloc(&pt, json_array_size(metrics));
-	json_array_foreach(metrics, i, m) {
-		if (strcmp(json_str(m, "kernel", ""), kernel) != 0)
+	points_alloc(&pt, sw->n);
+	for (size_t i = 0; i < sw->n; i++) {
+		const struct measured_point *m = &sw->pt[i];
+
+		if (!same_kernel(m, kernel))
 			continue;
 		/* the loop's first byte is loop_offset into a line at this offset */
-		shift = (((long)json_integer_value(json_object_get(m, "loop_offset")) -
-			  (long)json_integer_value(json_object_get(m, "offset"))) % 64 + 64) % 64;
-		points_add(&pt, json_num(m, "offset"), m,
-			   json_array_size(json_object_get(m, "predicted")) > 0);
+		shift = (((isfinite(m->loop_offset) ? (long)m->loop_offset : 0) -
+			  (isfinite(m->offset) ? (long)m->offset : 0)) % 64 + 64) % 64;
+		points_add(&pt, m->offset, m, m->npredicted_all > 0);
 	}
 	fputs("<h3>", out);
 	html_text(out, kernel);
@@ -287,45 +275,42 @@ static void sweep_kernel(FILE *out, const struct report_input *in, const char *k
 		window_guides(pt.x[0], pt.x[pt.n - 1], shift, &g);
 		snprintf(id, sizeof id, "sweep-%zu-k%zu", in->index, k + 1);
 		snprintf(title, sizeof title, "%s: %s time per call against code offset (95%% CI)",
-			 kernel, by_floor(json_array_get(metrics, 0)) ? "floor (10th percentile)" :
-			 "median");
+			 kernel, sw->pt[0].by_floor ? "floor (10th percentile)" : "median");
 		snprintf(note, sizeof note, "dashed: the loop starts a window; grey bands: %s "
-			 "predicts a hazard", json_str(json_object_get(in->doc, "sweep"), "profile", ""));
+			 "predicts a hazard", sw->profile ? sw->profile : "");
 		struct plot p = { title, "code offset (the loop starts at offset + its place in the "
 				  "kernel)", "ns per call", &s, 1, g.x, g.n, pt.shade, pt.nshade,
 				  note, g.label };
 		plot_svg_inline(out, &p, id);
 	}
-	sweep_table(out, metrics, kernel);
-	sweep_agreement(out, in->doc, kernel);
+	sweep_table(out, sw, kernel);
+	sweep_agreement(out, sw, kernel);
 	points_free(&pt);
 }
 
-static void sweep_settings(FILE *out, const json_t *doc)
+static void sweep_settings(FILE *out, const struct sweep_doc *s)
 {
-	const json_t *s = json_object_get(doc, "sweep"), *c = json_object_get(doc, "clock");
-
 	fputs("<p>", out);
 	html_textf(out, "%.0f bytes per call, pinned to CPU %.0f; clock %s (resolution %.1f ns); "
 		   "stopped by %s after %.0f rounds (%.1f s); slow: p below %g and %g%% slower "
 		   "than the best offset; predicted by the profile %s; counters: %s.",
-		   json_num(s, "size"), json_num(s, "cpu"), json_str(c, "source", ""), json_num(c, "resolution_ns"),
-		   json_str(s, "stopped_by", ""), json_num(s, "rounds"), json_num(s, "elapsed_s"), json_num(s, "alpha"),
-		   100 * json_num(s, "material"), json_str(s, "profile", ""), json_str(s, "counters", ""));
+		   s->size, s->cpu, text_or(s->clock_source, ""), s->resolution_ns,
+		   text_or(s->stopped_by, ""), s->rounds, s->elapsed_s, s->alpha, 100 * s->material,
+		   text_or(s->profile, ""), text_or(s->counters, ""));
 	fputs("</p>\n", out);
 }
 
 void html_section_sweep(FILE *out, const struct report_input *in)
 {
-	const json_t *metrics = json_object_get(in->doc, "metrics"), *m;
-	const char **seen = xcalloc(json_array_size(metrics) + 1, sizeof *seen);
-	size_t nseen = 0, i;
+	const struct sweep_doc *sw = &in->sweep;
+	const char **seen = xcalloc(sw->n + 1, sizeof *seen);
+	size_t nseen = 0;
 
 	html_section_begin(out, in, "sweep");
-	sweep_settings(out, in->doc);
+	sweep_settings(out, sw);
 	/* one plot per kernel, in the order the file names them */
-	json_array_foreach(metrics, i, m) {
-		const char *k = json_str(m, "kernel", "");
+	for (size_t i = 0; i < sw->n; i++) {
+		const char *k = text_or(sw->pt[i].kernel, "");
 		size_t j = 0;
 
 		while (j < nseen && strcmp(seen[j], k) != 0)
@@ -333,7 +318,7 @@ void html_section_sweep(FILE *out, const struct report_input *in)
 		if (j < nseen)
 			continue;
 		seen[nseen++] = k;
-		sweep_kernel(out, in, k, j);
+		sweep_kernel(out, in, sw, k, j);
 	}
 	free(seen);
 	html_section_end(out);
@@ -341,113 +326,107 @@ void html_section_sweep(FILE *out, const struct report_input *in)
 
 /* ---- calibrate ---- */
 
-static const char *rule_verdict(const json_t *r)
+static const char *rule_verdict(const struct calib_rule_doc *r)
 {
-	if (json_is_true(json_object_get(r, "claimed")))
+	if (r->claimed)
 		return "claimed";
-	return json_is_true(json_object_get(r, "tested")) ? "no effect measured" : "not tested";
+	return r->tested ? "no effect measured" : "not tested";
 }
 
-static void calibrate_rules(FILE *out, const json_t *doc)
+static void calibrate_rules(FILE *out, const struct calib_doc *c)
 {
 	static const char *const cols[] = { "rule", ">window", ">ratio", ">95% CI", ">halves",
 		">p", ">placements with:without", "experiment", "verdict" };
-	const json_t *r;
 	struct table t;
-	size_t i;
 
 	table_init(&t, 9, cols);
-	json_array_foreach(json_object_get(doc, "rules"), i, r) {
+	for (size_t i = 0; i < c->nrule; i++) {
+		const struct calib_rule_doc *r = &c->rule[i];
 		char win[16], ratio[32], ci[64], halves[64], p[32], n[32];
-		const json_t *pl = json_object_get(r, "placements");
 
-		cell_text(win, sizeof win, "%.0f", json_num(r, "window"));
-		cell_text(ratio, sizeof ratio, "%.3fx", json_num(r, "ratio"));
-		if (json_is_array(json_object_get(r, "ci")))
-			snprintf(ci, sizeof ci, "[%.3f, %.3f]", json_num_at(r, "ci", 0), json_num_at(r, "ci", 1));
+		cell_text(win, sizeof win, "%.0f", r->window);
+		cell_text(ratio, sizeof ratio, "%.3fx", r->ratio);
+		if (r->has_ci)
+			snprintf(ci, sizeof ci, "[%.3f, %.3f]", r->ci_lo, r->ci_hi);
 		else
 			snprintf(ci, sizeof ci, "-");
-		if (json_is_array(json_object_get(r, "halves")))
-			snprintf(halves, sizeof halves, "%.3fx %.3fx", json_num_at(r, "halves", 0),
-				 json_num_at(r, "halves", 1));
+		if (r->has_halves)
+			snprintf(halves, sizeof halves, "%.3fx %.3fx", r->half[0], r->half[1]);
 		else
 			snprintf(halves, sizeof halves, "-");
-		cell_text(p, sizeof p, "%.3g", json_num(r, "p"));
-		snprintf(n, sizeof n, "%.0f:%.0f", json_num(pl, "with"), json_num(pl, "without"));
-		table_row(&t, json_str(r, "rule", ""), win, ratio, ci, halves, p, n, json_str(r, "experiment", ""),
-			  rule_verdict(r));
+		cell_text(p, sizeof p, "%.3g", r->p);
+		snprintf(n, sizeof n, "%.0f:%.0f", r->with, r->without);
+		table_row(&t, text_or(r->rule, ""), win, ratio, ci, halves, p, n,
+			  text_or(r->experiment, ""), rule_verdict(r));
 	}
 	fputs("<h3>Rules, as measured</h3>\n", out);
 	table_html(&t, out, "rules");
 	table_free(&t);
 	fputs("<p>", out);
-	if (json_object_get(doc, "back_end"))
-		html_textf(out, "Back end hides a straddle: %s. ",
-			   json_str(json_object_get(doc, "back_end"), "why", ""));
-	html_textf(out, "Loop buffer: %s.",
-		   json_str(json_object_get(doc, "loop_buffer"), "why", ""));
+	if (c->has_back_end)
+		html_textf(out, "Back end hides a straddle: %s. ", text_or(c->back_end_why, ""));
+	html_textf(out, "Loop buffer: %s.", text_or(c->loop_buffer_why, ""));
 	fputs("</p>\n", out);
 }
 
-static void calibrate_profile(FILE *out, const json_t *p)
+/* The profile the file made, as --uarch FILE reads it. */
+static void calibrate_profile(FILE *out, const struct profile *p)
 {
 	static const char *const cols[] = { "field", "value" };
+	const struct { const char *name; unsigned v; bool always; } nums[] = {
+		{ "fetch", p->fetch, true }, { "uop_window", p->uop_window, true },
+		{ "line", p->line, true }, { "branch_window", p->branch_window, true },
+		{ "loop_buffer", p->loop_buffer, true },
+		/* 0: a file from before the back-end bound, which has none */
+		{ "issue_width", p->issue_width, false },
+		{ "stores_per_cycle", p->stores_per_cycle, false } };
 	struct table t;
 	char buf[64];
 	struct strbuf w = { 0 };
-	size_t i;
-	const json_t *v;
 
 	table_init(&t, 2, cols);
 	t.wrap[1] = true;
-	table_row(&t, "name", json_str(p, "name", ""));
-	table_row(&t, "covers", json_str(p, "cpus", ""));
-	static const char *const nums[] = { "fetch", "uop_window", "line", "branch_window",
-					    "loop_buffer" };
-	static const char *const later[] = { "issue_width", "stores_per_cycle" };
+	table_row(&t, "name", p->name);
+	table_row(&t, "covers", p->cpus);
 	for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
-		cell_text(buf, sizeof buf, "%.0f", json_num(p, nums[k]));
-		table_row(&t, nums[k], buf);
+		if (!nums[k].always && !nums[k].v)
+			continue;
+		snprintf(buf, sizeof buf, "%u", nums[k].v);
+		table_row(&t, nums[k].name, buf);
 	}
-	for (size_t k = 0; k < sizeof later / sizeof later[0]; k++) {
-		if (!json_object_get(p, later[k]))
-			continue;       /* a file from before the back-end bound */
-		cell_text(buf, sizeof buf, "%.0f", json_num(p, later[k]));
-		table_row(&t, later[k], buf);
-	}
-	json_array_foreach(json_object_get(p, "straddle_windows"), i, v)
-		sb_addf(&w, "%s%lld B", i ? ", " : "", (long long)json_integer_value(v));
+	for (size_t i = 0; i < 3 && p->straddle_windows[i]; i++)
+		sb_addf(&w, "%s%u B", i ? ", " : "", p->straddle_windows[i]);
 	table_row(&t, "straddles that cost", w.len ? sb_str(&w) : "none");
-	table_row(&t, "branch rule", json_str(p, "branch_rule", ""));
-	table_row(&t, "evidence", json_str(p, "evidence", ""));
+	table_row(&t, "branch rule", branch_rule_id(p->branch_rule));
+	table_row(&t, "evidence", p->evidence);
 	fputs("<h3>The profile it made</h3>\n", out);
 	table_html(&t, out, "profile");
 	table_free(&t);
 	sb_free(&w);
 }
 
-static void experiment_table(FILE *out, const json_t *ej, const struct points *pt)
+static void experiment_table(FILE *out, const struct calib_experiment_doc *e,
+			     const struct points *pt)
 {
 	static const char *const head[] = { ">position", ">samples", ">STAT", ">95% CI",
 		">MEDIAN", ">ratio", ">p", "slow", "predicted" };
-	const json_t *pts = json_object_get(ej, "points"), *o;
-	bool floor = by_floor(json_array_get(pts, 0));
+	bool floor = e->npt && e->pt[0].by_floor;
 	const char *cols[9];
-	size_t ncols = judged_columns(head, 9, floor, cols), i, s = 0;
+	size_t ncols = judged_columns(head, 9, floor, cols), s = 0;
 	struct table t;
 
 	table_init(&t, ncols, cols);
-	json_array_foreach(pts, i, o) {
+	for (size_t i = 0; i < e->npt; i++) {
+		const struct measured_point *m = &e->pt[i];
 		char pos[16];
 		struct point_text tx;
-		bool pred = s < pt->nshade && pt->shade[s] == json_num(o, "pos");
+		bool pred = s < pt->nshade && pt->shade[s] == e->pos[i];
 
 		s += pred;
-		cell_text(pos, sizeof pos, "%.0f", json_num(o, "pos"));
-		point_text(o, "p", true, &tx);
+		cell_text(pos, sizeof pos, "%.0f", e->pos[i]);
+		point_text(m, true, &tx);
 		const char *with[] = { pos, tx.n, tx.stat, tx.ci, tx.median, tx.ratio, tx.p,
-				       json_is_true(json_object_get(o, "slow")) ? "slow" : "",
-				       pred ? "hazard" : "-" };
+				       m->slow ? "slow" : "", pred ? "hazard" : "-" };
 		const char *without[] = { pos, tx.n, tx.stat, tx.ci, tx.ratio, tx.p, with[7],
 					  with[8] };
 		table_row_v(&t, floor ? with : without);
@@ -459,56 +438,50 @@ static void experiment_table(FILE *out, const json_t *ej, const struct points *p
 	table_free(&t);
 }
 
-static void calibrate_experiment(FILE *out, const struct report_input *in, const json_t *ej,
+static void calibrate_experiment(FILE *out, const struct report_input *in,
+				 const struct calib_experiment_doc *e,
 				 const struct calib_experiment *x, const struct profile *prof,
 				 size_t k)
 {
+	const char *name = text_or(e->name, "");
 	struct points pt;
 	struct guides g;
-	size_t i;
-	const json_t *o;
 	char id[64], title[240], note[160];
 
-	points_alloc(&pt, json_array_size(json_object_get(ej, "points")));
-	json_array_foreach(json_object_get(ej, "points"), i, o)
-		points_add(&pt, json_num(o, "pos"), o,
-			   prof && x && calib_predicted(prof, x, (uint32_t)json_num(o, "pos")));
+	points_alloc(&pt, e->npt);
+	for (size_t i = 0; i < e->npt; i++)
+		points_add(&pt, e->pos[i], &e->pt[i],
+			   prof && x && calib_predicted(prof, x, (uint32_t)e->pos[i]));
 	fputs("<h3>", out);
-	html_textf(out, "%s: %s", json_str(ej, "name", ""), json_str(ej, "what", ""));
+	html_textf(out, "%s: %s", name, text_or(e->what, ""));
 	fputs("</h3>\n<p>", out);
-	html_textf(out, "%.0f rounds in %.1f s, stopped by %s.", json_num(ej, "rounds"),
-		   json_num(ej, "elapsed_s"), json_str(ej, "stopped_by", ""));
+	html_textf(out, "%.0f rounds in %.1f s, stopped by %s.", e->rounds, e->elapsed_s,
+		   text_or(e->stopped_by, ""));
 	fputs("</p>\n", out);
 	if (pt.n > 1) {
-		struct plot_series s = { json_str(ej, "name", ""), pt.x, pt.y, pt.lo, pt.hi, pt.mark, pt.n };
+		struct plot_series s = { name, pt.x, pt.y, pt.lo, pt.hi, pt.mark, pt.n };
 
 		window_guides(pt.x[0], pt.x[pt.n - 1], 0, &g);
 		snprintf(id, sizeof id, "calibrate-%zu-x%zu", in->index, k + 1);
 		snprintf(title, sizeof title, "calibrate %s: %s time per call against position (95%% "
-			 "CI)", json_str(ej, "name", ""),
-			 by_floor(json_array_get(json_object_get(ej, "points"), 0)) ?
-			 "floor (10th percentile)" : "median");
+			 "CI)", name, e->pt[0].by_floor ? "floor (10th percentile)" : "median");
 		snprintf(note, sizeof note, "dashed: a window starts; grey bands: the profile %s "
 			 "predicts a hazard", prof ? prof->name : "?");
-		struct plot p = { title, json_is_true(json_object_get(ej, "entry")) ?
-				  "the callee's entry, offset in a 64 B line" :
+		struct plot p = { title, e->entry ? "the callee's entry, offset in a 64 B line" :
 				  "the loop's first byte, offset in a 64 B line",
 				  "ns per call", &s, 1, g.x, g.n, pt.shade, pt.nshade, note, g.label };
 		plot_svg_inline(out, &p, id);
 	}
-	experiment_table(out, ej, &pt);
+	experiment_table(out, e, &pt);
 	points_free(&pt);
 }
 
-/* Was a rule claimed from experiment ej (the rule table's "experiment")? */
-static bool claimed_from(const json_t *doc, const json_t *ej)
+/* Was a rule claimed from experiment e (the rule table's "experiment")? */
+static bool claimed_from(const struct calib_doc *c, const struct calib_experiment_doc *e)
 {
-	const json_t *r;
-	size_t i;
-
-	json_array_foreach(json_object_get(doc, "rules"), i, r)
-		if (json_is_true(json_object_get(r, "claimed")) &&
-		    strcmp(json_str(r, "experiment", ""), json_str(ej, "name", "")) == 0)
+	for (size_t i = 0; i < c->nrule; i++)
+		if (c->rule[i].claimed &&
+		    strcmp(text_or(c->rule[i].experiment, ""), text_or(e->name, "")) == 0)
 			return true;
 	return false;
 }
@@ -519,103 +492,95 @@ static bool claimed_from(const json_t *doc, const json_t *ej)
  * marks are no reason to show them: a point is marked slow against the
  * best position, and on a shared machine most points of most experiments
  * were (zen5-quick.json: 5 to 60 of 64 in every one). */
-static void calibrate_experiments(FILE *out, const struct report_input *in,
-				  const struct calib_experiment *x, size_t nx, const struct profile *p)
+static void calibrate_experiments(FILE *out, const struct report_input *in)
 {
-	const json_t *exps = json_object_get(in->doc, "experiments"), *ej;
-	size_t i, shown = 0, n = json_array_size(exps);
+	const struct report_calibration *cal = &in->cal;
+	const struct calib_doc *c = &cal->doc;
+	size_t shown = 0;
 
-	json_array_foreach(exps, i, ej)
-		if (claimed_from(in->doc, ej)) {
-			calibrate_experiment(out, in, ej, i < nx ? &x[i] : NULL, p, i);
+	for (size_t i = 0; i < c->nx; i++)
+		if (claimed_from(c, &c->x[i])) {
+			calibrate_experiment(out, in, &c->x[i], i < cal->nx ? &cal->x[i] : NULL,
+					     cal->profile, i);
 			shown++;
 		}
-	if (shown == n)
+	if (shown == c->nx)
 		return;
 	fprintf(out, "<details class=\"experiments\"><summary>%s%zu experiment%s no rule was "
 		"claimed from: plots and positions</summary>\n", shown ? "the other " : "",
-		n - shown, n - shown == 1 ? "" : "s");
-	json_array_foreach(exps, i, ej)
-		if (!claimed_from(in->doc, ej))
-			calibrate_experiment(out, in, ej, i < nx ? &x[i] : NULL, p, i);
+		c->nx - shown, c->nx - shown == 1 ? "" : "s");
+	for (size_t i = 0; i < c->nx; i++)
+		if (!claimed_from(c, &c->x[i]))
+			calibrate_experiment(out, in, &c->x[i], i < cal->nx ? &cal->x[i] : NULL,
+					     cal->profile, i);
 	fputs("</details>\n", out);
 }
 
 void html_section_calibrate(FILE *out, const struct report_input *in)
 {
-	const json_t *exps = json_object_get(in->doc, "experiments"), *ej;
-	const json_t *prof = json_object_get(in->doc, "profile");
-	struct calib_experiment *x = NULL;
-	size_t nx = 0, i;
-	struct host h;
-	struct err e = { "" };
-	const struct profile *p;
+	const struct calib_doc *c = &in->cal.doc;
 	double secs = 0;
 
 	html_section_begin(out, in, "calibrate");
-	/* the experiments' geometry and the profile, read as calibrate
-	 * --from and --uarch FILE read them: the bands are calibrate's own */
-	p = results_profile_load(in->path, &e);
-	if (!p || results_calibration_read(in->path, &h, NULL, &x, &nx, &e)) {
-		fputs("<p>", out);
-		html_textf(out, "No predicted bands: %s", e.msg);
-		fputs("</p>\n", out);
-	}
-	json_array_foreach(exps, i, ej)
-		secs += isfinite(json_num(ej, "elapsed_s")) ? json_num(ej, "elapsed_s") : 0;
+	/* the experiments' geometry and the profile, as calibrate --from and
+	 * --uarch FILE read them (report_input_read did, once): the bands
+	 * are calibrate's own */
+	for (size_t i = 0; i < c->nx; i++)
+		secs += isfinite(c->x[i].elapsed_s) ? c->x[i].elapsed_s : 0;
 	fputs("<p>", out);
-	html_textf(out, "CPU: %s. %zu experiments, %.0f s of measuring.",
-		   json_str(prof, "cpus", ""), json_array_size(exps), secs);
+	html_textf(out, "CPU: %s. %zu experiments, %.0f s of measuring.", in->cal.profile->cpus,
+		   c->nx, secs);
 	fputs("</p>\n", out);
-	calibrate_rules(out, in->doc);
-	calibrate_profile(out, prof);
-	calibrate_experiments(out, in, x, nx, p);
-	calib_free(x, nx);
+	calibrate_rules(out, c);
+	calibrate_profile(out, in->cal.profile);
+	calibrate_experiments(out, in);
 	html_section_end(out);
 }
 
 /* ---- place: a loop of a real program moved, the whole program measured ---- */
 
-static void place_settings(FILE *out, const json_t *doc)
+static void place_settings(FILE *out, const struct place_doc *p)
 {
-	const json_t *p = json_object_get(doc, "place"), *c = json_object_get(doc, "output_check");
-
 	fputs("<p>", out);
 	html_textf(out, "%s of %s, loop %s, at offset %.0f of its line today; measured: %s; "
 		   "stopped by %s after %.0f rounds (%.1f s); output identical in %.0f of %.0f runs; "
 		   "%.0f functions moved; predicted by the profile %s.",
-		   json_str(p, "function", "functions"), json_str(p, "file", ""),
-		   json_str(p, "loop", "-"), json_num(p, "current"), json_str(p, "measure", ""),
-		   json_str(p, "stopped_by", ""), json_num(p, "rounds"), json_num(p, "elapsed_s"),
-		   json_num(c, "identical"), json_num(c, "runs"),
-		   json_num(json_object_get(doc, "moved"), "functions"), json_str(p, "profile", ""));
+		   text_or(p->function, "functions"), text_or(p->file, ""), text_or(p->loop, "-"),
+		   p->current, text_or(p->measure, ""), text_or(p->stopped_by, ""), p->rounds,
+		   p->elapsed_s, p->identical, p->runs, p->moved, text_or(p->profile, ""));
 	fputs("</p>\n", out);
 }
 
-static void place_table(FILE *out, const json_t *metrics)
+/* The arms placed at an offset: not the program as it is, nor a random
+ * layout. */
+static bool moved_arm(const struct measured_point *m)
+{
+	const char *arm = text_or(m->arm, "");
+
+	return strcmp(arm, "unmoved") && strcmp(arm, "random");
+}
+
+static void place_table(FILE *out, const struct place_doc *p)
 {
 	static const char *const head[] = { "arm", ">offset", ">runs", ">median", ">95% CI",
 		">ratio", ">p", "slow", "predicted" };
 	struct table t;
-	const json_t *m;
-	size_t i;
 
 	table_init(&t, 9, head);
 	t.wrap[8] = true;
-	json_array_foreach(metrics, i, m) {
+	for (size_t i = 0; i < p->n; i++) {
+		const struct measured_point *m = &p->pt[i];
 		char off[16], pred[400], med[32], ci[64];
 		struct point_text pt;
-		const char *arm = json_str(m, "arm", "");
 
-		cell_text(off, sizeof off, strcmp(arm, "unmoved") && strcmp(arm, "random") ? "%.0f" : "-",
-			  json_num(m, "offset"));
-		point_text(m, "p_vs_best", true, &pt);
+		cell_text(off, sizeof off, moved_arm(m) ? "%.0f" : "-", m->offset);
+		point_text(m, true, &pt);
 		/* whole-program seconds: four places, where a kernel's ns need one */
-		cell_text(med, sizeof med, "%.4f", json_num(m, "median"));
-		snprintf(ci, sizeof ci, "[%.4f, %.4f]", json_num_at(m, "ci", 0), json_num_at(m, "ci", 1));
-		predicted_text(json_object_get(m, "predicted"), pred, sizeof pred);
-		const char *row[] = { arm, off, pt.n, med, ci, pt.ratio, pt.p,
-				      json_is_true(json_object_get(m, "slow")) ? "slow" : "", pred };
+		cell_text(med, sizeof med, "%.4f", m->median);
+		snprintf(ci, sizeof ci, "[%.4f, %.4f]", m->ci_lo, m->ci_hi);
+		predicted_text(m, pred, sizeof pred);
+		const char *row[] = { text_or(m->arm, ""), off, pt.n, med, ci, pt.ratio, pt.p,
+				      m->slow ? "slow" : "", pred };
 		table_row_v(&t, row);
 	}
 	table_html(&t, out, "data");
@@ -624,22 +589,20 @@ static void place_table(FILE *out, const json_t *metrics)
 
 void html_section_place(FILE *out, const struct report_input *in)
 {
-	const json_t *metrics = json_object_get(in->doc, "metrics"), *m;
+	const struct place_doc *pd = &in->place;
 	struct points pt;
 	char id[48];
-	size_t i;
 
 	html_section_begin(out, in, "place");
-	place_settings(out, in->doc);
-	points_alloc(&pt, json_array_size(metrics));
+	place_settings(out, pd);
+	points_alloc(&pt, pd->n);
 	for (double o = 0; o < 4096; o++)       /* by offset, the moved arms */
-		json_array_foreach(metrics, i, m)
-			if (json_num(m, "offset") == o && strcmp(json_str(m, "arm", ""), "unmoved") &&
-			    strcmp(json_str(m, "arm", ""), "random"))
-				points_add(&pt, o, m, json_array_size(json_object_get(m, "predicted")) > 0);
+		for (size_t i = 0; i < pd->n; i++)
+			if (pd->pt[i].offset == o && moved_arm(&pd->pt[i]))
+				points_add(&pt, o, &pd->pt[i], pd->pt[i].npredicted_all > 0);
 	if (pt.n > 1) {
-		struct plot_series s = { json_str(json_object_get(in->doc, "place"), "function", ""),
-					 pt.x, pt.y, pt.lo, pt.hi, pt.mark, pt.n };
+		struct plot_series s = { text_or(pd->function, ""), pt.x, pt.y, pt.lo, pt.hi,
+					 pt.mark, pt.n };
 		struct plot p = { "the whole program's median per placement of the loop (95% CI)",
 				  "offset of the loop in its line", "seconds (or the metric)", &s, 1,
 				  NULL, 0, pt.shade, pt.nshade,
@@ -649,6 +612,6 @@ void html_section_place(FILE *out, const struct report_input *in)
 		plot_svg_inline(out, &p, id);
 	}
 	points_free(&pt);
-	place_table(out, metrics);
+	place_table(out, pd);
 	html_section_end(out);
 }

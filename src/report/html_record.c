@@ -32,8 +32,8 @@ static void hazard_list(const json_t *hazards, struct strbuf *b)
 		results_read_hazard(j, &names, &h);
 		format_fix(&h, fix, sizeof fix);
 		results_profile_names_free(&names);
-		sb_addf(b, "%s%s %lld B (%s): %s", i ? "; " : "", json_str(j, "rule", "-"),
-			int_of(j, "window"), json_str(j, "profile", "-"), fix);
+		sb_addf(b, "%s%s %lld B (%s): %s", i ? "; " : "", doc_str(j, "rule", "-"),
+			int_of(j, "window"), doc_str(j, "profile", "-"), fix);
 	}
 }
 
@@ -81,8 +81,8 @@ static void record_files(FILE *out, const json_t *files, long long total)
 
 		snprintf(s, sizeof s, "%lld", int_of(f, "samples"));
 		share(p, sizeof p, int_of(f, "samples"), total);
-		table_row(&t, json_str(f, "path", "-"), s, p, json_str(f, "build_id", "-"),
-			  json_object_get(f, "error") ? json_str(f, "error", "-") : "");
+		table_row(&t, doc_str(f, "path", "-"), s, p, doc_str(f, "build_id", "-"),
+			  json_object_get(f, "error") ? doc_str(f, "error", "-") : "");
 	}
 	table_html(&t, out, "files");
 	table_free(&t);
@@ -106,8 +106,8 @@ static void record_loops_plot(FILE *out, const struct report_input *in, const st
 		double y = 4 + (double)i * BAR_H;
 
 		fprintf(out, "<text x=\"%d\" y=\"%.0f\" class=\"rec-lbl\">", LBL - 6, y + 15);
-		html_text(out, json_str(v[i].row, "function", "-"));
-		fprintf(out, " %s</text>\n", json_str(v[i].row, "start", "-"));
+		html_text(out, doc_str(v[i].row, "function", "-"));
+		fprintf(out, " %s</text>\n", doc_str(v[i].row, "start", "-"));
 		fprintf(out, "<rect x=\"%d\" y=\"%.0f\" width=\"%.1f\" height=\"%d\" class=\"rec-bar\"/>\n",
 			LBL, y + 2, pct / 100.0 * (W - LBL - 70), BAR_H - 6);
 		fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" class=\"rec-val\">%.1f%%</text>\n",
@@ -148,9 +148,9 @@ static void record_loops(FILE *out, const struct report_input *in, const json_t 
 		share(pf, sizeof pf, v[i].samples, int_of(v[i].file, "samples"));
 		sb_reset(&hz);
 		hazard_list(json_object_get(l, "hazards"), &hz);
-		table_row(&t, json_str(v[i].file, "path", "-"), json_str(l, "function", "-"),
-			  json_str(l, "start", "-"),
-			  json_str(l, "end", "-"), b, d, s, p, pf, hz.len ? sb_str(&hz) : "none");
+		table_row(&t, doc_str(v[i].file, "path", "-"), doc_str(l, "function", "-"),
+			  doc_str(l, "start", "-"),
+			  doc_str(l, "end", "-"), b, d, s, p, pf, hz.len ? sb_str(&hz) : "none");
 	}
 	table_html(&t, out, "loops");
 	table_free(&t);
@@ -177,8 +177,8 @@ static void record_functions(FILE *out, const json_t *files, const json_t *kerne
 
 		snprintf(s, sizeof s, "%lld", v[i].samples);
 		share(p, sizeof p, v[i].samples, total);
-		table_row(&t, json_str(v[i].file, "path", "-"), json_str(v[i].row, "name", "-"),
-			  json_str(v[i].row, "addr", "-"), s, p);
+		table_row(&t, doc_str(v[i].file, "path", "-"), doc_str(v[i].row, "name", "-"),
+			  doc_str(v[i].row, "addr", "-"), s, p);
 	}
 	for (size_t i = 0; i < nk && i < HTML_ROWS; i++) {
 		const json_t *f = json_array_get(json_object_get(kernel, "functions"), i);
@@ -186,7 +186,7 @@ static void record_functions(FILE *out, const json_t *files, const json_t *kerne
 
 		snprintf(s, sizeof s, "%lld", int_of(f, "samples"));
 		share(p, sizeof p, int_of(f, "samples"), total);
-		table_row(&t, "[kernel]", json_str(f, "name", "-"), json_str(f, "addr", "-"), s, p);
+		table_row(&t, "[kernel]", doc_str(f, "name", "-"), doc_str(f, "addr", "-"), s, p);
 	}
 	table_html(&t, out, "functions");
 	table_free(&t);

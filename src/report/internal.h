@@ -1,22 +1,63 @@
-/* Helpers the page's sections share (html_measure.c, html_bench.c,
- * html_layout.c, html_scan.c, html_diff.c, html_record.c); nothing
- * outside report/ includes this. */
+/* What the page's files share inside report/ (html.c, html_markup.c,
+ * html_layout.c, html_scan.c, html_diff.c, html_record.c, html_measure.c,
+ * html_bench.c, svg.c); nothing outside
+ * report/ includes this: report.h is the layer's interface. */
 #ifndef STRADDLE_REPORT_INTERNAL_H
 #define STRADDLE_REPORT_INTERNAL_H
 
 #include "report.h"
 
+/* ---- markup (html_markup.c) ---- */
+
+/* Text and attribute values: < > & " ' escaped, invalid UTF-8 as U+FFFD. */
+void html_text(FILE *out, const char *s);
+/* printf, escaped. */
+void html_textf(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A field of obj as text: strings escaped, numbers printed, else "-". */
+void html_field(FILE *out, const json_t *obj, const char *key);
+/* "<p class="more">N more rows not shown (of TOTAL).</p>" when shown < total. */
+void html_more(FILE *out, size_t shown, size_t total, const char *what);
+/* <section class="result KIND" id="KIND-N"><h2>HEADING: path</h2>, and </section>. */
+void html_section_begin(FILE *out, const struct report_input *in, const char *heading);
+void html_section_end(FILE *out);
+/* A plot's opening tag: <svg id="ID" role="img" aria-labelledby="ID-title"
+ * ...><title id="ID-title">TITLE</title>; ID like "scan-1-layout-1". */
+void html_svg_begin(FILE *out, const char *id, const char *title, unsigned width,
+		    unsigned height);
+
+/* The same as an HTML <table> (class: NULL or the table's class); right-
+ * aligned columns get class="num", wrapping ones class="wrap". */
+void table_html(const struct table *t, FILE *out, const char *class);
+
 /* A number field of o (of element i of an array field), NAN when absent:
- * a hand-edited file prints "-", never garbage. */
-double json_num(const json_t *o, const char *key);
-double json_num_at(const json_t *o, const char *key, size_t i);
+ * a hand-edited file prints "-", never garbage. (doc_: a document's
+ * field; jansson's own json_ prefix is not ours to use.) */
+double doc_num(const json_t *o, const char *key);
+double doc_num_at(const json_t *o, const char *key, size_t i);
 /* A string field of o, `absent` when it is not there (the layout
  * sections print "-", the measured ones ""). */
-const char *json_str(const json_t *o, const char *key, const char *absent);
+const char *doc_str(const json_t *o, const char *key, const char *absent);
 /* Whether the array list has the string name. */
-bool json_list_has(const json_t *list, const char *name);
+bool doc_list_has(const json_t *list, const char *name);
+/* A string a typed reader left NULL (the file lacks it) as `absent`. */
+const char *text_or(const char *s, const char *absent);
 /* v printed by fmt into a table cell, "-" when it is not finite. */
 void cell_text(char *buf, size_t n, const char *fmt, double v);
+
+/* ---- the sections, one function per kind (the page driver, html.c,
+ * calls them) ---- */
+
+/* html_scan.c, html_diff.c, html_record.c; html_measure.c: sweep, place,
+ * calibrate; html_bench.c: compare, and bench. */
+void html_section_scan(FILE *out, const struct report_input *in);
+void html_section_diff(FILE *out, const struct report_input *in);
+void html_section_record(FILE *out, const struct report_input *in);
+void html_section_sweep(FILE *out, const struct report_input *in);
+void html_section_place(FILE *out, const struct report_input *in);
+void html_section_calibrate(FILE *out, const struct report_input *in);
+void html_section_compare(FILE *out, const struct report_input *in);
+/* Bench results are compared with each other: all of them at once. */
+void html_section_benches(FILE *out, const struct report_input *in, size_t n);
 
 /* Rows shown per table of the layout sections: the page of a whole
  * vmlinux stays a few hundred KB; loops drawn against the windows. */
@@ -43,7 +84,5 @@ bool layout_fits(uint64_t addr, uint64_t bytes);
  * table after it. */
 void layout_plot(FILE *out, const char *id, const char *heading, const struct layout_loop *v,
 		 size_t n);
-/* The strings of a JSON array, escaped, ", " between them. */
-void html_text_list(FILE *out, const json_t *array);
 
 #endif

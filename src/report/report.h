@@ -28,9 +28,6 @@ void table_row(struct table *t, ...);
 /* The same from an array of ncols strings. */
 void table_row_v(struct table *t, const char *const *cells);
 void table_print(const struct table *t, FILE *out);
-/* The same as an HTML <table> (class: NULL or the table's class); right-
- * aligned columns get class="num", wrapping ones class="wrap". */
-void table_html(const struct table *t, FILE *out, const char *class);
 void table_free(struct table *t);
 
 /* An SVG line plot (svg.c): points with optional whiskers, marked points
@@ -38,7 +35,8 @@ void table_free(struct table *t);
  * x bands; series told apart by marker shape and dash as well as hue; axis
  * ticks at round numbers, the legend above the plot area. Each point is
  * an element of class "point" ("point slow" when marked), each whisker
- * "ci", each band "predicted", each guide "boundary". */
+ * "ci", each band "predicted", each guide "boundary". A series of more
+ * than 512 points draws its line only. */
 struct plot_series {
 	const char *name;
 	const double *x, *y;
@@ -65,9 +63,11 @@ int plot_svg(FILE *out, const struct plot *p);
 void plot_svg_inline(FILE *out, const struct plot *p, const char *id);
 
 /* A strip plot (svg.c): one row per run, every sample a dot (class
- * "sample", the marker of its side), the box of its quartiles and its
- * median over them; the value axis logarithmic when the samples span a
- * factor of 4 or more. */
+ * "sample", the marker of its side) or, in a plot of more than STRIP_DOTS
+ * samples, each run's density (one path of class "density", data-samples
+ * its count), the box of its quartiles and its median over them; the
+ * value axis logarithmic when the samples span a factor of 4 or more. */
+#define STRIP_DOTS 150
 struct strip_row {
 	const char *label;              /* "base, run 1" */
 	const double *v;
@@ -84,6 +84,8 @@ struct strip_plot {
 };
 
 void strip_svg_inline(FILE *out, const struct strip_plot *p, const char *id);
+/* Whether p draws densities: more than STRIP_DOTS samples in all. */
+bool strip_dense(const struct strip_plot *p);
 unsigned strip_svg_height(const struct strip_plot *p);
 
 /* A change plot (svg.c): one row per compared metric, its change in % with
@@ -392,55 +394,46 @@ void report_bench(FILE *out, const struct bench_record *b);
  * <table>, or <details><summary>data</summary><table>...). The browser
  * test (tests/browser) relies on this. */
 
+/* A calibrate file as the page needs it: the profile it made and its
+ * experiments, as calibrate --from and --uarch FILE read them. */
+struct report_calibration {
+	const struct profile *profile;  /* kept until exit (results_profile_of) */
+	struct host host;               /* the machine it was measured on */
+	struct calib_experiment *x;
+	size_t nx;
+	struct calib_doc doc;           /* its rules and experiments' points */
+};
+
 struct report_input {
 	const char *path;               /* as given */
 	json_t *doc;                    /* the result document */
+	enum result_kind kind;
 	const char *command;            /* its "command": scan, diff, record, ... */
 	size_t index;                   /* 1-based among the inputs of that command */
+	/* read once, by report_input_read, as their own commands read them */
+	struct result_head head;        /* every kind: machine, command line, time */
+	struct result_file file;        /* bench, sweep, place: the metrics and runs */
+	struct bench_doc bench;         /* bench: its settings and states */
+	struct sweep_doc sweep;         /* sweep: its placements */
+	struct place_doc place;         /* place: its arms */
+	struct report_calibration cal;  /* calibrate */
+	struct compare_doc compared;    /* compare */
 };
-
-/* Text and attribute values: < > & " ' escaped, invalid UTF-8 as U+FFFD. */
-void html_text(FILE *out, const char *s);
-/* printf, escaped. */
-void html_textf(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A field of obj as text: strings escaped, numbers printed, else "-". */
-void html_field(FILE *out, const json_t *obj, const char *key);
-/* "<p class="more">N more rows not shown (of TOTAL).</p>" when shown < total. */
-void html_more(FILE *out, size_t shown, size_t total, const char *what);
-/* <section class="result KIND" id="KIND-N"><h2>HEADING: path</h2>, and </section>. */
-void html_section_begin(FILE *out, const struct report_input *in, const char *heading);
-void html_section_end(FILE *out);
-/* A plot's opening tag: <svg id="ID" role="img" aria-labelledby="ID-title"
- * ...><title id="ID-title">TITLE</title>; ID like "scan-1-layout-1". */
-void html_svg_begin(FILE *out, const char *id, const char *title, unsigned width,
-		    unsigned height);
 
 /* The whole page: header (machines, tool versions, command lines and
  * times), contents, then one section per input in the order given, the
  * bench inputs together. */
 int report_html(FILE *out, const struct report_input *in, size_t n);
 
-/* One function per kind of result: html_scan.c, html_diff.c, html_record.c,
- * html_measure.c (sweep, calibrate, compare, bench). */
-void html_section_scan(FILE *out, const struct report_input *in);
-void html_section_diff(FILE *out, const struct report_input *in);
-void html_section_record(FILE *out, const struct report_input *in);
-void html_section_sweep(FILE *out, const struct report_input *in);
-void html_section_place(FILE *out, const struct report_input *in);
-void html_section_calibrate(FILE *out, const struct report_input *in);
-void html_section_compare(FILE *out, const struct report_input *in);
-/* Bench results are compared with each other: all of them at once. */
-void html_section_benches(FILE *out, const struct report_input *in, size_t n);
-/* Before any page is written: a sweep, bench, calibrate or compare input
- * read as its own command reads it (results_read, the profile file's
- * checks): 0, or -1 with one line naming the file in *e. Other kinds: 0. */
-int report_check_measured(const struct report_input *in, struct err *e);
-/* One result file read for the page (read_input, JSON without duplicate
- * keys, a kind the page shows with the field it cannot do without, and
- * report_check_measured): 0 with in set (in->doc the caller's), or -1 with
- * the line after "straddle: " in e. The command and the fuzz target
- * (fuzz/fuzz_report.c) read through it alike. */
+/* One result file read for the page, once (input.c: read_input, JSON
+ * without duplicate keys, a kind the page shows with the field it cannot
+ * do without, and the kind's own reader: results_file_of for bench, sweep
+ * and place, the profile and experiments of calibrate, the run counts of
+ * compare): 0 with in set (report_input_free it), or -1 with the line
+ * after "straddle: " in e and nothing to free. The command and the fuzz
+ * target (fuzz/fuzz_report.c) read through it alike. */
 int report_input_read(const char *path, struct report_input *in, struct err *e);
+void report_input_free(struct report_input *in);
 
 /* straddle prove's table (prove.c): each trial's prediction beside its
  * measurement, the hot loops at their best, and the agreement. */

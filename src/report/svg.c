@@ -8,7 +8,7 @@
  * Series and sides are told apart by marker shape and dash as well as hue;
  * marked points are filled and ringed, the others hollow; the legend and
  * notes sit above the plot area, never over the data. */
-#include "report.h"
+#include "internal.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -284,9 +284,15 @@ static void legend(FILE *out, const struct plot *p)
 	}
 }
 
+/* A series of more points than this (a sweep of every offset of a page)
+ * draws its line only, no marker or whisker: 4096 of each made a 2 MB page
+ * (issue 23); the table behind the plot and the result file have them. */
+#define PLOT_POINTS 512
+
 static void series(FILE *out, const struct plot_series *r, const struct frame *f, size_t index)
 {
 	const char *colour = colours[index % NSTYLE];
+	bool dense = r->n > PLOT_POINTS;
 
 	fputs("<g class='series' data-name='", out);
 	html_text(out, r->name);
@@ -299,6 +305,8 @@ static void series(FILE *out, const struct plot_series *r, const struct frame *f
 		double x = px(f, r->x[i]), y = py(f, r->y[i]);
 		bool mark = r->mark && r->mark[i];
 
+		if (dense)
+			break;
 		if (r->lo && r->hi)
 			fprintf(out, "<line class='ci' x1='%.1f' y1='%.1f' x2='%.1f' y2='%.1f' "
 				"stroke='%s'/>\n", x, py(f, r->lo[i]), x, py(f, r->hi[i]), colour);
@@ -423,10 +431,46 @@ static void strip_frame(FILE *out, const struct strip_plot *p, const struct axis
 		     "logarithmic axis");
 }
 
-/* One run: its label, its samples spread over the row by a fixed jitter
- * (the golden ratio's fractions: the same page every time), the box of
- * its quartiles and a thick median line over them. */
-static void strip_row(FILE *out, const struct strip_row *r, const struct axis *a, size_t row)
+/* A plot of more than STRIP_DOTS samples (report.h) draws each run as
+ * their density, one path, not a dot each: one bench file of gettime's
+ * 10,000 cold calls a run made a 16 MB page of 144,000 paths, and 100 dots
+ * a run still made 0.9 MB of two small bench files (issue 23). */
+#define DENSITY_BIN 3.0 /* pixels */
+
+/* The samples' density over the row: the count in each DENSITY_BIN pixels
+ * of the axis as the height of one filled outline from the row's foot
+ * (class "density"), the fullest bin the row's height. */
+static void strip_density(FILE *out, const struct strip_row *r, const struct axis *a, double y,
+			  const char *colour)
+{
+	size_t nbins = (size_t)ceil((a->p1 - a->p0) / DENSITY_BIN) + 1, most = 0;
+	size_t *count = xcalloc(nbins, sizeof *count);
+	double foot = y + SRH / 2.0 - 2, tall = SRH - 4;
+
+	for (size_t i = 0; i < r->n; i++) {
+		double f = (axis_px(a, r->v[i]) - a->p0) / DENSITY_BIN;
+		size_t k = f <= 0 ? 0 : f >= (double)(nbins - 1) ? nbins - 1 : (size_t)f;
+
+		most = ++count[k] > most ? count[k] : most;
+	}
+	fprintf(out, "<path class='density' data-samples='%zu' fill='%s' fill-opacity='0.45' "
+		"stroke='%s' stroke-width='0.5' d='M%.1f %.1f", r->n, colour, colour, a->p0, foot);
+	for (size_t k = 0; k < nbins; k++)
+		if (count[k] || (k && count[k - 1]))
+			fprintf(out, "L%.0f %.1fh%.0f", a->p0 + (double)k * DENSITY_BIN,
+				foot - tall * (double)count[k] / (double)most, DENSITY_BIN);
+		else if (k + 1 < nbins && count[k + 1])
+			fprintf(out, "L%.0f %.1f", a->p0 + (double)(k + 1) * DENSITY_BIN, foot);
+	fprintf(out, "L%.0f %.1fZ'/>\n", a->p0 + (double)nbins * DENSITY_BIN, foot);
+	free(count);
+}
+
+/* One run: its label, its samples (a dot each, spread over the row by a
+ * fixed jitter: the golden ratio's fractions, the same page every time;
+ * or, dense, their density), the box of its quartiles and a thick median
+ * line over them. */
+static void strip_row(FILE *out, const struct strip_row *r, const struct axis *a, size_t row,
+		      bool dense)
 {
 	double y = MT + SRH * ((double)row + 0.5);
 	const char *c = colours[r->side % NSTYLE];
@@ -436,7 +480,9 @@ static void strip_row(FILE *out, const struct strip_row *r, const struct axis *a
 	fputs("<g class='run' data-name='", out);
 	html_text(out, r->label);
 	fputs("'>\n", out);
-	for (size_t i = 0; i < r->n; i++) {
+	if (dense)
+		strip_density(out, r, a, y, c);
+	for (size_t i = 0; !dense && i < r->n; i++) {
 		double j = fmod((double)i * 0.6180339887, 1.0) - 0.5;
 
 		marker(out, (enum shape)(r->side % NSTYLE), axis_px(a, r->v[i]), y + j * (SRH - 10),
@@ -453,6 +499,15 @@ static void strip_row(FILE *out, const struct strip_row *r, const struct axis *a
 	fputs("</g>\n", out);
 }
 
+bool strip_dense(const struct strip_plot *p)
+{
+	size_t n = 0;
+
+	for (size_t r = 0; r < p->nrows; r++)
+		n += p->rows[r].n;
+	return n > STRIP_DOTS;
+}
+
 void strip_svg_inline(FILE *out, const struct strip_plot *p, const char *id)
 {
 	struct axis a;
@@ -461,7 +516,7 @@ void strip_svg_inline(FILE *out, const struct strip_plot *p, const char *id)
 	html_svg_begin(out, id, p->title, W, strip_svg_height(p));
 	strip_frame(out, p, &a);
 	for (size_t r = 0; r < p->nrows; r++)
-		strip_row(out, &p->rows[r], &a, r);
+		strip_row(out, &p->rows[r], &a, r, strip_dense(p));
 	fputs("</svg>\n", out);
 }
 

@@ -4,6 +4,7 @@
 #include "results.h"
 #include "../stats/stats.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,4 +104,102 @@ json_t *results_bench(const struct bench_record *b)
 	json_object_set_new(doc, "metrics", metrics);
 	json_object_set_new(doc, "workloads", details);
 	return doc;
+}
+
+/* ---- reading, for the page ---- */
+
+static double num(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* A setting as the file says it: a string, a number (%.4g) or a list of
+ * them (", " between, "?" for anything else); "" when it is absent. */
+static void setting_text(const json_t *v, char *buf, size_t n)
+{
+	size_t i, used = 0;
+	const json_t *e;
+
+	buf[0] = '\0';
+	if (json_is_string(v))
+		snprintf(buf, n, "%s", json_string_value(v));
+	else if (json_is_integer(v))
+		snprintf(buf, n, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, n, "%.4g", json_real_value(v));
+	else if (json_is_boolean(v))
+		snprintf(buf, n, "%s", json_is_true(v) ? "yes" : "no");
+	else if (json_is_array(v) && json_array_size(v))
+		json_array_foreach(v, i, e) {
+			char one[48];
+
+			if (json_is_array(e) || json_is_object(e) || json_is_null(e))
+				snprintf(one, sizeof one, "?");
+			else
+				setting_text(e, one, sizeof one);
+			used += (size_t)snprintf(buf + used, used < n ? n - used : 0, "%s%s",
+						 i ? ", " : "", one);
+			if (used >= n)
+				break;
+		}
+	else if (v)
+		snprintf(buf, n, "-");
+}
+
+static void add_name(struct bench_doc *b, const json_t *v)
+{
+	const char *name = json_string_value(v);
+
+	if (!name || b->nworkloads == sizeof b->workloads / sizeof b->workloads[0])
+		return;
+	for (size_t i = 0; i < b->nworkloads; i++)
+		if (strcmp(b->workloads[i], name) == 0)
+			return;
+	b->workloads[b->nworkloads++] = name;
+}
+
+void results_bench_doc(const struct result_file *f, struct bench_doc *b)
+{
+	static const char *const keys[BENCH_SETTINGS] = { "duration_s", "tasks", "modes",
+							  "align", "elapsed_s" };
+	const json_t *set = json_object_get(f->doc, "bench"), *said = json_object_get(set, "runs");
+	const json_t *v;
+	size_t i;
+
+	memset(b, 0, sizeof *b);
+	/* the settings' list (a workload without metrics, fault-write, is only
+	 * there), then each metric's workload the list lacks */
+	json_array_foreach(json_object_get(set, "workloads"), i, v)
+		add_name(b, v);
+	json_array_foreach(json_object_get(f->doc, "metrics"), i, v)
+		add_name(b, json_object_get(v, "workload"));
+	b->runs = f->n ? f->m[0].nruns : 0;
+	b->runs_differ = said && !(json_is_integer(said) && (size_t)json_integer_value(said) == b->runs);
+	setting_text(said, b->runs_said, sizeof b->runs_said);
+	for (size_t k = 0; k < BENCH_SETTINGS; k++) {
+		b->setting[k].key = keys[k];
+		setting_text(json_object_get(set, keys[k]), b->setting[k].text,
+			     sizeof b->setting[k].text);
+		b->setting[k].present = json_object_get(set, keys[k]) != NULL;
+	}
+	b->states = xcalloc(json_array_size(f->states) + 1, sizeof *b->states);
+	json_array_foreach(f->states, i, v) {
+		struct bench_state *s = &b->states[b->nstates++];
+		const json_t *load = json_array_get(json_object_get(v, "load"), 0);
+
+		*s = (struct bench_state){ .seconds = num(v, "seconds"),
+			.load = json_is_number(load) ? json_number_value(load) : NAN,
+			.steal_pct = num(v, "steal_pct"), .others_pct = num(v, "others_pct"),
+			.busy_pct = num(v, "busy_pct"), .cpus = num(v, "cpus"), .mhz = num(v, "mhz"),
+			.clocksource = json_string_value(json_object_get(v, "clocksource")),
+			.governor = json_string_value(json_object_get(v, "governor")) };
+	}
+}
+
+void results_bench_doc_free(struct bench_doc *b)
+{
+	free(b->states);
+	memset(b, 0, sizeof *b);
 }

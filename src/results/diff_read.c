@@ -153,7 +153,7 @@ static void read_profiles(const json_t *doc, struct diff_read *out)
 	json_array_foreach(json_object_get(doc, "profiles"), i, p) {
 		if (out->new.nprofile == sizeof out->new.profile / sizeof out->new.profile[0])
 			break;
-		out->new.profile[out->new.nprofile++] = results_profile_of(&out->names,
+		out->new.profile[out->new.nprofile++] = results_named_profile(&out->names,
 									   json_string_value(p));
 	}
 	out->old.nprofile = out->new.nprofile;

@@ -6,6 +6,7 @@
 #include "results.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -68,4 +69,64 @@ json_t *results_run_info(const char *command, int argc, char **argv)
 	json_object_set_new(doc, "time", json_string(when));
 	json_object_set_new(doc, "machine", results_machine());
 	return doc;
+}
+
+/* ---- reading: the head of any result file ---- */
+
+static const char *text(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+static bool same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static void machine_of(const json_t *m, struct machine_doc *d)
+{
+	const json_t *fam = json_object_get(m, "family"), *mod = json_object_get(m, "model"),
+		*step = json_object_get(m, "stepping"), *v;
+	size_t i, used = 0;
+
+	*d = (struct machine_doc){ .present = json_is_object(m), .vendor = text(m, "vendor"),
+		.model_name = text(m, "model_name"), .microcode = text(m, "microcode"),
+		.kernel = text(m, "kernel"), .arch = text(m, "arch"), .profile = text(m, "profile"),
+		.has_fms = json_is_integer(fam) && json_is_integer(mod) && json_is_integer(step),
+		.family = json_integer_value(fam), .model = json_integer_value(mod),
+		.stepping = json_integer_value(step) };
+	json_array_foreach(json_object_get(m, "features"), i, v)
+		if (json_is_string(v) && used < sizeof d->features)
+			used += (size_t)snprintf(d->features + used, sizeof d->features - used, "%s%s",
+						 used ? " " : "", json_string_value(v));
+}
+
+bool results_same_machine(const struct machine_doc *a, const struct machine_doc *b)
+{
+	return a->present == b->present && same_text(a->vendor, b->vendor) &&
+	       same_text(a->model_name, b->model_name) && same_text(a->microcode, b->microcode) &&
+	       same_text(a->kernel, b->kernel) && same_text(a->arch, b->arch) &&
+	       same_text(a->profile, b->profile) && a->has_fms == b->has_fms &&
+	       a->family == b->family && a->model == b->model && a->stepping == b->stepping &&
+	       strcmp(a->features, b->features) == 0;
+}
+
+void results_head_of(const json_t *doc, struct result_head *h)
+{
+	const json_t *argv = json_object_get(doc, "command_line"), *a;
+	size_t i;
+
+	*h = (struct result_head){ .time = text(doc, "time"),
+				   .tool_version = text(doc, "tool_version"),
+				   .has_argv = json_is_array(argv) };
+	machine_of(json_object_get(doc, "machine"), &h->machine);
+	h->argv = xcalloc(json_array_size(argv) + 1, sizeof *h->argv);
+	json_array_foreach(argv, i, a)
+		h->argv[h->argc++] = json_string_value(a);     /* NULL: not a string */
+}
+
+void results_head_free(struct result_head *h)
+{
+	free(h->argv);
+	memset(h, 0, sizeof *h);
 }

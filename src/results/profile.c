@@ -34,6 +34,28 @@ json_t *results_profile(const struct profile *p)
 	return doc;
 }
 
+/* straddle uarch --json: the built-in profiles, then this CPU's calibrated
+ * one (cal, from cal_path) when there is one, and the host as detected. */
+json_t *results_uarch(const struct host *h, const struct profile *cal, const char *cal_path)
+{
+	json_t *doc = results_new("uarch"), *list = json_array();
+
+	for (size_t i = 0; i < profile_count(); i++)
+		json_array_append_new(list, results_profile(profile_at(i)));
+	if (cal) {
+		json_t *o = results_profile(cal);
+
+		json_object_set_new(o, "file", json_text(cal_path));
+		json_array_append_new(list, o);
+	}
+	json_object_set_new(doc, "profiles", list);
+	json_object_set_new(doc, "host", json_pack("{s:s, s:i, s:i, s:i, s:s, s:s, s:s?}",
+		"vendor", h->vendor, "family", (int)h->family, "model", (int)h->model,
+		"stepping", (int)h->stepping, "model_name", h->model_name, "detected", h->why,
+		"profile", cal ? cal->name : h->profile ? h->profile->name : NULL));
+	return doc;
+}
+
 static json_t *rule_json(const struct calib_rule *r)
 {
 	char text[200];
@@ -238,11 +260,22 @@ static int read_profile(json_t *o, struct profile *p, struct err *e)
 }
 
 /* The head every profile file has: schema 1 of command calibrate. */
+static int check_head(const char *path, const json_t *doc, struct err *e)
+{
+	const json_t *schema = json_object_get(doc, "schema");
+	const char *cmd = json_string_value(json_object_get(doc, "command"));
+
+	if (!json_is_object(doc) || !json_is_integer(schema) || json_integer_value(schema) != 1 ||
+	    !cmd || strcmp(cmd, "calibrate") != 0)
+		return err_set(e, "%s: not a profile file: want \"schema\": 1, \"command\": "
+			       "\"calibrate\"", path);
+	return 0;
+}
+
 static json_t *load_doc(const char *path, struct err *e)
 {
 	json_error_t je;
-	json_t *doc, *schema;
-	const char *cmd;
+	json_t *doc;
 	struct err why;
 	char *buf;
 	size_t len;
@@ -255,15 +288,6 @@ static json_t *load_doc(const char *path, struct err *e)
 	free(buf);
 	if (!doc) {
 		err_set(e, "%s: not a profile file: %s (line %d)", path, je.text, je.line);
-		return NULL;
-	}
-	schema = json_object_get(doc, "schema");
-	cmd = json_string_value(json_object_get(doc, "command"));
-	if (!json_is_object(doc) || !json_is_integer(schema) || json_integer_value(schema) != 1 ||
-	    !cmd || strcmp(cmd, "calibrate") != 0) {
-		err_set(e, "%s: not a profile file: want \"schema\": 1, \"command\": \"calibrate\"",
-			path);
-		json_decref(doc);
 		return NULL;
 	}
 	return doc;
@@ -290,9 +314,8 @@ void results_profiles_forget(void)
 	free_loaded();
 }
 
-const struct profile *results_profile_load(const char *path, struct err *e)
+const struct profile *results_profile_of(const char *path, const json_t *doc, struct err *e)
 {
-	json_t *doc;
 	struct profile *p;
 	struct err inner;
 
@@ -300,7 +323,7 @@ const struct profile *results_profile_load(const char *path, struct err *e)
 		err_set(e, "%s: more than %zu profile files", path, nloaded);
 		return NULL;
 	}
-	if (!(doc = load_doc(path, e)))
+	if (check_head(path, doc, e))
 		return NULL;
 	p = xcalloc(1, sizeof *p);
 	if (read_profile(json_object_get(doc, "profile"), p, &inner)) {
@@ -308,13 +331,20 @@ const struct profile *results_profile_load(const char *path, struct err *e)
 		free((char *)p->name);
 		free((char *)p->cpus);
 		free(p);
-		json_decref(doc);
 		return NULL;
 	}
-	json_decref(doc);
 	if (!at_exit_set)
 		at_exit_set = !atexit(free_loaded);
 	loaded[nloaded++] = p;
+	return p;
+}
+
+const struct profile *results_profile_load(const char *path, struct err *e)
+{
+	json_t *doc = load_doc(path, e);
+	const struct profile *p = doc ? results_profile_of(path, doc, e) : NULL;
+
+	json_decref(doc);
 	return p;
 }
 
@@ -395,10 +425,10 @@ static int read_machine(json_t *m, struct host *h, struct err *e)
 	return 0;
 }
 
-int results_calibration_read(const char *path, struct host *h, json_t **machine,
-			     struct calib_experiment **out, size_t *n, struct err *e)
+int results_calibration_of(const char *path, const json_t *doc, struct host *h,
+			   json_t **machine, struct calib_experiment **out, size_t *n, struct err *e)
 {
-	json_t *doc = load_doc(path, e), *exps, *v;
+	const json_t *exps, *v;
 	struct err inner;
 	size_t i;
 
@@ -406,27 +436,37 @@ int results_calibration_read(const char *path, struct host *h, json_t **machine,
 	*n = 0;
 	if (machine)
 		*machine = NULL;
-	if (!doc)
+	if (check_head(path, doc, e))
 		return -1;
-	if (read_machine(json_object_get(doc, "machine"), h, &inner)) {
-		json_decref(doc);
+	if (read_machine(json_object_get(doc, "machine"), h, &inner))
 		return err_set(e, "%s: %s", path, inner.msg);
-	}
 	if (machine)
 		*machine = json_deep_copy(json_object_get(doc, "machine"));
 	exps = json_object_get(doc, "experiments");
-	if (!json_is_array(exps) || json_array_size(exps) == 0) {
-		json_decref(doc);
+	if (!json_is_array(exps) || json_array_size(exps) == 0)
 		return err_set(e, "%s: no \"experiments\"", path);
-	}
 	*out = xcalloc(json_array_size(exps), sizeof **out);
 	json_array_foreach(exps, i, v) {
 		*n = i + 1;
-		if (read_experiment(v, &(*out)[i], &inner)) {
-			json_decref(doc);
+		if (read_experiment((json_t *)v, &(*out)[i], &inner))
 			return err_set(e, "%s: experiment %zu: %s", path, i, inner.msg);
-		}
 	}
-	json_decref(doc);
 	return 0;
+}
+
+int results_calibration_read(const char *path, struct host *h, json_t **machine,
+			     struct calib_experiment **out, size_t *n, struct err *e)
+{
+	json_t *doc = load_doc(path, e);
+	int rc;
+
+	*out = NULL;
+	*n = 0;
+	if (machine)
+		*machine = NULL;
+	if (!doc)
+		return -1;
+	rc = results_calibration_of(path, doc, h, machine, out, n, e);
+	json_decref(doc);
+	return rc;
 }

@@ -190,15 +190,32 @@ static json_t *load(const char *path, struct err *e)
 
 static int read_file(const char *path, struct result_file *r, struct err *e)
 {
+	json_t *doc = load(path, e);
+	int rc;
+
+	if (!doc) {
+		memset(r, 0, sizeof *r);
+		r->path = xstrdup(path);
+		r->more = json_array();
+		return -1;
+	}
+	rc = results_file_of(path, doc, r, e);
+	json_decref(doc);
+	return rc;
+}
+
+int results_file_of(const char *path, json_t *doc, struct result_file *r, struct err *e)
+{
 	json_t *metrics, *schema, *o;
+	char kinds[64];
 	size_t i;
+	int kind;
 
 	memset(r, 0, sizeof *r);
 	r->path = xstrdup(path);
 	r->nfiles = 1;
 	r->more = json_array();
-	if (!(r->doc = load(path, e)))
-		return -1;
+	r->doc = json_incref(doc);
 	schema = json_object_get(r->doc, "schema");
 	if (!json_is_object(r->doc) || !json_is_integer(schema))
 		return err_set(e, "%s: not a result file: no \"schema\"", path);
@@ -206,12 +223,13 @@ static int read_file(const char *path, struct result_file *r, struct err *e)
 		return err_set(e, "%s: schema %lld; this straddle reads schema 1", path,
 			       (long long)json_integer_value(schema));
 	r->command = json_string_value(json_object_get(r->doc, "command"));
+	kind = result_kind_of(r->command);
+	result_kind_list(true, "or", kinds, sizeof kinds);
 	if (!r->command)
-		return err_set(e, "%s: no \"command\": not a bench, sweep or place result", path);
-	if (strcmp(r->command, "bench") != 0 && strcmp(r->command, "sweep") != 0 &&
-	    strcmp(r->command, "place") != 0)
-		return err_set(e, "%s: a %s result; compare reads bench, sweep and place results", path,
-			       r->command);
+		return err_set(e, "%s: no \"command\": not a %s result", path, kinds);
+	result_kind_list(true, "and", kinds, sizeof kinds);
+	if (kind < 0 || !result_kind(kind)->metrics)
+		return err_set(e, "%s: a %s result; compare reads %s results", path, r->command, kinds);
 	r->machine = json_object_get(r->doc, "machine");
 	metrics = json_object_get(r->doc, "metrics");
 	if (!json_is_array(metrics) || json_array_size(metrics) == 0)

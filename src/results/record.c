@@ -5,6 +5,7 @@
 #include "results.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -265,4 +266,35 @@ int results_read_record(const char *path, struct hot_run *h, struct err *e)
 	}
 	json_decref(doc);
 	return rc;
+}
+
+json_t *results_record(const struct record_doc *d)
+{
+	const struct sampling *s = d->s;
+	json_t *doc = results_run_info("record", d->argc, d->argv), *notes = json_array();
+
+	if (s->event_note[0])
+		json_array_append_new(notes, json_string(s->event_note));
+	if (s->kernel_note[0])
+		json_array_append_new(notes, json_string(s->kernel_note));
+	if (d->few && d->few[0])
+		json_array_append_new(notes, json_string(d->few));
+	if (d->kernel && d->ksyms_hidden)
+		json_array_append_new(notes, json_string("kernel symbols hidden (/proc/kallsyms "
+							 "shows no addresses): kernel samples by address only"));
+	json_object_set_new(doc, "event", json_string(s->event));
+	json_object_set_new(doc, "frequency", json_integer((json_int_t)d->hz));
+	json_object_set_new(doc, "frequency_auto", json_boolean(d->hz_auto));
+	json_object_set_new(doc, "sample_cost_ns", d->sample_cost_ns < 0 ? json_null() :
+			    json_integer((json_int_t)llround(d->sample_cost_ns)));
+	json_object_set_new(doc, "exit_status", json_integer(d->exit_status));
+	json_object_set_new(doc, "samples", json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}",
+		"total", (json_int_t)s->samples, "user", (json_int_t)(s->samples - s->kernel_samples),
+		"kernel", (json_int_t)s->kernel_samples, "unmapped", (json_int_t)s->unmapped,
+		"outside_segments", (json_int_t)d->outside, "lost", (json_int_t)s->lost));
+	json_object_set_new(doc, "files", d->files);
+	if (d->kernel)
+		json_object_set_new(doc, "kernel", d->kernel);
+	json_object_set_new(doc, "notes", notes);
+	return doc;
 }

@@ -97,6 +97,30 @@ json_t *results_machine(void);
  * line, the time (UTC) and the machine. */
 json_t *results_run_info(const char *command, int argc, char **argv);
 
+/* What every result file's head says (machine.c), read back for the page:
+ * the machine, the command line, the time and the tool's version; NULL
+ * where the file has none. Two heads name the same machine when every
+ * field the machine has agrees. */
+struct machine_doc {
+	bool present;
+	const char *vendor, *model_name, *microcode, *kernel, *arch, *profile;
+	bool has_fms;
+	long long family, model, stepping;
+	char features[64];
+};
+
+struct result_head {
+	struct machine_doc machine;
+	bool has_argv;
+	const char **argv;              /* an element NULL: not a string */
+	size_t argc;
+	const char *time, *tool_version;
+};
+
+void results_head_of(const json_t *doc, struct result_head *h);
+void results_head_free(struct result_head *h);
+bool results_same_machine(const struct machine_doc *a, const struct machine_doc *b);
+
 /* ---- bench's result file (bench.c) ---- */
 
 struct bench_run {
@@ -118,6 +142,35 @@ struct bench_record {
 
 json_t *results_bench(const struct bench_record *b);
 json_t *results_state(const struct machine_state *m);
+
+/* A bench file as the page shows it, of what results_file_of read:
+ * the workloads it names, its runs (those its samples have) and what its
+ * settings say, each setting as the file says it, and the machine's
+ * state of each run (NAN and NULL where a run has none). */
+#define BENCH_SETTINGS 5
+struct bench_state {
+	double seconds, load, steal_pct, others_pct, busy_pct, cpus, mhz;
+	const char *clocksource, *governor;
+};
+
+struct bench_doc {
+	const char *workloads[32];
+	size_t nworkloads;
+	size_t runs;
+	bool runs_differ;               /* the settings' "runs" says otherwise */
+	char runs_said[48];
+	struct {
+		const char *key;        /* duration_s, tasks, modes, align, elapsed_s */
+		bool present;
+		char text[160];
+	} setting[BENCH_SETTINGS];
+	struct bench_state *states;
+	size_t nstates;
+};
+
+struct result_file;
+void results_bench_doc(const struct result_file *f, struct bench_doc *b);
+void results_bench_doc_free(struct bench_doc *b);
 
 /* ---- diff's document (diff.c) ---- */
 
@@ -150,7 +203,7 @@ struct profile_names {
 	size_t n, cap;
 };
 
-const struct profile *results_profile_of(struct profile_names *p, const char *name);
+const struct profile *results_named_profile(struct profile_names *p, const char *name);
 void results_profile_names_free(struct profile_names *p);
 /* "0x..." (jw_hex) as a number, 0 when absent. */
 uint64_t results_addr(const json_t *o, const char *key);
@@ -223,7 +276,17 @@ void results_diff_read_free(struct diff_read *r);
 
 /* ---- sweep's result file (sweep.c) ---- */
 
-json_t *results_sweep(const struct sweep *s, const char *profile, int argc, char **argv);
+/* sweep's file: every placement's samples and verdict, and for each
+ * placed kernel against each profile the "agreement": how many of its
+ * offsets the prediction agreed with, and the offsets it predicts slow. */
+json_t *results_sweep(const struct sweep *s, const char *profile,
+		      const struct profile *const *profiles, size_t nprofiles,
+		      const struct kernel *const *kernels, size_t nkernels, int argc, char **argv);
+/* An agreement as the page reads it back. */
+struct sweep_agreement {
+	const char *kernel, *profile;
+	size_t agree, offsets;
+};
 
 /* ---- place's result file (place.c) ---- */
 
@@ -253,6 +316,30 @@ struct metric {
 	size_t nruns;
 };
 
+/* The kinds of result file (kinds.c): one table for report and compare,
+ * in the order their lists name them. */
+enum result_kind {
+	RESULT_SCAN, RESULT_DIFF, RESULT_RECORD, RESULT_BENCH, RESULT_SWEEP, RESULT_PLACE,
+	RESULT_CALIBRATE, RESULT_COMPARE, RESULT_KINDS
+};
+
+struct result_kind_info {
+	const char *command;            /* the document's "command" */
+	const char *needs;              /* a field a document of the kind has, or NULL */
+	bool metrics;                   /* metrics with runs of samples: results_read, compare */
+};
+
+const struct result_kind_info *result_kind(enum result_kind k);
+/* The kind of a document's "command", -1 for none of them. */
+int result_kind_of(const char *command);
+/* "scan, diff, ... and compare" (metrics_only: "bench, sweep and place";
+ * last: the word before the last, "and" or "or"). */
+void result_kind_list(bool metrics_only, const char *last, char *buf, size_t n);
+/* A result file of any kind, parsed (no duplicate keys), its "command" one
+ * of the kinds and the field its kind cannot lack there: the document
+ * with *kind, or NULL with one line naming the file in e. */
+json_t *results_load_any(const char *path, int *kind, struct err *e);
+
 struct result_file {
 	char *path;
 	json_t *doc;                    /* the (first) file's document */
@@ -269,6 +356,9 @@ struct result_file {
  * pooled in name order). 0, or -1 with one line, naming the file, saying
  * what is wrong with it. */
 int results_read(const char *path, struct result_file *r, struct err *e);
+/* The same of one file's document already parsed (doc: the caller's, r
+ * holds a reference of its own); results_file_free(r) also on error. */
+int results_file_of(const char *path, json_t *doc, struct result_file *r, struct err *e);
 void results_file_free(struct result_file *r);
 const struct metric *results_metric(const struct result_file *r, const char *name);
 /* m of base in r: the metric of that name, or for a kernel that base and r
@@ -287,12 +377,107 @@ struct place_arm_result {
 int results_place_arm(const struct result_file *f, const char *arm, struct place_arm_result *out);
 
 
+/* ---- sweep's and place's documents, typed (measured.c) ---- */
+
+struct measured_hazard {
+	const char *rule;               /* NULL when the file lacks it */
+	long long window;
+};
+
+/* One placement measured (a sweep's or place's metric, a calibrate
+ * experiment's point): strings borrowed from the document, numbers NAN
+ * where the file has none. */
+struct measured_point {
+	const char *kernel, *arm;       /* the kernel or function placed; place's arm */
+	double offset, loop_offset;
+	size_t n;                       /* samples */
+	bool by_floor;                  /* judged by its floor, else (an older file) its median */
+	double y, lo, hi;               /* that statistic and its 95% CI */
+	double median, ci_lo, ci_hi, gbps, ratio, p;
+	bool slow;
+	struct measured_hazard predicted[8];
+	size_t npredicted, npredicted_all;      /* kept, and in the file */
+};
+
+/* o, a placement's object, with its test's p in pkey. */
+void results_measured_point(const json_t *o, const char *pkey, struct measured_point *p);
+
+struct sweep_doc {
+	double size, cpu, resolution_ns, rounds, elapsed_s, alpha, material;
+	const char *clock_source, *stopped_by, *profile, *counters;
+	struct measured_point *pt;      /* the metrics, in the file's order */
+	size_t n;
+	struct sweep_agreement *agree;
+	size_t nagree;
+};
+
+struct place_doc {
+	const char *function, *file, *loop, *measure, *stopped_by, *profile;
+	double current, rounds, elapsed_s, identical, runs, moved;
+	struct measured_point *pt;      /* the arms, in the file's order */
+	size_t n;
+};
+
+/* A calibrate file's rules as measured and its experiments' points (the
+ * profile and the experiments' geometry: results_profile_of and
+ * results_calibration_of). */
+struct calib_rule_doc {
+	const char *rule, *experiment;
+	double window, ratio, p, ci_lo, ci_hi, half[2], with, without;
+	bool has_ci, has_halves, tested, claimed;
+};
+
+struct calib_experiment_doc {
+	const char *name, *what, *stopped_by;
+	double rounds, elapsed_s;
+	bool entry;                     /* the callee's entry placed, not a loop */
+	struct measured_point *pt;
+	double *pos;                    /* each point's position */
+	size_t npt;
+};
+
+struct calib_doc {
+	struct calib_rule_doc *rule;
+	size_t nrule;
+	struct calib_experiment_doc *x;
+	size_t nx;
+	bool has_back_end;              /* a file from before the bound has none */
+	const char *back_end_why, *loop_buffer_why;
+};
+
+/* Of a document results_file_of (sweep, place) or results_calibration_of
+ * (calibrate) read; doc lives as long as the struct. */
+void results_sweep_doc(const json_t *doc, struct sweep_doc *s);
+void results_sweep_doc_free(struct sweep_doc *s);
+void results_place_doc(const json_t *doc, struct place_doc *p);
+void results_place_doc_free(struct place_doc *p);
+void results_calib_doc(const json_t *doc, struct calib_doc *c);
+void results_calib_doc_free(struct calib_doc *c);
+
 /* A record (record.c): one sampled file with its samples per function and
  * loop of the scan r (NULL when the file could not be scanned: error says
  * why) and every sampled address; the kernel's part. */
 json_t *results_record_file(const struct hot_file *f, struct scan_result *r,
 			    const char *error);
 json_t *results_record_kernel(const struct hot_run *h);
+/* The whole record document: the sampling's event and counts, the run,
+ * the files (results_record_file's) and the kernel (results_record_kernel's
+ * or NULL), both taken; the notes the event's, the kernel's and `few`
+ * (each when set), and that kernel symbols were hidden. */
+struct record_doc {
+	int argc;
+	char **argv;                    /* straddle's own */
+	const struct sampling *s;
+	unsigned long hz;
+	bool hz_auto;                   /* chosen, not given with -F */
+	double sample_cost_ns;          /* < 0: not measured */
+	int exit_status;                /* the program's */
+	uint64_t outside;               /* samples in a file but outside its segments */
+	json_t *files, *kernel;
+	bool ksyms_hidden;
+	const char *few;                /* a note on too few samples, or "" */
+};
+json_t *results_record(const struct record_doc *d);
 /* Read a record back for scan --hot: 0, or -1 with one line in e. */
 int results_read_record(const char *path, struct hot_run *h, struct err *e);
 /* The text of `perf script -F ip,dso,sym` or its default output
@@ -303,10 +488,46 @@ int results_read_perf_script(const char *path, struct hot_run *h, struct err *e)
 /* Write `doc` to stdout ("-") or atomically to path. */
 int results_write(json_t *doc, const char *path, struct err *e);
 
+/* ---- straddle kernels --json (kernels.c) ---- */
+
+/* Every built-in kernel with the features it needs (have: this CPU's
+ * KFEAT_*, for what it lacks), and --check's counts unless check is NULL. */
+json_t *results_kernels(unsigned have, const struct kernels_check_result *check);
+
+/* ---- compare's JSON document, typed (compared.c) ---- */
+
+/* One metric against one NEW file, as compare recorded it. */
+struct compared {
+	const char *metric, *stat, *path, *verdict;
+	bool lower_is_better;
+	double base, value, base_range, range, change_pct, change_pct_mmtests, p;
+	double ci_lo, ci_hi;            /* of change_pct; NAN: none */
+	size_t base_runs, runs;
+	bool enough_runs, stands_out, significant, regression;
+};
+
+struct compare_doc {
+	const char *base;
+	double alpha, threshold, min_runs;
+	bool regression;
+	const char **warnings, **noisy;
+	size_t nwarnings, nnoisy;
+	struct compared *row;           /* metric by metric, NEW file by file */
+	size_t nrows;
+};
+
+/* 0, or -1 with the line naming path (no base, a run count that is none). */
+int results_compare_doc(const char *path, const json_t *doc, struct compare_doc *d,
+			struct err *e);
+void results_compare_doc_free(struct compare_doc *d);
+
 /* ---- profile files (profile.c) ---- */
 
 /* A profile's fields as JSON (straddle uarch --json, calibrate's file). */
 json_t *results_profile(const struct profile *p);
+/* straddle uarch --json: every built-in profile, the calibrated one of
+ * this CPU (cal, read from cal_path; NULL: none) and the host detected. */
+json_t *results_uarch(const struct host *h, const struct profile *cal, const char *cal_path);
 /* calibrate's file: `head` (results_run_info) with the profile, each
  * rule's ratio, CI, halves and verdict, the loop buffer, and every
  * experiment with its points' raw samples. Returns head. */
@@ -315,6 +536,9 @@ json_t *results_calibration(json_t *head, const struct profile *p, const struct 
 /* model.h's profile_loader: the profile of a calibrate file, kept until
  * exit, or NULL with "PATH: what is wrong" in *e. */
 const struct profile *results_profile_load(const char *path, struct err *e);
+/* The same of a document already parsed (the page of straddle report
+ * reads each file once). */
+const struct profile *results_profile_of(const char *path, const json_t *doc, struct err *e);
 /* Frees every profile loaded so far, for a process that loads profiles
  * without end (fuzz/fuzz_report.c: each input a calibrate file, read twice
  * for a page); nothing may hold one then. */
@@ -327,6 +551,8 @@ void results_profiles_forget(void);
  * calib_free(*out, *n) afterwards, also on error. */
 int results_calibration_read(const char *path, struct host *h, json_t **machine,
 			     struct calib_experiment **out, size_t *n, struct err *e);
+int results_calibration_of(const char *path, const json_t *doc, struct host *h,
+			   json_t **machine, struct calib_experiment **out, size_t *n, struct err *e);
 
 /* ---- SARIF 2.1.0 (sarif.c): scan's and diff's rows as code-scanning alerts ---- */
 

@@ -39,7 +39,7 @@ static int branch_kind_of(const char *name)
 	return BR_NONE;
 }
 
-const struct profile *results_profile_of(struct profile_names *p, const char *name)
+const struct profile *results_named_profile(struct profile_names *p, const char *name)
 {
 	if (!name)
 		name = "-";
@@ -66,7 +66,7 @@ bool results_read_hazard(const json_t *j, struct profile_names *names, struct ha
 	int rule = rule_from_name(str_of(j, "rule") ? str_of(j, "rule") : "");
 
 	memset(h, 0, sizeof *h);
-	h->profile = results_profile_of(names, str_of(j, "profile"));
+	h->profile = results_named_profile(names, str_of(j, "profile"));
 	h->rule = rule < 0 ? 0 : (uint8_t)rule;
 	h->severity = (uint8_t)int_of(j, "severity");
 	h->window = (uint16_t)int_of(j, "window");
@@ -220,7 +220,7 @@ static void read_profiles(const json_t *file, struct profile_names *names, struc
 			break;
 		if (b)
 			snprintf(r->back_end[r->nprofile], sizeof r->back_end[0], "%s", b);
-		r->profile[r->nprofile++] = results_profile_of(names, json_string_value(p));
+		r->profile[r->nprofile++] = results_named_profile(names, json_string_value(p));
 	}
 }
 

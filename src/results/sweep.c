@@ -26,9 +26,24 @@ static json_t *variant_json(const struct sweep *s, const struct variant *v)
 		"half_ratios", v->half_ratio[0], v->half_ratio[1], "p_vs_best", v->p_vs_best, "slow", v->slow, "predicted", pred, "samples", samples);
 }
 
-json_t *results_sweep(const struct sweep *s, const char *profile, int argc, char **argv)
+/* The offsets of kernel k where profile p predicts a hazard. */
+static json_t *predicted_offsets(const struct sweep *s, const struct profile *p,
+				 const struct kernel *k)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].k == k && sweep_predicts(p, &s->v[i]))
+			json_array_append_new(a, json_integer(s->v[i].offset));
+	return a;
+}
+
+json_t *results_sweep(const struct sweep *s, const char *profile,
+		      const struct profile *const *profiles, size_t nprofiles,
+		      const struct kernel *const *kernels, size_t nkernels, int argc, char **argv)
 {
 	json_t *doc = results_run_info("sweep", argc, argv), *metrics = json_array();
+	json_t *agreement = json_array();
 
 	json_object_set_new(doc, "clock", json_pack("{s:s, s:f, s:f}", "source",
 		s->clock.source, "ns_per_tick", s->clock.ns_per_tick, "resolution_ns",
@@ -42,5 +57,17 @@ json_t *results_sweep(const struct sweep *s, const char *profile, int argc, char
 	for (size_t i = 0; i < s->n; i++)
 		json_array_append_new(metrics, variant_json(s, &s->v[i]));
 	json_object_set_new(doc, "metrics", metrics);
+	/* each placed kernel against each profile: how many offsets the
+	 * prediction agreed with, and where it predicts a hazard */
+	for (size_t k = 0; k < nkernels; k++)
+		for (size_t p = 0; kernels[k]->placeable && p < nprofiles; p++) {
+			size_t total, n = sweep_profile_agreement(s, profiles[p], kernels[k], &total);
+
+			json_array_append_new(agreement, json_pack("{s:s, s:s, s:i, s:i, s:o}", "kernel",
+				kernels[k]->name, "profile", profiles[p]->name, "agree", (int)n,
+				"offsets", (int)total, "predicted",
+				predicted_offsets(s, profiles[p], kernels[k])));
+		}
+	json_object_set_new(doc, "agreement", agreement);
 	return doc;
 }

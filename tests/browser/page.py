@@ -191,7 +191,7 @@ class Page:
     def shot(self, box, scale=1, fast=True):
         """PNG of a box of the page. Fast: Chromium's quick encoder (every
         row filtered "up", which png_decode undoes at once, not byte by
-        byte); else its smallest file, for the README."""
+        byte); else its smallest file, for doc/report.md."""
         if box["width"] < 1 or box["height"] < 1:
             return b""                  # nothing drawn: region_facts says so
         clip = dict(box, scale=scale)
@@ -344,6 +344,8 @@ SECTIONS_JS = """[...document.querySelectorAll('section.result')].map(s => {
             height: Math.ceil(b.bottom + scrollY) - Math.floor(b.top + scrollY)}; };
   return {id: s.id, cls: s.className, first: s.firstElementChild ? s.firstElementChild.tagName : '',
           h2: (s.querySelector('h2') || {}).textContent || '', box: box(s),
+          top: [...((s.querySelector('table.hazards, table.changes') || {}).rows || [])].slice(1, 6)
+             .map(r => [...r.cells].map(c => c.innerText.trim()).join(' | ')),
           plots: [...s.querySelectorAll('svg[role=img]')].map(v => ({
              title: (v.querySelector(':scope > title') || {}).textContent || '', box: box(v),
              folded: !!v.closest('details:not([open])')}))};
@@ -377,7 +379,7 @@ def look(page, shots):
         s["shot"] = region_facts(img, 0, 0, img[0], img[1]) if img else {"png": False}
         plot_facts(img, s, s["box"], 1)
         if shots:
-            # The README's: the top of a tall section, its smallest PNG.
+            # doc/report.md's: the top of a tall section, its smallest PNG.
             top = dict(s["box"], height=min(s["box"]["height"], shots["height"]))
             with open(os.path.join(shots["dir"], s["id"] + ".png"), "wb") as f:
                 f.write(page.shot(top, fast=False))

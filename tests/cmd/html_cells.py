@@ -15,6 +15,8 @@ outside the page.
                                       S slow), CI whiskers, predicted bands,
                                       boundary guides with their LABELS,
                                       samples (D) of a strip plot, changes (X)
+    density TITLEID N SAMPLES         a strip plot's runs drawn as a density:
+                                      N paths, the samples they count
     verdict ID CLASS TEXT
     external WHAT                     a script, a URL, an @import
 """
@@ -125,6 +127,10 @@ def plot_counts(root):
                                       ("point", "point slow", "ci", "predicted",
                                        "boundary", "sample", "change")),
                              ",".join(labels) or "-"))
+    dense = [e for e in root.iter() if e.get("class") == "density"]
+    if dense:
+        print("density %s %d %d" % (title.get("id") if title is not None else "-", len(dense),
+                                    sum(int(e.get("data-samples", "0")) for e in dense)))
 
 
 def main():

@@ -61,9 +61,46 @@ run "$STRADDLE" scan --uarch "$TMP/bad.json" "$BE"
 expect_eq "back end bad file: exit 2" "$RC" 2
 expect_eq "back end bad file: the line" "$ERR" \
 	"straddle: $TMP/bad.json: profile: \"stores_per_cycle\" is not a whole number from 0 to 64"
-run "$STRADDLE" uarch
-expect_eq "uarch: zen5's bound" "$(printf '%s\n' "$OUT" | grep '^zen5 ' | tr -s ' ' | cut -d' ' -f8-12)" \
-	"- 10 insn, 2 st"
+run env -u COLUMNS "$STRADDLE" uarch
+expect_eq "uarch: zen5's bound (insn/st)" "$(printf '%s\n' "$OUT" | grep '^zen5 ' | tr -s ' ' | cut -d' ' -f7-8)" \
+	"- 10/2"
+# issue 23: no line longer than the terminal (80 when there is none; one
+# evidence line was 1,277 characters), the rest behind uarch NAME
+expect_eq "uarch: no line over 80 characters" "$(printf '%s\n' "$OUT" | awk 'length > 80' | wc -l)" 0
+expect_eq "uarch: a table per architecture" "$(printf '%s\n' "$OUT" | grep -c '^[a-z0-9_]*:$')" 2
+expect_eq "uarch: what a profile covers only where it fits" "$(printf '%s\n' "$OUT" | grep -c 'Intel SKL')" 0
+run env COLUMNS=120 "$STRADDLE" uarch
+expect_eq "uarch at 120 columns: skylake covers, whole" \
+	"$(printf '%s\n' "$OUT" | grep '^skylake ' | sed 's/.*  //')" "Intel SKL, SKX, KBL, CFL, CML, CLX"
+expect_eq "uarch at 120 columns: no line over 120" "$(printf '%s\n' "$OUT" | awk 'length > 120' | wc -l)" 0
+run env -u COLUMNS "$STRADDLE" uarch zen5
+expect_eq "uarch zen5: exit 0, one profile" "$RC $(printf '%s\n' "$OUT" | sed -n 1p)" "0 profile         zen5 (x86_64)"
+expect_eq "uarch zen5: its bound" "$(printf '%s\n' "$OUT" | grep '^back end')" \
+	"back end        10 instructions, 2 stores a cycle"
+expect_eq "uarch zen5: its evidence, whole, wrapped at 80" \
+	"$(printf '%s\n' "$OUT" | sed -n '/^evidence/,$p' | cut -c17- | tr '\n' ' ' | sed 's/ $//')" \
+	"$("$STRADDLE" uarch --json | jq -r '.profiles[] | select(.name == "zen5") | .evidence')"
+expect_eq "uarch zen5: no line over 80" "$(printf '%s\n' "$OUT" | awk 'length > 80' | wc -l)" 0
+run "$STRADDLE" uarch goldencove
+WC=$("$STRADDLE" uarch --json | jq -r '.profiles[] | select(.name == "goldencove") | .window_cycles')
+expect_eq "uarch goldencove: what a window more costs, measured" "$(printf '%s\n' "$OUT" | grep '^a window more')" \
+	"a window more   $(printf '%.2f' "$WC") cycles an iteration (measured)"
+run "$STRADDLE" uarch skylake
+expect_eq "uarch skylake: a window more, not measured" "$(printf '%s\n' "$OUT" | grep '^a window more')" \
+	"a window more   1 cycle an iteration (not measured: a window a cycle)"
+expect_eq "uarch skylake: the rule in words" "$(printf '%s\n' "$OUT" | grep '^branch rule')" \
+	"branch rule     jcc-erratum: branch or fused pair crossing or ending on 32"
+run "$STRADDLE" uarch zen5,skylake
+expect_eq "uarch of two: exit 2, the line" "$RC $ERR" \
+	"2 straddle: uarch: 'zen5,skylake': one profile, a name, host or a calibrate file"
+run "$STRADDLE" uarch zen9
+expect_eq "uarch of an unknown name: exit 2, the line" "$RC $ERR" \
+	"2 straddle: --uarch: no profile named 'zen9' (see 'straddle uarch')"
+run "$STRADDLE" uarch zen5 zen4
+expect_eq "uarch of two words: exit 2" "$RC $ERR" "2 straddle: uarch: unexpected argument 'zen4' (one NAME at most)"
+run "$STRADDLE" uarch "$TMP/be.json"
+expect_eq "uarch FILE: the calibrated profile of a file" "$RC $(printf '%s\n' "$OUT" | sed -n 1p)" \
+	"0 profile         calibrated (x86_64)"
 # --all says why a loop across a line has no hazard
 run "$STRADDLE" scan --all --no-source --uarch zen5 "$BE"
 expect_eq "back end --all: st4's row" "$(printf '%s\n' "$OUT" | grep '^st4 ' | tr -s ' ')" \

@@ -109,6 +109,19 @@ expect_eq "page: each section's class is its kind" \
 	"$(offenders $P sections '.cls != "result " + (.id | sub("-[0-9]+$"; ""))')" ""
 expect_eq "page: each section starts with its <h2>" \
 	"$(offenders $P sections '.first != "H2" or (.h2 | length) == 0')" ""
+# The top rows as the browser renders them (innerText: what a reader
+# sees), against the CLI's own: scan's table, and compare's changes in
+# its sign (+ is better; issue 23).
+SCAN_CLI=$("$STRADDLE" scan --uarch zen4,skylake "$FIXTURES/x86/branches" | sed -n '3,$p' |
+	grep -v -e '^[0-9]* hazards' -e '^$' | head -5 | sed -E 's/ {2,}/ | /g' | tr '\n' ';')
+expect_eq "page: scan's top rows in the browser are the CLI's" \
+	"$(q "[.pages[$P].sections[] | select(.id == \"scan-1\") | .top[]] | join(\";\")");" "$SCAN_CLI"
+ABS=$(cd "$(dirname "$STRADDLE")" && pwd)/$(basename "$STRADDLE")
+CMP_CLI=$(cd "$TMP/in" && "$ABS" compare --format csv bench.json bench2.json 2>/dev/null |
+	awk -F, 'NR > 1 { printf "%s %.2f;", $1, $9 }')
+expect_eq "page: the bench comparison's changes in the browser are compare's" \
+	"$(q "[.pages[$P].sections[] | select(.id == \"bench-compare-1\") | .top[]] | join(\";\")" |
+	   tr ';' '\n' | awk -F ' [|] ' '{ printf "%s %.2f;", $1, $6 }')" "$CMP_CLI"
 expect_eq "page: each section's screenshot is its size, drawn" "$(offenders $P sections "$NOT_DRAWN")" ""
 expect_eq "page: every section as wide as the first (one column)" \
 	"$(q ".pages[$P].sections as \$s | [\$s[] | select(.box.width != \$s[0].box.width) | .id] | join(\",\")")" ""

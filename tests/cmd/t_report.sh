@@ -182,7 +182,7 @@ for bad in "$TMP/missing.json" "$TMP/bad.json" "$TMP/nocmd.json" "$TMP/nofiles.j
 		"$(ls "$TMP" | grep -c '^bad\.html')" 0
 done
 expect_eq "bad input: what is wrong said" "$ERR" \
-	"straddle: $TMP/uarch.json: a 'uarch' result has no section in a report (one of scan, diff, record, sweep, calibrate, bench, compare)"
+	"straddle: $TMP/uarch.json: a 'uarch' result has no section in a report (one of scan, diff, record, bench, sweep, place, calibrate or compare)"
 run $R -o "$TMP/bad.html" "$TMP/nofiles.json"
 expect_eq "a scan result without its files" "$ERR" "straddle: $TMP/nofiles.json: a scan result without \"files\""
 
@@ -211,3 +211,18 @@ expect_eq "nonsense values: the 10^15-byte loop is not drawn" \
 
 run $R -o "$TMP/none.html"
 expect_eq "no result file: exit 2" "$RC" 2
+
+# ---- the page of make run, under 1 MB (issue 23) ----
+# make run's steps (Makefile: run), shorter: the default scan (this
+# machine's vDSO and C library), seed 000's loop swept, the same loop in a
+# user program moved by place (make run's comes from prove --keep, a place
+# file the same); one page of the three.
+"$STRADDLE" scan --json >"$TMP/run-scan.json"
+"$STRADDLE" sweep --time 2 -o "$TMP/run-sweep.json" clear_movq_imm >/dev/null 2>&1
+"$STRADDLE" place --func clear_loop --runs 2 -o "$TMP/run-place.json" -- "$FIXTURES/place/clear" 1000 \
+	>/dev/null 2>&1
+run $R -o "$TMP/run.html" "$TMP/run-scan.json" "$TMP/run-sweep.json" "$TMP/run-place.json"
+expect_eq "make run's page: exit 0" "$RC" 0
+expect_eq "make run's page: its sections" "$(grep -o '<section class="result [a-z]*"' "$TMP/run.html" | cut -d' ' -f3 | tr '\n' ' ')" \
+	'scan" sweep" place" '
+expect_eq "make run's page: under 1 MB" "$(($(wc -c <"$TMP/run.html") < 1000000))" 1

@@ -134,15 +134,16 @@ expect_eq "bench 1: what it measured" "$(grep -o '<p>Workloads[^<]*' "$PAGE" | s
 expect_eq "bench 1: the states of its 3 runs" "$(cells bench-1 states '[0-9]*' | cut -d'|' -f1-4 | tr '\n' ';')" \
 	"1|10.0|0.50|0.2;2|10.0|0.50|0.2;3|10.0|0.50|0.2;"
 # As bench writes it: the settings name every workload (fault-write has no
-# metric) and the runs agree; steady.json's 6th run has no state: dashes.
+# metric), the runs agree and the task counts are a list (printed "-"
+# once, issue 23); steady.json's 6th run has no state: dashes.
 python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
-d["bench"].update(workloads=["read1", "fault-write"], runs=3)
+d["bench"].update(workloads=["read1", "fault-write"], runs=3, tasks=[1, 2])
 json.dump(d, open(sys.argv[2], "w"))' "$CF/base.json" "$TMP/named.json"
 run "$STRADDLE" report -o "$TMP/named.html" "$TMP/named.json" "$CF/steady.json"
 expect_eq "bench as written: its workloads, its runs" \
 	"$RC $(grep -o '<p>Workloads[^<]*' "$TMP/named.html" | tr '\n' ';')" \
-	"0 <p>Workloads: read1, fault-write, pread-zero; runs 3.;<p>Workloads: pread-zero; runs 6 (its settings say 5).;"
+	"0 <p>Workloads: read1, fault-write, pread-zero; runs 3; tasks 1, 2.;<p>Workloads: pread-zero; runs 6 (its settings say 5).;"
 $CELLS "$TMP/named.html" >"$TMP/named.cells"
 expect_eq "bench: a run without a state" "$(grep '^row bench-2 states 6 ' "$TMP/named.cells")" \
 	"row bench-2 states 6 6 | - | - | - | - | - | - | - | - | -"
@@ -157,19 +158,22 @@ expect_eq "bench 1: a rate run's row" "$(cells bench-1 data base.json | sed -n 5
 	"base.json|2|2|98|99|100|99"
 # As t_compare.sh works them out: 10.5 -> 12.7 ns, Welch t 7.0759, df
 # 2.6240, p 0.0088908; the 95% CI of the change 2.2 -+ t(0.025, 2.624)
-# 3.45662 x se 0.310913 ns of 10.5: +10.72% to +31.19%. read1: 100 -> 95,
-# df 4, -5 -+ 2.776445 x 0.8165%: -7.27% to -2.73%. Each file is one
+# 3.45662 x se 0.310913 ns of 10.5: +10.72% to +31.19% slower, which in
+# compare's sign (+ is better, what its table prints; issue 23: the page
+# drew +3.07 where the table said -3.07%) is -20.95 [-31.19, -10.72].
+# read1: 100 -> 95, df 4, -5 -+ 2.776445 x 0.8165%: -7.27% to -2.73%,
+# worse, and a rate: the same in both signs. Each file is one
 # invocation and the page has no drift between invocations: no verdict
 # (issue 22), the test's figures shown.
 expect_eq "bench compared: the regression row" \
 	"$(cells bench-compare-1 changes pread_z100k | sed -n 1p)" \
-	"pread_z100k|slow.json|median|10.5|12.7|+20.95|[+10.72, +31.19]|0.00889|inconclusive: one invocation a side|p below alpha: a side of one invocation needs the drift between invocations (--drift DIR, or a BASE of bench --invocations), or 3 invocations a side"
+	"pread_z100k|slow.json|median|10.5|12.7|-20.95|[-31.19, -10.72]|0.00889|inconclusive: one invocation a side|p below alpha: a side of one invocation needs the drift between invocations (--drift DIR, or a BASE of bench --invocations), or 3 invocations a side"
 expect_eq "bench compared: the rate row" \
 	"$(cells bench-compare-1 changes read1.per_process_ops | sed -n 1p)" \
 	"read1.per_process_ops|slow.json|mean|100|95|-5.00|[-7.27, -2.73]|0.0036|inconclusive: one invocation a side|p below alpha: a side of one invocation needs the drift between invocations (--drift DIR, or a BASE of bench --invocations), or 3 invocations a side"
 expect_eq "bench compared: inconclusive, and why" \
 	"$(cells bench-compare-1 changes pread_z100k | sed -n 2p)" \
-	"pread_z100k|slow1.json|median|10.5|12.5|+19.05|-|-|inconclusive|3:1 runs: a verdict needs 3 on each side"
+	"pread_z100k|slow1.json|median|10.5|12.5|-19.05|-|-|inconclusive|3:1 runs: a verdict needs 3 on each side"
 # The changes at a glance: 4 rows (2 metrics x 2 new files), a whisker
 # where there is a CI (slow.json's two), then the table.
 expect_eq "bench compared: the change plot" "$(plot bench-compare-1-changes)" "0 0 2 0 0 0 4 -"
@@ -182,7 +186,7 @@ expect_eq "bench compared: each side's state" "$(cells bench-compare-1 states 'b
 # ---- a compare document ----
 expect_eq "compare document: the regression row, its CI" \
 	"$(cells compare-1 changes pread_z100k | sed -n 1p | cut -d'|' -f3-)" \
-	"median|10.5|12.7|+20.95|[+10.72, +31.19]|0.00889|REGRESSION|p 0.00889, the gap above both ranges, beyond the 2% threshold"
+	"median|10.5|12.7|-20.95|[-31.19, -10.72]|0.00889|REGRESSION|p 0.00889, the gap above both ranges, beyond the 2% threshold"
 expect_eq "compare document: inconclusive, and why" \
 	"$(cells compare-1 changes read1.per_process_ops | sed -n 2p | cut -d'|' -f3-)" \
 	"mean|100|94|-6.00|-|-|inconclusive|3:1 runs: a verdict needs 3 on each side"
@@ -222,3 +226,78 @@ expect_eq "report back end: why" \
 # a file from before the bound has no such rows
 expect_eq "report back end: none in the old file" \
 	"$(grep -cE '^row calibrate-1 profile [0-9]* (issue_width|stores_per_cycle) ' "$TMP/cells")" 0
+
+# ---- real bench files: a page under 1 MB (issue 23) ----
+# Three runs of gettime and pread-zero on this machine: gettime's cold
+# clocks take up to 10,000 calls a run, one dot each made a 16 MB page of
+# one file and 60 MB of two. A plot of more than 150 samples draws each
+# run as their density, one path a run that counts every sample (100 dots
+# a run still made 0.9 MB of these two).
+for side in A B; do
+	"$STRADDLE" bench gettime pread-zero --runs 3 --duration 0.1 -o "$TMP/bench$side.json" >/dev/null 2>&1
+done
+run "$STRADDLE" report -o "$TMP/benchA.html" "$TMP/benchA.json"
+expect_eq "3-run bench: exit 0" "$RC" 0
+expect_eq "3-run bench: the page under 1 MB" "$(($(wc -c <"$TMP/benchA.html") < 1000000))" 1
+run "$STRADDLE" report -o "$TMP/benchAB.html" "$TMP/benchA.json" "$TMP/benchB.json"
+expect_eq "two 3-run benches compared: the page under 1 MB" "$(($(wc -c <"$TMP/benchAB.html") < 1000000))" 1
+$CELLS "$TMP/benchAB.html" >"$TMP/ab.cells"
+COLD=$(jq '[.metrics[] | .name] | index("gettime.cold.monotonic") + 1' "$TMP/benchA.json")
+COLD_N=$(jq '[.metrics[] | select(.name == "gettime.cold.monotonic") | .runs[].samples | length] | add' \
+	"$TMP/benchA.json")
+expect_eq "bench: the cold clock's runs each above 100 samples" \
+	"$(jq '[.metrics[] | select(.name == "gettime.cold.monotonic") | .runs[].samples | length > 100] | all' \
+	   "$TMP/benchA.json")" true
+expect_eq "bench 1, the cold clock: 3 density paths counting every sample" \
+	"$(grep "^density bench-1-m$COLD-title " "$TMP/ab.cells" | cut -d' ' -f3-)" "3 $COLD_N"
+expect_eq "bench 1, the cold clock: no dot a sample" \
+	"$(grep "^plot bench-1-m$COLD-title " "$TMP/ab.cells" | cut -d' ' -f8)" 0
+COLD_NB=$(jq '[.metrics[] | select(.name == "gettime.cold.monotonic") | .runs[].samples | length] | add' \
+	"$TMP/benchB.json")
+expect_eq "compared, the cold clock: both sides' runs, every sample" \
+	"$(grep "^density bench-compare-1-m$COLD-title " "$TMP/ab.cells" | cut -d' ' -f3-)" "6 $((COLD_N + COLD_NB))"
+# the same sign as straddle compare's table (mmtests': + is better)
+CLI=$("$STRADDLE" compare --format csv "$TMP/benchA.json" "$TMP/benchB.json" 2>/dev/null |
+	awk -F, 'NR > 1 { printf "%s %.2f;", $1, $9 }')
+PAGE_CH=$(grep '^row bench-compare-1 changes [1-9]' "$TMP/ab.cells" | sed 's/^row [^ ]* [^ ]* [0-9]* //' |
+	awk -F ' [|] ' '{ printf "%s %.2f;", $1, $6 }')
+expect_eq "compared: each change in compare's sign" "$PAGE_CH" "$CLI"
+expect_eq "compare's csv: its change_pct_mmtests column" \
+	"$("$STRADDLE" compare --format csv "$TMP/benchA.json" "$TMP/benchB.json" 2>/dev/null | head -1 | cut -d, -f9)" \
+	change_pct_mmtests
+
+# ---- a sweep of every offset of a page: under 1 MB ----
+# 4096 placements of clear_movq_imm (the fixture's 12 repeated): a table
+# row and a point with its whisker each made 2 MB. Over 128 offsets the
+# table is by the loop's place in its line (64 rows: offsets, slow,
+# predicted, median and worst ratio); over 512 points the plot is its line.
+python3 -c 'import json, sys, copy
+d = json.load(open(sys.argv[1]))
+ms = [m for m in d["metrics"] if m["kernel"] == "clear_movq_imm"]
+out = []
+for o in range(4096):
+    m = copy.deepcopy(ms[o % len(ms)])
+    m.update(offset=o, loop_offset=(o + 17) % 64, name="clear_movq_imm@%d" % o)
+    out.append(m)
+d["metrics"] = out
+d["agreement"] = [a for a in d["agreement"] if a["kernel"] == "clear_movq_imm"]
+json.dump(d, open(sys.argv[2], "w"))' "$SW" "$TMP/sw4096.json"
+run "$STRADDLE" report -o "$TMP/sw4096.html" "$TMP/sw4096.json"
+expect_eq "sweep of 4096 offsets: exit 0" "$RC" 0
+expect_eq "sweep of 4096 offsets: the page under 1 MB" "$(($(wc -c <"$TMP/sw4096.html") < 1000000))" 1
+$CELLS "$TMP/sw4096.html" >"$TMP/sw4096.cells"
+SLOW=$(jq '[.metrics[] | select(.slow)] | length' "$TMP/sw4096.json")
+PRED=$(jq '[.metrics[] | select(.predicted | length > 0)] | length' "$TMP/sw4096.json")
+expect_eq "sweep of 4096 offsets: a row per place in the line, 64 offsets each" \
+	"$(grep '^row sweep-1 by-line [1-9]' "$TMP/sw4096.cells" | awk -F ' [|] ' '{ n++; s += $2 } END { print n, s }')" "64 4096"
+expect_eq "sweep of 4096 offsets: every slow and predicted offset counted" \
+	"$(grep '^row sweep-1 by-line [1-9]' "$TMP/sw4096.cells" | awk -F ' [|] ' '{ s += $3; p += $4 } END { print s, p }')" \
+	"$SLOW $PRED"
+expect_eq "sweep of 4096 offsets: line 51 (offset 34 and each 64th after)" \
+	"$(grep '^row sweep-1 by-line [0-9]* 51 ' "$TMP/sw4096.cells" | sed 's/^row sweep-1 by-line [0-9]* //')" \
+	"51 | 64 | $(jq '[.metrics[] | select(.loop_offset == 51 and .slow)] | length' "$TMP/sw4096.json") | $(jq '[.metrics[] | select(.loop_offset == 51 and (.predicted | length > 0))] | length' "$TMP/sw4096.json") | $(jq -r '[.metrics[] | select(.loop_offset == 51) | .ratio] | sort | (.[31] + .[32]) / 2 | . * 1000 | round / 1000 | tostring' "$TMP/sw4096.json" | awk '{ printf "%.3f", $1 }') | $(jq '[.metrics[] | select(.loop_offset == 51) | .ratio] | max' "$TMP/sw4096.json" | awk '{ printf "%.3f", $1 }')"
+expect_eq "sweep of 4096 offsets: the plot, well-formed, its table right after" \
+	"$(grep -c '^svg sweep-1 ok clear_movq_imm' "$TMP/sw4096.cells") $(grep '^svg-alt sweep-1 ' "$TMP/sw4096.cells")" \
+	"1 svg-alt sweep-1 ok"
+expect_eq "sweep of 4096 offsets: the plot is its line, no marker or whisker" \
+	"$(grep '^plot sweep-1-k1-title ' "$TMP/sw4096.cells" | cut -d' ' -f3-5)" "0 0 0"

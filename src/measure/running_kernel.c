@@ -46,7 +46,7 @@ static int by_addr(const void *a, const void *b)
 	return (x->addr > y->addr) - (x->addr < y->addr);
 }
 
-void kernel_describe(struct hot_run *h)
+void running_kernel_describe(struct hot_run *h)
 {
 	struct utsname u;
 	char line[512], name[256];

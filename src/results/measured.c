@@ -1,0 +1,206 @@
+/* Typed readers of the documents whose metrics are placements measured
+ * one by one: sweep's (a kernel at each code offset) and place's (a loop
+ * of a real program at each offset of its line), for the page of straddle
+ * report, which renders these structs and walks no JSON of them. The
+ * file was validated first (results_file_of: names, kernels, offsets,
+ * samples); what a hand-edited file lacks here is NAN, NULL or false, and
+ * the page prints "-" for it. */
+#include "results.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double num(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static double num_at(const json_t *o, const char *key, size_t i)
+{
+	const json_t *v = json_array_get(json_object_get(o, key), i);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+/* What a placement was judged by: sweep, place and calibrate compare
+ * floors (the 10th percentile: stats/floor.c says why not the median), so
+ * a point with a floor is judged by it with the floor's CI (a calibrate
+ * file has only the samples it comes from: computed here), an older file
+ * by its median and the median's CI. */
+static void judged(const json_t *o, struct measured_point *p)
+{
+	const json_t *a = json_object_get(o, "samples"), *v;
+	struct summary sum;
+	double *x;
+	size_t i;
+
+	p->by_floor = json_is_number(json_object_get(o, "floor"));
+	if (!p->by_floor) {
+		p->y = p->median, p->lo = p->ci_lo, p->hi = p->ci_hi;
+		return;
+	}
+	p->y = num(o, "floor");
+	if (json_is_array(json_object_get(o, "floor_ci"))) {
+		p->lo = num_at(o, "floor_ci", 0), p->hi = num_at(o, "floor_ci", 1);
+		return;
+	}
+	x = xcalloc(json_array_size(a) + 1, sizeof *x);
+	json_array_foreach(a, i, v)
+		x[i] = json_number_value(v);
+	stats_summarize(x, json_array_size(a), 1, true, &sum);
+	free(x);
+	p->lo = sum.floor_lo, p->hi = sum.floor_hi;
+}
+
+void results_measured_point(const json_t *o, const char *pkey, struct measured_point *p)
+{
+	const json_t *pred = json_object_get(o, "predicted"), *h;
+	size_t i;
+
+	*p = (struct measured_point){ .kernel = str(o, "kernel"), .arm = str(o, "arm"),
+		.offset = num(o, "offset"), .loop_offset = num(o, "loop_offset"),
+		.n = json_array_size(json_object_get(o, "samples")) };
+	p->median = num(o, "median");
+	p->ci_lo = num_at(o, "ci", 0), p->ci_hi = num_at(o, "ci", 1);
+	p->gbps = num(o, "gbps");
+	p->ratio = num(o, "ratio");
+	p->p = num(o, pkey);
+	p->slow = json_is_true(json_object_get(o, "slow"));
+	judged(o, p);
+	json_array_foreach(pred, i, h) {
+		if (p->npredicted == sizeof p->predicted / sizeof p->predicted[0])
+			break;
+		p->predicted[p->npredicted++] = (struct measured_hazard){ str(h, "rule"),
+			(long long)json_integer_value(json_object_get(h, "window")) };
+	}
+	p->npredicted_all = json_is_array(pred) ? json_array_size(pred) : 0;
+}
+
+static struct measured_point *points_of(const json_t *metrics, size_t *n)
+{
+	struct measured_point *p = xcalloc(json_array_size(metrics) + 1, sizeof *p);
+	const json_t *m;
+	size_t i;
+
+	json_array_foreach(metrics, i, m)
+		results_measured_point(m, "p_vs_best", &p[i]);
+	*n = json_array_size(metrics);
+	return p;
+}
+
+void results_sweep_doc(const json_t *doc, struct sweep_doc *s)
+{
+	const json_t *sw = json_object_get(doc, "sweep"), *c = json_object_get(doc, "clock"), *a;
+	size_t i;
+
+	*s = (struct sweep_doc){ .size = num(sw, "size"), .cpu = num(sw, "cpu"),
+		.resolution_ns = num(c, "resolution_ns"), .rounds = num(sw, "rounds"),
+		.elapsed_s = num(sw, "elapsed_s"), .alpha = num(sw, "alpha"),
+		.material = num(sw, "material"), .clock_source = str(c, "source"),
+		.stopped_by = str(sw, "stopped_by"), .profile = str(sw, "profile"),
+		.counters = str(sw, "counters") };
+	s->pt = points_of(json_object_get(doc, "metrics"), &s->n);
+	s->agree = xcalloc(json_array_size(json_object_get(doc, "agreement")) + 1, sizeof *s->agree);
+	json_array_foreach(json_object_get(doc, "agreement"), i, a)
+		s->agree[s->nagree++] = (struct sweep_agreement){ str(a, "kernel"), str(a, "profile"),
+			(size_t)json_integer_value(json_object_get(a, "agree")),
+			(size_t)json_integer_value(json_object_get(a, "offsets")) };
+}
+
+void results_sweep_doc_free(struct sweep_doc *s)
+{
+	free(s->pt);
+	free(s->agree);
+	memset(s, 0, sizeof *s);
+}
+
+void results_place_doc(const json_t *doc, struct place_doc *p)
+{
+	const json_t *pl = json_object_get(doc, "place"), *c = json_object_get(doc, "output_check");
+
+	*p = (struct place_doc){ .function = str(pl, "function"), .file = str(pl, "file"),
+		.loop = str(pl, "loop"), .measure = str(pl, "measure"),
+		.stopped_by = str(pl, "stopped_by"), .profile = str(pl, "profile"),
+		.current = num(pl, "current"), .rounds = num(pl, "rounds"),
+		.elapsed_s = num(pl, "elapsed_s"), .identical = num(c, "identical"),
+		.runs = num(c, "runs"), .moved = num(json_object_get(doc, "moved"), "functions") };
+	p->pt = points_of(json_object_get(doc, "metrics"), &p->n);
+}
+
+void results_place_doc_free(struct place_doc *p)
+{
+	free(p->pt);
+	memset(p, 0, sizeof *p);
+}
+
+/* ---- a calibrate file's rules and experiments ---- */
+
+static void rule_of(const json_t *r, struct calib_rule_doc *d)
+{
+	const json_t *pl = json_object_get(r, "placements");
+
+	*d = (struct calib_rule_doc){ .rule = str(r, "rule"), .experiment = str(r, "experiment"),
+		.window = num(r, "window"), .ratio = num(r, "ratio"), .p = num(r, "p"),
+		.ci_lo = num_at(r, "ci", 0), .ci_hi = num_at(r, "ci", 1),
+		.half[0] = num_at(r, "halves", 0), .half[1] = num_at(r, "halves", 1),
+		.with = num(pl, "with"), .without = num(pl, "without"),
+		.has_ci = json_is_array(json_object_get(r, "ci")),
+		.has_halves = json_is_array(json_object_get(r, "halves")),
+		.tested = json_is_true(json_object_get(r, "tested")),
+		.claimed = json_is_true(json_object_get(r, "claimed")) };
+}
+
+static void experiment_of(const json_t *ej, struct calib_experiment_doc *x)
+{
+	const json_t *pts = json_object_get(ej, "points"), *o;
+	size_t i;
+
+	*x = (struct calib_experiment_doc){ .name = str(ej, "name"), .what = str(ej, "what"),
+		.stopped_by = str(ej, "stopped_by"), .rounds = num(ej, "rounds"),
+		.elapsed_s = num(ej, "elapsed_s"), .entry = json_is_true(json_object_get(ej, "entry")) };
+	x->pt = xcalloc(json_array_size(pts) + 1, sizeof *x->pt);
+	x->pos = xcalloc(json_array_size(pts) + 1, sizeof *x->pos);
+	json_array_foreach(pts, i, o) {
+		results_measured_point(o, "p", &x->pt[i]);
+		x->pos[i] = num(o, "pos");
+	}
+	x->npt = json_array_size(pts);
+}
+
+void results_calib_doc(const json_t *doc, struct calib_doc *c)
+{
+	const json_t *rules = json_object_get(doc, "rules"), *exps = json_object_get(doc, "experiments");
+	const json_t *v;
+	size_t i;
+
+	memset(c, 0, sizeof *c);
+	c->rule = xcalloc(json_array_size(rules) + 1, sizeof *c->rule);
+	json_array_foreach(rules, i, v)
+		rule_of(v, &c->rule[c->nrule++]);
+	c->x = xcalloc(json_array_size(exps) + 1, sizeof *c->x);
+	json_array_foreach(exps, i, v)
+		experiment_of(v, &c->x[c->nx++]);
+	if (json_object_get(doc, "back_end"))
+		c->back_end_why = str(json_object_get(doc, "back_end"), "why");
+	c->has_back_end = json_object_get(doc, "back_end") != NULL;
+	c->loop_buffer_why = str(json_object_get(doc, "loop_buffer"), "why");
+}
+
+void results_calib_doc_free(struct calib_doc *c)
+{
+	for (size_t i = 0; i < c->nx; i++) {
+		free(c->x[i].pt);
+		free(c->x[i].pos);
+	}
+	free(c->x);
+	free(c->rule);
+	memset(c, 0, sizeof *c);
+}
