@@ -45,6 +45,10 @@ static int add_file(void *cmd, const char *opt, const char *value)
 		complain(opt, "at most %d files", PLACE_MAX_FILES);
 		return -1;
 	}
+	if (!*value) {  /* an unset variable in a script: "--file $LIB" */
+		complain(opt, "an empty path");
+		return -1;
+	}
 	c->files[c->nfiles++] = value;
 	return 0;
 }

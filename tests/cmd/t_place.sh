@@ -125,6 +125,7 @@ place_err "static" "straddle: $P/static: a static executable: the preload librar
 	--func fill -- "$P/static"
 place_err "no command" "straddle: no-such-command: no such command in PATH" \
 	--func work -- no-such-command
+place_err "empty --file" "straddle: --file: an empty path" --file "" --func work -- "$P/moved-pie"
 place_err "nothing to move" "straddle: place: name what to move: --func GLOB or --loop ADDR" \
 	-- "$P/moved-pie"
 place_err "never loaded" \
