@@ -49,43 +49,6 @@ void html_textf(FILE *out, const char *fmt, ...)
 	html_text(out, buf);
 }
 
-/* A string, number or yes/no as text; false (nothing printed) for
- * anything else. */
-static bool html_scalar(FILE *out, const json_t *v)
-{
-	if (json_is_string(v))
-		html_text(out, json_string_value(v));
-	else if (json_is_integer(v))
-		fprintf(out, "%lld", (long long)json_integer_value(v));
-	else if (json_is_real(v))
-		fprintf(out, "%.4g", json_real_value(v));
-	else if (json_is_boolean(v))
-		fputs(json_is_true(v) ? "yes" : "no", out);
-	else
-		return false;
-	return true;
-}
-
-/* A field of obj; an array of them ", " between (bench's "tasks": [1]
- * printed "-", issue 23), "?" for an element that is none. */
-void html_field(FILE *out, const json_t *obj, const char *key)
-{
-	const json_t *v = json_object_get(obj, key), *e;
-	size_t i;
-
-	if (html_scalar(out, v))
-		return;
-	if (!json_is_array(v) || !json_array_size(v)) {
-		fputs("-", out);
-		return;
-	}
-	json_array_foreach(v, i, e) {
-		fputs(i ? ", " : "", out);
-		if (!html_scalar(out, e))
-			fputs("?", out);
-	}
-}
-
 void html_more(FILE *out, size_t shown, size_t total, const char *what)
 {
 	if (shown < total)
@@ -149,38 +112,6 @@ void table_html(const struct table *t, FILE *out, const char *class)
 const char *text_or(const char *s, const char *absent)
 {
 	return s ? s : absent;
-}
-
-double doc_num(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-double doc_num_at(const json_t *o, const char *key, size_t i)
-{
-	const json_t *v = json_array_get(json_object_get(o, key), i);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-const char *doc_str(const json_t *o, const char *key, const char *absent)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	return s ? s : absent;
-}
-
-bool doc_list_has(const json_t *list, const char *name)
-{
-	const json_t *v;
-	size_t i;
-
-	json_array_foreach(list, i, v)
-		if (json_string_value(v) && strcmp(json_string_value(v), name) == 0)
-			return true;
-	return false;
 }
 
 void cell_text(char *buf, size_t n, const char *fmt, double v)

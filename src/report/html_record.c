@@ -7,11 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static long long int_of(const json_t *o, const char *key)
-{
-	return json_integer_value(json_object_get(o, key));
-}
-
 static void share(char *buf, size_t n, long long part, long long whole)
 {
 	snprintf(buf, n, "%.1f", whole > 0 ? 100.0 * (double)part / (double)whole : 0.0);
@@ -19,26 +14,22 @@ static void share(char *buf, size_t n, long long part, long long whole)
 
 /* "loop-straddles-window 64 B (zen5): .p2align 4 (+6 B)", one per hazard
  * the record's scan saw. */
-static void hazard_list(const json_t *hazards, struct strbuf *b)
+static void hazard_list(const struct record_loop_read *l, struct strbuf *b)
 {
-	const json_t *j;
-	size_t i;
-
-	json_array_foreach(hazards, i, j) {
-		struct profile_names names = { 0 };
-		struct hazard h;
+	for (size_t i = 0; i < l->nhazard; i++) {
+		const struct record_hazard_read *h = &l->hazard[i];
 		char fix[128];
 
-		results_read_hazard(j, &names, &h);
-		format_fix(&h, fix, sizeof fix);
-		results_profile_names_free(&names);
-		sb_addf(b, "%s%s %lld B (%s): %s", i ? "; " : "", doc_str(j, "rule", "-"),
-			int_of(j, "window"), doc_str(j, "profile", "-"), fix);
+		format_fix(&h->h, fix, sizeof fix);
+		sb_addf(b, "%s%s %lld B (%s): %s", i ? "; " : "", text_or(h->rule, "-"), h->window,
+			text_or(h->profile, "-"), fix);
 	}
 }
 
 struct hot_row {
-	const json_t *file, *row;       /* a loop or a function of the record */
+	const struct record_file_read *file;
+	const struct record_loop_read *loop;            /* a loop, or */
+	const struct record_function_read *function;    /* a function of the record */
 	long long samples;
 };
 
@@ -50,43 +41,47 @@ static int by_samples(const void *a, const void *b)
 }
 
 /* Every file's loops (or functions), hottest first across the files. */
-static size_t hottest(const json_t *files, const char *key, struct hot_row **out)
+static size_t hottest(const struct record_read *r, bool loops, struct hot_row **out)
 {
-	const json_t *f, *l;
-	size_t i, j, n = 0, cap = 0;
+	size_t n = 0, cap = 0;
 	struct hot_row *v = NULL;
 
-	json_array_foreach(files, i, f)
-		json_array_foreach(json_object_get(f, key), j, l) {
+	for (size_t i = 0; i < r->nfile; i++) {
+		const struct record_file_read *f = &r->file[i];
+		size_t m = loops ? f->nloop : f->nfunction;
+
+		for (size_t j = 0; j < m; j++) {
 			GROW(v, cap, n + 1);
-			v[n++] = (struct hot_row){ f, l, int_of(l, "samples") };
+			v[n++] = loops ? (struct hot_row){ f, &f->loop[j], NULL, f->loop[j].samples } :
+				(struct hot_row){ f, NULL, &f->function[j], f->function[j].samples };
 		}
+	}
 	if (n)
 		qsort(v, n, sizeof *v, by_samples);
 	*out = v;
 	return n;
 }
 
-static void record_files(FILE *out, const json_t *files, long long total)
+static void record_files(FILE *out, const struct record_read *r)
 {
 	static const char *const cols[] = { "file", ">samples", ">% of all", "build id", "note" };
-	size_t n = json_array_size(files), shown = n < HTML_ROWS ? n : HTML_ROWS;
+	size_t shown = r->nfile < HTML_ROWS ? r->nfile : HTML_ROWS;
 	struct table t;
 
 	table_init(&t, 5, cols);
 	t.wrap[0] = t.wrap[4] = true;
 	for (size_t i = 0; i < shown; i++) {
-		const json_t *f = json_array_get(files, i);
+		const struct record_file_read *f = &r->file[i];
 		char s[24], p[16];
 
-		snprintf(s, sizeof s, "%lld", int_of(f, "samples"));
-		share(p, sizeof p, int_of(f, "samples"), total);
-		table_row(&t, doc_str(f, "path", "-"), s, p, doc_str(f, "build_id", "-"),
-			  json_object_get(f, "error") ? doc_str(f, "error", "-") : "");
+		snprintf(s, sizeof s, "%lld", f->samples);
+		share(p, sizeof p, f->samples, r->total);
+		table_row(&t, text_or(f->path, "-"), s, p, text_or(f->build_id, "-"),
+			  f->has_error ? text_or(f->error, "-") : "");
 	}
 	table_html(&t, out, "files");
 	table_free(&t);
-	html_more(out, shown, n, "files");
+	html_more(out, shown, r->nfile, "files");
 }
 
 static void record_loops_plot(FILE *out, const struct report_input *in, const struct hot_row *v,
@@ -106,8 +101,8 @@ static void record_loops_plot(FILE *out, const struct report_input *in, const st
 		double y = 4 + (double)i * BAR_H;
 
 		fprintf(out, "<text x=\"%d\" y=\"%.0f\" class=\"rec-lbl\">", LBL - 6, y + 15);
-		html_text(out, doc_str(v[i].row, "function", "-"));
-		fprintf(out, " %s</text>\n", doc_str(v[i].row, "start", "-"));
+		html_text(out, text_or(v[i].loop->function, "-"));
+		fprintf(out, " %s</text>\n", text_or(v[i].loop->start, "-"));
 		fprintf(out, "<rect x=\"%d\" y=\"%.0f\" width=\"%.1f\" height=\"%d\" class=\"rec-bar\"/>\n",
 			LBL, y + 2, pct / 100.0 * (W - LBL - 70), BAR_H - 6);
 		fprintf(out, "<text x=\"%.1f\" y=\"%.0f\" class=\"rec-val\">%.1f%%</text>\n",
@@ -118,13 +113,12 @@ static void record_loops_plot(FILE *out, const struct report_input *in, const st
 	fputs("</svg>\n", out);
 }
 
-static void record_loops(FILE *out, const struct report_input *in, const json_t *files,
-			 long long total)
+static void record_loops(FILE *out, const struct report_input *in, const struct record_read *r)
 {
 	static const char *const cols[] = { "file", "function", "start", "end", ">bytes",
 		">depth", ">samples", ">% of all", ">% of file", "hazards" };
 	struct hot_row *v;
-	size_t n = hottest(files, "loops", &v), shown = n < HTML_ROWS ? n : HTML_ROWS;
+	size_t n = hottest(r, true, &v), shown = n < HTML_ROWS ? n : HTML_ROWS;
 	struct strbuf hz = { 0 };
 	struct table t;
 
@@ -134,23 +128,23 @@ static void record_loops(FILE *out, const struct report_input *in, const json_t 
 		free(v);
 		return;
 	}
-	record_loops_plot(out, in, v, n, total);
+	record_loops_plot(out, in, v, n, r->total);
 	table_init(&t, 10, cols);
 	t.wrap[0] = t.wrap[1] = t.wrap[9] = true;
 	for (size_t i = 0; i < shown; i++) {
-		const json_t *l = v[i].row;
+		const struct record_loop_read *l = v[i].loop;
 		char b[24], d[24], s[24], p[16], pf[16];
 
-		snprintf(b, sizeof b, "%" PRIu64, results_addr(l, "end") - results_addr(l, "start"));
-		snprintf(d, sizeof d, "%lld", int_of(l, "depth"));
+		snprintf(b, sizeof b, "%" PRIu64, l->bytes);
+		snprintf(d, sizeof d, "%lld", l->depth);
 		snprintf(s, sizeof s, "%lld", v[i].samples);
-		share(p, sizeof p, v[i].samples, total);
-		share(pf, sizeof pf, v[i].samples, int_of(v[i].file, "samples"));
+		share(p, sizeof p, v[i].samples, r->total);
+		share(pf, sizeof pf, v[i].samples, v[i].file->samples);
 		sb_reset(&hz);
-		hazard_list(json_object_get(l, "hazards"), &hz);
-		table_row(&t, doc_str(v[i].file, "path", "-"), doc_str(l, "function", "-"),
-			  doc_str(l, "start", "-"),
-			  doc_str(l, "end", "-"), b, d, s, p, pf, hz.len ? sb_str(&hz) : "none");
+		hazard_list(l, &hz);
+		table_row(&t, text_or(v[i].file->path, "-"), text_or(l->function, "-"),
+			  text_or(l->start, "-"), text_or(l->end, "-"), b, d, s, p, pf,
+			  hz.len ? sb_str(&hz) : "none");
 	}
 	table_html(&t, out, "loops");
 	table_free(&t);
@@ -159,14 +153,13 @@ static void record_loops(FILE *out, const struct report_input *in, const json_t 
 	free(v);
 }
 
-static void record_functions(FILE *out, const json_t *files, const json_t *kernel,
-			     long long total)
+static void record_functions(FILE *out, const struct record_read *r)
 {
 	static const char *const cols[] = { "file", "function", "address", ">samples",
 		">% of all" };
 	struct hot_row *v;
-	size_t n = hottest(files, "functions", &v), shown = n < HTML_ROWS ? n : HTML_ROWS;
-	size_t nk = json_array_size(json_object_get(kernel, "functions"));
+	size_t n = hottest(r, false, &v), shown = n < HTML_ROWS ? n : HTML_ROWS;
+	size_t nk = r->nkernel_function;
 	struct table t;
 
 	fputs("<h4>Hottest functions</h4>\n", out);
@@ -176,17 +169,17 @@ static void record_functions(FILE *out, const json_t *files, const json_t *kerne
 		char s[24], p[16];
 
 		snprintf(s, sizeof s, "%lld", v[i].samples);
-		share(p, sizeof p, v[i].samples, total);
-		table_row(&t, doc_str(v[i].file, "path", "-"), doc_str(v[i].row, "name", "-"),
-			  doc_str(v[i].row, "addr", "-"), s, p);
+		share(p, sizeof p, v[i].samples, r->total);
+		table_row(&t, text_or(v[i].file->path, "-"), text_or(v[i].function->name, "-"),
+			  text_or(v[i].function->addr, "-"), s, p);
 	}
 	for (size_t i = 0; i < nk && i < HTML_ROWS; i++) {
-		const json_t *f = json_array_get(json_object_get(kernel, "functions"), i);
+		const struct record_function_read *f = &r->kernel_function[i];
 		char s[24], p[16];
 
-		snprintf(s, sizeof s, "%lld", int_of(f, "samples"));
-		share(p, sizeof p, int_of(f, "samples"), total);
-		table_row(&t, "[kernel]", doc_str(f, "name", "-"), doc_str(f, "addr", "-"), s, p);
+		snprintf(s, sizeof s, "%lld", f->samples);
+		share(p, sizeof p, f->samples, r->total);
+		table_row(&t, "[kernel]", text_or(f->name, "-"), text_or(f->addr, "-"), s, p);
 	}
 	table_html(&t, out, "functions");
 	table_free(&t);
@@ -195,32 +188,36 @@ static void record_functions(FILE *out, const json_t *files, const json_t *kerne
 	free(v);
 }
 
+/* A field the writer makes an integer, "-" when a file has none. */
+static void int_or_dash(FILE *out, bool has, long long v)
+{
+	if (has)
+		fprintf(out, "%lld", v);
+	else
+		fputs("-", out);
+}
+
 void html_section_record(FILE *out, const struct report_input *in)
 {
-	const json_t *s = json_object_get(in->doc, "samples"), *files = json_object_get(in->doc,
-										   "files");
-	const json_t *note;
-	long long total = int_of(s, "total");
-	size_t i;
+	const struct record_read *r = &in->record;
 
 	html_section_begin(out, in, "record");
-	fprintf(out, "<p class=\"summary\">%lld samples of ", total);
-	html_field(out, in->doc, "event");
+	fprintf(out, "<p class=\"summary\">%lld samples of ", r->total);
+	html_text(out, text_or(r->event, "-"));
 	fputs(" at ", out);
-	html_field(out, in->doc, "frequency");
+	int_or_dash(out, r->has_frequency, r->frequency);
 	fprintf(out, " Hz: %lld in user space, %lld in the kernel, %lld unmapped, %lld lost; "
-		"the program's exit status ", int_of(s, "user"), int_of(s, "kernel"),
-		int_of(s, "unmapped"), int_of(s, "lost"));
-	html_field(out, in->doc, "exit_status");
+		"the program's exit status ", r->user, r->kernel, r->unmapped, r->lost);
+	int_or_dash(out, r->has_exit_status, r->exit_status);
 	fputs(".</p>\n", out);
-	json_array_foreach(json_object_get(in->doc, "notes"), i, note) {
+	for (size_t i = 0; i < r->nnote; i++) {
 		fputs("<p class=\"note\">", out);
-		html_text(out, json_string_value(note));
+		html_text(out, r->note[i]);
 		fputs("</p>\n", out);
 	}
-	record_loops(out, in, files, total);
-	record_functions(out, files, json_object_get(in->doc, "kernel"), total);
+	record_loops(out, in, r);
+	record_functions(out, r);
 	fputs("<h4>Sampled files</h4>\n", out);
-	record_files(out, files, total);
+	record_files(out, r);
 	html_section_end(out);
 }

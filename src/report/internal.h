@@ -13,8 +13,6 @@
 void html_text(FILE *out, const char *s);
 /* printf, escaped. */
 void html_textf(FILE *out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A field of obj as text: strings escaped, numbers printed, else "-". */
-void html_field(FILE *out, const json_t *obj, const char *key);
 /* "<p class="more">N more rows not shown (of TOTAL).</p>" when shown < total. */
 void html_more(FILE *out, size_t shown, size_t total, const char *what);
 /* <section class="result KIND" id="KIND-N"><h2>HEADING: path</h2>, and </section>. */
@@ -29,16 +27,6 @@ void html_svg_begin(FILE *out, const char *id, const char *title, unsigned width
  * aligned columns get class="num", wrapping ones class="wrap". */
 void table_html(const struct table *t, FILE *out, const char *class);
 
-/* A number field of o (of element i of an array field), NAN when absent:
- * a hand-edited file prints "-", never garbage. (doc_: a document's
- * field; jansson's own json_ prefix is not ours to use.) */
-double doc_num(const json_t *o, const char *key);
-double doc_num_at(const json_t *o, const char *key, size_t i);
-/* A string field of o, `absent` when it is not there (the layout
- * sections print "-", the measured ones ""). */
-const char *doc_str(const json_t *o, const char *key, const char *absent);
-/* Whether the array list has the string name. */
-bool doc_list_has(const json_t *list, const char *name);
 /* A string a typed reader left NULL (the file lacks it) as `absent`. */
 const char *text_or(const char *s, const char *absent);
 /* v printed by fmt into a table cell, "-" when it is not finite. */

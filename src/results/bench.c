@@ -108,13 +108,6 @@ json_t *results_bench(const struct bench_record *b)
 
 /* ---- reading, for the page ---- */
 
-static double num(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
 /* A setting as the file says it: a string, a number (%.4g) or a list of
  * them (", " between, "?" for anything else); "" when it is absent. */
 static void setting_text(const json_t *v, char *buf, size_t n)
@@ -189,10 +182,10 @@ void results_bench_doc(const struct result_file *f, struct bench_doc *b)
 		struct bench_state *s = &b->states[b->nstates++];
 		const json_t *load = json_array_get(json_object_get(v, "load"), 0);
 
-		*s = (struct bench_state){ .seconds = num(v, "seconds"),
+		*s = (struct bench_state){ .seconds = doc_num(v, "seconds"),
 			.load = json_is_number(load) ? json_number_value(load) : NAN,
-			.steal_pct = num(v, "steal_pct"), .others_pct = num(v, "others_pct"),
-			.busy_pct = num(v, "busy_pct"), .cpus = num(v, "cpus"), .mhz = num(v, "mhz"),
+			.steal_pct = doc_num(v, "steal_pct"), .others_pct = doc_num(v, "others_pct"),
+			.busy_pct = doc_num(v, "busy_pct"), .cpus = doc_num(v, "cpus"), .mhz = doc_num(v, "mhz"),
 			.clocksource = json_string_value(json_object_get(v, "clocksource")),
 			.governor = json_string_value(json_object_get(v, "governor")) };
 	}

@@ -9,18 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double num(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static const char *str(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
-
 static bool yes(const json_t *o, const char *key)
 {
 	return json_is_true(json_object_get(o, key));
@@ -43,15 +31,15 @@ static void entry_of(const json_t *m, const json_t *e, struct compared *c)
 {
 	const json_t *ci = json_object_get(e, "change_ci");
 
-	*c = (struct compared){ .metric = str(m, "name"), .stat = str(m, "stat"),
-		.path = str(e, "path"), .verdict = str(e, "verdict"),
-		.lower_is_better = !str(m, "direction") || strcmp(str(m, "direction"), "higher") != 0,
-		.base = num(m, "value"), .value = num(e, "value"),
+	*c = (struct compared){ .metric = doc_str(m, "name"), .stat = doc_str(m, "stat"),
+		.path = doc_str(e, "path"), .verdict = doc_str(e, "verdict"),
+		.lower_is_better = !doc_str(m, "direction") || strcmp(doc_str(m, "direction"), "higher") != 0,
+		.base = doc_num(m, "value"), .value = doc_num(e, "value"),
 		.base_runs = (size_t)json_integer_value(json_object_get(e, "base_runs")),
 		.runs = (size_t)json_integer_value(json_object_get(e, "runs")),
-		.base_range = num(e, "base_range"), .range = num(e, "range"),
-		.change_pct = num(e, "change_pct"), .change_pct_mmtests = num(e, "change_pct_mmtests"),
-		.p = num(e, "p"), .ci_lo = NAN, .ci_hi = NAN,
+		.base_range = doc_num(e, "base_range"), .range = doc_num(e, "range"),
+		.change_pct = doc_num(e, "change_pct"), .change_pct_mmtests = doc_num(e, "change_pct_mmtests"),
+		.p = doc_num(e, "p"), .ci_lo = NAN, .ci_hi = NAN,
 		.enough_runs = yes(e, "enough_runs"), .stands_out = yes(e, "stands_out"),
 		.significant = yes(e, "significant"), .regression = yes(e, "regression") };
 	if (json_is_array(ci)) {
@@ -95,8 +83,8 @@ int results_compare_doc(const char *path, const json_t *doc, struct compare_doc 
 
 	json_array_foreach(metrics, i, m)
 		cap += json_array_size(json_object_get(m, "new"));
-	*d = (struct compare_doc){ .base = str(doc, "base"), .alpha = num(doc, "alpha"),
-		.threshold = num(doc, "threshold"), .min_runs = num(doc, "min_runs"),
+	*d = (struct compare_doc){ .base = doc_str(doc, "base"), .alpha = doc_num(doc, "alpha"),
+		.threshold = doc_num(doc, "threshold"), .min_runs = doc_num(doc, "min_runs"),
 		.regression = yes(doc, "regression") };
 	d->warnings = strings(json_object_get(doc, "warnings"), &d->nwarnings);
 	d->noisy = strings(json_object_get(doc, "noisy"), &d->nnoisy);

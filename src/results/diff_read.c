@@ -7,16 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static long long int_of(const json_t *o, const char *key)
-{
-	return json_integer_value(json_object_get(o, key));
-}
-
-static const char *str_of(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
-
 /* Room for every change's functions, loops, pieces and hazards on a side. */
 static void count_side(const json_t *doc, const char *side, const char *which, size_t *loops,
 		       size_t *hazards, size_t *pieces)
@@ -101,9 +91,9 @@ static void read_loop_change(struct diff_read *out, const json_t *ch)
 {
 	struct layout_change *c = &out->d.v[out->d.n];
 	const json_t *lo = json_object_get(ch, "old"), *ln = json_object_get(ch, "new");
-	const char *name = str_of(ch, "function");
-	uint64_t samples = (uint64_t)int_of(ch, "samples");
-	int cause = cause_from_name(str_of(ch, "cause") ? str_of(ch, "cause") : "");
+	const char *name = doc_str(ch, "function");
+	uint64_t samples = (uint64_t)doc_int(ch, "samples");
+	int cause = cause_from_name(doc_str(ch, "cause") ? doc_str(ch, "cause") : "");
 
 	*c = (struct layout_change){ .cold = json_is_true(json_object_get(ch, "cold")),
 				     .cause = (uint8_t)(cause < 0 ? CAUSE_CHANGED : cause) };
@@ -117,7 +107,7 @@ static void read_loop_change(struct diff_read *out, const json_t *ch)
 	else if (c->lold)
 		((struct loop_report *)c->lold)->samples = samples;
 	c->resized = c->lold && c->lnew && c->lold->bytes != c->lnew->bytes;
-	out->source[out->d.n] = str_of(c->lnew ? ln : lo, "source");
+	out->source[out->d.n] = doc_str(c->lnew ? ln : lo, "source");
 	change_hazards(out, ch, c);
 	out->d.n++;
 }
@@ -125,18 +115,18 @@ static void read_loop_change(struct diff_read *out, const json_t *ch)
 static void read_entry_change(struct diff_read *out, const json_t *ch)
 {
 	struct layout_change *c = &out->d.v[out->d.n];
-	const char *name = str_of(ch, "name");
-	uint64_t samples = (uint64_t)int_of(ch, "samples");
-	int cause = cause_from_name(str_of(ch, "cause") ? str_of(ch, "cause") : "");
+	const char *name = doc_str(ch, "name");
+	uint64_t samples = (uint64_t)doc_int(ch, "samples");
+	int cause = cause_from_name(doc_str(ch, "cause") ? doc_str(ch, "cause") : "");
 
 	*c = (struct layout_change){ .entry = true, .cold = json_is_true(json_object_get(ch, "cold")),
 				     .cause = (uint8_t)(cause < 0 ? CAUSE_CHANGED : cause) };
 	if (json_is_string(json_object_get(ch, "old_addr")))
 		c->fold = side_func(&out->old, name, results_addr(ch, "old_addr"),
-				    (uint64_t)int_of(ch, "old_size"), 0);
+				    (uint64_t)doc_int(ch, "old_size"), 0);
 	if (json_is_string(json_object_get(ch, "new_addr")))
 		c->fnew = side_func(&out->new, name, results_addr(ch, "new_addr"),
-				    (uint64_t)int_of(ch, "new_size"), samples);
+				    (uint64_t)doc_int(ch, "new_size"), samples);
 	else if (c->fold)
 		((struct func_report *)c->fold)->samples = samples;
 	if (!c->fold && !c->fnew)       /* neither side: a document's nonsense */
@@ -167,13 +157,13 @@ static void read_samples(const json_t *doc, struct diff_read *out)
 	const json_t *folded = json_object_get(json_object_get(doc, "summary"), "folded");
 
 	out->new.hot = out->old.hot = json_is_object(s);
-	out->new.run_samples = out->old.run_samples = (uint64_t)int_of(s, "run");
-	out->old.file_samples = (uint64_t)int_of(s, "old");
-	out->new.file_samples = (uint64_t)int_of(s, "new");
+	out->new.run_samples = out->old.run_samples = (uint64_t)doc_int(s, "run");
+	out->old.file_samples = (uint64_t)doc_int(s, "old");
+	out->new.file_samples = (uint64_t)doc_int(s, "new");
 	out->min_share = json_is_number(json_object_get(folded, "min_share")) ?
 			 json_number_value(json_object_get(folded, "min_share")) : SCAN_MIN_SHARE;
-	out->folded_new_rows = (size_t)int_of(folded, "new_rows");
-	out->folded_fixed_rows = (size_t)int_of(folded, "fixed_rows");
+	out->folded_new_rows = (size_t)doc_int(folded, "new_rows");
+	out->folded_fixed_rows = (size_t)doc_int(folded, "fixed_rows");
 }
 
 /* Names of a JSON array as a mask of 1 << lookup(name). */
@@ -196,7 +186,7 @@ static void read_gate(const json_t *g, struct diff_read_gate *out)
 {
 	out->known = json_is_object(g);
 	out->fails = json_is_true(json_object_get(g, "fails"));
-	out->exit_status = (int)int_of(g, "exit_status");
+	out->exit_status = (int)doc_int(g, "exit_status");
 	out->rules = mask_of(json_object_get(g, "fail_on"), rule_from_name);
 	out->causes = mask_of(json_object_get(g, "causes"), cause_from_name);
 }
@@ -208,27 +198,27 @@ static void read_summary(const json_t *doc, struct diff_read *out)
 	struct layout_diff *d = &out->d;
 	size_t i;
 
-	d->hazards_added = (size_t)int_of(s, "new_hazards");
-	d->hazards_removed = (size_t)int_of(s, "fixed_hazards");
-	d->loops_resized = (size_t)int_of(s, "loops_resized");
-	d->loops_added = (size_t)int_of(s, "loops_added");
-	d->loops_removed = (size_t)int_of(s, "loops_removed");
-	d->funcs_matched = (size_t)int_of(s, "functions_matched");
-	d->funcs_unchanged = (size_t)int_of(s, "functions_unchanged");
-	d->funcs_only_old = (size_t)int_of(s, "functions_only_old");
-	d->funcs_only_new = (size_t)int_of(s, "functions_only_new");
-	d->funcs_cold_left_out = (size_t)int_of(s, "functions_cold_left_out");
+	d->hazards_added = (size_t)doc_int(s, "new_hazards");
+	d->hazards_removed = (size_t)doc_int(s, "fixed_hazards");
+	d->loops_resized = (size_t)doc_int(s, "loops_resized");
+	d->loops_added = (size_t)doc_int(s, "loops_added");
+	d->loops_removed = (size_t)doc_int(s, "loops_removed");
+	d->funcs_matched = (size_t)doc_int(s, "functions_matched");
+	d->funcs_unchanged = (size_t)doc_int(s, "functions_unchanged");
+	d->funcs_only_old = (size_t)doc_int(s, "functions_only_old");
+	d->funcs_only_new = (size_t)doc_int(s, "functions_only_new");
+	d->funcs_cold_left_out = (size_t)doc_int(s, "functions_cold_left_out");
 	for (int c = 0; c < NCAUSE; c++) {
-		d->added_by[c] = (size_t)int_of(nb, cause_name(c));
-		d->removed_by[c] = (size_t)int_of(fb, cause_name(c));
+		d->added_by[c] = (size_t)doc_int(nb, cause_name(c));
+		d->removed_by[c] = (size_t)doc_int(fb, cause_name(c));
 	}
 	out->renamed = xcalloc(json_array_size(json_object_get(doc, "renamed")) + 1,
 			       sizeof *out->renamed);
 	json_array_foreach(json_object_get(doc, "renamed"), i, r)
 		out->renamed[out->nrenamed++] = (struct diff_read_rename){
-			str_of(r, "old") ? str_of(r, "old") : "-", str_of(r, "new") ? str_of(r, "new") : "-",
-			str_of(r, "by") ? str_of(r, "by") : "-" };
-	d->nrenamed = (size_t)int_of(s, "functions_renamed");
+			doc_str(r, "old") ? doc_str(r, "old") : "-", doc_str(r, "new") ? doc_str(r, "new") : "-",
+			doc_str(r, "by") ? doc_str(r, "by") : "-" };
+	d->nrenamed = (size_t)doc_int(s, "functions_renamed");
 }
 
 void results_read_diff(const json_t *doc, struct diff_read *out)
@@ -255,8 +245,8 @@ void results_read_diff(const json_t *doc, struct diff_read *out)
 		read_loop_change(out, ch);
 	json_array_foreach(funcs, i, ch)
 		read_entry_change(out, ch);
-	out->old_path = str_of(doc, "old") ? str_of(doc, "old") : "-";
-	out->new_path = str_of(doc, "new") ? str_of(doc, "new") : "-";
+	out->old_path = doc_str(doc, "old") ? doc_str(doc, "old") : "-";
+	out->new_path = doc_str(doc, "new") ? doc_str(doc, "new") : "-";
 	read_gate(json_object_get(doc, "gate"), &out->gate);
 	read_summary(doc, out);
 }

@@ -11,25 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double num(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static double num_at(const json_t *o, const char *key, size_t i)
-{
-	const json_t *v = json_array_get(json_object_get(o, key), i);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static const char *str(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
-
 /* What a placement was judged by: sweep, place and calibrate compare
  * floors (the 10th percentile: stats/floor.c says why not the median), so
  * a point with a floor is judged by it with the floor's CI (a calibrate
@@ -47,9 +28,9 @@ static void judged(const json_t *o, struct measured_point *p)
 		p->y = p->median, p->lo = p->ci_lo, p->hi = p->ci_hi;
 		return;
 	}
-	p->y = num(o, "floor");
+	p->y = doc_num(o, "floor");
 	if (json_is_array(json_object_get(o, "floor_ci"))) {
-		p->lo = num_at(o, "floor_ci", 0), p->hi = num_at(o, "floor_ci", 1);
+		p->lo = doc_num_at(o, "floor_ci", 0), p->hi = doc_num_at(o, "floor_ci", 1);
 		return;
 	}
 	x = xcalloc(json_array_size(a) + 1, sizeof *x);
@@ -65,20 +46,20 @@ void results_measured_point(const json_t *o, const char *pkey, struct measured_p
 	const json_t *pred = json_object_get(o, "predicted"), *h;
 	size_t i;
 
-	*p = (struct measured_point){ .kernel = str(o, "kernel"), .arm = str(o, "arm"),
-		.offset = num(o, "offset"), .loop_offset = num(o, "loop_offset"),
+	*p = (struct measured_point){ .kernel = doc_str(o, "kernel"), .arm = doc_str(o, "arm"),
+		.offset = doc_num(o, "offset"), .loop_offset = doc_num(o, "loop_offset"),
 		.n = json_array_size(json_object_get(o, "samples")) };
-	p->median = num(o, "median");
-	p->ci_lo = num_at(o, "ci", 0), p->ci_hi = num_at(o, "ci", 1);
-	p->gbps = num(o, "gbps");
-	p->ratio = num(o, "ratio");
-	p->p = num(o, pkey);
+	p->median = doc_num(o, "median");
+	p->ci_lo = doc_num_at(o, "ci", 0), p->ci_hi = doc_num_at(o, "ci", 1);
+	p->gbps = doc_num(o, "gbps");
+	p->ratio = doc_num(o, "ratio");
+	p->p = doc_num(o, pkey);
 	p->slow = json_is_true(json_object_get(o, "slow"));
 	judged(o, p);
 	json_array_foreach(pred, i, h) {
 		if (p->npredicted == sizeof p->predicted / sizeof p->predicted[0])
 			break;
-		p->predicted[p->npredicted++] = (struct measured_hazard){ str(h, "rule"),
+		p->predicted[p->npredicted++] = (struct measured_hazard){ doc_str(h, "rule"),
 			(long long)json_integer_value(json_object_get(h, "window")) };
 	}
 	p->npredicted_all = json_is_array(pred) ? json_array_size(pred) : 0;
@@ -101,16 +82,16 @@ void results_sweep_doc(const json_t *doc, struct sweep_doc *s)
 	const json_t *sw = json_object_get(doc, "sweep"), *c = json_object_get(doc, "clock"), *a;
 	size_t i;
 
-	*s = (struct sweep_doc){ .size = num(sw, "size"), .cpu = num(sw, "cpu"),
-		.resolution_ns = num(c, "resolution_ns"), .rounds = num(sw, "rounds"),
-		.elapsed_s = num(sw, "elapsed_s"), .alpha = num(sw, "alpha"),
-		.material = num(sw, "material"), .clock_source = str(c, "source"),
-		.stopped_by = str(sw, "stopped_by"), .profile = str(sw, "profile"),
-		.counters = str(sw, "counters") };
+	*s = (struct sweep_doc){ .size = doc_num(sw, "size"), .cpu = doc_num(sw, "cpu"),
+		.resolution_ns = doc_num(c, "resolution_ns"), .rounds = doc_num(sw, "rounds"),
+		.elapsed_s = doc_num(sw, "elapsed_s"), .alpha = doc_num(sw, "alpha"),
+		.material = doc_num(sw, "material"), .clock_source = doc_str(c, "source"),
+		.stopped_by = doc_str(sw, "stopped_by"), .profile = doc_str(sw, "profile"),
+		.counters = doc_str(sw, "counters") };
 	s->pt = points_of(json_object_get(doc, "metrics"), &s->n);
 	s->agree = xcalloc(json_array_size(json_object_get(doc, "agreement")) + 1, sizeof *s->agree);
 	json_array_foreach(json_object_get(doc, "agreement"), i, a)
-		s->agree[s->nagree++] = (struct sweep_agreement){ str(a, "kernel"), str(a, "profile"),
+		s->agree[s->nagree++] = (struct sweep_agreement){ doc_str(a, "kernel"), doc_str(a, "profile"),
 			(size_t)json_integer_value(json_object_get(a, "agree")),
 			(size_t)json_integer_value(json_object_get(a, "offsets")) };
 }
@@ -126,12 +107,12 @@ void results_place_doc(const json_t *doc, struct place_doc *p)
 {
 	const json_t *pl = json_object_get(doc, "place"), *c = json_object_get(doc, "output_check");
 
-	*p = (struct place_doc){ .function = str(pl, "function"), .file = str(pl, "file"),
-		.loop = str(pl, "loop"), .measure = str(pl, "measure"),
-		.stopped_by = str(pl, "stopped_by"), .profile = str(pl, "profile"),
-		.current = num(pl, "current"), .rounds = num(pl, "rounds"),
-		.elapsed_s = num(pl, "elapsed_s"), .identical = num(c, "identical"),
-		.runs = num(c, "runs"), .moved = num(json_object_get(doc, "moved"), "functions") };
+	*p = (struct place_doc){ .function = doc_str(pl, "function"), .file = doc_str(pl, "file"),
+		.loop = doc_str(pl, "loop"), .measure = doc_str(pl, "measure"),
+		.stopped_by = doc_str(pl, "stopped_by"), .profile = doc_str(pl, "profile"),
+		.current = doc_num(pl, "current"), .rounds = doc_num(pl, "rounds"),
+		.elapsed_s = doc_num(pl, "elapsed_s"), .identical = doc_num(c, "identical"),
+		.runs = doc_num(c, "runs"), .moved = doc_num(json_object_get(doc, "moved"), "functions") };
 	p->pt = points_of(json_object_get(doc, "metrics"), &p->n);
 }
 
@@ -147,11 +128,11 @@ static void rule_of(const json_t *r, struct calib_rule_doc *d)
 {
 	const json_t *pl = json_object_get(r, "placements");
 
-	*d = (struct calib_rule_doc){ .rule = str(r, "rule"), .experiment = str(r, "experiment"),
-		.window = num(r, "window"), .ratio = num(r, "ratio"), .p = num(r, "p"),
-		.ci_lo = num_at(r, "ci", 0), .ci_hi = num_at(r, "ci", 1),
-		.half[0] = num_at(r, "halves", 0), .half[1] = num_at(r, "halves", 1),
-		.with = num(pl, "with"), .without = num(pl, "without"),
+	*d = (struct calib_rule_doc){ .rule = doc_str(r, "rule"), .experiment = doc_str(r, "experiment"),
+		.window = doc_num(r, "window"), .ratio = doc_num(r, "ratio"), .p = doc_num(r, "p"),
+		.ci_lo = doc_num_at(r, "ci", 0), .ci_hi = doc_num_at(r, "ci", 1),
+		.half[0] = doc_num_at(r, "halves", 0), .half[1] = doc_num_at(r, "halves", 1),
+		.with = doc_num(pl, "with"), .without = doc_num(pl, "without"),
 		.has_ci = json_is_array(json_object_get(r, "ci")),
 		.has_halves = json_is_array(json_object_get(r, "halves")),
 		.tested = json_is_true(json_object_get(r, "tested")),
@@ -163,14 +144,14 @@ static void experiment_of(const json_t *ej, struct calib_experiment_doc *x)
 	const json_t *pts = json_object_get(ej, "points"), *o;
 	size_t i;
 
-	*x = (struct calib_experiment_doc){ .name = str(ej, "name"), .what = str(ej, "what"),
-		.stopped_by = str(ej, "stopped_by"), .rounds = num(ej, "rounds"),
-		.elapsed_s = num(ej, "elapsed_s"), .entry = json_is_true(json_object_get(ej, "entry")) };
+	*x = (struct calib_experiment_doc){ .name = doc_str(ej, "name"), .what = doc_str(ej, "what"),
+		.stopped_by = doc_str(ej, "stopped_by"), .rounds = doc_num(ej, "rounds"),
+		.elapsed_s = doc_num(ej, "elapsed_s"), .entry = json_is_true(json_object_get(ej, "entry")) };
 	x->pt = xcalloc(json_array_size(pts) + 1, sizeof *x->pt);
 	x->pos = xcalloc(json_array_size(pts) + 1, sizeof *x->pos);
 	json_array_foreach(pts, i, o) {
 		results_measured_point(o, "p", &x->pt[i]);
-		x->pos[i] = num(o, "pos");
+		x->pos[i] = doc_num(o, "pos");
 	}
 	x->npt = json_array_size(pts);
 }
@@ -189,9 +170,9 @@ void results_calib_doc(const json_t *doc, struct calib_doc *c)
 	json_array_foreach(exps, i, v)
 		experiment_of(v, &c->x[c->nx++]);
 	if (json_object_get(doc, "back_end"))
-		c->back_end_why = str(json_object_get(doc, "back_end"), "why");
+		c->back_end_why = doc_str(json_object_get(doc, "back_end"), "why");
 	c->has_back_end = json_object_get(doc, "back_end") != NULL;
-	c->loop_buffer_why = str(json_object_get(doc, "loop_buffer"), "why");
+	c->loop_buffer_why = doc_str(json_object_get(doc, "loop_buffer"), "why");
 }
 
 void results_calib_doc_free(struct calib_doc *c)

@@ -298,3 +298,92 @@ json_t *results_record(const struct record_doc *d)
 	json_object_set_new(doc, "notes", notes);
 	return doc;
 }
+
+/* ---- a record read back whole, for the page ---- */
+
+static void read_functions(const json_t *a, struct record_function_read **out, size_t *n)
+{
+	const json_t *o;
+	size_t i;
+
+	*n = json_array_size(a);
+	*out = xcalloc(*n + 1, sizeof **out);
+	json_array_foreach(a, i, o)
+		(*out)[i] = (struct record_function_read){ doc_str(o, "name"), doc_str(o, "addr"),
+							   doc_int(o, "samples") };
+}
+
+static void read_loop(const json_t *o, struct profile_names *names, struct record_loop_read *l)
+{
+	const json_t *a = json_object_get(o, "hazards"), *j;
+	size_t i;
+
+	*l = (struct record_loop_read){ doc_str(o, "function"), doc_str(o, "start"),
+		doc_str(o, "end"), results_addr(o, "end") - results_addr(o, "start"),
+		doc_int(o, "depth"), doc_int(o, "samples"), NULL, json_array_size(a) };
+	l->hazard = xcalloc(l->nhazard + 1, sizeof *l->hazard);
+	json_array_foreach(a, i, j) {
+		struct record_hazard_read *h = &l->hazard[i];
+
+		h->rule = doc_str(j, "rule");
+		h->profile = doc_str(j, "profile");
+		h->window = doc_int(j, "window");
+		results_read_hazard(j, names, &h->h);
+	}
+}
+
+static void read_file_doc(const json_t *o, struct profile_names *names, struct record_file_read *f)
+{
+	const json_t *loops = json_object_get(o, "loops");
+
+	*f = (struct record_file_read){ doc_str(o, "path"), doc_str(o, "build_id"),
+		doc_str(o, "error"), json_object_get(o, "error") != NULL, doc_int(o, "samples"),
+		NULL, json_array_size(loops), NULL, 0 };
+	read_functions(json_object_get(o, "functions"), &f->function, &f->nfunction);
+	f->loop = xcalloc(f->nloop + 1, sizeof *f->loop);
+	for (size_t i = 0; i < f->nloop; i++)
+		read_loop(json_array_get(loops, i), names, &f->loop[i]);
+}
+
+void results_record_read(const json_t *doc, struct record_read *r)
+{
+	const json_t *s = json_object_get(doc, "samples"), *files = json_object_get(doc, "files");
+	const json_t *notes = json_object_get(doc, "notes");
+
+	memset(r, 0, sizeof *r);
+	r->event = doc_str(doc, "event");
+	r->has_frequency = json_is_integer(json_object_get(doc, "frequency"));
+	r->frequency = doc_int(doc, "frequency");
+	r->has_exit_status = json_is_integer(json_object_get(doc, "exit_status"));
+	r->exit_status = doc_int(doc, "exit_status");
+	r->total = doc_int(s, "total");
+	r->user = doc_int(s, "user");
+	r->kernel = doc_int(s, "kernel");
+	r->unmapped = doc_int(s, "unmapped");
+	r->lost = doc_int(s, "lost");
+	r->nnote = json_array_size(notes);
+	r->note = xcalloc(r->nnote + 1, sizeof *r->note);
+	for (size_t i = 0; i < r->nnote; i++)
+		r->note[i] = json_string_value(json_array_get(notes, i));
+	r->nfile = json_array_size(files);
+	r->file = xcalloc(r->nfile + 1, sizeof *r->file);
+	for (size_t i = 0; i < r->nfile; i++)
+		read_file_doc(json_array_get(files, i), &r->names, &r->file[i]);
+	read_functions(json_object_get(json_object_get(doc, "kernel"), "functions"),
+		       &r->kernel_function, &r->nkernel_function);
+}
+
+void results_record_read_free(struct record_read *r)
+{
+	for (size_t i = 0; i < r->nfile; i++) {
+		for (size_t k = 0; k < r->file[i].nloop; k++)
+			free(r->file[i].loop[k].hazard);
+		free(r->file[i].loop);
+		free(r->file[i].function);
+	}
+	free(r->file);
+	free(r->note);
+	free(r->kernel_function);
+	results_profile_names_free(&r->names);
+	memset(r, 0, sizeof *r);
+}

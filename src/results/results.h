@@ -17,6 +17,15 @@
  * invalid bytes become U+FFFD. */
 json_t *json_text(const char *s);
 
+/* A field of a document as the readers take it (fields.c): an integer (0
+ * when absent or not one), a number (NAN), element i of an array of
+ * numbers (NAN), a string (NULL). doc_: a document's field; jansson's own
+ * json_ prefix is not ours to use. */
+long long doc_int(const json_t *o, const char *key);
+double doc_num(const json_t *o, const char *key);
+double doc_num_at(const json_t *o, const char *key, size_t i);
+const char *doc_str(const json_t *o, const char *key);
+
 /* A compact JSON writer to a FILE (writer.c), for the documents that can
  * be tens of megabytes. A jw writes one value (jw_open first); its bytes
  * reach the FILE in blocks, the last when that value's bracket closes.
@@ -480,6 +489,55 @@ struct record_doc {
 json_t *results_record(const struct record_doc *d);
 /* Read a record back for scan --hot: 0, or -1 with one line in e. */
 int results_read_record(const char *path, struct hot_run *h, struct err *e);
+/* A record document read back whole for the page (strings borrowed from
+ * it, NULL where it has none; numbers 0): each file's loops and functions
+ * in the file's order (most samples first, as results_record_file wrote
+ * them), each loop's hazards as the record's scan saw them. */
+struct record_hazard_read {
+	const char *rule, *profile;
+	long long window;
+	struct hazard h;                /* for its fix; a rule not known: zero */
+};
+
+struct record_loop_read {
+	const char *function, *start, *end;
+	uint64_t bytes;                 /* end - start */
+	long long depth, samples;
+	struct record_hazard_read *hazard;
+	size_t nhazard;
+};
+
+struct record_function_read {
+	const char *name, *addr;
+	long long samples;
+};
+
+struct record_file_read {
+	const char *path, *build_id, *error;
+	bool has_error;                 /* "error" present (a string or not) */
+	long long samples;
+	struct record_loop_read *loop;
+	size_t nloop;
+	struct record_function_read *function;
+	size_t nfunction;
+};
+
+struct record_read {
+	const char *event;
+	bool has_frequency, has_exit_status;
+	long long frequency, exit_status;
+	long long total, user, kernel, unmapped, lost;     /* "samples" */
+	const char **note;
+	size_t nnote;
+	struct record_file_read *file;
+	size_t nfile;
+	struct record_function_read *kernel_function;
+	size_t nkernel_function;
+	struct profile_names names;
+};
+
+void results_record_read(const json_t *doc, struct record_read *r);
+void results_record_read_free(struct record_read *r);
 /* The text of `perf script -F ip,dso,sym` or its default output
  * (perfscript.c): samples by file, runtime addresses turned into the
  * files' own through each file's load bias; kernel samples by symbol. */

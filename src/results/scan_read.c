@@ -8,11 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static long long int_of(const json_t *o, const char *key)
-{
-	return json_integer_value(json_object_get(o, key));
-}
-
 /* Addresses are "0x..." strings (jw_hex: above 2^53 for a kernel). */
 uint64_t results_addr(const json_t *o, const char *key)
 {
@@ -24,11 +19,6 @@ uint64_t results_addr(const json_t *o, const char *key)
 static bool is_true(const json_t *o, const char *key)
 {
 	return json_is_true(json_object_get(o, key));
-}
-
-static const char *str_of(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
 }
 
 static int branch_kind_of(const char *name)
@@ -63,25 +53,25 @@ void results_profile_names_free(struct profile_names *p)
 bool results_read_hazard(const json_t *j, struct profile_names *names, struct hazard *h)
 {
 	const json_t *fix = json_object_get(j, "fix"), *pl = json_object_get(j, "placements");
-	int rule = rule_from_name(str_of(j, "rule") ? str_of(j, "rule") : "");
+	int rule = rule_from_name(doc_str(j, "rule") ? doc_str(j, "rule") : "");
 
 	memset(h, 0, sizeof *h);
-	h->profile = results_named_profile(names, str_of(j, "profile"));
+	h->profile = results_named_profile(names, doc_str(j, "profile"));
 	h->rule = rule < 0 ? 0 : (uint8_t)rule;
-	h->severity = (uint8_t)int_of(j, "severity");
-	h->window = (uint16_t)int_of(j, "window");
+	h->severity = (uint8_t)doc_int(j, "severity");
+	h->window = (uint16_t)doc_int(j, "window");
 	h->certain = is_true(j, "certain");
-	h->bad_placements = (uint16_t)int_of(pl, "hazardous");
-	h->all_placements = (uint16_t)int_of(pl, "possible");
-	h->section = str_of(j, "section");
+	h->bad_placements = (uint16_t)doc_int(pl, "hazardous");
+	h->all_placements = (uint16_t)doc_int(pl, "possible");
+	h->section = doc_str(j, "section");
 	h->branch = results_addr(j, "branch");
 	h->pair = json_object_get(j, "pair") ? results_addr(j, "pair") : h->branch;
-	h->branch_kind = (uint8_t)branch_kind_of(str_of(j, "branch_kind"));
-	h->fix_align = (uint16_t)int_of(fix, "align");
-	h->fix_pad = (uint16_t)int_of(fix, "pad");
+	h->branch_kind = (uint8_t)branch_kind_of(doc_str(j, "branch_kind"));
+	h->fix_align = (uint16_t)doc_int(fix, "align");
+	h->fix_pad = (uint16_t)doc_int(fix, "pad");
 	h->fix_clean = is_true(fix, "clean");
-	h->here_align = (uint16_t)int_of(fix, "here_align");
-	h->here_pad = (uint16_t)int_of(fix, "here_pad");
+	h->here_align = (uint16_t)doc_int(fix, "here_align");
+	h->here_pad = (uint16_t)doc_int(fix, "here_pad");
 	h->here_clean = is_true(fix, "here_clean");
 	h->fix_layout = is_true(fix, "layout");
 	h->slowdown = (float)json_number_value(json_object_get(j, "slowdown"));
@@ -132,13 +122,13 @@ static void read_hazards(const json_t *list, struct profile_names *names, struct
 
 static void read_cost(const json_t *c, const struct scan_result *r, struct loop_cost *out)
 {
-	const char *profile = str_of(c, "profile");
+	const char *profile = doc_str(c, "profile");
 
 	if (!json_is_object(c))
 		return;
 	out->slowdown = (float)json_number_value(json_object_get(c, "slowdown"));
-	out->bound = (uint8_t)bound_named(str_of(c, "bound"));
-	out->window = (uint16_t)int_of(c, "window");
+	out->bound = (uint8_t)bound_named(doc_str(c, "bound"));
+	out->window = (uint16_t)doc_int(c, "window");
 	out->front_end = (float)json_number_value(json_object_get(c, "front_end"));
 	out->front_end_best = (float)json_number_value(json_object_get(c, "front_end_best"));
 	out->back_end = (float)json_number_value(json_object_get(c, "back_end"));
@@ -156,26 +146,26 @@ void results_read_loop(const json_t *j, struct profile_names *names, struct scan
 	memset(l, 0, sizeof *l);
 	l->start = results_addr(j, "start");
 	l->end = results_addr(j, "end");
-	l->bytes = (uint64_t)int_of(j, "bytes");
+	l->bytes = (uint64_t)doc_int(j, "bytes");
 	l->piece = (uint32_t)r->npiece;
 	json_array_foreach(json_object_get(j, "pieces"), i, p)
 		r->piece[r->npiece++] = (struct loop_piece){ results_addr(p, "start"),
 							     results_addr(p, "end") };
 	l->npiece = (uint32_t)(r->npiece - l->piece);
-	l->depth = (uint32_t)int_of(j, "depth");
+	l->depth = (uint32_t)doc_int(j, "depth");
 	l->innermost = is_true(j, "innermost");
 	l->has_call = is_true(j, "has_call");
 	l->in_loop_buffer = is_true(j, "in_loop_buffer");
 	l->back_end_bound = is_true(j, "back_end_bound");
-	l->ninsn = (uint32_t)int_of(j, "instructions");
-	l->cold_blocks = (uint32_t)int_of(j, "cold_blocks");
-	l->cold_bytes = (uint64_t)int_of(j, "cold_bytes");
+	l->ninsn = (uint32_t)doc_int(j, "instructions");
+	l->cold_blocks = (uint32_t)doc_int(j, "cold_blocks");
+	l->cold_bytes = (uint64_t)doc_int(j, "cold_bytes");
 	l->irreducible = is_true(j, "irreducible");
 	l->spin = is_true(j, "spin");
-	l->same_span = (uint32_t)int_of(j, "same_span_loops");
+	l->same_span = (uint32_t)doc_int(j, "same_span_loops");
 	l->branch = results_addr(j, "branch");
 	l->span_uncertain = json_is_false(json_object_get(j, "span_certain"));
-	l->samples = (uint64_t)int_of(j, "samples");
+	l->samples = (uint64_t)doc_int(j, "samples");
 	read_cost(json_object_get(j, "cost"), r, &l->cost);
 	read_hazards(json_object_get(j, "hazards"), names, r, &l->hazard, &l->nhazard);
 }
@@ -185,21 +175,21 @@ static void read_function(const json_t *j, struct profile_names *names, struct s
 	struct scan_result *r = &out->r;
 	struct elf_func *f = &r->funcs.v[r->funcs.n];
 	struct func_report *fr = &r->func[r->nfunc];
-	const char *from = str_of(j, "from");
+	const char *from = doc_str(j, "from");
 	const json_t *l;
 	size_t i;
 
-	*f = (struct elf_func){ .addr = results_addr(j, "addr"), .size = (uint64_t)int_of(j, "size"),
-				.name = str_of(j, "name") ? str_of(j, "name") : "-",
+	*f = (struct elf_func){ .addr = results_addr(j, "addr"), .size = (uint64_t)doc_int(j, "size"),
+				.name = doc_str(j, "name") ? doc_str(j, "name") : "-",
 				.source = from && !strcmp(from, "symtab") ? FROM_SYMTAB :
 					  from && !strcmp(from, "dynsym") ? FROM_DYNSYM : FROM_FDE };
-	*fr = (struct func_report){ .func = r->funcs.n, .entry_align = (uint64_t)int_of(j, "entry_align"),
-		.loop = (uint32_t)r->nloop, .ninsn = (uint32_t)int_of(j, "instructions"),
-		.jump_tables = (uint32_t)int_of(j, "jump_tables"),
-		.unresolved = (uint32_t)int_of(j, "indirect_jumps_unresolved"),
-		.samples = (uint64_t)int_of(j, "samples"), .cold_text = is_true(j, "cold_text") };
+	*fr = (struct func_report){ .func = r->funcs.n, .entry_align = (uint64_t)doc_int(j, "entry_align"),
+		.loop = (uint32_t)r->nloop, .ninsn = (uint32_t)doc_int(j, "instructions"),
+		.jump_tables = (uint32_t)doc_int(j, "jump_tables"),
+		.unresolved = (uint32_t)doc_int(j, "indirect_jumps_unresolved"),
+		.samples = (uint64_t)doc_int(j, "samples"), .cold_text = is_true(j, "cold_text") };
 	json_array_foreach(json_object_get(j, "loops"), i, l) {
-		out->loop_source[r->nloop] = str_of(l, "source");
+		out->loop_source[r->nloop] = doc_str(l, "source");
 		results_read_loop(l, names, r, &r->loop[r->nloop++]);
 	}
 	fr->nloop = (uint32_t)(r->nloop - fr->loop);
@@ -214,7 +204,7 @@ static void read_profiles(const json_t *file, struct profile_names *names, struc
 	size_t i;
 
 	json_array_foreach(json_object_get(file, "profiles"), i, p) {
-		const char *b = str_of(be, json_string_value(p) ? json_string_value(p) : "");
+		const char *b = doc_str(be, json_string_value(p) ? json_string_value(p) : "");
 
 		if (r->nprofile == sizeof r->profile / sizeof r->profile[0])
 			break;
@@ -232,10 +222,10 @@ static void read_file(const json_t *file, struct profile_names *names, struct sc
 	size_t i;
 
 	count_file(file, &c);
-	out->path = str_of(file, "path") ? str_of(file, "path") : "-";
-	out->arch = str_of(file, "arch") ? str_of(file, "arch") : "-";
-	out->elf_type = str_of(file, "elf_type") ? str_of(file, "elf_type") : "-";
-	out->functions_total = (size_t)int_of(file, "functions_total");
+	out->path = doc_str(file, "path") ? doc_str(file, "path") : "-";
+	out->arch = doc_str(file, "arch") ? doc_str(file, "arch") : "-";
+	out->elf_type = doc_str(file, "elf_type") ? doc_str(file, "elf_type") : "-";
+	out->functions_total = (size_t)doc_int(file, "functions_total");
 	r->funcs.v = xcalloc(c.funcs + 1, sizeof *r->funcs.v);
 	r->func = xcalloc(c.funcs + 1, sizeof *r->func);
 	r->loop = xcalloc(c.loops + 1, sizeof *r->loop);
@@ -243,16 +233,16 @@ static void read_file(const json_t *file, struct profile_names *names, struct sc
 	r->hazard = xcalloc(c.hazards + 1, sizeof *r->hazard);
 	r->piece = xcalloc(c.pieces + 1, sizeof *r->piece);
 	read_profiles(file, names, r);
-	r->functions_scanned = (size_t)int_of(file, "functions_scanned");
-	r->padding_symbols = (size_t)int_of(file, "padding_symbols");
-	r->instructions = (uint64_t)int_of(file, "instructions");
-	r->loops_total = (uint64_t)int_of(file, "loops_total");
-	r->undecoded = (uint64_t)int_of(file, "undecoded_words");
-	r->jump_tables = (uint64_t)int_of(file, "jump_tables");
-	r->unresolved = (uint64_t)int_of(file, "indirect_jumps_unresolved");
+	r->functions_scanned = (size_t)doc_int(file, "functions_scanned");
+	r->padding_symbols = (size_t)doc_int(file, "padding_symbols");
+	r->instructions = (uint64_t)doc_int(file, "instructions");
+	r->loops_total = (uint64_t)doc_int(file, "loops_total");
+	r->undecoded = (uint64_t)doc_int(file, "undecoded_words");
+	r->jump_tables = (uint64_t)doc_int(file, "jump_tables");
+	r->unresolved = (uint64_t)doc_int(file, "indirect_jumps_unresolved");
 	r->hot = json_is_object(s);
-	r->file_samples = (uint64_t)int_of(s, "file");
-	r->run_samples = (uint64_t)int_of(s, "run");
+	r->file_samples = (uint64_t)doc_int(s, "file");
+	r->run_samples = (uint64_t)doc_int(s, "run");
 	json_array_foreach(json_object_get(file, "functions"), i, f)
 		read_function(f, names, out);
 }
@@ -264,12 +254,12 @@ void results_read_scan(const json_t *doc, struct scan_read *out)
 	size_t i;
 
 	memset(out, 0, sizeof *out);
-	out->host = str_of(doc, "host");
+	out->host = doc_str(doc, "host");
 	out->error = xcalloc(json_array_size(errors) + 1, sizeof *out->error);
 	json_array_foreach(errors, i, f)
 		out->error[out->nerror++] = (struct scan_read_error){
-			str_of(f, "path") ? str_of(f, "path") : "-",
-			str_of(f, "error") ? str_of(f, "error") : "-" };
+			doc_str(f, "path") ? doc_str(f, "path") : "-",
+			doc_str(f, "error") ? doc_str(f, "error") : "-" };
 	out->file = xcalloc(json_array_size(files) + 1, sizeof *out->file);
 	out->min_share = json_is_number(json_object_get(doc, "min_share")) ?
 			 json_number_value(json_object_get(doc, "min_share")) : SCAN_MIN_SHARE;
