@@ -62,30 +62,20 @@ static void metric_row(struct table *t, const struct wl_metric *m)
 		  min, cv, rcv, mode);
 }
 
-static void print_probe(FILE *out, json_t *p)
+static void print_probe(FILE *out, const struct fault_probe_read *p)
 {
-	json_t *err = json_object_get(p, "error");
-
-	if (!json_is_string(err))
-		err = NULL;
-	fprintf(out, "  %s = %lld (%s %lld)%s%s%s\n", json_string_value(json_object_get(p, "call")),
-		(long long)json_integer_value(json_object_get(p, "returned")),
-		json_is_true(json_object_get(p, "pass")) ? "want" : "WANT",
-		(long long)json_integer_value(json_object_get(p, "expected")),
-		json_is_true(json_object_get(p, "content_ok")) ? "" : ", wrong bytes moved",
-		err ? ": " : "", err ? json_string_value(err) : "");
+	fprintf(out, "  %s = %lld (%s %lld)%s%s%s\n", p->call ? p->call : "?", p->returned,
+		p->pass ? "want" : "WANT", p->expected, p->content_ok ? "" : ", wrong bytes moved",
+		p->error ? ": " : "", p->error ? p->error : "");
 }
 
 /* fault-write's verdict, with the counts of its last run. */
-static void print_fault(FILE *out, const struct wl_result *r)
+static void print_fault(FILE *out, const struct wl_result *r, const struct workload_notes *n)
 {
-	json_t *runs = json_object_get(r->details, "runs");
-	json_t *last = json_array_get(runs, json_array_size(runs) - 1);
-
 	fprintf(out, "fault-write: %s (seed 001: 130 bytes from 66 before an unmapped page)\n",
 		r->failed ? "FAIL" : "PASS");
-	print_probe(out, json_object_get(last, "write"));
-	print_probe(out, json_object_get(last, "read"));
+	print_probe(out, &n->write);
+	print_probe(out, &n->read);
 }
 
 void report_bench(FILE *out, const struct bench_record *b)
@@ -103,12 +93,13 @@ void report_bench(FILE *out, const struct bench_record *b)
 		table_print(&t, out);
 	table_free(&t);
 	for (size_t i = 0; i < b->nsel; i++) {
-		json_t *cold = json_object_get(b->res[i].details, "cold");
+		struct workload_notes n;
 
+		results_workload_notes(b->res[i].details, &n);
 		if (b->sel[i] == &wl_fault_write)
-			print_fault(out, &b->res[i]);
-		if (b->sel[i] == &wl_gettime && cold && strncmp(json_string_value(cold), "not", 3) == 0)
-			fprintf(out, "gettime cold: %s\n", json_string_value(cold));
+			print_fault(out, &b->res[i], &n);
+		if (b->sel[i] == &wl_gettime && n.cold && strncmp(n.cold, "not", 3) == 0)
+			fprintf(out, "gettime cold: %s\n", n.cold);
 	}
 	fprintf(out, "%zu metrics from %zu workloads, %u runs, in %.1f s\n", nmetrics, b->nsel,
 		b->nruns, b->elapsed_s);

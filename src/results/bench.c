@@ -196,3 +196,20 @@ void results_bench_doc_free(struct bench_doc *b)
 	free(b->states);
 	memset(b, 0, sizeof *b);
 }
+
+static void fault_probe_of(const json_t *o, struct fault_probe_read *p)
+{
+	*p = (struct fault_probe_read){ doc_str(o, "call"), doc_str(o, "error"),
+		doc_int(o, "returned"), doc_int(o, "expected"), json_is_true(json_object_get(o, "pass")),
+		json_is_true(json_object_get(o, "content_ok")) };
+}
+
+void results_workload_notes(const json_t *details, struct workload_notes *n)
+{
+	const json_t *runs = json_object_get(details, "runs");
+	const json_t *last = json_array_get(runs, json_array_size(runs) - 1);
+
+	fault_probe_of(json_object_get(last, "write"), &n->write);
+	fault_probe_of(json_object_get(last, "read"), &n->read);
+	n->cold = doc_str(details, "cold");
+}

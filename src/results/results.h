@@ -152,6 +152,22 @@ struct bench_record {
 json_t *results_bench(const struct bench_record *b);
 json_t *results_state(const struct machine_state *m);
 
+/* What bench's text says of a workload's details (the JSON its workload
+ * recorded): fault-write's probes of its last run (seed 001), and
+ * gettime's note on its cold clock; NULL and 0 where the details have none. */
+struct fault_probe_read {
+	const char *call, *error;
+	long long returned, expected;
+	bool pass, content_ok;
+};
+
+struct workload_notes {
+	struct fault_probe_read write, read;
+	const char *cold;
+};
+
+void results_workload_notes(const json_t *details, struct workload_notes *n);
+
 /* A bench file as the page shows it, of what results_file_of read:
  * the workloads it names, its runs (those its samples have) and what its
  * settings say, each setting as the file says it, and the machine's

@@ -1,7 +1,8 @@
-/* The page's reader of record documents (results_record_read, issue 23):
- * a fixture scanned, samples put in two of its loops, written as
- * `straddle record` writes it (results_record_file, _kernel, _record),
- * read back and checked field by field. */
+/* results/' typed readers of what report/ renders (issue 23: report/ never
+ * walks json_t). A record: a fixture scanned, samples put in two of its
+ * loops, written as `straddle record` writes it (results_record_file,
+ * _kernel, _record), read back and checked field by field. fault-write's
+ * details as its workload writes them, read as bench's text prints them. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -167,11 +168,49 @@ static void loops_read_back(void **state)
 	recorded_free(&t);
 }
 
+/* fault-write's details of two runs (workloads/fault_write.c's probe_json):
+ * the notes are the last run's, a failed read with its error. */
+static void fault_write_notes(void **state)
+{
+	struct workload_notes n;
+	json_t *d = json_pack("{s:s, s:b, s:[{s:{s:s, s:i, s:i}, s:{s:s}},"
+			      " {s:{s:s, s:i, s:i, s:b, s:b}, s:{s:s, s:i, s:i, s:s, s:b, s:b}}]}",
+		"seed", "001", "pass", 0, "runs",
+		"write", "call", "w0", "expected", 66, "returned", 66, "read", "call", "r0",
+		"write", "call", "write(fd, &buf[4096 - 66], 130)", "expected", 66, "returned", 66,
+		"content_ok", 1, "pass", 1,
+		"read", "call", "read(fd, &buf[4096 - 66], 130)", "expected", 66, "returned", -1,
+		"error", "Bad address", "content_ok", 0, "pass", 0);
+
+	(void)state;
+	assert_non_null(d);
+	results_workload_notes(d, &n);
+	assert_string_equal(n.write.call, "write(fd, &buf[4096 - 66], 130)");
+	assert_int_equal(n.write.expected, 66);
+	assert_int_equal(n.write.returned, 66);
+	assert_true(n.write.pass);
+	assert_true(n.write.content_ok);
+	assert_null(n.write.error);
+	assert_string_equal(n.read.call, "read(fd, &buf[4096 - 66], 130)");
+	assert_int_equal(n.read.returned, -1);
+	assert_false(n.read.pass);
+	assert_false(n.read.content_ok);
+	assert_string_equal(n.read.error, "Bad address");
+	assert_null(n.cold);
+	json_decref(d);
+	d = json_pack("{s:s}", "cold", "not measured: no TSC");
+	results_workload_notes(d, &n);
+	assert_string_equal(n.cold, "not measured: no TSC");
+	assert_null(n.write.call);
+	json_decref(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(head_read_back),
 		cmocka_unit_test(loops_read_back),
+		cmocka_unit_test(fault_write_notes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
