@@ -620,7 +620,7 @@ static int record_drift(const struct bench_cmd *c, struct invocations *iv, char 
 		free(dir);
 		return -1;
 	}
-	rec = compare_drift_record(&aa, name, side == 'b' ? c->versus : NULL);
+	rec = results_drift_record(&aa, name, side == 'b' ? c->versus : NULL);
 	/* iv->paths is in the order run: A B A B ... */
 	for (size_t i = 0; i < iv->npaths && rc == 0; i++) {
 		json_t *doc, *mine;
@@ -646,7 +646,7 @@ static int record_drift(const struct bench_cmd *c, struct invocations *iv, char 
 		enum stat_kind k = stat_default(aa.m[m].lower_is_better);
 
 		printf("%s %s %.2f%% (%s)", m ? "," : "", aa.m[m].name,
-		       compare_drift_band(&aa, &aa.m[m], k), stat_name(k));
+		       results_drift_band(&aa, &aa.m[m], k), stat_name(k));
 	}
 	printf("\n");
 	json_decref(rec);

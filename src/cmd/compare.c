@@ -254,7 +254,7 @@ static int print(const struct compare_cmd *c)
 
 	switch (c->format) {
 	case FORMAT_JSON:
-		doc = report_compare_json(k);
+		doc = results_compare(k);
 		if ((rc = results_write(doc, "-", &e)))
 			complain("stdout", "%s", e.msg);
 		json_decref(doc);

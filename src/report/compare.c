@@ -12,106 +12,6 @@
 /* A run-to-run CV above this is noise worth a warning. */
 #define NOISY_CV 0.05
 
-static double *run_stats(const struct metric *m, enum stat_kind k)
-{
-	double *v = xmalloc((m->nruns ? m->nruns : 1) * sizeof *v);
-
-	for (size_t r = 0; r < m->nruns; r++)
-		v[r] = stats_of(m->runs[r].v, m->runs[r].n, k, m->lower_is_better);
-	return v;
-}
-
-/* Issue 22: runs of one invocation share its machine state, so when a
- * side is several invocations (a directory), the unit is the invocation:
- * the mean of its runs' statistics, one number a file. *n: how many. */
-static double *invocation_stats(const struct metric *m, enum stat_kind k, size_t nfiles,
-				size_t *n)
-{
-	double *runs = run_stats(m, k), *v = xcalloc(nfiles ? nfiles : 1, sizeof *v);
-	size_t *count = xcalloc(nfiles ? nfiles : 1, sizeof *count);
-
-	for (size_t r = 0; r < m->nruns; r++) {
-		v[m->runs[r].file] += runs[r];
-		count[m->runs[r].file]++;
-	}
-	*n = 0;
-	for (size_t f = 0; f < nfiles; f++)
-		if (count[f])
-			v[(*n)++] = v[f] / (double)count[f];
-	free(runs);
-	free(count);
-	return v;
-}
-
-/* Units of one side: invocations when both sides have several, else runs. */
-static double *unit_stats(const struct result_file *f, const struct metric *m, enum stat_kind k,
-			  bool by_invocation, size_t *n)
-{
-	if (by_invocation)
-		return invocation_stats(m, k, f->nfiles, n);
-	*n = m->nruns;
-	return run_stats(m, k);
-}
-
-double compare_drift_band(const struct result_file *aa, const struct metric *m,
-			  enum stat_kind k)
-{
-	double *v, lo, hi, mean, pct;
-	size_t n;
-
-	v = invocation_stats(m, k, aa->nfiles, &n);
-	if (n < 2) {
-		free(v);
-		return NAN;
-	}
-	lo = hi = v[0];
-	for (size_t i = 1; i < n; i++) {
-		lo = v[i] < lo ? v[i] : lo;
-		hi = v[i] > hi ? v[i] : hi;
-	}
-	mean = stats_mean(v, n);
-	pct = mean ? 100 * (hi - lo) / fabs(mean) : NAN;
-	free(v);
-	return pct;
-}
-
-json_t *compare_drift_record(const struct result_file *aa, const char *side,
-			     const char *versus)
-{
-	json_t *band = json_object();
-
-	for (size_t i = 0; i < aa->n; i++) {
-		json_t *per = json_object();
-
-		for (int k = STAT_MEAN95; k <= STAT_MAX; k++) {
-			double pct = compare_drift_band(aa, &aa->m[i], (enum stat_kind)k);
-
-			if (!isnan(pct))
-				json_object_set_new(per, stat_name((enum stat_kind)k), json_real(pct));
-		}
-		json_object_set_new(band, aa->m[i].name, per);
-	}
-	return json_pack("{s:i, s:s, s:o, s:o}", "invocations", (int)aa->nfiles, "side", side,
-			 "versus", versus ? json_text(versus) : json_null(), "band_pct", band);
-}
-
-/* The band BASE's own file recorded (bench --invocations: the drift
- * between that bench's invocations of its side), NAN when none: a number
- * of 0 or more, from 2 or more invocations. */
-static double recorded_drift(const struct result_file *base, const struct metric *m,
-			     enum stat_kind k)
-{
-	json_t *d = json_object_get(base->doc, "drift");
-	json_t *v = json_object_get(json_object_get(json_object_get(d, "band_pct"), m->name),
-				    stat_name(k));
-	json_t *n = json_object_get(d, "invocations");
-
-	if (!json_is_number(v) || !json_is_integer(n) || json_integer_value(n) < 2 ||
-	    !(json_number_value(v) >= 0))
-		return NAN;
-	return json_number_value(v);
-}
-
 /* The drift between this machine's A/A invocations of the metric: 100
  * (max - min) / mean of their statistics, from --drift, else the band a
  * BASE written by bench --invocations recorded; NAN when not measured.
@@ -123,21 +23,8 @@ static double drift_of(const struct compare *c, const struct metric *m, enum sta
 	const struct metric *d = c->drift ? results_metric(c->drift, m->name) : NULL;
 
 	if (c->drift)
-		return d ? compare_drift_band(c->drift, d, k) : NAN;
-	return recorded_drift(&c->files[0], m, k);
-}
-
-static void note(json_t *list, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void note(json_t *list, const char *fmt, ...)
-{
-	char line[600];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof line, fmt, ap);
-	va_end(ap);
-	json_array_append_new(list, json_text(line));
+		return d ? results_drift_band(c->drift, d, k) : NAN;
+	return results_recorded_drift(&c->files[0], m->name, k);
 }
 
 const char *compare_label(const struct result_file *f)
@@ -157,8 +44,8 @@ static void noise(struct compare *c, const struct result_file *f, const struct m
 	if (cv <= NOISY_CV)
 		return;
 	c->noisy++;
-	note(c->noise, "%s in %s: its runs' %s varies by %.1f%% (CV over %zu runs)", m->name,
-	     compare_label(f), stat_name(c->rows[c->nrows].stat), 100 * cv, n);
+	compare_notes_add(&c->noise, "%s in %s: its runs' %s varies by %.1f%% (CV over %zu runs)",
+			  m->name, compare_label(f), stat_name(c->rows[c->nrows].stat), 100 * cv, n);
 	if (cv > c->worst_cv) {
 		c->worst_cv = cv;
 		snprintf(c->worst, sizeof c->worst, "%s in %s", m->name, compare_label(f));
@@ -171,48 +58,13 @@ static void noise(struct compare *c, const struct result_file *f, const struct m
 static void compare_machines(struct compare *c, const struct result_file *base,
 			     const struct result_file *new)
 {
-	static const char *const fields[] = { "vendor", "family", "model", "stepping",
-		"model_name", "microcode", "kernel", "arch" };
 	struct strbuf diff = { 0 };
 
-	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-		json_t *a = json_object_get(base->machine, fields[i]);
-		json_t *b = json_object_get(new->machine, fields[i]);
-		char *sa, *sb;
-
-		if ((!a && !b) || json_equal(a, b))
-			continue;
-		sa = a ? json_dumps(a, JSON_ENCODE_ANY) : xstrdup("none");
-		sb = b ? json_dumps(b, JSON_ENCODE_ANY) : xstrdup("none");
-		sb_addf(&diff, "%s%s %s vs %s", diff.len ? "; " : "", fields[i], sa, sb);
-		free(sa);
-		free(sb);
-	}
+	results_machine_diff(base, new, &diff);
 	if (diff.len)
-		note(c->warnings, "%s and %s ran on different machines or kernels: %s", base->path,
-		     new->path, sb_str(&diff));
+		compare_notes_add(&c->warnings, "%s and %s ran on different machines or kernels: %s",
+				  base->path, new->path, sb_str(&diff));
 	sb_free(&diff);
-}
-
-/* The earliest and latest "time" (ISO 8601, UTC: ordered as text) of a
- * side's files; false when one lacks it. */
-static bool time_span(const struct result_file *f, const char **first, const char **last)
-{
-	size_t i;
-	json_t *d;
-
-	*first = *last = json_string_value(json_object_get(f->doc, "time"));
-	if (!*first)
-		return false;
-	json_array_foreach(f->more, i, d) {
-		const char *t = json_string_value(json_object_get(d, "time"));
-
-		if (!t)
-			return false;
-		*first = strcmp(t, *first) < 0 ? t : *first;
-		*last = strcmp(t, *last) > 0 ? t : *last;
-	}
-	return true;
 }
 
 /* Issue 22: invocations a side are compared as units only fairly when
@@ -224,53 +76,14 @@ static void compare_alternation(struct compare *c, const struct result_file *bas
 {
 	const char *b0, *b1, *n0, *n1;
 
-	if (base->nfiles < 2 || new->nfiles < 2 || !time_span(base, &b0, &b1) ||
-	    !time_span(new, &n0, &n1))
+	if (base->nfiles < 2 || new->nfiles < 2 || !results_time_span(base, &b0, &b1) ||
+	    !results_time_span(new, &n0, &n1))
 		return;
 	if (strcmp(b1, n0) < 0 || strcmp(n1, b0) < 0)
-		note(c->warnings, "%s's invocations (%s to %s) and %s's (%s to %s) were not "
-		     "alternated: a drift of the machine between them falls on one side; take "
-		     "them A B A B (bench --invocations N --versus)", compare_label(base), b0, b1,
-		     compare_label(new), n0, n1);
-}
-
-/* The mean over a side's runs of a number in their states; NAN if none. */
-double compare_state_mean(const struct result_file *f, const char *key, int index)
-{
-	double sum = 0;
-	size_t n = 0, i;
-	json_t *s;
-
-	json_array_foreach(f->states, i, s) {
-		json_t *v = json_object_get(s, key);
-
-		if (index >= 0)
-			v = json_array_get(v, (size_t)index);
-		if (json_is_number(v)) {
-			sum += json_number_value(v);
-			n++;
-		}
-	}
-	return n ? sum / (double)n : NAN;
-}
-
-/* A string of the states when every run of the side agrees, else "mixed". */
-const char *compare_state_string(const struct result_file *f, const char *key)
-{
-	const char *first = NULL;
-	size_t i;
-	json_t *s;
-
-	json_array_foreach(f->states, i, s) {
-		const char *v = json_string_value(json_object_get(s, key));
-
-		if (!v)
-			continue;
-		if (first && strcmp(first, v) != 0)
-			return "mixed";
-		first = first ? first : v;
-	}
-	return first;
+		compare_notes_add(&c->warnings, "%s's invocations (%s to %s) and %s's (%s to %s) "
+				  "were not alternated: a drift of the machine between them falls "
+				  "on one side; take them A B A B (bench --invocations N --versus)",
+				  compare_label(base), b0, b1, compare_label(new), n0, n1);
 }
 
 /* Issue 12: "steal 0.2% -> 11%: the change may be the machine's". The
@@ -293,8 +106,8 @@ static bool compare_states(struct compare *c, const struct result_file *base,
 	bool changed;
 
 	for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
-		double x = compare_state_mean(base, nums[i].key, nums[i].index);
-		double y = compare_state_mean(new, nums[i].key, nums[i].index);
+		double x = results_state_mean(base, nums[i].key, nums[i].index);
+		double y = results_state_mean(new, nums[i].key, nums[i].index);
 		double limit = nums[i].limit ? nums[i].limit : 0.05 * x;
 
 		if (isnan(x) || isnan(y) || fabs(y - x) <= limit)
@@ -304,15 +117,15 @@ static bool compare_states(struct compare *c, const struct result_file *base,
 		sb_addf(&diff, "%s%s %s -> %s", diff.len ? ", " : "", nums[i].what, a, b);
 	}
 	for (size_t i = 0; i < 2; i++) {
-		const char *x = compare_state_string(base, strs[i][0]);
-		const char *y = compare_state_string(new, strs[i][0]);
+		const char *x = results_state_string(base, strs[i][0]);
+		const char *y = results_state_string(new, strs[i][0]);
 
 		if (x && y && strcmp(x, y) != 0)
 			sb_addf(&diff, "%s%s %s -> %s", diff.len ? ", " : "", strs[i][1], x, y);
 	}
 	if (diff.len)
-		note(c->warnings, "%s -> %s: %s: the change may be the machine's; no verdict",
-		     compare_label(base), compare_label(new), sb_str(&diff));
+		compare_notes_add(&c->warnings, "%s -> %s: %s: the change may be the machine's; "
+				  "no verdict", compare_label(base), compare_label(new), sb_str(&diff));
 	changed = diff.len > 0;
 	sb_free(&diff);
 	return changed;
@@ -331,7 +144,7 @@ static void compare_row(struct compare *c, const struct metric *m)
 	r->new = xcalloc(c->nfiles, sizeof *r->new);
 	r->cmp = xcalloc(c->nfiles, sizeof *r->cmp);
 	r->stat = c->stat_given ? c->stat : stat_default(m->lower_is_better);
-	base = run_stats(m, r->stat);
+	base = results_run_stats(m, r->stat);
 	r->value = stats_mean(base, m->nruns);
 	r->sd_pct = r->value && m->nruns > 1 ? 100 * stats_stddev(base, m->nruns) / r->value : 0;
 	noise(c, &c->files[0], m, base, m->nruns);
@@ -346,10 +159,11 @@ static void compare_row(struct compare *c, const struct metric *m)
 		if (!n)
 			continue;
 		if (strcmp(n->name, m->name) != 0)
-			note(c->warnings, "%s in %s is compared with %s in %s: the same kernel, "
-			     "placed elsewhere", m->name, compare_label(&c->files[0]), n->name,
-			     compare_label(&c->files[f]));
-		new = run_stats(n, r->stat);
+			compare_notes_add(&c->warnings, "%s in %s is compared with %s in %s: the "
+					  "same kernel, placed elsewhere", m->name,
+					  compare_label(&c->files[0]), n->name,
+					  compare_label(&c->files[f]));
+		new = results_run_stats(n, r->stat);
 		noise(c, &c->files[f], n, new, n->nruns);
 		free(new);
 		o.by_invocation = c->files[0].nfiles > 1 && c->files[f].nfiles > 1;
@@ -358,8 +172,8 @@ static void compare_row(struct compare *c, const struct metric *m)
 		o.drift_pct = o.by_invocation ? NAN : drift;
 		o.one_invocation = !o.by_invocation && isnan(drift);
 		o.state_changed = c->state_changed[f - 1];
-		base = unit_stats(&c->files[0], m, r->stat, o.by_invocation, &nb);
-		units = unit_stats(&c->files[f], n, r->stat, o.by_invocation, &nn);
+		base = results_unit_stats(&c->files[0], m, r->stat, o.by_invocation, &nb);
+		units = results_unit_stats(&c->files[f], n, r->stat, o.by_invocation, &nn);
 		stats_compare_runs(base, nb, units, nn, &o, &r->cmp[f - 1]);
 		c->regression |= r->cmp[f - 1].regression;
 		free(base);
@@ -370,8 +184,6 @@ static void compare_row(struct compare *c, const struct metric *m)
 
 void compare_build(struct compare *c)
 {
-	c->warnings = json_array();
-	c->noise = json_array();
 	c->rows = xcalloc(c->files[0].n, sizeof *c->rows);
 	c->state_changed = xcalloc(c->nfiles, sizeof *c->state_changed);
 	for (size_t f = 1; f < c->nfiles; f++) {
@@ -391,27 +203,11 @@ void compare_free(struct compare *c)
 	}
 	free(c->rows);
 	free(c->state_changed);
-	json_decref(c->warnings);
-	json_decref(c->noise);
+	compare_notes_free(&c->warnings);
+	compare_notes_free(&c->noise);
 }
 
 /* ---- the verdict, in words ---- */
-
-const char *compare_verdict(const struct comparison *cmp)
-{
-	if (!cmp->enough)
-		return "inconclusive";
-	if (cmp->state_changed)
-		return "inconclusive: machine state changed";
-	if (cmp->one_invocation)
-		return "inconclusive: one invocation a side";
-	if (cmp->significant && cmp->inside_drift)
-		return "inconclusive: inside the drift between invocations";
-	if (cmp->significant && cmp->inside_layout)
-		return "inconclusive: within layout noise";
-	return cmp->regression ? "REGRESSION" : cmp->improvement ? "better" :
-	       cmp->significant ? "changed, within the threshold" : "no change";
-}
 
 void compare_reason(const struct comparison *cmp, double alpha, double threshold, char *buf,
 		    size_t n)
@@ -444,11 +240,6 @@ void compare_reason(const struct comparison *cmp, double alpha, double threshold
 	else
 		snprintf(buf, n, "p %.3g, the gap above both ranges, beyond the %g%% threshold",
 			 cmp->p, 100 * threshold);
-}
-
-const char *compare_units(const struct comparison *cmp)
-{
-	return cmp->by_invocation ? "invocations" : "runs";
 }
 
 /* "noise 3.6% (sd of 3:3 runs); 52 runs a side resolve 2%; drift between
@@ -642,11 +433,10 @@ static void print_verdicts(FILE *out, const struct compare *c)
 
 static void print_warnings(FILE *out, const struct compare *c, bool verbose)
 {
-	size_t i, metrics = 0;
-	json_t *w;
+	size_t metrics = 0;
 
-	json_array_foreach(c->warnings, i, w)
-		fprintf(out, "warning: %s\n", json_string_value(w));
+	for (size_t i = 0; i < c->warnings.n; i++)
+		fprintf(out, "warning: %s\n", c->warnings.v[i]);
 	if (!c->noisy)
 		return;
 	for (size_t f = 0; f < c->nfiles; f++)
@@ -655,8 +445,8 @@ static void print_warnings(FILE *out, const struct compare *c, bool verbose)
 		"(worst: %s, %.1f%%)%s\n", c->noisy, metrics, 100 * NOISY_CV, c->worst,
 		100 * c->worst_cv, verbose ? ":" : "; --verbose for each");
 	if (verbose)
-		json_array_foreach(c->noise, i, w)
-			fprintf(out, "  %s\n", json_string_value(w));
+		for (size_t i = 0; i < c->noise.n; i++)
+			fprintf(out, "  %s\n", c->noise.v[i]);
 }
 
 void report_compare_text(FILE *out, const struct compare *c, bool lkp, bool verbose)
@@ -726,69 +516,4 @@ void report_compare_csv(FILE *out, FILE *warn, const struct compare *c, bool ver
 				cmp->drift_pct);
 		}
 	print_warnings(warn, c, verbose);
-}
-
-static json_t *number_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *comparison_json(const struct compare *c, size_t f, const struct comparison *cmp,
-			       const struct metric *m)
-{
-	json_t *j = json_pack("{s:o, s:s, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:b, s:b,"
-			      " s:b, s:s}",
-		"path", json_text(c->files[f].path), "name", m->name, "base_runs",
-		(json_int_t)cmp->base_runs, "runs", (json_int_t)cmp->new_runs, "value", cmp->new,
-		"stddev_pct", cmp->new_sd_pct, "change_pct", cmp->change_robot,
-		"change_pct_mmtests", cmp->change_mmtests, "base_range", cmp->base_spread,
-		"range", cmp->new_spread, "enough_runs", cmp->enough, "stands_out", cmp->stands_out,
-		"significant", cmp->significant, "regression", cmp->regression,
-		"verdict", compare_verdict(cmp));
-
-	json_object_set_new(j, "units", json_string(compare_units(cmp)));
-	json_object_set_new(j, "noise_pct", number_or_null(cmp->noise_pct));
-	json_object_set_new(j, "needed", json_integer((json_int_t)cmp->needed));
-	json_object_set_new(j, "drift_pct", number_or_null(cmp->drift_pct));
-	json_object_set_new(j, "inside_drift", json_boolean(cmp->inside_drift));
-	json_object_set_new(j, "state_changed", json_boolean(cmp->state_changed));
-	json_object_set_new(j, "one_invocation", json_boolean(cmp->one_invocation));
-	json_object_set_new(j, "t", number_or_null(cmp->t));
-	json_object_set_new(j, "df", number_or_null(cmp->df));
-	json_object_set_new(j, "p", number_or_null(cmp->p));
-	json_object_set_new(j, "change_ci", isfinite(cmp->change_lo) ?
-			    json_pack("[f,f]", cmp->change_lo, cmp->change_hi) : json_null());
-	return j;
-}
-
-json_t *report_compare_json(const struct compare *c)
-{
-	json_t *doc = results_new("compare"), *news = json_array(), *metrics = json_array();
-
-	for (size_t f = 1; f < c->nfiles; f++)
-		json_array_append_new(news, json_text(c->files[f].path));
-	json_object_set_new(doc, "base", json_text(c->files[0].path));
-	json_object_set_new(doc, "new", news);
-	json_object_set_new(doc, "alpha", json_real(c->alpha));
-	json_object_set_new(doc, "threshold", json_real(c->threshold));
-	json_object_set_new(doc, "min_runs", json_integer(STATS_MIN_RUNS));
-	json_object_set_new(doc, "drift", c->drift ? json_text(c->drift->path) : json_null());
-	for (size_t i = 0; i < c->nrows; i++) {
-		const struct compare_row *r = &c->rows[i];
-		json_t *per = json_array();
-
-		for (size_t f = 1; f < c->nfiles; f++)
-			json_array_append_new(per, r->new[f - 1] ?
-				comparison_json(c, f, &r->cmp[f - 1], r->new[f - 1]) : json_null());
-		json_array_append_new(metrics, json_pack("{s:o, s:o, s:s, s:s, s:I, s:f, s:f, s:o}",
-			"name", json_text(r->base->name), "unit", json_text(r->base->unit),
-			"direction", r->base->lower_is_better ? "lower" : "higher", "stat",
-			stat_name(r->stat), "runs", (json_int_t)r->base->nruns, "value", r->value,
-			"stddev_pct", r->sd_pct, "new", per));
-	}
-	json_object_set_new(doc, "metrics", metrics);
-	json_object_set_new(doc, "warnings", json_incref(c->warnings));
-	json_object_set_new(doc, "noisy", json_incref(c->noise));
-	json_object_set_new(doc, "regression", json_boolean(c->regression));
-	return doc;
 }

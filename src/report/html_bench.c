@@ -54,15 +54,15 @@ static void side_states(FILE *out, const struct compare *c)
 	for (size_t f = 0; f < c->nfiles; f++) {
 		const struct result_file *r = &c->files[f];
 		char side[300], runs[16], steal[32], others[32], load[32], mhz[32];
-		const char *cs = compare_state_string(r, "clocksource");
-		const char *gov = compare_state_string(r, "governor");
+		const char *cs = results_state_string(r, "clocksource");
+		const char *gov = results_state_string(r, "governor");
 
 		snprintf(side, sizeof side, "%s%s", compare_label(r), f ? "" : " (base)");
-		snprintf(runs, sizeof runs, "%zu", json_array_size(r->states));
-		cell_text(steal, sizeof steal, "%.1f", compare_state_mean(r, "steal_pct", -1));
-		cell_text(others, sizeof others, "%.1f", compare_state_mean(r, "others_pct", -1));
-		cell_text(load, sizeof load, "%.2f", compare_state_mean(r, "load", 0));
-		cell_text(mhz, sizeof mhz, "%.0f", compare_state_mean(r, "mhz", -1));
+		snprintf(runs, sizeof runs, "%zu", results_state_count(r));
+		cell_text(steal, sizeof steal, "%.1f", results_state_mean(r, "steal_pct", -1));
+		cell_text(others, sizeof others, "%.1f", results_state_mean(r, "others_pct", -1));
+		cell_text(load, sizeof load, "%.2f", results_state_mean(r, "load", 0));
+		cell_text(mhz, sizeof mhz, "%.0f", results_state_mean(r, "mhz", -1));
 		table_row(&t, side, runs, steal, others, load, mhz, cs ? cs : "-", gov ? gov : "-");
 	}
 	fputs("<h3>The machine's state of each side (means over its runs)</h3>\n", out);
@@ -243,19 +243,11 @@ static void warnings_list(FILE *out, const char *const *warnings, size_t nwarnin
 	fputs("</ul>\n", out);
 }
 
-/* compare_build's warnings and noise lines (struct compare keeps them as
- * the JSON arrays its document takes whole) as the list above. */
+/* compare_build's warnings and noise lines as the list above. */
 static void compare_warnings(FILE *out, const struct compare *c)
 {
-	size_t nw = json_array_size(c->warnings), nn = json_array_size(c->noise);
-	const char **w = xcalloc(nw + nn + 1, sizeof *w);
-
-	for (size_t i = 0; i < nw; i++)
-		w[i] = json_string_value(json_array_get(c->warnings, i));
-	for (size_t i = 0; i < nn; i++)
-		w[nw + i] = json_string_value(json_array_get(c->noise, i));
-	warnings_list(out, w, nw, w + nw, nn);
-	free(w);
+	warnings_list(out, (const char *const *)c->warnings.v, c->warnings.n,
+		      (const char *const *)c->noise.v, c->noise.n);
 }
 
 /* One row of the change table: what compare's CSV has, with the change's

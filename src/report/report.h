@@ -308,77 +308,21 @@ void report_diff_markdown(FILE *out, const struct diff_report *r);
 #define COMPARE_ALPHA 0.05
 #define COMPARE_THRESHOLD 0.02
 
-struct compare_row {
-	const struct metric *base;
-	enum stat_kind stat;            /* the one statistic of the row (issue 12) */
-	double value, sd_pct;           /* BASE: the mean of its runs' statistic, their spread */
-	/* one a NEW file (nfiles - 1), as many as given */
-	const struct metric **new;      /* NULL where a NEW lacks it */
-	struct comparison *cmp;
-};
-
-struct compare {
-	/* given */
-	const struct result_file *files;        /* [0] is BASE */
-	size_t nfiles;
-	bool stat_given;                /* --stats: every row; else by direction */
-	enum stat_kind stat;
-	double alpha, threshold;
-	/* --drift: A/A invocations of this machine (2 or more files), or NULL */
-	const struct result_file *drift;
-	/* --layout-noise: a place --offsets random band, %; 0 none */
-	double layout_pct;
-	/* made by compare_build */
-	struct compare_row *rows;
-	size_t nrows;
-	bool regression;
-	bool *state_changed;            /* [f - 1]: BASE -> NEW f beyond the warning's limits */
-	json_t *warnings;               /* machines and states: always printed */
-	json_t *noise;                  /* metrics whose runs vary: --verbose */
-	size_t noisy;
-	double worst_cv;
-	char worst[200];
-};
-
-/* The drift between the A/A invocations of aa (a directory: 2 or more
- * files) in m's statistic k: 100 (max - min) / mean of the invocations'
- * means of their runs; NAN with fewer than 2. */
-double compare_drift_band(const struct result_file *aa, const struct metric *m,
-			  enum stat_kind k);
-/* What bench --invocations records in each file of a side (issue 22: a
- * band recorded by bench): {"invocations", "side", "versus", "band_pct":
- * {metric: {statistic: pct}}}, compare's drift for a BASE of one of them
- * when no --drift is given. */
-json_t *compare_drift_record(const struct result_file *aa, const char *side,
-			     const char *versus);
 void compare_build(struct compare *c);
 void compare_free(struct compare *c);
 const char *compare_label(const struct result_file *f);
-/* "REGRESSION", "better", "changed, within the threshold", "no change",
- * "inconclusive", "inconclusive: machine state changed", "inconclusive:
- * one invocation a side", "inconclusive: inside the drift between
- * invocations" */
-const char *compare_verdict(const struct comparison *cmp);
 /* Why that verdict, in words: "2:3 runs: a verdict needs 3 a side",
  * "p 0.41 >= alpha 0.05", ... */
 void compare_reason(const struct comparison *cmp, double alpha, double threshold, char *buf,
 		    size_t n);
-/* "runs" or "invocations": what the verdict counted */
-const char *compare_units(const struct comparison *cmp);
 /* The noise the verdict saw and the units a side that resolve the
  * threshold at it, and the drift between invocations (or that it was not
  * measured) when the units are runs (issue 22). */
 void compare_noise(const struct comparison *cmp, double threshold, char *buf, size_t n);
-/* The mean over a side's runs of a number in their machine states (index
- * >= 0: of that element of an array, like load's), NAN if none; a string
- * of them when every run agrees, "mixed" when not, NULL if none. */
-double compare_state_mean(const struct result_file *f, const char *key, int index);
-const char *compare_state_string(const struct result_file *f, const char *key);
 void report_compare_text(FILE *out, const struct compare *c, bool lkp, bool verbose);
 void report_compare_markdown(FILE *out, const struct compare *c, bool verbose);
 /* Warnings to `warn` (standard error), the CSV alone on out. */
 void report_compare_csv(FILE *out, FILE *warn, const struct compare *c, bool verbose);
-json_t *report_compare_json(const struct compare *c);
 
 /* ---- bench's table (bench.c) ---- */
 

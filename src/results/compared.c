@@ -1,7 +1,7 @@
 /* The document of `straddle compare --format json`, typed for the page of
  * straddle report: the settings, the verdict, the warnings, and each
  * metric's comparison against every NEW file as compare recorded it
- * (report/compare.c writes it), checked as it is read; what a
+ * (results_compare below writes it), checked as it is read; what a
  * hand-edited file lacks beyond that is NAN, NULL or false. */
 #include "results.h"
 
@@ -102,4 +102,101 @@ void results_compare_doc_free(struct compare_doc *d)
 	free(d->noisy);
 	free(d->row);
 	memset(d, 0, sizeof *d);
+}
+
+/* ---- the document written (straddle compare --format json) ---- */
+
+const char *compare_verdict(const struct comparison *cmp)
+{
+	if (!cmp->enough)
+		return "inconclusive";
+	if (cmp->state_changed)
+		return "inconclusive: machine state changed";
+	if (cmp->one_invocation)
+		return "inconclusive: one invocation a side";
+	if (cmp->significant && cmp->inside_drift)
+		return "inconclusive: inside the drift between invocations";
+	if (cmp->significant && cmp->inside_layout)
+		return "inconclusive: within layout noise";
+	return cmp->regression ? "REGRESSION" : cmp->improvement ? "better" :
+	       cmp->significant ? "changed, within the threshold" : "no change";
+}
+
+const char *compare_units(const struct comparison *cmp)
+{
+	return cmp->by_invocation ? "invocations" : "runs";
+}
+
+static json_t *notes_json(const struct compare_notes *n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n->n; i++)
+		json_array_append_new(a, json_string(n->v[i]));
+	return a;
+}
+
+static json_t *number_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *comparison_json(const struct compare *c, size_t f, const struct comparison *cmp,
+			       const struct metric *m)
+{
+	json_t *j = json_pack("{s:o, s:s, s:I, s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:b, s:b, s:b,"
+			      " s:b, s:s}",
+		"path", json_text(c->files[f].path), "name", m->name, "base_runs",
+		(json_int_t)cmp->base_runs, "runs", (json_int_t)cmp->new_runs, "value", cmp->new,
+		"stddev_pct", cmp->new_sd_pct, "change_pct", cmp->change_robot,
+		"change_pct_mmtests", cmp->change_mmtests, "base_range", cmp->base_spread,
+		"range", cmp->new_spread, "enough_runs", cmp->enough, "stands_out", cmp->stands_out,
+		"significant", cmp->significant, "regression", cmp->regression,
+		"verdict", compare_verdict(cmp));
+
+	json_object_set_new(j, "units", json_string(compare_units(cmp)));
+	json_object_set_new(j, "noise_pct", number_or_null(cmp->noise_pct));
+	json_object_set_new(j, "needed", json_integer((json_int_t)cmp->needed));
+	json_object_set_new(j, "drift_pct", number_or_null(cmp->drift_pct));
+	json_object_set_new(j, "inside_drift", json_boolean(cmp->inside_drift));
+	json_object_set_new(j, "state_changed", json_boolean(cmp->state_changed));
+	json_object_set_new(j, "one_invocation", json_boolean(cmp->one_invocation));
+	json_object_set_new(j, "t", number_or_null(cmp->t));
+	json_object_set_new(j, "df", number_or_null(cmp->df));
+	json_object_set_new(j, "p", number_or_null(cmp->p));
+	json_object_set_new(j, "change_ci", isfinite(cmp->change_lo) ?
+			    json_pack("[f,f]", cmp->change_lo, cmp->change_hi) : json_null());
+	return j;
+}
+
+json_t *results_compare(const struct compare *c)
+{
+	json_t *doc = results_new("compare"), *news = json_array(), *metrics = json_array();
+
+	for (size_t f = 1; f < c->nfiles; f++)
+		json_array_append_new(news, json_text(c->files[f].path));
+	json_object_set_new(doc, "base", json_text(c->files[0].path));
+	json_object_set_new(doc, "new", news);
+	json_object_set_new(doc, "alpha", json_real(c->alpha));
+	json_object_set_new(doc, "threshold", json_real(c->threshold));
+	json_object_set_new(doc, "min_runs", json_integer(STATS_MIN_RUNS));
+	json_object_set_new(doc, "drift", c->drift ? json_text(c->drift->path) : json_null());
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct compare_row *r = &c->rows[i];
+		json_t *per = json_array();
+
+		for (size_t f = 1; f < c->nfiles; f++)
+			json_array_append_new(per, r->new[f - 1] ?
+				comparison_json(c, f, &r->cmp[f - 1], r->new[f - 1]) : json_null());
+		json_array_append_new(metrics, json_pack("{s:o, s:o, s:s, s:s, s:I, s:f, s:f, s:o}",
+			"name", json_text(r->base->name), "unit", json_text(r->base->unit),
+			"direction", r->base->lower_is_better ? "lower" : "higher", "stat",
+			stat_name(r->stat), "runs", (json_int_t)r->base->nruns, "value", r->value,
+			"stddev_pct", r->sd_pct, "new", per));
+	}
+	json_object_set_new(doc, "metrics", metrics);
+	json_object_set_new(doc, "warnings", notes_json(&c->warnings));
+	json_object_set_new(doc, "noisy", notes_json(&c->noise));
+	json_object_set_new(doc, "regression", json_boolean(c->regression));
+	return doc;
 }

@@ -1,0 +1,213 @@
+/* A side of `straddle compare` read from its result files (issue 23: the
+ * compare document's fields had no owner in results/): its runs' or
+ * invocations' statistics, the drift between its A/A invocations and the
+ * band bench --invocations records, its machine states, its files' times
+ * and how two sides' machines differ. report/compare.c builds the
+ * comparison from these; results_compare writes it. */
+#include "results.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+double *results_run_stats(const struct metric *m, enum stat_kind k)
+{
+	double *v = xmalloc((m->nruns ? m->nruns : 1) * sizeof *v);
+
+	for (size_t r = 0; r < m->nruns; r++)
+		v[r] = stats_of(m->runs[r].v, m->runs[r].n, k, m->lower_is_better);
+	return v;
+}
+
+/* Issue 22: runs of one invocation share its machine state, so when a
+ * side is several invocations (a directory), the unit is the invocation:
+ * the mean of its runs' statistics, one number a file. *n: how many. */
+static double *invocation_stats(const struct metric *m, enum stat_kind k, size_t nfiles,
+				size_t *n)
+{
+	double *runs = results_run_stats(m, k), *v = xcalloc(nfiles ? nfiles : 1, sizeof *v);
+	size_t *count = xcalloc(nfiles ? nfiles : 1, sizeof *count);
+
+	for (size_t r = 0; r < m->nruns; r++) {
+		v[m->runs[r].file] += runs[r];
+		count[m->runs[r].file]++;
+	}
+	*n = 0;
+	for (size_t f = 0; f < nfiles; f++)
+		if (count[f])
+			v[(*n)++] = v[f] / (double)count[f];
+	free(runs);
+	free(count);
+	return v;
+}
+
+double *results_unit_stats(const struct result_file *f, const struct metric *m,
+			   enum stat_kind k, bool by_invocation, size_t *n)
+{
+	if (by_invocation)
+		return invocation_stats(m, k, f->nfiles, n);
+	*n = m->nruns;
+	return results_run_stats(m, k);
+}
+
+double results_drift_band(const struct result_file *aa, const struct metric *m,
+			  enum stat_kind k)
+{
+	double *v, lo, hi, mean, pct;
+	size_t n;
+
+	v = invocation_stats(m, k, aa->nfiles, &n);
+	if (n < 2) {
+		free(v);
+		return NAN;
+	}
+	lo = hi = v[0];
+	for (size_t i = 1; i < n; i++) {
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	mean = stats_mean(v, n);
+	pct = mean ? 100 * (hi - lo) / fabs(mean) : NAN;
+	free(v);
+	return pct;
+}
+
+json_t *results_drift_record(const struct result_file *aa, const char *side,
+			     const char *versus)
+{
+	json_t *band = json_object();
+
+	for (size_t i = 0; i < aa->n; i++) {
+		json_t *per = json_object();
+
+		for (int k = STAT_MEAN95; k <= STAT_MAX; k++) {
+			double pct = results_drift_band(aa, &aa->m[i], (enum stat_kind)k);
+
+			if (!isnan(pct))
+				json_object_set_new(per, stat_name((enum stat_kind)k), json_real(pct));
+		}
+		json_object_set_new(band, aa->m[i].name, per);
+	}
+	return json_pack("{s:i, s:s, s:o, s:o}", "invocations", (int)aa->nfiles, "side", side,
+			 "versus", versus ? json_text(versus) : json_null(), "band_pct", band);
+}
+
+double results_recorded_drift(const struct result_file *base, const char *metric,
+			      enum stat_kind k)
+{
+	json_t *d = json_object_get(base->doc, "drift");
+	json_t *v = json_object_get(json_object_get(json_object_get(d, "band_pct"), metric),
+				    stat_name(k));
+	json_t *n = json_object_get(d, "invocations");
+
+	if (!json_is_number(v) || !json_is_integer(n) || json_integer_value(n) < 2 ||
+	    !(json_number_value(v) >= 0))
+		return NAN;
+	return json_number_value(v);
+}
+
+double results_state_mean(const struct result_file *f, const char *key, int index)
+{
+	double sum = 0;
+	size_t n = 0, i;
+	json_t *s;
+
+	json_array_foreach(f->states, i, s) {
+		json_t *v = json_object_get(s, key);
+
+		if (index >= 0)
+			v = json_array_get(v, (size_t)index);
+		if (json_is_number(v)) {
+			sum += json_number_value(v);
+			n++;
+		}
+	}
+	return n ? sum / (double)n : NAN;
+}
+
+const char *results_state_string(const struct result_file *f, const char *key)
+{
+	const char *first = NULL;
+	size_t i;
+	json_t *s;
+
+	json_array_foreach(f->states, i, s) {
+		const char *v = json_string_value(json_object_get(s, key));
+
+		if (!v)
+			continue;
+		if (first && strcmp(first, v) != 0)
+			return "mixed";
+		first = first ? first : v;
+	}
+	return first;
+}
+
+size_t results_state_count(const struct result_file *f)
+{
+	return json_array_size(f->states);
+}
+
+bool results_time_span(const struct result_file *f, const char **first, const char **last)
+{
+	size_t i;
+	json_t *d;
+
+	*first = *last = json_string_value(json_object_get(f->doc, "time"));
+	if (!*first)
+		return false;
+	json_array_foreach(f->more, i, d) {
+		const char *t = json_string_value(json_object_get(d, "time"));
+
+		if (!t)
+			return false;
+		*first = strcmp(t, *first) < 0 ? t : *first;
+		*last = strcmp(t, *last) > 0 ? t : *last;
+	}
+	return true;
+}
+
+void results_machine_diff(const struct result_file *a, const struct result_file *b,
+			  struct strbuf *out)
+{
+	static const char *const fields[] = { "vendor", "family", "model", "stepping",
+		"model_name", "microcode", "kernel", "arch" };
+
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		json_t *x = json_object_get(a->machine, fields[i]);
+		json_t *y = json_object_get(b->machine, fields[i]);
+		char *sa, *sb;
+
+		if ((!x && !y) || json_equal(x, y))
+			continue;
+		sa = x ? json_dumps(x, JSON_ENCODE_ANY) : xstrdup("none");
+		sb = y ? json_dumps(y, JSON_ENCODE_ANY) : xstrdup("none");
+		sb_addf(out, "%s%s %s vs %s", out->len ? "; " : "", fields[i], sa, sb);
+		free(sa);
+		free(sb);
+	}
+}
+
+void compare_notes_add(struct compare_notes *n, const char *fmt, ...)
+{
+	char line[600];
+	json_t *text;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	text = json_text(line);         /* paths may not be UTF-8: U+FFFD, as the JSON says */
+	GROW(n->v, n->cap, n->n + 1);
+	n->v[n->n++] = xstrdup(json_string_value(text));
+	json_decref(text);
+}
+
+void compare_notes_free(struct compare_notes *n)
+{
+	for (size_t i = 0; i < n->n; i++)
+		free(n->v[i]);
+	free(n->v);
+	memset(n, 0, sizeof *n);
+}
