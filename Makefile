@@ -116,7 +116,8 @@ check-test-hooks: $(B)/straddle $(B)/libstraddle-place.so
 # loop in a user program found by record + scan --hot and moved by place
 # (straddle prove): what its placement costs it, beside the prediction.
 # It ends with one page of what it ran (straddle report): the scan's JSON,
-# the sweep's and the place's result files, kept beside it in build/.
+# the sweep's, the place's and the prove's result files, kept beside it in
+# build/.
 run: deps
 	$(MAKE) all
 	$(B)/straddle uarch
@@ -126,7 +127,7 @@ run: deps
 	$(MAKE) $(B)/demo/clear
 	$(B)/straddle prove --runs 10 --keep $(B)/run-prove -o $(B)/run-prove.json -- $(B)/demo/clear 2000000
 	$(B)/straddle report -o $(B)/report.html $(B)/run-scan.json $(B)/run-sweep.json \
-		$(B)/run-prove/place-1.json
+		$(B)/run-prove/place-1.json $(B)/run-prove.json
 	@echo "The report of this run: $(abspath $(B)/report.html)"
 
 # The bundled program `make run` ends with: seed 000's loop across a line

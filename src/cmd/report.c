@@ -31,12 +31,12 @@ const struct command report_command = {
 	.summary = "one self-contained HTML page of result files",
 	.args = "[-o FILE.html] RESULT.json...",
 	.about = "Write one HTML page of the result files of scan --json, diff --json, record,\n"
-		 "sweep, calibrate, bench and compare --format json, in any mix: a header naming\n"
-		 "the machines and the command lines that made each file, then one section per\n"
-		 "file with its tables and plots (bench results together, compared). The page\n"
-		 "needs nothing else: inline CSS and SVG, no script, no network; every plot has\n"
-		 "the table behind it as its text alternative. Long tables show their first rows\n"
-		 "and say how many more there are.\n",
+		 "sweep, place, prove, calibrate, bench and compare --format json, in any mix: a\n"
+		 "header naming the machines and the command lines that made each file, then one\n"
+		 "section per file with its tables and plots (bench results together, compared).\n"
+		 "The page needs nothing else: inline CSS and SVG, no script, no network; every\n"
+		 "plot has the table behind it as its text alternative. Long tables show their\n"
+		 "first rows and say how many more there are.\n",
 	.options = report_options,
 	.notes = "Exit status: 0 the page was written, 2 bad usage or a result file that cannot\n"
 		 "be read (nothing is written then).\n",

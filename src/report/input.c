@@ -19,6 +19,8 @@ static int read_kind(struct report_input *in, struct err *e)
 		results_bench_doc(&in->file, &in->bench);
 	if (in->kind == RESULT_RECORD)
 		results_record_read(in->doc, &in->record);
+	if (in->kind == RESULT_PROVE)
+		results_read_prove(in->doc, &in->prove);
 	if (in->kind == RESULT_SWEEP)
 		results_sweep_doc(in->doc, &in->sweep);
 	if (in->kind == RESULT_PLACE)
@@ -59,6 +61,7 @@ void report_input_free(struct report_input *in)
 	results_file_free(&in->file);
 	results_bench_doc_free(&in->bench);
 	results_record_read_free(&in->record);
+	results_prove_doc_free(&in->prove);
 	results_sweep_doc_free(&in->sweep);
 	results_place_doc_free(&in->place);
 	calib_free(in->cal.x, in->cal.nx);

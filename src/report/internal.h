@@ -1,5 +1,5 @@
 /* What the page's files share inside report/ (html.c, html_markup.c,
- * html_layout.c, html_scan.c, html_diff.c, html_record.c, html_measure.c,
+ * html_layout.c, html_scan.c, html_diff.c, html_record.c, html_measure.c, html_prove.c,
  * html_bench.c, svg.c); nothing outside
  * report/ includes this: report.h is the layer's interface. */
 #ifndef STRADDLE_REPORT_INTERNAL_H
@@ -36,12 +36,13 @@ void cell_text(char *buf, size_t n, const char *fmt, double v);
  * calls them) ---- */
 
 /* html_scan.c, html_diff.c, html_record.c; html_measure.c: sweep, place,
- * calibrate; html_bench.c: compare, and bench. */
+ * calibrate; html_prove.c; html_bench.c: compare, and bench. */
 void html_section_scan(FILE *out, const struct report_input *in);
 void html_section_diff(FILE *out, const struct report_input *in);
 void html_section_record(FILE *out, const struct report_input *in);
 void html_section_sweep(FILE *out, const struct report_input *in);
 void html_section_place(FILE *out, const struct report_input *in);
+void html_section_prove(FILE *out, const struct report_input *in);
 void html_section_calibrate(FILE *out, const struct report_input *in);
 void html_section_compare(FILE *out, const struct report_input *in);
 /* Bench results are compared with each other: all of them at once. */

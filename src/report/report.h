@@ -361,6 +361,7 @@ struct report_input {
 	struct bench_doc bench;         /* bench: its settings and states */
 	struct sweep_doc sweep;         /* sweep: its placements */
 	struct place_doc place;         /* place: its arms */
+	struct prove_doc prove;         /* prove: its trials */
 	struct report_calibration cal;  /* calibrate */
 	struct compare_doc compared;    /* compare */
 };

@@ -324,6 +324,21 @@ json_t *results_place(const struct place_experiment *x, const char *subject,
 
 json_t *results_prove(const struct loop_trial *t, size_t n, const char *profile, int argc,
 		      char **argv);
+/* prove's document read back (prove_read.c): each loop's trial as prove
+ * made it, for its table on the page. What the document rounds (the cost
+ * model's three decimals) stays rounded; a slowdown or CI it wrote as
+ * null (not finite) reads as INFINITY for the loop's measured slowdown
+ * and its bounds, NAN elsewhere. */
+struct prove_doc {
+	const char *profile;
+	struct loop_trial *trial;       /* file and func owned */
+	size_t n;
+};
+
+void results_read_prove(const json_t *doc, struct prove_doc *p);
+void results_prove_doc_free(struct prove_doc *p);
+/* The enum cost_bound of its name (cost_bound_name), COST_AT_BEST for none. */
+int results_cost_bound(const char *name);
 
 /* A result file read back (read.c): its metrics with their raw samples,
  * run by run (a sweep is one run). */
@@ -345,7 +360,7 @@ struct metric {
  * in the order their lists name them. */
 enum result_kind {
 	RESULT_SCAN, RESULT_DIFF, RESULT_RECORD, RESULT_BENCH, RESULT_SWEEP, RESULT_PLACE,
-	RESULT_CALIBRATE, RESULT_COMPARE, RESULT_KINDS
+	RESULT_PROVE, RESULT_CALIBRATE, RESULT_COMPARE, RESULT_KINDS
 };
 
 struct result_kind_info {

@@ -79,7 +79,7 @@ bool results_read_hazard(const json_t *j, struct profile_names *names, struct ha
 	return rule >= 0;
 }
 
-static int bound_named(const char *name)
+int results_cost_bound(const char *name)
 {
 	for (int b = 0; b < NCOST_BOUND; b++)
 		if (name && !strcmp(cost_bound_name(b), name))
@@ -127,7 +127,7 @@ static void read_cost(const json_t *c, const struct scan_result *r, struct loop_
 	if (!json_is_object(c))
 		return;
 	out->slowdown = (float)json_number_value(json_object_get(c, "slowdown"));
-	out->bound = (uint8_t)bound_named(doc_str(c, "bound"));
+	out->bound = (uint8_t)results_cost_bound(doc_str(c, "bound"));
 	out->window = (uint16_t)doc_int(c, "window");
 	out->front_end = (float)json_number_value(json_object_get(c, "front_end"));
 	out->front_end_best = (float)json_number_value(json_object_get(c, "front_end_best"));

@@ -2,14 +2,19 @@
  * walks json_t). A record: a fixture scanned, samples put in two of its
  * loops, written as `straddle record` writes it (results_record_file,
  * _kernel, _record), read back and checked field by field. fault-write's
- * details as its workload writes them, read as bench's text prints them. */
+ * details as its workload writes them, read as bench's text prints them.
+ * prove's trials written (results_prove), read back (results_read_prove):
+ * prove's text of them the same, and the page's prove table the text's
+ * rows, cell for cell. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report/report.h"
 
@@ -205,12 +210,163 @@ static void fault_write_notes(void **state)
 	json_decref(d);
 }
 
+/* Three trials as prove makes them: measured and agreeing, measured with
+ * a slowdown beyond the loop's share (INFINITY: written as null), and one
+ * place could not move. */
+static size_t three_trials(struct loop_trial *t)
+{
+	memset(t, 0, 3 * sizeof *t);
+	t[0] = (struct loop_trial){ .file = "/b/demo/clear", .func = "clear_loop", .start = 0x1272,
+		.end = 0x1281, .samples = 133, .run_samples = 145, .current = 50, .best = 0,
+		.place_predicted = 1.05f, .rounds = 10 };
+	t[0].cost.slowdown = 1.05f;
+	t[0].cost.bound = COST_FRONT_END;
+	t[0].control = (struct paired){ 0.9889, 0.9581, 1.0207, 0.446, 10 };
+	t[0].proof = (struct loop_proof){ .share = 0.917, .share_lo = 0.861, .share_hi = 0.952,
+		.program = { 0.9492, 0.93743, 0.96111, 5.7e-6, 10 }, .loop = 1.0586,
+		.loop_lo = 1.0426, .loop_hi = 1.0784, .said = PROOF_COSTS, .seen = PROOF_COSTS };
+	t[1] = t[0];
+	t[1].func = "tail<&>";
+	t[1].start = 0x12c0;
+	t[1].samples = 9;
+	t[1].cost.bound = COST_LATENCY;
+	t[1].proof.program = (struct paired){ 1.0021, 0.991, 1.013, 0.71, 10 };
+	t[1].proof.loop = t[1].proof.loop_hi = INFINITY;
+	t[1].proof.seen = PROOF_INCONCLUSIVE;
+	t[2] = t[0];
+	t[2].file = "/lib/libc.so.6";
+	t[2].func = "memset";
+	t[2].samples = 3;
+	snprintf(t[2].why_not, sizeof t[2].why_not, "not relocatable: a jump table reaches in");
+	return 3;
+}
+
+static char *prove_text(const struct loop_trial *t, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	report_prove_text(t, n, 0, 0.01, "goldencove", f);
+	fclose(f);
+	return buf;
+}
+
+/* The cells of row `row` (1-based; 0 the head) of the page's prove
+ * table, tags stripped and entities undone, joined by "|". */
+static void html_row(const char *page, size_t row, char *out, size_t n)
+{
+	const char *p = strstr(page, "<table class=\"prove\"");
+	size_t len = 0;
+
+	assert_non_null(p);
+	for (size_t r = 0; r <= row; r++)
+		assert_non_null(p = strstr(p + 1, "<tr>"));
+	for (const char *end = strstr(p, "</tr>"); p < end; p++) {
+		static const char *const ent[][2] = { { "&amp;", "&" }, { "&lt;", "<" },
+			{ "&gt;", ">" }, { "&quot;", "\"" }, { "&#39;", "'" } };
+		bool done = false;
+
+		if (!strncmp(p, "</td>", 5) || !strncmp(p, "</th>", 5))
+			out[len++] = '|';
+		if (*p == '<') {
+			p = strchr(p, '>');
+			continue;
+		}
+		for (size_t e = 0; e < 5 && !done; e++)
+			if (!strncmp(p, ent[e][0], strlen(ent[e][0]))) {
+				out[len++] = ent[e][1][0];
+				p += strlen(ent[e][0]) - 1;
+				done = true;
+			}
+		if (!done)
+			out[len++] = *p;
+		assert_true(len < n);
+	}
+	out[len ? len - 1 : 0] = '\0';
+}
+
+/* Line `row` of prove's text table (0 the head) as "|"-joined cells:
+ * columns are two blanks apart, no cell holds two blanks. */
+static void text_row(const char *text, size_t row, char *out, size_t n)
+{
+	const char *p = strchr(text, '\n') + 1;      /* after the profile line */
+	size_t len = 0;
+
+	for (size_t r = 0; r < row; r++)
+		p = strchr(p, '\n') + 1;
+	while (*p == ' ')
+		p++;
+	for (; *p && *p != '\n'; p++) {
+		if (p[0] == ' ' && p[1] == ' ') {
+			while (p[1] == ' ')
+				p++;
+			out[len++] = '|';
+			continue;
+		}
+		out[len++] = *p;
+		assert_true(len < n);
+	}
+	out[len] = '\0';
+}
+
+static void prove_read_back(void **state)
+{
+	static char *argv[] = { "straddle", "prove", "--", "./clear" };
+	struct loop_trial t[3];
+	size_t n = three_trials(t);
+	char path[] = "/tmp/test_readers_XXXXXX", *want, *got, *page = NULL, a[600], b[600];
+	struct report_input in;
+	struct err e = { "" };
+	size_t len = 0;
+	json_t *doc = results_prove(t, n, "goldencove", 4, argv);
+	FILE *f;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(results_write(doc, path, &e), 0);
+	json_decref(doc);
+	assert_int_equal(report_input_read(path, &in, &e), 0);
+	unlink(path);
+	assert_int_equal(in.kind, RESULT_PROVE);
+	assert_string_equal(in.prove.profile, "goldencove");
+	assert_int_equal(in.prove.n, 3);
+	assert_true(isinf(in.prove.trial[1].proof.loop));
+	assert_string_equal(in.prove.trial[2].why_not, "not relocatable: a jump table reaches in");
+	assert_string_equal(in.prove.trial[1].func, "tail<&>");
+	want = prove_text(t, n);
+	got = prove_text(in.prove.trial, in.prove.n);
+	assert_string_equal(got, want);
+	in.index = 1;
+	f = open_memstream(&page, &len);
+	assert_int_equal(report_html(f, &in, 1), 0);
+	fclose(f);
+	for (size_t r = 0; r <= n; r++) {
+		html_row(page, r, a, sizeof a);
+		text_row(want, r, b, sizeof b);
+		assert_string_equal(a, b);
+	}
+	text_row(want, 1, b, sizeof b);
+	assert_string_equal(b, "91.7|clear:0x1272|clear_loop|1.050x front-end|50 -> 0|"
+			    "-5.1% [-6.3, -3.9]|1.059x [1.043, 1.078]|costs|agree");
+	text_row(want, 2, b, sizeof b);
+	assert_string_equal(b, "6.2|clear:0x12c0|tail<&>|1.050x latency|50 -> 0|"
+			    "+0.2% [-0.9, +1.3]|more than its share|inconclusive|-");
+	free(page);
+	free(want);
+	free(got);
+	report_input_free(&in);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(head_read_back),
 		cmocka_unit_test(loops_read_back),
 		cmocka_unit_test(fault_write_notes),
+		cmocka_unit_test(prove_read_back),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,96 @@
+/* prove's result file read back (results_prove writes it, prove.c): the
+ * trials as prove made them, so the page's prove section has the rows of
+ * prove's own table (issue 23). */
+#include "results.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static enum proof_verdict verdict_named(const char *name)
+{
+	for (int v = PROOF_NOTHING; v <= PROOF_SLOWER_AT_BEST; v++)
+		if (name && !strcmp(proof_verdict_name((enum proof_verdict)v), name))
+			return (enum proof_verdict)v;
+	return PROOF_INCONCLUSIVE;
+}
+
+/* A measured slowdown: null is what results_prove writes for INFINITY
+ * ("more than its share"). */
+static double slowdown_at(const json_t *o, const char *key, size_t i)
+{
+	const json_t *v = i == (size_t)-1 ? json_object_get(o, key) :
+		json_array_get(json_object_get(o, key), i);
+
+	return json_is_number(v) ? json_number_value(v) : INFINITY;
+}
+
+static void paired_of(const json_t *o, struct paired *p)
+{
+	*p = (struct paired){ doc_num(o, "ratio"), doc_num_at(o, "ci", 0), doc_num_at(o, "ci", 1),
+		doc_num(o, "p"), (size_t)doc_int(o, "rounds") };
+}
+
+static void measured_of(const json_t *m, struct loop_trial *t)
+{
+	const json_t *loop = json_object_get(m, "loop");
+	const char *why = doc_str(m, "not_measured");
+
+	if (why || !json_is_object(m)) {
+		snprintf(t->why_not, sizeof t->why_not, "%s", why ? why : "not measured");
+		return;
+	}
+	t->current = (uint32_t)doc_int(m, "current");
+	t->best = (uint32_t)doc_int(m, "best");
+	t->place_predicted = (float)doc_num(m, "place_predicted");
+	paired_of(json_object_get(m, "program"), &t->proof.program);
+	paired_of(json_object_get(m, "control"), &t->control);
+	t->rounds = (unsigned)t->proof.program.n;
+	t->proof.loop = slowdown_at(loop, "slowdown", (size_t)-1);
+	t->proof.loop_lo = slowdown_at(loop, "ci", 0);
+	t->proof.loop_hi = slowdown_at(loop, "ci", 1);
+	t->proof.seen = verdict_named(doc_str(m, "verdict"));
+}
+
+static void trial_of(const json_t *o, struct loop_trial *t)
+{
+	const json_t *cost = json_object_get(o, "cost");
+	const char *file = doc_str(o, "file"), *func = doc_str(o, "function");
+
+	memset(t, 0, sizeof *t);
+	t->file = xstrdup(file ? file : "-");
+	t->func = xstrdup(func ? func : "-");
+	t->start = results_addr(o, "start");
+	t->end = results_addr(o, "end");
+	t->samples = (uint64_t)doc_int(o, "samples");
+	t->run_samples = (uint64_t)doc_int(o, "run_samples");
+	t->proof.share = doc_num(o, "share");
+	t->proof.share_lo = doc_num_at(o, "share_ci", 0);
+	t->proof.share_hi = doc_num_at(o, "share_ci", 1);
+	t->cost.slowdown = (float)doc_num(cost, "slowdown");
+	t->cost.bound = (uint8_t)results_cost_bound(doc_str(cost, "bound"));
+	t->cost.back_end = (float)doc_num(cost, "back_end");
+	t->proof.said = verdict_named(doc_str(o, "predicted"));
+	measured_of(json_object_get(o, "measured"), t);
+}
+
+void results_read_prove(const json_t *doc, struct prove_doc *p)
+{
+	const json_t *loops = json_object_get(doc, "loops");
+
+	p->profile = doc_str(doc, "profile");
+	p->n = json_array_size(loops);
+	p->trial = xcalloc(p->n + 1, sizeof *p->trial);
+	for (size_t i = 0; i < p->n; i++)
+		trial_of(json_array_get(loops, i), &p->trial[i]);
+}
+
+void results_prove_doc_free(struct prove_doc *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		free(p->trial[i].file);
+		free(p->trial[i].func);
+	}
+	free(p->trial);
+	memset(p, 0, sizeof *p);
+}
