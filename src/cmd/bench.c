@@ -413,15 +413,7 @@ static void die_of(int sig, struct bench_cmd *c)
  * during the measurement. */
 static int write_json(const struct bench_cmd *c, const struct bench_record *b)
 {
-	json_t *doc = results_bench(b);
-	struct err e;
-	int rc;
-
-	rc = results_write(doc, c->out_json, &e);
-	if (rc)
-		complain(c->out_json, "%s", e.msg);
-	json_decref(doc);
-	return rc;
+	return write_result(results_bench(b), c->out_json);
 }
 
 /* ---- --invocations: bench as a user runs it, N times ---- */
@@ -632,12 +624,13 @@ static int record_drift(const struct bench_cmd *c, struct invocations *iv, char 
 		mine = json_deep_copy(rec);
 		json_object_set_new(mine, "order", json_integer((json_int_t)i + 1));
 		json_object_set_new(mine, "of", json_integer((json_int_t)iv->npaths));
-		if (!doc || json_object_set_new(doc, "drift", mine) || results_write(doc,
-									       iv->paths[i], &e)) {
-			complain(iv->paths[i], "%s", doc ? e.msg : "cannot read it back");
+		if (!doc || json_object_set_new(doc, "drift", mine)) {
+			complain(iv->paths[i], "cannot read it back");
+			json_decref(doc);
 			rc = -1;
+		} else {
+			rc = write_result(doc, iv->paths[i]);
 		}
-		json_decref(doc);
 	}
 	printf("%c: %u invocations%s%s; drift between them:", side, c->invocations,
 	       side != 'b' ? "" : versus_count(c) ? " with " : " with nothing added",

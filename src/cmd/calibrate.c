@@ -316,14 +316,8 @@ static json_t *profile_head(const struct calibrate_cmd *c)
 static int write_outputs(struct calibrate_cmd *c)
 {
 	json_t *doc = results_calibration(profile_head(c), &c->profile, &c->fit, c->x, c->nx);
-	struct err e;
-	int rc = 0;
+	int rc = write_result(doc, c->out);
 
-	if (results_write(doc, c->out, &e)) {
-		complain(c->out, "%s", e.msg);
-		rc = -1;
-	}
-	json_decref(doc);
 	if (rc == 0)
 		printf("saved: %s\n", c->out);
 	if (c->plot_dir && rc == 0)

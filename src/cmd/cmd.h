@@ -112,6 +112,11 @@ void hot_attribute_image(const struct hot_run *h, struct elf_image *img, struct 
  * (fputs_escaped); say: "straddle: MESSAGE". */
 void complain(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A result document to path ("-": standard output), whole or not at all
+ * (results_write), and freed; 0, or -1 after one line naming the file
+ * (or "stdout"). Every command's -o and --json write through it. */
+struct json_t;                  /* jansson's json_t */
+int write_result(struct json_t *doc, const char *path);
 
 /* ---- what scan and diff say of a row (sarif.c) ---- */
 

@@ -248,16 +248,11 @@ static int load(struct compare_cmd *c, int argc, char **argv)
 static int print(const struct compare_cmd *c)
 {
 	const struct compare *k = &c->cmp;
-	json_t *doc;
-	struct err e;
 	int rc = 0;
 
 	switch (c->format) {
 	case FORMAT_JSON:
-		doc = results_compare(k);
-		if ((rc = results_write(doc, "-", &e)))
-			complain("stdout", "%s", e.msg);
-		json_decref(doc);
+		rc = write_result(results_compare(k), "-");
 		break;
 	case FORMAT_CSV: report_compare_csv(stdout, stderr, k, c->verbose); break;
 	case FORMAT_MARKDOWN: report_compare_markdown(stdout, k, c->verbose); break;

@@ -92,14 +92,7 @@ static void print_text(unsigned have)
 
 static int print_json(unsigned have, const struct kernels_check_result *check)
 {
-	json_t *doc = results_kernels(have, check);
-	struct err e;
-	int rc = results_write(doc, "-", &e);
-
-	if (rc)
-		complain("stdout", "%s", e.msg);
-	json_decref(doc);
-	return rc ? EXIT_USAGE : EXIT_OK;
+	return write_result(results_kernels(have, check), "-") ? EXIT_USAGE : EXIT_OK;
 }
 
 static int run_check(bool json, struct kernels_check_result *r)

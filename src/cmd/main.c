@@ -51,6 +51,17 @@ void complain(const char *what, const char *fmt, ...)
 	va_end(ap);
 }
 
+int write_result(struct json_t *doc, const char *path)
+{
+	struct err e;
+	int rc = results_write(doc, path, &e);
+
+	if (rc)
+		complain(strcmp(path, "-") ? path : "stdout", "%s", e.msg);
+	json_decref(doc);
+	return rc;
+}
+
 void say(const char *fmt, ...)
 {
 	va_list ap;

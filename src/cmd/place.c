@@ -567,15 +567,8 @@ static void print_text(const struct place_cmd *c)
 
 static int write_json(const struct place_cmd *c)
 {
-	json_t *doc = results_place(&c->x, c->x.subject ? c->x.subject->name : c->func, c->refused,
-				    c->argc, c->argv);
-	struct err e;
-	int rc = results_write(doc, c->out_json, &e);
-
-	if (rc)
-		complain(c->out_json, "%s", e.msg);
-	json_decref(doc);
-	return rc;
+	return write_result(results_place(&c->x, c->x.subject ? c->x.subject->name : c->func,
+					  c->refused, c->argc, c->argv), c->out_json);
 }
 
 static int write_plot_file(FILE *f, void *ctx)

@@ -479,14 +479,8 @@ static void on_signal(int sig)
 
 static int write_json(const struct prove_cmd *c)
 {
-	json_t *doc = results_prove(c->trial, c->ntrial, c->profile->name, c->argc, c->self_argv);
-	struct err e;
-	int rc = results_write(doc, c->out_json, &e);
-
-	if (rc)
-		complain(c->out_json, "%s", e.msg);
-	json_decref(doc);
-	return rc;
+	return write_result(results_prove(c->trial, c->ntrial, c->profile->name, c->argc,
+					  c->self_argv), c->out_json);
 }
 
 static int prepare(struct prove_cmd *c, int argc, char **argv)

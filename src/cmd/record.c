@@ -469,8 +469,6 @@ static int write_record(struct record_cmd *c, struct sampling *s)
 				.hz = c->hz, .hz_auto = !c->hz_given,
 				.sample_cost_ns = c->sample_cost, .exit_status = c->exit_status,
 				.files = json_array(), .few = c->few_note };
-	struct err e = { "" };
-	json_t *doc;
 
 	qsort(s->file, s->nfile, sizeof *s->file, by_samples);
 	for (size_t i = 0; i < s->nfile; i++)
@@ -478,14 +476,7 @@ static int write_record(struct record_cmd *c, struct sampling *s)
 			json_array_append_new(d.files, record_file(c, &s->file[i], &d.outside));
 	if (s->kernel)
 		d.kernel = record_kernel(s, &d.ksyms_hidden);
-	doc = results_record(&d);
-	if (results_write(doc, c->out, &e)) {
-		complain(c->out, "%s", e.msg);
-		json_decref(doc);
-		return -1;
-	}
-	json_decref(doc);
-	return 0;
+	return write_result(results_record(&d), c->out);
 }
 
 static int cmd_record(int argc, char **argv)

@@ -393,15 +393,8 @@ static void print_csv(const struct sweep_cmd *c)
  * joins two sweeps' marks this way). */
 static int write_json(const struct sweep_cmd *c)
 {
-	json_t *doc = results_sweep(&c->s, c->host->name, c->profiles, c->nprofiles, c->kernels,
-				    c->nkernels, c->argc, c->argv);
-	struct err e;
-	int rc = results_write(doc, c->out_json, &e);
-
-	if (rc)
-		complain(c->out_json, "%s", e.msg);
-	json_decref(doc);
-	return rc;
+	return write_result(results_sweep(&c->s, c->host->name, c->profiles, c->nprofiles,
+					  c->kernels, c->nkernels, c->argc, c->argv), c->out_json);
 }
 
 struct plot_job {

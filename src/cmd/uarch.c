@@ -62,14 +62,7 @@ static int print_json(const struct host *h)
 {
 	char path[PATH_MAX];
 	const struct profile *cal = calibrated(h, path, sizeof path);
-	json_t *doc = results_uarch(h, cal, path);
-	struct err e;
-	int rc = results_write(doc, "-", &e);
-
-	if (rc)
-		complain("stdout", "%s", e.msg);
-	json_decref(doc);
-	return rc ? EXIT_USAGE : EXIT_OK;
+	return write_result(results_uarch(h, cal, path), "-") ? EXIT_USAGE : EXIT_OK;
 }
 
 /* The width lines must fit (issue 23: one evidence line was 1,277
