@@ -381,6 +381,11 @@ int report_html(FILE *out, const struct report_input *in, size_t n);
 int report_input_read(const char *path, struct report_input *in, struct err *e);
 void report_input_free(struct report_input *in);
 
+/* One trial as a row of prove's table (prove_row.c): ">samples %", "loop",
+ * "function", "predicted", "moved", "program at best", "loop slowdown
+ * measured", "measured", "model". */
+void prove_row(struct table *t, const struct loop_trial *x);
+
 /* straddle prove's table (prove.c): each trial's prediction beside its
  * measurement, the hot loops at their best, and the agreement. */
 void report_prove_text(const struct loop_trial *x, size_t n, size_t at_best, double min_share,
