@@ -152,7 +152,6 @@ struct sarif_row {
 	const struct sarif_ordinals *ord;       /* of r */
 };
 
-struct json_t;
 void sarif_add_row(struct json_t *log, const struct sarif_row *s);
 
 #endif

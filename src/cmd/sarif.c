@@ -127,8 +127,10 @@ static void describe(const struct sarif_row *s, const struct elf_func *f, const 
 	const struct hazard *lead = worst_hazard(s->h, s->n);
 	uint64_t start = s->loop ? s->loop->start : f->addr;
 	uint64_t bytes = s->loop ? s->loop->end - s->loop->start : f->size;
-	unsigned w[16];
-	size_t nw = hazard_windows(s->h, s->n, w);
+	const struct scan_row row = { s->func, s->loop, lead, s->h, s->n,
+				      NULL, NULL };
+	struct row_window w[16];
+	size_t nw = scan_row_windows(s->r, &row, w);
 
 	if (s->loop)
 		sb_addf(m, "The %" PRIu64 "-byte loop at %#" PRIx64 " in %s", bytes, start, f->name);
@@ -142,11 +144,10 @@ static void describe(const struct sarif_row *s, const struct elf_func *f, const 
 		sb_addf(m, " touches");
 	for (size_t i = 0; i < nw; i++) {
 		if (lead->branch)
-			sb_addf(m, "%s %u B", i ? "," : "", w[i]);
+			sb_addf(m, "%s %u B", i ? "," : "", w[i].window);
 		else
-			sb_addf(m, "%s %u windows of %u B (%u needed)", i ? "," : "",
-				windows_touched(start, start + bytes, w[i]), w[i],
-				s->loop ? windows_best(bytes, w[i]) : 1);
+			sb_addf(m, "%s %u windows of %u B (%u needed)", i ? "," : "", w[i].touched,
+				w[i].window, w[i].best);
 	}
 	sb_addf(m, " under %s.", profiles);
 	if (s->cause)

@@ -154,7 +154,7 @@ struct scan_row {
 	const struct func_report *func;
 	const struct loop_report *loop;         /* NULL: a function entry hazard */
 	const struct hazard *lead;              /* the worst of them (worst_hazard) */
-	const struct hazard **h;                /* the row's hazards, nh of them */
+	const struct hazard *const *h;          /* the row's hazards, nh of them */
 	size_t nh;
 	char *source, *compiler_fix;
 };
@@ -176,6 +176,16 @@ struct scan_rows {
 void scan_rows(const struct scan_result *r, unsigned long limit, double min_share,
 	       struct scan_rows *out);
 void scan_rows_free(struct scan_rows *rs);
+/* The row's windows in the order of its window column, each with how many
+ * of them the row touches and how many it needs (the detail cell's
+ * "touched/best"; a loop in pieces: over its pieces): SARIF's message
+ * says the same numbers in words. */
+struct row_window {
+	unsigned window, touched, best;
+};
+
+size_t scan_row_windows(const struct scan_result *r, const struct scan_row *x,
+			struct row_window out[static 16]);
 /* <0 when x comes before y in that order. */
 int scan_row_order(const struct scan_result *r, const struct scan_row *x, const struct scan_row *y);
 bool scan_row_folded(const struct scan_result *r, const struct scan_row *x, double min_share);

@@ -262,15 +262,28 @@ static void format_pieces(const struct scan_result *r, const struct loop_report 
 				      r->piece[i].end - r->piece[i].start);
 }
 
+size_t scan_row_windows(const struct scan_result *r, const struct scan_row *x,
+			struct row_window out[static 16])
+{
+	uint64_t start = scan_row_addr(r, x), bytes = scan_row_bytes(r, x);
+	unsigned w[16];
+	size_t nw = hazard_windows(x->h, x->nh, w);
+
+	for (size_t i = 0; i < nw; i++)
+		out[i] = (struct row_window){ w[i], x->loop ? loop_touched(r, x->loop, w[i]) :
+			windows_touched(start, start + bytes, w[i]),
+			x->loop ? windows_best(bytes, w[i]) : 1 };
+	return nw;
+}
+
 /* The branch at fault, else windows touched/best for each of the row's
  * windows in the order of its window column (issue 24). */
 static void format_detail(const struct scan_result *r, const struct scan_row *x, char *buf,
 			  size_t n)
 {
-	uint64_t start = scan_row_addr(r, x), bytes = scan_row_bytes(r, x);
 	const struct hazard *h = x->lead;
-	unsigned w[16];
-	size_t nw = hazard_windows(x->h, x->nh, w);
+	struct row_window w[16];
+	size_t nw = scan_row_windows(r, x, w);
 	int k = 0;
 
 	buf[0] = 0;
@@ -283,10 +296,8 @@ static void format_detail(const struct scan_result *r, const struct scan_row *x,
 		snprintf(buf, n, "-");  /* a document's nonsense: no window to count */
 	else
 		for (size_t i = 0; i < nw && k >= 0 && (size_t)k < n; i++)
-			k += !w[i] ? 0 : snprintf(buf + k, n - (size_t)k, "%s%u/%u", i ? "," : "",
-				      x->loop ? loop_touched(r, x->loop, w[i]) :
-						windows_touched(start, start + bytes, w[i]),
-				      x->loop ? windows_best(bytes, w[i]) : 1);
+			k += !w[i].window ? 0 : snprintf(buf + k, n - (size_t)k, "%s%u/%u",
+							 i ? "," : "", w[i].touched, w[i].best);
 	if (x->loop && x->loop->npiece > 1)
 		format_pieces(r, x->loop, buf, n);
 	if (row_spins(x))

@@ -55,6 +55,20 @@ expect_eq "scan moved_a: message" "$(jq_of '.runs[0].results[0].message.text')" 
 	"The 16-byte loop at 0x401034 in __clear_user touches 2 windows of 16 B (1 needed), 2 windows of 64 B (1 needed) under zen1. Fix: .p2align 4 (+12 B); assembly: .p2align 4 before the loop."
 FP_A=$(jq_of '.runs[0].results[0].partialFingerprints["straddleLoopShape/v1"]')
 
+# a loop in pieces (x86/pieces' far: 0x401140/4 and 0x401180/6 across a
+# 70-byte span): its windows counted over its pieces, as the text's detail
+# cell "2/1,2/1,2/1 in 2 pieces" counts them (issue 23: the message counted
+# the span, "5 windows of 16 B (5 needed)", for the same hazard)
+run $STRADDLE scan --uarch zen1,skylake,goldencove --llvm-mca none --format sarif "$X/pieces"
+printf '%s\n' "$OUT" >"$TMP/scan_a.sarif"
+expect_eq "scan pieces: the message's windows are the detail cell's" \
+	"$(jq_of '.runs[0].results[0].message.text' | sed 's/ Fix:.*//')" \
+	"The 70-byte loop at 0x401140 in far touches 2 windows of 16 B (1 needed), 2 windows of 32 B (1 needed), 2 windows of 64 B (1 needed) under zen1,skylake,goldencove."
+run $STRADDLE scan --uarch zen1,skylake,goldencove --llvm-mca none "$X/pieces"
+expect_eq "scan pieces: the text's detail cell" "$(printf '%s\n' "$OUT" | grep -c ' 2/1,2/1,2/1 in 2 pieces: 0x401140/4 0x401180/6 ')" 1
+run $STRADDLE scan --uarch zen1 --format sarif --source-root "$ROOT" $SF/moved_a
+printf '%s\n' "$OUT" >"$TMP/scan_a.sarif"
+
 # the same loop 64 bytes further (PAD 64): another address, the same fingerprint
 run $STRADDLE scan --uarch zen1 --format sarif --source-root "$ROOT" $SF/moved_b
 expect_eq "scan moved_b: moved to 0x401074" "$(jq_of '.runs[0].results[0].properties.address')" "0x401074"
