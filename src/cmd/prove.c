@@ -251,25 +251,54 @@ struct candidates {
 	size_t at_best;                 /* hot loops that straddle nothing more than they must */
 };
 
-/* The offset in its line where the loop's pieces touch the fewest of the
- * windows deciding its cost, today's on ties: the scan's reckoning of a
- * loop in pieces. place's "best" places the span as one piece, which for
- * lz4's, bzip2's and expand's loops fit today as well as anywhere. */
+/* The windows w the loop's pieces touch with the loop at offset o of its
+ * line (the scan's reckoning of a loop in pieces, moved as one). */
+static unsigned touched_at(const struct scan_result *r, const struct loop_report *l, unsigned w,
+			   uint32_t o)
+{
+	uint64_t delta = (o + 64 - l->start % 64) % 64;
+	unsigned n = 0;
+
+	for (uint32_t k = l->piece; k < l->piece + l->npiece; k++)
+		n += windows_touched(r->piece[k].start + delta, r->piece[k].end + delta, w);
+	return n;
+}
+
+/* The offset where the pieces touch the fewest windows, today's on ties.
+ * place's "best" places the span as one piece, which for lz4's, bzip2's
+ * and expand's loops fit today as well as anywhere. */
 static uint32_t best_offset(const struct scan_result *r, const struct loop_report *l, unsigned w)
 {
 	uint32_t today = (uint32_t)(l->start % 64), best = today;
-	unsigned fewest = loop_touched(r, l, w);
+	unsigned fewest = touched_at(r, l, w, today);
 
-	for (uint32_t o = 0; o < 64; o++) {
-		uint64_t delta = (o + 64 - today) % 64;
-		unsigned n = 0;
-
-		for (uint32_t k = l->piece; k < l->piece + l->npiece; k++)
-			n += windows_touched(r->piece[k].start + delta, r->piece[k].end + delta, w);
-		if (n < fewest)
-			fewest = n, best = o;
-	}
+	for (uint32_t o = 0; o < 64; o++)
+		if (touched_at(r, l, w, o) < fewest)
+			fewest = touched_at(r, l, w, o), best = o;
 	return best;
+}
+
+static uint32_t cyclic_distance(uint32_t a, uint32_t b)
+{
+	uint32_t d = (a + 64 - b) % 64;
+
+	return d < 64 - d ? d : 64 - d;
+}
+
+/* The layout controls: offsets other than today's and the best where the
+ * loop touches as many windows as today, the nearest the best first (a
+ * move of the function as like the best's as the window allows). */
+static void layout_controls(const struct scan_result *r, const struct loop_report *l,
+			    struct loop_trial *t)
+{
+	unsigned w = l->cost.window, today = touched_at(r, l, w, t->current);
+
+	t->nlayout = 0;
+	for (uint32_t d = 1; d <= 32 && t->nlayout < PROOF_LAYOUT_MAX; d++)
+		for (uint32_t o = 0; o < 64 && t->nlayout < PROOF_LAYOUT_MAX; o++)
+			if (cyclic_distance(o, t->best) == d && o != t->current &&
+			    touched_at(r, l, w, o) == today)
+				t->layout[t->nlayout++] = o;
 }
 
 static void add_loops(const struct prove_cmd *c, const char *path, const struct scan_result *r,
@@ -297,6 +326,7 @@ static void add_loops(const struct prove_cmd *c, const char *path, const struct 
 				.end = l->end, .samples = l->samples, .run_samples = r->run_samples,
 				.current = (uint32_t)(l->start % 64), .cost = l->cost,
 				.best = best_offset(r, l, l->cost.window) };
+			layout_controls(r, l, t);
 			t->proof = (struct loop_proof){ .share = hot_share(r, l->samples),
 				.predicted = l->cost.slowdown, .material = c->material,
 				.alpha = c->alpha };
@@ -390,11 +420,14 @@ static void candidates_free(struct candidates *all)
 
 static int place_loop(const struct prove_cmd *c, const struct loop_trial *t, const char *path)
 {
-	char loop[24], runs[16], secs[32], best[16];
+	char loop[24], runs[16], secs[32], best[16 * (PROOF_LAYOUT_MAX + 1)];
 	struct step s = { 0 };
+	size_t at;
 
 	snprintf(loop, sizeof loop, "%#" PRIx64, t->start);
-	snprintf(best, sizeof best, "%u", t->best);
+	at = (size_t)snprintf(best, sizeof best, "%u", t->best);
+	for (size_t i = 0; i < t->nlayout; i++)
+		at += (size_t)snprintf(best + at, sizeof best - at, ",%u", t->layout[i]);
 	snprintf(runs, sizeof runs, "%u", c->runs);
 	snprintf(secs, sizeof secs, "%g", c->time_s);
 	for (const char *const *a = (const char *const[]){ "straddle", "place", "--file", t->file,
@@ -432,6 +465,16 @@ static void judge(const struct prove_cmd *c, struct loop_trial *t, const struct 
 	stats_paired_ratio(unmoved.v, control.v, unmoved.n < control.n ? unmoved.n : control.n,
 			   c->alpha, &t->control);
 	stats_paired_ratio(control.v, best.v, t->rounds, c->alpha, &t->proof.program);
+	t->proof.nlayout = 0;
+	for (size_t i = 0; i < t->nlayout; i++) {
+		struct place_arm_result same;
+
+		snprintf(name, sizeof name, "%u", t->layout[i]);
+		if (results_place_arm(f, name, &same))
+			continue;
+		stats_paired_ratio(control.v, same.v, control.n < same.n ? control.n : same.n,
+				   c->alpha, &t->proof.layout[t->proof.nlayout++]);
+	}
 	proof_judge(&t->proof);
 }
 
