@@ -64,7 +64,7 @@ expect_eq "cost zen5: znver3 stands in" "$(jq_of '.files[0].back_end.zen5')" "ll
 expect_eq "cost zen5: the measured rates with the model's chains" "$(cost_rows)" \
 	"fe:1.15:front-end:0.5:profile:true:1.15 chain:1:latency:3.154:llvm-mca:true: divide:1:divide:17.077:llvm-mca:true: stores:1:store:4:profile:true: uncertain:1.15:front-end:0.5:profile:false:1.15 x87:1.15:front-end:0.5:profile:true:1.15 avx512:1.15:front-end:0.5:profile:true:1.15 strings:1.15:front-end:0.5:profile:true:1.15"
 
-# goldencove: one window more costs 0.05 cycle (measured: doc/scan.md), so
+# goldencove: one window more costs 0.05 cycle (its evidence in profiles.c), so
 # a straddle can cost 5% at most; the shortcut that prices a loop by the
 # model's width alone (cost.c: MCA_NEGLIGIBLE, 2%) must not stop short of
 # the simulation there, or chain, divide and stores read "1.05x
