@@ -82,14 +82,17 @@ const struct command prove_command = {
 	.in_order = true,
 	.about = "Record COMMAND (straddle record), scan the files holding its samples with\n"
 		 "the cost model (scan --hot), and for each of the hottest loops that\n"
-		 "straddle a window, move it to the model's best placement and to its own\n"
-		 "(straddle place --offsets best) and measure the whole program. Each loop's\n"
-		 "row holds the model's predicted slowdown (today's placement against the\n"
-		 "best) beside the measured one: the program's change turned into the loop's\n"
-		 "through its share of the samples, with the 95% CI. Each says 'costs' (at\n"
-		 "least --material), 'nothing', or 'inconclusive' (the CI holds both), and\n"
-		 "whether model and measurement agree. The steps' own output goes to\n"
-		 "standard error as progress; the table to standard output.\n",
+		 "straddle a window, move it to the model's best placement, to its own, and\n"
+		 "to two layout controls (offsets where the loop touches as many windows as\n"
+		 "today: moving a function can change its program by itself) with straddle\n"
+		 "place, and measure the whole program. Each loop's row holds the model's\n"
+		 "predicted slowdown (today's placement against the best) beside the\n"
+		 "measured one: the best's change over the controls', turned into the loop's\n"
+		 "through its share of the samples, its 95% CI widened by the controls'\n"
+		 "spread. Each says 'costs' (at least --material), 'nothing', 'slower at\n"
+		 "best', or 'inconclusive' (the CI holds two), and whether model and\n"
+		 "measurement agree. The steps' own output goes to standard error as\n"
+		 "progress; the table to standard output.\n",
 	.options = prove_options,
 	.notes = "A loop's share bounds what its program can show: at 5% of the samples a\n"
 		 "3% loop slowdown moves the program 0.15%, under this guest's 2-3% noise a\n"
