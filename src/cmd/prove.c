@@ -254,54 +254,18 @@ struct candidates {
 	size_t at_best;                 /* hot loops that straddle nothing more than they must */
 };
 
-/* The windows w the loop's pieces touch with the loop at offset o of its
- * line (the scan's reckoning of a loop in pieces, moved as one). */
-static unsigned touched_at(const struct scan_result *r, const struct loop_report *l, unsigned w,
-			   uint32_t o)
+/* The offsets of its line prove measures a loop at (model/rules.c): the
+ * best for its pieces (place's own "best" places the span as one piece,
+ * which for lz4's, bzip2's and expand's loops fit today as well as
+ * anywhere) and the layout controls. */
+static void offsets_of(const struct scan_result *r, const struct loop_report *l,
+		       struct loop_trial *t)
 {
-	uint64_t delta = (o + 64 - l->start % 64) % 64;
-	unsigned n = 0;
+	const struct loop_piece *p = r->piece + l->piece;
 
-	for (uint32_t k = l->piece; k < l->piece + l->npiece; k++)
-		n += windows_touched(r->piece[k].start + delta, r->piece[k].end + delta, w);
-	return n;
-}
-
-/* The offset where the pieces touch the fewest windows, today's on ties.
- * place's "best" places the span as one piece, which for lz4's, bzip2's
- * and expand's loops fit today as well as anywhere. */
-static uint32_t best_offset(const struct scan_result *r, const struct loop_report *l, unsigned w)
-{
-	uint32_t today = (uint32_t)(l->start % 64), best = today;
-	unsigned fewest = touched_at(r, l, w, today);
-
-	for (uint32_t o = 0; o < 64; o++)
-		if (touched_at(r, l, w, o) < fewest)
-			fewest = touched_at(r, l, w, o), best = o;
-	return best;
-}
-
-static uint32_t cyclic_distance(uint32_t a, uint32_t b)
-{
-	uint32_t d = (a + 64 - b) % 64;
-
-	return d < 64 - d ? d : 64 - d;
-}
-
-/* The layout controls: offsets other than today's and the best where the
- * loop touches as many windows as today, the nearest the best first (a
- * move of the function as like the best's as the window allows). */
-static void layout_controls(const struct scan_result *r, const struct loop_report *l,
-			    struct loop_trial *t)
-{
-	unsigned w = l->cost.window, today = touched_at(r, l, w, t->current);
-
-	t->nlayout = 0;
-	for (uint32_t d = 1; d <= 32 && t->nlayout < PROOF_LAYOUT_MAX; d++)
-		for (uint32_t o = 0; o < 64 && t->nlayout < PROOF_LAYOUT_MAX; o++)
-			if (cyclic_distance(o, t->best) == d && o != t->current &&
-			    touched_at(r, l, w, o) == today)
-				t->layout[t->nlayout++] = o;
+	t->best = pieces_best_offset(p, l->npiece, l->start, 64, l->cost.window);
+	t->nlayout = pieces_layout_controls(p, l->npiece, l->start, 64, l->cost.window, t->best,
+					    t->layout, PROOF_LAYOUT_MAX);
 }
 
 static void add_loops(const struct prove_cmd *c, const char *path, const struct scan_result *r,
@@ -318,7 +282,8 @@ static void add_loops(const struct prove_cmd *c, const char *path, const struct 
 				continue;
 			/* no window to save, or no offset that saves one (pieces
 			 * with gaps: windows_best counts their bytes as one run) */
-			if (!l->cost.window || best_offset(r, l, l->cost.window) == l->start % 64) {
+			if (!l->cost.window || pieces_best_offset(r->piece + l->piece, l->npiece,
+						l->start, 64, l->cost.window) == l->start % 64) {
 				out->at_best++;
 				continue;
 			}
@@ -327,9 +292,8 @@ static void add_loops(const struct prove_cmd *c, const char *path, const struct 
 			*t = (struct loop_trial){ .file = xstrdup(path),
 				.func = xstrdup(r->funcs.v[fr->func].name), .start = l->start,
 				.end = l->end, .samples = l->samples, .run_samples = r->run_samples,
-				.current = (uint32_t)(l->start % 64), .cost = l->cost,
-				.best = best_offset(r, l, l->cost.window) };
-			layout_controls(r, l, t);
+				.current = (uint32_t)(l->start % 64), .cost = l->cost };
+			offsets_of(r, l, t);
 			t->proof = (struct loop_proof){ .share = hot_share(r, l->samples),
 				.predicted = l->cost.slowdown, .material = c->material,
 				.alpha = c->alpha };
