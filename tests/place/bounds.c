@@ -25,7 +25,7 @@ FUNC(chain, "movl %esi, %ecx\nmovl $3, %edx\n",
      "imulq %rdx, %rdx\nmovabsq $2, %r9\nmovabsq $3, %r10\n"
      ".byte 0x66,0x0f,0x1f,0x44,0x00,0x00\n.byte 0x90\n", "movq %rdx, %rax\n");
 /* rdx stays below r8 after the first divide: no overflow */
-FUNC(divide, "movl %esi, %ecx\nmovq %rdi, %rax\nxorl %edx, %edx\n"
+FUNC(divide, "movl %esi, %ecx\nmovl $1000003, %eax\nxorl %edx, %edx\n"
      "movabsq $0x4000000000000001, %r8\n",
      "divq %r8\nmovabsq $2, %r9\nmovabsq $3, %r10\n"
      ".byte 0x0f,0x1f,0x80,0x00,0x00,0x00,0x00\n.byte 0x66,0x0f,0x1f,0x44,0x00,0x00\n",
