@@ -1,8 +1,8 @@
 /* The prove section of the page of `straddle report`: prove's own table
- * (report/prove.c's report_prove_text), row for row and cell for cell
- * (prove_row), of the trials its document records (results_read_prove),
- * then whether the model and the measurement agree. test_readers checks
- * the cells against the text's. */
+ * (report/prove.c's columns and prove_row, as its text prints them) of the
+ * trials its document records (results_read_prove), then whether the
+ * model and the measurement agree. test_readers checks the cells against
+ * the text's. */
 #include "internal.h"
 
 static void prove_summary(FILE *out, const struct prove_doc *p)
@@ -31,8 +31,6 @@ static void prove_summary(FILE *out, const struct prove_doc *p)
 
 void html_section_prove(FILE *out, const struct report_input *in)
 {
-	static const char *const cols[] = { ">samples %", "loop", "function", "predicted",
-		"moved", "program at best", "loop slowdown measured", "measured", "model" };
 	const struct prove_doc *p = &in->prove;
 	size_t shown = p->n < HTML_ROWS ? p->n : HTML_ROWS;
 	struct table t;
@@ -41,9 +39,10 @@ void html_section_prove(FILE *out, const struct report_input *in)
 	prove_summary(out, p);
 	fputs("<p>predicted: the loop's slowdown today against the model's best placement, and "
 	      "what bounds it; measured: the program moved there (95% CI), as the loop's "
-	      "slowdown through its share.</p>\n", out);
-	table_init(&t, sizeof cols / sizeof *cols, cols);
-	t.wrap[1] = t.wrap[2] = t.wrap[7] = true;
+	      "slowdown through its share, beside the layout controls (the function moved "
+	      "where the loop keeps its windows).</p>\n", out);
+	table_init(&t, PROVE_COLUMNS, prove_columns);
+	t.wrap[1] = t.wrap[2] = t.wrap[8] = true;
 	for (size_t i = 0; i < shown; i++)
 		prove_row(&t, &p->trial[i]);
 	if (t.nrows)

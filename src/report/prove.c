@@ -52,7 +52,11 @@ static void format_layout(const struct loop_proof *p, char *buf, size_t n)
 		snprintf(buf, n, "+-%.1f%% (%zu)", 100 * layout_moved(p), p->nlayout);
 }
 
-static void trial_row(struct table *t, const struct loop_trial *x)
+const char *const prove_columns[PROVE_COLUMNS] = { ">samples %", "loop", "function",
+	"predicted", "moved", "program at best", "layout moves", "loop slowdown measured",
+	"measured", "model" };
+
+void prove_row(struct table *t, const struct loop_trial *x)
 {
 	char pct[16], loop[200], pred[48], prog[64], ls[64], place[32], layout[32];
 
@@ -114,18 +118,15 @@ static void summary(const struct loop_trial *x, size_t n, FILE *out)
 void report_prove_text(const struct loop_trial *x, size_t n, size_t at_best, double min_share,
 		       const char *profile, FILE *out)
 {
-	static const char *const cols[] = { ">samples %", "loop", "function", "predicted",
-		"moved", "program at best", "layout moves", "loop slowdown measured", "measured",
-		"model" };
 	struct table t;
 
 	fprintf(out, "profile %s; predicted: the loop's slowdown today against the model's best "
 		"placement, and what bounds it; measured: the program moved there (95%% CI), as "
 		"the loop's slowdown through its share, beside the layout controls (the function "
 		"moved where the loop keeps its windows)\n", profile);
-	table_init(&t, sizeof cols / sizeof *cols, cols);
+	table_init(&t, PROVE_COLUMNS, prove_columns);
 	for (size_t i = 0; i < n; i++)
-		trial_row(&t, &x[i]);
+		prove_row(&t, &x[i]);
 	if (t.nrows)
 		table_print(&t, out);
 	else

@@ -391,9 +391,10 @@ int report_html(FILE *out, const struct report_input *in, size_t n);
 int report_input_read(const char *path, struct report_input *in, struct err *e);
 void report_input_free(struct report_input *in);
 
-/* One trial as a row of prove's table (prove_row.c): ">samples %", "loop",
- * "function", "predicted", "moved", "program at best", "loop slowdown
- * measured", "measured", "model". */
+/* prove's table, one trial a row (prove.c), for its text and the page's
+ * prove section alike. */
+enum { PROVE_COLUMNS = 10 };
+extern const char *const prove_columns[PROVE_COLUMNS];
 void prove_row(struct table *t, const struct loop_trial *x);
 
 /* straddle prove's table (prove.c): each trial's prediction beside its

@@ -31,6 +31,24 @@ static void paired_of(const json_t *o, struct paired *p)
 		doc_num(o, "p"), (size_t)doc_int(o, "rounds") };
 }
 
+/* The layout controls (measure/proof.c): each at its offset, their
+ * spread, and the change they leave to the window. */
+static void layout_of(const json_t *o, struct loop_trial *t)
+{
+	const json_t *arms = json_object_get(o, "controls"), *w = json_object_get(o, "window");
+	size_t n = json_array_size(arms);
+
+	t->nlayout = t->proof.nlayout = n < PROOF_LAYOUT_MAX ? n : PROOF_LAYOUT_MAX;
+	for (size_t i = 0; i < t->nlayout; i++) {
+		paired_of(json_array_get(arms, i), &t->proof.layout[i]);
+		t->layout[i] = (uint32_t)doc_int(json_array_get(arms, i), "offset");
+	}
+	t->proof.layout_sd = doc_num(o, "sd");
+	t->proof.window = doc_num(w, "ratio");
+	t->proof.window_lo = doc_num_at(w, "ci", 0);
+	t->proof.window_hi = doc_num_at(w, "ci", 1);
+}
+
 static void measured_of(const json_t *m, struct loop_trial *t)
 {
 	const json_t *loop = json_object_get(m, "loop");
@@ -45,6 +63,7 @@ static void measured_of(const json_t *m, struct loop_trial *t)
 	t->place_predicted = (float)doc_num(m, "place_predicted");
 	paired_of(json_object_get(m, "program"), &t->proof.program);
 	paired_of(json_object_get(m, "control"), &t->control);
+	layout_of(json_object_get(m, "layout"), t);
 	t->rounds = (unsigned)t->proof.program.n;
 	t->proof.loop = slowdown_at(loop, "slowdown", (size_t)-1);
 	t->proof.loop_lo = slowdown_at(loop, "ci", 0);

@@ -224,7 +224,13 @@ static size_t three_trials(struct loop_trial *t)
 	t[0].control = (struct paired){ 0.9889, 0.9581, 1.0207, 0.446, 10 };
 	t[0].proof = (struct loop_proof){ .share = 0.917, .share_lo = 0.861, .share_hi = 0.952,
 		.program = { 0.9492, 0.93743, 0.96111, 5.7e-6, 10 }, .loop = 1.0586,
-		.loop_lo = 1.0426, .loop_hi = 1.0784, .said = PROOF_COSTS, .seen = PROOF_COSTS };
+		.loop_lo = 1.0426, .loop_hi = 1.0784, .said = PROOF_COSTS, .seen = PROOF_COSTS,
+		.layout = { { 1.012, 0.99, 1.03, 0.2, 10 }, { 0.991, 0.97, 1.01, 0.4, 10 } },
+		.nlayout = 2, .layout_sd = 0.011, .window = 0.95, .window_lo = 0.93,
+		.window_hi = 0.97 };
+	t[0].layout[0] = 18;
+	t[0].layout[1] = 34;
+	t[0].nlayout = 2;
 	t[1] = t[0];
 	t[1].func = "tail<&>";
 	t[1].start = 0x12c0;
@@ -233,6 +239,7 @@ static size_t three_trials(struct loop_trial *t)
 	t[1].proof.program = (struct paired){ 1.0021, 0.991, 1.013, 0.71, 10 };
 	t[1].proof.loop = t[1].proof.loop_hi = INFINITY;
 	t[1].proof.seen = PROOF_INCONCLUSIVE;
+	t[1].proof.nlayout = t[1].nlayout = 0;
 	t[2] = t[0];
 	t[2].file = "/lib/libc.so.6";
 	t[2].func = "memset";
@@ -350,10 +357,14 @@ static void prove_read_back(void **state)
 	}
 	text_row(want, 1, b, sizeof b);
 	assert_string_equal(b, "91.7|clear:0x1272|clear_loop|1.050x front-end|50 -> 0|"
-			    "-5.1% [-6.3, -3.9]|1.059x [1.043, 1.078]|costs|agree");
+			    "-5.1% [-6.3, -3.9]|+-1.2% (2)|1.059x [1.043, 1.078]|costs|agree");
 	text_row(want, 2, b, sizeof b);
 	assert_string_equal(b, "6.2|clear:0x12c0|tail<&>|1.050x latency|50 -> 0|"
-			    "+0.2% [-0.9, +1.3]|more than its share|inconclusive|-");
+			    "+0.2% [-0.9, +1.3]|-|more than its share|inconclusive|-");
+	assert_int_equal(in.prove.trial[0].nlayout, 2);
+	assert_int_equal(in.prove.trial[0].layout[1], 34);
+	assert_true(fabs(in.prove.trial[0].proof.layout[0].ratio - 1.012) < 1e-12);
+	assert_true(fabs(in.prove.trial[0].proof.window_hi - 0.97) < 1e-12);
 	free(page);
 	free(want);
 	free(got);
