@@ -1,6 +1,7 @@
 /* libFuzzer harness over every reader of result files (issue 25, Proof):
- * the input bytes as a file given to 'straddle report' (any of the seven
- * kinds: scan, diff, record, sweep, calibrate, bench, compare), read by
+ * the input bytes as a file given to 'straddle report' (any of the nine
+ * kinds: scan, diff, record, bench, sweep, place, prove, calibrate,
+ * compare), read by
  * report_input_read exactly as the command reads it and, when it is read,
  * rendered as the page; the same bytes as a record for --hot
  * (results_read_record) and as perf script text (--perf-script). A crash,

@@ -24,9 +24,10 @@ trap 'rm -rf "$work"' EXIT
 "$straddle" diff --json /bin/true /bin/false >"$r/diff.json" || true
 "$straddle" record -o "$r/record.json" -- /bin/true 2>/dev/null || true
 cp tests/fixtures/calibrate/zen5-quick.json "$r/calibrate.json"
+cp tests/fixtures/report/prove.json "$r/prove.json"
 [ -f "$r/sweep.json" ] && "$straddle" compare --format json "$r/sweep.json" "$r/sweep.json" >"$r/compare.json" || true
 cp tests/fixtures/record/hotcold.perf-script "$r/hotcold.perf-script"
-for f in sweep bench record calibrate diff; do
+for f in sweep bench record calibrate diff prove; do
 	[ -f "$r/$f.json" ] || continue
 	head -c 700 "$r/$f.json" >"$r/$f-cut.json"
 	sed 's/"schema": *1/"schema": 2/' "$r/$f.json" >"$r/$f-schema2.json"

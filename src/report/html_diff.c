@@ -226,34 +226,32 @@ static void rows_or_none(FILE *out, const struct diff_read *doc, const struct di
 
 void html_section_diff(FILE *out, const struct report_input *in)
 {
-	struct diff_read doc;
+	const struct diff_read *doc = &in->diff;
 	struct diff_rows added, removed;
 	struct layout_loop v[LAYOUT_LOOPS];
 	char id[48];
 
-	results_read_diff(in->doc, &doc);
-	doc_rows(&doc, true, &added);
-	doc_rows(&doc, false, &removed);
+	doc_rows(doc, true, &added);
+	doc_rows(doc, false, &removed);
 	html_section_begin(out, in, "diff");
-	diff_verdict(out, &doc, &added);
+	diff_verdict(out, doc, &added);
 	fputs("<p class=\"sides\">old <span class=\"path\">", out);
-	html_text(out, doc.old_path);
+	html_text(out, doc->old_path);
 	fputs("</span>, new <span class=\"path\">", out);
-	html_text(out, doc.new_path);
+	html_text(out, doc->new_path);
 	fputs("</span></p>\n", out);
-	diff_summary(out, &doc.d);
+	diff_summary(out, &doc->d);
 	fprintf(out, "<h4>New hazards, worst first%s (changed: its own bytes changed; moved: the "
 		"same bytes at a new address; new: only in the new build)</h4>\n",
-		doc.new.hot ? ", the hottest first" : "");
-	rows_or_none(out, &doc, &added, "added");
+		doc->new.hot ? ", the hottest first" : "");
+	rows_or_none(out, doc, &added, "added");
 	snprintf(id, sizeof id, "%s-%zu-layout", in->command, in->index);
 	layout_plot(out, id, "The loops of the worst new hazards, old above new", v,
-		    pick_diff_loops(&doc, &added, v, LAYOUT_LOOPS));
+		    pick_diff_loops(doc, &added, v, LAYOUT_LOOPS));
 	fputs("<h4>Fixed hazards</h4>\n", out);
-	rows_or_none(out, &doc, &removed, "removed");
-	diff_renamed(out, &doc);
+	rows_or_none(out, doc, &removed, "removed");
+	diff_renamed(out, doc);
 	diff_rows_free(&added);
 	diff_rows_free(&removed);
-	results_diff_read_free(&doc);
 	html_section_end(out);
 }

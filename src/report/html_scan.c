@@ -292,32 +292,30 @@ static void scan_files_table(FILE *out, const struct scan_read *doc)
 
 void html_section_scan(FILE *out, const struct report_input *in)
 {
-	struct scan_read doc;
+	const struct scan_read *doc = &in->scan;
 	size_t detailed = 0, left = 0;
 
-	results_read_scan(in->doc, &doc);
 	html_section_begin(out, in, "scan");
-	if (doc.host) {
+	if (doc->host) {
 		fputs("<p class=\"host\">", out);
-		html_text(out, doc.host);
+		html_text(out, doc->host);
 		fputs("</p>\n", out);
 	}
-	if (doc.nfile > 1)
-		scan_files_table(out, &doc);
-	for (size_t i = 0; i < doc.nfile; i++) {
-		if (doc.nfile > 1 && !doc.file[i].r.nhazard)
+	if (doc->nfile > 1)
+		scan_files_table(out, doc);
+	for (size_t i = 0; i < doc->nfile; i++) {
+		if (doc->nfile > 1 && !doc->file[i].r.nhazard)
 			continue;
 		if (detailed == FILES_DETAILED) {
 			left++;
 			continue;
 		}
 		detailed++;
-		scan_file(out, in, i, &doc.file[i], doc.min_share, doc.nfile > 1);
+		scan_file(out, in, i, &doc->file[i], doc->min_share, doc->nfile > 1);
 	}
 	if (left)
 		fprintf(out, "<p class=\"more\">%zu more files with hazards not detailed here.</p>\n",
 			left);
-	scan_errors(out, &doc);
-	results_scan_read_free(&doc);
+	scan_errors(out, doc);
 	html_section_end(out);
 }

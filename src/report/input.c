@@ -17,6 +17,10 @@ static int read_kind(struct report_input *in, struct err *e)
 		return -1;
 	if (in->kind == RESULT_BENCH)
 		results_bench_doc(&in->file, &in->bench);
+	if (in->kind == RESULT_SCAN)
+		results_read_scan(in->doc, &in->scan);
+	if (in->kind == RESULT_DIFF)
+		results_read_diff(in->doc, &in->diff);
 	if (in->kind == RESULT_RECORD)
 		results_record_read(in->doc, &in->record);
 	if (in->kind == RESULT_PROVE)
@@ -60,6 +64,10 @@ void report_input_free(struct report_input *in)
 	results_head_free(&in->head);
 	results_file_free(&in->file);
 	results_bench_doc_free(&in->bench);
+	if (in->kind == RESULT_SCAN)
+		results_scan_read_free(&in->scan);
+	if (in->kind == RESULT_DIFF)
+		results_diff_read_free(&in->diff);
 	results_record_read_free(&in->record);
 	results_prove_doc_free(&in->prove);
 	results_sweep_doc_free(&in->sweep);

@@ -367,6 +367,8 @@ struct report_input {
 	/* read once, by report_input_read, as their own commands read them */
 	struct result_head head;        /* every kind: machine, command line, time */
 	struct result_file file;        /* bench, sweep, place: the metrics and runs */
+	struct scan_read scan;          /* scan: its files' scans, as scan made them */
+	struct diff_read diff;          /* diff: its changes over the two sides' scans */
 	struct record_read record;      /* record: its files, loops and functions */
 	struct bench_doc bench;         /* bench: its settings and states */
 	struct sweep_doc sweep;         /* sweep: its placements */

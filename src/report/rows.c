@@ -269,9 +269,10 @@ size_t scan_row_windows(const struct scan_result *r, const struct scan_row *x,
 	unsigned w[16];
 	size_t nw = hazard_windows(x->h, x->nh, w);
 
-	for (size_t i = 0; i < nw; i++)
-		out[i] = (struct row_window){ w[i], x->loop ? loop_touched(r, x->loop, w[i]) :
-			windows_touched(start, start + bytes, w[i]),
+	for (size_t i = 0; i < nw; i++)         /* window 0: a document's nonsense */
+		out[i] = !w[i] ? (struct row_window){ 0, 0, 0 } : (struct row_window){ w[i],
+			x->loop ? loop_touched(r, x->loop, w[i]) :
+				  windows_touched(start, start + bytes, w[i]),
 			x->loop ? windows_best(bytes, w[i]) : 1 };
 	return nw;
 }
