@@ -530,7 +530,7 @@ struct loop_trial {
 	char *file, *func;
 	uint64_t start, end;            /* the loop's span */
 	uint64_t samples, run_samples;
-	uint32_t current, best;         /* its offset in its line today, the model's best */
+	uint32_t current, best;         /* its first byte's offset in its line today, the model's best */
 	uint32_t layout[PROOF_LAYOUT_MAX];      /* offsets touching today's windows: the controls */
 	size_t nlayout;
 	struct loop_cost cost;          /* the scan's */
