@@ -106,12 +106,23 @@ static bool executable_on_path(const char *name, char *path, size_t cap)
 static const char *const mca_names[] = { "llvm-mca-19", "llvm-mca-18", "llvm-mca-17",
 	"llvm-mca-16", "llvm-mca-15", "llvm-mca-14", "llvm-mca" };
 
+/* What one run over a single nop said of a model (model_of). */
+struct model_answer {
+	char mcpu[32];
+	enum arch arch;
+	bool known;             /* it ran, and without "not a recognized processor" */
+	unsigned width;         /* "Dispatch Width: 6", 0 unknown */
+};
+
+#define MAX_MODELS 32
+
 /* The probe's answers, asked once a process. */
 static struct {
 	char want[256];
 	bool done, found;
 	char path[256], version[32];
-	char *cpus[2];          /* -mcpu=help's text: x86-64, AArch64 */
+	struct model_answer model[MAX_MODELS];
+	size_t nmodel;
 } probe;
 
 static const char *triple_of(enum arch a)
@@ -125,8 +136,6 @@ static void probe_program(const char *want)
 
 	if (probe.done && strcmp(probe.want, want ? want : "") == 0)
 		return;
-	free(probe.cpus[0]);
-	free(probe.cpus[1]);
 	memset(&probe, 0, sizeof probe);
 	probe.done = true;
 	snprintf(probe.want, sizeof probe.want, "%s", want ? want : "");
@@ -145,22 +154,34 @@ static void probe_program(const char *want)
 	probe.found = probe.version[0] != 0;
 }
 
-/* -mcpu=help's text for an architecture, asked the first time (a run of
- * llvm-mca costs some 30 ms of loading LLVM). */
-static const char *cpus_of(enum arch arch)
+/* Does the llvm-mca know mcpu, and what is its model's dispatch width?
+ * One run over a single nop answers both, asked once a model a process:
+ * an -mcpu it does not know is "not a recognized processor" on standard
+ * error (LLVM 19 goes on with the generic model, 14 fails). -mcpu=help's
+ * list said the same of every model below (LLVM 14, 16 and 19) at the
+ * cost of one more run, some 14 ms of loading LLVM (make bench-scan). */
+static const struct model_answer *model_of(const char *mcpu, enum arch arch)
 {
-	int a = arch == ARCH_AARCH64;
-	char triple[64], *help[] = { probe.path, triple, "-mcpu=help", NULL }, *out, *err;
+	char triple[64], cpuarg[64], *so, *se;
+	char *argv[] = { probe.path, triple, cpuarg, "-iterations=1", "-", NULL };
+	struct model_answer *m;
+	const char *d;
 
-	if (probe.cpus[a])
-		return probe.cpus[a];
+	for (size_t i = 0; i < probe.nmodel; i++)
+		if (probe.model[i].arch == arch && strcmp(probe.model[i].mcpu, mcpu) == 0)
+			return &probe.model[i];
+	m = &probe.model[probe.nmodel < MAX_MODELS ? probe.nmodel++ : MAX_MODELS - 1];
+	*m = (struct model_answer){ .arch = arch };
+	snprintf(m->mcpu, sizeof m->mcpu, "%s", mcpu);
 	snprintf(triple, sizeof triple, "-mtriple=%s", triple_of(arch));
-	run_program(help, NULL, 0, &out, &err);
-	probe.cpus[a] = xmalloc(strlen(out) + strlen(err) + 2);
-	sprintf(probe.cpus[a], "%s\n%s", out, err);
-	free(out);
-	free(err);
-	return probe.cpus[a];
+	snprintf(cpuarg, sizeof cpuarg, "-mcpu=%s", mcpu);
+	m->known = run_program(argv, "nop\n", 4, &so, &se) == 0 &&
+		   !strstr(se, "is not a recognized processor");
+	if (m->known && (d = strstr(so, "Dispatch Width:")))
+		m->width = (unsigned)strtoul(d + 15, NULL, 10);
+	free(so);
+	free(se);
+	return m;
 }
 
 /* The scheduling model of each profile's CPUs, best first: the first the
@@ -188,15 +209,6 @@ static const struct {
 	{ "neoverse-n2", { "neoverse-n2" } },
 };
 
-/* Does -mcpu=help's text list cpu ("  znver3 - Select the znver3 processor.")? */
-static bool lists_cpu(const char *help, const char *cpu)
-{
-	char line[96];
-
-	snprintf(line, sizeof line, "Select the %s processor.", cpu);
-	return strstr(help, line) != NULL;
-}
-
 const char *mca_cpu(const char *want, const struct profile *p)
 {
 	const char *name = p->name;
@@ -208,40 +220,15 @@ const char *mca_cpu(const char *want, const struct profile *p)
 	for (size_t i = 0; i < sizeof models / sizeof *models; i++)
 		if (strncmp(name, models[i].profile, strlen(models[i].profile)) == 0)
 			for (int k = 0; k < 3 && models[i].mcpu[k]; k++)
-				if (lists_cpu(cpus_of(p->arch), models[i].mcpu[k]))
+				if (model_of(models[i].mcpu[k], p->arch)->known)
 					return models[i].mcpu[k];
 	return NULL;
 }
 
-/* The model's dispatch width ("Dispatch Width: 6"), from one run over a
- * single nop; 0 unknown. Asked once per model a process. */
 unsigned mca_dispatch_width(const char *want, const char *mcpu, enum arch arch)
 {
-	static char cpu[32][32];
-	static unsigned width[32];
-	static size_t n;
-	char triple[64], cpuarg[64], *so, *se;
-	char *argv[] = { probe.path, triple, cpuarg, "-iterations=1", "-", NULL };
-	unsigned w = 0;
-	const char *d;
-
 	probe_program(want);
-	if (!probe.found)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(cpu[i], mcpu) == 0)
-			return width[i];
-	snprintf(triple, sizeof triple, "-mtriple=%s", triple_of(arch));
-	snprintf(cpuarg, sizeof cpuarg, "-mcpu=%s", mcpu);
-	if (run_program(argv, "nop\n", 4, &so, &se) == 0 && (d = strstr(so, "Dispatch Width:")))
-		w = (unsigned)strtoul(d + 15, NULL, 10);
-	free(so);
-	free(se);
-	if (n < 32) {
-		snprintf(cpu[n], sizeof cpu[n], "%s", mcpu);
-		width[n++] = w;
-	}
-	return w;
+	return probe.found ? model_of(mcpu, arch)->width : 0;
 }
 
 const char *mca_version(const char *want)
