@@ -132,3 +132,26 @@ expect_eq "--hot --json: what aligning fe saves, as the table's 5.0" \
 expect_eq "--hot --json: the loops with no hazard are there, priced" \
 	"$(jq_of '[.files[0].functions[] | .loops[] | "\(.samples):\(.cost.bound)"] | join(" ")')" \
 	"40:front-end 30:latency 0:divide 0:store 15:front-end 0:front-end 0:front-end 0:front-end"
+
+# ---- one region for loops whose text differs only in its labels ----
+# cost_labels.S: the same loop in near and far, its exit 40 bytes further
+# on in far: "jz .Lb29" against "jz .Lb69", which llvm-mca reads as the same
+# instruction. An llvm-mca that logs its input shows one region in the
+# run (and one in the steady state's), not two; each loop priced alike,
+# and as it is when scanned alone (--func): 2 lines for 1.667 cycles.
+LABELS="$FIXABS/x86/cost_labels"
+printf '#!/bin/sh\ntee -a "%s" | exec %s "$@"\n' "$TMP/mca.in" "$MCA14" >"$TMP/mca-log"
+chmod +x "$TMP/mca-log"
+label_rows() {
+	jq_of '[.files[0].functions[] | .name as $n | .loops[]
+		| "\($n):\(.cost.slowdown):\(.cost.bound):\(.cost.back_end):\(.cost.back_end_source)"] | join(" ")'
+}
+run "$STRADDLE" scan --json --all --uarch zen3 --llvm-mca "$TMP/mca-log" "$LABELS"
+expect_eq "cost labels: both loops priced alike" "$(label_rows)" \
+	"near:1.2:front-end:1.667:llvm-mca far:1.2:front-end:1.667:llvm-mca"
+expect_eq "cost labels: one region a run, the 3 iterations' and the steady state's" \
+	"$(grep -c '^# LLVM-MCA-BEGIN' "$TMP/mca.in")" 2
+run "$STRADDLE" scan --json --all --uarch zen3 --llvm-mca "$MCA14" --func near "$LABELS"
+expect_eq "cost labels: near alone, as with far" "$(label_rows)" "near:1.2:front-end:1.667:llvm-mca"
+run "$STRADDLE" scan --json --all --uarch zen3 --llvm-mca "$MCA14" --func far "$LABELS"
+expect_eq "cost labels: far alone, as with near" "$(label_rows)" "far:1.2:front-end:1.667:llvm-mca"
