@@ -94,6 +94,10 @@ struct mca_input {
 struct mca_region {
 	double cycles;                  /* an iteration, in the steady state */
 	double throughput;              /* Block RThroughput: the ports alone */
+	/* the cycles of one iteration run alone (its region's first third,
+	 * mca.c: prefix_of), as mca_steady's own run would give them; 0 not
+	 * in this run */
+	double one_iteration;
 	bool ok;
 };
 

@@ -253,25 +253,49 @@ static uint32_t unroll_of(const struct mca_loop *l)
 	return l->ninsn >= MCA_SMALL ? 1 : (MCA_REGION_INSN + l->ninsn - 1) / l->ninsn;
 }
 
-/* "[N] Code Region - L<k>" then its summary: iterations, total cycles and
- * the block's reciprocal throughput (resources alone, no dependencies). */
+/* The steady state (mca_steady) wants the cycles of one iteration, the
+ * body `unroll` times, run alone: a second llvm-mca run over the loops
+ * whose price turns on it. Where unroll is a multiple of MCA_ITERATIONS, a
+ * region nested in the loop's over its first unroll / MCA_ITERATIONS
+ * copies ("S<k>") runs that very stream in the first run: llvm-mca adds an
+ * instruction to every region holding it, so the text is read once, and
+ * it simulates a region's text `iterations` times over, the same
+ * instructions in the same order as the one-iteration run (every Total
+ * Cycles of libLLVM-14's regions under icelake the same both ways). The
+ * loop then needs no second run; the cost is simulating a third of its
+ * instructions once more. The number of copies in S<k>, 0 none. */
+static uint32_t prefix_of(const struct mca_input *in, const struct mca_loop *l)
+{
+	uint32_t unroll = unroll_of(l);
+
+	return !in->iterations && unroll > 1 && unroll % MCA_ITERATIONS == 0 ?
+	       unroll / MCA_ITERATIONS : 0;
+}
+
+/* "[N] Code Region - L<k>" (or S<k>) then its summary: iterations, total
+ * cycles and the block's reciprocal throughput (resources alone, no
+ * dependencies). */
 static void parse_regions(const char *out, const struct mca_input *in, struct mca_region *r)
 {
 	size_t n = in->nloop;
 
-	for (const char *p = out; (p = strstr(p, "Code Region - L")) != NULL;) {
-		char *end;
+	for (const char *p = out; (p = strstr(p, "Code Region - ")) != NULL;) {
+		char *end, kind = p[14];
 		unsigned long k = strtoul(p + 15, &end, 10);
-		const char *next = strstr(end, "Code Region - L"), *it = strstr(end, "Iterations:"),
+		const char *next = strstr(end, "Code Region - "), *it = strstr(end, "Iterations:"),
 			   *tc = strstr(end, "Total Cycles:"), *tp = strstr(end, "Block RThroughput:");
 		double iters;
 
 		p = end;
-		if (k >= n || !it || !tc || !tp || (next && tp > next))
+		if ((kind != 'L' && kind != 'S') || k >= n || !it || !tc || !tp || (next && tp > next))
 			continue;
 		iters = strtod(it + 11, NULL);
 		if (iters <= 0)
 			continue;
+		if (kind == 'S') {      /* one iteration's stream: as mca_steady's run divides it */
+			r[k].one_iteration = strtod(tc + 13, NULL) / 1.0 / unroll_of(&in->loop[k]);
+			continue;
+		}
 		r[k].cycles = strtod(tc + 13, NULL) / iters / unroll_of(&in->loop[k]);
 		r[k].throughput = strtod(tp + 18, NULL) / unroll_of(&in->loop[k]);
 		r[k].ok = true;
@@ -315,16 +339,26 @@ static size_t assemble(const struct mca_input *in, const bool *dropped, struct s
 			continue;
 		uint32_t unroll = unroll_of(&in->loop[k]);
 
-		GROW(*line_region, *cap, lines + unroll * in->loop[k].ninsn + 2);
+		uint32_t prefix = prefix_of(in, &in->loop[k]);
+
+		GROW(*line_region, *cap, lines + unroll * in->loop[k].ninsn + 4);
 		sb_addf(text, "# LLVM-MCA-BEGIN L%zu\n", k);
 		(*line_region)[lines++] = SIZE_MAX;
 		for (uint32_t u = 0; u < unroll; u++) {
+			if (prefix && u == 0) {
+				sb_addf(text, "# LLVM-MCA-BEGIN S%zu\n", k);
+				(*line_region)[lines++] = SIZE_MAX;
+			}
 			sb_addf(text, "%.*s", (int)(in->loop[k].text_end - in->loop[k].text),
 				in->text.s + in->loop[k].text);
 			for (uint32_t i = 0; i < in->loop[k].ninsn; i++)
 				(*line_region)[lines++] = k;
+			if (prefix && u + 1 == prefix) {
+				sb_addf(text, "# LLVM-MCA-END S%zu\n", k);
+				(*line_region)[lines++] = SIZE_MAX;
+			}
 		}
-		sb_addf(text, "# LLVM-MCA-END\n");
+		sb_addf(text, "# LLVM-MCA-END L%zu\n", k);
 		(*line_region)[lines++] = SIZE_MAX;
 	}
 	return lines;
@@ -447,6 +481,18 @@ static void copy_loop(struct mca_input *to, const struct mca_input *from, size_t
 	to->loop[to->nloop++] = (struct mca_loop){ start, to->text.len, l->ninsn };
 }
 
+/* r's cycles over MCA_ITERATIONS iterations and `shorter`'s over m
+ * (each an iteration's): the iterations between, where positive and no
+ * more than r's. */
+static void steady_from(struct mca_region *r, double shorter, unsigned m_iterations)
+{
+	double n = MCA_ITERATIONS, m = m_iterations;
+	double steady = (shorter * m - r->cycles * n) / (m - n);
+
+	if (steady > 0 && steady <= r->cycles)
+		r->cycles = steady;
+}
+
 void mca_steady(const char *want, const char *mcpu, const struct mca_input *in,
 		const bool *select, struct mca_region *out)
 {
@@ -456,18 +502,15 @@ void mca_steady(const char *want, const char *mcpu, const struct mca_input *in,
 	struct err e = { "" };
 
 	for (size_t k = 0; k < in->nloop; k++)
-		if (select[k] && out[k].ok)
+		if (select[k] && out[k].ok && out[k].one_iteration > 0)
+			steady_from(&out[k], out[k].one_iteration, MCA_STEADY_ITERATIONS);
+		else if (select[k] && out[k].ok)
 			index[sub.nloop] = k, copy_loop(&sub, in, k);
 	longer = xcalloc(sub.nloop + 1, sizeof *longer);
 	if (sub.nloop && mca_run(want, mcpu, in->arch, &sub, longer, &e) == 0)
-		for (size_t j = 0; j < sub.nloop; j++) {
-			struct mca_region *r = &out[index[j]];
-			double n = MCA_ITERATIONS, m = sub.iterations;
-			double steady = (longer[j].cycles * m - r->cycles * n) / (m - n);
-
-			if (longer[j].ok && steady > 0 && steady <= r->cycles)
-				r->cycles = steady;
-		}
+		for (size_t j = 0; j < sub.nloop; j++)
+			if (longer[j].ok)
+				steady_from(&out[index[j]], longer[j].cycles, sub.iterations);
 	free(longer);
 	free(index);
 	sb_free(&sub.text);
