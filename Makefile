@@ -135,6 +135,12 @@ $(B)/demo/clear: tests/place/clear.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -Wl,--build-id -o $@ $<
 
+# Issue 26's four loops (front end, chain, divide, stores) in one program,
+# for `straddle prove -- build/demo/bounds KIND N` (doc/prove.md).
+$(B)/demo/bounds: tests/place/bounds.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -Wl,--build-id -o $@ $<
+
 include tests/tests.mk
 include fuzz/fuzz.mk
 include bench/bench.mk

@@ -5,6 +5,7 @@
 #include "measure.h"
 
 #include <math.h>
+#include <stdbool.h>
 
 const char *proof_verdict_name(enum proof_verdict v)
 {
@@ -24,12 +25,40 @@ static double loop_slowdown(double share, double m)
 	return 1 / (1 - saved / share);
 }
 
+/* The program's change the window made: the best's over the layout
+ * controls' geometric mean, today's copy (log 0) one of them. The best
+ * arm is one more draw of the layout noise, so its interval adds, to each
+ * side of the paired CI (in logs), t(k-1) * sd * sqrt(1 + 1/k) for k
+ * controls of spread sd (a prediction interval), the two in quadrature. Without
+ * controls it is the paired ratio as measured. */
+static void window_change(struct loop_proof *p)
+{
+	double k = (double)p->nlayout + 1, mean = 0, ss, h, band, c;
+
+	p->window = p->program.ratio, p->window_lo = p->program.lo;
+	p->window_hi = p->program.hi, p->layout_sd = 0;
+	if (!p->nlayout)
+		return;
+	for (size_t i = 0; i < p->nlayout; i++)
+		mean += log(p->layout[i].ratio) / k;
+	ss = mean * mean;
+	for (size_t i = 0; i < p->nlayout; i++)
+		ss += (log(p->layout[i].ratio) - mean) * (log(p->layout[i].ratio) - mean);
+	p->layout_sd = sqrt(ss / (k - 1));
+	band = stats_t_critical(p->alpha, k - 1) * p->layout_sd * sqrt(1 + 1 / k);
+	c = log(p->program.ratio) - mean;
+	h = log(p->program.ratio) - log(p->program.lo);
+	p->window = exp(c), p->window_lo = exp(c - sqrt(h * h + band * band));
+	h = log(p->program.hi) - log(p->program.ratio);
+	p->window_hi = exp(c + sqrt(h * h + band * band));
+}
+
 /* R's interval over the corners of the share's and the program's: R
  * falls with the share where the best ran faster and rises with it where
  * it ran slower, so the extremes are at the corners. */
 static void widest(struct loop_proof *p)
 {
-	double s[2] = { p->share, p->share }, m[2] = { p->program.lo, p->program.hi };
+	double s[2] = { p->share, p->share }, m[2] = { p->window_lo, p->window_hi };
 
 	if (p->share_hi > 0)
 		s[0] = p->share_lo, s[1] = p->share_hi;
@@ -46,20 +75,24 @@ static void widest(struct loop_proof *p)
 void proof_judge(struct loop_proof *p)
 {
 	double costs = 1 + p->material;
+	bool significant;
 
 	p->said = p->predicted >= costs ? PROOF_COSTS : PROOF_NOTHING;
+	window_change(p);
 	if (p->share <= 0 || p->program.n < 2) {
 		p->loop = p->loop_lo = p->loop_hi = NAN;
 		p->seen = PROOF_INCONCLUSIVE;
 		return;
 	}
-	p->loop = loop_slowdown(p->share, p->program.ratio);
+	p->loop = loop_slowdown(p->share, p->window);
 	widest(p);
+	/* the paired test's p, where the interval is the paired CI alone */
+	significant = p->nlayout || p->program.p < p->alpha;
 	if (isinf(p->loop))
 		p->seen = PROOF_INCONCLUSIVE;   /* more than the loop's time: not the loop */
-	else if (p->loop_lo >= costs && p->program.p < p->alpha)
+	else if (p->loop_lo >= costs && significant)
 		p->seen = PROOF_COSTS;
-	else if (p->loop_hi <= 1 - p->material && p->program.p < p->alpha)
+	else if (p->loop_hi <= 1 - p->material && significant)
 		p->seen = PROOF_SLOWER_AT_BEST;   /* expand's loop: 0.960x [0.952, 0.968] */
 	else if (p->loop_hi < costs && p->loop_lo > 1 - p->material)
 		p->seen = PROOF_NOTHING;

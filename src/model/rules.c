@@ -96,6 +96,47 @@ unsigned pieces_touched(const struct loop_piece *p, size_t n, uint64_t base, uns
 	return touched;
 }
 
+unsigned pieces_touched_at(const struct loop_piece *p, size_t n, uint64_t start, uint32_t o,
+			   unsigned align, unsigned w)
+{
+	/* a move back is a base above 2^63: unsigned sums wrap to the address */
+	return pieces_touched(p, n, start / align * align + o - start, w);
+}
+
+uint32_t pieces_best_offset(const struct loop_piece *p, size_t n, uint64_t start, unsigned align,
+			    unsigned w)
+{
+	uint32_t today = (uint32_t)(start % align), best = today;
+	unsigned fewest = pieces_touched_at(p, n, start, today, align, w);
+
+	for (uint32_t o = 0; o < align; o++)
+		if (pieces_touched_at(p, n, start, o, align, w) < fewest)
+			fewest = pieces_touched_at(p, n, start, o, align, w), best = o;
+	return best;
+}
+
+static uint32_t cyclic_distance(uint32_t a, uint32_t b, unsigned align)
+{
+	uint32_t d = (a + align - b) % align;
+
+	return d < align - d ? d : align - d;
+}
+
+size_t pieces_layout_controls(const struct loop_piece *p, size_t n, uint64_t start, unsigned align,
+			      unsigned w, uint32_t best, uint32_t *out, size_t max)
+{
+	uint32_t today = (uint32_t)(start % align);
+	unsigned touched = pieces_touched_at(p, n, start, today, align, w);
+	size_t k = 0;
+
+	for (uint32_t d = 1; d <= align / 2 && k < max; d++)
+		for (uint32_t o = 0; o < align && k < max; o++)
+			if (cyclic_distance(o, best, align) == d && o != today &&
+			    pieces_touched_at(p, n, start, o, align, w) == touched)
+				out[k++] = o;
+	return k;
+}
+
 unsigned loop_geometry_touched(const struct loop_geometry *g, uint64_t start, unsigned w)
 {
 	if (g->npiece == 0)

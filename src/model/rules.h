@@ -104,6 +104,20 @@ unsigned windows_touched(uint64_t start, uint64_t end, unsigned w);
  * together, each moved by `base` (DESIGN, hazard model: loops in
  * pieces). */
 unsigned pieces_touched(const struct loop_piece *p, size_t n, uint64_t base, unsigned w);
+/* The same with the pieces moved whole so that the address `start` (the
+ * loop's, as scan and place name it) sits at offset o of an `align`-byte
+ * block (a place experiment's placement). */
+unsigned pieces_touched_at(const struct loop_piece *p, size_t n, uint64_t start, uint32_t o,
+			   unsigned align, unsigned w);
+/* The offset of `start` where the pieces touch the fewest windows of w,
+ * today's on ties: the placement prove measures against today's. */
+uint32_t pieces_best_offset(const struct loop_piece *p, size_t n, uint64_t start, unsigned align,
+			    unsigned w);
+/* Up to max offsets, neither today's nor best, where the pieces touch as
+ * many windows of w as today, the nearest best first: the layout controls
+ * (a move like the best's that keeps the loop's windows). Their number. */
+size_t pieces_layout_controls(const struct loop_piece *p, size_t n, uint64_t start, unsigned align,
+			      unsigned w, uint32_t best, uint32_t *out, size_t max);
 /* The windows the loop touches at `start`: its pieces', or, without
  * pieces (npiece 0), those of one run of its bytes. */
 unsigned loop_geometry_touched(const struct loop_geometry *g, uint64_t start, unsigned w);

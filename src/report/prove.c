@@ -34,22 +34,41 @@ static const char *agreement(const struct loop_proof *p)
 	return p->seen == p->said ? "agree" : "DISAGREE";
 }
 
+/* The largest change a layout control made, the noise the verdict allows for. */
+static double layout_moved(const struct loop_proof *p)
+{
+	double most = 0;
+
+	for (size_t i = 0; i < p->nlayout; i++)
+		most = fmax(most, fabs(p->layout[i].ratio - 1));
+	return most;
+}
+
+static void format_layout(const struct loop_proof *p, char *buf, size_t n)
+{
+	if (!p->nlayout)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "+-%.1f%% (%zu)", 100 * layout_moved(p), p->nlayout);
+}
+
 static void trial_row(struct table *t, const struct loop_trial *x)
 {
-	char pct[16], loop[200], pred[48], prog[64], ls[64], place[32];
+	char pct[16], loop[200], pred[48], prog[64], ls[64], place[32], layout[32];
 
 	snprintf(pct, sizeof pct, "%.1f", 100.0 * (double)x->samples / (double)x->run_samples);
 	snprintf(loop, sizeof loop, "%s:%#" PRIx64, base_name(x->file), x->start);
 	snprintf(pred, sizeof pred, "%.3fx %s", x->cost.slowdown, cost_bound_name(x->cost.bound));
 	if (x->why_not[0]) {
-		table_row(t, pct, loop, x->func, pred, "-", "-", "-", x->why_not, "-");
+		table_row(t, pct, loop, x->func, pred, "-", "-", "-", "-", x->why_not, "-");
 		return;
 	}
+	format_layout(&x->proof, layout, sizeof layout);
 	snprintf(place, sizeof place, "%u -> %u", x->current, x->best);
 	snprintf(prog, sizeof prog, "%+.1f%% [%+.1f, %+.1f]", 100 * (x->proof.program.ratio - 1),
 		 100 * (x->proof.program.lo - 1), 100 * (x->proof.program.hi - 1));
 	format_loop(&x->proof, ls, sizeof ls);
-	table_row(t, pct, loop, x->func, pred, place, prog, ls,
+	table_row(t, pct, loop, x->func, pred, place, prog, layout, ls,
 		  proof_verdict_name(x->proof.seen), agreement(&x->proof));
 }
 
@@ -73,6 +92,10 @@ static void summary(const struct loop_trial *x, size_t n, FILE *out)
 			fprintf(out, "note: %s's copy alone (the control against the unmoved program) "
 				"changed the program by %+.1f%% (p %.2g)\n", t->func,
 				100 * (t->control.ratio - 1), t->control.p);
+		if (layout_moved(&t->proof) > 0.01)
+			fprintf(out, "note: moving %s without changing its loop's windows changed the "
+				"program by up to %.1f%%: the loop's measured slowdown allows for it\n",
+				t->func, 100 * layout_moved(&t->proof));
 		if (fabs(t->place_predicted - t->cost.slowdown) > 0.005)
 			fprintf(out, "note: place's model of %s's loop alone (its span as one piece) "
 				"predicts %.3fx, the scan %.3fx\n", t->func, t->place_predicted,
@@ -92,12 +115,14 @@ void report_prove_text(const struct loop_trial *x, size_t n, size_t at_best, dou
 		       const char *profile, FILE *out)
 {
 	static const char *const cols[] = { ">samples %", "loop", "function", "predicted",
-		"moved", "program at best", "loop slowdown measured", "measured", "model" };
+		"moved", "program at best", "layout moves", "loop slowdown measured", "measured",
+		"model" };
 	struct table t;
 
 	fprintf(out, "profile %s; predicted: the loop's slowdown today against the model's best "
 		"placement, and what bounds it; measured: the program moved there (95%% CI), as "
-		"the loop's slowdown through its share\n", profile);
+		"the loop's slowdown through its share, beside the layout controls (the function "
+		"moved where the loop keeps its windows)\n", profile);
 	table_init(&t, sizeof cols / sizeof *cols, cols);
 	for (size_t i = 0; i < n; i++)
 		trial_row(&t, &x[i]);

@@ -22,19 +22,37 @@ static json_t *paired_json(const struct paired *p)
 			 "rounds", (int)p->n);
 }
 
+/* The layout controls, each at its offset, and what they leave of the
+ * best's change: the window's (measure/proof.c). */
+static json_t *layout_json(const struct loop_trial *t)
+{
+	const struct loop_proof *p = &t->proof;
+	json_t *arms = json_array();
+
+	for (size_t i = 0; i < p->nlayout && i < t->nlayout; i++) {
+		json_t *a = paired_json(&p->layout[i]);
+
+		json_object_set_new(a, "offset", json_integer(t->layout[i]));
+		json_array_append_new(arms, a);
+	}
+	return json_pack("{s:o, s:o, s:{s:o, s:[o,o]}}", "controls", arms, "sd",
+			 number_or_null(p->layout_sd), "window", "ratio", number_or_null(p->window),
+			 "ci", number_or_null(p->window_lo), number_or_null(p->window_hi));
+}
+
 static json_t *measured_json(const struct loop_trial *t)
 {
 	const struct loop_proof *p = &t->proof;
 
 	if (t->why_not[0])
 		return json_pack("{s:s}", "not_measured", t->why_not);
-	return json_pack("{s:i, s:i, s:f, s:o, s:o, s:{s:o, s:[o,o]}, s:s, s:b}", "current",
+	return json_pack("{s:i, s:i, s:f, s:o, s:o, s:o, s:{s:o, s:[o,o]}, s:s, s:b}", "current",
 			 (int)t->current, "best", (int)t->best, "place_predicted",
 			 three_places(t->place_predicted), "program", paired_json(&p->program), "control",
-			 paired_json(&t->control), "loop", "slowdown", number_or_null(p->loop), "ci",
-			 number_or_null(p->loop_lo), number_or_null(p->loop_hi), "verdict",
-			 proof_verdict_name(p->seen), "agree", p->seen != PROOF_INCONCLUSIVE &&
-			 p->seen == p->said);
+			 paired_json(&t->control), "layout", layout_json(t), "loop", "slowdown",
+			 number_or_null(p->loop), "ci", number_or_null(p->loop_lo),
+			 number_or_null(p->loop_hi), "verdict", proof_verdict_name(p->seen), "agree",
+			 p->seen != PROOF_INCONCLUSIVE && p->seen == p->said);
 }
 
 static json_t *trial_json(const struct loop_trial *t)

@@ -3,7 +3,7 @@
 # bundled program of `make run` (fill.c). Included by tests/tests.mk.
 PLACE := $(FIX)/place
 PLACE_FIX := $(PLACE)/moved-pie $(PLACE)/moved-nopie $(PLACE)/libmoved.so $(PLACE)/moved-lib \
-	$(PLACE)/fill $(PLACE)/static $(PLACE)/moved-dl $(PLACE)/clear
+	$(PLACE)/fill $(PLACE)/static $(PLACE)/moved-dl $(PLACE)/clear $(PLACE)/bounds
 
 $(PLACE)/moved-pie: tests/place/moved.c
 	@mkdir -p $(dir $@)
@@ -19,6 +19,9 @@ $(PLACE)/moved-lib: tests/place/moved_main.c $(PLACE)/libmoved.so
 $(PLACE)/moved-dl: tests/place/moved_dl.c $(PLACE)/libmoved.so
 	gcc -O2 -g -o $@ $< -ldl
 $(PLACE)/clear: tests/place/clear.c
+	@mkdir -p $(dir $@)
+	gcc -O2 -g -Wl,--build-id -o $@ $<
+$(PLACE)/bounds: tests/place/bounds.c
 	@mkdir -p $(dir $@)
 	gcc -O2 -g -Wl,--build-id -o $@ $<
 $(PLACE)/fill: tests/place/fill.c

@@ -147,6 +147,66 @@ static void not_measured(void **state)
 	assert_string_equal(proof_verdict_name(x.seen), "inconclusive");
 }
 
+static struct loop_proof with_layout(double ratio, double lo, double hi, double l1, double l2)
+{
+	struct loop_proof x = { .share = 0.9, .predicted = 1.05, .material = 0.03, .alpha = 0.05,
+		.program = { .ratio = ratio, .lo = lo, .hi = hi, .p = 1e-6, .n = 30 },
+		.layout = { { .ratio = l1, .n = 30 }, { .ratio = l2, .n = 30 } }, .nlayout = 2 };
+
+	proof_judge(&x);
+	return x;
+}
+
+/* Controls that did not move the program leave the paired CI as it was:
+ * sd 0, the window's change the program's (0.945 [0.940, 0.950]); at a
+ * share of 0.9: R = 1 / (1 - 0.055 / 0.9) = 1.0651, lo 1 / (1 - 0.05 / 0.9) */
+static void layout_controls_that_stay(void **state)
+{
+	struct loop_proof x = with_layout(0.945, 0.940, 0.950, 1.0, 1.0);
+
+	(void)state;
+	assert_true(x.layout_sd == 0);
+	assert_true(fabs(x.window - 0.945) < 1e-12);
+	assert_true(fabs(x.loop - 1.065089) < 1e-6);
+	assert_true(fabs(x.loop_lo - 1 / (1 - 0.05 / 0.9)) < 1e-9);
+	assert_int_equal(x.seen, PROOF_COSTS);
+}
+
+/* Controls at 0.99 and 1.01: logs -0.0100503, +0.0099503 and today's 0,
+ * mean -0.0000333, sd 0.0100004; the band t(2) 4.3027 * sd * sqrt(4/3) =
+ * 0.049685 beside each side of the paired CI, ln 0.95 - ln 0.94 =
+ * 0.010582 and ln 0.96 - ln 0.95 = 0.010471, in quadrature: the window's
+ * change 0.950032 [0.902976, 0.999516], the loop 1.058784 [1.000538,
+ * 1.120830]: no longer clear of 1.03 */
+static void layout_noise_widens(void **state)
+{
+	struct loop_proof x = with_layout(0.95, 0.94, 0.96, 0.99, 1.01);
+
+	(void)state;
+	assert_true(fabs(x.layout_sd - 0.0100004) < 1e-7);
+	assert_true(fabs(x.window - 0.950032) < 1e-6);
+	assert_true(fabs(x.window_lo - 0.902976) < 1e-6);
+	assert_true(fabs(x.window_hi - 0.999516) < 1e-6);
+	assert_true(fabs(x.loop - 1.058784) < 1e-6);
+	assert_true(fabs(x.loop_lo - 1.000538) < 1e-6);
+	assert_true(fabs(x.loop_hi - 1.120830) < 1e-6);
+	assert_int_equal(x.seen, PROOF_INCONCLUSIVE);
+}
+
+/* fold's case: the best 6% slower, and so are both controls, which keep
+ * the loop's windows: today's layout is the odd one. The window's change
+ * is 1.06 over the controls' mean exp(2 ln 1.06 / 3) = 1.019613 (1.0196),
+ * and the controls' sd 0.0336416 makes it inconclusive, not "slower". */
+static void today_the_odd_layout(void **state)
+{
+	struct loop_proof x = with_layout(1.06, 1.05, 1.07, 1.06, 1.06);
+
+	(void)state;
+	assert_true(fabs(x.window - 1.06 / exp(2 * log(1.06) / 3)) < 1e-9);
+	assert_true(fabs(x.layout_sd - 0.0336416) < 1e-7);
+	assert_int_equal(x.seen, PROOF_INCONCLUSIVE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +220,9 @@ int main(void)
 		cmocka_unit_test(a_share_of_few_samples),
 		cmocka_unit_test(the_share_widens_the_loop),
 		cmocka_unit_test(not_measured),
+		cmocka_unit_test(layout_controls_that_stay),
+		cmocka_unit_test(layout_noise_widens),
+		cmocka_unit_test(today_the_odd_layout),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

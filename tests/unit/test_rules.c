@@ -57,6 +57,39 @@ static void pieces_count(void **state)
 	assert_int_equal(pieces_touched(three, 1, 0, 16), 1);
 }
 
+/* prove's placements of a loop in pieces (spin_lock of pieces.S: header
+ * 5 B at 0x8ff70, 48 of its line, body 9 B at +16): today the body is in
+ * the next line, 2 lines. Offset 0..39 puts both in one (39 + 25 = 64);
+ * 40..63 keep 2, today's among them, the nearest 0 being 63 and 62. At 16
+ * B windows today's 2 (0x8ff70, 0x8ff80) is already the least. */
+static void pieces_offsets(void **state)
+{
+	static const struct loop_piece spin[] = { { 0x8ff70, 0x8ff75 }, { 0x8ff80, 0x8ff89 } };
+	uint32_t c[4];
+
+	(void)state;
+	assert_int_equal(pieces_touched_at(spin, 2, 0x8ff70, 48, 64, 64), 2);
+	assert_int_equal(pieces_touched_at(spin, 2, 0x8ff70, 39, 64, 64), 1);
+	assert_int_equal(pieces_touched_at(spin, 2, 0x8ff70, 40, 64, 64), 2);
+	assert_int_equal(pieces_touched_at(spin, 2, 0x8ff70, 0, 64, 64), 1);    /* moved back */
+	assert_int_equal(pieces_best_offset(spin, 2, 0x8ff70, 64, 64), 0);
+	assert_int_equal(pieces_layout_controls(spin, 2, 0x8ff70, 64, 64, 0, c, 2), 2);
+	assert_int_equal(c[0], 63);
+	assert_int_equal(c[1], 62);
+	/* the body's own address named: offsets are of it */
+	assert_int_equal(pieces_touched_at(spin, 2, 0x8ff80, 0, 64, 64), 2);    /* header 16 back */
+	assert_int_equal(pieces_best_offset(spin, 2, 0x8ff80, 64, 64), 16);
+	assert_int_equal(pieces_best_offset(spin, 2, 0x8ff70, 64, 16), 48);
+	/* 16 B: 2 where the body fits its window (o % 16 <= 7), else 3 (the
+	 * header crossing too shares the body's first): the four nearest 48 */
+	assert_int_equal(pieces_touched_at(spin, 2, 0x8ff70, 44, 64, 16), 3);
+	assert_int_equal(pieces_layout_controls(spin, 2, 0x8ff70, 64, 16, 48, c, 4), 4);
+	assert_int_equal(c[0], 49);
+	assert_int_equal(c[1], 50);
+	assert_int_equal(c[2], 51);
+	assert_int_equal(c[3], 52);
+}
+
 /* A loop in pieces moves whole under one .p2align; when none removes the
  * straddle, the fix is the layout's (issue 21). */
 static void pieces_fix(void **state)
@@ -377,6 +410,7 @@ int main(void)
 		cmocka_unit_test(windows_count),
 		cmocka_unit_test(pieces_count),
 		cmocka_unit_test(pieces_fix),
+		cmocka_unit_test(pieces_offsets),
 		cmocka_unit_test(zen1_seed000),
 		cmocka_unit_test(loop_buffer_hides_straddle),
 		cmocka_unit_test(jcc_erratum),
