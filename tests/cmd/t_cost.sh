@@ -177,3 +177,14 @@ for f in near far seven; do
 		"$(printf '%s\n' near:1.2:front-end:1.667:llvm-mca far:1.2:front-end:1.667:llvm-mca \
 			seven:1.13:front-end:1.769:llvm-mca | grep "^$f:")"
 done
+
+# ---- a long report: libLLVM-14's 10,567 regions under goldencove come
+# back in 2.2 MB, which once aborted the scan (the reader's buffer was a
+# strbuf's, big_realloc'd from 4 MiB, and free()d); 5 MB of blanks after
+# llvm-mca-14's own report here: the same prices ----
+printf '#!/bin/sh\n%s "$@"; rc=$?\nhead -c 5000000 /dev/zero | tr "\\\\0" " "\nexit $rc\n' "$MCA14" >"$TMP/mca-long"
+chmod +x "$TMP/mca-long"
+run "$STRADDLE" scan --json --all --uarch zen3 --llvm-mca "$TMP/mca-long" "$LABELS"
+expect_eq "cost: a 5 MB report, exit 0" "$RC" 0
+expect_eq "cost: a 5 MB report, the same prices" "$(label_rows)" \
+	"near:1.2:front-end:1.667:llvm-mca far:1.2:front-end:1.667:llvm-mca seven:1.13:front-end:1.769:llvm-mca"
