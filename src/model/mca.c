@@ -327,10 +327,10 @@ static bool drop_unreadable(const char *err, const size_t *line_region, size_t n
 	return any;
 }
 
-/* The text, one region per loop not yet dropped; line_region[i] is the
- * loop of line i+1 (SIZE_MAX for a marker). */
-static size_t assemble(const struct mca_input *in, const bool *dropped, struct strbuf *text,
-		       size_t **line_region, size_t *cap)
+/* The text, one region per loop of [lo, hi) not yet dropped;
+ * line_region[i] is the loop of line i+1 (SIZE_MAX for a marker). */
+static size_t assemble(const struct mca_input *in, size_t lo, size_t hi, const bool *dropped,
+		       struct strbuf *text, size_t **line_region, size_t *cap)
 {
 	size_t lines = 0;
 
@@ -340,7 +340,7 @@ static size_t assemble(const struct mca_input *in, const bool *dropped, struct s
 		sb_addf(text, ".intel_syntax noprefix\n");
 		(*line_region)[lines++] = SIZE_MAX;
 	}
-	for (size_t k = 0; k < in->nloop; k++) {
+	for (size_t k = lo; k < hi; k++) {
 		if (dropped[k])
 			continue;
 		uint32_t unroll = unroll_of(&in->loop[k]);
@@ -418,21 +418,41 @@ static bool drop_unsupported(const struct mca_input *in, const char *err, bool *
 
 #define MCA_RETRIES 16
 
-int mca_run(const char *want, const char *mcpu, enum arch arch, const struct mca_input *in,
-	    struct mca_region *out, struct err *e)
+/* llvm-mca files each instruction it reads under every region holding it
+ * by asking each region in turn, so its time grows with regions x lines:
+ * libLLVM-14's 10,567 regions under goldencove took 30 s in one run, and
+ * main.s's 485 regions copied 20 times 18.5 s of CPU where 10 runs of 970
+ * took 5.0 (LLVM 19). Runs of at most MCA_BATCH regions (one more run
+ * costs ~14 ms of loading LLVM, which balances the regions' share near
+ * 300); each region is simulated alone in any case, so its figures do
+ * not depend on the batch it is in. */
+#define MCA_BATCH 300
+
+/* The end of the batch of loops from lo: MCA_BATCH regions, or the share
+ * of `left` regions that makes the batches even. */
+static size_t batch_end(const struct mca_input *in, size_t lo, size_t left)
 {
-	bool *dropped = xcalloc(in->nloop + 1, sizeof *dropped);
+	size_t nbatch = (left + MCA_BATCH - 1) / MCA_BATCH, want = nbatch ? (left + nbatch - 1) / nbatch : 0;
+	size_t hi = lo, regions = 0;
+
+	while (hi < in->nloop && (regions < want || hi == lo))
+		regions += 1 + (prefix_of(in, &in->loop[hi++]) > 0);
+	return hi;
+}
+
+/* One llvm-mca run (and its retries) over the loops [lo, hi) of in. */
+static int run_batch(const char *mcpu, enum arch arch, const struct mca_input *in, size_t lo,
+		     size_t hi, bool *dropped, struct mca_region *out, struct err *e)
+{
 	struct strbuf text = { 0 };
 	size_t *line_region = NULL, cap = 0;
 	int rc = -1;
 
-	memset(out, 0, in->nloop * sizeof *out);
-	probe_program(want);
-	for (int attempt = 0; probe.found && attempt < MCA_RETRIES && rc; attempt++) {
+	for (int attempt = 0; attempt < MCA_RETRIES && rc; attempt++) {
 		char triple[64], cpu[64], iters[32], *so, *se;
 		char *argv[] = { probe.path, triple, cpu, iters, "-instruction-info=false",
 				 "-resource-pressure=false", "-", NULL };
-		size_t lines = assemble(in, dropped, &text, &line_region, &cap);
+		size_t lines = assemble(in, lo, hi, dropped, &text, &line_region, &cap);
 		int status;
 
 		snprintf(triple, sizeof triple, "-mtriple=%s", triple_of(arch));
@@ -455,15 +475,36 @@ int mca_run(const char *want, const char *mcpu, enum arch arch, const struct mca
 		free(so);
 		free(se);
 	}
+	if (rc && !e->msg[0])
+		err_set(e, "%s -mcpu=%s: still failing after %d runs", probe.path, mcpu, MCA_RETRIES);
+	free(line_region);
+	sb_free(&text);
+	return rc;
+}
+
+int mca_run(const char *want, const char *mcpu, enum arch arch, const struct mca_input *in,
+	    struct mca_region *out, struct err *e)
+{
+	bool *dropped = xcalloc(in->nloop + 1, sizeof *dropped);
+	size_t regions = 0;
+	int rc = -1;
+
+	memset(out, 0, in->nloop * sizeof *out);
+	probe_program(want);
+	for (size_t k = 0; k < in->nloop; k++)
+		regions += 1 + (prefix_of(in, &in->loop[k]) > 0);
+	for (size_t lo = 0, hi; probe.found && (lo < in->nloop || lo == 0); lo = hi) {
+		hi = batch_end(in, lo, regions);
+		for (size_t k = lo; k < hi; k++)
+			regions -= 1 + (prefix_of(in, &in->loop[k]) > 0);
+		if ((rc = run_batch(mcpu, arch, in, lo, hi, dropped, out, e)) != 0 || hi >= in->nloop)
+			break;
+	}
 	for (size_t k = 0; rc == 0 && k < in->nloop; k++)
 		out[k].ok &= !dropped[k];
-	if (rc && probe.found && !e->msg[0])
-		err_set(e, "%s -mcpu=%s: still failing after %d runs", probe.path, mcpu, MCA_RETRIES);
 	if (!probe.found)
 		err_set(e, "no llvm-mca");
 	free(dropped);
-	free(line_region);
-	sb_free(&text);
 	return rc;
 }
 
