@@ -421,12 +421,13 @@ static bool drop_unsupported(const struct mca_input *in, const char *err, bool *
 /* llvm-mca files each instruction it reads under every region holding it
  * by asking each region in turn, so its time grows with regions x lines:
  * libLLVM-14's 10,567 regions under goldencove took 30 s in one run, and
- * main.s's 485 regions copied 20 times 18.5 s of CPU where 10 runs of 970
- * took 5.0 (LLVM 19). Runs of at most MCA_BATCH regions (one more run
- * costs ~14 ms of loading LLVM, which balances the regions' share near
- * 300); each region is simulated alone in any case, so its figures do
- * not depend on the batch it is in. */
-#define MCA_BATCH 300
+ * its 485 under icelake copied 20 times took 18.5 s of CPU where 10 runs
+ * of 970 took 5.0, 20 times one run of 485 (LLVM 19). Below 1,000 the
+ * share is lost in the noise (762 regions: 0.34 s of CPU in one run, 0.36
+ * in three, each start ~14 ms of loading LLVM), so runs are of at most
+ * MCA_BATCH regions; each region is simulated alone in any case, and its
+ * figures do not depend on the batch it is in. */
+#define MCA_BATCH 1000
 
 /* The end of the batch of loops from lo: MCA_BATCH regions, or the share
  * of `left` regions that makes the batches even. */

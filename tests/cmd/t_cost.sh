@@ -189,17 +189,17 @@ expect_eq "cost: a 5 MB report, exit 0" "$RC" 0
 expect_eq "cost: a 5 MB report, the same prices" "$(label_rows)" \
 	"near:1.2:front-end:1.667:llvm-mca far:1.2:front-end:1.667:llvm-mca seven:1.13:front-end:1.769:llvm-mca"
 
-# ---- batches: cost_many.S holds fe's loop 310 times, each a region of
-# its own with its nested steady-state region, 620 in all: llvm-mca reads
-# them in 3 runs of at most 300 regions (its time grows with regions x
+# ---- batches: cost_many.S holds fe's loop 520 times, each a region of
+# its own with its nested steady-state region, 1,040 in all: llvm-mca reads
+# them in 2 runs of at most 1,000 regions (its time grows with regions x
 # lines: mca.c, MCA_BATCH), and every loop is priced as fe ----
 printf '#!/bin/sh\necho run >>"%s"\ntee -a "%s" | exec %s "$@"\n' "$TMP/many.in" "$TMP/many.in" \
 	"$MCA14" >"$TMP/mca-many"
 chmod +x "$TMP/mca-many"
 run "$STRADDLE" scan --json --all --uarch zen3 --llvm-mca "$TMP/mca-many" "$FIXABS/x86/cost_many"
-expect_eq "cost batches: 310 loops, each priced as fe" \
+expect_eq "cost batches: 520 loops, each priced as fe" \
 	"$(jq_of '[.files[0].functions[] | .loops[] | "\(.cost.slowdown):\(.cost.bound):\(.cost.back_end):\(.cost.back_end_source)"] | group_by(.) | map("\(length)x \(.[0])") | join(" ")')" \
-	"310x 1.143:front-end:1.75:llvm-mca"
+	"520x 1.143:front-end:1.75:llvm-mca"
 expect_eq "cost batches: the loops of each run (regions L, each with its S)" \
 	"$(awk '/^run$/ { if (n) printf "%s ", n; n = 0 } /^# LLVM-MCA-BEGIN L/ { n++ } END { if (n) printf "%s", n }' "$TMP/many.in")" \
-	"104 103 103"
+	"260 260"
