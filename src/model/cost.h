@@ -94,6 +94,10 @@ struct mca_input {
 struct mca_region {
 	double cycles;                  /* an iteration, in the steady state */
 	double throughput;              /* Block RThroughput: the ports alone */
+	/* the cycles of one iteration run alone (its region's first third,
+	 * mca.c: prefix_of), as mca_steady's own run would give them; 0 not
+	 * in this run */
+	double one_iteration;
 	bool ok;
 };
 
@@ -101,7 +105,8 @@ struct mca_region {
  * installed) knows, NULL when none or no llvm-mca. */
 const char *mca_cpu(const char *want, const struct profile *p);
 const char *mca_version(const char *want);
-/* The model's dispatch width, instructions a cycle at most: 0 unknown. */
+/* The model's dispatch width, instructions a cycle at most: 0 unknown
+ * (the same run over a nop that told mca_cpu the model is known). */
 unsigned mca_dispatch_width(const char *want, const char *mcpu, enum arch arch);
 /* One llvm-mca process over every loop of in; out[k] for in->loop[k]
  * (ok false for a loop it could not model). -1 with the reason when it

@@ -35,16 +35,22 @@ static int memory_file(const char *name, const char *s, size_t len)
 	return fd;
 }
 
+/* The file's bytes, NUL-terminated, in malloc's memory, which the caller
+ * frees: not a strbuf's, which is big_realloc's from a capacity of 4 MiB
+ * (free() on it aborted the scan of libLLVM-14 under goldencove, whose
+ * 10,567 regions llvm-mca reports in 2.2 MB). */
 static char *read_all(int fd)
 {
-	struct strbuf b = { 0 };
-	char buf[1 << 16];
+	size_t len = 0, cap = 1 << 16;
+	char *s = xmalloc(cap);
 	ssize_t k;
 
 	lseek(fd, 0, SEEK_SET);
-	while ((k = read(fd, buf, sizeof buf)) > 0)
-		sb_addf(&b, "%.*s", (int)k, buf);
-	return b.s ? b.s : xstrdup("");
+	while ((k = read(fd, s + len, cap - len - 1)) > 0)
+		if ((len += (size_t)k) + 1 == cap)
+			s = xrealloc(s, cap *= 2);
+	s[len] = 0;
+	return s;
 }
 
 /* Run argv with `in` on standard input; its standard output and error in
@@ -106,12 +112,23 @@ static bool executable_on_path(const char *name, char *path, size_t cap)
 static const char *const mca_names[] = { "llvm-mca-19", "llvm-mca-18", "llvm-mca-17",
 	"llvm-mca-16", "llvm-mca-15", "llvm-mca-14", "llvm-mca" };
 
+/* What one run over a single nop said of a model (model_of). */
+struct model_answer {
+	char mcpu[32];
+	enum arch arch;
+	bool known;             /* it ran, and without "not a recognized processor" */
+	unsigned width;         /* "Dispatch Width: 6", 0 unknown */
+};
+
+#define MAX_MODELS 32
+
 /* The probe's answers, asked once a process. */
 static struct {
 	char want[256];
 	bool done, found;
 	char path[256], version[32];
-	char *cpus[2];          /* -mcpu=help's text: x86-64, AArch64 */
+	struct model_answer model[MAX_MODELS];
+	size_t nmodel;
 } probe;
 
 static const char *triple_of(enum arch a)
@@ -125,8 +142,6 @@ static void probe_program(const char *want)
 
 	if (probe.done && strcmp(probe.want, want ? want : "") == 0)
 		return;
-	free(probe.cpus[0]);
-	free(probe.cpus[1]);
 	memset(&probe, 0, sizeof probe);
 	probe.done = true;
 	snprintf(probe.want, sizeof probe.want, "%s", want ? want : "");
@@ -145,22 +160,34 @@ static void probe_program(const char *want)
 	probe.found = probe.version[0] != 0;
 }
 
-/* -mcpu=help's text for an architecture, asked the first time (a run of
- * llvm-mca costs some 30 ms of loading LLVM). */
-static const char *cpus_of(enum arch arch)
+/* Does the llvm-mca know mcpu, and what is its model's dispatch width?
+ * One run over a single nop answers both, asked once a model a process:
+ * an -mcpu it does not know is "not a recognized processor" on standard
+ * error (LLVM 19 goes on with the generic model, 14 fails). -mcpu=help's
+ * list said the same of every model below (LLVM 14, 16 and 19) at the
+ * cost of one more run, some 14 ms of loading LLVM (make bench-scan). */
+static const struct model_answer *model_of(const char *mcpu, enum arch arch)
 {
-	int a = arch == ARCH_AARCH64;
-	char triple[64], *help[] = { probe.path, triple, "-mcpu=help", NULL }, *out, *err;
+	char triple[64], cpuarg[64], *so, *se;
+	char *argv[] = { probe.path, triple, cpuarg, "-iterations=1", "-", NULL };
+	struct model_answer *m;
+	const char *d;
 
-	if (probe.cpus[a])
-		return probe.cpus[a];
+	for (size_t i = 0; i < probe.nmodel; i++)
+		if (probe.model[i].arch == arch && strcmp(probe.model[i].mcpu, mcpu) == 0)
+			return &probe.model[i];
+	m = &probe.model[probe.nmodel < MAX_MODELS ? probe.nmodel++ : MAX_MODELS - 1];
+	*m = (struct model_answer){ .arch = arch };
+	snprintf(m->mcpu, sizeof m->mcpu, "%s", mcpu);
 	snprintf(triple, sizeof triple, "-mtriple=%s", triple_of(arch));
-	run_program(help, NULL, 0, &out, &err);
-	probe.cpus[a] = xmalloc(strlen(out) + strlen(err) + 2);
-	sprintf(probe.cpus[a], "%s\n%s", out, err);
-	free(out);
-	free(err);
-	return probe.cpus[a];
+	snprintf(cpuarg, sizeof cpuarg, "-mcpu=%s", mcpu);
+	m->known = run_program(argv, "nop\n", 4, &so, &se) == 0 &&
+		   !strstr(se, "is not a recognized processor");
+	if (m->known && (d = strstr(so, "Dispatch Width:")))
+		m->width = (unsigned)strtoul(d + 15, NULL, 10);
+	free(so);
+	free(se);
+	return m;
 }
 
 /* The scheduling model of each profile's CPUs, best first: the first the
@@ -188,15 +215,6 @@ static const struct {
 	{ "neoverse-n2", { "neoverse-n2" } },
 };
 
-/* Does -mcpu=help's text list cpu ("  znver3 - Select the znver3 processor.")? */
-static bool lists_cpu(const char *help, const char *cpu)
-{
-	char line[96];
-
-	snprintf(line, sizeof line, "Select the %s processor.", cpu);
-	return strstr(help, line) != NULL;
-}
-
 const char *mca_cpu(const char *want, const struct profile *p)
 {
 	const char *name = p->name;
@@ -208,40 +226,15 @@ const char *mca_cpu(const char *want, const struct profile *p)
 	for (size_t i = 0; i < sizeof models / sizeof *models; i++)
 		if (strncmp(name, models[i].profile, strlen(models[i].profile)) == 0)
 			for (int k = 0; k < 3 && models[i].mcpu[k]; k++)
-				if (lists_cpu(cpus_of(p->arch), models[i].mcpu[k]))
+				if (model_of(models[i].mcpu[k], p->arch)->known)
 					return models[i].mcpu[k];
 	return NULL;
 }
 
-/* The model's dispatch width ("Dispatch Width: 6"), from one run over a
- * single nop; 0 unknown. Asked once per model a process. */
 unsigned mca_dispatch_width(const char *want, const char *mcpu, enum arch arch)
 {
-	static char cpu[32][32];
-	static unsigned width[32];
-	static size_t n;
-	char triple[64], cpuarg[64], *so, *se;
-	char *argv[] = { probe.path, triple, cpuarg, "-iterations=1", "-", NULL };
-	unsigned w = 0;
-	const char *d;
-
 	probe_program(want);
-	if (!probe.found)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(cpu[i], mcpu) == 0)
-			return width[i];
-	snprintf(triple, sizeof triple, "-mtriple=%s", triple_of(arch));
-	snprintf(cpuarg, sizeof cpuarg, "-mcpu=%s", mcpu);
-	if (run_program(argv, "nop\n", 4, &so, &se) == 0 && (d = strstr(so, "Dispatch Width:")))
-		w = (unsigned)strtoul(d + 15, NULL, 10);
-	free(so);
-	free(se);
-	if (n < 32) {
-		snprintf(cpu[n], sizeof cpu[n], "%s", mcpu);
-		width[n++] = w;
-	}
-	return w;
+	return probe.found ? model_of(mcpu, arch)->width : 0;
 }
 
 const char *mca_version(const char *want)
@@ -266,25 +259,49 @@ static uint32_t unroll_of(const struct mca_loop *l)
 	return l->ninsn >= MCA_SMALL ? 1 : (MCA_REGION_INSN + l->ninsn - 1) / l->ninsn;
 }
 
-/* "[N] Code Region - L<k>" then its summary: iterations, total cycles and
- * the block's reciprocal throughput (resources alone, no dependencies). */
+/* The steady state (mca_steady) wants the cycles of one iteration, the
+ * body `unroll` times, run alone: a second llvm-mca run over the loops
+ * whose price turns on it. Where unroll is a multiple of MCA_ITERATIONS, a
+ * region nested in the loop's over its first unroll / MCA_ITERATIONS
+ * copies ("S<k>") runs that very stream in the first run: llvm-mca adds an
+ * instruction to every region holding it, so the text is read once, and
+ * it simulates a region's text `iterations` times over, the same
+ * instructions in the same order as the one-iteration run (every Total
+ * Cycles of libLLVM-14's regions under icelake the same both ways). The
+ * loop then needs no second run; the cost is simulating a third of its
+ * instructions once more. The number of copies in S<k>, 0 none. */
+static uint32_t prefix_of(const struct mca_input *in, const struct mca_loop *l)
+{
+	uint32_t unroll = unroll_of(l);
+
+	return !in->iterations && unroll > 1 && unroll % MCA_ITERATIONS == 0 ?
+	       unroll / MCA_ITERATIONS : 0;
+}
+
+/* "[N] Code Region - L<k>" (or S<k>) then its summary: iterations, total
+ * cycles and the block's reciprocal throughput (resources alone, no
+ * dependencies). */
 static void parse_regions(const char *out, const struct mca_input *in, struct mca_region *r)
 {
 	size_t n = in->nloop;
 
-	for (const char *p = out; (p = strstr(p, "Code Region - L")) != NULL;) {
-		char *end;
+	for (const char *p = out; (p = strstr(p, "Code Region - ")) != NULL;) {
+		char *end, kind = p[14];
 		unsigned long k = strtoul(p + 15, &end, 10);
-		const char *next = strstr(end, "Code Region - L"), *it = strstr(end, "Iterations:"),
+		const char *next = strstr(end, "Code Region - "), *it = strstr(end, "Iterations:"),
 			   *tc = strstr(end, "Total Cycles:"), *tp = strstr(end, "Block RThroughput:");
 		double iters;
 
 		p = end;
-		if (k >= n || !it || !tc || !tp || (next && tp > next))
+		if ((kind != 'L' && kind != 'S') || k >= n || !it || !tc || !tp || (next && tp > next))
 			continue;
 		iters = strtod(it + 11, NULL);
 		if (iters <= 0)
 			continue;
+		if (kind == 'S') {      /* one iteration's stream: as mca_steady's run divides it */
+			r[k].one_iteration = strtod(tc + 13, NULL) / 1.0 / unroll_of(&in->loop[k]);
+			continue;
+		}
 		r[k].cycles = strtod(tc + 13, NULL) / iters / unroll_of(&in->loop[k]);
 		r[k].throughput = strtod(tp + 18, NULL) / unroll_of(&in->loop[k]);
 		r[k].ok = true;
@@ -310,10 +327,10 @@ static bool drop_unreadable(const char *err, const size_t *line_region, size_t n
 	return any;
 }
 
-/* The text, one region per loop not yet dropped; line_region[i] is the
- * loop of line i+1 (SIZE_MAX for a marker). */
-static size_t assemble(const struct mca_input *in, const bool *dropped, struct strbuf *text,
-		       size_t **line_region, size_t *cap)
+/* The text, one region per loop of [lo, hi) not yet dropped;
+ * line_region[i] is the loop of line i+1 (SIZE_MAX for a marker). */
+static size_t assemble(const struct mca_input *in, size_t lo, size_t hi, const bool *dropped,
+		       struct strbuf *text, size_t **line_region, size_t *cap)
 {
 	size_t lines = 0;
 
@@ -323,21 +340,31 @@ static size_t assemble(const struct mca_input *in, const bool *dropped, struct s
 		sb_addf(text, ".intel_syntax noprefix\n");
 		(*line_region)[lines++] = SIZE_MAX;
 	}
-	for (size_t k = 0; k < in->nloop; k++) {
+	for (size_t k = lo; k < hi; k++) {
 		if (dropped[k])
 			continue;
 		uint32_t unroll = unroll_of(&in->loop[k]);
 
-		GROW(*line_region, *cap, lines + unroll * in->loop[k].ninsn + 2);
+		uint32_t prefix = prefix_of(in, &in->loop[k]);
+
+		GROW(*line_region, *cap, lines + unroll * in->loop[k].ninsn + 4);
 		sb_addf(text, "# LLVM-MCA-BEGIN L%zu\n", k);
 		(*line_region)[lines++] = SIZE_MAX;
 		for (uint32_t u = 0; u < unroll; u++) {
+			if (prefix && u == 0) {
+				sb_addf(text, "# LLVM-MCA-BEGIN S%zu\n", k);
+				(*line_region)[lines++] = SIZE_MAX;
+			}
 			sb_addf(text, "%.*s", (int)(in->loop[k].text_end - in->loop[k].text),
 				in->text.s + in->loop[k].text);
 			for (uint32_t i = 0; i < in->loop[k].ninsn; i++)
 				(*line_region)[lines++] = k;
+			if (prefix && u + 1 == prefix) {
+				sb_addf(text, "# LLVM-MCA-END S%zu\n", k);
+				(*line_region)[lines++] = SIZE_MAX;
+			}
 		}
-		sb_addf(text, "# LLVM-MCA-END\n");
+		sb_addf(text, "# LLVM-MCA-END L%zu\n", k);
 		(*line_region)[lines++] = SIZE_MAX;
 	}
 	return lines;
@@ -391,21 +418,42 @@ static bool drop_unsupported(const struct mca_input *in, const char *err, bool *
 
 #define MCA_RETRIES 16
 
-int mca_run(const char *want, const char *mcpu, enum arch arch, const struct mca_input *in,
-	    struct mca_region *out, struct err *e)
+/* llvm-mca files each instruction it reads under every region holding it
+ * by asking each region in turn, so its time grows with regions x lines:
+ * libLLVM-14's 10,567 regions under goldencove took 30 s in one run, and
+ * its 485 under icelake copied 20 times took 18.5 s of CPU where 10 runs
+ * of 970 took 5.0, 20 times one run of 485 (LLVM 19). Below 1,000 the
+ * share is lost in the noise (762 regions: 0.34 s of CPU in one run, 0.36
+ * in three, each start ~14 ms of loading LLVM), so runs are of at most
+ * MCA_BATCH regions; each region is simulated alone in any case, and its
+ * figures do not depend on the batch it is in. */
+#define MCA_BATCH 1000
+
+/* The end of the batch of loops from lo: MCA_BATCH regions, or the share
+ * of `left` regions that makes the batches even. */
+static size_t batch_end(const struct mca_input *in, size_t lo, size_t left)
 {
-	bool *dropped = xcalloc(in->nloop + 1, sizeof *dropped);
+	size_t nbatch = (left + MCA_BATCH - 1) / MCA_BATCH, want = nbatch ? (left + nbatch - 1) / nbatch : 0;
+	size_t hi = lo, regions = 0;
+
+	while (hi < in->nloop && (regions < want || hi == lo))
+		regions += 1 + (prefix_of(in, &in->loop[hi++]) > 0);
+	return hi;
+}
+
+/* One llvm-mca run (and its retries) over the loops [lo, hi) of in. */
+static int run_batch(const char *mcpu, enum arch arch, const struct mca_input *in, size_t lo,
+		     size_t hi, bool *dropped, struct mca_region *out, struct err *e)
+{
 	struct strbuf text = { 0 };
 	size_t *line_region = NULL, cap = 0;
 	int rc = -1;
 
-	memset(out, 0, in->nloop * sizeof *out);
-	probe_program(want);
-	for (int attempt = 0; probe.found && attempt < MCA_RETRIES && rc; attempt++) {
+	for (int attempt = 0; attempt < MCA_RETRIES && rc; attempt++) {
 		char triple[64], cpu[64], iters[32], *so, *se;
 		char *argv[] = { probe.path, triple, cpu, iters, "-instruction-info=false",
 				 "-resource-pressure=false", "-", NULL };
-		size_t lines = assemble(in, dropped, &text, &line_region, &cap);
+		size_t lines = assemble(in, lo, hi, dropped, &text, &line_region, &cap);
 		int status;
 
 		snprintf(triple, sizeof triple, "-mtriple=%s", triple_of(arch));
@@ -428,15 +476,36 @@ int mca_run(const char *want, const char *mcpu, enum arch arch, const struct mca
 		free(so);
 		free(se);
 	}
+	if (rc && !e->msg[0])
+		err_set(e, "%s -mcpu=%s: still failing after %d runs", probe.path, mcpu, MCA_RETRIES);
+	free(line_region);
+	sb_free(&text);
+	return rc;
+}
+
+int mca_run(const char *want, const char *mcpu, enum arch arch, const struct mca_input *in,
+	    struct mca_region *out, struct err *e)
+{
+	bool *dropped = xcalloc(in->nloop + 1, sizeof *dropped);
+	size_t regions = 0;
+	int rc = -1;
+
+	memset(out, 0, in->nloop * sizeof *out);
+	probe_program(want);
+	for (size_t k = 0; k < in->nloop; k++)
+		regions += 1 + (prefix_of(in, &in->loop[k]) > 0);
+	for (size_t lo = 0, hi; probe.found && (lo < in->nloop || lo == 0); lo = hi) {
+		hi = batch_end(in, lo, regions);
+		for (size_t k = lo; k < hi; k++)
+			regions -= 1 + (prefix_of(in, &in->loop[k]) > 0);
+		if ((rc = run_batch(mcpu, arch, in, lo, hi, dropped, out, e)) != 0 || hi >= in->nloop)
+			break;
+	}
 	for (size_t k = 0; rc == 0 && k < in->nloop; k++)
 		out[k].ok &= !dropped[k];
-	if (rc && probe.found && !e->msg[0])
-		err_set(e, "%s -mcpu=%s: still failing after %d runs", probe.path, mcpu, MCA_RETRIES);
 	if (!probe.found)
 		err_set(e, "no llvm-mca");
 	free(dropped);
-	free(line_region);
-	sb_free(&text);
 	return rc;
 }
 
@@ -460,6 +529,18 @@ static void copy_loop(struct mca_input *to, const struct mca_input *from, size_t
 	to->loop[to->nloop++] = (struct mca_loop){ start, to->text.len, l->ninsn };
 }
 
+/* r's cycles over MCA_ITERATIONS iterations and `shorter`'s over m
+ * (each an iteration's): the iterations between, where positive and no
+ * more than r's. */
+static void steady_from(struct mca_region *r, double shorter, unsigned m_iterations)
+{
+	double n = MCA_ITERATIONS, m = m_iterations;
+	double steady = (shorter * m - r->cycles * n) / (m - n);
+
+	if (steady > 0 && steady <= r->cycles)
+		r->cycles = steady;
+}
+
 void mca_steady(const char *want, const char *mcpu, const struct mca_input *in,
 		const bool *select, struct mca_region *out)
 {
@@ -469,18 +550,15 @@ void mca_steady(const char *want, const char *mcpu, const struct mca_input *in,
 	struct err e = { "" };
 
 	for (size_t k = 0; k < in->nloop; k++)
-		if (select[k] && out[k].ok)
+		if (select[k] && out[k].ok && out[k].one_iteration > 0)
+			steady_from(&out[k], out[k].one_iteration, MCA_STEADY_ITERATIONS);
+		else if (select[k] && out[k].ok)
 			index[sub.nloop] = k, copy_loop(&sub, in, k);
 	longer = xcalloc(sub.nloop + 1, sizeof *longer);
 	if (sub.nloop && mca_run(want, mcpu, in->arch, &sub, longer, &e) == 0)
-		for (size_t j = 0; j < sub.nloop; j++) {
-			struct mca_region *r = &out[index[j]];
-			double n = MCA_ITERATIONS, m = sub.iterations;
-			double steady = (longer[j].cycles * m - r->cycles * n) / (m - n);
-
-			if (longer[j].ok && steady > 0 && steady <= r->cycles)
-				r->cycles = steady;
-		}
+		for (size_t j = 0; j < sub.nloop; j++)
+			if (longer[j].ok)
+				steady_from(&out[index[j]], longer[j].cycles, sub.iterations);
 	free(longer);
 	free(index);
 	sb_free(&sub.text);

@@ -141,3 +141,65 @@ expect_eq "--hot --json: what aligning fe saves, as the table's 5.0" \
 expect_eq "--hot --json: the loops with no hazard are there, priced" \
 	"$(jq_of '[.files[0].functions[] | .loops[] | "\(.samples):\(.cost.bound)"] | join(" ")')" \
 	"40:front-end 30:latency 0:divide 0:store 15:front-end 0:front-end 0:front-end 0:front-end"
+
+# ---- llvm-mca's input: one region for loops whose text differs only in
+# its labels; the steady state from the same run where it can ----
+# cost_labels.S: the same loop in near and far, its exit 40 bytes further
+# on in far: "jz .Lb29" against "jz .Lb69", which llvm-mca reads as the same
+# instruction, so one region L0 prices both. Its 6 instructions are
+# repeated 15 times (mca.c), a multiple of the 3 iterations: the region S0
+# over its first 5 copies is the one-iteration run the steady state takes
+# (mca_steady), in the first run. seven's 7 instructions, 13 copies, need
+# the second run. An llvm-mca that logs its input shows which regions each
+# run held; every loop is priced as with the earlier two runs a loop
+# (the figures below, straddle before these changes) and as when scanned
+# alone (--func): near 2 lines for 1.667 cycles, seven for 1.769.
+LABELS="$FIXABS/x86/cost_labels"
+printf '#!/bin/sh\necho run >>"%s"\ntee -a "%s" | exec %s "$@"\n' "$TMP/mca.in" "$TMP/mca.in" \
+	"$MCA14" >"$TMP/mca-log"
+chmod +x "$TMP/mca-log"
+label_rows() {
+	jq_of '[.files[0].functions[] | .name as $n | .loops[]
+		| "\($n):\(.cost.slowdown):\(.cost.bound):\(.cost.back_end):\(.cost.back_end_source)"] | join(" ")'
+}
+mca_runs() {
+	awk '/^run$/ { if (s != "") printf "%s%s", n++ ? " | " : "", s; s = "" }
+	     /^# LLVM-MCA-BEGIN/ { s = s (s == "" ? "" : " ") $3 }
+	     END { if (s != "") printf "%s%s", n ? " | " : "", s }' "$TMP/mca.in"
+}
+run "$STRADDLE" scan --json --all --uarch zen3 --llvm-mca "$TMP/mca-log" "$LABELS"
+expect_eq "cost labels: each loop priced" "$(label_rows)" \
+	"near:1.2:front-end:1.667:llvm-mca far:1.2:front-end:1.667:llvm-mca seven:1.13:front-end:1.769:llvm-mca"
+expect_eq "cost labels: the regions of each run" "$(mca_runs)" "L0 S0 L1 | L0"
+for f in near far seven; do
+	run "$STRADDLE" scan --json --all --uarch zen3 --llvm-mca "$MCA14" --func "$f" "$LABELS"
+	expect_eq "cost labels: $f alone, as with the others" "$(label_rows)" \
+		"$(printf '%s\n' near:1.2:front-end:1.667:llvm-mca far:1.2:front-end:1.667:llvm-mca \
+			seven:1.13:front-end:1.769:llvm-mca | grep "^$f:")"
+done
+
+# ---- a long report: libLLVM-14's 10,567 regions under goldencove come
+# back in 2.2 MB, which once aborted the scan (the reader's buffer was a
+# strbuf's, big_realloc'd from 4 MiB, and free()d); 5 MB of blanks after
+# llvm-mca-14's own report here: the same prices ----
+printf '#!/bin/sh\n%s "$@"; rc=$?\nhead -c 5000000 /dev/zero | tr "\\\\0" " "\nexit $rc\n' "$MCA14" >"$TMP/mca-long"
+chmod +x "$TMP/mca-long"
+run "$STRADDLE" scan --json --all --uarch zen3 --llvm-mca "$TMP/mca-long" "$LABELS"
+expect_eq "cost: a 5 MB report, exit 0" "$RC" 0
+expect_eq "cost: a 5 MB report, the same prices" "$(label_rows)" \
+	"near:1.2:front-end:1.667:llvm-mca far:1.2:front-end:1.667:llvm-mca seven:1.13:front-end:1.769:llvm-mca"
+
+# ---- batches: cost_many.S holds fe's loop 520 times, each a region of
+# its own with its nested steady-state region, 1,040 in all: llvm-mca reads
+# them in 2 runs of at most 1,000 regions (its time grows with regions x
+# lines: mca.c, MCA_BATCH), and every loop is priced as fe ----
+printf '#!/bin/sh\necho run >>"%s"\ntee -a "%s" | exec %s "$@"\n' "$TMP/many.in" "$TMP/many.in" \
+	"$MCA14" >"$TMP/mca-many"
+chmod +x "$TMP/mca-many"
+run "$STRADDLE" scan --json --all --uarch zen3 --llvm-mca "$TMP/mca-many" "$FIXABS/x86/cost_many"
+expect_eq "cost batches: 520 loops, each priced as fe" \
+	"$(jq_of '[.files[0].functions[] | .loops[] | "\(.cost.slowdown):\(.cost.bound):\(.cost.back_end):\(.cost.back_end_source)"] | group_by(.) | map("\(length)x \(.[0])") | join(" ")')" \
+	"520x 1.143:front-end:1.75:llvm-mca"
+expect_eq "cost batches: the loops of each run (regions L, each with its S)" \
+	"$(awk '/^run$/ { if (n) printf "%s ", n; n = 0 } /^# LLVM-MCA-BEGIN L/ { n++ } END { if (n) printf "%s", n }' "$TMP/many.in")" \
+	"260 260"
