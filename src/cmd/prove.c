@@ -326,7 +326,7 @@ static void scan_file(const struct prove_cmd *c, const struct hot_run *h, const 
 {
 	const struct profile *p[1] = { c->profile };
 	struct scan_opts o = { .profiles = p, .nprofiles = 1, .jobs = 2, .keep_all = true,
-		.cost = true, .llvm_mca = c->llvm_mca };
+		.cost = true, .cost_exact = true, .llvm_mca = c->llvm_mca };
 	struct elf_image img;
 	struct scan_result r;
 	struct err e = { "" };

@@ -22,6 +22,7 @@ struct scan_opts {
 	/* the cost model (cost.c): every loop's predicted slowdown, and a
 	 * straddle the back end hides is no hazard */
 	bool cost;
+	bool cost_exact;                /* simulate wherever the width gives a bound only (prove) */
 	const char *llvm_mca;           /* its back end: NULL find one, "none" the profile's bound */
 };
 
