@@ -154,20 +154,17 @@ static int load_layout_noise(struct compare_cmd *c)
 {
 	struct result_file f;
 	struct err e = { "" };
-	const json_t *band;
 	int rc = 0;
 
 	if (results_read(c->layout_path, &f, &e)) {
 		complain("--layout-noise", "%s", e.msg);
 		return -1;
 	}
-	band = json_object_get(json_object_get(f.doc, "layout_noise"), "band_pct");
-	if (strcmp(f.command, "place") != 0 || !json_is_number(band)) {
+	if (results_place_layout_band(&f, &c->cmp.layout_pct)) {
 		complain("--layout-noise", "%s: not a place --offsets random result (no layout_noise "
 			 "band)", c->layout_path);
 		rc = -1;
-	} else
-		c->cmp.layout_pct = json_number_value(band);
+	}
 	results_file_free(&f);
 	return rc;
 }

@@ -111,3 +111,13 @@ int results_place_arm(const struct result_file *f, const char *arm, struct place
 	}
 	return -1;
 }
+
+int results_place_layout_band(const struct result_file *f, double *band_pct)
+{
+	const json_t *band = json_object_get(json_object_get(f->doc, "layout_noise"), "band_pct");
+
+	if (strcmp(f->command, "place") != 0 || !json_is_number(band))
+		return -1;
+	*band_pct = json_number_value(band);
+	return 0;
+}

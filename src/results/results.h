@@ -415,6 +415,9 @@ struct place_arm_result {
 	size_t n;
 };
 int results_place_arm(const struct result_file *f, const char *arm, struct place_arm_result *out);
+/* The layout-noise band, %, of a place --offsets random result
+ * ("layout_noise"."band_pct"): 0, or -1 when f is not one. */
+int results_place_layout_band(const struct result_file *f, double *band_pct);
 
 
 /* ---- sweep's and place's documents, typed (measured.c) ---- */
