@@ -295,27 +295,10 @@ static int plot_one(const struct calibrate_cmd *c, const struct calib_experiment
 	return 0;
 }
 
-/* The head of the profile file. With --from the profile is the recorded
- * CPU's: its "machine" is the recording's, whole (the CPU --uarch host
- * matches it by, its microcode, features and kernel: what was measured),
- * with the file it came from; the machine the fit ran on is
- * "calibrated_on". */
-static json_t *profile_head(const struct calibrate_cmd *c)
-{
-	json_t *head = results_run_info("calibrate", c->argc, c->argv), *m;
-
-	if (!c->machine)
-		return head;
-	json_object_set(head, "calibrated_on", json_object_get(head, "machine"));
-	m = json_deep_copy(c->machine);
-	json_object_set_new(m, "recorded_in", json_string(c->from));
-	json_object_set_new(head, "machine", m);
-	return head;
-}
-
 static int write_outputs(struct calibrate_cmd *c)
 {
-	json_t *doc = results_calibration(profile_head(c), &c->profile, &c->fit, c->x, c->nx);
+	json_t *head = results_calibration_head(c->argc, c->argv, c->machine, c->from);
+	json_t *doc = results_calibration(head, &c->profile, &c->fit, c->x, c->nx);
 	int rc = write_result(doc, c->out);
 
 	if (rc == 0)

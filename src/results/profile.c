@@ -122,6 +122,24 @@ static void read_state(json_t *o, struct calib_experiment *x)
 	x->state.mhz = json_number_value(json_object_get(st, "mhz"));
 }
 
+/* With a recording the profile is the recorded CPU's: its "machine" is
+ * the recording's, whole (the CPU --uarch host matches it by, its
+ * microcode, features and kernel: what was measured), with the file it
+ * came from; the machine the fit ran on is "calibrated_on". */
+json_t *results_calibration_head(int argc, char **argv, const json_t *recorded,
+				 const char *recorded_in)
+{
+	json_t *head = results_run_info("calibrate", argc, argv), *m;
+
+	if (!recorded)
+		return head;
+	json_object_set(head, "calibrated_on", json_object_get(head, "machine"));
+	m = json_deep_copy(recorded);
+	json_object_set_new(m, "recorded_in", json_string(recorded_in));
+	json_object_set_new(head, "machine", m);
+	return head;
+}
+
 json_t *results_calibration(json_t *head, const struct profile *p, const struct calib_fit *f,
 			    const struct calib_experiment *x, size_t nx)
 {

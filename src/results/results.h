@@ -714,7 +714,12 @@ json_t *results_profile(const struct profile *p);
 /* straddle uarch --json: every built-in profile, the calibrated one of
  * this CPU (cal, read from cal_path; NULL: none) and the host detected. */
 json_t *results_uarch(const struct host *h, const struct profile *cal, const char *cal_path);
-/* calibrate's file: `head` (results_run_info) with the profile, each
+/* calibrate's head: results_run_info, and with --from (recorded: the
+ * recording's "machine", recorded_in: its file) that machine as
+ * "machine" and this one as "calibrated_on". */
+json_t *results_calibration_head(int argc, char **argv, const json_t *recorded,
+				 const char *recorded_in);
+/* calibrate's file: `head` (results_calibration_head) with the profile, each
  * rule's ratio, CI, halves and verdict, the loop buffer, and every
  * experiment with its points' raw samples. Returns head. */
 json_t *results_calibration(json_t *head, const struct profile *p, const struct calib_fit *f,
