@@ -284,27 +284,11 @@ static void print_report(const struct diff_cmd *c, bool fails)
 
 /* ---- JSON (results/diff.c) ---- */
 
-/* The gate as the exit status gives it, with what it was asked to fail
- * on, so a report of the file can say it (issue 14). */
-static json_t *gate_json(const struct diff_cmd *c, bool fails)
-{
-	json_t *rules = json_array(), *causes = json_array();
-
-	for (int r = RULE_LOOP_STRADDLES; r <= RULE_ENTRY_MISALIGNED; r++)
-		if (c->fail_rules & (1u << r))
-			json_array_append_new(rules, json_string(rule_name(r)));
-	for (int k = CAUSE_CHANGED; k < CAUSE_REMOVED; k++)
-		if (c->fail_causes & (1u << k))
-			json_array_append_new(causes, json_string(cause_name(k)));
-	return json_pack("{s:b, s:i, s:o, s:o}", "fails", fails, "exit_status",
-			 fails ? EXIT_GATE : EXIT_OK, "fail_on", rules, "causes", causes);
-}
-
 static void print_json(struct diff_cmd *c, bool fails, int argc, char **argv)
 {
-	json_t *head = results_run_info("diff", argc, argv);
+	json_t *head = results_diff_head(argc, argv, &(struct diff_gate){ c->fail_rules,
+		c->fail_causes, fails, fails ? EXIT_GATE : EXIT_OK });
 
-	json_object_set_new(head, "gate", gate_json(c, fails));
 	if (results_diff(stdout, head, &(struct diff_image){ &c->old.img, &c->old.r },
 			 &(struct diff_image){ &c->new.img, &c->new.r }, &c->d, c->source_lines,
 			 c->min_share))

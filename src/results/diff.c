@@ -199,6 +199,30 @@ static json_t *summary(const struct diff_json *c)
 	return s;
 }
 
+/* The gate as the exit status gives it, with what it was asked to fail
+ * on, so a report of the file can say it (issue 14). */
+static json_t *gate_json(const struct diff_gate *g)
+{
+	json_t *rules = json_array(), *causes = json_array();
+
+	for (int r = RULE_LOOP_STRADDLES; r <= RULE_ENTRY_MISALIGNED; r++)
+		if (g->fail_rules & (1u << r))
+			json_array_append_new(rules, json_string(rule_name(r)));
+	for (int k = CAUSE_CHANGED; k < CAUSE_REMOVED; k++)
+		if (g->fail_causes & (1u << k))
+			json_array_append_new(causes, json_string(cause_name(k)));
+	return json_pack("{s:b, s:i, s:o, s:o}", "fails", g->fails, "exit_status",
+			 g->exit_status, "fail_on", rules, "causes", causes);
+}
+
+json_t *results_diff_head(int argc, char **argv, const struct diff_gate *g)
+{
+	json_t *head = results_run_info("diff", argc, argv);
+
+	json_object_set_new(head, "gate", gate_json(g));
+	return head;
+}
+
 int results_diff(FILE *f, json_t *head, const struct diff_image *old,
 		 const struct diff_image *new, const struct layout_diff *d, bool source_lines,
 		 double min_share)

@@ -206,8 +206,18 @@ struct diff_image {
 	const struct scan_result *r;
 };
 
+/* diff's gate: the rules (1 << enum rule) and causes (1 << enum
+ * diff_cause) it fails on, whether it fails, and the exit status saying so. */
+struct diff_gate {
+	unsigned fail_rules, fail_causes;
+	bool fails;
+	int exit_status;
+};
+
+/* The head of diff's document: results_run_info with the gate. */
+json_t *results_diff_head(int argc, char **argv, const struct diff_gate *g);
 /* Written to f as it is made, after the fields of `head` (stolen:
- * results_run_info with the gate's verdict); 0, or -1 when a write failed.
+ * results_diff_head); 0, or -1 when a write failed.
  * With samples (diff --hot: new->r->hot) each change has its "samples",
  * and those with less than min_share of the run's are left out, counted in
  * the summary's "folded", as the text and markdown fold them. */
