@@ -406,8 +406,8 @@ static void to_vaddrs(const struct elf_image *img, const struct sampled_file *sf
 	sample_hist_merge(&hf->addrs);
 }
 
-static json_t *record_file(struct record_cmd *c, const struct sampled_file *sf,
-			   uint64_t *outside)
+static void record_file(struct record_cmd *c, const struct sampled_file *sf,
+			struct record_doc *d)
 {
 	struct hot_file hf = { .path = sf->path, .samples = sf->samples };
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -417,27 +417,25 @@ static json_t *record_file(struct record_cmd *c, const struct sampled_file *sf,
 	struct elf_image img = { 0 };        /* elf_close is safe on it whatever failed */
 	struct scan_result r;
 	struct err e = { "" };
-	json_t *j;
 
 	/* a file that changed while it was read is an error entry, as in scan;
 	 * it was an entry of 0 functions (issue 25, finding 8) */
-	if (open_sampled(sf, &img, &e) || (to_vaddrs(&img, sf, &hf, outside), 0) ||
+	if (open_sampled(sf, &img, &e) || (to_vaddrs(&img, sf, &hf, &d->outside), 0) ||
 	    scan_image(&img, &o, &r, &e) || (elf_changed(&img) && (scan_result_free(&r), 1))) {
 		if (elf_changed(&img))
 			err_set(&e, "changed while reading");
-		j = results_record_file(&hf, NULL, e.msg);
+		results_record_add_file(d, &hf, NULL, e.msg);
 		complain(sf->path, "%s; its %llu samples are not placed in loops", e.msg,
 			 (unsigned long long)sf->samples);
 		elf_close(&img);
 		free(hf.addrs.v);
-		return j;
+		return;
 	}
 	elf_build_id_hex(&img, hf.build_id);
-	j = results_record_file(&hf, &r, NULL);
+	results_record_add_file(d, &hf, &r, NULL);
 	scan_result_free(&r);
 	elf_close(&img);
 	free(hf.addrs.v);
-	return j;
 }
 
 static int by_samples(const void *a, const void *b)
@@ -447,20 +445,18 @@ static int by_samples(const void *a, const void *b)
 	return (x->samples < y->samples) - (x->samples > y->samples);
 }
 
-static json_t *record_kernel(const struct sampling *s, bool *hidden)
+static void record_kernel(const struct sampling *s, struct record_doc *d)
 {
 	struct hot_run h = { 0 };
-	json_t *k;
 
 	running_kernel_describe(&h);
 	h.kernel.addrs = s->kernel_ips;
 	h.kernel.samples = s->kernel_samples;
-	*hidden = !h.nksym;
+	d->ksyms_hidden = !h.nksym;
 	hot_attribute_ksyms(&h);
-	k = results_record_kernel(&h);
+	results_record_set_kernel(d, &h);
 	h.kernel.addrs = (struct sample_hist){ 0 };     /* still the sampling's */
 	hot_run_free(&h);
-	return k;
 }
 
 static int write_record(struct record_cmd *c, struct sampling *s)
@@ -468,14 +464,14 @@ static int write_record(struct record_cmd *c, struct sampling *s)
 	struct record_doc d = { .argc = c->argc, .argv = c->self_argv, .s = s,
 				.hz = c->hz, .hz_auto = !c->hz_given,
 				.sample_cost_ns = c->sample_cost, .exit_status = c->exit_status,
-				.files = json_array(), .few = c->few_note };
+				.few = c->few_note };
 
 	qsort(s->file, s->nfile, sizeof *s->file, by_samples);
 	for (size_t i = 0; i < s->nfile; i++)
 		if (s->file[i].samples)
-			json_array_append_new(d.files, record_file(c, &s->file[i], &d.outside));
+			record_file(c, &s->file[i], &d);
 	if (s->kernel)
-		d.kernel = record_kernel(s, &d.ksyms_hidden);
+		record_kernel(s, &d);
 	return write_result(results_record(&d), c->out);
 }
 

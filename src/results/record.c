@@ -92,8 +92,7 @@ static json_t *loops(const struct scan_result *r)
 	return sorted(v, n);
 }
 
-json_t *results_record_file(const struct hot_file *f, struct scan_result *r,
-			    const char *error)
+static json_t *file_json(const struct hot_file *f, struct scan_result *r, const char *error)
 {
 	json_t *o = json_pack("{s:o, s:I}", "path", json_text(f->path),
 			      "samples", (json_int_t)f->samples);
@@ -111,7 +110,7 @@ json_t *results_record_file(const struct hot_file *f, struct scan_result *r,
 	return o;
 }
 
-json_t *results_record_kernel(const struct hot_run *h)
+static json_t *kernel_json(const struct hot_run *h)
 {
 	json_t *o = json_pack("{s:s, s:s, s:I}", "release", h->kernel_release,
 			      "build_id", h->kernel_build_id,
@@ -268,6 +267,20 @@ int results_read_record(const char *path, struct hot_run *h, struct err *e)
 	return rc;
 }
 
+void results_record_add_file(struct record_doc *d, const struct hot_file *f,
+			     struct scan_result *r, const char *error)
+{
+	if (!d->files)
+		d->files = json_array();
+	json_array_append_new(d->files, file_json(f, r, error));
+}
+
+void results_record_set_kernel(struct record_doc *d, const struct hot_run *h)
+{
+	json_decref(d->kernel);
+	d->kernel = kernel_json(h);
+}
+
 json_t *results_record(const struct record_doc *d)
 {
 	const struct sampling *s = d->s;
@@ -292,7 +305,7 @@ json_t *results_record(const struct record_doc *d)
 		"total", (json_int_t)s->samples, "user", (json_int_t)(s->samples - s->kernel_samples),
 		"kernel", (json_int_t)s->kernel_samples, "unmapped", (json_int_t)s->unmapped,
 		"outside_segments", (json_int_t)d->outside, "lost", (json_int_t)s->lost));
-	json_object_set_new(doc, "files", d->files);
+	json_object_set_new(doc, "files", d->files ? d->files : json_array());
 	if (d->kernel)
 		json_object_set_new(doc, "kernel", d->kernel);
 	json_object_set_new(doc, "notes", notes);

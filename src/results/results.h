@@ -507,16 +507,11 @@ void results_place_doc_free(struct place_doc *p);
 void results_calib_doc(const json_t *doc, struct calib_doc *c);
 void results_calib_doc_free(struct calib_doc *c);
 
-/* A record (record.c): one sampled file with its samples per function and
- * loop of the scan r (NULL when the file could not be scanned: error says
- * why) and every sampled address; the kernel's part. */
-json_t *results_record_file(const struct hot_file *f, struct scan_result *r,
-			    const char *error);
-json_t *results_record_kernel(const struct hot_run *h);
 /* The whole record document: the sampling's event and counts, the run,
- * the files (results_record_file's) and the kernel (results_record_kernel's
- * or NULL), both taken; the notes the event's, the kernel's and `few`
- * (each when set), and that kernel symbols were hidden. */
+ * the files (results_record_add_file's, in its order) and the kernel
+ * (results_record_set_kernel's, or none), both taken; the notes the
+ * event's, the kernel's and `few` (each when set), and that kernel
+ * symbols were hidden. */
 struct record_doc {
 	int argc;
 	char **argv;                    /* straddle's own */
@@ -526,16 +521,23 @@ struct record_doc {
 	double sample_cost_ns;          /* < 0: not measured */
 	int exit_status;                /* the program's */
 	uint64_t outside;               /* samples in a file but outside its segments */
-	json_t *files, *kernel;
+	json_t *files, *kernel;         /* NULL until added, then results_record's */
 	bool ksyms_hidden;
 	const char *few;                /* a note on too few samples, or "" */
 };
+/* A record's sampled file, appended to d->files: its samples per
+ * function and loop of the scan r (NULL when the file could not be
+ * scanned: error says why) and every sampled address. */
+void results_record_add_file(struct record_doc *d, const struct hot_file *f,
+			     struct scan_result *r, const char *error);
+/* The kernel's part: its release, build id, text, functions and addresses. */
+void results_record_set_kernel(struct record_doc *d, const struct hot_run *h);
 json_t *results_record(const struct record_doc *d);
 /* Read a record back for scan --hot: 0, or -1 with one line in e. */
 int results_read_record(const char *path, struct hot_run *h, struct err *e);
 /* A record document read back whole for the page (strings borrowed from
  * it, NULL where it has none; numbers 0): each file's loops and functions
- * in the file's order (most samples first, as results_record_file wrote
+ * in the file's order (most samples first, as results_record_add_file wrote
  * them), each loop's hazards as the record's scan saw them. */
 struct record_hazard_read {
 	const char *rule, *profile;

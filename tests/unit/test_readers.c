@@ -1,8 +1,9 @@
 /* results/' typed readers of what report/ renders (issue 23: report/ never
  * walks json_t). A record: a fixture scanned, samples put in two of its
- * loops, written as `straddle record` writes it (results_record_file,
- * _kernel, _record), read back and checked field by field. fault-write's
- * details as its workload writes them, read as bench's text prints them.
+ * loops, written as `straddle record` writes it (results_record_add_file,
+ * _set_kernel, results_record), read back and checked field by field.
+ * fault-write's details as its workload writes them, read as bench's text
+ * prints them.
  * prove's trials written (results_prove), read back (results_read_prove):
  * prove's text of them the same, and the page's prove table the text's
  * rows, cell for cell. */
@@ -48,7 +49,8 @@ static void record_branches(struct recorded *t)
 	struct sampling s = { .event = "cpu-clock", .samples = 19, .kernel_samples = 4,
 			      .unmapped = 0, .lost = 1, .event_note = "no cycles: cpu-clock" };
 	char path[4096], *text;
-	json_t *files = json_array();
+	struct record_doc d = { .argc = 4, .argv = argv, .s = &s, .hz = 997, .exit_status = 3,
+				.sample_cost_ns = -1, .few = "" };
 	struct err e = { "" };
 
 	snprintf(path, sizeof path, "%s/x86/branches", getenv("FIXTURES"));
@@ -59,14 +61,13 @@ static void record_branches(struct recorded *t)
 	add_samples(&f, 0x401240, 2);
 	add_samples(&f, 0x401120, 1);
 	sample_hist_merge(&f.addrs);     /* hot_attribute reads them sorted */
-	json_array_append_new(files, results_record_file(&f, &t->r, NULL));
-	json_array_append_new(files, results_record_file(&bad, NULL, "cannot open: gone"));
+	results_record_add_file(&d, &f, &t->r, NULL);
+	results_record_add_file(&d, &bad, NULL, "cannot open: gone");
 	h.ksym = &k;
 	h.nksym = 1;
 	h.kernel.samples = 4;
-	t->doc = results_record(&(struct record_doc){ .argc = 4, .argv = argv, .s = &s, .hz = 997,
-		.exit_status = 3, .files = files, .kernel = results_record_kernel(&h),
-		.sample_cost_ns = -1, .few = "" });
+	results_record_set_kernel(&d, &h);
+	t->doc = results_record(&d);
 	/* through the bytes a file holds, as the page reads it */
 	text = json_dumps(t->doc, 0);
 	json_decref(t->doc);
