@@ -336,34 +336,6 @@ static void progress_done(void)
 		fputs("\r\033[K", stderr);
 }
 
-/* The CPU each batch-timed workload pinned itself to in this run: its
- * details' "cpu", or "hot_cpu" and "cold_cpu" as gettime.hot, gettime.cold. */
-static json_t *pinned_cpus(const struct bench_cmd *c)
-{
-	json_t *p = json_object();
-
-	for (size_t i = 0; i < c->nsel; i++) {
-		const char *key;
-		json_t *v;
-
-		json_object_foreach(c->res[i].details, key, v) {
-			size_t len = strlen(key);
-			char name[64];
-
-			if (!json_is_integer(v) || len < 3 || strcmp(key + len - 3, "cpu") != 0)
-				continue;
-			if (len == 3)
-				snprintf(name, sizeof name, "%s", c->sel[i]->name);
-			else if (key[len - 4] == '_')
-				snprintf(name, sizeof name, "%s.%.*s", c->sel[i]->name, (int)(len - 4), key);
-			else
-				continue;
-			json_object_set(p, name, v);
-		}
-	}
-	return p;
-}
-
 /* The run is the unit of replication (issue 12): each run takes every
  * workload in turn, so a drift of the machine lands in one run of each,
  * and the machine's state is kept per run. The first error ends it. */
@@ -381,7 +353,7 @@ static int run_all(struct bench_cmd *c, size_t *failed_at, struct err *e)
 			wl_end_run(&c->res[i]);
 		}
 		state_end(&at, &c->run[run].state);
-		c->run[run].pinned = pinned_cpus(c);
+		c->run[run].pinned = results_bench_pinned(c->sel, c->res, c->nsel);
 	}
 	return 0;
 }
@@ -391,7 +363,7 @@ static void free_results(struct bench_cmd *c)
 	for (size_t i = 0; i < c->nsel; i++)
 		wl_result_free(&c->res[i]);
 	for (size_t r = 0; r < c->runs; r++)
-		json_decref(c->run[r].pinned);
+		results_bench_run_free(&c->run[r]);
 }
 
 /* Interrupted: the workloads have killed and reaped their tasks and
@@ -562,34 +534,12 @@ static int run_invocation(const struct bench_cmd *c, const char *exe, struct inv
 	return rc;
 }
 
-/* The file's command line names where it will be once the directory is
- * renamed (DIR/a/01.json), not the partial name it was written under. */
-static void final_path(json_t *doc, const char *dir, const char *rest)
-{
-	json_t *argv = json_object_get(doc, "command_line");
-
-	for (size_t i = 0; i + 1 < json_array_size(argv); i++)
-		if (json_is_string(json_array_get(argv, i)) &&
-		    strcmp(json_string_value(json_array_get(argv, i)), "-o") == 0) {
-			char *p = fmt("%s%s", dir, rest);
-
-			json_array_set_new(argv, i + 1, json_text(p));
-			free(p);
-			return;
-		}
-}
-
 /* Does the first file of the side in dir have metrics to band? */
 static bool has_metrics(const struct invocations *iv, const char *dir)
 {
 	for (size_t i = 0; i < iv->npaths; i++)
-		if (strncmp(iv->paths[i], dir, strlen(dir)) == 0) {
-			json_t *doc = json_load_file(iv->paths[i], 0, NULL);
-			bool yes = json_array_size(json_object_get(doc, "metrics")) > 0;
-
-			json_decref(doc);
-			return yes;
-		}
+		if (strncmp(iv->paths[i], dir, strlen(dir)) == 0)
+			return results_has_metrics(iv->paths[i]);
 	return false;
 }
 
@@ -615,18 +565,16 @@ static int record_drift(const struct bench_cmd *c, struct invocations *iv, char 
 	rec = results_drift_record(&aa, name, side == 'b' ? c->versus : NULL);
 	/* iv->paths is in the order run: A B A B ... */
 	for (size_t i = 0; i < iv->npaths && rc == 0; i++) {
-		json_t *doc, *mine;
+		char *final_out;
+		json_t *doc;
 
 		if (strncmp(iv->paths[i], dir, strlen(dir)) != 0)
 			continue;
-		doc = json_load_file(iv->paths[i], 0, NULL);
-		final_path(doc, c->out_json, iv->paths[i] + strlen(iv->tmp));
-		mine = json_deep_copy(rec);
-		json_object_set_new(mine, "order", json_integer((json_int_t)i + 1));
-		json_object_set_new(mine, "of", json_integer((json_int_t)iv->npaths));
-		if (!doc || json_object_set_new(doc, "drift", mine)) {
+		final_out = fmt("%s%s", c->out_json, iv->paths[i] + strlen(iv->tmp));
+		doc = results_drift_stamp(iv->paths[i], rec, i + 1, iv->npaths, final_out);
+		free(final_out);
+		if (!doc) {
 			complain(iv->paths[i], "cannot read it back");
-			json_decref(doc);
 			rc = -1;
 		} else {
 			rc = write_result(doc, iv->paths[i]);

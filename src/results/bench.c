@@ -20,6 +20,41 @@ json_t *results_state(const struct machine_state *m)
 	return j;
 }
 
+/* The CPU each batch-timed workload pinned itself to in this run: its
+ * details' "cpu", or "hot_cpu" and "cold_cpu" as gettime.hot, gettime.cold. */
+json_t *results_bench_pinned(const struct workload *const *sel, const struct wl_result *res,
+			     size_t nsel)
+{
+	json_t *p = json_object();
+
+	for (size_t i = 0; i < nsel; i++) {
+		const char *key;
+		json_t *v;
+
+		json_object_foreach(res[i].details, key, v) {
+			size_t len = strlen(key);
+			char name[64];
+
+			if (!json_is_integer(v) || len < 3 || strcmp(key + len - 3, "cpu") != 0)
+				continue;
+			if (len == 3)
+				snprintf(name, sizeof name, "%s", sel[i]->name);
+			else if (key[len - 4] == '_')
+				snprintf(name, sizeof name, "%s.%.*s", sel[i]->name, (int)(len - 4), key);
+			else
+				continue;
+			json_object_set(p, name, v);
+		}
+	}
+	return p;
+}
+
+void results_bench_run_free(struct bench_run *r)
+{
+	json_decref(r->pinned);
+	r->pinned = NULL;
+}
+
 static json_t *summary_json(const double *v, size_t n, bool lower_is_better)
 {
 	struct summary s;

@@ -150,6 +150,11 @@ struct bench_record {
 };
 
 json_t *results_bench(const struct bench_record *b);
+/* A run's "pinned": the CPU each batch-timed workload of sel (res[i] of
+ * sel[i]) pinned itself to in it. */
+json_t *results_bench_pinned(const struct workload *const *sel, const struct wl_result *res,
+			     size_t nsel);
+void results_bench_run_free(struct bench_run *r);
 json_t *results_state(const struct machine_state *m);
 
 /* What bench's text says of a workload's details (the JSON its workload
@@ -699,6 +704,15 @@ double results_drift_band(const struct result_file *aa, const struct metric *m,
  * when no --drift is given. */
 json_t *results_drift_record(const struct result_file *aa, const char *side,
 			     const char *versus);
+/* Does the result file at path have metrics to band? (fault-write alone:
+ * counts, no samples.) */
+bool results_has_metrics(const char *path);
+/* The file at path with rec (results_drift_record's, copied) as its
+ * "drift", stamped with its "order" among the "of" invocations, and the
+ * "-o" of its command line made final_out (where it will be once its
+ * directory is renamed); NULL when it cannot be read back. */
+json_t *results_drift_stamp(const char *path, const json_t *rec, size_t order, size_t of,
+			    const char *final_out);
 /* The band BASE's own file recorded for the metric's statistic k, NAN
  * when none: a number of 0 or more, from 2 or more invocations. */
 double results_recorded_drift(const struct result_file *base, const char *metric,

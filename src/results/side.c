@@ -93,6 +93,45 @@ json_t *results_drift_record(const struct result_file *aa, const char *side,
 			 "versus", versus ? json_text(versus) : json_null(), "band_pct", band);
 }
 
+bool results_has_metrics(const char *path)
+{
+	json_t *doc = json_load_file(path, 0, NULL);
+	bool yes = json_array_size(json_object_get(doc, "metrics")) > 0;
+
+	json_decref(doc);
+	return yes;
+}
+
+/* The file's command line names where it will be once the directory is
+ * renamed (DIR/a/01.json), not the partial name it was written under. */
+static void final_path(json_t *doc, const char *final_out)
+{
+	json_t *argv = json_object_get(doc, "command_line");
+
+	for (size_t i = 0; i + 1 < json_array_size(argv); i++)
+		if (json_is_string(json_array_get(argv, i)) &&
+		    strcmp(json_string_value(json_array_get(argv, i)), "-o") == 0) {
+			json_array_set_new(argv, i + 1, json_text(final_out));
+			return;
+		}
+}
+
+json_t *results_drift_stamp(const char *path, const json_t *rec, size_t order, size_t of,
+			    const char *final_out)
+{
+	json_t *doc = json_load_file(path, 0, NULL), *mine;
+
+	final_path(doc, final_out);
+	mine = json_deep_copy(rec);
+	json_object_set_new(mine, "order", json_integer((json_int_t)order));
+	json_object_set_new(mine, "of", json_integer((json_int_t)of));
+	if (!doc || json_object_set_new(doc, "drift", mine)) {
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
 double results_recorded_drift(const struct result_file *base, const char *metric,
 			      enum stat_kind k)
 {
