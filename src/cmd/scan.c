@@ -26,8 +26,7 @@ struct scan_cmd {
 	bool fail_uncertain;            /* ... also in loops whose span is uncertain */
 	const char *dump_vdso;
 	const char *uarch;
-	struct json_stream out;
-	json_t *errors;
+	struct scan_doc doc;            /* --json */
 	bool gate_failed;
 	bool fail_spin;                 /* --fail-on counts spin loops' hazards too */
 	/* --hot: samples of a record (or --perf-script text) rank the rows */
@@ -138,8 +137,7 @@ static int scan_failed(struct scan_cmd *c, const char *arg, const char *msg)
 {
 	complain(strcmp(arg, "vdso") == 0 ? "[vdso]" : arg, "%s", msg);
 	if (c->json)
-		json_array_append_new(c->errors, json_pack("{s:o, s:o}", "path", json_text(arg),
-							   "error", json_text(msg)));
+		results_scan_error(&c->doc, arg, msg);
 	if (c->sarif)
 		sarif_notify(c->sarif, arg, msg);
 	return -1;
@@ -151,7 +149,7 @@ static int scan_failed(struct scan_cmd *c, const char *arg, const char *msg)
 static bool print_unless_changed(struct scan_cmd *c, struct elf_image *img,
 				 const struct scan_result *r)
 {
-	struct json_stream saved = c->out;
+	struct json_stream saved = c->doc.out;
 	struct strbuf buf = { 0 };
 	FILE *mem = sb_stream(&buf);
 	size_t nsarif = c->sarif ? json_array_size(sarif_results(c->sarif)) : 0;
@@ -162,9 +160,9 @@ static bool print_unless_changed(struct scan_cmd *c, struct elf_image *img,
 		exit(EXIT_USAGE);
 	}
 	if (c->json) {
-		c->out.f = mem;
-		results_scan_file(&c->out, img, r, c->source_lines);
-		c->out.f = saved.f;
+		c->doc.out.f = mem;
+		results_scan_file(&c->doc.out, img, r, c->source_lines);
+		c->doc.out.f = saved.f;
 	} else if (c->sarif) {
 		add_sarif(c, img, r);
 	} else {
@@ -173,7 +171,7 @@ static bool print_unless_changed(struct scan_cmd *c, struct elf_image *img,
 	fclose(mem);
 	changed = elf_changed(img);
 	if (changed)
-		c->out = saved;         /* the element never happened */
+		c->doc.out = saved;     /* the element never happened */
 	while (changed && c->sarif && json_array_size(sarif_results(c->sarif)) > nsarif)
 		json_array_remove(sarif_results(c->sarif), nsarif);
 	if (!changed && buf.len)
@@ -503,21 +501,10 @@ static int cmd_scan(int argc, char **argv)
 	if (c.host_why[0] && !c.json && !c.sarif)
 		printf("%s\n", c.host_why);
 	if (c.json) {
-		json_t *head = results_run_info("scan", argc, argv), *names = json_array();
-
-		for (size_t i = 0; i < c.opts.nprofiles; i++)
-			json_array_append_new(names, json_string(c.profiles[i]->name));
-		json_object_set_new(head, "profiles", names);
-		if (c.host_why[0])
-			json_object_set_new(head, "host", json_text(c.host_why));
-		/* what the text folds, so the page folds the same rows */
-		if (c.have_hot)
-			json_object_set_new(head, "min_share", json_real(c.min_share));
-		c.errors = json_array();
 		/* tens of megabytes: write them in large blocks */
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-		jstream_begin(&c.out, stdout, head);
-		jstream_open(&c.out, "files", '[');
+		results_scan_begin(&c.doc, stdout, &(struct scan_head){ argc, argv, c.profiles,
+			c.opts.nprofiles, c.host_why, c.have_hot, c.min_share });
 	}
 	for (int i = 0; i < ntargets; i++)
 		if (scan_one(&c, targets[i], NULL))
@@ -531,9 +518,7 @@ static int cmd_scan(int argc, char **argv)
 		report_run_rest(stdout, &c.hot, c.hot_in_files);
 	hot_run_free(&c.hot);
 	if (c.json) {
-		jstream_close(&c.out);
-		jstream_put(&c.out, "errors", c.errors);
-		if (jstream_end(&c.out)) {
+		if (results_scan_end(&c.doc)) {
 			complain("stdout", "cannot write the JSON output");
 			status = EXIT_USAGE;
 		}

@@ -233,3 +233,34 @@ const char *results_library_version(void)
 {
 	return "jansson " JANSSON_VERSION;
 }
+
+void results_scan_begin(struct scan_doc *d, FILE *f, const struct scan_head *h)
+{
+	json_t *head = results_run_info("scan", h->argc, h->argv), *names = json_array();
+
+	for (size_t i = 0; i < h->nprofiles; i++)
+		json_array_append_new(names, json_string(h->profiles[i]->name));
+	json_object_set_new(head, "profiles", names);
+	if (h->host && h->host[0])
+		json_object_set_new(head, "host", json_text(h->host));
+	/* what the text folds, so the page folds the same rows */
+	if (h->hot)
+		json_object_set_new(head, "min_share", json_real(h->min_share));
+	d->errors = json_array();
+	jstream_begin(&d->out, f, head);
+	jstream_open(&d->out, "files", '[');
+}
+
+void results_scan_error(struct scan_doc *d, const char *path, const char *error)
+{
+	json_array_append_new(d->errors, json_pack("{s:o, s:o}", "path", json_text(path),
+						   "error", json_text(error)));
+}
+
+int results_scan_end(struct scan_doc *d)
+{
+	jstream_close(&d->out);
+	jstream_put(&d->out, "errors", d->errors);
+	d->errors = NULL;
+	return jstream_end(&d->out);
+}

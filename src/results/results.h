@@ -97,6 +97,31 @@ int jstream_end(struct json_stream *s);
 void results_scan_file(struct json_stream *s, struct elf_image *img,
 		       const struct scan_result *r, bool source_lines);
 
+/* `straddle scan --json`'s document, written as it is made: the head,
+ * "files" (results_scan_file's, into out) and "errors" (one per file that
+ * could not be scanned). */
+struct scan_doc {
+	struct json_stream out;
+	json_t *errors;
+};
+/* The head: results_run_info, the profiles applied, the host line (NULL
+ * or "": none) and, with samples (hot), min_share: what the text folds,
+ * so the page folds the same rows. */
+struct scan_head {
+	int argc;
+	char **argv;
+	const struct profile *const *profiles;
+	size_t nprofiles;
+	const char *host;
+	bool hot;
+	double min_share;
+};
+/* The head and the opening of "files". */
+void results_scan_begin(struct scan_doc *d, FILE *f, const struct scan_head *h);
+void results_scan_error(struct scan_doc *d, const char *path, const char *error);
+/* "errors" and the end of the document; 0, or -1 when a write failed. */
+int results_scan_end(struct scan_doc *d);
+
 /* A hazard as JSON: profile, rule, window, certainty, placements, fix. */
 json_t *results_hazard(const struct hazard *h);
 
