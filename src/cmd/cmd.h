@@ -152,6 +152,7 @@ struct sarif_row {
 	const struct sarif_ordinals *ord;       /* of r */
 };
 
-void sarif_add_row(struct json_t *log, const struct sarif_row *s);
+struct sarif_log;                       /* results.h */
+void sarif_add_row(struct sarif_log *log, const struct sarif_row *s);
 
 #endif

@@ -299,7 +299,7 @@ static void print_json(struct diff_cmd *c, bool fails, int argc, char **argv)
 
 static void print_sarif(struct diff_cmd *c)
 {
-	json_t *log = sarif_new(c->source_root);
+	struct sarif_log *log = sarif_new(c->source_root);
 	struct diff_rows rows;
 	struct sarif_ordinals ord;
 

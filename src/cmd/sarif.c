@@ -167,7 +167,7 @@ static const char *relative_to(const char *path, const char *root, bool *relativ
 	return *relative ? path + n + 1 : path;
 }
 
-void sarif_add_row(struct json_t *log, const struct sarif_row *s)
+void sarif_add_row(struct sarif_log *log, const struct sarif_row *s)
 {
 	const struct elf_func *f = &s->r->funcs.v[s->func->func];
 	const struct hazard *lead = worst_hazard(s->h, s->n), *cost = costliest_hazard(s->h, s->n);

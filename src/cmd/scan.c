@@ -18,7 +18,8 @@ struct scan_cmd {
 	const struct profile *profiles[32];
 	char host_why[HOST_WHY_MAX];
 	bool json;
-	json_t *sarif;                  /* --format sarif: the log, written at the end */
+	bool want_sarif;                /* --format sarif given */
+	struct sarif_log *sarif;        /* then the log, written at the end */
 	const char *source_root;
 	bool source_lines;
 	unsigned long limit;
@@ -86,11 +87,6 @@ static void add_sarif(struct scan_cmd *c, struct elf_image *img, const struct sc
 	scan_rows_free(&rows);
 }
 
-static json_t *sarif_results(json_t *log)
-{
-	return json_object_get(json_array_get(json_object_get(log, "runs"), 0), "results");
-}
-
 static void gate_hazards(struct scan_cmd *c, const struct hazard *h, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++)
@@ -152,7 +148,7 @@ static bool print_unless_changed(struct scan_cmd *c, struct elf_image *img,
 	struct json_stream saved = c->doc.out;
 	struct strbuf buf = { 0 };
 	FILE *mem = sb_stream(&buf);
-	size_t nsarif = c->sarif ? json_array_size(sarif_results(c->sarif)) : 0;
+	size_t nsarif = c->sarif ? sarif_count(c->sarif) : 0;
 	bool changed;
 
 	if (!mem) {
@@ -172,8 +168,8 @@ static bool print_unless_changed(struct scan_cmd *c, struct elf_image *img,
 	changed = elf_changed(img);
 	if (changed)
 		c->doc.out = saved;     /* the element never happened */
-	while (changed && c->sarif && json_array_size(sarif_results(c->sarif)) > nsarif)
-		json_array_remove(sarif_results(c->sarif), nsarif);
+	if (changed && c->sarif)
+		sarif_truncate(c->sarif, nsarif);
 	if (!changed && buf.len)
 		fwrite(buf.s, 1, buf.len, stdout);
 	sb_free(&buf);
@@ -238,8 +234,8 @@ static int set_format(void *cmd, const char *opt, const char *value)
 		return -1;
 	}
 	c->json = !strcmp(value, "json");
-	if (!strcmp(value, "sarif") && !c->sarif)
-		c->sarif = json_object();       /* made whole once the options are read */
+	if (!strcmp(value, "sarif"))
+		c->want_sarif = true;   /* the log is made once the options are read */
 	return 0;
 }
 
@@ -350,8 +346,7 @@ static int parse_options(struct scan_cmd *c, int argc, char **argv)
 		complain("--llvm-mca", "'%s' is not an llvm-mca that runs here", c->opts.llvm_mca);
 		return -1;
 	}
-	if (c->sarif) {
-		json_decref(c->sarif);
+	if (c->want_sarif) {
 		c->sarif = sarif_new(c->source_root);
 		c->json = false;
 		c->opts.shapes = true;  /* an fde@ function's fingerprint is its shape */

@@ -826,12 +826,18 @@ struct sarif_result {
 	uint64_t fingerprint;
 };
 
-/* A log of one run. source_root: the SRCROOT base of relative URIs, or NULL. */
-json_t *sarif_new(const char *source_root);
-void sarif_add(json_t *log, const struct sarif_result *r);
+/* A log of one run, made in memory. source_root: the SRCROOT base of
+ * relative URIs, or NULL. */
+struct sarif_log;
+struct sarif_log *sarif_new(const char *source_root);
+void sarif_add(struct sarif_log *log, const struct sarif_result *r);
+/* The results added so far; the first n kept, the rest dropped (scan: a
+ * file that changed while it was read has no rows). */
+size_t sarif_count(const struct sarif_log *log);
+void sarif_truncate(struct sarif_log *log, size_t n);
 /* A file that could not be scanned: a tool execution notification. */
-void sarif_notify(json_t *log, const char *path, const char *text);
+void sarif_notify(struct sarif_log *log, const char *path, const char *text);
 /* Writes the log whole and frees it; 0, or -1 when f could not take it. */
-int sarif_write(json_t *log, FILE *f, bool success);
+int sarif_write(struct sarif_log *log, FILE *f, bool success);
 
 #endif

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
@@ -32,8 +33,14 @@ static json_t *rules(void)
 	return v;
 }
 
-json_t *sarif_new(const char *source_root)
+/* The log is a jansson tree, its results array filled as rows come. */
+struct sarif_log {
+	json_t *doc;
+};
+
+struct sarif_log *sarif_new(const char *source_root)
 {
+	struct sarif_log *log = xcalloc(1, sizeof *log);
 	json_t *run = json_pack("{s:{s:{s:s, s:s, s:o}}, s:[], s:[]}",
 		"tool", "driver", "name", "straddle", "version", STRADDLE_VERSION, "rules", rules(),
 		"results", "invocations");
@@ -47,13 +54,27 @@ json_t *sarif_new(const char *source_root)
 		json_object_set_new(run, "originalUriBaseIds",
 				    json_pack("{s:{s:o}}", "SRCROOT", "uri", json_text(uri)));
 	}
-	return json_pack("{s:s, s:s, s:[o]}", "$schema", SARIF_SCHEMA, "version", "2.1.0", "runs",
-			 run);
+	log->doc = json_pack("{s:s, s:s, s:[o]}", "$schema", SARIF_SCHEMA, "version", "2.1.0",
+			     "runs", run);
+	return log;
 }
 
-static json_t *run_of(json_t *log)
+static json_t *run_of(const struct sarif_log *log)
 {
-	return json_array_get(json_object_get(log, "runs"), 0);
+	return json_array_get(json_object_get(log->doc, "runs"), 0);
+}
+
+size_t sarif_count(const struct sarif_log *log)
+{
+	return json_array_size(json_object_get(run_of(log), "results"));
+}
+
+void sarif_truncate(struct sarif_log *log, size_t n)
+{
+	json_t *results = json_object_get(run_of(log), "results");
+
+	while (json_array_size(results) > n)
+		json_array_remove(results, n);
 }
 
 /* A path as a URI reference: unreserved bytes and '/' as they are, the
@@ -103,7 +124,7 @@ static json_t *windows_of(const unsigned *w, size_t n)
 	return v;
 }
 
-void sarif_add(json_t *log, const struct sarif_result *f)
+void sarif_add(struct sarif_log *log, const struct sarif_result *f)
 {
 	char addr[24], fp[24];
 	json_t *props, *res;
@@ -131,7 +152,7 @@ void sarif_add(json_t *log, const struct sarif_result *f)
 	json_array_append_new(json_object_get(run_of(log), "results"), res);
 }
 
-void sarif_notify(json_t *log, const char *path, const char *text)
+void sarif_notify(struct sarif_log *log, const char *path, const char *text)
 {
 	json_t *inv = json_object_get(run_of(log), "invocations");
 	json_t *note = json_pack("{s:s, s:o, s:[{s:{s:{s:o}}}]}", "level", "error", "message",
@@ -145,7 +166,7 @@ void sarif_notify(json_t *log, const char *path, const char *text)
 			      note);
 }
 
-int sarif_write(json_t *log, FILE *f, bool success)
+int sarif_write(struct sarif_log *log, FILE *f, bool success)
 {
 	json_t *inv = json_object_get(run_of(log), "invocations");
 	int rc;
@@ -154,8 +175,9 @@ int sarif_write(json_t *log, FILE *f, bool success)
 		json_array_append_new(inv, json_pack("{s:b}", "executionSuccessful", success));
 	else
 		json_object_set_new(json_array_get(inv, 0), "executionSuccessful", json_boolean(success));
-	rc = json_dumpf(log, f, JSON_COMPACT | JSON_PRESERVE_ORDER) || fputc('\n', f) == EOF ||
+	rc = json_dumpf(log->doc, f, JSON_COMPACT | JSON_PRESERVE_ORDER) || fputc('\n', f) == EOF ||
 	     fflush(f) ? -1 : 0;
-	json_decref(log);
+	json_decref(log->doc);
+	free(log);
 	return rc;
 }
