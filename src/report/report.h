@@ -404,4 +404,40 @@ void prove_row(struct table *t, const struct loop_trial *x);
 void report_prove_text(const struct loop_trial *x, size_t n, size_t at_best, double min_share,
 		       const char *profile, FILE *out);
 
+/* ---- what scan and diff say of a row (sarif_row.c) ---- */
+
+/* vmlinux or a kernel module (their fixes are the kernel's macros). */
+bool image_is_kernel(const struct elf_image *img);
+/* The .p2align of `align` bytes before a loop (or a function's entry) at
+ * addr, in the words of its unit's compiler (format_compiler_fix); "" when
+ * the unit is not known. */
+void compiler_fix(struct elf_image *img, uint32_t sec, uint64_t addr, unsigned align, bool loop,
+		  const struct hazard *lead, char *buf, size_t n);
+
+/* Which of the file's functions of one name (by_name, over funcs.v) and
+ * of reported fde@ functions of one shape (by_shape, over func[]) each
+ * is, in address order: the fingerprint tells them apart. */
+struct sarif_ordinals {
+	uint32_t *by_name, *by_shape;
+};
+
+void sarif_ordinals(const struct scan_result *r, struct sarif_ordinals *o);
+void sarif_ordinals_free(struct sarif_ordinals *o);
+
+/* A row of scan or diff: a subject's hazards h[0..n) of one rule. */
+struct sarif_row {
+	struct elf_image *img;
+	const struct scan_result *r;
+	const struct func_report *func;
+	const struct loop_report *loop;         /* NULL: the function's entry */
+	const struct hazard *const *h;
+	size_t n;
+	const char *cause;                      /* diff: "changed", "moved", "new"; scan NULL */
+	const char *source_root;                /* --source-root, or NULL */
+	bool lines;                             /* look the source line up (not --no-source) */
+	const struct sarif_ordinals *ord;       /* of r */
+};
+
+void sarif_add_row(struct sarif_log *log, const struct sarif_row *s);
+
 #endif

@@ -1,9 +1,9 @@
 /* What scan and diff both say of a row (a subject's hazards of one rule):
  * the fix in the words of the compiler that built it, and the row as a
- * SARIF result (results/sarif.c), for code scanning (issue 24). */
-#include "cmd.h"
-#include "../report/report.h"
-#include "../results/results.h"
+ * SARIF result (results/sarif.c writes the log), for code scanning (issue
+ * 24). The words are report/'s (fix, placement, windows), so the row is
+ * made here, one layer above the writer. */
+#include "report.h"
 
 #include <inttypes.h>
 #include <string.h>
