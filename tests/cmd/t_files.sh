@@ -34,6 +34,19 @@ STRADDLE_TEST_TRUNCATE_AFTER_OPEN=4096:$F/trunc run "$STRADDLE" diff "$G000" "$F
 expect_eq "diff, NEW truncated: exit 2" "$RC" 2
 expect_eq "diff, NEW truncated: the line" "$ERR" "straddle: $F/trunc: changed while reading"
 expect_eq "diff, NEW truncated: nothing on stdout" "$OUT" ""
+# --format sarif: truncated after its sections were scanned (4330 bytes:
+# only .shstrtab, read with the headers, is cut), so its row was made and
+# must be dropped (sarif_truncate); its notification, then G000's one row
+cp "$G000" "$F/trunc"
+STRADDLE_TEST_TRUNCATE_AFTER_OPEN=4330:$F/trunc run "$STRADDLE" scan --format sarif --uarch generic-x86 "$F/trunc" "$G000"
+expect_eq "truncated sarif: exit 2" "$RC" 2
+expect_eq "truncated sarif: the line" "$ERR" "straddle: $F/trunc: changed while reading"
+expect_eq "truncated sarif: G000's row only" \
+	"$(jq_of '[.runs[0].results[] | "\(.locations[0].physicalLocation.artifactLocation.uri | endswith("/trunc")) \(.ruleId) \(.properties.address)"] | join(",")')" \
+	"false loop-straddles-window 0x401034"
+expect_eq "truncated sarif: its notification, not successful" \
+	"$(jq_of '.runs[0].invocations[0] | [.executionSuccessful, (.toolExecutionNotifications[] | "\(.locations[0].physicalLocation.artifactLocation.uri): \(.message.text)")] | join(",")')" \
+	"false,file://$F/trunc: changed while reading"
 # truncated before the headers were read: the same line, not a parse error
 cp "$G000" "$F/trunc"
 STRADDLE_TEST_TRUNCATE_AFTER_OPEN=0:$F/trunc run "$STRADDLE" scan --uarch generic-x86 "$F/trunc" "$G000"
