@@ -29,8 +29,8 @@ static double loop_slowdown(double share, double m)
  * controls' geometric mean, today's copy (log 0) one of them. The best
  * arm is one more draw of the layout noise, so its interval adds, to each
  * side of the paired CI (in logs), t(k-1) * sd * sqrt(1 + 1/k) for k
- * controls of spread sd (a prediction interval), the two in quadrature. Without
- * controls it is the paired ratio as measured. */
+ * layouts of spread sd (a prediction interval), the two in quadrature.
+ * Without controls it is the paired ratio as measured. */
 static void window_change(struct loop_proof *p)
 {
 	double k = (double)p->nlayout + 1, mean = 0, ss, h, band, c;
