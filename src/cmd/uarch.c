@@ -248,6 +248,11 @@ static int print_profile(const char *name)
 		printf("a window more   %.2f cycles an iteration (measured)\n", p->window_cycles);
 	else
 		printf("a window more   1 cycle an iteration (not measured: a window a cycle)\n");
+	if (p->branch_rule != BRANCH_RULE_NONE && p->branch_cycles > 0)
+		printf("branch bubble   %.2f cycles an iteration across, %.2f split (measured)\n",
+		       p->branch_cycles, p->split_cycles > 0 ? p->split_cycles : 1);
+	else if (p->branch_rule != BRANCH_RULE_NONE)
+		printf("branch bubble   1 cycle an iteration (not measured)\n");
 	printf("covers          ");
 	print_wrapped(p->cpus, 16, width);
 	printf("evidence        ");

@@ -113,6 +113,93 @@ static double loop_ratio(const struct scan_result *r, const struct loop_report *
 	return worst_ratio(p, l->bytes, be, scanned_touched, &x, window);
 }
 
+static bool branch_rule(enum rule r)
+{
+	return r == RULE_BRANCH_CROSSES || r == RULE_BRANCH_ENDS;
+}
+
+/* What branch hazard z adds to an iteration's front end under its
+ * profile: the pair's two instructions each whole, the window falling
+ * on the branch's first byte, cost less than an instruction across it
+ * (goldencove's evidence: 1.06-1.13x against 1.92-1.95x). */
+double profile_branch_price(const struct profile *p, bool split)
+{
+	double c = split ? p->split_cycles : p->branch_cycles;
+
+	return c > 0 ? c : 1;
+}
+
+double hazard_branch_price(const struct hazard *z)
+{
+	return profile_branch_price(z->profile, z->rule == RULE_BRANCH_CROSSES &&
+				    z->pair != z->branch && z->window &&
+				    z->branch % z->window == 0);
+}
+
+/* The cycles the loop's branch hazards under p add to its front end. */
+static double branch_penalty(const struct scan_result *r, const struct loop_report *l,
+			     const struct profile *p)
+{
+	double sum = 0;
+
+	for (uint32_t h = l->hazard; h < l->hazard + l->nhazard; h++)
+		if (r->hazard[h].profile == p && branch_rule(r->hazard[h].rule))
+			sum += hazard_branch_price(&r->hazard[h]);
+	return sum;
+}
+
+/* The width the front end feeds: the instructions at the issue width
+ * (the profile's, else the model's dispatch width), 0 unknown. */
+static double fed_width(const struct back_end *b)
+{
+	return larger(b->issue, b->dispatch);
+}
+
+/* The loop's ratio with `penalty` cycles of branch hazards added to its
+ * front end: max(fetch, width) + penalty today, against the best
+ * placement's max(best, back end). w: the window deciding the fetch (the
+ * straddle's, else the line's, at its best). The back end hides the
+ * bubble only with cycles of its own beyond the front end's: the 3-cycle
+ * imul chain paid nothing for its decl across a line, fe's 1-cycle loop
+ * 1.95x (tests/place/bounds.c, pair and pairchain). */
+static double front_ratio(const struct profile *p, double best, double touched,
+			  const struct back_end *b, double penalty)
+{
+	double fetch = p->window_cycles > 0 ? best + (touched - best) * p->window_cycles : touched;
+	double today = larger(larger(fetch, fed_width(b)) + penalty, b->cycles);
+
+	return today / larger(best, b->cycles);
+}
+
+static double branch_ratio(const struct profile *p, const struct scan_result *r,
+			   const struct loop_report *l, const struct back_end *b, unsigned w,
+			   double penalty)
+{
+	double best = windows_best(l->bytes, w ? w : p->line);
+
+	return front_ratio(p, best, w ? loop_touched(r, l, w) : best, b, penalty);
+}
+
+double cost_branch_ratio_at(const struct profile *p, uint64_t start, uint64_t bytes,
+			    const struct back_end *b, const struct hazard *h, size_t n)
+{
+	unsigned ws[3], w = 0;
+	size_t nw = profile_straddle_windows(p, ws);
+	double penalty = 0, best, touched;
+
+	for (size_t i = 0; i < n; i++)
+		if (h[i].profile == p && branch_rule(h[i].rule))
+			penalty += hazard_branch_price(&h[i]);
+	if (!penalty)
+		return 1;
+	for (size_t i = 0; i < nw && !w; i++)   /* the window a straddle decides */
+		if (windows_touched(start, start + bytes, ws[i]) > windows_best(bytes, ws[i]))
+			w = ws[i];
+	best = windows_best(bytes, w ? w : p->line);
+	touched = w ? windows_touched(start, start + bytes, w) : best;
+	return front_ratio(p, best, touched, b, penalty);
+}
+
 /* llvm-mca's cycles well above what the ports alone need mean a chain of
  * dependent instructions decides (the 3-cycle imul chain: 3.03 against a
  * throughput of 1.0 on znver3, LLVM 14). */
@@ -254,6 +341,15 @@ static int32_t count_stores(struct decoder *d, const uint8_t *code, size_t n, ui
 	return stores;
 }
 
+/* Loops past this many instructions are not simulated: their back end is
+ * the model's dispatch width at least (source "llvm-mca-width", so their
+ * slowdown is a bound from above), as llvm-mca's time grows with the
+ * instructions it simulates (half of libLLVM-14's loops left to simulate
+ * are larger: make bench-scan). Nor are loops that call: llvm-mca gives a
+ * call 100 cycles of latency ("call instructions are not correctly
+ * modeled"), and the callee's time is not in the loop's bytes. */
+#define MCA_MAX_INSN 64
+
 int loop_back_end(const char *llvm_mca, const struct profile *p, struct decoder *d,
 		  const uint8_t *code, size_t n, uint64_t addr, struct back_end *out, struct err *e)
 {
@@ -262,6 +358,7 @@ int loop_back_end(const char *llvm_mca, const struct profile *p, struct decoder 
 	const char *cpu = mca_cpu(llvm_mca, p);
 	struct err ignored;
 	uint32_t ncond = 0;
+	bool calls = false;
 
 	memset(out, 0, sizeof *out);
 	struct loop_piece one = { addr, addr + n };
@@ -271,6 +368,7 @@ int loop_back_end(const char *llvm_mca, const struct profile *p, struct decoder 
 
 		decode_one(d, code + off, n - off, addr + off, &insn);
 		ncond += insn.kind == BR_COND;
+		calls |= insn.kind == BR_CALL || insn.kind == BR_CALL_IND;
 		off += insn.len;
 	}
 	if (!add_loop(&in, d, code, addr, &one, 1, &out->divides)) {
@@ -278,7 +376,9 @@ int loop_back_end(const char *llvm_mca, const struct profile *p, struct decoder 
 		return err_set(e, "the loop at %#llx does not decode", (unsigned long long)addr);
 	}
 	out->nstore = count_stores(d, code, n, addr);
-	if (cpu && mca_run(llvm_mca, cpu, p->arch, &in, &m, &ignored) == 0)
+	/* as the scan's (MCA_MAX_INSN): not a loop that calls, nor a long one */
+	if (cpu && !calls && in.loop[0].ninsn <= MCA_MAX_INSN &&
+	    mca_run(llvm_mca, cpu, p->arch, &in, &m, &ignored) == 0)
 		mca_steady(llvm_mca, cpu, &in, (const bool[]){ true }, &m);
 	out->dispatch = cpu && !p->issue_width ?
 			(double)(in.loop[0].ninsn - ncond) / larger(1, mca_dispatch_width(llvm_mca, cpu, p->arch)) : 0;
@@ -289,19 +389,12 @@ int loop_back_end(const char *llvm_mca, const struct profile *p, struct decoder 
 
 /* ---- a whole scan ---- */
 
-/* Loops past this many instructions are not simulated: their back end is
- * the model's dispatch width at least (source "llvm-mca-width", so their
- * slowdown is a bound from above), as llvm-mca's time grows with the
- * instructions it simulates (half of libLLVM-14's loops left to simulate
- * are larger: make bench-scan). Nor are loops that call: llvm-mca gives a
- * call 100 cycles of latency ("call instructions are not correctly
- * modeled"), and the callee's time is not in the loop's bytes. */
-#define MCA_MAX_INSN 64
 
-static bool straddle_hazard(const struct scan_result *r, const struct loop_report *l)
+/* A hazard the cost model prices: a straddle, or a branch's. */
+static bool priced_hazard(const struct scan_result *r, const struct loop_report *l)
 {
 	for (uint32_t h = l->hazard; h < l->hazard + l->nhazard; h++)
-		if (r->hazard[h].rule == RULE_LOOP_STRADDLES)
+		if (r->hazard[h].rule == RULE_LOOP_STRADDLES || branch_rule(r->hazard[h].rule))
 			return true;
 	return false;
 }
@@ -369,9 +462,16 @@ static bool needs_simulation(const struct pricing *c, const struct loop_report *
 		size_t k = profile_index(r, z->profile);
 		struct back_end b;
 
-		if (z->rule != RULE_LOOP_STRADDLES || !c->cpu[k])
+		if (!c->cpu[k] || (z->rule != RULE_LOOP_STRADDLES && !branch_rule(z->rule)))
 			continue;
 		back_end_of(c, (size_t)(l - r->loop), k, &b);
+		if (branch_rule(z->rule)) {
+			/* the simulation's cycles are never fewer: it can only hide */
+			if (branch_ratio(z->profile, r, l, &b, 0, branch_penalty(r, l, z->profile)) >
+			    1 + (c->o->cost_exact ? 0 : MCA_NEGLIGIBLE))
+				return true;
+			continue;
+		}
 		double best = windows_best(l->bytes, z->window);
 		double more = iteration_cycles(z->profile, best, best + 1, b.cycles);
 
@@ -483,7 +583,7 @@ static void gather(struct pricing *c, const struct elf_image *img)
 			size_t earlier;
 			bool div;
 
-			if (!straddle_hazard(r, l))
+			if (!priced_hazard(r, l))
 				continue;
 			if (l->ninsn > MCA_MAX_INSN || l->has_call || !needs_simulation(c, l) ||
 			    !add_loop(&c->in, d, bytes, fn->addr, pc, l->npiece, &div))
@@ -516,6 +616,12 @@ static bool steady_state_matters(const struct scan_result *r, const struct loop_
 {
 	unsigned ws[3];
 	size_t n = profile_straddle_windows(p, ws);
+	double penalty = branch_penalty(r, l, p);
+
+	/* a branch's bubble hidden or not by a back end near the front end's
+	 * cycles plus the bubble */
+	if (penalty > 0 && cycles < 1.3 * (windows_best(l->bytes, p->line) + penalty))
+		return true;
 
 	for (size_t i = 0; i < n; i++) {
 		double t = loop_touched(r, l, ws[i]), b = windows_best(l->bytes, ws[i]);
@@ -595,22 +701,50 @@ static void price_loop(struct pricing *c, size_t i)
 		const struct profile *p = r->profile[k];
 		struct back_end b;
 		unsigned w;
-		double ratio;
+		double ratio, penalty;
 		struct loop_cost lc;
 
 		back_end_of(c, i, k, &b);
 		ratio = loop_ratio(r, l, p, b.cycles, &w);
+		penalty = branch_penalty(r, l, p);
+		if (penalty > 0)
+			ratio = larger(ratio, branch_ratio(p, r, l, &b, w, penalty));
 		lc = (struct loop_cost){ .slowdown = (float)ratio, .back_end = (float)b.cycles,
-					 .window = (uint16_t)w, .source = b.source, .profile = (uint8_t)k };
+					 .window = (uint16_t)w, .source = b.source, .profile = (uint8_t)k,
+					 .branch = (float)penalty };
 		lc.front_end = w ? (float)loop_touched(r, l, w) : 0;
 		lc.front_end_best = w ? (float)windows_best(l->bytes, w) : 0;
 		lc.bound = in_loop_buffer_report(p, l) ? COST_LOOP_BUFFER :
-			   !w ? COST_AT_BEST : cost_bound_of(&b, lc.front_end);
+			   !w && !penalty ? COST_AT_BEST :
+			   ratio > 1 ? COST_FRONT_END : cost_bound_of(&b, lc.front_end);
 		if (lc.bound == COST_LOOP_BUFFER)
 			lc.slowdown = 1;
 		if (k == 0 || lc.slowdown > l->cost.slowdown)
 			l->cost = lc;
 	}
+}
+
+static void drop_hidden(struct pricing *c, struct loop_report *l, uint32_t h)
+{
+	c->drop[h] = true;
+	c->dropped++;
+	l->back_end_bound = true;
+}
+
+/* A branch hazard costs its bubble (branch_ratio) alone; none when the
+ * back end's own cycles hide it: then it is no hazard. */
+static void price_branch(struct pricing *c, size_t i, uint32_t h)
+{
+	struct scan_result *r = c->r;
+	struct loop_report *l = &r->loop[i];
+	struct hazard *z = &r->hazard[h];
+	struct back_end b;
+
+	back_end_of(c, i, profile_index(r, z->profile), &b);
+	z->slowdown = (float)branch_ratio(z->profile, r, l, &b, 0, hazard_branch_price(z));
+	z->slowdown_at_most = b.source == COST_SOURCE_MCA_WIDTH;
+	if (z->slowdown <= 1)
+		drop_hidden(c, l, h);
 }
 
 /* A straddle costs what one window more than the best adds to an
@@ -626,6 +760,10 @@ static void price_hazards(struct pricing *c, size_t i)
 		struct back_end b;
 		double best, more;
 
+		if (branch_rule(z->rule)) {
+			price_branch(c, i, h);
+			continue;
+		}
 		if (z->rule != RULE_LOOP_STRADDLES)
 			continue;
 		back_end_of(c, i, profile_index(r, z->profile), &b);
@@ -633,11 +771,8 @@ static void price_hazards(struct pricing *c, size_t i)
 		more = iteration_cycles(z->profile, best, best + 1, b.cycles);
 		z->slowdown = (float)(more / larger(best, b.cycles));
 		z->slowdown_at_most = b.source == COST_SOURCE_MCA_WIDTH;
-		if (b.cycles >= best + 1) {
-			c->drop[h] = true;
-			c->dropped++;
-			l->back_end_bound = true;
-		}
+		if (b.cycles >= best + 1)
+			drop_hidden(c, l, h);
 	}
 }
 

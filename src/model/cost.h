@@ -34,6 +34,7 @@ struct loop_cost {
 	float front_end;                /* cycles to fetch an iteration today (windows touched) */
 	float front_end_best;           /* ... at the best placement */
 	float back_end;                 /* cycles to execute it, 0 unknown */
+	float branch;                   /* cycles its branch hazards add to the front end, 0 none */
 	uint16_t window;                /* the window that decides the slowdown, 0 none */
 	uint8_t bound;                  /* enum cost_bound */
 	uint8_t source;                 /* enum cost_source */
@@ -68,6 +69,19 @@ struct back_end {
  * 0 when it straddles none. */
 double cost_ratio_at(const struct profile *p, uint64_t start, uint64_t bytes, double be,
 		     unsigned *window);
+/* The cycles a branch hazard (branch-crosses-window, branch-ends-window)
+ * adds to its loop's front end an iteration under its profile. */
+struct hazard;
+double hazard_branch_price(const struct hazard *z);
+/* ... its profile's price for one: split, the window between the fused
+ * pair's two instructions, each whole; else one of them across it. */
+double profile_branch_price(const struct profile *p, bool split);
+/* A loop of `bytes` at `start` with the hazards h[0..n) there (place's
+ * arm): its branch hazards' bubble as a ratio to its best placement, 1
+ * when it has none (cost.c, branch_ratio). */
+struct back_end;
+double cost_branch_ratio_at(const struct profile *p, uint64_t start, uint64_t bytes,
+			    const struct back_end *b, const struct hazard *h, size_t n);
 /* What bounds the loop's iteration given its cycles at this placement. */
 enum cost_bound cost_bound_of(const struct back_end *b, double front_end);
 

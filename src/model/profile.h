@@ -52,6 +52,15 @@ struct profile {
 	 * iteration, in cycles (cost.c, fetch_cycles); 0: not measured, a whole
 	 * cycle (the front end fetches a window a cycle). */
 	double window_cycles;
+	/* What a branch hazard costs an iteration, in cycles (cost.c,
+	 * branch_penalty): the branch or the first instruction of its fused
+	 * pair across the branch window (branch_cycles), or the pair's two
+	 * instructions each whole with the window between them
+	 * (split_cycles). 0: not measured, a cycle (a window fetched more).
+	 * Added to the front end's cycles, which the back end hides only
+	 * with a chain, a divide or stores of its own: a front end feeding
+	 * the issue width has no slack for the bubble. */
+	double branch_cycles, split_cycles;
 };
 
 size_t profile_count(void);

@@ -41,8 +41,15 @@ static const struct profile profiles[] = {
 		      "cycle, not 1: straddle place moved seed 000's 15 B loop (llvm-mca's steady "
 		      "state: 1.00 cycle) from offset 50 to 0 of its line in a program spending 92-95% "
 		      "there, three times: the loop 1.064x, 1.044x, 1.051x (tests/place/clear.c, "
-		      "quiet guest of family 6 model 0xa7 with AMX)",
-	  .window_cycles = 0.05 },
+		      "quiet guest of family 6 model 0xa7 with AMX). A branch of the loop's fused pair "
+		      "across the line is a bubble of 0.8 cycle an iteration (EMR, model 207, straddle "
+		      "prove, 2026-12-02): seed 000's loop, its jne across the line, 1.81x (tests/place/"
+		      "clear.c), fe's with its decl across 1.81x (tests/place/bounds.c pair), the sweep's "
+		      "1.92x; a 3-cycle imul chain hides it (bounds.c pairchain: its controls with the "
+		      "decl whole ran as fast as with it across); the line between the pair's two "
+		      "instructions 0.1 cycle (1.06x-1.25x). The 0xa7 guest paid 1.05x for clear.c, its "
+		      "jne across the line as here: there the bubble was a line's price",
+	  .window_cycles = 0.05, .branch_cycles = 0.8, .split_cycles = 0.1 },
 	{ .name = "zen1", .arch = ARCH_X86_64, .cpus = "AMD family 17h models 00h-2Fh",
 	  .fetch = 16, .uop_window = 64, .line = 64,
 	  .evidence = "fetch 16 B, op cache 64 B lines: AMD SOG for family 17h 2.8; seed 000: -40% "

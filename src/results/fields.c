@@ -29,3 +29,8 @@ const char *doc_str(const json_t *o, const char *key)
 {
 	return json_string_value(json_object_get(o, key));
 }
+
+double doc_three_places(double x)
+{
+	return round(x * 1000) / 1000;
+}

@@ -24,7 +24,8 @@ static json_t *arm_json(const struct place_experiment *x, const char *subject,
 		"offset", (int)a->offset, "unit", x->metric ? "" : "s", "direction",
 		x->higher ? "higher" : "lower", "median", a->sum.median, "ci", a->sum.ci_lo,
 		a->sum.ci_hi, "stddev", a->sum.stddev, "cv", a->sum.cv, "ratio", a->ratio, "slow",
-		a->slow, "p_vs_best", a->p, "predicted_slowdown", a->predicted_slowdown, "predicted",
+		a->slow, "p_vs_best", a->p, "predicted_slowdown",
+		doc_three_places(a->predicted_slowdown), "predicted",
 		pred, "samples", samples);
 }
 

@@ -9,10 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double rounded(double x)
-{
-	return round(x * 1000) / 1000;
-}
 
 json_t *results_profile(const struct profile *p)
 {
@@ -30,7 +26,11 @@ json_t *results_profile(const struct profile *p)
 		"issue_width", (int)p->issue_width, "stores_per_cycle", (int)p->stores_per_cycle,
 		"evidence", p->evidence);
 	if (p->window_cycles > 0)       /* only where measured: older readers never saw it */
-		json_object_set_new(doc, "window_cycles", json_real(rounded(p->window_cycles)));
+		json_object_set_new(doc, "window_cycles", json_real(doc_three_places(p->window_cycles)));
+	if (p->branch_cycles > 0)
+		json_object_set_new(doc, "branch_cycles", json_real(doc_three_places(p->branch_cycles)));
+	if (p->split_cycles > 0)
+		json_object_set_new(doc, "split_cycles", json_real(doc_three_places(p->split_cycles)));
 	return doc;
 }
 
@@ -64,11 +64,11 @@ static json_t *rule_json(const struct calib_rule *r)
 	return json_pack("{s:s, s:i, s:b, s:b, s:s, s:o, s:o, s:o, s:o, s:{s:i, s:i}, s:s?}",
 		"rule", calib_effect_name(r->effect), "window", (int)r->window, "tested", r->tested,
 		"claimed", r->claimed, "verdict", text,
-		"ratio", r->tested ? json_real(rounded(r->ratio)) : json_null(),
-		"ci", r->tested ? json_pack("[f,f]", rounded(r->lo), rounded(r->hi)) : json_null(),
+		"ratio", r->tested ? json_real(doc_three_places(r->ratio)) : json_null(),
+		"ci", r->tested ? json_pack("[f,f]", doc_three_places(r->lo), doc_three_places(r->hi)) : json_null(),
 		"p", r->tested ? json_real(r->p) : json_null(),
-		"halves", r->tested ? json_pack("[f,f]", rounded(r->half_ratio[0]),
-						 rounded(r->half_ratio[1])) : json_null(),
+		"halves", r->tested ? json_pack("[f,f]", doc_three_places(r->half_ratio[0]),
+						 doc_three_places(r->half_ratio[1])) : json_null(),
 		"placements", "with", (int)r->n_with, "without", (int)r->n_without,
 		"experiment", r->experiment[0] ? r->experiment : NULL);
 }
@@ -80,9 +80,9 @@ static json_t *point_json(const struct calib_point *p)
 	for (size_t i = 0; i < p->n; i++)
 		json_array_append_new(s, json_real(round(p->samples[i] * 100) / 100));
 	return json_pack("{s:i, s:f, s:[f,f], s:f, s:[f,f], s:f, s:f, s:b, s:o}", "pos", (int)p->pos,
-		"median", rounded(p->median), "ci", rounded(p->ci_lo), rounded(p->ci_hi),
-		"floor", rounded(p->floor), "floor_ci", rounded(p->floor_lo), rounded(p->floor_hi),
-		"ratio", rounded(p->ratio), "p", p->p, "slow", p->slow, "samples", s);
+		"median", doc_three_places(p->median), "ci", doc_three_places(p->ci_lo), doc_three_places(p->ci_hi),
+		"floor", doc_three_places(p->floor), "floor_ci", doc_three_places(p->floor_lo), doc_three_places(p->floor_hi),
+		"ratio", doc_three_places(p->ratio), "p", p->p, "slow", p->slow, "samples", s);
 }
 
 static json_t *experiment_json(const struct calib_experiment *x)
@@ -95,7 +95,7 @@ static json_t *experiment_json(const struct calib_experiment *x)
 		"name", x->name, "what", x->what, "entry", x->entry, "bytes", (int)x->bytes,
 		"ninsn", (int)x->ninsn, "nstore", (int)x->nstore, "pair", (int)x->pair,
 		"branch", (int)x->branch,
-		"end", (int)x->end, "rounds", (int)x->rounds, "elapsed_s", rounded(x->elapsed_s),
+		"end", (int)x->end, "rounds", (int)x->rounds, "elapsed_s", doc_three_places(x->elapsed_s),
 		"stopped_by", x->stopped_by, "points", pts);
 	/* the machine while it ran (results_state's fields) */
 	if (x->has_state)
@@ -196,17 +196,18 @@ static int get_text(json_t *o, const char *key, const char **out, const char *wh
 	return 0;
 }
 
-/* Optional: what one window more costs an iteration (model.h). */
-static int get_window_cycles(json_t *o, struct profile *p, struct err *e)
+/* Optional: cycles an iteration, above 0 and at most 16 (profile.h):
+ * what one window more costs, what a branch hazard does. */
+static int get_cycles(json_t *o, const char *key, double *out, struct err *e)
 {
-	json_t *v = json_object_get(o, "window_cycles");
+	json_t *v = json_object_get(o, key);
 	double x = json_number_value(v);
 
 	if (!v)
 		return 0;
 	if (!json_is_number(v) || !(x > 0 && x <= 16))
-		return err_set(e, "profile: \"window_cycles\" is not a number above 0, at most 16");
-	p->window_cycles = x;
+		return err_set(e, "profile: \"%s\" is not a number above 0, at most 16", key);
+	*out = x;
 	return 0;
 }
 
@@ -253,7 +254,9 @@ static int read_profile(json_t *o, struct profile *p, struct err *e)
 	    get_uint_or(o, "issue_width", 64, 0, &p->issue_width, "profile", e) ||
 	    get_uint_or(o, "stores_per_cycle", 64, 0, &p->stores_per_cycle, "profile", e) ||
 	    read_windows(json_object_get(o, "straddle_windows"), p, e) ||
-	    get_window_cycles(o, p, e))
+	    get_cycles(o, "window_cycles", &p->window_cycles, e) ||
+	    get_cycles(o, "branch_cycles", &p->branch_cycles, e) ||
+	    get_cycles(o, "split_cycles", &p->split_cycles, e))
 		return -1;
 	if (strcmp(arch, "x86_64") == 0)
 		p->arch = ARCH_X86_64;

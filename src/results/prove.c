@@ -9,12 +9,6 @@ static json_t *number_or_null(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-/* The cost model's figures as scan's JSON has them (writer.c: 3 places). */
-static double three_places(double x)
-{
-	return round(x * 1000) / 1000;
-}
-
 static json_t *paired_json(const struct paired *p)
 {
 	return json_pack("{s:o, s:[o,o], s:o, s:i}", "ratio", number_or_null(p->ratio), "ci",
@@ -48,7 +42,7 @@ static json_t *measured_json(const struct loop_trial *t)
 		return json_pack("{s:s}", "not_measured", t->why_not);
 	return json_pack("{s:i, s:i, s:f, s:o, s:o, s:o, s:{s:o, s:[o,o]}, s:s, s:b}", "current",
 			 (int)t->current, "best", (int)t->best, "place_predicted",
-			 three_places(t->place_predicted), "program", paired_json(&p->program), "control",
+			 doc_three_places(t->place_predicted), "program", paired_json(&p->program), "control",
 			 paired_json(&t->control), "layout", layout_json(t), "loop", "slowdown",
 			 number_or_null(p->loop), "ci", number_or_null(p->loop_lo),
 			 number_or_null(p->loop_hi), "verdict", proof_verdict_name(p->seen), "agree",
@@ -59,13 +53,14 @@ static json_t *trial_json(const struct loop_trial *t)
 {
 	char a[20], b[20];
 
-	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:f, s:[f,f], s:{s:f, s:s, s:f}, s:s, s:o}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:f, s:[f,f], s:{s:f, s:s, s:f, s:f}, s:s, s:o}",
 			 "file", t->file, "function", t->func, "start", hex_addr(a, t->start), "end",
 			 hex_addr(b, t->end), "samples", (json_int_t)t->samples, "run_samples",
 			 (json_int_t)t->run_samples, "share", t->proof.share, "share_ci", t->proof.share_lo,
 			 t->proof.share_hi, "cost", "slowdown",
-			 three_places(t->cost.slowdown), "bound", cost_bound_name(t->cost.bound),
-			 "back_end", three_places(t->cost.back_end), "predicted",
+			 doc_three_places(t->cost.slowdown), "bound", cost_bound_name(t->cost.bound),
+			 "back_end", doc_three_places(t->cost.back_end), "branch",
+			 doc_three_places(t->cost.branch), "predicted",
 			 proof_verdict_name(t->proof.said), "measured", measured_json(t));
 }
 

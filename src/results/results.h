@@ -25,6 +25,9 @@ long long doc_int(const json_t *o, const char *key);
 double doc_num(const json_t *o, const char *key);
 double doc_num_at(const json_t *o, const char *key, size_t i);
 const char *doc_str(const json_t *o, const char *key);
+/* A cost model's figure as every document holds it: 3 decimals (the
+ * scan's writer.c prints them so). */
+double doc_three_places(double x);
 
 /* A compact JSON writer to a FILE (writer.c), for the documents that can
  * be tens of megabytes. A jw writes one value (jw_open first); its bytes

@@ -330,6 +330,8 @@ static void write_cost(struct jw *w, const struct scan_result *r, const struct l
 		jw_real(w, "back_end", c->back_end);
 	else
 		jw_null(w, "back_end");
+	if (c->branch > 0)      /* only where a branch hazard is priced */
+		jw_real(w, "branch", c->branch);
 	jw_string(w, "back_end_source", cost_source_name(c->source));
 	if (r->hot)             /* the share of the run aligning would save */
 		jw_real(w, "saves", hot_saves(r, l));

@@ -103,6 +103,42 @@ expect_eq "span uncertain: --fail-on-uncertain does" "$RC" 1
 run "$STRADDLE" scan --uarch zen3 --llvm-mca "$MCA14" --func fe --fail-on any "$COST"
 expect_eq "span certain: --fail-on gates as ever" "$RC" 1
 
+# ---- a branch hazard's price: the front end's bubble ----
+# tests/fixtures/x86/branchcost.S under goldencove (a pair across the line
+# 0.8 cycle, the line between its two instructions 0.1): the front end
+# fetches max(windows, the model's width) and the bubble on top, the back
+# end hides it only with cycles of its own. pair: LLVM 14's alderlake
+# gives 1.25 cycles, so (1.05 + 0.8) / 1.25 = 1.48x (its straddle alone
+# 1.04x, its branch alone (1 + 0.8) / 1.25 = 1.44x); pairchain: the imul
+# chain's 3.077 cycles hide both, no hazard; split: the width's bound,
+# (1.05 + 0.1) / 1 = 1.15x (its branch alone 1.1x: at 10% not simulated,
+# cost.c's MCA_NEGLIGIBLE); inside: at its best, nothing.
+BRANCH="$FIXTURES/x86/branchcost"
+branch_rows() {
+	jq_of '[.files[0].functions[] | .name as $n | .loops[]
+		| "\($n):\(.cost.slowdown):\(.cost.bound):\(.cost.back_end):\(.cost.branch):\([.hazards[] | "\(.rule)=\(.slowdown)"] | join("+"))"]
+		| join(" ")'
+}
+run "$STRADDLE" scan --json --all --uarch goldencove --llvm-mca "$MCA14" "$BRANCH"
+expect_eq "branch cost goldencove: each loop's price and its hazards'" "$(branch_rows)" \
+	"pair:1.48:front-end:1.25:0.8:loop-straddles-window=1.04+branch-crosses-window=1.44 pairchain:1:latency:3.077:0.8: split:1.15:front-end:0.667:0.1:loop-straddles-window=1.05+branch-crosses-window=1.1 inside:1:at-best:0.667:null:"
+run "$STRADDLE" scan --no-source --uarch goldencove --llvm-mca "$MCA14" "$BRANCH"
+expect_eq "branch cost text: the pair's row and its cost" \
+	"$(printf '%s\n' "$OUT" | grep '^high *pair ' | tr -s ' ')" \
+	"high pair .text 0x401021 - 34 64 jcc 0x401041 pair 0x40103f branch-crosses-window goldencove certain 1.44x .p2align 6 (+31 B); .p2align 1 (+1 B) holds only here"
+expect_eq "branch cost text: the hidden chain has no row" \
+	"$(printf '%s\n' "$OUT" | grep -c 'pairchain')" "0"
+# without a back end nothing hides the bubble: the profile's bound
+run "$STRADDLE" scan --json --all --uarch goldencove --llvm-mca none "$BRANCH"
+expect_eq "branch cost none: every bubble paid" "$(branch_rows)" \
+	"pair:1.85:front-end:null:0.8:loop-straddles-window=1.05+branch-crosses-window=1.8 pairchain:1.85:front-end:null:0.8:loop-straddles-window=1.05+branch-crosses-window=1.8 split:1.15:front-end:null:0.1:loop-straddles-window=1.05+branch-crosses-window=1.1 inside:1:at-best:null:null:"
+# a profile that measured no price pays a cycle (skylake: the JCC erratum
+# at 32 B; the pair's decl crosses 0x401040)
+run "$STRADDLE" scan --json --all --uarch skylake --llvm-mca none --func pair "$BRANCH"
+expect_eq "branch cost skylake: an unmeasured bubble is a cycle" \
+	"$(jq_of '[.files[0].functions[0].loops[0] | .cost.branch, (.hazards[] | select(.rule == "branch-crosses-window") | .slowdown)] | map(tostring) | join(" ")')" \
+	"1 2"
+
 # ---- --hot: what aligning saves, and where every sample went ----
 # perf 6.1's text of hotcold (tests/fixtures/record): 601 samples, 533 in
 # the hot loop, 55 in the cold one, 13 in the kernel; zen1 with no back

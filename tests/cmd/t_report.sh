@@ -74,7 +74,7 @@ expect_eq "header: diff's command line" "$(row - files 3 | awk -F ' [|] ' '{ pri
 
 # ---- scan: worst first, exact cells, as scan's own table ----
 expect_eq "scan: the worst hazard's row" "$(row scan-1 hazards 1)" \
-	"high | many_back | .text | 0x401110 | - | 40 | 32 | jcc 0x40111f | branch-crosses-window | skylake | certain | - | .p2align 6 (+48 B)"
+	"high | many_back | .text | 0x401110 | - | 40 | 32 | jcc 0x40111f | branch-crosses-window | skylake | certain | 2.00x | .p2align 6 (+48 B)"
 expect_eq "scan: one row per loop and rule, its profiles and windows named, one fix for all" "$(row scan-1 hazards 3)" \
 	"medium | fwd_cross | .text | 0x40122c | - | 40 | 16,64 | 4/3,2/1 | loop-straddles-window | zen4,skylake | certain | 2.00x | .p2align 6 (+20 B)"
 expect_eq "scan: every row as scan's text table has it, in its order" \
