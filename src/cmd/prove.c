@@ -263,20 +263,56 @@ static uint64_t first_byte(const struct scan_result *r, const struct loop_report
 	return l->npiece ? r->piece[l->piece].start : l->start;
 }
 
-/* The offsets of its line prove measures a loop at (model/rules.c): the
- * best for its pieces (place's own "best" places the span as one piece,
+/* The most branches at fault a loop's placement model holds. */
+#define PROVE_MAX_BRANCHES 16
+
+/* The loop's placements as its profile prices them (model/rules.c): its
+ * pieces' windows of the one deciding its cost (the line when a branch
+ * alone does) and the branches at fault today under that profile; b
+ * holds them. */
+static struct loop_moves moves_of(const struct scan_result *r, const struct loop_report *l,
+				     struct placed_branch b[PROVE_MAX_BRANCHES])
+{
+	const struct profile *p = r->profile[l->cost.profile];
+	struct loop_moves m = { .piece = r->piece + l->piece, .npiece = l->npiece,
+		.start = first_byte(r, l), .align = 64,
+		.window = l->cost.window ? l->cost.window : p->line,
+		.window_price = p->window_cycles > 0 ? p->window_cycles : 1, .branch = b,
+		.branch_window = p->branch_window, .branch_price = profile_branch_price(p, false),
+		.split_price = profile_branch_price(p, true) };
+
+	for (uint32_t h = l->hazard; h < l->hazard + l->nhazard; h++) {
+		const struct hazard *z = &r->hazard[h];
+
+		if (z->profile == p && z->branch_end && m.nbranch < PROVE_MAX_BRANCHES)
+			b[m.nbranch++] = (struct placed_branch){ z->pair, z->branch, z->branch_end };
+	}
+	return m;
+}
+
+/* The offsets of its line prove measures a loop at: the best for its
+ * pieces and branches (place's own "best" places the span as one piece,
  * which for lz4's, bzip2's and expand's loops fit today as well as
  * anywhere) and the layout controls. */
 static void offsets_of(const struct scan_result *r, const struct loop_report *l,
 		       struct loop_trial *t)
 {
-	const struct loop_piece *p = r->piece + l->piece;
-	uint64_t at = first_byte(r, l);
+	struct placed_branch b[PROVE_MAX_BRANCHES];
+	struct loop_moves m = moves_of(r, l, b);
 
-	t->current = (uint32_t)(at % 64);
-	t->best = pieces_best_offset(p, l->npiece, at, 64, l->cost.window);
-	t->nlayout = pieces_layout_controls(p, l->npiece, at, 64, l->cost.window, t->best,
-					    t->layout, PROOF_LAYOUT_MAX);
+	t->current = (uint32_t)(m.start % 64);
+	t->best = loop_moves_best(&m);
+	t->nlayout = loop_moves_controls(&m, t->best, t->layout, PROOF_LAYOUT_MAX);
+}
+
+/* No offset lowers the loop's priced front end (pieces with gaps:
+ * windows_best counts their bytes as one run). */
+static bool at_its_best(const struct scan_result *r, const struct loop_report *l)
+{
+	struct placed_branch b[PROVE_MAX_BRANCHES];
+	struct loop_moves m = moves_of(r, l, b);
+
+	return loop_moves_best(&m) == m.start % 64;
 }
 
 static void add_loops(const struct prove_cmd *c, const char *path, const struct scan_result *r,
@@ -291,11 +327,7 @@ static void add_loops(const struct prove_cmd *c, const char *path, const struct 
 
 			if (hot_share(r, l->samples) < c->min_share)
 				continue;
-			/* no window to save, or no offset that saves one (pieces
-			 * with gaps: windows_best counts their bytes as one run) */
-			if (!l->cost.window || pieces_best_offset(r->piece + l->piece, l->npiece,
-						first_byte(r, l), 64, l->cost.window) ==
-						first_byte(r, l) % 64) {
+			if (at_its_best(r, l)) {
 				out->at_best++;
 				continue;
 			}

@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -368,10 +369,15 @@ static void predict_costs(struct place_experiment *x)
 		uint64_t delta = placed_delta(x, a->offset);
 		unsigned w;
 
-		if (a->kind == PLACE_OFFSET || a->kind == PLACE_CONTROL)
-			a->predicted_slowdown = straddles(a) ?
-				cost_ratio_at(x->profile, x->loop_start + delta,
-					      x->loop_end - x->loop_start, x->back_end.cycles, &w) : 1;
+		uint64_t bytes = x->loop_end - x->loop_start;
+
+		if (a->kind != PLACE_OFFSET && a->kind != PLACE_CONTROL)
+			continue;
+		a->predicted_slowdown = straddles(a) ?
+			cost_ratio_at(x->profile, x->loop_start + delta, bytes, x->back_end.cycles, &w) : 1;
+		a->predicted_slowdown = fmax(a->predicted_slowdown,
+			cost_branch_ratio_at(x->profile, x->loop_start + delta, bytes, &x->back_end,
+					     a->predicted, a->npredicted));
 	}
 }
 

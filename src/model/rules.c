@@ -103,15 +103,45 @@ unsigned pieces_touched_at(const struct loop_piece *p, size_t n, uint64_t start,
 	return pieces_touched(p, n, start / align * align + o - start, w);
 }
 
-uint32_t pieces_best_offset(const struct loop_piece *p, size_t n, uint64_t start, unsigned align,
-			    unsigned w)
+/* [a, b) spans a boundary of w. */
+static bool crosses(uint64_t a, uint64_t b, unsigned w)
 {
-	uint32_t today = (uint32_t)(start % align), best = today;
-	unsigned fewest = pieces_touched_at(p, n, start, today, align, w);
+	return b > a && a / w != (b - 1) / w;
+}
 
-	for (uint32_t o = 0; o < align; o++)
-		if (pieces_touched_at(p, n, start, o, align, w) < fewest)
-			fewest = pieces_touched_at(p, n, start, o, align, w), best = o;
+double loop_moves_cycles(const struct loop_moves *m, uint32_t o)
+{
+	/* a move back is a base above 2^63: unsigned sums wrap to the address */
+	uint64_t base = m->start / m->align * m->align + o - m->start;
+	double c = pieces_touched(m->piece, m->npiece, base, m->window) * m->window_price;
+
+	for (size_t i = 0; i < m->nbranch; i++) {
+		const struct placed_branch *b = &m->branch[i];
+
+		if (crosses(b->pair + base, b->end + base, m->branch_window))
+			c += b->pair != b->branch && (b->branch + base) % m->branch_window == 0 ?
+			     m->split_price : m->branch_price;
+	}
+	return c;
+}
+
+/* Cycles equal to a thousandth: sums of the same prices. */
+static bool same_cycles(double a, double b)
+{
+	return a - b < 1e-3 && b - a < 1e-3;
+}
+
+uint32_t loop_moves_best(const struct loop_moves *m)
+{
+	uint32_t today = (uint32_t)(m->start % m->align), best = today;
+	double fewest = loop_moves_cycles(m, today);
+
+	for (uint32_t o = 0; o < m->align; o++) {
+		double c = loop_moves_cycles(m, o);
+
+		if (c < fewest && !same_cycles(c, fewest))
+			fewest = c, best = o;
+	}
 	return best;
 }
 
@@ -122,17 +152,16 @@ static uint32_t cyclic_distance(uint32_t a, uint32_t b, unsigned align)
 	return d < align - d ? d : align - d;
 }
 
-size_t pieces_layout_controls(const struct loop_piece *p, size_t n, uint64_t start, unsigned align,
-			      unsigned w, uint32_t best, uint32_t *out, size_t max)
+size_t loop_moves_controls(const struct loop_moves *m, uint32_t best, uint32_t *out, size_t max)
 {
-	uint32_t today = (uint32_t)(start % align);
-	unsigned touched = pieces_touched_at(p, n, start, today, align, w);
+	uint32_t today = (uint32_t)(m->start % m->align);
+	double cycles = loop_moves_cycles(m, today);
 	size_t k = 0;
 
-	for (uint32_t d = 1; d <= align / 2 && k < max; d++)
-		for (uint32_t o = 0; o < align && k < max; o++)
-			if (cyclic_distance(o, best, align) == d && o != today &&
-			    pieces_touched_at(p, n, start, o, align, w) == touched)
+	for (uint32_t d = 1; d <= m->align / 2 && k < max; d++)
+		for (uint32_t o = 0; o < m->align && k < max; o++)
+			if (cyclic_distance(o, best, m->align) == d && o != today &&
+			    same_cycles(loop_moves_cycles(m, o), cycles))
 				out[k++] = o;
 	return k;
 }
@@ -149,11 +178,6 @@ unsigned windows_best(uint64_t bytes, unsigned w)
 	return (unsigned)((bytes + w - 1) / w);
 }
 
-/* [a, b) spans a boundary of w. */
-static bool crosses(uint64_t a, uint64_t b, unsigned w)
-{
-	return b > a && a / w != (b - 1) / w;
-}
 
 /* What is tested: a loop (geometry) or a function entry (size only). A
  * branch rule looks at one branch (`only`) or at every branch it covers
@@ -425,6 +449,7 @@ static size_t apply(const struct profile *p, const struct check *c, size_t nc,
 
 				out[n].branch = start + b->branch;
 				out[n].pair = start + b->pair;
+				out[n].branch_end = start + b->end;
 				out[n].branch_kind = b->kind;
 			}
 			find_fix(p, c, nc, k, x, &xk, start, align, &out[n]);

@@ -88,6 +88,7 @@ struct hazard {
 	 * pair (= branch when unfused); 0 for the other rules */
 	uint8_t branch_kind;            /* enum branch_kind */
 	uint64_t branch, pair;
+	uint64_t branch_end;            /* one past the branch (not in the JSON: 0 when read) */
 	const char *section;            /* of the image scanned; NULL for code in memory */
 	/* loop-straddles-window: the predicted slowdown at today's placement
 	 * (at the worst, when the placement is not certain) against the
@@ -109,15 +110,38 @@ unsigned pieces_touched(const struct loop_piece *p, size_t n, uint64_t base, uns
  * block (a place experiment's placement). */
 unsigned pieces_touched_at(const struct loop_piece *p, size_t n, uint64_t start, uint32_t o,
 			   unsigned align, unsigned w);
-/* The offset of `start` where the pieces touch the fewest windows of w,
- * today's on ties: the placement prove measures against today's. */
-uint32_t pieces_best_offset(const struct loop_piece *p, size_t n, uint64_t start, unsigned align,
-			    unsigned w);
-/* Up to max offsets, neither today's nor best, where the pieces touch as
- * many windows of w as today, the nearest best first: the layout controls
- * (a move like the best's that keeps the loop's windows). Their number. */
-size_t pieces_layout_controls(const struct loop_piece *p, size_t n, uint64_t start, unsigned align,
-			      unsigned w, uint32_t best, uint32_t *out, size_t max);
+/* What a move of a loop changes in its front end's cycles (prove's
+ * placements): its pieces' windows of w, each at window_price cycles,
+ * and the branches at fault today (addresses: the fused pair's first
+ * byte, the branch's, one past it) where they cross a window of
+ * branch_window: at split_price when the window falls between the
+ * pair's two instructions, else at branch_price (cost.c's prices). */
+struct placed_branch {
+	uint64_t pair, branch, end;
+};
+
+struct loop_moves {
+	const struct loop_piece *piece;
+	size_t npiece;
+	uint64_t start;                 /* the loop's first byte, as scan and place name it */
+	unsigned align;                 /* the block whose offsets are tried */
+	unsigned window;
+	double window_price;
+	const struct placed_branch *branch;
+	size_t nbranch;
+	unsigned branch_window;
+	double branch_price, split_price;
+};
+
+/* The front end's cycles at offset o (windows and bubbles priced). */
+double loop_moves_cycles(const struct loop_moves *m, uint32_t o);
+/* The offset of `start` with the fewest such cycles, today's on ties:
+ * the placement prove measures against today's. */
+uint32_t loop_moves_best(const struct loop_moves *m);
+/* Up to max offsets, neither today's nor best, with today's cycles, the
+ * nearest best first: the layout controls (a move like the best's that
+ * keeps the loop's windows and its branches' crossings). Their number. */
+size_t loop_moves_controls(const struct loop_moves *m, uint32_t best, uint32_t *out, size_t max);
 /* The windows the loop touches at `start`: its pieces', or, without
  * pieces (npiece 0), those of one run of its bytes. */
 unsigned loop_geometry_touched(const struct loop_geometry *g, uint64_t start, unsigned w);

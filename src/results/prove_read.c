@@ -89,6 +89,8 @@ static void trial_of(const json_t *o, struct loop_trial *t)
 	t->cost.slowdown = (float)doc_num(cost, "slowdown");
 	t->cost.bound = (uint8_t)results_cost_bound(doc_str(cost, "bound"));
 	t->cost.back_end = (float)doc_num(cost, "back_end");
+	t->cost.branch = json_is_number(json_object_get(cost, "branch")) ?
+			 (float)doc_num(cost, "branch") : 0;      /* older files: none */
 	t->proof.said = verdict_named(doc_str(o, "predicted"));
 	measured_of(json_object_get(o, "measured"), t);
 }

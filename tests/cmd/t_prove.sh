@@ -6,8 +6,9 @@
 P=$FIXTURES/place
 
 # clear.c: seed 000's 15-byte store loop at 50 of its line, ~all of the
-# program's time. goldencove (no back end: lib.sh's STRADDLE_LLVM_MCA=none)
-# prices its second line at 0.05 cycle: 1.05x, "costs" at --material 3%.
+# program's time, its jne [63, 65) across the line. goldencove (no back
+# end: lib.sh's STRADDLE_LLVM_MCA=none) prices its second line at 0.05
+# cycle and the jne's bubble at 0.8: 1.85x, "costs" at --material 3%.
 mkdir -p "$TMP/tmpd"
 TMPDIR=$TMP/tmpd run "$STRADDLE" prove --uarch goldencove --runs 3 --top 1 -o "$TMP/prove.json" \
 	-- "$P/clear" 3000000
@@ -20,10 +21,10 @@ expect_eq "prove clear: the file" "$(jq_of '"\(.schema) \(.command) \(.profile) 
 expect_eq "prove clear: the loop chosen" \
 	"$(jq_of '.loops[0] | "\(.function) \(.start) \(.file | split("/") | last)"')" "clear_loop $LOOP clear"
 expect_eq "prove clear: predicted" \
-	"$(jq_of '.loops[0] | "\(.cost.slowdown) \(.cost.bound) \(.predicted)"')" "1.05 front-end costs"
+	"$(jq_of '.loops[0] | "\(.cost.slowdown) \(.cost.bound) \(.predicted)"')" "1.85 front-end costs"
 expect_eq "prove clear: placed from 50 to 0, 3 rounds, place's model the scan's" \
 	"$(jq_of '.loops[0].measured | "\(.current) \(.best) \(.program.rounds) \(.control.rounds) \(.place_predicted)"')" \
-	"50 0 3 3 1.05"
+	"50 0 3 3 1.85"
 expect_eq "prove clear: a measured verdict" \
 	"$(jq_of '.loops[0].measured.verdict | IN("costs", "nothing", "inconclusive")')" true
 expect_eq "prove clear: its share of the samples, and the share's interval around it" \
@@ -35,7 +36,7 @@ TMPDIR=$TMP/tmpd run "$STRADDLE" prove --uarch goldencove --runs 2 --top 1 --kee
 expect_eq "prove text: exit 0" "$RC" 0
 expect_eq "prove text: the row" \
 	"$(printf '%s\n' "$OUT" | awk '$2 ~ /^clear:/ { print $2, $3, $4, $5, $6, $7, $8 }')" \
-	"clear:$LOOP clear_loop 1.050x front-end 50 -> 0"
+	"clear:$LOOP clear_loop 1.850x front-end 50 -> 0"
 expect_eq "prove text: the agreement line" \
 	"$(printf '%s\n' "$OUT" | tail -1 | sed 's/[0-9]* of [0-9]*/N of M/; s/; .*//')" \
 	"the model and the measurement agree on N of M loops measured conclusively"
@@ -43,14 +44,15 @@ expect_eq "prove --keep: the record and the place file" "$(ls "$TMP/kept")" "pla
 record.json"
 expect_eq "prove --keep: place moved the loop prove chose" \
 	"$(jq -r '"\(.command) \(.place.loop | split("..") | .[0]) \([.metrics[].name | sub(".*@"; "")] | join(" "))"' "$TMP/kept/place-1.json")" \
-	"place $LOOP unmoved control 0 63 62"
-# the layout controls: the 15-byte loop touches 2 lines at 50..63 as at
-# today's 50; the two of them nearest the best (0) move the function as
-# the best does and keep the loop's windows
+	"place $LOOP unmoved control 0 52"
+# the layout controls: offsets that keep the loop's priced front end,
+# 2 lines and a branch of the dec/jne pair [o+11, o+15) across 64: 52
+# (the dec across); 51 splits the pair (the line between the two, a
+# smaller price), 53..63 have it whole
 expect_eq "prove -o: the layout controls' offsets" \
-	"$(jq -c '[.loops[0].measured.layout.controls[].offset]' "$TMP/kept.json")" "[63,62]"
+	"$(jq -c '[.loops[0].measured.layout.controls[].offset]' "$TMP/kept.json")" "[52]"
 expect_eq "prove -o: each control paired over the rounds" \
-	"$(jq -c '[.loops[0].measured.layout.controls[].rounds]' "$TMP/kept.json")" "[2,2]"
+	"$(jq -c '[.loops[0].measured.layout.controls[].rounds]' "$TMP/kept.json")" "[2]"
 
 # bounds.c's chain and divide loops straddle a line as fe's does, and the
 # back end hides it (LLVM 14's alderlake model: 3.077 cycles of imul
@@ -68,6 +70,21 @@ for kind in chain:latency:200000 divide:divide:20000; do
 		"$(jq_of '.loops[0].measured | "\(.current) \(.best) \([.layout.controls[].offset])"')" \
 		"56 0 [63,62]"
 done
+
+# bounds.c's pair: fe's loop at 33, its decl/jnz pair [63, 67) across the
+# line: the bubble priced (LLVM 14's alderlake: 1.25 cycles, t_cost's
+# branchcost pair, 1.48x); the best (0) has one line and the pair whole,
+# the controls keep two lines and the pair across: 31 (the jne across;
+# 32 splits the pair between the lines, a smaller price)
+run "$STRADDLE" prove --uarch goldencove --llvm-mca llvm-mca-14 --runs 2 --top 1 \
+	-o "$TMP/prove-pair.json" -- "$P/bounds" pair 200000
+OUT=$(cat "$TMP/prove-pair.json")
+expect_eq "prove bounds pair: predicted, the bubble in it" \
+	"$(jq_of '.loops[0] | "\(.function) \(.cost.slowdown) \(.cost.bound) \(.cost.branch) \(.predicted)"')" \
+	"pair 1.48 front-end 0.8 costs"
+expect_eq "prove bounds pair: the controls keep the pair across" \
+	"$(jq_of '.loops[0].measured | "\(.current) \(.best) \([.layout.controls[].offset])"')" \
+	"33 0 [31]"
 
 # a program too short for a sample: nothing measured, said so
 run "$STRADDLE" prove -o "$TMP/none.json" -- true

@@ -62,9 +62,16 @@ static void pieces_count(void **state)
  * the next line, 2 lines. Offset 0..39 puts both in one (39 + 25 = 64);
  * 40..63 keep 2, today's among them, the nearest 0 being 63 and 62. At 16
  * B windows today's 2 (0x8ff70, 0x8ff80) is already the least. */
+static struct loop_moves spin_moves(const struct loop_piece *spin, uint64_t start, unsigned w)
+{
+	return (struct loop_moves){ .piece = spin, .npiece = 2, .start = start, .align = 64,
+				    .window = w, .window_price = 1, .branch_window = 64 };
+}
+
 static void pieces_offsets(void **state)
 {
 	static const struct loop_piece spin[] = { { 0x8ff70, 0x8ff75 }, { 0x8ff80, 0x8ff89 } };
+	struct loop_moves m = spin_moves(spin, 0x8ff70, 64);
 	uint32_t c[4];
 
 	(void)state;
@@ -72,22 +79,57 @@ static void pieces_offsets(void **state)
 	assert_int_equal(pieces_touched_at(spin, 2, 0x8ff70, 39, 64, 64), 1);
 	assert_int_equal(pieces_touched_at(spin, 2, 0x8ff70, 40, 64, 64), 2);
 	assert_int_equal(pieces_touched_at(spin, 2, 0x8ff70, 0, 64, 64), 1);    /* moved back */
-	assert_int_equal(pieces_best_offset(spin, 2, 0x8ff70, 64, 64), 0);
-	assert_int_equal(pieces_layout_controls(spin, 2, 0x8ff70, 64, 64, 0, c, 2), 2);
+	assert_int_equal(loop_moves_best(&m), 0);
+	assert_int_equal(loop_moves_controls(&m, 0, c, 2), 2);
 	assert_int_equal(c[0], 63);
 	assert_int_equal(c[1], 62);
 	/* the body's own address named: offsets are of it */
 	assert_int_equal(pieces_touched_at(spin, 2, 0x8ff80, 0, 64, 64), 2);    /* header 16 back */
-	assert_int_equal(pieces_best_offset(spin, 2, 0x8ff80, 64, 64), 16);
-	assert_int_equal(pieces_best_offset(spin, 2, 0x8ff70, 64, 16), 48);
+	m = spin_moves(spin, 0x8ff80, 64);
+	assert_int_equal(loop_moves_best(&m), 16);
+	m = spin_moves(spin, 0x8ff70, 16);
+	assert_int_equal(loop_moves_best(&m), 48);
 	/* 16 B: 2 where the body fits its window (o % 16 <= 7), else 3 (the
 	 * header crossing too shares the body's first): the four nearest 48 */
 	assert_int_equal(pieces_touched_at(spin, 2, 0x8ff70, 44, 64, 16), 3);
-	assert_int_equal(pieces_layout_controls(spin, 2, 0x8ff70, 64, 16, 48, c, 4), 4);
+	assert_int_equal(loop_moves_controls(&m, 48, c, 4), 4);
 	assert_int_equal(c[0], 49);
 	assert_int_equal(c[1], 50);
 	assert_int_equal(c[2], 51);
 	assert_int_equal(c[3], 52);
+}
+
+/* cut's loop (Debian coreutils 9.1, /usr/bin/cut 0x2eb8, 186 B at 56 of
+ * its line): its cmp (3 B) and jb (2 B) [0x2efe, 0x2f03), the cmp across
+ * the line at 0x2f00 under goldencove (0.8 cycle; the line between the
+ * two 0.1; a line 0.05). Today 4 lines and the bubble; at 0 3 lines and
+ * the pair whole at 70..74. The pair meets the line at 128 from 54 to 57:
+ * 55 splits it (the jb from 128), 54 and 57 keep one across: the
+ * controls; 53 has it whole. */
+static void branch_moves(void **state)
+{
+	static const struct loop_piece cut[] = { { 0x2eb8, 0x2f72 } };
+	static const struct placed_branch pair[] = { { 0x2efe, 0x2f01, 0x2f03 } };
+	struct loop_moves m = { .piece = cut, .npiece = 1, .start = 0x2eb8, .align = 64,
+				.window = 64, .window_price = 0.05, .branch = pair, .nbranch = 1,
+				.branch_window = 64, .branch_price = 0.8, .split_price = 0.1 };
+	uint32_t c[4];
+
+	(void)state;
+	assert_float_equal(loop_moves_cycles(&m, 56), 4 * 0.05 + 0.8, 1e-9);
+	assert_float_equal(loop_moves_cycles(&m, 0), 3 * 0.05, 1e-9);
+	assert_float_equal(loop_moves_cycles(&m, 54), 4 * 0.05 + 0.8, 1e-9);
+	assert_float_equal(loop_moves_cycles(&m, 55), 4 * 0.05 + 0.1, 1e-9);
+	assert_float_equal(loop_moves_cycles(&m, 53), 4 * 0.05, 1e-9);
+	assert_int_equal(loop_moves_best(&m), 0);
+	assert_int_equal(loop_moves_controls(&m, 0, c, 4), 2);
+	assert_int_equal(c[0], 57);
+	assert_int_equal(c[1], 54);
+	/* the windows alone (no branch at fault): 62 and 63, as before */
+	m.nbranch = 0;
+	assert_int_equal(loop_moves_controls(&m, 0, c, 2), 2);
+	assert_int_equal(c[0], 63);
+	assert_int_equal(c[1], 62);
 }
 
 /* A loop in pieces moves whole under one .p2align; when none removes the
@@ -411,6 +453,7 @@ int main(void)
 		cmocka_unit_test(pieces_count),
 		cmocka_unit_test(pieces_fix),
 		cmocka_unit_test(pieces_offsets),
+		cmocka_unit_test(branch_moves),
 		cmocka_unit_test(zen1_seed000),
 		cmocka_unit_test(loop_buffer_hides_straddle),
 		cmocka_unit_test(jcc_erratum),
