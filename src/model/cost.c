@@ -143,7 +143,8 @@ static double branch_penalty(const struct scan_result *r, const struct loop_repo
 	double sum = 0;
 
 	for (uint32_t h = l->hazard; h < l->hazard + l->nhazard; h++)
-		if (r->hazard[h].profile == p && branch_rule(r->hazard[h].rule))
+		if (r->hazard[h].profile == p && branch_rule(r->hazard[h].rule) &&
+		    !r->hazard[h].outer_only)
 			sum += hazard_branch_price(&r->hazard[h]);
 	return sum;
 }
@@ -741,7 +742,10 @@ static void price_branch(struct pricing *c, size_t i, uint32_t h)
 	struct back_end b;
 
 	back_end_of(c, i, profile_index(r, z->profile), &b);
-	z->slowdown = (float)branch_ratio(z->profile, r, l, &b, 0, hazard_branch_price(z));
+	z->slowdown = z->outer_only ? 1 :
+		      (float)branch_ratio(z->profile, r, l, &b, 0, hazard_branch_price(z));
+	if (z->outer_only)
+		return;         /* the rule's verdict stands; its cost is the inner loops' */
 	z->slowdown_at_most = b.source == COST_SOURCE_MCA_WIDTH;
 	if (z->slowdown <= 1)
 		drop_hidden(c, l, h);

@@ -89,6 +89,10 @@ struct hazard {
 	uint8_t branch_kind;            /* enum branch_kind */
 	uint64_t branch, pair;
 	uint64_t branch_end;            /* one past the branch (not in the JSON: 0 when read) */
+	/* the branch is its loop's own, outside every loop nested in it: it
+	 * runs once an outer iteration, the inner loops' iterations between
+	 * (cost.c prices it at nothing: their count is not in the bytes) */
+	bool outer_only;
 	const char *section;            /* of the image scanned; NULL for code in memory */
 	/* loop-straddles-window: the predicted slowdown at today's placement
 	 * (at the worst, when the placement is not certain) against the
