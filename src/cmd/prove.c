@@ -268,8 +268,9 @@ static uint64_t first_byte(const struct scan_result *r, const struct loop_report
 
 /* The loop's placements as its profile prices them (model/rules.c): its
  * pieces' windows of the one deciding its cost (the line when a branch
- * alone does) and the branches at fault today under that profile; b
- * holds them. */
+ * alone does) and the branches at fault today under that profile that
+ * it prices (not an outer loop's own: once an outer iteration); b holds
+ * them. */
 static struct loop_moves moves_of(const struct scan_result *r, const struct loop_report *l,
 				     struct placed_branch b[PROVE_MAX_BRANCHES])
 {
@@ -284,7 +285,8 @@ static struct loop_moves moves_of(const struct scan_result *r, const struct loop
 	for (uint32_t h = l->hazard; h < l->hazard + l->nhazard; h++) {
 		const struct hazard *z = &r->hazard[h];
 
-		if (z->profile == p && z->branch_end && m.nbranch < PROVE_MAX_BRANCHES)
+		if (z->profile == p && z->branch_end && !z->outer_only &&
+		    m.nbranch < PROVE_MAX_BRANCHES)
 			b[m.nbranch++] = (struct placed_branch){ z->pair, z->branch, z->branch_end };
 	}
 	return m;
