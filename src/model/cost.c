@@ -113,11 +113,6 @@ static double loop_ratio(const struct scan_result *r, const struct loop_report *
 	return worst_ratio(p, l->bytes, be, scanned_touched, &x, window);
 }
 
-static bool branch_rule(enum rule r)
-{
-	return r == RULE_BRANCH_CROSSES || r == RULE_BRANCH_ENDS;
-}
-
 /* What branch hazard z adds to an iteration's front end under its
  * profile: the pair's two instructions each whole, the window falling
  * on the branch's first byte, cost less than an instruction across it
@@ -136,17 +131,22 @@ double hazard_branch_price(const struct hazard *z)
 				    z->branch % z->window == 0);
 }
 
-/* The cycles the loop's branch hazards under p add to its front end. */
-static double branch_penalty(const struct scan_result *r, const struct loop_report *l,
-			     const struct profile *p)
+/* The cycles the branch hazards h[0..n) under p add to their loop's
+ * front end. */
+static double hazards_penalty(const struct hazard *h, size_t n, const struct profile *p)
 {
 	double sum = 0;
 
-	for (uint32_t h = l->hazard; h < l->hazard + l->nhazard; h++)
-		if (r->hazard[h].profile == p && branch_rule(r->hazard[h].rule) &&
-		    !r->hazard[h].outer_only)
-			sum += hazard_branch_price(&r->hazard[h]);
+	for (size_t i = 0; i < n; i++)
+		if (h[i].profile == p && is_branch_rule(h[i].rule) && !h[i].outer_only)
+			sum += hazard_branch_price(&h[i]);
 	return sum;
+}
+
+static double branch_penalty(const struct scan_result *r, const struct loop_report *l,
+			     const struct profile *p)
+{
+	return hazards_penalty(r->hazard + l->hazard, l->nhazard, p);
 }
 
 /* The width the front end feeds: the instructions at the issue width
@@ -186,11 +186,8 @@ double cost_branch_ratio_at(const struct profile *p, uint64_t start, uint64_t by
 {
 	unsigned ws[3], w = 0;
 	size_t nw = profile_straddle_windows(p, ws);
-	double penalty = 0, best, touched;
+	double penalty = hazards_penalty(h, n, p), best, touched;
 
-	for (size_t i = 0; i < n; i++)
-		if (h[i].profile == p && branch_rule(h[i].rule))
-			penalty += hazard_branch_price(&h[i]);
 	if (!penalty)
 		return 1;
 	for (size_t i = 0; i < nw && !w; i++)   /* the window a straddle decides */
@@ -390,12 +387,11 @@ int loop_back_end(const char *llvm_mca, const struct profile *p, struct decoder 
 
 /* ---- a whole scan ---- */
 
-
 /* A hazard the cost model prices: a straddle, or a branch's. */
 static bool priced_hazard(const struct scan_result *r, const struct loop_report *l)
 {
 	for (uint32_t h = l->hazard; h < l->hazard + l->nhazard; h++)
-		if (r->hazard[h].rule == RULE_LOOP_STRADDLES || branch_rule(r->hazard[h].rule))
+		if (r->hazard[h].rule == RULE_LOOP_STRADDLES || is_branch_rule(r->hazard[h].rule))
 			return true;
 	return false;
 }
@@ -463,7 +459,7 @@ static bool needs_simulation(const struct pricing *c, const struct loop_report *
 		size_t k = profile_index(r, z->profile);
 		struct back_end b;
 
-		if (!c->cpu[k] || (z->rule != RULE_LOOP_STRADDLES && !branch_rule(z->rule)))
+		if (!c->cpu[k] || (z->rule != RULE_LOOP_STRADDLES && !is_branch_rule(z->rule)))
 			continue;
 		back_end_of(c, (size_t)(l - r->loop), k, &b);
 		/* A bubble of 0.8 cycle is above the 10% shortcut on most loops: a
@@ -471,12 +467,10 @@ static bool needs_simulation(const struct pricing *c, const struct loop_report *
 		 * llvm-mca on libLLVM-14 (make bench-scan, goldencove; 1.08x
 		 * without). There its price is the width's bound ("<="); prove's
 		 * few hot files (cost_exact) are simulated. */
-		if (branch_rule(z->rule) && !c->o->cost_exact)
-			continue;
-		if (branch_rule(z->rule)) {
+		if (is_branch_rule(z->rule)) {
 			/* the simulation's cycles are never fewer: it can only hide */
-			if (branch_ratio(z->profile, r, l, &b, 0, branch_penalty(r, l, z->profile)) >
-			    1 + (c->o->cost_exact ? 0 : MCA_NEGLIGIBLE))
+			if (c->o->cost_exact &&
+			    branch_ratio(z->profile, r, l, &b, 0, branch_penalty(r, l, z->profile)) > 1)
 				return true;
 			continue;
 		}
@@ -748,11 +742,12 @@ static void price_branch(struct pricing *c, size_t i, uint32_t h)
 	struct hazard *z = &r->hazard[h];
 	struct back_end b;
 
+	if (z->outer_only) {    /* the rule's verdict stands; its cost is the inner loops' */
+		z->slowdown = 1;
+		return;
+	}
 	back_end_of(c, i, profile_index(r, z->profile), &b);
-	z->slowdown = z->outer_only ? 1 :
-		      (float)branch_ratio(z->profile, r, l, &b, 0, hazard_branch_price(z));
-	if (z->outer_only)
-		return;         /* the rule's verdict stands; its cost is the inner loops' */
+	z->slowdown = (float)branch_ratio(z->profile, r, l, &b, 0, hazard_branch_price(z));
 	z->slowdown_at_most = b.source == COST_SOURCE_MCA_WIDTH;
 	if (z->slowdown <= 1)
 		drop_hidden(c, l, h);
@@ -771,7 +766,7 @@ static void price_hazards(struct pricing *c, size_t i)
 		struct back_end b;
 		double best, more;
 
-		if (branch_rule(z->rule)) {
+		if (is_branch_rule(z->rule)) {
 			price_branch(c, i, h);
 			continue;
 		}

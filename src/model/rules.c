@@ -96,11 +96,18 @@ unsigned pieces_touched(const struct loop_piece *p, size_t n, uint64_t base, uns
 	return touched;
 }
 
+/* What moving `start` to offset o of its align-byte block adds to every
+ * address: a move back is a base above 2^63, and unsigned sums wrap to
+ * the address. */
+static uint64_t moved_base(uint64_t start, uint32_t o, unsigned align)
+{
+	return start / align * align + o - start;
+}
+
 unsigned pieces_touched_at(const struct loop_piece *p, size_t n, uint64_t start, uint32_t o,
 			   unsigned align, unsigned w)
 {
-	/* a move back is a base above 2^63: unsigned sums wrap to the address */
-	return pieces_touched(p, n, start / align * align + o - start, w);
+	return pieces_touched(p, n, moved_base(start, o, align), w);
 }
 
 /* [a, b) spans a boundary of w. */
@@ -111,8 +118,7 @@ static bool crosses(uint64_t a, uint64_t b, unsigned w)
 
 double loop_moves_cycles(const struct loop_moves *m, uint32_t o)
 {
-	/* a move back is a base above 2^63: unsigned sums wrap to the address */
-	uint64_t base = m->start / m->align * m->align + o - m->start;
+	uint64_t base = moved_base(m->start, o, m->align);
 	double c = pieces_touched(m->piece, m->npiece, base, m->window) * m->window_price;
 
 	for (size_t i = 0; i < m->nbranch; i++) {
@@ -177,7 +183,6 @@ unsigned windows_best(uint64_t bytes, unsigned w)
 {
 	return (unsigned)((bytes + w - 1) / w);
 }
-
 
 /* What is tested: a loop (geometry) or a function entry (size only). A
  * branch rule looks at one branch (`only`) or at every branch it covers
@@ -298,7 +303,7 @@ static size_t loop_checks(const struct profile *p, const struct loop_geometry *g
 	return n;
 }
 
-static bool is_branch_rule(enum rule r)
+bool is_branch_rule(enum rule r)
 {
 	return r == RULE_BRANCH_CROSSES || r == RULE_BRANCH_ENDS;
 }
@@ -402,7 +407,7 @@ static void find_fix(const struct profile *p, const struct check *c, size_t n, s
 
 static uint8_t severity(const struct profile *p, enum rule r, unsigned w)
 {
-	if (r == RULE_BRANCH_CROSSES || r == RULE_BRANCH_ENDS)
+	if (is_branch_rule(r))
 		return 3;
 	if (r == RULE_LOOP_STRADDLES && w == p->line)
 		return 2;

@@ -62,6 +62,9 @@ struct loop_geometry {
 	int32_t nstore;                 /* memory writes; -1 not counted (loop_count_stores) */
 };
 
+/* branch-crosses-window or branch-ends-window: judged branch by branch */
+bool is_branch_rule(enum rule r);
+
 struct hazard {
 	const struct profile *profile;
 	uint8_t rule;                   /* enum rule */

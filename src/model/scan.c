@@ -271,7 +271,7 @@ static void mark_outer_branches(const struct worker *w, const struct cfg_loop *l
 				struct hazard *h, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (h[i].rule == RULE_BRANCH_CROSSES || h[i].rule == RULE_BRANCH_ENDS)
+		if (is_branch_rule(h[i].rule))
 			h[i].outer_only = outside_inner_loops(w->cfg.loop, w->cfg.nloop, l,
 							      h[i].branch);
 }
