@@ -248,6 +248,10 @@ static int print_profile(const char *name)
 		printf("a window more   %.2f cycles an iteration (measured)\n", p->window_cycles);
 	else
 		printf("a window more   1 cycle an iteration (not measured: a window a cycle)\n");
+	if (p->latency_window_cycles > 0)
+		printf("behind a chain  %.2f cycles of it stay (measured)\n", p->latency_window_cycles);
+	else
+		printf("behind a chain  hidden (not measured)\n");
 	if (p->branch_rule != BRANCH_RULE_NONE && p->branch_cycles > 0)
 		printf("branch bubble   %.2f cycles an iteration across, %.2f split (measured)\n",
 		       p->branch_cycles, p->split_cycles > 0 ? p->split_cycles : 1);

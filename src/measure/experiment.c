@@ -374,7 +374,7 @@ static void predict_costs(struct place_experiment *x)
 		if (a->kind != PLACE_OFFSET && a->kind != PLACE_CONTROL)
 			continue;
 		a->predicted_slowdown = straddles(a) ?
-			cost_ratio_at(x->profile, x->loop_start + delta, bytes, x->back_end.cycles, &w) : 1;
+			cost_ratio_at(x->profile, x->loop_start + delta, bytes, &x->back_end, &w) : 1;
 		a->predicted_slowdown = fmax(a->predicted_slowdown,
 			cost_branch_ratio_at(x->profile, x->loop_start + delta, bytes, &x->back_end,
 					     a->predicted, a->npredicted));

@@ -67,8 +67,8 @@ struct back_end {
  * max(touched, be) / max(best, be). What `straddle place` holds a measured
  * ratio against (be from loop_back_end). *window: the window deciding it,
  * 0 when it straddles none. */
-double cost_ratio_at(const struct profile *p, uint64_t start, uint64_t bytes, double be,
-		     unsigned *window);
+double cost_ratio_at(const struct profile *p, uint64_t start, uint64_t bytes,
+		     const struct back_end *be, unsigned *window);
 /* The cycles a branch hazard (branch-crosses-window, branch-ends-window)
  * adds to its loop's front end an iteration under its profile. */
 struct hazard;

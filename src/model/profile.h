@@ -52,6 +52,11 @@ struct profile {
 	 * iteration, in cycles (cost.c, fetch_cycles); 0: not measured, a whole
 	 * cycle (the front end fetches a window a cycle). */
 	double window_cycles;
+	/* What one window more costs an iteration a dependency chain bounds:
+	 * the part the chain does not hide (cost.c, iteration_cycles). 0:
+	 * hidden. Stores hide it (zen5's 4-store loop hid its line, bounds
+	 * stores on goldencove's EMR guest). */
+	double latency_window_cycles;
 	/* What a branch hazard costs an iteration, in cycles (cost.c,
 	 * branch_penalty): the branch or the first instruction of its fused
 	 * pair across the branch window (branch_cycles), or the pair's two

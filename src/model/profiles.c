@@ -37,19 +37,26 @@ static const struct profile profiles[] = {
 		      "a 64 B line 1.92x, the line between them 1.13x; the loop across a line 1.04x on a "
 		      "quiet KVM guest, 1.50x while its core was shared (every time 1.8x, the other vCPU "
 		      "compiling); across a 32 B fetch window no cost either way: only 64 B straddles "
-		      "count, and no loop buffer hides them. One line more costs an iteration 0.05 "
-		      "cycle, not 1: straddle place moved seed 000's 15 B loop (llvm-mca's steady "
-		      "state: 1.00 cycle) from offset 50 to 0 of its line in a program spending 92-95% "
-		      "there, three times: the loop 1.064x, 1.044x, 1.051x (tests/place/clear.c, "
-		      "quiet guest of family 6 model 0xa7 with AMX). A branch of the loop's fused pair "
-		      "across the line is a bubble of 0.8 cycle an iteration (EMR, model 207, straddle "
-		      "prove, 2026-12-02): seed 000's loop, its jne across the line, 1.81x (tests/place/"
-		      "clear.c), fe's with its decl across 1.81x (tests/place/bounds.c pair), the sweep's "
-		      "1.92x; a 3-cycle imul chain hides it (bounds.c pairchain: its controls with the "
-		      "decl whole ran as fast as with it across); the line between the pair's two "
-		      "instructions 0.1 cycle (1.06x-1.25x). The 0xa7 guest paid 1.05x for clear.c, its "
-		      "jne across the line as here: there the bubble was a line's price",
-	  .window_cycles = 0.05, .branch_cycles = 0.8, .split_cycles = 0.1 },
+		      "count, and no loop buffer hides them. One line more costs an iteration 0.35 "
+		      "cycle, not 1 (EMR, model 207, straddle prove and place, 2026-12-02, load 0.3-1, "
+		      "no steal): fe's 1-cycle loop (tests/place/bounds.c) moved from 56 of its line "
+		      "to 0 paid 1.30x, 1.36x, 1.40x, and at 54, every instruction whole, 1.42x; "
+		      "bounds wide's 5 lines where 4 would do 1.05x-1.08x. The 0xa7 guest with AMX "
+		      "paid 0.05 (seed 000's loop, tests/place/clear.c, 1.044x-1.064x three times). "
+		      "Behind a slower back end 0.2 cycle stays: bounds chain's 3-cycle imul chain "
+		      "1.064x, 1.066x, 1.069x, pairchain's 1.040x, 1.066x, 1.072x, chain at 60 (every "
+		      "instruction whole) 1.03x; bounds stores' 8 stores hid theirs (0.967x-0.998x, "
+		      "inconclusive three times). A branch of the loop's fused pair across the line "
+		      "adds a bubble of 0.45 cycle an iteration to the line's: seed 000's loop, its jne "
+		      "across the line, 1.81x and 1.75x (tests/place/clear.c), fe's with its decl "
+		      "across 1.81x and 1.89x (bounds pair), the sweep's 1.92x; cut's 186 B loop "
+		      "(coreutils 9.1) 8-9% faster with its 4 lines and the pair whole; a 3-cycle imul "
+		      "chain hides the bubble (bounds pairchain: its controls with the decl whole ran "
+		      "as fast as with it across); the line between the pair's two instructions 0.1 "
+		      "cycle (1.06x-1.25x). The 0xa7 guest paid 1.05x for clear.c, its jne across the "
+		      "line as here: there the bubble was a line's price",
+	  .window_cycles = 0.35, .latency_window_cycles = 0.2, .branch_cycles = 0.45,
+	  .split_cycles = 0.1 },
 	{ .name = "zen1", .arch = ARCH_X86_64, .cpus = "AMD family 17h models 00h-2Fh",
 	  .fetch = 16, .uop_window = 64, .line = 64,
 	  .evidence = "fetch 16 B, op cache 64 B lines: AMD SOG for family 17h 2.8; seed 000: -40% "

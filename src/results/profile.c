@@ -27,6 +27,9 @@ json_t *results_profile(const struct profile *p)
 		"evidence", p->evidence);
 	if (p->window_cycles > 0)       /* only where measured: older readers never saw it */
 		json_object_set_new(doc, "window_cycles", json_real(doc_three_places(p->window_cycles)));
+	if (p->latency_window_cycles > 0)
+		json_object_set_new(doc, "latency_window_cycles",
+				    json_real(doc_three_places(p->latency_window_cycles)));
 	if (p->branch_cycles > 0)
 		json_object_set_new(doc, "branch_cycles", json_real(doc_three_places(p->branch_cycles)));
 	if (p->split_cycles > 0)
@@ -255,6 +258,7 @@ static int read_profile(json_t *o, struct profile *p, struct err *e)
 	    get_uint_or(o, "stores_per_cycle", 64, 0, &p->stores_per_cycle, "profile", e) ||
 	    read_windows(json_object_get(o, "straddle_windows"), p, e) ||
 	    get_cycles(o, "window_cycles", &p->window_cycles, e) ||
+	    get_cycles(o, "latency_window_cycles", &p->latency_window_cycles, e) ||
 	    get_cycles(o, "branch_cycles", &p->branch_cycles, e) ||
 	    get_cycles(o, "split_cycles", &p->split_cycles, e))
 		return -1;

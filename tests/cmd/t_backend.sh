@@ -85,9 +85,14 @@ run "$STRADDLE" uarch goldencove
 WC=$("$STRADDLE" uarch --json | jq -r '.profiles[] | select(.name == "goldencove") | .window_cycles')
 expect_eq "uarch goldencove: what a window more costs, measured" "$(printf '%s\n' "$OUT" | grep '^a window more')" \
 	"a window more   $(printf '%.2f' "$WC") cycles an iteration (measured)"
+expect_eq "uarch goldencove: what of it a chain leaves, measured" \
+	"$(printf '%s\n' "$OUT" | grep '^behind a chain') $("$STRADDLE" uarch --json | jq -r '.profiles[] | select(.name == "goldencove") | .latency_window_cycles')" \
+	"behind a chain  0.20 cycles of it stay (measured) 0.2"
 run "$STRADDLE" uarch skylake
 expect_eq "uarch skylake: a window more, not measured" "$(printf '%s\n' "$OUT" | grep '^a window more')" \
 	"a window more   1 cycle an iteration (not measured: a window a cycle)"
+expect_eq "uarch skylake: behind a chain, not measured" "$(printf '%s\n' "$OUT" | grep '^behind a chain')" \
+	"behind a chain  hidden (not measured)"
 expect_eq "uarch skylake: the rule in words" "$(printf '%s\n' "$OUT" | grep '^branch rule')" \
 	"branch rule     jcc-erratum: branch or fused pair crossing or ending on 32"
 run "$STRADDLE" uarch zen5,skylake

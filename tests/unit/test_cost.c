@@ -11,6 +11,9 @@
 
 #include "model/model.h"
 
+/* a back end known only by its cycles (no chain, no stores) */
+#define CYCLES(c) (&(struct back_end){ .cycles = (c) })
+
 static void assert_near(double got, double want)
 {
 	assert_true(fabs(got - want) < 1e-9);
@@ -26,20 +29,20 @@ static void ratio_at_placements(void **state)
 
 	(void)state;
 	/* no back end known: two windows fetched against one */
-	assert_near(cost_ratio_at(zen1, 0x3a, 15, 0, &w), 2.0);
+	assert_near(cost_ratio_at(zen1, 0x3a, 15, CYCLES(0), &w), 2.0);
 	assert_int_equal(w, 16);
 	/* a back end of 1.5 cycles: 2 / 1.5 */
-	assert_near(cost_ratio_at(zen1, 0x3a, 15, 1.5, &w), 2.0 / 1.5);
+	assert_near(cost_ratio_at(zen1, 0x3a, 15, CYCLES(1.5), &w), 2.0 / 1.5);
 	/* 2 cycles or more hide it */
-	assert_near(cost_ratio_at(zen1, 0x3a, 15, 2.0, &w), 1.0);
+	assert_near(cost_ratio_at(zen1, 0x3a, 15, CYCLES(2.0), &w), 1.0);
 	assert_int_equal(w, 16);        /* it still straddles: the window is named */
 	/* at its best (the fix's .p2align 4): nothing to price */
-	assert_near(cost_ratio_at(zen1, 0x40, 15, 0, &w), 1.0);
+	assert_near(cost_ratio_at(zen1, 0x40, 15, CYCLES(0), &w), 1.0);
 	assert_int_equal(w, 0);
 	/* every offset of a line: 15 B straddles 16 B windows from offset 2
 	 * of each 16 on, and the line only from 0x32 */
 	for (uint64_t off = 0; off < 64; off++) {
-		double r = cost_ratio_at(zen1, 0x1000 + off, 15, 1.25, &w);
+		double r = cost_ratio_at(zen1, 0x1000 + off, 15, CYCLES(1.25), &w);
 		bool crosses16 = off % 16 > 1;
 
 		assert_near(r, crosses16 ? 2.0 / 1.25 : 1.0);
@@ -55,11 +58,33 @@ static void ratio_windows_of_profile(void **state)
 	unsigned w;
 
 	(void)state;
-	assert_near(cost_ratio_at(zen4, 0x401038, 34, 1.827, &w), 2.0 / 1.827);
+	assert_near(cost_ratio_at(zen4, 0x401038, 34, CYCLES(1.827), &w), 2.0 / 1.827);
 	assert_int_equal(w, 64);
 	/* a loop of 3 lines at best that touches 4 (0x30..0xc6) */
-	assert_near(cost_ratio_at(zen4, 0x30, 150, 0, &w), 4.0 / 3.0);
-	assert_near(cost_ratio_at(zen4, 0x30, 150, 3.5, &w), 4.0 / 3.5);
+	assert_near(cost_ratio_at(zen4, 0x30, 150, CYCLES(0), &w), 4.0 / 3.0);
+	assert_near(cost_ratio_at(zen4, 0x30, 150, CYCLES(3.5), &w), 4.0 / 3.5);
+}
+
+/* goldencove's EMR guest (its evidence): one line more costs a
+ * front-end-bound iteration 0.35 cycle, one a 3-cycle chain bounds 0.2,
+ * one 8 stores bound nothing. bounds.c's 35-byte loops at 56 of a line. */
+static void ratio_behind_the_back_end(void **state)
+{
+	const struct profile *gc = profile_named("goldencove");
+	struct back_end chain = { .cycles = 3, .mca_cycles = 3, .mca_throughput = 1 };
+	struct back_end stores = { .cycles = 4, .mca_cycles = 4, .mca_throughput = 4, .nstore = 8 };
+	unsigned w;
+
+	(void)state;
+	assert_near(cost_ratio_at(gc, 0x1338, 34, CYCLES(1), &w), 1.35);
+	assert_int_equal(w, 64);
+	assert_near(cost_ratio_at(gc, 0x1338, 35, &chain, &w), 3.2 / 3);
+	assert_near(cost_ratio_at(gc, 0x1438, 36, &stores, &w), 1.0);
+	/* at its best the chain pays nothing */
+	assert_near(cost_ratio_at(gc, 0x1340, 35, &chain, &w), 1.0);
+	/* a chain slower than its windows by far still pays the 0.2 */
+	chain.cycles = chain.mca_cycles = 9;
+	assert_near(cost_ratio_at(gc, 0x1338, 35, &chain, &w), 9.2 / 9);
 }
 
 static void bounds(void **state)
@@ -142,6 +167,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ratio_at_placements),
 		cmocka_unit_test(ratio_windows_of_profile),
+		cmocka_unit_test(ratio_behind_the_back_end),
 		cmocka_unit_test(bounds),
 		cmocka_unit_test(names),
 		cmocka_unit_test(one_loop_by_profile),
