@@ -247,6 +247,7 @@ static void print_text(const struct calibrate_cmd *c)
 	table_free(&t);
 	printf("back end: %s\n", c->fit.back_end_why);
 	printf("loop buffer: %s\n", c->fit.loop_buffer_why);
+	printf("a line more: %s\n", c->fit.window_why);
 	printf("profile: fetch %u, uop window %u, line %u; straddles:", p->fetch, p->uop_window,
 	       p->line);
 	for (size_t i = 0; i < nw; i++)

@@ -131,6 +131,7 @@ struct synth_spec {
 	uint32_t func_bytes;            /* 0, or the callee's size */
 	uint32_t func_offset;           /* the callee's entry mod 64 */
 	uint32_t stores;                /* with store: how many to the same address (0: 1) */
+	uint32_t chain;                 /* imuls in series an iteration (x86 only) */
 };
 
 struct synth_kernel {
@@ -139,6 +140,7 @@ struct synth_kernel {
 	uint8_t code[256];
 	uint32_t bytes, ninsn;          /* of the loop */
 	uint32_t nstore;                /* stores in the loop (a call's push counts) */
+	uint32_t nchain;                /* imuls in series: 3 cycles each */
 	uint32_t pair, branch;          /* from the loop's start: the fused pair, the branch */
 	uint32_t func_start, func_bytes;        /* the callee, from the kernel's start */
 };

@@ -110,6 +110,7 @@ struct test {
 	unsigned base_mask;     /* straddle: windows whose straddling counts as baseline */
 	unsigned excluded_cross, excluded_ends;   /* branch windows claimed: never baseline */
 	const struct profile *bound;    /* straddle: the back-end bound found, NULL none */
+	bool chains;                    /* the imul-chain experiments, which no rule pools */
 };
 
 /* Does the back-end bound (the fit's so far) hide x's straddles of w? */
@@ -218,6 +219,8 @@ static void add_group(const struct test *t, const struct calib_experiment *x, un
  * independently of each other and is left to the branch rules. */
 static bool applies(const struct test *t, const struct calib_experiment *x, unsigned min_ninsn)
 {
+	if ((x->chain != 0) != t->chains)
+		return false;
 	if (t->effect == EFFECT_ENTRY)
 		return x->entry && x->bytes <= t->window;
 	if (x->entry)
@@ -569,6 +572,91 @@ static void fit_back_end(const struct calib_experiment *xs, size_t nx, const str
 	describe_back_end(f, &w, &st, faster, partial, o);
 }
 
+/* ---- what a line more costs an iteration, in cycles (issue 26) ----
+ * Time is all calibrate measures, so the imul chain is the ruler: its
+ * iteration is 3 cycles a link wherever the front end keeps up (R_CHAIN,
+ * kernels/synth.c), and every experiment runs as many iterations a call,
+ * so a loop's cycles at its fastest placement are its floor over the
+ * chain's, times the chain's cycles (the call's own few cycles counted in
+ * both). A loop that paid for the line paid (ratio - 1) times those
+ * cycles; the chain's own ratio says what a line costs behind a chain. */
+#define CHAIN_LINK_CYCLES 3
+
+static double fastest_floor(const struct calib_experiment *x)
+{
+	double best = INFINITY;
+
+	for (size_t i = 0; i < x->npt; i++) {
+		double v = point_floor(&x->pt[i], -1);
+
+		best = v < best ? v : best;
+	}
+	return best;
+}
+
+/* x's placements across the line against those inside it (smaller
+ * windows in the baseline, a claimed branch rule's placements left out). */
+static void line_rule(const struct calib_experiment *x, const struct calib_fit *f,
+		      const struct calib_opts *o, struct calib_rule *r)
+{
+	unsigned i = MODEL_NWINDOWS - 1;
+	struct test t = { .effect = EFFECT_STRADDLE, .window = model_windows[i],
+			  .base_mask = (1u << i) - 1, .excluded_cross = f->cross_mask,
+			  .excluded_ends = f->ends_mask, .chains = x->chain != 0 };
+
+	fit_rule(&t, x, 1, 0, o, r);
+}
+
+/* Slower across the line beyond chance, the whole run and each half:
+ * a cost too small to claim a rule still has a size. */
+static bool significant(const struct calib_rule *r, const struct calib_opts *o)
+{
+	return r->tested && r->lo > 1 && r->p < o->alpha && r->half_p[0] < o->alpha &&
+	       r->half_p[1] < o->alpha;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void fit_window_cycles(const struct calib_experiment *xs, size_t nx,
+			      const struct calib_opts *o, struct calib_fit *f)
+{
+	const struct calib_experiment *ruler = NULL;
+	double *paid = xmalloc((nx ? nx : 1) * sizeof *paid), cycles;
+	struct calib_rule r, rc;
+	size_t n = 0;
+
+	for (size_t i = 0; i < nx && !ruler; i++)
+		ruler = xs[i].chain && !xs[i].entry ? &xs[i] : NULL;
+	if (!ruler) {
+		snprintf(f->window_why, sizeof f->window_why, "not measured (no imul chain)");
+		free(paid);
+		return;
+	}
+	cycles = CHAIN_LINK_CYCLES * ruler->chain;
+	for (size_t i = 0; i < nx; i++) {
+		if (xs[i].entry || xs[i].chain)
+			continue;
+		line_rule(&xs[i], f, o, &r);
+		if (r.claimed)
+			paid[n++] = (r.ratio - 1) * cycles * fastest_floor(&xs[i]) /
+				    fastest_floor(ruler);
+	}
+	qsort(paid, n, sizeof *paid, by_value);
+	f->window_cycles = n ? (n % 2 ? paid[n / 2] : (paid[n / 2 - 1] + paid[n / 2]) / 2) : 0;
+	line_rule(ruler, f, o, &rc);
+	f->latency_window_cycles = significant(&rc, o) ? (rc.ratio - 1) * cycles : 0;
+	snprintf(f->window_why, sizeof f->window_why, "%.2f cycle an iteration (the median of %zu "
+		 "loops that paid, in %u-cycle imul chains); behind the chain %.2f (%s: %.3fx "
+		 "[%.3f, %.3f])", f->window_cycles, n, (unsigned)cycles, f->latency_window_cycles,
+		 ruler->name, rc.ratio, rc.lo, rc.hi);
+	free(paid);
+}
+
 void calib_fit(const struct calib_experiment *xs, size_t nx, const struct calib_opts *o,
 	       struct calib_fit *f)
 {
@@ -622,6 +710,8 @@ void calib_fit(const struct calib_experiment *xs, size_t nx, const struct calib_
 		if (r->claimed)
 			entry_mask |= 1u << i;
 	}
+	/* 5. what a line costs, in cycles */
+	fit_window_cycles(xs, nx, o, f);
 }
 
 const char *calib_effect_name(enum calib_effect e)

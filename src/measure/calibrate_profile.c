@@ -47,7 +47,8 @@ void calib_profile(const struct calib_fit *f, const struct profile *base, const 
 		.fetch = base->fetch, .uop_window = base->uop_window, .line = base->line,
 		.evidence = st->evidence, .straddle_measured = true,
 		.loop_buffer = f->loop_buffer_claimed ? f->loop_buffer : 0,
-		.issue_width = f->issue_width, .stores_per_cycle = f->stores_per_cycle };
+		.issue_width = f->issue_width, .stores_per_cycle = f->stores_per_cycle,
+		.window_cycles = f->window_cycles, .latency_window_cycles = f->latency_window_cycles };
 	for (size_t i = 0; i < MODEL_NWINDOWS; i++)
 		if (f->straddle_mask & (1u << i))
 			out->straddle_windows[nw++] = model_windows[i];
@@ -68,6 +69,7 @@ void calib_profile(const struct calib_fit *f, const struct profile *base, const 
 		       "crossing one does not: no profile rule says that, not modelled");
 	append(st->evidence, sizeof st->evidence, "; back end hides a straddle: %s",
 	       f->back_end_why);
+	append(st->evidence, sizeof st->evidence, "; a line more: %s", f->window_why);
 	append(st->evidence, sizeof st->evidence, "; loop buffer: %s; fetch %u, uop window %u, "
 	       "line %u: the %s profile's (manuals)", f->loop_buffer_why, base->fetch,
 	       base->uop_window, base->line, base->name);

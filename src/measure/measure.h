@@ -264,6 +264,7 @@ struct calib_experiment {
 	bool entry;                     /* the callee's entry moves, not a loop */
 	uint32_t bytes, ninsn;          /* the loop's, or (entry) the callee's bytes */
 	uint32_t nstore;                /* the loop's stores */
+	uint32_t chain;                 /* imuls in series: 3 cycles an iteration each */
 	uint32_t pair, branch, end;     /* the back edge, from the loop's start */
 	struct calib_point pt[CALIB_SPAN];
 	size_t npt;
@@ -309,6 +310,11 @@ struct calib_fit {
 	 * is the largest of the range */
 	unsigned issue_width_least, stores_least;
 	char back_end_why[400];
+	/* what one line more costs an iteration, in cycles: where the front
+	 * end decides, and behind the imul chain (0: hidden, or not
+	 * measured); the chain's 3 cycles are the ruler (calibrate_fit.c) */
+	double window_cycles, latency_window_cycles;
+	char window_why[240];
 };
 
 struct calib_opts {

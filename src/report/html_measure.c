@@ -366,6 +366,8 @@ static void calibrate_rules(FILE *out, const struct calib_doc *c)
 	if (c->has_back_end)
 		html_textf(out, "Back end hides a straddle: %s. ", text_or(c->back_end_why, ""));
 	html_textf(out, "Loop buffer: %s.", text_or(c->loop_buffer_why, ""));
+	if (c->window_why)
+		html_textf(out, " A line more: %s.", c->window_why);
 	fputs("</p>\n", out);
 }
 

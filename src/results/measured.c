@@ -173,6 +173,8 @@ void results_calib_doc(const json_t *doc, struct calib_doc *c)
 		c->back_end_why = doc_str(json_object_get(doc, "back_end"), "why");
 	c->has_back_end = json_object_get(doc, "back_end") != NULL;
 	c->loop_buffer_why = doc_str(json_object_get(doc, "loop_buffer"), "why");
+	if (json_object_get(doc, "window"))
+		c->window_why = doc_str(json_object_get(doc, "window"), "why");
 }
 
 void results_calib_doc_free(struct calib_doc *c)

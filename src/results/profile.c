@@ -103,6 +103,8 @@ static json_t *experiment_json(const struct calib_experiment *x)
 	/* the machine while it ran (results_state's fields) */
 	if (x->has_state)
 		json_object_set_new(j, "state", results_state(&x->state));
+	if (x->chain)           /* only chains: older readers never saw it */
+		json_object_set_new(j, "chain", json_integer(x->chain));
 	return j;
 }
 
@@ -161,6 +163,9 @@ json_t *results_calibration(json_t *head, const struct profile *p, const struct 
 		"issue_width_range", (int)f->issue_width_least, (int)f->issue_width,
 		"stores_per_cycle_range", (int)f->stores_least, (int)f->stores_per_cycle, "why",
 		f->back_end_why));
+	json_object_set_new(head, "window", json_pack("{s:f, s:f, s:s}", "cycles",
+		doc_three_places(f->window_cycles), "latency_cycles",
+		doc_three_places(f->latency_window_cycles), "why", f->window_why));
 	json_object_set_new(head, "experiments", exps);
 	return head;
 }
@@ -411,7 +416,8 @@ static int read_experiment(json_t *o, struct calib_experiment *x, struct err *e)
 	 * one, and said so in "what" */
 	const char *what = json_string_value(json_object_get(o, "what"));
 	if (get_uint_or(o, "nstore", 128, what && strstr(what, " store,") ? 1 : 0, &x->nstore,
-			name, e))
+			name, e) ||
+	    get_uint_or(o, "chain", 16, 0, &x->chain, name, e))
 		return -1;
 	snprintf(x->name, sizeof x->name, "%s", name);
 	x->entry = json_is_true(json_object_get(o, "entry"));

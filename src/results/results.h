@@ -529,6 +529,7 @@ struct calib_doc {
 	size_t nx;
 	bool has_back_end;              /* a file from before the bound has none */
 	const char *back_end_why, *loop_buffer_why;
+	const char *window_why;         /* NULL in files from before cycles were measured */
 };
 
 /* Of a document results_file_of (sweep, place) or results_calibration_of

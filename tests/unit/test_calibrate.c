@@ -405,6 +405,71 @@ static void recorded_zen5_back_end(void **state)
 	calib_free(x, n);
 }
 
+/* Goldencove's EMR guest (issue 26), in cycles a call: one line more
+ * costs a 1-cycle loop 0.35 cycle, the 3-cycle imul chain 0.2. */
+static double emr_cost(const struct calib_experiment *x, uint32_t pos, int half)
+{
+	bool across = straddles(x, pos, 64);
+
+	if (strncmp(x->name, "chain", 5) == 0)  /* made before its .chain is set */
+		return across ? 3.2 : 3.0;
+	return across ? 1.35 : 1.0;
+}
+
+/* ... a chain that hides its line */
+static double hidden_cost(const struct calib_experiment *x, uint32_t pos, int half)
+{
+	return strncmp(x->name, "chain", 5) == 0 ? 3.0 : emr_cost(x, pos, half);
+}
+
+static void fit_with_chain(double (*cost)(const struct calib_experiment *, uint32_t, int),
+			   struct calib_fit *f, struct profile *p, struct calib_profile_text *t)
+{
+	struct calib_experiment *x = calloc(4, sizeof *x);
+
+	make_loop(&x[0], "store-imm-15", 15, 4, cost);
+	make_loop(&x[1], "nop-24", 24, 6, cost);
+	make_loop(&x[2], "nop-40", 40, 12, cost);
+	make_loop(&x[3], "chain-imul-36", 36, 7, cost);
+	x[3].chain = 1;
+	calib_fit(x, 4, &opts, f);
+	calib_profile(f, profile_named("zen5"), "test cpu", t, p);
+	calib_free(x, 4);
+}
+
+/* The chain's 3 cycles are the ruler: the front-end loops' floors are a
+ * third of its, so their 1.35x is 0.35 cycle; the chain's own 1.067x is
+ * 0.2. No rule pools the chain: the line's ratio stays the 1.35x of the
+ * loops that paid it. */
+static void line_cycles(void **state)
+{
+	struct calib_fit f;
+	struct profile p;
+	struct calib_profile_text t;
+
+	(void)state;
+	fit_with_chain(emr_cost, &f, &p, &t);
+	assert_true(fabs(f.window_cycles - 0.35) < 0.005);
+	assert_true(fabs(f.latency_window_cycles - 0.2) < 0.005);
+	assert_true(fabs(p.window_cycles - 0.35) < 0.005);
+	assert_true(fabs(p.latency_window_cycles - 0.2) < 0.005);
+	assert_true(fabs(rule(&f, EFFECT_STRADDLE, 64)->ratio - 1.35) < 0.01);
+	assert_string_equal(rule(&f, EFFECT_STRADDLE, 64)->experiment, "store-imm-15");
+	assert_non_null(strstr(f.window_why, "0.35 cycle an iteration (the median of 3 loops that "
+			       "paid, in 3-cycle imul chains); behind the chain 0.20 "
+			       "(chain-imul-36: 1.067x ["));
+	assert_non_null(strstr(t.evidence, "; a line more: 0.35 cycle"));
+	/* a chain that hides the line leaves 0 behind it */
+	fit_with_chain(hidden_cost, &f, &p, &t);
+	assert_true(fabs(f.window_cycles - 0.35) < 0.005);
+	assert_true(f.latency_window_cycles == 0);
+	assert_non_null(strstr(f.window_why, "behind the chain 0.00 (chain-imul-36: 1.000x"));
+	/* no chain: nothing to measure cycles by */
+	fit_loops(line_cost, &f, &p, &t);
+	assert_string_equal(f.window_why, "not measured (no imul chain)");
+	assert_true(p.window_cycles == 0 && p.latency_window_cycles == 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -415,6 +480,7 @@ int main(void)
 		cmocka_unit_test(back_end_bound),
 		cmocka_unit_test(recorded_zen5),
 		cmocka_unit_test(recorded_zen5_back_end),
+		cmocka_unit_test(line_cycles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

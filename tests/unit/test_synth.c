@@ -49,7 +49,7 @@ static void x86_store_imm_is_seed_000(void **state)
 {
 	static const uint8_t loop[15] = { 0x48, 0xc7, 0x07, 0, 0, 0, 0, 0x48, 0x83, 0xc7, 0x08,
 					  0xff, 0xc9, 0x75, 0xf1 };
-	struct synth_spec sp = { "imm15", ARCH_X86_64, 15, true, true, true, 0, 0, 0, 0 };
+	struct synth_spec sp = { "imm15", ARCH_X86_64, 15, true, true, true, 0, 0, 0, 0, 0 };
 	struct synth_kernel s;
 	struct err e;
 
@@ -68,7 +68,7 @@ static void x86_store_reg_is_seed_000(void **state)
 {
 	static const uint8_t loop[10] = { 0x48, 0x89, 0x07, 0x4c, 0x01, 0xc7, 0xff, 0xc9,
 					  0x75, 0xf6 };
-	struct synth_spec sp = { "reg10", ARCH_X86_64, 10, true, false, true, 0, 0, 0, 0 };
+	struct synth_spec sp = { "reg10", ARCH_X86_64, 10, true, false, true, 0, 0, 0, 0, 0 };
 	struct synth_kernel s;
 	struct err e;
 
@@ -84,7 +84,7 @@ static void x86_store_loops(void **state)
 	static const uint8_t loop[24] = { 0x48, 0x89, 0x07, 0x48, 0x89, 0x07, 0x48, 0x89, 0x07,
 					  0x48, 0x89, 0x07, 0x4c, 0x01, 0xc7,
 					  0x0f, 0x1f, 0x44, 0x00, 0x00, 0xff, 0xc9, 0x75, 0xe8 };
-	struct synth_spec sp = { "st4", ARCH_X86_64, 24, true, false, true, 0, 0, 0, 4 };
+	struct synth_spec sp = { "st4", ARCH_X86_64, 24, true, false, true, 0, 0, 0, 4, 0 };
 	struct synth_kernel s;
 	struct err e;
 
@@ -98,9 +98,9 @@ static void x86_nop_loops(void **state)
 {
 	struct synth_kernel s;
 	struct err e;
-	struct synth_spec unfused = { "nop16u", ARCH_X86_64, 16, false, false, false, 4, 0, 0, 0 };
-	struct synth_spec big = { "nop128", ARCH_X86_64, 128, false, false, true, 8, 0, 0, 0 };
-	struct synth_spec ones = { "nop40x1", ARCH_X86_64, 40, false, false, true, 1, 0, 0, 0 };
+	struct synth_spec unfused = { "nop16u", ARCH_X86_64, 16, false, false, false, 4, 0, 0, 0, 0 };
+	struct synth_spec big = { "nop128", ARCH_X86_64, 128, false, false, true, 8, 0, 0, 0, 0 };
+	struct synth_spec ones = { "nop40x1", ARCH_X86_64, 40, false, false, true, 1, 0, 0, 0, 0 };
 
 	/* 16 = 11 bytes of nops (4+4+3) + dec + nop + jnz */
 	assert_int_equal(synth_build(&unfused, &s, &e), 0);
@@ -122,7 +122,7 @@ static void x86_nop_loops(void **state)
 /* The callee two lines after the caller's loop, at func_offset of a line. */
 static void x86_call_entry(void **state)
 {
-	struct synth_spec sp = { "call", ARCH_X86_64, 9, false, false, true, 8, 24, 50, 0 };
+	struct synth_spec sp = { "call", ARCH_X86_64, 9, false, false, true, 8, 24, 50, 0, 0 };
 	struct synth_kernel s;
 	struct decoder *d = decoder_new(ARCH_X86_64);
 	struct insn call;
@@ -140,11 +140,30 @@ static void x86_call_entry(void **state)
 	check_loop(&s, ARCH_X86_64, 3, true);
 }
 
+/* A 3-cycle imul chain: imul %r9,%r9 first, nops, the fused pair; none
+ * on AArch64 (no latency every core shares). */
+static void x86_chain_loop(void **state)
+{
+	static const uint8_t imul[4] = { 0x4d, 0x0f, 0xaf, 0xc9 };
+	struct synth_spec sp = { "chain", ARCH_X86_64, 36, false, false, true, 8, 0, 0, 0, 1 };
+	struct synth_kernel s;
+	struct err e;
+
+	assert_int_equal(synth_build(&sp, &s, &e), 0);
+	assert_memory_equal(s.code + s.k.loop_start, imul, 4);
+	assert_int_equal(s.nchain, 1);
+	assert_int_equal(s.bytes, 36);
+	check_loop(&s, ARCH_X86_64, 7, true);   /* imul, 8+8+8+4 B of nops, decl, jnz */
+	sp.arch = ARCH_AARCH64;
+	assert_int_equal(synth_build(&sp, &s, &e), -1);
+	assert_string_equal(e.msg, "chain: no dependency-chain form on aarch64");
+}
+
 /* AArch64 from the same table shape: str, subs, b.ne. */
 static void arm64_loops(void **state)
 {
-	struct synth_spec st = { "str12", ARCH_AARCH64, 12, true, false, true, 0, 0, 0, 0 };
-	struct synth_spec call = { "call", ARCH_AARCH64, 12, false, false, true, 0, 16, 8, 0 };
+	struct synth_spec st = { "str12", ARCH_AARCH64, 12, true, false, true, 0, 0, 0, 0, 0 };
+	struct synth_spec call = { "call", ARCH_AARCH64, 12, false, false, true, 0, 16, 8, 0, 0 };
 	struct synth_kernel s;
 	struct err e;
 
@@ -201,11 +220,12 @@ static void calibrate_specs_build(void **state)
 static void x86_runs_placed(void **state)
 {
 	static const struct synth_spec specs[] = {
-		{ "imm15", ARCH_X86_64, 15, true, true, true, 0, 0, 0, 0 },
-		{ "reg10", ARCH_X86_64, 10, true, false, true, 0, 0, 0, 0 },
-		{ "st8", ARCH_X86_64, 32, true, false, true, 0, 0, 0, 8 },
-		{ "nop40", ARCH_X86_64, 40, false, false, false, 8, 0, 0, 0 },
-		{ "call", ARCH_X86_64, 9, false, false, true, 8, 24, 61, 0 },
+		{ "imm15", ARCH_X86_64, 15, true, true, true, 0, 0, 0, 0, 0 },
+		{ "reg10", ARCH_X86_64, 10, true, false, true, 0, 0, 0, 0, 0 },
+		{ "st8", ARCH_X86_64, 32, true, false, true, 0, 0, 0, 8, 0 },
+		{ "nop40", ARCH_X86_64, 40, false, false, false, 8, 0, 0, 0, 0 },
+		{ "call", ARCH_X86_64, 9, false, false, true, 8, 24, 61, 0, 0 },
+		{ "chain", ARCH_X86_64, 36, false, false, true, 8, 0, 0, 0, 1 },
 	};
 	uint8_t buf[256];
 
@@ -236,6 +256,7 @@ int main(void)
 		cmocka_unit_test(calibrate_specs_build),
 		cmocka_unit_test(x86_nop_loops),
 		cmocka_unit_test(x86_call_entry),
+		cmocka_unit_test(x86_chain_loop),
 		cmocka_unit_test(arm64_loops),
 #if defined(__x86_64__)
 		cmocka_unit_test(x86_runs_placed),
