@@ -135,6 +135,10 @@ static int parse_options(struct prove_cmd *c, int argc, char **argv)
 static char self_exe[PATH_MAX];
 static char cleanup_paths[PROVE_MAX + 2][PATH_MAX + 32];     /* for a signal: files, then the directory */
 static volatile sig_atomic_t ncleanup;
+/* The step running, for a signal to end too: a prove sent SIGINT alone
+ * (not its terminal's process group) left its place running 2 minutes
+ * into a directory it had removed. */
+static volatile sig_atomic_t step_pid;
 
 /* This binary's command args[] with its standard input /dev/null and its
  * standard output on our standard error (progress; ours is the table), or
@@ -156,9 +160,13 @@ static int run_self(char *const *args, bool quiet)
 		execv(self_exe, args);
 		_exit(127);
 	}
+	step_pid = pid;
 	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			step_pid = 0;
 			return -1;
+		}
+	step_pid = 0;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
@@ -534,6 +542,12 @@ static void remove_dir(void)
 
 static void on_signal(int sig)
 {
+	pid_t pid = (pid_t)step_pid;
+
+	if (pid > 0) {          /* the step removes its own temporary files */
+		kill(pid, sig);
+		waitpid(pid, NULL, 0);
+	}
 	remove_dir();
 	signal(sig, SIG_DFL);
 	raise(sig);

@@ -116,3 +116,23 @@ prove_err "--min-share" "straddle: --min-share: '2' is not from 0.01% to 100%" \
 prove_err "-o in a missing directory" \
 	"straddle: $TMP/no/such.json: its directory $TMP/no does not exist" \
 	-o "$TMP/no/such.json" -- true
+
+# SIGINT to prove alone (not its terminal's process group) ends the step
+# it runs too: no place left running into the directory removed
+mkdir -p "$TMP/sigd"
+TMPDIR=$TMP/sigd "$STRADDLE" prove --uarch goldencove --runs 200 --time 600 --top 1 \
+	-o "$TMP/sig.json" -- "$P/clear" 3000000 >/dev/null 2>"$TMP/sig.err" &
+pid=$!
+tries=0
+until [ -n "$(ps -o pid= --ppid $pid)" ] && grep -q "placing" "$TMP/sig.err" || [ $tries -ge 600 ]; do
+	sleep 0.1
+	tries=$((tries + 1))
+done
+kid=$(ps -o pid= --ppid $pid | tr -d ' ')
+kill -INT $pid
+wait $pid
+rc=$?
+expect_eq "prove interrupted: reached place" "$([ $tries -lt 600 ] && [ -n "$kid" ] && echo yes)" yes
+expect_eq "prove interrupted: dies of SIGINT" "$rc" 130
+expect_eq "prove interrupted: its place ended too" "$([ -d "/proc/$kid" ] && echo running)" ""
+expect_eq "prove interrupted: its directory removed, no result" "$(ls -A "$TMP/sigd") $(ls "$TMP" | grep -c '^sig.json')" " 0"
