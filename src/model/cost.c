@@ -47,17 +47,23 @@ static double fed_width(const struct back_end *b)
 
 /* The front end's cycles an iteration where the profile measured what a
  * window more costs: the best placement's windows or the instructions at
- * the width it feeds, whichever is more, and the windows more on top. A
- * wide loop's width does not hide its line: cut's 186-byte loop (coreutils
- * 9.1, 5.33 cycles at the width, 4 lines where 3 would do) paid 8-12% for
- * its fourth line besides its branch's bubble (doc/prove.md). Unmeasured:
- * a window a cycle, max(touched, width). */
+ * the model's dispatch width, whichever is more, and the windows more on
+ * top. That width does not hide a line: cut's 186-byte loop (coreutils
+ * 9.1, 5.33 cycles at it, 4 lines where 3 would do) paid 8-12% for its
+ * fourth line besides its branch's bubble (doc/prove.md). An issue width
+ * calibrate measured is the rate that hides one (zen5: 20 nops, 2 cycles
+ * at its 10, did not pay). Unmeasured: a window a cycle, max(touched,
+ * width). */
 static double front_cycles(const struct profile *p, double best, double touched,
 			   const struct back_end *b)
 {
+	double extra = (touched - best) * p->window_cycles;
+
 	if (p->window_cycles <= 0)
 		return larger(touched, fed_width(b));
-	return larger(best, fed_width(b)) + (touched - best) * p->window_cycles;
+	if (b->issue > 0)
+		return larger(best + extra, b->issue);
+	return larger(best, b->dispatch) + extra;
 }
 
 /* An iteration's cycles with `touched` windows to fetch where its best
