@@ -615,13 +615,6 @@ static bool significant(const struct calib_rule *r, const struct calib_opts *o)
 	       r->half_p[1] < o->alpha;
 }
 
-static int by_value(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static void fit_window_cycles(const struct calib_experiment *xs, size_t nx,
 			      const struct calib_opts *o, struct calib_fit *f)
 {
@@ -646,8 +639,7 @@ static void fit_window_cycles(const struct calib_experiment *xs, size_t nx,
 			paid[n++] = (r.ratio - 1) * cycles * fastest_floor(&xs[i]) /
 				    fastest_floor(ruler);
 	}
-	qsort(paid, n, sizeof *paid, by_value);
-	f->window_cycles = n ? (n % 2 ? paid[n / 2] : (paid[n / 2 - 1] + paid[n / 2]) / 2) : 0;
+	f->window_cycles = n ? stats_median_select(paid, n) : 0;
 	line_rule(ruler, f, o, &rc);
 	f->latency_window_cycles = significant(&rc, o) ? (rc.ratio - 1) * cycles : 0;
 	snprintf(f->window_why, sizeof f->window_why, "%.2f cycle an iteration (the median of %zu "
