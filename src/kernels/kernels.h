@@ -134,6 +134,9 @@ struct synth_spec {
 	uint32_t chain;                 /* imuls in series an iteration (x86 only) */
 };
 
+/* A link's latency (imul %r9,%r9, synth.c's R_CHAIN): calibrate's ruler */
+#define SYNTH_CHAIN_LINK_CYCLES 3
+
 struct synth_kernel {
 	struct kernel k;                /* what the arena and the sweep use */
 	char name[48];

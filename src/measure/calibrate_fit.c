@@ -580,8 +580,6 @@ static void fit_back_end(const struct calib_experiment *xs, size_t nx, const str
  * chain's, times the chain's cycles (the call's own few cycles counted in
  * both). A loop that paid for the line paid (ratio - 1) times those
  * cycles; the chain's own ratio says what a line costs behind a chain. */
-#define CHAIN_LINK_CYCLES 3
-
 static double fastest_floor(const struct calib_experiment *x)
 {
 	double best = INFINITY;
@@ -630,7 +628,7 @@ static void fit_window_cycles(const struct calib_experiment *xs, size_t nx,
 		free(paid);
 		return;
 	}
-	cycles = CHAIN_LINK_CYCLES * ruler->chain;
+	cycles = SYNTH_CHAIN_LINK_CYCLES * ruler->chain;
 	for (size_t i = 0; i < nx; i++) {
 		if (xs[i].entry || xs[i].chain)
 			continue;

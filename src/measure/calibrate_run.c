@@ -92,16 +92,17 @@ static void describe(struct calib_experiment *x, const struct synth_spec *sp,
 		snprintf(x->what, sizeof x->what, "a %u-byte function called from a %u-byte loop, "
 			 "its entry at each offset of a line", s->func_bytes, s->bytes);
 	else {
-		char stores[32] = "";
+		char work[32] = "";
 
 		if (s->nstore > 1)
-			snprintf(stores, sizeof stores, "%u stores, ", s->nstore);
+			snprintf(work, sizeof work, "%u stores, ", s->nstore);
 		else if (sp->store)
-			snprintf(stores, sizeof stores, "%s store, ", sp->imm ? "immediate" : "register");
+			snprintf(work, sizeof work, "%s store, ", sp->imm ? "immediate" : "register");
 		if (s->nchain)
-			snprintf(stores, sizeof stores, "a %u-cycle imul chain, ", 3 * s->nchain);
+			snprintf(work, sizeof work, "a %u-cycle imul chain, ",
+				 SYNTH_CHAIN_LINK_CYCLES * s->nchain);
 		snprintf(x->what, sizeof x->what, "%u-byte loop, %u instructions, %s%s", s->bytes,
-			 s->ninsn, stores, sp->fused ? "fused back edge" : "count and branch apart");
+			 s->ninsn, work, sp->fused ? "fused back edge" : "count and branch apart");
 	}
 }
 

@@ -38,6 +38,14 @@ static double behind_chain(const struct profile *p, const struct back_end *b)
 	return cost_bound_of(b, 0) == COST_LATENCY ? p->latency_window_cycles : 0;
 }
 
+/* The back end's cycles an iteration and what its chain leaves of the
+ * windows more: the least the iteration takes today. */
+static double chain_cycles(const struct profile *p, double best, double touched,
+			   const struct back_end *b)
+{
+	return b->cycles + (touched - best) * behind_chain(p, b);
+}
+
 /* The width the front end feeds: the instructions at the issue width
  * (the profile's, else the model's dispatch width), 0 unknown. */
 static double fed_width(const struct back_end *b)
@@ -84,11 +92,10 @@ static double iteration_cycles(const struct profile *p, double best, double touc
 	double base = larger(best, b->cycles), room = touched - base;
 	double extra = p->window_cycles > 0 ? (touched - best) * p->window_cycles : room;
 	double fetch = base + (room > 0 ? (extra < room ? extra : room) : 0);
-	double chain = b->cycles + (touched - best) * behind_chain(p, b);
 
 	if (p->window_cycles > 0)
 		fetch = larger(fetch, front_cycles(p, best, touched, b));
-	return larger(fetch, chain);
+	return larger(fetch, chain_cycles(p, best, touched, b));
 }
 
 /* The largest over p's straddle windows of max(touched, be) / max(best,
@@ -204,8 +211,8 @@ static double branch_penalty(const struct scan_result *r, const struct loop_repo
 static double front_ratio(const struct profile *p, double best, double touched,
 			  const struct back_end *b, double penalty)
 {
-	double behind = b->cycles + (touched - best) * behind_chain(p, b);
-	double today = larger(front_cycles(p, best, touched, b) + penalty, behind);
+	double today = larger(front_cycles(p, best, touched, b) + penalty,
+			      chain_cycles(p, best, touched, b));
 
 	return today / larger(best, b->cycles);
 }
@@ -503,11 +510,15 @@ static bool needs_simulation(const struct pricing *c, const struct loop_report *
 
 		if (!c->cpu[k] || (z->rule != RULE_LOOP_STRADDLES && !is_branch_rule(z->rule)))
 			continue;
+		/* a straddle's bound; an outer loop's straddle is priced at 1 */
+		if (z->rule == RULE_LOOP_STRADDLES &&
+		    ((!c->o->cost_exact && z->profile->window_cycles > 0) || !l->innermost))
+			continue;
 		back_end_of(c, (size_t)(l - r->loop), k, &b);
-		/* A bubble of 0.8 cycle is above the 10% shortcut on most loops: a
-		 * whole-file scan that simulated for it took 3.0x its time without
-		 * llvm-mca on libLLVM-14 (make bench-scan, goldencove; 1.08x
-		 * without). There its price is the width's bound ("<="); prove's
+		/* A bubble (0.8 cycle then) is above the 10% shortcut on most
+		 * loops: a whole-file scan that simulated for it took 3.0x its
+		 * time without llvm-mca on libLLVM-14 (make bench-scan,
+		 * goldencove; 1.08x without). There its price is the width's bound ("<="); prove's
 		 * few hot files (cost_exact) are simulated. */
 		if (is_branch_rule(z->rule)) {
 			/* the simulation's cycles are never fewer: it can only hide */
@@ -516,8 +527,6 @@ static bool needs_simulation(const struct pricing *c, const struct loop_report *
 				return true;
 			continue;
 		}
-		if ((!c->o->cost_exact && z->profile->window_cycles > 0) || !l->innermost)
-			continue;       /* a bound; an outer loop's straddle is priced at 1 */
 		double best = windows_best(l->bytes, z->window);
 		double more = iteration_cycles(z->profile, best, best + 1, &b);
 		double base = larger(best, b.cycles), ratio = more / base;
@@ -776,7 +785,7 @@ static void price_loop(struct pricing *c, size_t i)
 		lc.front_end_best = w ? (float)windows_best(l->bytes, w) : 0;
 		/* a slowdown no more than the windows' part a chain keeps is
 		 * the chain's: bounds.c's chain reads 1.067x latency */
-		chain = w ? (b.cycles + (lc.front_end - lc.front_end_best) * behind_chain(p, &b)) /
+		chain = w ? chain_cycles(p, lc.front_end_best, lc.front_end, &b) /
 			    larger(lc.front_end_best, b.cycles) : 1;
 		lc.bound = in_loop_buffer_report(p, l) ? COST_LOOP_BUFFER :
 			   !w && !penalty ? COST_AT_BEST :

@@ -121,18 +121,34 @@ static unsigned claimed(const struct calib_fit *f)
 	return n;
 }
 
-static void fit_loops(double (*cost)(const struct calib_experiment *, uint32_t, int),
-		      struct calib_fit *f, struct profile *p, struct calib_profile_text *t)
+/* Four loops (the last an imul chain when `chain`), fitted and made a
+ * profile over the built-in `base`. */
+struct loop_row {
+	const char *name;
+	uint32_t bytes, ninsn;
+};
+
+static void fit_four(const struct loop_row rows[4], bool chain, const char *base,
+		     double (*cost)(const struct calib_experiment *, uint32_t, int),
+		     struct calib_fit *f, struct profile *p, struct calib_profile_text *t)
 {
 	struct calib_experiment *x = calloc(4, sizeof *x);
 
-	make_loop(&x[0], "store-imm-15", 15, 4, cost);
-	make_loop(&x[1], "store-reg-10", 10, 4, cost);
-	make_loop(&x[2], "nop-24", 24, 6, cost);
-	make_loop(&x[3], "nop-40", 40, 12, cost);
+	for (size_t i = 0; i < 4; i++)
+		make_loop(&x[i], rows[i].name, rows[i].bytes, rows[i].ninsn, cost);
+	x[3].chain = chain;
 	calib_fit(x, 4, &opts, f);
-	calib_profile(f, profile_named("zen4"), "test cpu", t, p);
+	calib_profile(f, profile_named(base), "test cpu", t, p);
 	calib_free(x, 4);
+}
+
+static void fit_loops(double (*cost)(const struct calib_experiment *, uint32_t, int),
+		      struct calib_fit *f, struct profile *p, struct calib_profile_text *t)
+{
+	static const struct loop_row rows[4] = { { "store-imm-15", 15, 4 },
+		{ "store-reg-10", 10, 4 }, { "nop-24", 24, 6 }, { "nop-40", 40, 12 } };
+
+	fit_four(rows, false, "zen4", cost, f, p, t);
 }
 
 static void line_straddle_found(void **state)
@@ -425,16 +441,10 @@ static double hidden_cost(const struct calib_experiment *x, uint32_t pos, int ha
 static void fit_with_chain(double (*cost)(const struct calib_experiment *, uint32_t, int),
 			   struct calib_fit *f, struct profile *p, struct calib_profile_text *t)
 {
-	struct calib_experiment *x = calloc(4, sizeof *x);
+	static const struct loop_row rows[4] = { { "store-imm-15", 15, 4 }, { "nop-24", 24, 6 },
+		{ "nop-40", 40, 12 }, { "chain-imul-36", 36, 7 } };
 
-	make_loop(&x[0], "store-imm-15", 15, 4, cost);
-	make_loop(&x[1], "nop-24", 24, 6, cost);
-	make_loop(&x[2], "nop-40", 40, 12, cost);
-	make_loop(&x[3], "chain-imul-36", 36, 7, cost);
-	x[3].chain = 1;
-	calib_fit(x, 4, &opts, f);
-	calib_profile(f, profile_named("zen5"), "test cpu", t, p);
-	calib_free(x, 4);
+	fit_four(rows, true, "zen5", cost, f, p, t);
 }
 
 /* The chain's 3 cycles are the ruler: the front-end loops' floors are a
