@@ -54,3 +54,9 @@ bench-place: $(B)/straddle $(B)/libstraddle-place.so
 	@sh bench/place.sh $(B)
 
 bench: bench-place
+
+# The in-process back end (src/sched/) against llvm-mca's simulation of
+# the same instructions: make bench-sched (bench/sched.sh).
+$(B)/bench/sched_agree: bench/sched_agree.c $(B)/libstraddle.a $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(DEFS) $(CFLAGS) -Isrc -o $@ $< $(B)/libstraddle.a $(LIBS)

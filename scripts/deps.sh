@@ -7,11 +7,13 @@
 # text with, so a screenshot is the same on every machine.
 # llvm (LLVM 14) and llvm-19: llvm-mca-14 and llvm-mca-19, the cost model's
 # back end (scan); the tests pin llvm-mca-14, 19 knows znver5 and SPR.
+# llvm-19-dev and g++: libstraddle-sched.so, the in-process back end
+# (src/sched/llvm.cpp), built against LLVM 19's headers and libLLVM.
 set -e
 PKGS="gcc make binutils libc6-dev
 libzydis-dev libcapstone-dev libelf-dev libdw-dev libjansson-dev libcmocka-dev
 gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
-clang libclang-rt-14-dev llvm llvm-19 jq libllvm14 libllvm15 python3 python3-jsonschema mandoc
+clang libclang-rt-14-dev llvm llvm-19 llvm-19-dev g++ jq libllvm14 libllvm15 python3 python3-jsonschema mandoc
 chromium fonts-dejavu-core"
 
 missing=""

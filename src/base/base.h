@@ -137,6 +137,11 @@ int read_input(const char *path, size_t limit, char **buf, size_t *len, struct e
 /* "a directory", "a FIFO", "a character device", ... */
 const char *file_kind(mode_t mode);
 
+/* A file of straddle's that is installed beside its binary: in the same
+ * directory (the build tree), in ../libexec/straddle/ (make install) or in
+ * ../ (build/san/straddle's build/). The path in buf, NULL when none. */
+const char *beside_self(const char *name, char *buf, size_t cap);
+
 /* A test hook: the value of STRADDLE_TEST_<name>, NULL when it is not set.
  * Tests use them to make a race or a failure happen on purpose. As Lua's
  * ltests.h, hooks exist only in the test build (make's build/san, compiled

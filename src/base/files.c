@@ -105,6 +105,24 @@ int read_input(const char *path, size_t limit, char **buf, size_t *len, struct e
 	return 0;
 }
 
+const char *beside_self(const char *name, char *buf, size_t cap)
+{
+	static const char *const rel[] = { "/", "/../libexec/straddle/", "/../" };
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+
+	if (n <= 0)
+		return NULL;
+	self[n] = 0;
+	*strrchr(self, '/') = 0;
+	for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
+		snprintf(buf, cap, "%s%s%s", self, rel[i], name);
+		if (access(buf, R_OK) == 0)
+			return buf;
+	}
+	return NULL;
+}
+
 #ifdef STRADDLE_TEST_HOOKS
 const char *test_hook(const char *name)
 {
