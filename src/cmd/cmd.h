@@ -108,6 +108,20 @@ int hot_load(const char *record, const char *perf_script, struct hot_run *h);
 /* The samples of h in the loops and functions of img's scan r. */
 void hot_attribute_image(const struct hot_run *h, struct elf_image *img, struct scan_result *r);
 
+/* --llvm-mca's value (scan, prove, place): NULL or "in-process" LLVM's
+ * model in process, "none", or an llvm-mca that runs here; -1 after one
+ * line when it is none of them. */
+int check_back_end(const char *llvm_mca);
+/* Why some of file's loops are priced by their bounds only: one line on
+ * stderr (the scan's cost_note), nothing when all were priced. */
+void note_back_end(const char *file, const struct scan_result *r);
+/* The --llvm-mca option's help, written once for every command. */
+#define LLVM_MCA_HELP                                                                  \
+	"the cost model's back end: in-process (the default), LLVM 19's\n"               \
+	"scheduling model of each profile's CPU read in process; PROGRAM,\n"             \
+	"llvm-mca run as a program (the reference); none, the profile's\n"               \
+	"measured bound only (default: $STRADDLE_LLVM_MCA, else in-process)"
+
 /* One line on stderr: "straddle: WHAT: MESSAGE", both escaped
  * (fputs_escaped); say: "straddle: MESSAGE". */
 void complain(const char *what, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

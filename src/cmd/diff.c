@@ -120,6 +120,11 @@ static const struct cmd_option diff_options[] = {
 	{ .name = "json", .kind = OPT_CALL, .call = set_json, .help = "the same as --format json" },
 	{ .name = "jobs", .letter = 'j', .value = "N", .kind = OPT_UNSIGNED, .field = F(opts.jobs),
 	  .min = 1, .max = 256, .help = "threads per scan (default: online CPUs)" },
+	{ .name = "llvm-mca", .value = "in-process|PROGRAM|none", .kind = OPT_STRING,
+	  .field = F(opts.llvm_mca), .help = LLVM_MCA_HELP },
+	{ .name = "exact-cost", .kind = OPT_SET, .field = F(opts.cost_exact),
+	  .help = "price each loop by llvm-mca's own simulation of it, as\n"
+		  "scan --exact-cost does" },
 	{ .name = "no-source", .kind = OPT_CLEAR, .field = F(source_lines),
 	  .help = "do not look up source lines (DWARF)" },
 	{ .name = "hot", .value = "RECORD", .kind = OPT_STRING, .field = F(hot_path),
@@ -162,6 +167,10 @@ static int parse_options(struct diff_cmd *c, int argc, char **argv)
 	c->opts.jobs = cpus > 0 ? (unsigned)(cpus < 16 ? cpus : 16) : 1;
 	c->opts.keep_all = true;        /* every loop: the unchanged ones match the rest */
 	c->opts.shapes = true;          /* unnamed functions are matched by shape */
+	/* each side's loops priced as scan prices them: a straddle the back
+	 * end hides is no new hazard, and a row says what it costs */
+	c->opts.cost = true;
+	c->opts.llvm_mca = getenv("STRADDLE_LLVM_MCA");
 	c->source_lines = true;
 	c->limit = 40;
 	c->uarch = "host";
@@ -180,7 +189,7 @@ static int parse_options(struct diff_cmd *c, int argc, char **argv)
 	if (!c->fail_causes)
 		c->fail_causes = ~0u;
 	if (select_profiles(c->uarch, c->profiles, 32, &c->opts.nprofiles, c->host_why,
-			    sizeof c->host_why))
+			    sizeof c->host_why) || check_back_end(c->opts.llvm_mca))
 		return -1;
 	c->opts.profiles = c->profiles;
 	return 0;
@@ -194,6 +203,7 @@ static int load(struct diff_cmd *c, struct side *s)
 		complain(s->arg, "%s", elf_changed(&s->img) ? "changed while reading" : e.msg);
 		return -1;
 	}
+	note_back_end(s->arg, &s->r);
 	if (c->hot_path || c->perf_script)
 		hot_attribute_image(&c->hot, &s->img, &s->r);
 	return 0;

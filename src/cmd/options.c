@@ -228,3 +228,18 @@ int parse_command_line(const struct command *cmd, void *target, int argc, char *
 	free(letters);
 	return rc;
 }
+
+int check_back_end(const char *llvm_mca)
+{
+	if (!llvm_mca || !strcmp(llvm_mca, "none") || !strcmp(llvm_mca, MODEL_IN_PROCESS) ||
+	    mca_version(llvm_mca))
+		return 0;
+	complain("--llvm-mca", "'%s' is not an llvm-mca that runs here", llvm_mca);
+	return -1;
+}
+
+void note_back_end(const char *file, const struct scan_result *r)
+{
+	if (r->cost_note[0])
+		complain(file, "%s", r->cost_note);
+}

@@ -93,9 +93,8 @@ static const struct cmd_option place_options[] = {
 	  .hi = 10, .help = "how much slower counts (default 2%)" },
 	{ .name = "uarch", .value = "P", .kind = OPT_STRING, .field = F(uarch),
 	  .help = "profile of the prediction: a name, host or FILE.json" },
-	{ .name = "llvm-mca", .value = "PROGRAM|none", .kind = OPT_STRING, .field = F(x.llvm_mca),
-	  .help = "the cost model's back end, as for scan (default:\n"
-		  "$STRADDLE_LLVM_MCA, else the newest llvm-mca-N)" },
+	{ .name = "llvm-mca", .value = "in-process|PROGRAM|none", .kind = OPT_STRING,
+	  .field = F(x.llvm_mca), .help = LLVM_MCA_HELP },
 	{ .name = "seed", .value = "N", .kind = OPT_U64, .field = F(x.seed), .max = ULONG_MAX,
 	  .help = "seed of the random order and offsets (default 1)" },
 	{ .name = "no-output-check", .kind = OPT_SET, .field = F(x.no_output_check),

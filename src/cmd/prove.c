@@ -64,8 +64,8 @@ static const struct cmd_option prove_options[] = {
 	  .help = "measure wall time, not the CPU time it used" },
 	{ .name = "uarch", .value = "P", .kind = OPT_STRING, .field = F(uarch),
 	  .help = "profile of the prediction: a name, host or FILE.json" },
-	{ .name = "llvm-mca", .value = "PROGRAM|none", .kind = OPT_STRING, .field = F(llvm_mca),
-	  .help = "the cost model's back end, as for scan" },
+	{ .name = "llvm-mca", .value = "in-process|PROGRAM|none", .kind = OPT_STRING,
+	  .field = F(llvm_mca), .help = LLVM_MCA_HELP },
 	{ .name = "keep", .value = "DIR", .kind = OPT_STRING, .field = F(keep),
 	  .help = "keep the record and each loop's place file in DIR\n"
 		  "(default: a temporary directory, removed)" },
@@ -368,7 +368,11 @@ static void scan_file(const struct prove_cmd *c, const struct hot_run *h, const 
 {
 	const struct profile *p[1] = { c->profile };
 	struct scan_opts o = { .profiles = p, .nprofiles = 1, .jobs = 2, .keep_all = true,
-		.cost = true, .cost_exact = true, .llvm_mca = c->llvm_mca };
+		.cost = true, .llvm_mca = c->llvm_mca,
+		/* llvm-mca the program bounds a whole file's loops unless told
+		 * to simulate them; the model in process prices each anyway */
+		.cost_exact = c->llvm_mca && strcmp(c->llvm_mca, "none") &&
+			      strcmp(c->llvm_mca, MODEL_IN_PROCESS) };
 	struct elf_image img;
 	struct scan_result r;
 	struct err e = { "" };

@@ -44,7 +44,7 @@ struct scan_cmd {
 static void resolved_rows(const struct scan_cmd *c, struct elf_image *img,
 			  const struct scan_result *r, struct scan_rows *rows)
 {
-	scan_rows(r, c->limit, c->min_share, rows);
+	scan_rows(r, c->limit, c->min_share, c->list_all, rows);
 	for (size_t i = 0; i < rows->n; i++) {
 		struct scan_row *x = &rows->v[i];
 		uint32_t sec = r->funcs.v[x->func->func].sec;
@@ -76,7 +76,7 @@ static void add_sarif(struct scan_cmd *c, struct elf_image *img, const struct sc
 	struct scan_rows rows;
 	struct sarif_ordinals ord;
 
-	scan_rows(r, 0, c->min_share, &rows);
+	scan_rows(r, 0, c->min_share, false, &rows);
 	sarif_ordinals(r, &ord);
 	for (size_t i = 0; i < rows.n; i++)
 		sarif_add_row(c->sarif, &(struct sarif_row){ .img = img, .r = r,
@@ -190,6 +190,7 @@ static int scan_one(struct scan_cmd *c, const char *arg, const struct hot_file *
 		elf_close(&img);
 		return rc;
 	}
+	note_back_end(arg, &r);
 	if (c->have_hot)
 		attribute(c, &img, &r, kernel);
 	if (print_unless_changed(c, &img, &r)) {
@@ -270,14 +271,12 @@ static const struct cmd_option scan_options[] = {
 	{ .name = "fail-on-uncertain", .kind = OPT_SET, .field = F(fail_uncertain),
 	  .help = "--fail-on also gates on loops whose span is uncertain\n"
 		  "(an unresolved indirect jump in their function)" },
-	{ .name = "llvm-mca", .value = "PROGRAM|none", .kind = OPT_STRING, .field = F(opts.llvm_mca),
-	  .help = "the cost model's back end: LLVM's scheduling model of each\n"
-		  "profile's CPU (default: $STRADDLE_LLVM_MCA, else the newest\n"
-		  "llvm-mca-N installed); none: the profile's measured bound only" },
+	{ .name = "llvm-mca", .value = "in-process|PROGRAM|none", .kind = OPT_STRING,
+	  .field = F(opts.llvm_mca), .help = LLVM_MCA_HELP },
 	{ .name = "exact-cost", .kind = OPT_SET, .field = F(opts.cost_exact),
-	  .help = "simulate every loop a hazard could cost, as prove does, where\n"
-		  "the profile's measured window price would give a bound\n"
-		  "(\"<=1.35x\"): exact, and ~13x the scan on libLLVM-14" },
+	  .help = "price each loop by llvm-mca's own simulation of it (in process,\n"
+		  "or by the PROGRAM --llvm-mca names) instead of the model's\n"
+		  "bounds: the reference, some 100x slower a loop" },
 	{ .name = "no-source", .kind = OPT_CLEAR, .field = F(source_lines),
 	  .help = "do not look up source lines (DWARF)" },
 	{ .name = "dump-vdso", .value = "FILE", .kind = OPT_OUTPUT, .field = F(dump_vdso),
@@ -345,11 +344,8 @@ static int parse_options(struct scan_cmd *c, int argc, char **argv)
 	c->opts.profiles = c->profiles;
 	/* a back end asked for by name that does not run is a usage error,
 	 * not a silent fallback */
-	if (c->opts.llvm_mca && strcmp(c->opts.llvm_mca, "none") != 0 &&
-	    !mca_version(c->opts.llvm_mca)) {
-		complain("--llvm-mca", "'%s' is not an llvm-mca that runs here", c->opts.llvm_mca);
+	if (check_back_end(c->opts.llvm_mca))
 		return -1;
-	}
 	if (c->want_sarif) {
 		c->sarif = sarif_new(c->source_root);
 		c->json = false;

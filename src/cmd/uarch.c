@@ -252,6 +252,15 @@ static int print_profile(const char *name)
 		printf("behind a chain  %.2f cycles of it stay (measured)\n", p->latency_window_cycles);
 	else
 		printf("behind a chain  hidden (not measured)\n");
+	if (p->store_load_cycles > 0)
+		printf("store to load   %.2f cycles from a store's data to its load\n", p->store_load_cycles);
+	else
+		printf("store to load   the model's load latency (not measured)\n");
+	if (profile_models(p))
+		printf("LLVM model      %s%s%s%s%s\n", profile_models(p)[0],
+		       profile_models(p)[1] ? ", else " : "", profile_models(p)[1] ? profile_models(p)[1] : "",
+		       profile_models(p)[1] && profile_models(p)[2] ? ", else " : "",
+		       profile_models(p)[1] && profile_models(p)[2] ? profile_models(p)[2] : "");
 	if (p->branch_rule != BRANCH_RULE_NONE && p->branch_cycles > 0)
 		printf("branch bubble   %.2f cycles an iteration across, %.2f split (measured)\n",
 		       p->branch_cycles, p->split_cycles > 0 ? p->split_cycles : 1);

@@ -1,11 +1,14 @@
-/* model/cost.h: what a straddle costs (cost.c) and llvm-mca's model of a loop's back
- * end (mca.c).
+/* model/cost.h: what a straddle costs (cost.c), a loop's back end (back_end.c:
+ * LLVM's scheduling model in process, sched/), llvm-mca the program as its
+ * reference (mca.c), and the pricing of a whole scan (pricing.c).
  * Internal to model/: the layer's interface is model.h, which includes
  * every one of them. */
 #ifndef STRADDLE_MODEL_COST_H
 #define STRADDLE_MODEL_COST_H
 
 #include "profile.h"
+#include "../decode/decode.h"
+#include "../sched/sched.h"
 
 /* What decides a loop's iteration time (issue 26). A straddle costs only
  * under COST_FRONT_END; the others say why a loop across a window has no
@@ -18,6 +21,7 @@ enum cost_bound {
 	COST_STORE,             /* its stores */
 	COST_ISSUE,             /* its instructions at the issue width, or the ports */
 	COST_LOOP_BUFFER,       /* runs from the loop buffer: not fetched */
+	COST_MEMORY,            /* a dependency chain through memory (a store, then its load) */
 	NCOST_BOUND
 };
 
@@ -26,7 +30,8 @@ enum cost_source {
 	COST_SOURCE_NONE,
 	COST_SOURCE_PROFILE,            /* the profile's measured bound */
 	COST_SOURCE_MCA,                /* llvm-mca's simulation of the loop */
-	COST_SOURCE_MCA_WIDTH,          /* its model's dispatch width alone: not simulated */
+	COST_SOURCE_MCA_WIDTH,          /* its model's dispatch width alone: a bound */
+	COST_SOURCE_MODEL,              /* LLVM's model, in process (back_end.c) */
 };
 
 struct loop_cost {
@@ -39,9 +44,13 @@ struct loop_cost {
 	uint8_t bound;                  /* enum cost_bound */
 	uint8_t source;                 /* enum cost_source */
 	uint8_t profile;                /* index into scan_result.profile */
+	/* the slowdown is a bound from above, not a price: the back end was
+	 * not modelled (a loop that calls, one the model cannot read) */
+	bool at_most;
 };
 
-/* "at-best", "front-end", "latency", "divide", "store", "issue", "loop-buffer" */
+/* "at-best", "front-end", "latency", "divide", "store", "issue", "loop-buffer",
+ * "memory" */
 const char *cost_bound_name(enum cost_bound b);
 const char *cost_source_name(enum cost_source s);
 
@@ -56,6 +65,8 @@ struct back_end {
 	 * less the conditional branches (each may fuse), 0 none */
 	double dispatch;
 	bool divides;                   /* holds a divide or square root */
+	bool latency;                   /* the model's cycles are a dependency chain's */
+	bool memory;                    /* ... through memory */
 	int32_t nstore;
 	uint8_t source;                 /* enum cost_source */
 };
@@ -82,14 +93,86 @@ double profile_branch_price(const struct profile *p, bool split);
 struct back_end;
 double cost_branch_ratio_at(const struct profile *p, uint64_t start, uint64_t bytes,
 			    const struct back_end *b, const struct hazard *h, size_t n);
+/* The formula's parts that pricing.c applies to a scanned loop (cost.c):
+ * an iteration's cycles with `touched` windows where the best placement
+ * needs `best`; the part of them a chain keeps; a scanned loop's ratio
+ * (its pieces' windows; *window the deciding one); its branch hazards'
+ * cycles under p, and its ratio with them. */
+struct scan_result;
+struct loop_report;
+double cost_iteration_cycles(const struct profile *p, double best, double touched,
+			     const struct back_end *b);
+double cost_chain_cycles(const struct profile *p, double best, double touched,
+			 const struct back_end *b);
+double cost_loop_ratio(const struct scan_result *r, const struct loop_report *l,
+		       const struct profile *p, const struct back_end *be, unsigned *window);
+double cost_branch_penalty(const struct scan_result *r, const struct loop_report *l,
+			   const struct profile *p);
+double cost_branch_ratio(const struct profile *p, const struct scan_result *r,
+			 const struct loop_report *l, const struct back_end *b, unsigned w,
+			 double penalty);
 /* What bounds the loop's iteration given its cycles at this placement. */
 enum cost_bound cost_bound_of(const struct back_end *b, double front_end);
 
 /* The back end of the loop whose bytes are code[0..n) at addr, under p:
- * llvm-mca (llvm_mca: NULL find one, "none" the profile alone) for this
- * one loop. -1 with the reason when the bytes do not decode. */
+ * LLVM's model in process (llvm_mca NULL or MODEL_IN_PROCESS), llvm-mca
+ * the program (its path or name), or the profile alone ("none"). -1 with
+ * the reason when the bytes do not decode. */
+#define MODEL_IN_PROCESS "in-process"
 int loop_back_end(const char *llvm_mca, const struct profile *p, struct decoder *d,
 		  const uint8_t *code, size_t n, uint64_t addr, struct back_end *out, struct err *e);
+
+/* ---- back_end.c: LLVM's model in process ---- */
+
+/* What a model of the CPU says of one loop. */
+struct modelled_loop {
+	double cycles;                  /* an iteration, in the steady state */
+	double throughput;              /* without dependencies: ports, dispatch, retire */
+	double chain;                   /* its longest loop-carried chain, 0 unknown */
+	bool memory;                    /* that chain runs through memory and decides */
+	bool divides;
+	bool ok;
+	uint8_t source;                 /* COST_SOURCE_MODEL or COST_SOURCE_MCA */
+	int32_t nstore;                 /* its stores, as the model reads them */
+};
+
+/* The LLVM -mcpu names of p's CPUs, best first (at most 3, NULL-ended
+ * when fewer); NULL when none. */
+const char *const *profile_models(const struct profile *p);
+/* The models are shared by the process and one thread's at a time: hold
+ * the lock from model_cpu to the last model_loop. */
+void model_lock(void);
+void model_unlock(void);
+/* p's CPU as LLVM models it, its -mcpu in *mcpu; NULL when LLVM is not
+ * there (model_unavailable says why) or knows none of p's CPUs. */
+struct sched_cpu *model_cpu(const struct profile *p, const char **mcpu);
+const char *model_unavailable(void);
+const char *model_version(void);
+unsigned model_dispatch_width(struct sched_cpu *cpu);
+/* The loop whose pieces are pc[0..np) under p: its bounds, or with exact
+ * llvm-mca's simulation in process. -1 with the reason when the model
+ * cannot price it. */
+int model_loop(const struct profile *p, struct sched_cpu *cpu, const struct sched_piece *pc,
+	       size_t np, bool exact, struct modelled_loop *m, struct err *e);
+/* Does a chain of dependent instructions decide m's cycles? */
+bool modelled_latency_bound(const struct modelled_loop *m);
+/* b from the profile's bound and m (NULL: not modelled); b->dispatch,
+ * b->nstore and b->divides set before. */
+void back_end_combine(const struct profile *p, uint32_t ninsn, const struct modelled_loop *m,
+		      struct back_end *b);
+/* The stores of code[0..n), through the decoder's own count. */
+int32_t count_stores(struct decoder *d, const uint8_t *code, size_t n, uint64_t addr);
+
+/* ---- mca.c: llvm-mca the program ---- */
+
+/* Loops past this many instructions are not simulated by llvm-mca the
+ * program: their back end is the model's dispatch width at least (source
+ * "llvm-mca-width", so their slowdown is a bound from above), as its time
+ * grows with the instructions it simulates (half of libLLVM-14's loops
+ * left to simulate are larger: make bench-scan). Nor are loops that call:
+ * llvm-mca gives a call 100 cycles of latency ("call instructions are not
+ * correctly modeled"), and the callee's time is not in the loop's bytes. */
+#define MCA_MAX_INSN 64
 
 /* The loops of one llvm-mca input: each its lines of assembly text. */
 struct mca_loop {
@@ -114,6 +197,23 @@ struct mca_region {
 	double one_iteration;
 	bool ok;
 };
+
+struct mca_region;
+/* A region of llvm-mca the program as a modelled loop. */
+void modelled_from_mca(const struct mca_region *r, bool divides, struct modelled_loop *m);
+/* The loop of code[0..n) at addr, the program `llvm_mca` its back end. */
+int mca_loop_back_end(const char *llvm_mca, const struct profile *p, struct decoder *d,
+		      const uint8_t *code, size_t n, uint64_t addr, bool calls, uint32_t ncond,
+		      struct back_end *out, struct err *e);
+/* The loop's pieces p[0..np) (addresses; the function's bytes `fcode`
+ * start at faddr) as one region of in: what an iteration runs. False when
+ * an instruction does not decode or is a string instruction (the loop is
+ * left to the bound). */
+struct mca_input;
+struct loop_piece;
+bool mca_add_loop(struct mca_input *in, struct decoder *d, const uint8_t *fcode, uint64_t faddr,
+		  const struct loop_piece *p, size_t np, bool *divides);
+void mca_input_free(struct mca_input *in);
 
 /* The -mcpu of p's CPUs that the llvm-mca `want` (NULL: the newest
  * installed) knows, NULL when none or no llvm-mca. */

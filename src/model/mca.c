@@ -190,44 +190,16 @@ static const struct model_answer *model_of(const char *mcpu, enum arch arch)
 	return m;
 }
 
-/* The scheduling model of each profile's CPUs, best first: the first the
- * installed llvm-mca knows is used (README: the table of profiles and
- * models). LLVM 14 knows neither znver4 nor znver5; its alderlake is
- * Skylake's model, LLVM 16's Golden Cove's own (ADLP). */
-static const struct {
-	const char *profile;
-	const char *mcpu[3];
-} models[] = {
-	{ "generic-x86", { "x86-64" } },
-	{ "haswell", { "haswell" } },
-	{ "skylake", { "skylake" } },
-	{ "icelake", { "icelake-client" } },
-	{ "goldencove", { "alderlake", "sapphirerapids" } },
-	{ "zen1", { "znver1" } },
-	{ "zen2", { "znver2" } },
-	{ "zen3", { "znver3" } },
-	{ "zen4", { "znver4", "znver3" } },
-	{ "zen5", { "znver5", "znver4", "znver3" } },
-	{ "generic-arm64", { "cortex-a57" } },
-	{ "hip08", { "tsv110" } },
-	{ "neoverse-n1", { "neoverse-n1" } },
-	{ "neoverse-v1", { "neoverse-v1" } },
-	{ "neoverse-n2", { "neoverse-n2" } },
-};
-
 const char *mca_cpu(const char *want, const struct profile *p)
 {
-	const char *name = p->name;
+	const char *const *m = profile_models(p);
 
 	probe_program(want);
-	if (!probe.found)
+	if (!probe.found || !m)
 		return NULL;
-	/* a calibrated profile file is named after its CPU's built-in one */
-	for (size_t i = 0; i < sizeof models / sizeof *models; i++)
-		if (strncmp(name, models[i].profile, strlen(models[i].profile)) == 0)
-			for (int k = 0; k < 3 && models[i].mcpu[k]; k++)
-				if (model_of(models[i].mcpu[k], p->arch)->known)
-					return models[i].mcpu[k];
+	for (int k = 0; k < 3 && m[k]; k++)
+		if (model_of(m[k], p->arch)->known)
+			return m[k];
 	return NULL;
 }
 
@@ -563,4 +535,115 @@ void mca_steady(const char *want, const char *mcpu, const struct mca_input *in,
 	free(index);
 	sb_free(&sub.text);
 	free(sub.loop);
+}
+
+/* ---- the loops' text ---- */
+
+#define ASM_LINE 160
+
+/* A string instruction (movs, stos, lods, scas, cmps, ins, outs, with or
+ * without rep), as the decoder's Intel text prints it: bare, no operands.
+ * llvm-mca gives `movsq` and `rep movsb` 100 cycles (znver3 and skylake,
+ * LLVM 14 and 19; alderlake 7-8 in 19, 100 in 14): a microcoded sequence
+ * its models do not hold, which made copy loops latency-bound. Such a
+ * loop is left to the bound. */
+static bool string_instruction(const char *line)
+{
+	static const char *const names[] = { "movs", "stos", "lods", "scas", "cmps", "ins", "outs" };
+
+	if (strncmp(line, "rep", 3) == 0)
+		return true;
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+		size_t k = strlen(names[i]);
+
+		if (strncmp(line, names[i], k) == 0 && strchr("bwdq", line[k]) && line[k] &&
+		    line[k + 1] == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The instructions of code[0..n) at addr as lines of the region being
+ * made, labels relative to base; false when one does not decode, or is
+ * one llvm-mca does not model (string_instruction). */
+static bool add_lines(struct mca_input *in, struct decoder *d, const uint8_t *code, size_t n,
+		      uint64_t addr, uint64_t base, bool *divides, uint32_t *ninsn)
+{
+	char line[ASM_LINE];
+
+	for (size_t off = 0; off < n;) {
+		struct insn insn;
+		bool div;
+
+		decode_one(d, code + off, n - off, addr + off, &insn);
+		if (insn.kind == BR_INVALID || insn.undecoded ||
+		    !decode_asm_text(d, code + off, n - off, addr + off, base, line, sizeof line, &div) ||
+		    string_instruction(line))
+			return false;
+		*divides |= div;
+		sb_addf(&in->text, "%s\n", line);
+		(*ninsn)++;
+		off += insn.len;
+	}
+	return true;
+}
+
+bool mca_add_loop(struct mca_input *in, struct decoder *d, const uint8_t *fcode, uint64_t faddr,
+		     const struct loop_piece *p, size_t np, bool *divides)
+{
+	size_t start = in->text.len;
+	uint32_t ninsn = 0;
+
+	*divides = false;
+	for (size_t i = 0; i < np; i++)
+		if (!add_lines(in, d, fcode + (p[i].start - faddr), p[i].end - p[i].start, p[i].start,
+			       p[0].start, divides, &ninsn)) {
+			in->text.len = start;
+			if (in->text.s)
+				in->text.s[start] = 0;
+			return false;
+		}
+	GROW(in->loop, in->cap, in->nloop + 1);
+	in->loop[in->nloop++] = (struct mca_loop){ start, in->text.len, ninsn };
+	return true;
+}
+
+void mca_input_free(struct mca_input *in)
+{
+	sb_free(&in->text);
+	free(in->loop);
+	memset(in, 0, sizeof *in);
+}
+
+
+static double larger(double a, double b)
+{
+	return a > b ? a : b;
+}
+
+int mca_loop_back_end(const char *llvm_mca, const struct profile *p, struct decoder *d,
+		      const uint8_t *code, size_t n, uint64_t addr, bool calls, uint32_t ncond,
+		      struct back_end *out, struct err *e)
+{
+	struct mca_input in = { .arch = p->arch };
+	struct mca_region r = { 0 };
+	struct modelled_loop m;
+	const char *cpu = mca_cpu(llvm_mca, p);
+	struct loop_piece one = { addr, addr + n };
+	struct err ignored;
+
+	if (!mca_add_loop(&in, d, code, addr, &one, 1, &out->divides)) {
+		mca_input_free(&in);
+		return err_set(e, "the loop at %#llx does not decode", (unsigned long long)addr);
+	}
+	/* as the scan's (MCA_MAX_INSN): not a loop that calls, nor a long one */
+	if (cpu && !calls && in.loop[0].ninsn <= MCA_MAX_INSN &&
+	    mca_run(llvm_mca, cpu, p->arch, &in, &r, &ignored) == 0)
+		mca_steady(llvm_mca, cpu, &in, (const bool[]){ true }, &r);
+	out->dispatch = cpu && !p->issue_width ?
+			(double)(in.loop[0].ninsn - ncond) / larger(1, mca_dispatch_width(llvm_mca, cpu, p->arch)) : 0;
+	modelled_from_mca(&r, out->divides, &m);
+	back_end_combine(p, in.loop[0].ninsn, &m, out);
+	mca_input_free(&in);
+	return 0;
 }

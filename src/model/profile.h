@@ -36,6 +36,9 @@ struct profile {
 	unsigned branch_window;
 	unsigned loop_buffer;           /* instructions a loop buffer holds, 0 none */
 	const char *evidence;           /* source of every number above */
+	/* a calibrated profile: the built-in one of its CPU it was measured
+	 * against (its LLVM model, its store-to-load figure); NULL built-in */
+	const char *base;
 	/* the windows whose straddling is a hazard, when evidence narrows
 	 * them; all 0: the fetch window, the uop-cache window and the line,
 	 * unless straddle_measured says the list is exactly what was measured
@@ -66,6 +69,11 @@ struct profile {
 	 * with a chain, a divide or stores of its own: a front end feeding
 	 * the issue width has no slack for the bubble. */
 	double branch_cycles, split_cycles;
+	/* Cycles from a store's data to a load of the same address (store
+	 * forwarding, or memory renaming where the CPU has it): the link a
+	 * loop-carried chain through memory adds (sched/throughput.c). 0: not
+	 * measured, the model's load-to-use latency. */
+	double store_load_cycles;
 };
 
 size_t profile_count(void);

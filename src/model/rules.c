@@ -308,6 +308,11 @@ bool is_branch_rule(enum rule r)
 	return r == RULE_BRANCH_CROSSES || r == RULE_BRANCH_ENDS;
 }
 
+bool is_priced_rule(enum rule r)
+{
+	return r == RULE_LOOP_STRADDLES || is_branch_rule(r);
+}
+
 /* Does a check that passes with the subject at `start` (placements kept
  * modulo `align`) fail at `moved` (modulo `keep`)? A branch rule is
  * judged branch by branch: moving the crossing from one branch to another

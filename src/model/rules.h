@@ -64,6 +64,8 @@ struct loop_geometry {
 
 /* branch-crosses-window or branch-ends-window: judged branch by branch */
 bool is_branch_rule(enum rule r);
+/* A rule the cost model prices: a straddle, or a branch's. */
+bool is_priced_rule(enum rule r);
 
 struct hazard {
 	const struct profile *profile;

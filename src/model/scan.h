@@ -22,8 +22,10 @@ struct scan_opts {
 	/* the cost model (cost.c): every loop's predicted slowdown, and a
 	 * straddle the back end hides is no hazard */
 	bool cost;
-	bool cost_exact;                /* simulate wherever the width gives a bound only (prove) */
-	const char *llvm_mca;           /* its back end: NULL find one, "none" the profile's bound */
+	bool cost_exact;                /* llvm-mca's simulation, not the model's bounds */
+	/* its back end: NULL or MODEL_IN_PROCESS LLVM's model in process,
+	 * "none" the profile's bound, else llvm-mca the program (its name) */
+	const char *llvm_mca;
 };
 
 struct loop_report {
@@ -102,6 +104,9 @@ struct scan_result {
 	/* the cost model's back end per profile: "llvm-mca 14.0.6 -mcpu=znver3",
 	 * "profile" (its measured bound) or "none" */
 	char back_end[32][48];
+	/* why some loops are priced by their bounds only, "" none: LLVM's
+	 * models not loaded, or none for a profile's CPU */
+	char cost_note[160];
 	/* set by hot_attribute: samples are counted, of `run_samples` in all */
 	bool hot;
 	uint64_t file_samples, run_samples;

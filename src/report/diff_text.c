@@ -11,6 +11,13 @@ static size_t first_col(const struct diff_report *r)
 	return !r->sides.new->hot;
 }
 
+static void print_free(FILE *out, size_t nfree)
+{
+	if (nfree)
+		fprintf(out, "%zu %s that cost nothing here (of loops with loops in them, or run from the "
+			"loop buffer)\n", nfree, nfree == 1 ? "hazard" : "hazards");
+}
+
 static void print_folded(FILE *out, const struct diff_report *r, size_t nfolded)
 {
 	fprintf(out, "%zu more hazards in code with less than %g%% of samples\n", nfolded,
@@ -31,16 +38,17 @@ static void print_hazards(FILE *out, const struct diff_report *r, const struct d
 		table_row_v(&t, c.cell + first_col(r));
 		sb_free(&c.profiles);
 	}
-	if (n || rows->folded)
+	if (n || rows->folded || rows->free)
 		fprintf(out, "%s\n", rows->added ? "new hazards:" : "fixed hazards:");
 	if (n) {
 		table_print(&t, out);
 		if (n > t.nrows)
 			fprintf(out, "... and %zu more (--limit 0 shows every row)\n", n - t.nrows);
 	}
+	print_free(out, rows->free);
 	if (rows->folded)
 		print_folded(out, r, rows->folded);
-	if (n || rows->folded)
+	if (n || rows->folded || rows->free)
 		fprintf(out, "\n");
 	table_free(&t);
 }
@@ -190,7 +198,7 @@ static void md_hazards(FILE *out, const struct diff_report *r, const struct diff
 {
 	size_t n = rows->n, shown = r->limit && r->limit < n ? r->limit : n;
 
-	if (n || rows->folded)
+	if (n || rows->folded || rows->free)
 		fprintf(out, "\n**%s hazards**\n", rows->added ? "New" : "Fixed");
 	if (n) {
 		fprintf(out, "\n");
@@ -212,6 +220,10 @@ static void md_hazards(FILE *out, const struct diff_report *r, const struct diff
 	}
 	if (n > shown)
 		fprintf(out, "\n... and %zu more.\n", n - shown);
+	if (rows->free) {
+		fprintf(out, "\n");
+		print_free(out, rows->free);
+	}
 	if (rows->folded) {
 		fprintf(out, "\n");
 		print_folded(out, r, rows->folded);

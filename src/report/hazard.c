@@ -81,6 +81,13 @@ const struct hazard *costliest_hazard(const struct hazard *const *h, size_t n)
 	return best;
 }
 
+enum price_tier price_tier(const struct hazard *h)
+{
+	if (h->slowdown > 0 && h->slowdown <= 1 && is_priced_rule(h->rule))
+		return TIER_FREE;
+	return h->slowdown > 1 && !h->slowdown_at_most ? TIER_PRICED : TIER_BOUND;
+}
+
 /* The one that leads a row: the highest severity, then a certain one. */
 const struct hazard *worst_hazard(const struct hazard *const *h, size_t n)
 {

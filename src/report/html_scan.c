@@ -153,6 +153,10 @@ static void hazard_table(FILE *out, const struct scan_result *r, const struct sc
 /* The line scan's text has for the rows --min-share folds. */
 static void folded_line(FILE *out, const struct scan_rows *rows, double min_share)
 {
+	if (rows->free)
+		fprintf(out, "<p class=\"folded\">%zu %s that cost nothing here (of loops with loops in "
+			"them, or run from the loop buffer)</p>\n", rows->free,
+			rows->free == 1 ? "hazard" : "hazards");
 	if (rows->folded)
 		fprintf(out, "<p class=\"folded\">%zu more hazards in code with less than %g%% of "
 			"samples</p>\n", rows->folded, 100 * min_share);
@@ -221,7 +225,7 @@ static size_t pick_layout_loops(const struct scan_result *r, const struct scan_r
 /* The rows of a file, with the loops' source lines the document has. */
 static void file_rows(const struct scan_read_file *f, double min_share, struct scan_rows *rows)
 {
-	scan_rows(&f->r, 0, min_share, rows);
+	scan_rows(&f->r, 0, min_share, false, rows);
 	for (size_t i = 0; i < rows->n; i++)
 		if (rows->v[i].loop && f->loop_source[rows->v[i].loop - f->r.loop])
 			rows->v[i].source = xstrdup(f->loop_source[rows->v[i].loop - f->r.loop]);
@@ -241,7 +245,7 @@ static void scan_file(FILE *out, const struct report_input *in, size_t index,
 	}
 	scan_summary(out, f);
 	file_rows(f, min_share, &rows);
-	if (!rows.n && !rows.folded)
+	if (!rows.n && !rows.folded && !rows.free)
 		fputs("<p class=\"none\">No hazard.</p>\n", out);
 	if (rows.n) {
 		fprintf(out, "<h4>Worst hazards first%s</h4>\n",

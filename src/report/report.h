@@ -123,6 +123,12 @@ double hazard_saves(const struct hazard *h, double share);
 /* The hazard of a row h[0..n) the cost model prices highest (the row's
  * cost, and what aligning saves), else h[0]. */
 const struct hazard *costliest_hazard(const struct hazard *const *h, size_t n);
+/* What ranks a row by its costliest hazard h: 0 a price above 1x, 1 a
+ * bound ("<=") or a rule the model does not price, 2 a price of 1x: it
+ * costs nothing here (a loop with loops in it, one run from the loop
+ * buffer) and is folded like code with no samples. */
+enum price_tier { TIER_PRICED, TIER_BOUND, TIER_FREE };
+enum price_tier price_tier(const struct hazard *h);
 /* A row is one subject's hazards of one rule over every profile and
  * window, h[0..n) (issue 24): the hazard that leads it, its profiles
  * "skylake,zen5" (each once), its windows "16,64", and one fix that holds
@@ -154,6 +160,7 @@ struct scan_row {
 	const struct func_report *func;
 	const struct loop_report *loop;         /* NULL: a function entry hazard */
 	const struct hazard *lead;              /* the worst of them (worst_hazard) */
+	const struct hazard *priced;            /* the costliest (costliest_hazard) */
 	const struct hazard *const *h;          /* the row's hazards, nh of them */
 	size_t nh;
 	char *source, *compiler_fix;
@@ -164,6 +171,7 @@ struct scan_rows {
 	size_t n;
 	size_t total;                   /* every row of the file */
 	size_t folded;                  /* in code with less than min_share of the samples */
+	size_t free;                    /* priced at nothing here (costs_nothing) */
 	size_t more;                    /* past the limit ("... and more": without samples
 					 * only the first past it is counted) */
 	const struct hazard **hazards;  /* the rows' h */
@@ -171,10 +179,11 @@ struct scan_rows {
 
 /* The rows of a scan in the one order (without samples worst first, cold
  * text and spin loops last; with them the most a fix saves first), with
- * --hot's folding (rows under min_share of the run, never without samples)
+ * --hot's folding (rows under min_share of the run, never without samples),
+ * the rows that cost nothing here folded unless keep_free (scan --all),
  * and at most limit shown (0: all). */
 void scan_rows(const struct scan_result *r, unsigned long limit, double min_share,
-	       struct scan_rows *out);
+	       bool keep_free, struct scan_rows *out);
 void scan_rows_free(struct scan_rows *rs);
 /* The row's windows in the order of its window column, each with how many
  * of them the row touches and how many it needs (the detail cell's
@@ -221,6 +230,7 @@ struct diff_row {
 	const struct hazard *const *h;  /* n of them */
 	uint32_t n;
 	const struct hazard *lead;      /* the worst (worst_hazard) */
+	const struct hazard *priced;    /* the costliest (costliest_hazard) */
 	double share;                   /* of the samples (--hot), on whichever side has them */
 	char *source, *compiler_fix;    /* resolved by the caller, as scan_row's */
 };
@@ -229,6 +239,7 @@ struct diff_rows {
 	struct diff_row *v;
 	size_t n;
 	size_t folded;                  /* --hot: under min_share, left out */
+	size_t free;                    /* priced at nothing here (price_tier), left out */
 	bool added;
 };
 
@@ -245,13 +256,15 @@ void diff_subject_columns(const struct diff_sides *s, const struct layout_change
 			  unsigned w, char *addr, char *bytes, char *tb, size_t n);
 
 /* The cells, in the order of diff_cols: samples %, severity, function,
- * cause, address, source, bytes, window, touched/best, rule, profile, fix. */
-#define DIFF_COLS 12
+ * cause, address, source, bytes, window, touched/best, rule, profile,
+ * cost (of a new hazard in the new build, of a fixed one in the old),
+ * fix. */
+#define DIFF_COLS 13
 extern const char *const diff_cols[DIFF_COLS];
 
 struct diff_cells {
 	struct strbuf profiles;         /* sb_free it after use */
-	char samples[16], addr[64], bytes[64], windows[48], detail[192], fix[512];
+	char samples[16], addr[64], bytes[64], windows[48], detail[192], cost[16], fix[512];
 	const char *cell[DIFF_COLS];
 };
 

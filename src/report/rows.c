@@ -56,22 +56,39 @@ static bool row_spins(const struct scan_row *x)
 	return x->loop && x->loop->spin;
 }
 
+/* Priced rows before bounds and unpriced rules, and among prices (or
+ * among bounds) the costlier first: a severity is a rule's, not what the
+ * loop pays. */
+static int by_price(const struct scan_row *x, const struct scan_row *y)
+{
+	enum price_tier tx = price_tier(x->priced), ty = price_tier(y->priced);
+
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	if (x->priced->slowdown != y->priced->slowdown)
+		return x->priced->slowdown > y->priced->slowdown ? -1 : 1;
+	return 0;
+}
+
 /* Worst first: hot text before init/exit/unlikely/cold text (which runs
  * once or rarely, issue 8: 767 .init.text loops ranked like hot code),
  * every other row before a spin loop's (a wait: its iterations are not
- * work, issue 21), then severity, then smaller (tighter) loops, then
- * address. */
+ * work, issue 21), then by price (by_price), then severity, then smaller
+ * (tighter) loops, then address. */
 static int by_worst(const void *a, const void *b, void *ctx)
 {
 	const struct scan_result *r = ctx;
 	const struct scan_row *x = a, *y = b;
 	uint64_t bx = scan_row_bytes(r, x), by = scan_row_bytes(r, y);
 	uint64_t ax = scan_row_addr(r, x), ay = scan_row_addr(r, y);
+	int o;
 
 	if (x->func->cold_text != y->func->cold_text)
 		return x->func->cold_text ? 1 : -1;
 	if (row_spins(x) != row_spins(y))
 		return row_spins(x) ? 1 : -1;
+	if ((o = by_price(x, y)) != 0)
+		return o;
 	if (x->lead->severity != y->lead->severity)
 		return x->lead->severity > y->lead->severity ? -1 : 1;
 	if (x->lead->certain != y->lead->certain)
@@ -94,15 +111,18 @@ static int by_worst(const void *a, const void *b, void *ctx)
  * share (at most what it could save), so it is never buried. */
 static double row_key(const struct scan_result *r, const struct scan_row *x)
 {
-	return hazard_saves(x->lead, hot_share(r, scan_row_samples(x)));
+	return hazard_saves(x->priced, hot_share(r, scan_row_samples(x)));
 }
 
-/* With samples: the most saved first, then worst first (hot_order). */
+/* With samples: priced rows before bounds (a bound is no price to rank
+ * by), the most saved first, then worst first (hot_order). */
 static int by_hot(const void *a, const void *b, void *ctx)
 {
 	const struct scan_result *r = ctx;
 	const struct scan_row *x = a, *y = b;
+	enum price_tier tx = price_tier(x->priced), ty = price_tier(y->priced);
 	int o = row_spins(x) != row_spins(y) ? (row_spins(x) ? 1 : -1) :
+		tx != ty ? (tx < ty ? -1 : 1) :
 		hot_order(row_key(r, x), x->lead->severity, row_key(r, y), y->lead->severity);
 
 	return o ? o : by_worst(a, b, ctx);
@@ -126,10 +146,13 @@ static void subject_rows(const struct func_report *f, const struct loop_report *
 
 		while (k < *n && v[k].lead->rule != h[i].rule)
 			k++;
-		if (k == *n)
-			v[(*n)++] = (struct scan_row){ .func = f, .loop = l, .lead = &h[i] };
-		else
+		if (k == *n) {
+			v[(*n)++] = (struct scan_row){ .func = f, .loop = l, .lead = &h[i],
+						       .priced = &h[i] };
+		} else {
 			v[k].lead = worst_hazard((const struct hazard *[]){ v[k].lead, &h[i] }, 2);
+			v[k].priced = costliest_hazard((const struct hazard *[]){ v[k].priced, &h[i] }, 2);
+		}
 	}
 }
 
@@ -213,16 +236,21 @@ bool scan_row_folded(const struct scan_result *r, const struct scan_row *x, doub
 }
 
 void scan_rows(const struct scan_result *r, unsigned long limit, double min_share,
-	       struct scan_rows *out)
+	       bool keep_free, struct scan_rows *out)
 {
 	struct scan_row *v;
 	size_t total = collect_rows(r, &v), n = sort_rows(r, limit, v, total), k = 0;
 
 	memset(out, 0, sizeof *out);
 	out->total = total;
+	for (size_t i = 0; i < total && !keep_free; i++)    /* sorted last, past any limit */
+		out->free += !scan_row_folded(r, &v[i], min_share) &&
+			     price_tier(v[i].priced) == TIER_FREE;
 	for (size_t i = 0; i < n; i++) {
 		if (scan_row_folded(r, &v[i], min_share))
 			out->folded++;
+		else if (!keep_free && price_tier(v[i].priced) == TIER_FREE)
+			continue;
 		else if (limit && k >= limit)
 			out->more++;
 		else
@@ -356,20 +384,28 @@ static uint64_t diff_row_bytes(const struct diff_row *v)
 	return l ? l->bytes : v->ch->fnew ? 64 : 0;
 }
 
-/* Worst first: with --hot the larger share of samples, then severity
- * (hot_order, as scan --hot); else hot before cold text (a list walk in
- * init code runs once: issue 10), severity, then smaller loops. */
+/* Worst first: priced rows before bounds; with --hot the most a fix saves
+ * (share and price), then severity (hot_order, as scan --hot); else hot
+ * before cold text (a list walk in init code runs once: issue 10), the
+ * costlier, severity, then smaller loops. */
 static int diff_by_worst(const void *a, const void *b, void *ctx)
 {
 	const struct scan_result *new = ctx;
 	const struct diff_row *x = a, *y = b;
 	uint64_t bx = diff_row_bytes(x), by = diff_row_bytes(y);
-	int o = new->hot ? hot_order(x->share, x->lead->severity, y->share, y->lead->severity) : 0;
+	enum price_tier tx = price_tier(x->priced), ty = price_tier(y->priced);
+	int o = !new->hot ? 0 : tx != ty ? (tx < ty ? -1 : 1) :
+		hot_order(hazard_saves(x->priced, x->share), x->lead->severity,
+			  hazard_saves(y->priced, y->share), y->lead->severity);
 
 	if (o)
 		return o;
 	if (x->ch->cold != y->ch->cold)
 		return x->ch->cold ? 1 : -1;
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	if (x->priced->slowdown != y->priced->slowdown)
+		return x->priced->slowdown > y->priced->slowdown ? -1 : 1;
 	if (x->lead->severity != y->lead->severity)
 		return x->lead->severity > y->lead->severity ? -1 : 1;
 	if (bx != by)
@@ -398,6 +434,7 @@ static size_t collect_diff_rows(const struct layout_diff *d, const struct scan_r
 				j++;
 			v[nv++] = (struct diff_row){ .ch = ch, .h = h + i, .n = j - i,
 						     .lead = worst_hazard(h + i, j - i),
+						     .priced = costliest_hazard(h + i, j - i),
 						     .share = hot_share(new, layout_change_samples(ch)) };
 			i = j;
 		}
@@ -412,11 +449,15 @@ void diff_rows(const struct layout_diff *d, const struct scan_result *new, bool 
 {
 	size_t n = collect_diff_rows(d, new, added, &out->v), k = 0;
 
+	out->folded = out->free = 0;
 	for (size_t i = 0; i < n; i++)
-		if (!layout_change_folded(out->v[i].ch, new, min_share))
+		if (layout_change_folded(out->v[i].ch, new, min_share))
+			out->folded++;
+		else if (price_tier(out->v[i].priced) == TIER_FREE)
+			out->free++;
+		else
 			out->v[k++] = out->v[i];
 	out->n = k;
-	out->folded = n - k;
 	out->added = added;
 }
 
@@ -547,13 +588,14 @@ void diff_row_cells(const struct diff_sides *s, const struct diff_row *v, bool a
 		snprintf(c->fix + len, sizeof c->fix - len, "; %s", v->compiler_fix);
 	format_window_list(v->h, v->n, c->windows, sizeof c->windows);
 	snprintf(c->samples, sizeof c->samples, "%.1f", 100 * v->share);
+	format_cost(v->priced, c->cost, sizeof c->cost);
 	const char *cells[DIFF_COLS] = { c->samples, severity_name(h->severity),
 		diff_row_name(s, v->ch), cause_name(v->ch->cause), c->addr,
 		v->source && *v->source ? v->source : "-", c->bytes, c->windows, c->detail,
-		rule_name(h->rule), sb_str(&c->profiles), added ? c->fix : "-" };
+		rule_name(h->rule), sb_str(&c->profiles), c->cost, added ? c->fix : "-" };
 	memcpy(c->cell, cells, sizeof cells);
 }
 
 /* touched/best is of the window of the row's worst hazard (v->lead) */
 const char *const diff_cols[DIFF_COLS] = { ">samples %", "severity", "function", "cause",
-	"address", "source", "bytes", "window", "touched/best", "rule", "profile", "fix" };
+	"address", "source", "bytes", "window", "touched/best", "rule", "profile", "cost", "fix" };

@@ -127,8 +127,8 @@ static void describe(const struct sarif_row *s, const struct elf_func *f, const 
 	const struct hazard *lead = worst_hazard(s->h, s->n);
 	uint64_t start = s->loop ? s->loop->start : f->addr;
 	uint64_t bytes = s->loop ? s->loop->end - s->loop->start : f->size;
-	const struct scan_row row = { s->func, s->loop, lead, s->h, s->n,
-				      NULL, NULL };
+	const struct scan_row row = { .func = s->func, .loop = s->loop, .lead = lead,
+				      .priced = costliest_hazard(s->h, s->n), .h = s->h, .nh = s->n };
 	struct row_window w[16];
 	size_t nw = scan_row_windows(s->r, &row, w);
 

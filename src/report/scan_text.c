@@ -26,6 +26,9 @@ static void hazard_table(const struct scan_result *r, const struct scan_rows *ro
 		table_print(&t, out);
 	if (rows->more)
 		fprintf(out, "... and more (--limit 0 shows every row)\n");
+	if (rows->free)
+		fprintf(out, "%zu %s that cost nothing here (of loops with loops in them, or run from the "
+			"loop buffer): --all lists them\n", rows->free, rows->free == 1 ? "hazard" : "hazards");
 	if (rows->folded)
 		fprintf(out, "%zu more hazards in code with less than %g%% of samples\n", rows->folded,
 			100 * o->min_share);

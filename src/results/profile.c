@@ -34,6 +34,11 @@ json_t *results_profile(const struct profile *p)
 		json_object_set_new(doc, "branch_cycles", json_real(doc_three_places(p->branch_cycles)));
 	if (p->split_cycles > 0)
 		json_object_set_new(doc, "split_cycles", json_real(doc_three_places(p->split_cycles)));
+	if (p->store_load_cycles > 0)
+		json_object_set_new(doc, "store_load_cycles",
+				    json_real(doc_three_places(p->store_load_cycles)));
+	if (p->base)
+		json_object_set_new(doc, "base", json_string(p->base));
 	return doc;
 }
 
@@ -243,6 +248,18 @@ static int read_windows(json_t *a, struct profile *p, struct err *e)
 	return 0;
 }
 
+/* Optional: the built-in profile a calibration was measured against. */
+static int get_base(json_t *o, struct profile *p, struct err *e)
+{
+	json_t *v = json_object_get(o, "base");
+	const struct profile *b = json_is_string(v) ? profile_named(json_string_value(v)) : NULL;
+
+	if (v && (!b || b->base))
+		return err_set(e, "profile: base is not the name of a built-in profile");
+	p->base = b ? b->name : NULL;
+	return 0;
+}
+
 static int read_profile(json_t *o, struct profile *p, struct err *e)
 {
 	const char *name, *arch, *cpus, *rule, *evidence;
@@ -265,7 +282,9 @@ static int read_profile(json_t *o, struct profile *p, struct err *e)
 	    get_cycles(o, "window_cycles", &p->window_cycles, e) ||
 	    get_cycles(o, "latency_window_cycles", &p->latency_window_cycles, e) ||
 	    get_cycles(o, "branch_cycles", &p->branch_cycles, e) ||
-	    get_cycles(o, "split_cycles", &p->split_cycles, e))
+	    get_cycles(o, "split_cycles", &p->split_cycles, e) ||
+	    get_cycles(o, "store_load_cycles", &p->store_load_cycles, e) ||
+	    get_base(o, p, e))
 		return -1;
 	if (strcmp(arch, "x86_64") == 0)
 		p->arch = ARCH_X86_64;

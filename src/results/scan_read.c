@@ -133,6 +133,7 @@ static void read_cost(const json_t *c, const struct scan_result *r, struct loop_
 	out->front_end_best = (float)json_number_value(json_object_get(c, "front_end_best"));
 	out->back_end = (float)json_number_value(json_object_get(c, "back_end"));
 	out->branch = (float)json_number_value(json_object_get(c, "branch"));
+	out->at_most = is_true(c, "at_most");
 	for (size_t i = 0; profile && i < r->nprofile; i++)
 		if (!strcmp(r->profile[i]->name, profile))
 			out->profile = (uint8_t)i;

@@ -333,6 +333,8 @@ static void write_cost(struct jw *w, const struct scan_result *r, const struct l
 	if (c->branch > 0)      /* only where a branch hazard is priced */
 		jw_real(w, "branch", c->branch);
 	jw_string(w, "back_end_source", cost_source_name(c->source));
+	if (c->at_most)         /* a bound from above: the back end not modelled */
+		jw_bool(w, "at_most", true);
 	if (r->hot)             /* the share of the run aligning would save */
 		jw_real(w, "saves", hot_saves(r, l));
 	jw_close(w, '}');

@@ -13,7 +13,8 @@ BE="$FIXTURES/x86/backend"
 # zen5: 10 instructions, 2 stores a cycle. st4's 4 stores and nop20's 20
 # instructions cover the 2 lines they touch, copy's 8 stores its 3; st3
 # (3 stores) and nop19 (19 instructions) do not. st3's 1.5 cycles (3 stores
-# at 2 a cycle) pay the 0.15 cycle zen5 measured for a line more: 1.10x.
+# at 2 a cycle) pay the 0.15 cycle zen5 measured for a line more: at most 1.10x
+# (the measured rates are a floor of its back end: a bound, "<=").
 run "$STRADDLE" scan --json --all --uarch zen5 "$BE"
 expect_eq "back end zen5: exit 0" "$RC" 0
 expect_eq "back end zen5: rows" "$(backend_rows)" \
@@ -26,7 +27,7 @@ run "$STRADDLE" scan --uarch zen5 "$BE"
 expect_eq "back end zen5 text: the two hazards" "$(printf '%s\n' "$OUT" | tail -1)" \
 	"2 hazards: 2 loops, 0 function entries"
 expect_eq "back end zen5 text: st3" "$(printf '%s\n' "$OUT" | sed -n 3p | tr -s ' ')" \
-	"medium st3 .text 0x401138 - 16 64 2/1 loop-straddles-window zen5 certain 1.10x .p2align 4 (+8 B)"
+	"medium st3 .text 0x401138 - 16 64 2/1 loop-straddles-window zen5 certain <=1.10x .p2align 4 (+8 B)"
 
 # the fit of a quiet --quick run: 2 stores a cycle from the store loops
 # (2 stores paid, 4 and 8 did not); 10 instructions the largest width its

@@ -23,7 +23,7 @@ run $D $X/diff000_before $X/diff000_after
 expect_eq "seed000 text: exit 1" "$RC" 1
 expect_eq "seed000 text: one row for the loop, its windows, the source column" \
 	"$(printf '%s\n' "$OUT" | grep -m1 '^medium' | tr -s ' ')" \
-	"medium __clear_user changed 0x401034 -> 0x401034 - 10 -> 15 16,64 1/1,1/1 -> 2/1,2/1 loop-straddles-window zen1 .p2align 4 (+12 B)"
+	"medium __clear_user changed 0x401034 -> 0x401034 - 10 -> 15 16,64 1/1,1/1 -> 2/1,2/1 loop-straddles-window zen1 <=2.00x .p2align 4 (+12 B)"
 expect_eq "seed000 text: summary (rows: the 16 and 64 B hazards are one)" "$(printf '%s\n' "$OUT" | tail -n 1)" \
 	"1 new hazards (1 changed, 0 moved, 0 new), 0 fixed (0 changed, 0 moved, 0 removed); 1 loops resized, 0 added, 0 removed; 0 functions unchanged of 1 matched (0 renamed), 0 only in old, 0 only in new"
 
@@ -98,7 +98,7 @@ expect_eq "diff --help: exit 0" "$RC" 0
 run $STRADDLE diff --uarch skylake,zen5,goldencove --no-source $X/diff000_before $X/diff000_after
 expect_eq "three profiles: two rows, the JCC rule and the straddle" \
 	"$(printf '%s\n' "$OUT" | grep -E '^(high|medium|low)' | tr -s ' ' | tr '\n' ';')" \
-	"high __clear_user changed 0x401034 -> 0x401034 - 10 -> 15 32,64 1/1,1/1 -> 2/1,2/1 branch-crosses-window skylake,goldencove .p2align 3 (+4 B);medium __clear_user changed 0x401034 -> 0x401034 - 10 -> 15 16,32,64 1/1,1/1,1/1 -> 2/1,2/1,2/1 loop-straddles-window skylake,zen5,goldencove .p2align 4 (+12 B);"
+	"high __clear_user changed 0x401034 -> 0x401034 - 10 -> 15 32,64 1/1,1/1 -> 2/1,2/1 branch-crosses-window skylake,goldencove <=2.00x .p2align 3 (+4 B);medium __clear_user changed 0x401034 -> 0x401034 - 10 -> 15 16,32,64 1/1,1/1,1/1 -> 2/1,2/1,2/1 loop-straddles-window skylake,zen5,goldencove <=2.00x .p2align 4 (+12 B);"
 expect_eq "three profiles: the summary counts rows" "$(printf '%s\n' "$OUT" | tail -n 1 | cut -d, -f1)" \
 	"2 new hazards (2 changed"
 run $STRADDLE diff --uarch skylake,zen5,goldencove --json $X/diff000_before $X/diff000_after
@@ -110,10 +110,10 @@ gcc -O2 -g -falign-loops=8 -DPAD=2 -c -o "$TMP/aligned.o" tests/fixtures/sarif/l
 ld -o "$TMP/aligned" -e 0x401000 -Ttext=0x401000 --build-id=none "$TMP/aligned.o"
 run $STRADDLE diff --uarch zen1 "$TMP/aligned" $SF/gcc_loop
 expect_eq "source column: text" "$(printf '%s\n' "$OUT" | grep '^low' | tr -s ' ')" \
-	"low count moved 0x401010 -> 0x40100c loop.c:21 21 -> 21 16 2/2 -> 3/2 loop-straddles-window zen1 .p2align 3 (+4 B); GCC: -falign-loops=8 for the unit (this unit: -falign-loops=1)"
+	"low count moved 0x401010 -> 0x40100c loop.c:21 21 -> 21 16 2/2 -> 3/2 loop-straddles-window zen1 <=1.50x .p2align 3 (+4 B); GCC: -falign-loops=8 for the unit (this unit: -falign-loops=1)"
 run $STRADDLE diff --uarch zen1 --format markdown "$TMP/aligned" $SF/gcc_loop
 expect_eq "source column: markdown" "$(printf '%s\n' "$OUT" | grep '^| low')" \
-	"| low | \`count\` | moved | 0x401010 -> 0x40100c | loop.c:21 | 21 -> 21 | 16 | 2/2 -> 3/2 | loop-straddles-window | zen1 | \`.p2align 3 (+4 B); GCC: -falign-loops=8 for the unit (this unit: -falign-loops=1)\` |"
+	"| low | \`count\` | moved | 0x401010 -> 0x40100c | loop.c:21 | 21 -> 21 | 16 | 2/2 -> 3/2 | loop-straddles-window | zen1 | <=1.50x | \`.p2align 3 (+4 B); GCC: -falign-loops=8 for the unit (this unit: -falign-loops=1)\` |"
 run $STRADDLE diff --uarch zen1 --no-source "$TMP/aligned" $SF/gcc_loop
 expect_eq "source column: --no-source" "$(printf '%s\n' "$OUT" | grep '^low' | tr -s ' ' | cut -d' ' -f7)" "-"
 

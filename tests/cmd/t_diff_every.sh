@@ -32,7 +32,7 @@ run $D --all $X/diff_every_old $X/diff_every_new
 # but 11 B from 8 mod 16 cross a 16 B window: .p2align 4 holds in any build.
 expect_eq "every text: the new function's rows, worst first" \
 	"$(printf '%s\n' "$OUT" | grep '^[a-z]* *fresh' | tr -s ' ' | tr '\n' ';')" \
-	"medium fresh new - -> 0x4010ba - - -> 11 16,64 - -> 2/1,2/1 loop-straddles-window zen1 .p2align 4 (+6 B); .p2align 3 (+6 B) holds only here;"
+	"medium fresh new - -> 0x4010ba - - -> 11 16,64 - -> 2/1,2/1 loop-straddles-window zen1 <=2.00x .p2align 4 (+6 B); .p2align 3 (+6 B) holds only here;"
 expect_eq "every text: renamed" "$(printf '%s\n' "$OUT" | grep '^renamed')" \
 	"renamed foo.constprop.0 -> foo.constprop.1 (by base-name)"
 expect_eq "every text: one side only, no padding symbol" \
@@ -109,7 +109,7 @@ expect_eq "markdown: exit 1" "$RC" 1
 expect_eq "markdown: verdict" "$(printf '%s\n' "$OUT" | sed -n 3p)" \
 	"**The gate fails**: a new hazard of a selected rule and cause."
 expect_eq "markdown: the worst new row" "$(printf '%s\n' "$OUT" | grep -A4 '^\*\*New' | tail -n 1)" \
-	"| medium | \`fresh\` | new | - -> 0x4010ba | - | - -> 11 | 16,64 | - -> 2/1,2/1 | loop-straddles-window | zen1 | \`.p2align 4 (+6 B); .p2align 3 (+6 B) holds only here\` |"
+	"| medium | \`fresh\` | new | - -> 0x4010ba | - | - -> 11 | 16,64 | - -> 2/1,2/1 | loop-straddles-window | zen1 | <=2.00x | \`.p2align 4 (+6 B); .p2align 3 (+6 B) holds only here\` |"
 expect_eq "markdown: rows cut at --limit" "$(printf '%s\n' "$OUT" | grep -c '^| \(low\|medium\|high\) ')" 2
 run $D --format yaml $X/diff_every_old $X/diff_every_new
 expect_eq "--format yaml: exit 2" "$RC" 2

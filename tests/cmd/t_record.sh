@@ -335,9 +335,9 @@ expect_eq "diff --hot --format markdown --min-share 20%: exactly the hot loop's 
 	"$(printf '%s\n' "$OUT" | sed -n '/^\*\*Fixed hazards\*\*$/,$p')" \
 	"**Fixed hazards**
 
-| samples % | severity | function | cause | address | source | bytes | window | touched/best | rule | profile | fix |
-|---|---|---|---|---|---|---|---|---|---|---|---|
-| $HOT_PCT | medium | \`hot\` | moved | 0x40107a -> 0x401080 | - | 9 -> 9 | 16,64 | 2/1,2/1 -> 1/1,1/1 | loop-straddles-window | zen1 | \`-\` |
+| samples % | severity | function | cause | address | source | bytes | window | touched/best | rule | profile | cost | fix |
+|---|---|---|---|---|---|---|---|---|---|---|---|---|
+| $HOT_PCT | medium | \`hot\` | moved | 0x40107a -> 0x401080 | - | 9 -> 9 | 16,64 | 2/1,2/1 -> 1/1,1/1 | loop-straddles-window | zen1 | <=2.00x | \`-\` |
 
 1 more hazards in code with less than 20% of samples"
 run "$STRADDLE" diff --uarch zen1 --hot "$TMP/hc.json" --format markdown "$FIXTURES/x86/hotcold" "$HOTNEW"

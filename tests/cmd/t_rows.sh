@@ -62,8 +62,8 @@ TEXT=$(text_rows "$OUT")
 # of the loop that saves 3.0 (hazard_saves)
 expect_eq "scan --hot text: the most saved first, init text or not; tepid folded" "$TEXT" \
 "6.0 | - | low | boot_loop | .init.text | 0x401084 | - | 63 | 64 | 2/1 | entry-misaligned | zen1 | certain | - | .p2align 6 (+60 B)
-6.0 | 3.0 | medium | boot_loop | .init.text | 0x4010be | - | 4 | 16,64 | 2/1,2/1 | loop-straddles-window | zen1 | certain | 2.00x | .p2align 2 (+2 B)
-3.0 | 1.5 | medium | warm | .text | 0x40103e | - | 4 | 16,64 | 2/1,2/1 | loop-straddles-window | zen1 | certain | 2.00x | .p2align 2 (+2 B)"
+6.0 | 3.0 | medium | boot_loop | .init.text | 0x4010be | - | 4 | 16,64 | 2/1,2/1 | loop-straddles-window | zen1 | certain | <=2.00x | .p2align 2 (+2 B)
+3.0 | 1.5 | medium | warm | .text | 0x40103e | - | 4 | 16,64 | 2/1,2/1 | loop-straddles-window | zen1 | certain | <=2.00x | .p2align 2 (+2 B)"
 expect_eq "scan --hot text: the folded line" "$(printf '%s\n' "$OUT" | grep '^[0-9]* more hazards')" \
 	"1 more hazards in code with less than 0.5% of samples"
 SUMMARY=$(printf '%s\n' "$OUT" | sed -n '/^where/,/^[0-9]* hazards/p' | sed '1d;$d' | sed -E 's/^ +//; s/%  /% /')
@@ -90,12 +90,12 @@ TEXT=$(text_rows "$OUT")
 # skylake's JCC erratum: each dec+jnz pair crosses a 32 B boundary
 # (no back end: a cycle of bubble on a 1-window loop, 2.00x)
 expect_eq "scan text: hot text first, worst first; init text last" "$TEXT" \
-"high | warm | .text | 0x40103e | - | 4 | 32 | jcc 0x401040 pair 0x40103e | branch-crosses-window | skylake | certain | 2.00x | .p2align 2 (+2 B)
-high | tepid | .text | 0x40107f | - | 4 | 32 | jcc 0x401081 pair 0x40107f | branch-crosses-window | skylake | certain | 2.00x | .p2align 2 (+1 B); .p2align 1 (+1 B) holds only here
-medium | warm | .text | 0x40103e | - | 4 | 16,32,64 | 2/1,2/1,2/1 | loop-straddles-window | zen1,skylake | certain | 2.00x | .p2align 2 (+2 B)
-medium | tepid | .text | 0x40107f | - | 4 | 16,32,64 | 2/1,2/1,2/1 | loop-straddles-window | zen1,skylake | certain | 2.00x | .p2align 2 (+1 B); .p2align 1 (+1 B) holds only here
-high | boot_loop | .init.text | 0x4010be | - | 4 | 32 | jcc 0x4010c0 pair 0x4010be | branch-crosses-window | skylake | certain | 2.00x | .p2align 2 (+2 B)
-medium | boot_loop | .init.text | 0x4010be | - | 4 | 16,32,64 | 2/1,2/1,2/1 | loop-straddles-window | zen1,skylake | certain | 2.00x | .p2align 2 (+2 B)
+"high | warm | .text | 0x40103e | - | 4 | 32 | jcc 0x401040 pair 0x40103e | branch-crosses-window | skylake | certain | <=2.00x | .p2align 2 (+2 B)
+high | tepid | .text | 0x40107f | - | 4 | 32 | jcc 0x401081 pair 0x40107f | branch-crosses-window | skylake | certain | <=2.00x | .p2align 2 (+1 B); .p2align 1 (+1 B) holds only here
+medium | warm | .text | 0x40103e | - | 4 | 16,32,64 | 2/1,2/1,2/1 | loop-straddles-window | zen1,skylake | certain | <=2.00x | .p2align 2 (+2 B)
+medium | tepid | .text | 0x40107f | - | 4 | 16,32,64 | 2/1,2/1,2/1 | loop-straddles-window | zen1,skylake | certain | <=2.00x | .p2align 2 (+1 B); .p2align 1 (+1 B) holds only here
+high | boot_loop | .init.text | 0x4010be | - | 4 | 32 | jcc 0x4010c0 pair 0x4010be | branch-crosses-window | skylake | certain | <=2.00x | .p2align 2 (+2 B)
+medium | boot_loop | .init.text | 0x4010be | - | 4 | 16,32,64 | 2/1,2/1,2/1 | loop-straddles-window | zen1,skylake | certain | <=2.00x | .p2align 2 (+2 B)
 low | boot_loop | .init.text | 0x401084 | - | 63 | 64 | 2/1 | entry-misaligned | zen1,skylake | certain | - | .p2align 6 (+60 B)"
 "$STRADDLE" scan --uarch zen1,skylake --json "$P" >"$TMP/cold.json"
 "$STRADDLE" report -o "$TMP/cold.html" "$TMP/cold.json"
@@ -110,8 +110,8 @@ expect_eq "diff: exit 1 (a new hazard)" "$RC" 1
 NEW=$(printf '%s\n' "$OUT" | sed -n '/^new hazards:/,/^$/p' | sed '1,2d;$d' | sed -E 's/ {2,}/ | /g')
 # seed 000: __clear_user's loop grew from 10 to 15 bytes at 0x401034
 expect_eq "diff text: the new hazards, worst first" "$NEW" \
-"high | __clear_user | changed | 0x401034 -> 0x401034 | - | 10 -> 15 | 32,64 | 1/1,1/1 -> 2/1,2/1 | branch-crosses-window | skylake,goldencove | .p2align 3 (+4 B)
-medium | __clear_user | changed | 0x401034 -> 0x401034 | - | 10 -> 15 | 16,32,64 | 1/1,1/1,1/1 -> 2/1,2/1,2/1 | loop-straddles-window | skylake,zen5,goldencove | .p2align 4 (+12 B)"
+"high | __clear_user | changed | 0x401034 -> 0x401034 | - | 10 -> 15 | 32,64 | 1/1,1/1 -> 2/1,2/1 | branch-crosses-window | skylake,goldencove | <=2.00x | .p2align 3 (+4 B)
+medium | __clear_user | changed | 0x401034 -> 0x401034 | - | 10 -> 15 | 16,32,64 | 1/1,1/1,1/1 -> 2/1,2/1,2/1 | loop-straddles-window | skylake,zen5,goldencove | <=2.00x | .p2align 4 (+12 B)"
 run $D --format markdown
 expect_eq "diff markdown: the same row" \
 	"$(printf '%s\n' "$OUT" | grep '^| \(high\|medium\|low\) ' | sed 's/^| //; s/ |$//; s/`//g')" "$NEW"
@@ -134,8 +134,8 @@ DH="$STRADDLE diff --uarch zen1 --no-source --perf-script $TMP/rows.txt $TMP/row
 run $DH
 NEW=$(printf '%s\n' "$OUT" | sed -n '/^new hazards:/,/^$/p' | sed '1,2d;$d' | grep -v '^[0-9]* more' | sed -E 's/^ +//; s/ {2,}/ | /g')
 expect_eq "diff --hot text: the new rows, the hottest first, init text or not" "$NEW" \
-"6.0 | medium | boot_loop | moved | 0x4010c0 -> 0x4010be | - | 4 -> 4 | 16,64 | 1/1,1/1 -> 2/1,2/1 | loop-straddles-window | zen1 | .p2align 2 (+2 B)
-3.0 | medium | warm | moved | 0x401040 -> 0x40103e | - | 4 -> 4 | 16,64 | 1/1,1/1 -> 2/1,2/1 | loop-straddles-window | zen1 | .p2align 2 (+2 B)"
+"6.0 | medium | boot_loop | moved | 0x4010c0 -> 0x4010be | - | 4 -> 4 | 16,64 | 1/1,1/1 -> 2/1,2/1 | loop-straddles-window | zen1 | <=2.00x | .p2align 2 (+2 B)
+3.0 | medium | warm | moved | 0x401040 -> 0x40103e | - | 4 -> 4 | 16,64 | 1/1,1/1 -> 2/1,2/1 | loop-straddles-window | zen1 | <=2.00x | .p2align 2 (+2 B)"
 # tepid's: its loop's new hazard, and its entry's fixed (65 bytes, more
 # than a line, is no entry hazard)
 expect_eq "diff --hot text: tepid folded, new and fixed" "$(printf '%s\n' "$OUT" | grep '^[0-9]* more hazards')" \
@@ -189,7 +189,7 @@ done
 run "$STRADDLE" diff --uarch zen1 "$TMP/lo" "$TMP/ln"
 FIXED=$(printf '%s\n' "$OUT" | sed -n '/^fixed hazards:/,/^$/p' | sed '1,2d;$d' | sed -E 's/ {2,}/ | /g')
 expect_eq "diff: the removed loop's row, its line in the old build" "$FIXED" \
-	"medium | two | removed | 0x40107f -> - | lo.S:9 | 4 -> - | 16,64 | 2/1,2/1 -> - | loop-straddles-window | zen1 | -"
+	"medium | two | removed | 0x40107f -> - | lo.S:9 | 4 -> - | 16,64 | 2/1,2/1 -> - | loop-straddles-window | zen1 | <=2.00x | -"
 "$STRADDLE" diff --uarch zen1 --json "$TMP/lo" "$TMP/ln" >"$TMP/lo.json"
 "$STRADDLE" report -o "$TMP/lo.html" "$TMP/lo.json"
 $CELLS "$TMP/lo.html" >"$TMP/lo.cells"

@@ -71,7 +71,7 @@ static void ratio_windows_of_profile(void **state)
 static void ratio_behind_the_back_end(void **state)
 {
 	const struct profile *gc = profile_named("goldencove");
-	struct back_end chain = { .cycles = 3, .mca_cycles = 3, .mca_throughput = 1 };
+	struct back_end chain = { .cycles = 3, .mca_cycles = 3, .mca_throughput = 1, .latency = true };
 	struct back_end stores = { .cycles = 4, .mca_cycles = 4, .mca_throughput = 4, .nstore = 8 };
 	unsigned w;
 
@@ -96,10 +96,15 @@ static void bounds(void **state)
 	b.cycles = b.mca_cycles = 1.827;
 	b.mca_throughput = 1.25;
 	assert_int_equal(cost_bound_of(&b, 2), COST_FRONT_END);
-	/* the 3-cycle imul chain: cycles well above the ports' throughput */
+	/* the 3-cycle imul chain: the back end says a chain decides */
 	b.cycles = b.mca_cycles = 3.15;
 	b.mca_throughput = 1.5;
+	b.latency = true;
 	assert_int_equal(cost_bound_of(&b, 2), COST_LATENCY);
+	/* ... a chain through memory */
+	b.memory = true;
+	assert_int_equal(cost_bound_of(&b, 2), COST_MEMORY);
+	b.latency = b.memory = false;
 	/* a div, whatever the ratio */
 	b.divides = true;
 	b.cycles = b.mca_cycles = 17.075;
@@ -124,6 +129,52 @@ static void bounds(void **state)
 	assert_int_equal(cost_bound_of(&b, 2), COST_ISSUE);
 }
 
+/* What the back end's source says of a chain: llvm-mca the program only
+ * its cycles well above the ports' (1.5x), the model in process its
+ * chain's own cycles when they are the largest. A measured issue width
+ * stands for the model's ports, not for its chain. */
+static void combined(void **state)
+{
+	const struct profile *gc = profile_named("goldencove"), *zen5 = profile_named("zen5");
+	struct modelled_loop mca = { .cycles = 3.15, .throughput = 1.5, .ok = true,
+				     .source = COST_SOURCE_MCA };
+	struct modelled_loop model = { .cycles = 3, .throughput = 1.25, .chain = 3, .ok = true,
+				       .source = COST_SOURCE_MODEL };
+	struct back_end b = { 0 };
+
+	(void)state;
+	back_end_combine(gc, 7, &mca, &b);
+	assert_true(b.latency);
+	assert_int_equal(b.source, COST_SOURCE_MCA);
+	memset(&b, 0, sizeof b);
+	mca.cycles = 2.0;               /* 1.33x the ports: no chain said */
+	back_end_combine(gc, 7, &mca, &b);
+	assert_false(b.latency);
+	memset(&b, 0, sizeof b);
+	back_end_combine(gc, 7, &model, &b);
+	assert_true(b.latency);
+	assert_near(b.cycles, 3);
+	assert_int_equal(b.source, COST_SOURCE_MODEL);
+	/* zen5's measured width (10) stands for the ports: the chain stays */
+	memset(&b, 0, sizeof b);
+	model.cycles = model.throughput = 3.25;
+	back_end_combine(zen5, 7, &model, &b);
+	assert_near(b.cycles, 3);
+	assert_true(b.latency);
+	/* a 1-cycle counter under a port bound of 1.25: no chain decides */
+	memset(&b, 0, sizeof b);
+	model = (struct modelled_loop){ .cycles = 1.25, .throughput = 1.25, .chain = 1, .ok = true,
+					.source = COST_SOURCE_MODEL };
+	back_end_combine(gc, 5, &model, &b);
+	assert_false(b.latency);
+	assert_near(b.cycles, 1.25);
+	/* not modelled: the profile's bound alone */
+	memset(&b, 0, sizeof b);
+	back_end_combine(zen5, 10, NULL, &b);
+	assert_near(b.cycles, 1);
+	assert_int_equal(b.source, COST_SOURCE_PROFILE);
+}
+
 static void names(void **state)
 {
 	(void)state;
@@ -134,7 +185,9 @@ static void names(void **state)
 	assert_string_equal(cost_bound_name(COST_STORE), "store");
 	assert_string_equal(cost_bound_name(COST_ISSUE), "issue");
 	assert_string_equal(cost_bound_name(COST_LOOP_BUFFER), "loop-buffer");
+	assert_string_equal(cost_bound_name(COST_MEMORY), "memory");
 	assert_string_equal(cost_source_name(COST_SOURCE_MCA_WIDTH), "llvm-mca-width");
+	assert_string_equal(cost_source_name(COST_SOURCE_MODEL), "llvm-model");
 }
 
 /* The one-loop back end (what place will ask for a loop it moves), with
@@ -169,6 +222,7 @@ int main(void)
 		cmocka_unit_test(ratio_windows_of_profile),
 		cmocka_unit_test(ratio_behind_the_back_end),
 		cmocka_unit_test(bounds),
+		cmocka_unit_test(combined),
 		cmocka_unit_test(names),
 		cmocka_unit_test(one_loop_by_profile),
 	};
