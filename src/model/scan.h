@@ -106,7 +106,7 @@ struct scan_result {
 	char back_end[32][48];
 	/* why some loops are priced by their bounds only, "" none: LLVM's
 	 * models not loaded, or none for a profile's CPU */
-	char cost_note[160];
+	char cost_note[320];
 	/* set by hot_attribute: samples are counted, of `run_samples` in all */
 	bool hot;
 	uint64_t file_samples, run_samples;

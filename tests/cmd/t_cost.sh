@@ -257,3 +257,50 @@ expect_eq "cost batches: 520 loops, each priced as fe" \
 expect_eq "cost batches: the loops of each run (regions L, each with its S)" \
 	"$(awk '/^run$/ { if (n) printf "%s ", n; n = 0 } /^# LLVM-MCA-BEGIN L/ { n++ } END { if (n) printf "%s", n }' "$TMP/many.in")" \
 	"260 260"
+
+# ---- in process (the default): LLVM 19's models read by sched/ ----
+# LLVM 19.1.7's tables, exactly (test_sched checks the bounds one by one).
+# zen5: fe's 1-cycle loop pays the 0.15 cycle zen5 measured for a line,
+# 1.15x; chain's 3-cycle imul chain and divide's 17-cycle div hide it
+# (no hazard, their bound named); stores keeps the profile's measured
+# store rate (4 cycles for 8 stores at 2), which its model's ports do
+# not override; strings, a string instruction no model holds, and the
+# x87 and avx512 loops the measured width prices alone are bounds.
+run "$STRADDLE" scan --json --all --uarch zen5 --llvm-mca in-process "$COST"
+expect_eq "in process zen5: exit 0, nothing on stderr" "$RC:$ERR" "0:"
+expect_eq "in process zen5: the back end named" "$(jq_of '.files[0].back_end.zen5')" \
+	"LLVM 19.1.7 znver5, in process"
+expect_eq "in process zen5: every loop's cost" "$(jq_of '[.files[0].functions[] | .name as $n | .loops[]
+		| "\($n):\(.cost.slowdown):\(.cost.bound):\(.cost.back_end):\(.cost.back_end_source):\(.cost.at_most)"] | join(" ")')" \
+	"fe:1.15:front-end:1:llvm-model:null chain:1:latency:3:llvm-model:null divide:1:divide:17:llvm-model:null stores:1:store:4:profile:null uncertain:1.15:front-end:1:llvm-model:null x87:1.15:front-end:1:llvm-model:null avx512:1.15:front-end:1:llvm-model:null strings:1.15:front-end:0.5:profile:true"
+run "$STRADDLE" scan --no-source --uarch zen5 --llvm-mca in-process "$COST"
+expect_eq "in process zen5 text: fe a price, strings a bound, chain and divide no row" \
+	"$(printf '%s\n' "$OUT" | awk '$1 == "medium" && $2 != "uncertain" { print $2, $12 }' | sort | tr '\n' ';')" \
+	"avx512 1.15x;fe 1.15x;strings <=1.15x;x87 1.15x;"
+# goldencove (alderlake's model): the chain keeps 0.2 of the line's 0.35:
+# (3 + 0.2) / 3 = 1.067x, as bounds.c's chain measured (doc/prove.md)
+run "$STRADDLE" scan --json --all --uarch goldencove --llvm-mca in-process "$COST"
+expect_eq "in process goldencove: every loop's cost" "$(jq_of '[.files[0].functions[] | .name as $n | .loops[]
+		| "\($n):\(.cost.slowdown):\(.cost.bound):\(.cost.back_end):\(.cost.back_end_source):\(.cost.at_most)"] | join(" ")')" \
+	"fe:1.35:front-end:1:llvm-model:null chain:1.067:latency:3:llvm-model:null divide:1:divide:18:llvm-model:null stores:1:store:4:llvm-model:null uncertain:1.35:front-end:1:llvm-model:null x87:1:issue:4:llvm-model:null avx512:1.35:front-end:0.667:llvm-mca-width:true strings:1.35:front-end:0.667:llvm-mca-width:true"
+# --exact-cost: llvm-mca's own simulation, in process: fe's 1 cycle, the
+# chain's 3 (its steady state over 100 and 200 iterations)
+run "$STRADDLE" scan --json --all --uarch goldencove --llvm-mca in-process --exact-cost "$COST"
+expect_eq "in process --exact-cost: simulated" "$(jq_of '[.files[0].functions[] | select(.name == "fe" or .name == "chain") | .name as $n | .loops[]
+		| "\($n):\(.cost.slowdown):\(.cost.back_end):\(.cost.back_end_source)"] | join(" ")')" \
+	"fe:1.35:1:llvm-mca chain:1.067:3:llvm-mca"
+expect_eq "in process --exact-cost: the back end named" "$(jq_of '.files[0].back_end.goldencove')" \
+	"llvm-mca 19.1.7 alderlake, in process"
+# No library: one line, every loop its bound, exit 0.
+STRADDLE_TEST_SCHED_LIBRARY=$TMP/no-such-lib.so run "$STRADDLE" scan --uarch zen3 --llvm-mca in-process "$COST"
+expect_eq "no LLVM: exit 0" "$RC" 0
+expect_eq "no LLVM: one line" "$ERR" \
+	"straddle: $COST: LLVM's scheduling models are not loaded ($TMP/no-such-lib.so: cannot open shared object file: No such file or directory): loops are priced by their bounds"
+expect_eq "no LLVM: every row a bound" "$(printf '%s\n' "$OUT" | awk '$1 == "medium" && $2 != "uncertain" { print $12 }' | sort -u)" "<=2.00x"
+# A calibrated profile of before the base was kept names no CPU LLVM knows.
+jq 'del(.profile.base)' tests/fixtures/calibrate/zen5-backend.json >"$TMP/nobase.json" 2>/dev/null ||
+	jq 'del(.profile.base)' "$(dirname "$0")/../fixtures/calibrate/zen5-backend.json" >"$TMP/nobase.json"
+run "$STRADDLE" scan --uarch "$TMP/nobase.json" --llvm-mca in-process "$COST"
+expect_eq "profile with no model: exit 0" "$RC" 0
+expect_eq "profile with no model: one line" "$ERR" \
+	"straddle: $COST: LLVM knows none of calibrated's CPUs: its loops are priced by their bounds"
