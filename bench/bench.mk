@@ -56,7 +56,19 @@ bench-place: $(B)/straddle $(B)/libstraddle-place.so
 bench: bench-place
 
 # The in-process back end (src/sched/) against llvm-mca's simulation of
-# the same instructions: make bench-sched (bench/sched.sh).
+# the same instructions: make bench-agree (bench/agree.sh).
 $(B)/bench/sched_agree: bench/sched_agree.c $(B)/libstraddle.a $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(DEFS) $(CFLAGS) -Isrc -o $@ $< $(B)/libstraddle.a $(LIBS)
+
+# The cost model on a kernel: scan --uarch all and diff of four profiles
+# against the same with --llvm-mca none (bench/kernel.sh).
+bench-kernel: $(B)/straddle $(B)/libstraddle-sched.so $(B)/bench/measure
+	@sh bench/kernel.sh $(B)
+
+# The in-process back end's agreement with llvm-mca's simulation, two
+# Intel and two AMD models (bench/agree.sh).
+bench-agree: $(B)/bench/sched_agree $(B)/libstraddle-sched.so
+	@sh bench/agree.sh $(B)
+
+bench: bench-kernel bench-agree

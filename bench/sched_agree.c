@@ -1,5 +1,5 @@
 /* The in-process back end held against llvm-mca's simulation (make
- * bench-sched): for a sample of a file's innermost loops that call
+ * bench-agree): for a sample of a file's innermost loops that call
  * nothing, the bounds of sched/throughput.c (cycles an iteration) beside
  * llvm-mca's simulation of the same instructions, run in process through
  * the same library: its Total Cycles at 100 iterations / 100 (what
