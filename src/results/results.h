@@ -374,6 +374,17 @@ struct diff_read {
 	/* --hot: the rows under min_share the document leaves out */
 	size_t folded_new_rows, folded_fixed_rows;
 	struct profile_names names;
+	/* two directories or packages (results_diff_begin's document): this
+	 * holds the run's summary and gate, each pair its own diff (member
+	 * its path inside, no gate of its own), and the members on one side */
+	bool of_pairs;
+	struct diff_read *pair;
+	const char **member;
+	size_t npair;
+	const char **only[2];           /* old's, new's */
+	size_t nonly[2];
+	struct scan_read_error *errors; /* path, error */
+	size_t nerrors;
 };
 
 void results_read_diff(const json_t *doc, struct diff_read *out);

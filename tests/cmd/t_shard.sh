@@ -88,6 +88,14 @@ run $STRADDLE merge "$TMP/dmerged.json" "$TMP/d3.json" "$TMP/d1.json" "$TMP/d0.j
 untimed "$TMP/dwhole.json" >"$TMP/dw"
 expect_eq "diff merged = whole, byte for byte but for the time" \
 	"$RC $(untimed "$TMP/dmerged.json" | cmp - "$TMP/dw" && echo same)" "0 same"
+# the page of the merged diff: the run's gate, then each file that changed
+run $STRADDLE report -o "$TMP/d.html" "$TMP/dmerged.json"
+expect_eq "report of the merged diff: the files that changed, by their path inside" \
+	"$RC $(grep -o '<h3 class="path">[^<]*</h3>' "$TMP/d.html" | sed 's/<[^>]*>//g' | tr '\n' ' ')" \
+	"0 diff000_after diff_moved_new "
+expect_eq "report of the merged diff: the gate and the file on one side" \
+	"$(grep -c 'The gate fails (exit status 1): 1 new hazard row of a selected rule' "$TMP/d.html") $(grep -A1 'Only in the old build (1 files)' "$TMP/d.html" | grep -c '>pieces<')" \
+	"1 1"
 run $STRADDLE diff $M --format sarif "$TMP/old" "$TMP/new"
 printf '%s\n' "$OUT" >"$TMP/dwhole.sarif"
 for k in 0 1; do
