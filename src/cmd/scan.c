@@ -38,6 +38,7 @@ struct scan_cmd {
 	size_t matched;                 /* functions --func/--section selected, all files */
 	uint64_t hot_in_files;          /* --hot: samples of the (user space) files scanned */
 	const char *debug_dir;          /* --debug-dir: separate debug files by build-id */
+	const char *files_from;         /* --files-from: more operands, one a line */
 	struct shard shard;             /* --shard K/N; count 0: none */
 	struct shard_info shard_info;   /* then what the shard took */
 };
@@ -290,6 +291,9 @@ static const struct cmd_option scan_options[] = {
 	  .help = "separate debug files as DIR/.build-id/xx/yyyy.debug,\n"
 		  "looked in before /usr/lib/debug: source lines and\n"
 		  "function names of stripped files" },
+	{ .name = "files-from", .value = "FILE", .kind = OPT_STRING, .field = F(files_from),
+	  .help = "more FILEs, one a line (-: standard input): a\n"
+		  "distribution's packages, more than a command line holds" },
 	{ .name = "shard", .value = "K/N", .kind = OPT_CALL, .call = set_shard,
 	  .help = "scan only shard K (0 to N-1) of the inputs, picked by\n"
 		  "a hash of their names; 'straddle merge' joins the N\n"
@@ -532,11 +536,37 @@ static int scan_operands(struct scan_cmd *c, const char **ops, int n, int argc, 
 	return status;
 }
 
+/* The operands of the command line, then those --files-from lists: a new
+ * array in *all (NULL without --files-from); -1 after one line. */
+static int listed_operands(const struct scan_cmd *c, const char ***targets, int *n,
+			   const char ***all, char ***listed, size_t *nlisted)
+{
+	struct err e = { "" };
+
+	*all = NULL;
+	*listed = NULL;
+	*nlisted = 0;
+	if (!c->files_from)
+		return 0;
+	if (inputs_list(c->files_from, listed, nlisted, &e)) {
+		complain(c->files_from, "%s", e.msg);
+		return -1;
+	}
+	*all = xcalloc((size_t)*n + *nlisted + 1, sizeof **all);
+	memcpy(*all, *targets, (size_t)*n * sizeof **all);
+	memcpy(*all + *n, *listed, *nlisted * sizeof **all);
+	*targets = *all;
+	*n += (int)*nlisted;
+	return 0;
+}
+
 static int cmd_scan(int argc, char **argv)
 {
 	struct scan_cmd c = { 0 };
 	const char *defaults[2] = { "vdso", elf_libc_path() };
-	const char **targets = (const char **)argv;
+	const char **targets = (const char **)argv, **all;
+	char **listed;
+	size_t nlisted;
 	int status, ntargets;
 	bool free_targets = false;
 
@@ -546,6 +576,10 @@ static int cmd_scan(int argc, char **argv)
 		return EXIT_USAGE;
 	targets += optind;
 	ntargets = argc - optind;
+	if (listed_operands(&c, &targets, &ntargets, &all, &listed, &nlisted)) {
+		hot_run_free(&c.hot);
+		return EXIT_USAGE;
+	}
 	if (ntargets == 0 && c.have_hot) {
 		targets = hot_targets(&c.hot, &ntargets);
 		free_targets = true;
@@ -558,6 +592,8 @@ static int cmd_scan(int argc, char **argv)
 	status = scan_operands(&c, targets, ntargets, argc, argv);
 	if (free_targets)
 		free(targets);
+	free(all);
+	inputs_list_free(listed, nlisted);
 	if (status < 0) {
 		hot_run_free(&c.hot);
 		return EXIT_USAGE;

@@ -268,6 +268,54 @@ static int open_member(const struct operand *op, struct member *m, const char *n
 	return ok ? -1 : 1;
 }
 
+/* ---- operands listed in a file ---- */
+
+static void add_lines(char *text, size_t len, char ***ops, size_t *n, size_t *cap)
+{
+	for (char *line = text, *end; line < text + len; line = end + 1) {
+		end = memchr(line, '\n', (size_t)(text + len - line));
+		if (!end)
+			end = text + len;
+		*end = 0;
+		if (!*line)
+			continue;
+		GROW(*ops, *cap, *n + 1);
+		(*ops)[(*n)++] = xstrdup(line);
+	}
+}
+
+int inputs_list(const char *path, char ***ops, size_t *n, struct err *e)
+{
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+
+	*ops = NULL;
+	*n = 0;
+	if (strcmp(path, "-") == 0) {
+		FILE *mem = open_memstream(&text, &len);
+		int c;
+
+		while (mem && (c = getchar()) != EOF)
+			fputc(c, mem);
+		if (!mem || fclose(mem) != 0 || ferror(stdin)) {
+			free(text);
+			return err_set(e, "cannot read the standard input");
+		}
+	} else if (read_input(path, INPUT_LIMIT, &text, &len, e)) {
+		return -1;
+	}
+	add_lines(text, len, ops, n, &cap);
+	free(text);
+	return 0;
+}
+
+void inputs_list_free(char **ops, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(ops[i]);
+	free(ops);
+}
+
 /* ---- checking the operands ---- */
 
 static int check_operand(struct operand *op, const struct shard *s, struct err *e)

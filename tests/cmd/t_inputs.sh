@@ -85,6 +85,19 @@ expect_eq "a member: its rows, its source lines from DWARF in memory" \
 	"$(jq -S -c '[.files[1] | del(.path, .input)]' "$TMP/files.json")"
 expect_eq "a member: loop.c:21" "$(jq_of '.files[0].functions[0].loops[0].source')" "loop.c:21"
 
+# --files-from: operands one a line after the command line's, the same run
+run $STRADDLE scan $M --json "$X/pieces" "$DEB" "$T"
+printf '%s\n' "$OUT" | jq -S -c '.files' >"$TMP/given.files"
+printf '%s\n\n%s\n' "$DEB" "$T" >"$TMP/list"
+run $STRADDLE scan $M --json --files-from "$TMP/list" "$X/pieces"
+expect_eq "--files-from FILE: the files and inputs of the operands given" \
+	"$(printf '%s\n' "$OUT" | jq -S -c '.files')" "$(cat "$TMP/given.files")"
+OUT=$(printf '%s\n%s\n' "$DEB" "$T" | $STRADDLE scan $M --json --files-from - "$X/pieces" | jq -S -c '.files')
+expect_eq "--files-from -: the same" "$OUT" "$(cat "$TMP/given.files")"
+run $STRADDLE scan $M --files-from "$TMP/nonexistent"
+expect_eq "--files-from of no file: exit 2, one line" "$RC|$ERR|$OUT" \
+	"2|straddle: $TMP/nonexistent: cannot open: No such file or directory|"
+
 # Refused before any output: one line, exit 2, nothing on stdout
 refused() {
 	expect_eq "$1: exit 2, one line, no output" "$RC|$ERR|$OUT" "2|straddle: $2|"
