@@ -41,7 +41,7 @@ untimed "$TMP/whole.json" >"$TMP/w"
 expect_eq "merged = whole, byte for byte but for the time" \
 	"$(untimed "$TMP/merged.json" | cmp - "$TMP/w" && echo same)" same
 expect_eq "the time is the only line apart" \
-	"$(diff "$TMP/merged.json" "$TMP/whole.json" | grep -c '^[<>]') $(diff "$TMP/merged.json" "$TMP/whole.json" | grep '^[<>]' | grep -vc '^. "time":"')" \
+	"$(diff "$TMP/merged.json" "$TMP/whole.json" | grep -c '^[<>]') $(diff "$TMP/merged.json" "$TMP/whole.json" | grep '^[<>]' | grep -vc '^[<>]  "time":"')" \
 	"$(diff "$TMP/merged.json" "$TMP/whole.json" | grep -c '^[<>]') 0"
 expect_eq "merged: the error of the missing operand, once" \
 	"$(jq -c '.errors | map([.path, .input])' "$TMP/merged.json")" "[[\"$TMP/missing\",3]]"
