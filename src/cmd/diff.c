@@ -226,8 +226,12 @@ static const char *scan_side(struct diff_cmd *c, struct side *s, struct err *e)
 static int load(struct diff_cmd *c, struct side *s)
 {
 	struct err e = { "" };
-	const char *why = elf_open_file(&s->img, s->arg, &e) ? e.msg : scan_side(c, s, &e);
+	const char *why = e.msg;
 
+	if (elf_open_file(&s->img, s->arg, &e) == 0) {
+		s->img.debug_dir = c->debug_dir;
+		why = scan_side(c, s, &e);
+	}
 	if (why)
 		complain(s->arg, "%s", why);
 	return why ? -1 : 0;
