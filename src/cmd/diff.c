@@ -471,7 +471,7 @@ static void pair_failed(struct diff_cmd *c, struct many *m, const char *member, 
 	if (c->format == FORMAT_JSON)
 		results_diff_error(&m->doc, member, path, why);
 	if (c->format == FORMAT_SARIF)
-		sarif_notify(m->sarif, path, 1, why);
+		sarif_notify(m->sarif, path, 1, member, why);
 	m->status = EXIT_USAGE;
 }
 

@@ -133,7 +133,7 @@ static int scan_failed(struct scan_cmd *c, const struct input_file *f, const cha
 	if (c->json)
 		results_scan_error(&c->doc, f->name, f->operand, msg);
 	if (c->sarif)
-		sarif_notify(c->sarif, f->name, f->operand, msg);
+		sarif_notify(c->sarif, f->name, f->operand, NULL, msg);
 	return -1;
 }
 

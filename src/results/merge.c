@@ -92,7 +92,7 @@ static bool read_field(const char *line, json_t *obj)
 	memcpy(wrapped + 1, line, n);
 	wrapped[n + 1] = '}';
 	wrapped[n + 2] = 0;
-	one = json_loads(wrapped, JSON_DISABLE_EOF_CHECK, NULL);
+	one = json_loads(wrapped, 0, NULL);
 	free(wrapped);
 	if (!json_is_object(one) || json_object_size(one) != 1) {
 		json_decref(one);
@@ -155,7 +155,7 @@ static int read_element(struct shard_doc *d, struct lines *l, struct err *e)
 			d->el[d->nel++] = el;
 			return 0;
 		}
-		if (in < 3)
+		if (in < 3 || (in > 3 && !open))
 			break;
 		if (in == 3 && (t[0] == ']' || t[0] == '}'))
 			open--;
@@ -462,18 +462,20 @@ static int by_key(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* An error of scan (input, path), of diff (member), a SARIF result or
- * notification (properties: input, file). */
+/* An error of scan (input, path), of diff (its pair's member: either
+ * side's path may be named), a SARIF result or notification (properties:
+ * input, file, or a diff's member). */
 static struct keyed key_of(const json_t *o, size_t shard, size_t seq)
 {
 	const json_t *p = json_object_get(o, "properties");
 	const json_t *src = p ? p : o;
-	const char *k = doc_str(src, p ? "file" : "path");
+	const char *k = doc_str(src, "member");
 	const json_t *in = json_object_get(src, "input");
 
 	if (!k)
-		k = doc_str(o, "member");
-	return (struct keyed){ in ? json_integer_value(in) : -1, k ? k : "", shard, seq, o };
+		k = doc_str(src, p ? "file" : "path");
+	return (struct keyed){ in && !doc_str(src, "member") ? json_integer_value(in) : -1,
+			       k ? k : "", shard, seq, o };
 }
 
 /* The arrays at `key` of every shard's object `of(doc)`, in the run's

@@ -919,9 +919,10 @@ void sarif_add(struct sarif_log *log, const struct sarif_result *r);
  * file that changed while it was read has no rows). */
 size_t sarif_count(const struct sarif_log *log);
 void sarif_truncate(struct sarif_log *log, size_t n);
-/* A file that could not be scanned (of operand `input`): a tool
- * execution notification. */
-void sarif_notify(struct sarif_log *log, const char *path, size_t input, const char *text);
+/* A file that could not be scanned (of operand `input`; diff: of the pair
+ * of `member`, else NULL): a tool execution notification. */
+void sarif_notify(struct sarif_log *log, const char *path, size_t input, const char *member,
+		  const char *text);
 /* Writes the log whole and frees it; 0, or -1 when f could not take it. */
 int sarif_write(struct sarif_log *log, FILE *f, bool success);
 /* A log's bytes, as sarif_write and a merge (merge.c) write them. */

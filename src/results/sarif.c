@@ -175,7 +175,8 @@ void sarif_add(struct sarif_log *log, const struct sarif_result *f)
 	json_array_append_new(json_object_get(run_of(log), "results"), res);
 }
 
-void sarif_notify(struct sarif_log *log, const char *path, size_t input, const char *text)
+void sarif_notify(struct sarif_log *log, const char *path, size_t input, const char *member,
+		  const char *text)
 {
 	json_t *inv = json_array_get(json_object_get(run_of(log), "invocations"), 0);
 	json_t *note = json_pack("{s:s, s:o, s:[{s:{s:{s:o}}}], s:{s:o, s:I}}", "level", "error",
@@ -183,6 +184,8 @@ void sarif_notify(struct sarif_log *log, const char *path, size_t input, const c
 				 "artifactLocation", "uri", uri_of(path), "properties", "file",
 				 json_text(path), "input", (json_int_t)input);
 
+	if (member)
+		json_object_set_new(json_object_get(note, "properties"), "member", json_text(member));
 	if (!json_object_get(inv, "toolExecutionNotifications"))
 		json_object_set_new(inv, "toolExecutionNotifications", json_array());
 	json_array_append_new(json_object_get(inv, "toolExecutionNotifications"), note);

@@ -105,6 +105,29 @@ run $STRADDLE merge "$TMP/dmerged.sarif" "$TMP/d0.sarif" "$TMP/d1.sarif"
 expect_eq "diff sarif merged = whole" "$RC $(cmp "$TMP/dmerged.sarif" "$TMP/dwhole.sarif" && echo same)" \
 	"0 same"
 
+# pairs that fail, on either side: their errors in the pairs' order (by the
+# path inside, not by the side's path: a_old/ sorts before b_new/)
+mkdir -p "$TMP/a_old" "$TMP/b_new"
+for i in 1 2 3 4 5 6; do
+	cp "$X/pieces" "$TMP/a_old/x$i"
+	cp "$X/pieces" "$TMP/b_new/x$i"
+done
+for i in 1 3 5; do cp "$FIXTURES/malformed/shoff-eof" "$TMP/b_new/x$i"; done
+for i in 2 4 6; do cp "$FIXTURES/malformed/shoff-eof" "$TMP/a_old/x$i"; done
+for f in json sarif; do
+	$STRADDLE diff $M --format $f "$TMP/a_old" "$TMP/b_new" >"$TMP/ewhole.$f" 2>/dev/null
+	for k in 0 1; do
+		$STRADDLE diff $M --format $f --shard $k/2 "$TMP/a_old" "$TMP/b_new" >"$TMP/e$k.$f" 2>/dev/null
+	done
+	run $STRADDLE merge "$TMP/emerged.$f" "$TMP/e1.$f" "$TMP/e0.$f"
+	untimed "$TMP/ewhole.$f" >"$TMP/ew"
+	expect_eq "diff $f with errors on both sides: merged = whole" \
+		"$RC $(untimed "$TMP/emerged.$f" | cmp - "$TMP/ew" && echo same)" "0 same"
+done
+expect_eq "the errors: one a pair, in the pairs' order, each shard some" \
+	"$(jq -c '[.errors[] | .member]' "$TMP/emerged.json") $(jq '.errors | length > 0' "$TMP/e0.json") $(jq '.errors | length > 0' "$TMP/e1.json")" \
+	'["x1","x2","x3","x4","x5","x6"] true true'
+
 # doc/merge.md's recipes: GNU parallel over 2 local slots, and over two
 # ssh hosts (the transport stood in for by a script that runs the
 # command here, as ssh would there; what parallel sends is unchanged)
