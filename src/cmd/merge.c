@@ -6,8 +6,9 @@
 
 #include <string.h>
 
+/* merge has no options but --help; parse_command_line wants a target */
 struct merge_cmd {
-	int unused;
+	int none;
 };
 
 static int cmd_merge(int argc, char **argv);

@@ -321,7 +321,7 @@ const struct command scan_command = {
 	.name = "scan",
 	.run = cmd_scan,
 	.summary = "find loops and functions whose placement is a hazard",
-	.args = "[OPTIONS] [FILE...|vdso]",
+	.args = "[OPTIONS] [FILE|DIR|PKG.deb|PKG.deb:/PATH|vdso...]",
 	.about = "Find loops and functions whose placement is a code-layout hazard: a loop\n"
 		 "that straddles more fetch windows, uop-cache windows or cache lines than it\n"
 		 "needs, a back-edge branch that crosses or ends on a window where the CPU's\n"
@@ -333,7 +333,12 @@ const struct command scan_command = {
 		 "holding pause, yield or wfe is a spin loop, ranked after the others.\n"
 		 "\n"
 		 "With no FILE: this process's vDSO and C library. 'vdso' reads the running\n"
-		 "vDSO from memory. Addresses are the ELF's own virtual addresses.\n",
+		 "vDSO from memory. Addresses are the ELF's own virtual addresses.\n"
+		 "\n"
+		 "A FILE may be an ELF file; a directory (every ELF file under it, links\n"
+		 "followed, each file once); a Debian package (the ELF files in it, named\n"
+		 "PKG.deb:/usr/bin/ls), or one file of it; a compressed module (.ko.xz,\n"
+		 ".ko.zst, .ko.gz). In a directory or package, files go by path.\n",
 	.options = scan_options,
 	.notes = "Memory is bounded by the input: a function whose analysis would need more\n"
 		 "than a share of the file's size (at least 16 MiB) is counted, not analysed,\n"
