@@ -45,6 +45,12 @@ expect_eq "the time is the only line apart" \
 	"$(diff "$TMP/merged.json" "$TMP/whole.json" | grep -c '^[<>]') 0"
 expect_eq "merged: the error of the missing operand, once" \
 	"$(jq -c '.errors | map([.path, .input])' "$TMP/merged.json")" "[[\"$TMP/missing\",3]]"
+# shards of other machines (a farm's hosts): each one's machine kept
+sed 's/^\( "machine":{.*\)"model":[0-9]*,/\1"model":1,/' "$TMP/s3.json" >"$TMP/s3m.json"
+run $STRADDLE merge - "$TMP/s0.json" "$TMP/s1.json" "$TMP/s2.json" "$TMP/s3m.json"
+expect_eq "shards of two machines: shard_machines, each shard's model" \
+	"$RC $(jq_of '[.shard_machines[].model] | "\(.[3]) \(.[0] == .[1] and .[1] == .[2])"') $(jq_of '.machine.model == .shard_machines[0].model')" \
+	"0 1 true true"
 run $STRADDLE merge - "$TMP/s0.json" "$TMP/s1.json" "$TMP/s2.json" "$TMP/s3.json"
 expect_eq "merge to standard output: the same bytes" "$(printf '%s\n' "$OUT")" "$(cat "$TMP/merged.json")"
 run $STRADDLE scan $M --json --shard 0/1 $OPS
