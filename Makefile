@@ -5,12 +5,12 @@ CC       ?= gcc
 CFLAGS   ?= -O2 -g
 WARN     := -std=c17 -Wall -Wextra -Werror -Wshadow
 DEFS     := -D_GNU_SOURCE
-LIBS     := -lZydis -lZycore -lcapstone -ldw -lelf -ljansson -lpthread -lm -ldl
+LIBS     := -lZydis -lZycore -lcapstone -ldw -lelf -larchive -ljansson -lpthread -lm -ldl
 SANFLAGS := -DSTRADDLE_TEST_HOOKS -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # Layers bottom-up; a layer's files may include only the headers of the
 # layers before it (DESIGN: data flows down).
-LAYERS   := base elf decode cfg sched model place relocate kernels stats measure workloads results report
+LAYERS   := base elf inputs decode cfg sched model place relocate kernels stats measure workloads results report
 # relocate/preload.c is not part of the library: it is the preload library
 # that runs inside the user's program (libstraddle-place.so below).
 PRELOAD_SRC := src/relocate/preload.c

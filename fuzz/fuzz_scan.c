@@ -59,7 +59,7 @@ static char *scan_to_json(struct elf_image *img, const struct scan_opts *o)
 			abort();
 		jstream_begin(&s, f, results_new("scan"));
 		jstream_open(&s, "files", '[');
-		results_scan_file(&s, img, &r, true);
+		results_scan_file(&s, img, &r, true, 0);
 		jstream_close(&s);
 		jstream_put(&s, "errors", json_array());
 		if (jstream_end(&s) || fclose(f)) {

@@ -9,9 +9,13 @@
 # back end (scan); the tests pin llvm-mca-14, 19 knows znver5 and SPR.
 # llvm-19-dev and g++: libstraddle-sched.so, the in-process back end
 # (src/sched/llvm.cpp), built against LLVM 19's headers and libLLVM.
+# libarchive-dev: Debian packages and compressed modules read as inputs
+# (src/inputs/); dpkg (dpkg-deb) and xz-utils build the tests' packages and
+# modules; parallel: doc/merge.md's shard recipes, run by tests/cmd/t_shard.sh.
 set -e
 PKGS="gcc make binutils libc6-dev
-libzydis-dev libcapstone-dev libelf-dev libdw-dev libjansson-dev libcmocka-dev
+libzydis-dev libcapstone-dev libelf-dev libdw-dev libjansson-dev libcmocka-dev libarchive-dev
+dpkg xz-utils parallel
 gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 clang libclang-rt-14-dev llvm llvm-19 llvm-19-dev g++ jq libllvm14 libllvm15 python3 python3-jsonschema mandoc
 chromium fonts-dejavu-core"

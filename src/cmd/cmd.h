@@ -60,7 +60,7 @@ extern const struct cmd_option option_help;
 
 extern const struct command scan_command, diff_command, kernels_command, sweep_command,
 	bench_command, compare_command, uarch_command, record_command, calibrate_command,
-	report_command, place_command, prove_command;
+	report_command, place_command, prove_command, merge_command;
 
 /* getopt_long over cmd->options, storing into `target` (the command's
  * struct). --help prints the help and exits 0. 0 when every option was

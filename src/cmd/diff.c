@@ -38,6 +38,11 @@ struct diff_cmd {
 	const char *hot_path, *perf_script;
 	double min_share;
 	struct hot_run hot;
+	/* two directories or packages (diff_many) */
+	const char *debug_dir;
+	struct shard shard;
+	int argc;
+	char **argv;
 };
 
 static int cmd_diff(int argc, char **argv);
@@ -80,6 +85,17 @@ static int gate_cause(const char *name)
 	int c = cause_from_name(name);
 
 	return c == CAUSE_REMOVED ? -1 : c;
+}
+
+static int set_shard(void *cmd, const char *opt, const char *value)
+{
+	struct diff_cmd *c = cmd;
+	struct err e;
+
+	if (shard_parse(value, &c->shard, &e) == 0)
+		return 0;
+	complain(opt, "%s", e.msg);
+	return -1;
 }
 
 static int set_causes(void *cmd, const char *opt, const char *value)
@@ -127,6 +143,13 @@ static const struct cmd_option diff_options[] = {
 		  "scan --exact-cost does" },
 	{ .name = "no-source", .kind = OPT_CLEAR, .field = F(source_lines),
 	  .help = "do not look up source lines (DWARF)" },
+	{ .name = "debug-dir", .value = "DIR", .kind = OPT_STRING, .field = F(debug_dir),
+	  .help = "separate debug files as DIR/.build-id/xx/yyyy.debug,\n"
+		  "looked in before /usr/lib/debug" },
+	{ .name = "shard", .value = "K/N", .kind = OPT_CALL, .call = set_shard,
+	  .help = "of two directories or packages, diff only shard K (0\n"
+		  "to N-1) of their files, picked by a hash of the path\n"
+		  "inside; 'straddle merge' joins the N documents" },
 	{ .name = "hot", .value = "RECORD", .kind = OPT_STRING, .field = F(hot_path),
 	  .help = "rank by the samples of 'straddle record' of OLD or NEW:\n"
 		  "a \"samples %\" column, the hottest first" },
@@ -154,7 +177,9 @@ const struct command diff_command = {
 		 "with its cause: changed (its own bytes changed), moved (same bytes, new\n"
 		 "address), new or removed (a loop or function on one side only).\n"
 		 "OLD and NEW are ELF files of one architecture, or vDSO images saved with\n"
-		 "'straddle scan --dump-vdso'.\n",
+		 "'straddle scan --dump-vdso'; or two directories or Debian packages (or\n"
+		 "one of each), whose ELF files are matched by their path inside and\n"
+		 "each pair diffed, in the order of those paths.\n",
 	.options = diff_options,
 	.notes = "Exit status: 0 no new hazard, 1 a new hazard of a selected rule and cause,\n"
 		 "2 bad usage or an unreadable file, or OLD and NEW of different architectures.\n",
@@ -184,6 +209,8 @@ static int parse_options(struct diff_cmd *c, int argc, char **argv)
 	}
 	c->old.arg = argv[optind];
 	c->new.arg = argv[optind + 1];
+	c->argc = argc;
+	c->argv = argv;
 	if (!c->fail_rules)
 		c->fail_rules = ~0u;
 	if (!c->fail_causes)
@@ -195,18 +222,29 @@ static int parse_options(struct diff_cmd *c, int argc, char **argv)
 	return 0;
 }
 
-static int load(struct diff_cmd *c, struct side *s)
+/* A side's image, open, scanned; NULL, or why not (e's). */
+static const char *scan_side(struct diff_cmd *c, struct side *s, struct err *e)
 {
-	struct err e = { "" };
-
-	if (elf_open_file(&s->img, s->arg, &e) || scan_image(&s->img, &c->opts, &s->r, &e)) {
-		complain(s->arg, "%s", elf_changed(&s->img) ? "changed while reading" : e.msg);
-		return -1;
-	}
+	if (scan_image(&s->img, &c->opts, &s->r, e))
+		return elf_changed(&s->img) ? "changed while reading" : e->msg;
 	note_back_end(s->arg, &s->r);
 	if (c->hot_path || c->perf_script)
 		hot_attribute_image(&c->hot, &s->img, &s->r);
-	return 0;
+	return NULL;
+}
+
+static int load(struct diff_cmd *c, struct side *s)
+{
+	struct err e = { "" };
+	const char *why = e.msg;
+
+	if (elf_open_file(&s->img, s->arg, &e) == 0) {
+		s->img.debug_dir = c->debug_dir;
+		why = scan_side(c, s, &e);
+	}
+	if (why)
+		complain(s->arg, "%s", why);
+	return why ? -1 : 0;
 }
 
 /* Either file truncated or rewritten since it was opened (issue 9). */
@@ -307,9 +345,14 @@ static void print_json(struct diff_cmd *c, bool fails, int argc, char **argv)
 
 /* ---- SARIF: the new hazards as alerts ---- */
 
-static void print_sarif(struct diff_cmd *c)
+static struct sarif_log *new_sarif(const struct diff_cmd *c, const struct shard_info *shard)
 {
-	struct sarif_log *log = sarif_new(c->source_root);
+	return sarif_new(&(struct sarif_head){ c->source_root, c->argc, c->argv, c->profiles,
+					       c->opts.nprofiles, shard });
+}
+
+static void add_sarif(struct diff_cmd *c, struct sarif_log *log)
+{
 	struct diff_rows rows;
 	struct sarif_ordinals ord;
 
@@ -321,10 +364,17 @@ static void print_sarif(struct diff_cmd *c)
 		sarif_add_row(log, &(struct sarif_row){ .img = &c->new.img, .r = &c->new.r,
 			.func = ch->fnew, .loop = ch->entry ? NULL : ch->lnew, .h = rows.v[i].h,
 			.n = rows.v[i].n, .cause = cause_name(ch->cause), .source_root = c->source_root,
-			.lines = c->source_lines, .ord = &ord });
+			.lines = c->source_lines, .ord = &ord, .input = 1 });
 	}
 	sarif_ordinals_free(&ord);
 	diff_rows_free(&rows);
+}
+
+static void print_sarif(struct diff_cmd *c)
+{
+	struct sarif_log *log = new_sarif(c, NULL);
+
+	add_sarif(c, log);
 	if (sarif_write(log, stdout, true))
 		complain("stdout", "cannot write the SARIF output");
 }
@@ -359,6 +409,8 @@ static bool gate_fails(const struct diff_cmd *c)
 	return false;
 }
 
+static int diff_many(struct diff_cmd *c);
+
 int cmd_diff(int argc, char **argv)
 {
 	struct diff_cmd c = { 0 };
@@ -366,6 +418,16 @@ int cmd_diff(int argc, char **argv)
 
 	if (parse_options(&c, argc, argv))
 		return EXIT_USAGE;
+	if (input_is_many(c.old.arg) || input_is_many(c.new.arg)) {
+		status = diff_many(&c);
+		hot_run_free(&c.hot);
+		return status;
+	}
+	if (c.shard.count) {
+		complain("--shard", "%s and %s are single files: shards split the files of two "
+			 "directories or packages", c.old.arg, c.new.arg);
+		goto out;
+	}
 	if (load(&c, &c.old) || load(&c, &c.new))
 		goto out;
 	if (no_match(&c))
@@ -393,5 +455,194 @@ out:
 	scan_result_free(&c.new.r);
 	elf_close(&c.old.img);
 	elf_close(&c.new.img);
+	return status;
+}
+
+/* ---- two directories or packages: a diff per file (inputs.h) ---- */
+
+struct many {
+	struct pairs p;
+	struct diff_doc doc;            /* --json */
+	struct sarif_log *sarif;        /* --format sarif */
+	struct shard_info shard;
+	const char *op[2];              /* OLD and NEW as given */
+	int status;                     /* EXIT_USAGE once a file failed */
+	bool fails;                     /* a pair's new hazard fails the gate */
+	size_t diffed, changed, worse, only[2], matched;
+	struct strbuf only_text;        /* the text's lines of files on one side */
+};
+
+/* A file of a pair that could not be read or diffed: one line, and an
+ * entry in the document; the other pairs go on. */
+static void pair_failed(struct diff_cmd *c, struct many *m, const char *member, const char *path,
+			const char *why)
+{
+	complain(path, "%s", why);
+	if (c->format == FORMAT_JSON)
+		results_diff_error(&m->doc, member, path, why);
+	if (c->format == FORMAT_SARIF)
+		sarif_notify(m->sarif, path, 1, member, why);
+	m->status = EXIT_USAGE;
+}
+
+/* An image the pairs opened, moved into a side (the struct moves; the
+ * mapping it describes stays where it is). */
+static void take_image(struct side *s, struct elf_image *img)
+{
+	s->img = *img;
+	s->arg = s->img.path;
+	memset(img, 0, sizeof *img);
+}
+
+static void pair_output(struct diff_cmd *c, struct many *m, const char *member, bool fails)
+{
+	if (c->format == FORMAT_JSON)
+		results_diff_pair(&m->doc, member, &(struct diff_image){ &c->old.img, &c->old.r },
+				  &(struct diff_image){ &c->new.img, &c->new.r }, &c->d,
+				  c->source_lines, c->min_share);
+	else if (c->format == FORMAT_SARIF)
+		add_sarif(c, m->sarif);
+	else if (c->d.n) {      /* the text: the files something changed in */
+		print_report(c, fails);
+		printf("\n");
+	}
+}
+
+/* Both sides scanned and diffed: NULL, or why not (the side in *bad). */
+static const char *diffed(struct diff_cmd *c, struct side **bad, char *buf, size_t n,
+			  struct err *e)
+{
+	const char *why;
+
+	*bad = &c->old;
+	if ((why = scan_side(c, &c->old, e)))
+		return why;
+	*bad = &c->new;
+	if ((why = scan_side(c, &c->new, e)))
+		return why;
+	if (c->old.img.arch != c->new.img.arch) {
+		snprintf(buf, n, "is %s but %s is %s: nothing to compare", arch_name(c->new.img.arch),
+			 c->old.arg, arch_name(c->old.img.arch));
+		return buf;
+	}
+	layout_diff(&(struct diff_side){ &c->old.img, &c->old.r },
+		    &(struct diff_side){ &c->new.img, &c->new.r }, &c->dopts, &c->d);
+	*bad = elf_changed(&c->old.img) ? &c->old : &c->new;
+	return elf_changed(&c->old.img) || elf_changed(&c->new.img) ? "changed while reading" : NULL;
+}
+
+/* One matched pair, scanned, diffed and written; its memory freed. */
+static void diff_pair(struct diff_cmd *c, struct many *m, const struct input_pair *ip)
+{
+	struct err e = { "" };
+	struct side *bad;
+	char buf[128];
+	const char *why;
+
+	take_image(&c->old, ip->old.img);
+	take_image(&c->new, ip->new.img);
+	if ((why = diffed(c, &bad, buf, sizeof buf, &e))) {
+		pair_failed(c, m, ip->member, bad->img.path, why);
+	} else {
+		bool fails = gate_fails(c);
+
+		m->fails |= fails;
+		m->diffed++;
+		m->changed += c->d.n > 0;
+		m->worse += c->d.hazards_added > 0;
+		m->matched += c->old.r.functions_scanned + c->old.r.padding_symbols +
+			      c->new.r.functions_scanned + c->new.r.padding_symbols;
+		pair_output(c, m, ip->member, fails);
+	}
+	layout_diff_free(&c->d);
+	for (int i = 0; i < 2; i++) {
+		struct side *s = i ? &c->new : &c->old;
+
+		scan_result_free(&s->r);
+		elf_close(&s->img);
+	}
+}
+
+static void one_side(struct diff_cmd *c, struct many *m, const struct input_pair *ip)
+{
+	bool in_new = ip->new.img != NULL;
+
+	m->only[in_new]++;
+	if (c->format == FORMAT_JSON)
+		results_diff_only(&m->doc, in_new, ip->member);
+	if (c->format == FORMAT_TEXT || c->format == FORMAT_MARKDOWN)
+		sb_addf(&m->only_text, "only in %s: %s\n", m->op[in_new], ip->member);
+}
+
+static void begin_many(struct diff_cmd *c, struct many *m)
+{
+	const struct shard_info *shard = c->shard.count ? &m->shard : NULL;
+
+	if (c->format == FORMAT_JSON)
+		results_diff_begin(&m->doc, stdout, results_diff_many_head(c->argc, c->argv,
+			m->op[0], m->op[1], c->profiles, c->opts.nprofiles, shard));
+	if (c->format == FORMAT_SARIF)
+		m->sarif = new_sarif(c, shard);
+}
+
+static int end_many(struct diff_cmd *c, struct many *m)
+{
+	int status = m->status != EXIT_OK ? m->status : m->fails ? EXIT_GATE : EXIT_OK;
+
+	if (c->format == FORMAT_JSON && results_diff_end(&m->doc, &(struct diff_gate){
+		c->fail_rules, c->fail_causes, m->fails, status })) {
+		complain("stdout", "cannot write the JSON output");
+		status = EXIT_USAGE;
+	}
+	if (c->format == FORMAT_SARIF && sarif_write(m->sarif, stdout, status != EXIT_USAGE)) {
+		complain("stdout", "cannot write the SARIF output");
+		status = EXIT_USAGE;
+	}
+	if (c->format == FORMAT_TEXT || c->format == FORMAT_MARKDOWN)
+		printf("%s%zu files diffed, %zu changed, %zu with new hazards; %zu only in %s, %zu "
+		       "only in %s\n", sb_str(&m->only_text), m->diffed, m->changed, m->worse,
+		       m->only[0], m->op[0], m->only[1], m->op[1]);
+	sb_free(&m->only_text);
+	return status;
+}
+
+/* Two directories or packages (or one of each): their ELF files matched
+ * by the path inside, each pair diffed, in the order of those paths; a
+ * file on one side only is listed. */
+static int diff_many(struct diff_cmd *c)
+{
+	struct many m = { .op = { c->old.arg, c->new.arg }, .status = EXIT_OK };
+	struct input_pair ip;
+	struct err e = { "" };
+	int status;
+
+	if (!input_is_many(c->old.arg) || !input_is_many(c->new.arg)) {
+		complain(input_is_many(c->old.arg) ? c->new.arg : c->old.arg, "is one file, but %s "
+			 "is a directory or package: diff two of those, or two files",
+			 input_is_many(c->old.arg) ? c->old.arg : c->new.arg);
+		return EXIT_USAGE;
+	}
+	if (pairs_open(&m.p, c->old.arg, c->new.arg, &c->shard, c->debug_dir, &e)) {
+		say("%s", e.msg);
+		pairs_close(&m.p);
+		return EXIT_USAGE;
+	}
+	m.shard = (struct shard_info){ c->shard, m.p.units, m.p.units_total };
+	begin_many(c, &m);
+	while (pairs_next(&m.p, &ip))
+		if (ip.old.error || ip.new.error)
+			pair_failed(c, &m, ip.member, ip.old.error ? ip.old.name : ip.new.name,
+				    ip.old.error ? ip.old.error : ip.new.error);
+		else if (!ip.old.img || !ip.new.img)
+			one_side(c, &m, &ip);
+		else
+			diff_pair(c, &m, &ip);
+	if (c->opts.func_glob && !m.matched && !c->shard.count) {
+		complain("--func", "'%s' matches no function in %s or %s", c->opts.func_glob,
+			 m.op[0], m.op[1]);
+		m.status = EXIT_USAGE;
+	}
+	status = end_many(c, &m);
+	pairs_close(&m.p);
 	return status;
 }

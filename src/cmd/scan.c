@@ -37,6 +37,10 @@ struct scan_cmd {
 	double min_share;
 	size_t matched;                 /* functions --func/--section selected, all files */
 	uint64_t hot_in_files;          /* --hot: samples of the (user space) files scanned */
+	const char *debug_dir;          /* --debug-dir: separate debug files by build-id */
+	const char *files_from;         /* --files-from: more operands, one a line */
+	struct shard shard;             /* --shard K/N; count 0: none */
+	struct shard_info shard_info;   /* then what the shard took */
 };
 
 /* The rows of a file (rows.c), with the source line and the compiler's
@@ -71,7 +75,8 @@ static void print_text(struct scan_cmd *c, struct elf_image *img, const struct s
 }
 
 /* Every row of a file (no --limit: an alert list is whole) into the log. */
-static void add_sarif(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r)
+static void add_sarif(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r,
+		      size_t input)
 {
 	struct scan_rows rows;
 	struct sarif_ordinals ord;
@@ -82,7 +87,7 @@ static void add_sarif(struct scan_cmd *c, struct elf_image *img, const struct sc
 		sarif_add_row(c->sarif, &(struct sarif_row){ .img = img, .r = r,
 			.func = rows.v[i].func, .loop = rows.v[i].loop, .h = rows.v[i].h,
 			.n = rows.v[i].nh, .source_root = c->source_root,
-			.lines = c->source_lines, .ord = &ord });
+			.lines = c->source_lines, .ord = &ord, .input = input });
 	sarif_ordinals_free(&ord);
 	scan_rows_free(&rows);
 }
@@ -111,13 +116,6 @@ static void check_gate(struct scan_cmd *c, const struct scan_result *r)
 	}
 }
 
-static int open_target(const char *arg, struct elf_image *img, struct err *e)
-{
-	if (strcmp(arg, "vdso") == 0)
-		return elf_open_vdso(img, e);
-	return elf_open_file(img, arg, e);
-}
-
 /* kernel: the kernel's samples as addresses of this image (kernel_hot),
  * NULL for a file of user space. */
 static void attribute(struct scan_cmd *c, struct elf_image *img, struct scan_result *r,
@@ -129,13 +127,13 @@ static void attribute(struct scan_cmd *c, struct elf_image *img, struct scan_res
 		hot_attribute_image(&c->hot, img, r);
 }
 
-static int scan_failed(struct scan_cmd *c, const char *arg, const char *msg)
+static int scan_failed(struct scan_cmd *c, const struct input_file *f, const char *msg)
 {
-	complain(strcmp(arg, "vdso") == 0 ? "[vdso]" : arg, "%s", msg);
+	complain(f->name, "%s", msg);
 	if (c->json)
-		results_scan_error(&c->doc, arg, msg);
+		results_scan_error(&c->doc, f->name, f->operand, msg);
 	if (c->sarif)
-		sarif_notify(c->sarif, arg, msg);
+		sarif_notify(c->sarif, f->name, f->operand, NULL, msg);
 	return -1;
 }
 
@@ -143,7 +141,7 @@ static int scan_failed(struct scan_cmd *c, const char *arg, const char *msg)
  * change while it was read, through the printing (names and source lines
  * are read from the image): a file changed mid-scan has no partial rows. */
 static bool print_unless_changed(struct scan_cmd *c, struct elf_image *img,
-				 const struct scan_result *r)
+				 const struct scan_result *r, size_t input)
 {
 	struct json_stream saved = c->doc.out;
 	struct strbuf buf = { 0 };
@@ -157,10 +155,10 @@ static bool print_unless_changed(struct scan_cmd *c, struct elf_image *img,
 	}
 	if (c->json) {
 		c->doc.out.f = mem;
-		results_scan_file(&c->doc.out, img, r, c->source_lines);
+		results_scan_file(&c->doc.out, img, r, c->source_lines, input);
 		c->doc.out.f = saved.f;
 	} else if (c->sarif) {
-		add_sarif(c, img, r);
+		add_sarif(c, img, r, input);
 	} else {
 		print_text(c, img, r, mem);
 	}
@@ -176,37 +174,35 @@ static bool print_unless_changed(struct scan_cmd *c, struct elf_image *img,
 	return !changed;
 }
 
-/* Scan one file (kernel: the kernel's samples rebased onto it, else
- * NULL); 0, or -1 after saying why on stderr. */
-static int scan_one(struct scan_cmd *c, const char *arg, const struct hot_file *kernel)
+/* Scan one file of the run (kernel: the kernel's samples rebased onto
+ * it, else NULL); 0, or -1 after saying why on stderr. */
+static int scan_one(struct scan_cmd *c, const struct input_file *f, const struct hot_file *kernel)
 {
-	struct elf_image img;
+	struct elf_image *img = f->img;
 	struct scan_result r;
 	struct err e = { "" };
 	int rc = 0;
 
-	if (open_target(arg, &img, &e) || scan_image(&img, &c->opts, &r, &e)) {
-		rc = scan_failed(c, arg, elf_changed(&img) ? "changed while reading" : e.msg);
-		elf_close(&img);
-		return rc;
-	}
-	note_back_end(arg, &r);
+	if (f->error)
+		return scan_failed(c, f, f->error);
+	if (scan_image(img, &c->opts, &r, &e))
+		return scan_failed(c, f, elf_changed(img) ? "changed while reading" : e.msg);
+	note_back_end(f->name, &r);
 	if (c->have_hot)
-		attribute(c, &img, &r, kernel);
-	if (print_unless_changed(c, &img, &r)) {
+		attribute(c, img, &r, kernel);
+	if (print_unless_changed(c, img, &r, f->operand)) {
 		check_gate(c, &r);
 		c->matched += r.functions_scanned + r.padding_symbols;
 		if (!kernel)
 			c->hot_in_files += r.file_samples;
 		if (r.functions_too_large)
-			complain(arg, "%zu function%s too large to analyse within the memory bound, "
+			complain(f->name, "%zu function%s too large to analyse within the memory bound, "
 				 "not analysed", r.functions_too_large,
 				 r.functions_too_large == 1 ? "" : "s");
 	} else {
-		rc = scan_failed(c, arg, "changed while reading");
+		rc = scan_failed(c, f, "changed while reading");
 	}
 	scan_result_free(&r);
-	elf_close(&img);
 	return rc;
 }
 
@@ -225,6 +221,17 @@ static int dump_vdso(const char *path)
 }
 
 static int cmd_scan(int argc, char **argv);
+
+static int set_shard(void *cmd, const char *opt, const char *value)
+{
+	struct scan_cmd *c = cmd;
+	struct err e;
+
+	if (shard_parse(value, &c->shard, &e) == 0)
+		return 0;
+	complain(opt, "%s", e.msg);
+	return -1;
+}
 
 static int set_format(void *cmd, const char *opt, const char *value)
 {
@@ -279,6 +286,17 @@ static const struct cmd_option scan_options[] = {
 		  "bounds: the reference, some 100x slower a loop" },
 	{ .name = "no-source", .kind = OPT_CLEAR, .field = F(source_lines),
 	  .help = "do not look up source lines (DWARF)" },
+	{ .name = "debug-dir", .value = "DIR", .kind = OPT_STRING, .field = F(debug_dir),
+	  .help = "separate debug files as DIR/.build-id/xx/yyyy.debug,\n"
+		  "looked in before /usr/lib/debug: source lines and\n"
+		  "function names of stripped files" },
+	{ .name = "files-from", .value = "FILE", .kind = OPT_STRING, .field = F(files_from),
+	  .help = "more FILEs, one a line (-: standard input): a\n"
+		  "distribution's packages, more than a command line holds" },
+	{ .name = "shard", .value = "K/N", .kind = OPT_CALL, .call = set_shard,
+	  .help = "scan only shard K (0 to N-1) of the inputs, picked by\n"
+		  "a hash of their names; 'straddle merge' joins the N\n"
+		  "documents into the run's" },
 	{ .name = "dump-vdso", .value = "FILE", .kind = OPT_OUTPUT, .field = F(dump_vdso),
 	  .help = "save the running vDSO image to FILE" },
 	{ .name = "hot", .value = "RECORD", .kind = OPT_STRING, .field = F(hot_path),
@@ -302,7 +320,7 @@ const struct command scan_command = {
 	.name = "scan",
 	.run = cmd_scan,
 	.summary = "find loops and functions whose placement is a hazard",
-	.args = "[OPTIONS] [FILE...|vdso]",
+	.args = "[OPTIONS] [FILE|DIR|PKG.deb|PKG.deb:/PATH|vdso...]",
 	.about = "Find loops and functions whose placement is a code-layout hazard: a loop\n"
 		 "that straddles more fetch windows, uop-cache windows or cache lines than it\n"
 		 "needs, a back-edge branch that crosses or ends on a window where the CPU's\n"
@@ -314,7 +332,12 @@ const struct command scan_command = {
 		 "holding pause, yield or wfe is a spin loop, ranked after the others.\n"
 		 "\n"
 		 "With no FILE: this process's vDSO and C library. 'vdso' reads the running\n"
-		 "vDSO from memory. Addresses are the ELF's own virtual addresses.\n",
+		 "vDSO from memory. Addresses are the ELF's own virtual addresses.\n"
+		 "\n"
+		 "A FILE may be an ELF file; a directory (every ELF file under it, links\n"
+		 "followed, each file once); a Debian package (the ELF files in it, named\n"
+		 "PKG.deb:/usr/bin/ls), or one file of it; a compressed module (.ko.xz,\n"
+		 ".ko.zst, .ko.gz). In a directory or package, files go by path.\n",
 	.options = scan_options,
 	.notes = "Memory is bounded by the input: a function whose analysis would need more\n"
 		 "than a share of the file's size (at least 16 MiB) is counted, not analysed,\n"
@@ -347,7 +370,6 @@ static int parse_options(struct scan_cmd *c, int argc, char **argv)
 	if (check_back_end(c->opts.llvm_mca))
 		return -1;
 	if (c->want_sarif) {
-		c->sarif = sarif_new(c->source_root);
 		c->json = false;
 		c->opts.shapes = true;  /* an fde@ function's fingerprint is its shape */
 	}
@@ -391,9 +413,10 @@ static int kernel_through_image(struct scan_cmd *c, const char *vmlinux)
 		elf_close(&img);
 		return 1;
 	}
-	elf_close(&img);
 	hot_kernel_rebased(h, vmlinux, text, &kf);
-	rc = scan_one(c, vmlinux, &kf);
+	img.debug_dir = c->debug_dir;
+	rc = scan_one(c, &(struct input_file){ .name = vmlinux, .img = &img }, &kf);
+	elf_close(&img);
 	free(kf.addrs.v);
 	return rc;
 }
@@ -455,10 +478,11 @@ static const char **hot_targets(const struct hot_run *h, int *n)
 }
 
 /* A gate whose pattern is misspelt must not pass silently (issue 8): a
- * --func or --section that selected no function in any file is an error. */
+ * --func or --section that selected no function in any file is an error.
+ * A shard cannot tell: its files may hold none of the run's matches. */
 static bool no_match(const struct scan_cmd *c)
 {
-	if (c->matched || (!c->opts.func_glob && !c->opts.section_glob))
+	if (c->matched || (!c->opts.func_glob && !c->opts.section_glob) || c->shard.count)
 		return false;
 	if (c->opts.func_glob && c->opts.section_glob)
 		complain("--func", "'%s' in --section '%s' matches no function",
@@ -470,12 +494,81 @@ static bool no_match(const struct scan_cmd *c)
 	return true;
 }
 
+/* The documents' heads, once the inputs are known (a shard's says what
+ * it took of them). */
+static void begin_output(struct scan_cmd *c, const struct inputs *in, int argc, char **argv)
+{
+	const struct shard_info *shard = c->shard.count ? &c->shard_info : NULL;
+
+	c->shard_info = (struct shard_info){ c->shard, in->units, in->units_total };
+	if (c->host_why[0] && !c->json && !c->want_sarif)
+		printf("%s\n", c->host_why);
+	if (c->want_sarif)
+		c->sarif = sarif_new(&(struct sarif_head){ c->source_root, argc, argv, c->profiles,
+			c->opts.nprofiles, shard });
+	if (c->json) {
+		/* tens of megabytes: write them in large blocks */
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+		results_scan_begin(&c->doc, stdout, &(struct scan_head){ argc, argv, c->profiles,
+			c->opts.nprofiles, c->host_why, c->have_hot, c->min_share, shard });
+	}
+}
+
+/* Every file of the operands (inputs.h: directories and packages
+ * expanded, a shard's only); EXIT_USAGE when one could not be scanned,
+ * -1 when an operand is refused before any output. */
+static int scan_operands(struct scan_cmd *c, const char **ops, int n, int argc, char **argv)
+{
+	struct inputs in;
+	struct input_file f;
+	struct err e = { "" };
+	int status = EXIT_OK;
+
+	if (inputs_open(&in, (char *const *)ops, (size_t)n, &c->shard, c->debug_dir, &e)) {
+		say("%s", e.msg);
+		inputs_close(&in);
+		return -1;
+	}
+	begin_output(c, &in, argc, argv);
+	while (inputs_next(&in, &f))
+		if (scan_one(c, &f, NULL))
+			status = EXIT_USAGE;
+	inputs_close(&in);
+	return status;
+}
+
+/* The operands of the command line, then those --files-from lists: a new
+ * array in *all (NULL without --files-from); -1 after one line. */
+static int listed_operands(const struct scan_cmd *c, const char ***targets, int *n,
+			   const char ***all, char ***listed, size_t *nlisted)
+{
+	struct err e = { "" };
+
+	*all = NULL;
+	*listed = NULL;
+	*nlisted = 0;
+	if (!c->files_from)
+		return 0;
+	if (inputs_list(c->files_from, listed, nlisted, &e)) {
+		complain(c->files_from, "%s", e.msg);
+		return -1;
+	}
+	*all = xcalloc((size_t)*n + *nlisted + 1, sizeof **all);
+	memcpy(*all, *targets, (size_t)*n * sizeof **all);
+	memcpy(*all + *n, *listed, *nlisted * sizeof **all);
+	*targets = *all;
+	*n += (int)*nlisted;
+	return 0;
+}
+
 static int cmd_scan(int argc, char **argv)
 {
 	struct scan_cmd c = { 0 };
 	const char *defaults[2] = { "vdso", elf_libc_path() };
-	const char **targets = (const char **)argv;
-	int status = EXIT_OK, ntargets;
+	const char **targets = (const char **)argv, **all;
+	char **listed;
+	size_t nlisted;
+	int status, ntargets;
 	bool free_targets = false;
 
 	if (parse_options(&c, argc, argv))
@@ -484,6 +577,10 @@ static int cmd_scan(int argc, char **argv)
 		return EXIT_USAGE;
 	targets += optind;
 	ntargets = argc - optind;
+	if (listed_operands(&c, &targets, &ntargets, &all, &listed, &nlisted)) {
+		hot_run_free(&c.hot);
+		return EXIT_USAGE;
+	}
 	if (ntargets == 0 && c.have_hot) {
 		targets = hot_targets(&c.hot, &ntargets);
 		free_targets = true;
@@ -493,30 +590,23 @@ static int cmd_scan(int argc, char **argv)
 		targets = defaults;
 		ntargets = defaults[1] ? 2 : 1;
 	}
-	if (c.host_why[0] && !c.json && !c.sarif)
-		printf("%s\n", c.host_why);
-	if (c.json) {
-		/* tens of megabytes: write them in large blocks */
-		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-		results_scan_begin(&c.doc, stdout, &(struct scan_head){ argc, argv, c.profiles,
-			c.opts.nprofiles, c.host_why, c.have_hot, c.min_share });
-	}
-	for (int i = 0; i < ntargets; i++)
-		if (scan_one(&c, targets[i], NULL))
-			status = EXIT_USAGE;
-	if (free_targets) {
+	status = scan_operands(&c, targets, ntargets, argc, argv);
+	if (free_targets)
 		free(targets);
-		if (!c.json && !c.sarif && kernel_hot(&c))
-			status = EXIT_USAGE;
+	free(all);
+	inputs_list_free(listed, nlisted);
+	if (status < 0) {
+		hot_run_free(&c.hot);
+		return EXIT_USAGE;
 	}
+	if (free_targets && !c.json && !c.sarif && kernel_hot(&c))
+		status = EXIT_USAGE;
 	if (c.have_hot && !c.json)
 		report_run_rest(stdout, &c.hot, c.hot_in_files);
 	hot_run_free(&c.hot);
-	if (c.json) {
-		if (results_scan_end(&c.doc)) {
-			complain("stdout", "cannot write the JSON output");
-			status = EXIT_USAGE;
-		}
+	if (c.json && results_scan_end(&c.doc)) {
+		complain("stdout", "cannot write the JSON output");
+		status = EXIT_USAGE;
 	}
 	if (status == EXIT_OK && c.gate_failed)
 		status = EXIT_GATE;

@@ -38,11 +38,18 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.section_address = dwfl_offline_section_address,
 };
 
+/* An image read out of a package is no file: libdwfl reads its copy,
+ * which it may relocate in place (the image's code is read before its
+ * lines, and relocations touch only .debug_* sections). */
 static void open_relocated(struct elf_image *img, struct dwarf_state *st)
 {
 	if (strcmp(img->path, "[vdso]") == 0 || !(st->dwfl = dwfl_begin(&offline_callbacks)))
 		return;
-	st->mod = dwfl_report_offline(st->dwfl, img->path, img->path, -1);
+	if (img->from_file)
+		st->mod = dwfl_report_offline(st->dwfl, img->path, img->path, -1);
+	else
+		st->mod = dwfl_report_offline_memory(st->dwfl, img->path, img->path,
+						     (char *)img->data, img->size);
 	dwfl_report_end(st->dwfl, NULL, NULL);
 }
 
@@ -68,24 +75,34 @@ static void format_line(const char *file, int lineno, char *buf, size_t n)
 	snprintf(buf, n, "%s:%d", base ? base + 1 : file, lineno);
 }
 
+/* DIR/.build-id/xx/yyyy.debug, the layout of Debian's -dbg and -dbgsym
+ * packages and of gdb's debug-file-directory. */
+static bool build_id_path(const struct elf_image *img, const char *dir, char *path, size_t size)
+{
+	size_t n = (size_t)snprintf(path, size, "%s/.build-id/%02x/", dir, img->build_id[0]);
+
+	for (size_t i = 1; i < img->build_id_len && n + 3 < size; i++)
+		n += (size_t)snprintf(path + n, size - n, "%02x", img->build_id[i]);
+	return n + 7 <= size && snprintf(path + n, size - n, ".debug") == 6;
+}
+
 bool elf_debug_file_path(const struct elf_image *img, char *path, size_t size)
 {
-	int n;
+	const char *dirs[2] = { img->debug_dir, "/usr/lib/debug" };
 
-	if (img->build_id_len < 2 || size < 64)
+	if (img->build_id_len < 2)
 		return false;
-	n = snprintf(path, size, "/usr/lib/debug/.build-id/%02x/", img->build_id[0]);
-	for (size_t i = 1; i < img->build_id_len && n < (int)size - 8; i++)
-		n += snprintf(path + n, size - (size_t)n, "%02x", img->build_id[i]);
-	snprintf(path + n, size - (size_t)n, ".debug");
-	return true;
+	for (int i = 0; i < 2; i++)
+		if (dirs[i] && build_id_path(img, dirs[i], path, size) && access(path, R_OK) == 0)
+			return true;
+	return false;
 }
 
 /* Opened like any input (type checked, mapped under the SIGBUS guard), then
  * handed to libdw from memory. */
 static void open_debug_file(struct elf_image *img, struct dwarf_state *st)
 {
-	char path[256];
+	char path[4200];
 	struct err e;
 
 	if (!elf_debug_file_path(img, path, sizeof path) ||

@@ -41,6 +41,9 @@ struct elf_image {
 	uint8_t build_id[64];
 	size_t build_id_len;
 	void *dwarf;            /* libdw state, opened on first line lookup */
+	/* a directory holding .build-id/xx/yyyy.debug, searched before
+	 * /usr/lib/debug (scan --debug-dir); NULL: that one only. Borrowed. */
+	const char *debug_dir;
 };
 
 /* Where a function's name came from. */
@@ -74,11 +77,18 @@ struct elf_funcs {
 bool elf_func_matches(const struct elf_funcs *fs, const struct elf_func *f, const char *glob);
 
 int elf_open_file(struct elf_image *img, const char *path, struct err *e);
+/* Is p[0..n) the header of an ELF file straddle reads (ELF64,
+ * little-endian, x86-64 or AArch64, exec, dyn or rel)? n: at least 64. */
+#define ELF_HEADER_BYTES 64
+bool elf_header_ok(const void *p, size_t n);
 /* The file was truncated or rewritten since it was opened (issue 9): what
  * was read from it is not to be trusted; say "changed while reading". */
 bool elf_changed(const struct elf_image *img);
 int elf_open_memory(struct elf_image *img, const void *p, size_t n,
 		    const char *label, struct err *e);
+/* The same for bytes of malloc's memory the image takes (a member read out
+ * of a package): freed by elf_close, on failure too. */
+int elf_open_owned(struct elf_image *img, void *p, size_t n, const char *label, struct err *e);
 void elf_close(struct elf_image *img);
 
 const char *elf_type_name(uint16_t type);
@@ -131,6 +141,11 @@ bool elf_vaddr_is_code(const struct elf_image *img, uint64_t addr);
  * PT_LOAD segment that maps it; -1 when no segment does. */
 int elf_offset_vaddr(const struct elf_image *img, uint64_t off, uint64_t *vaddr);
 
+/* The offset in the file of `addr` of section `sec` (a relocatable
+ * object's addresses are offsets in their section); -1 when the section
+ * holds no such byte in the file. */
+int elf_file_offset(const struct elf_image *img, uint32_t sec, uint64_t addr, uint64_t *off);
+
 /* The value of the .symtab symbol `name` (vmlinux's _text); -1 if none. */
 int elf_symbol_value(const struct elf_image *img, const char *name, uint64_t *value);
 /* The function symbol (FUNC or IFUNC, .symtab then .dynsym) named `name`,
@@ -147,8 +162,8 @@ const char *elf_build_id_hex(const struct elf_image *img, char buf[static 129]);
 uint64_t elf_placement_align(const struct elf_image *img, uint32_t sec);
 
 /* Source "file:line" for an address of section `sec`, "" when there is
- * no DWARF. Looks in the image, then in /usr/lib/debug/.build-id/ by
- * build-id; a relocatable object's DWARF is relocated first (its addresses
+ * no DWARF. Looks in the image, then by build-id in img->debug_dir's and
+ * /usr/lib/debug's .build-id/; a relocatable object's DWARF is relocated first (its addresses
  * are offsets in `sec`, which only there tells which code is meant). Not
  * thread safe: call from one thread. */
 const char *elf_source_line(struct elf_image *img, uint32_t sec, uint64_t addr,

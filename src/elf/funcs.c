@@ -235,11 +235,10 @@ static int symtab_ok(const struct elf_image *img, const struct elf_section *s, s
 static const struct elf_section *debug_symtab(const struct elf_image *img,
 					      struct elf_funcs *out)
 {
-	char path[256];
+	char path[4200];
 	struct err e;
 
-	if (img->type == ET_REL || !elf_debug_file_path(img, path, sizeof path) ||
-	    access(path, R_OK) != 0)
+	if (img->type == ET_REL || !elf_debug_file_path(img, path, sizeof path))
 		return NULL;
 	out->debug = xcalloc(1, sizeof *out->debug);
 	if (elf_open_file(out->debug, path, &e) == 0 && out->debug->arch == img->arch)

@@ -51,6 +51,15 @@ static int read_header(struct elf_image *img, Elf64_Ehdr *h, struct err *e)
 	return 0;
 }
 
+bool elf_header_ok(const void *p, size_t n)
+{
+	struct elf_image img = { .data = p, .size = n };
+	Elf64_Ehdr h;
+	struct err e;
+
+	return read_header(&img, &h, &e) == 0;
+}
+
 static int read_sections(struct elf_image *img, const Elf64_Ehdr *h, struct err *e)
 {
 	Elf64_Shdr sh;
@@ -273,18 +282,23 @@ bool elf_changed(const struct elf_image *img)
 	       st.st_mtim.tv_sec != img->mtime.tv_sec || st.st_mtim.tv_nsec != img->mtime.tv_nsec;
 }
 
-int elf_open_memory(struct elf_image *img, const void *p, size_t n,
-		    const char *label, struct err *e)
+int elf_open_owned(struct elf_image *img, void *p, size_t n, const char *label, struct err *e)
 {
-	uint8_t *copy = xmalloc(n);
-
 	memset(img, 0, sizeof *img);
 	img->path = xstrdup(label);
-	memcpy(copy, p, n);
-	img->data = copy;
+	img->data = p;
 	img->size = n;
 	img->owned = 1;
 	return parse(img, e);
+}
+
+int elf_open_memory(struct elf_image *img, const void *p, size_t n,
+		    const char *label, struct err *e)
+{
+	uint8_t *copy = xmalloc(n ? n : 1);
+
+	memcpy(copy, p, n);
+	return elf_open_owned(img, copy, n, label, e);
 }
 
 void elf_close(struct elf_image *img)
@@ -301,6 +315,18 @@ void elf_close(struct elf_image *img)
 	free(img->sec);
 	free(img->path);
 	memset(img, 0, sizeof *img);
+}
+
+int elf_file_offset(const struct elf_image *img, uint32_t sec, uint64_t addr, uint64_t *off)
+{
+	const struct elf_section *s = sec < img->nsec ? &img->sec[sec] : NULL;
+	uint64_t in = img->type == ET_REL ? addr : addr - (s ? s->addr : 0);
+
+	if (!s || s->type == SHT_NOBITS || (img->type != ET_REL && addr < s->addr) ||
+	    in >= s->size || !elf_range_ok(img, s->offset, s->size))
+		return -1;
+	*off = s->offset + in;
+	return 0;
 }
 
 uint64_t elf_placement_align(const struct elf_image *img, uint32_t sec)

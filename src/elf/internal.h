@@ -19,8 +19,9 @@ const struct elf_section *elf_section_named(const struct elf_image *img, const c
 void elf_fde_ranges(const struct elf_image *img, struct elf_func **v, size_t *n,
 		    size_t *cap);
 
-/* /usr/lib/debug/.build-id/xx/yyyy.debug for the image's build-id;
- * false when it has none. */
+/* DIR/.build-id/xx/yyyy.debug for the image's build-id, DIR the first of
+ * img->debug_dir and /usr/lib/debug where that file is; false when the
+ * image has no build-id or neither has the file. */
 bool elf_debug_file_path(const struct elf_image *img, char *path, size_t size);
 
 /* The SIGBUS guard of a mapping (guard.c): a slot, or -1 when all are

@@ -122,16 +122,21 @@ static const char *cause_word(int k)
 	return cause_name((enum diff_cause)k);
 }
 
-/* The gate as diff's exit status gave it; the rows that fail it counted
- * from the rows themselves (the rules and causes it was asked to fail on). */
-static void diff_verdict(FILE *out, const struct diff_read *doc, const struct diff_rows *added)
+/* The rows that fail gate g, counted from the rows themselves (the rules
+ * and causes it was asked to fail on). */
+static size_t failing_rows(const struct diff_read_gate *g, const struct diff_rows *added)
 {
-	const struct diff_read_gate *g = &doc->gate;
 	size_t failing = 0;
 
 	for (size_t i = 0; i < added->n; i++)
 		failing += !g->known || ((g->rules & (1u << added->v[i].lead->rule)) &&
 					 (g->causes & (1u << added->v[i].ch->cause)));
+	return failing;
+}
+
+/* The gate as diff's exit status gave it, and its failing rows. */
+static void diff_verdict(FILE *out, const struct diff_read_gate *g, size_t failing)
+{
 	if (!g->known) {
 		fprintf(out, "<p class=\"verdict %s\">%s: %zu new hazard rows (the gate's rules "
 			"were not recorded in this file)</p>\n", failing ? "fail" : "pass",
@@ -224,34 +229,119 @@ static void rows_or_none(FILE *out, const struct diff_read *doc, const struct di
 	folded_line(out, doc, rows);
 }
 
-void html_section_diff(FILE *out, const struct report_input *in)
+/* One diff's rows, plot and renames: the document's, or a pair's (id
+ * tells their plots apart). */
+static void diff_body(FILE *out, const char *id, const struct diff_read *doc,
+		      const struct diff_rows *added)
 {
-	const struct diff_read *doc = &in->diff;
-	struct diff_rows added, removed;
+	struct diff_rows removed;
 	struct layout_loop v[LAYOUT_LOOPS];
-	char id[48];
 
-	doc_rows(doc, true, &added);
 	doc_rows(doc, false, &removed);
-	html_section_begin(out, in, "diff");
-	diff_verdict(out, doc, &added);
+	fprintf(out, "<h4>New hazards, worst first%s (changed: its own bytes changed; moved: the "
+		"same bytes at a new address; new: only in the new build)</h4>\n",
+		doc->new.hot ? ", the hottest first" : "");
+	rows_or_none(out, doc, added, "added");
+	layout_plot(out, id, "The loops of the worst new hazards, old above new", v,
+		    pick_diff_loops(doc, added, v, LAYOUT_LOOPS));
+	fputs("<h4>Fixed hazards</h4>\n", out);
+	rows_or_none(out, doc, &removed, "removed");
+	diff_renamed(out, doc);
+	diff_rows_free(&removed);
+}
+
+static void sides(FILE *out, const struct diff_read *doc)
+{
 	fputs("<p class=\"sides\">old <span class=\"path\">", out);
 	html_text(out, doc->old_path);
 	fputs("</span>, new <span class=\"path\">", out);
 	html_text(out, doc->new_path);
 	fputs("</span></p>\n", out);
+}
+
+/* The files of one side only, and those that could not be diffed. */
+static void one_side_lists(FILE *out, const struct diff_read *doc)
+{
+	static const char *const cols[] = { "path", "error" };
+	struct table t;
+
+	for (int k = 0; k < 2; k++) {
+		if (!doc->nonly[k])
+			continue;
+		fprintf(out, "<h4>Only in the %s build (%zu files)</h4>\n<p class=\"path\">",
+			k ? "new" : "old", doc->nonly[k]);
+		for (size_t i = 0; i < doc->nonly[k]; i++) {
+			fputs(i ? ", " : "", out);
+			html_text(out, doc->only[k][i]);
+		}
+		fputs("</p>\n", out);
+	}
+	if (!doc->nerrors)
+		return;
+	table_init(&t, 2, cols);
+	for (size_t i = 0; i < doc->nerrors; i++)
+		table_row(&t, doc->errors[i].path, doc->errors[i].error);
+	fputs("<h4>Files that could not be diffed</h4>\n", out);
+	table_html(&t, out, "errors");
+	table_free(&t);
+}
+
+/* Two directories or packages: the run's gate and summary, then each
+ * file that changed, by its path inside. */
+static void pairs_body(FILE *out, const struct report_input *in, const struct diff_read *doc)
+{
+	size_t changed = 0, failing = 0;
+
+	for (size_t i = 0; i < doc->npair; i++) {
+		struct diff_rows added;
+
+		doc_rows(&doc->pair[i], true, &added);
+		failing += failing_rows(&doc->gate, &added);
+		diff_rows_free(&added);
+	}
+	diff_verdict(out, &doc->gate, failing);
+	sides(out, doc);
+	fprintf(out, "<p>%zu files diffed; the summary is theirs together.</p>\n", doc->npair);
 	diff_summary(out, &doc->d);
-	fprintf(out, "<h4>New hazards, worst first%s (changed: its own bytes changed; moved: the "
-		"same bytes at a new address; new: only in the new build)</h4>\n",
-		doc->new.hot ? ", the hottest first" : "");
-	rows_or_none(out, doc, &added, "added");
-	snprintf(id, sizeof id, "%s-%zu-layout", in->command, in->index);
-	layout_plot(out, id, "The loops of the worst new hazards, old above new", v,
-		    pick_diff_loops(doc, &added, v, LAYOUT_LOOPS));
-	fputs("<h4>Fixed hazards</h4>\n", out);
-	rows_or_none(out, doc, &removed, "removed");
-	diff_renamed(out, doc);
+	one_side_lists(out, doc);
+	for (size_t i = 0; i < doc->npair; i++) {
+		const struct diff_read *p = &doc->pair[i];
+		struct diff_rows added;
+		char id[64];
+
+		if (!p->d.n)
+			continue;
+		changed++;
+		doc_rows(p, true, &added);
+		fputs("<h3 class=\"path\">", out);
+		html_text(out, doc->member[i]);
+		fputs("</h3>\n", out);
+		sides(out, p);
+		snprintf(id, sizeof id, "%s-%zu-%zu-layout", in->command, in->index, i + 1);
+		diff_body(out, id, p, &added);
+		diff_rows_free(&added);
+	}
+	if (!changed)
+		fputs("<p class=\"none\">No file's layout changed.</p>\n", out);
+}
+
+void html_section_diff(FILE *out, const struct report_input *in)
+{
+	const struct diff_read *doc = &in->diff;
+	struct diff_rows added;
+	char id[48];
+
+	doc_rows(doc, true, &added);
+	html_section_begin(out, in, "diff");
+	if (doc->of_pairs) {
+		pairs_body(out, in, doc);
+	} else {
+		diff_verdict(out, &doc->gate, failing_rows(&doc->gate, &added));
+		sides(out, doc);
+		diff_summary(out, &doc->d);
+		snprintf(id, sizeof id, "%s-%zu-layout", in->command, in->index);
+		diff_body(out, id, doc, &added);
+	}
 	diff_rows_free(&added);
-	diff_rows_free(&removed);
 	html_section_end(out);
 }

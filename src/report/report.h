@@ -449,6 +449,7 @@ struct sarif_row {
 	const char *source_root;                /* --source-root, or NULL */
 	bool lines;                             /* look the source line up (not --no-source) */
 	const struct sarif_ordinals *ord;       /* of r */
+	size_t input;                           /* the operand img came from (inputs.h) */
 };
 
 void sarif_add_row(struct sarif_log *log, const struct sarif_row *s);

@@ -189,6 +189,11 @@ void sarif_add_row(struct sarif_log *log, const struct sarif_row *s)
 	};
 
 	res.uri = relative_to(has_line ? file : s->img->path, s->source_root, &res.relative);
+	res.file = s->img->path;
+	res.input = s->input;
+	/* a binary's place for a code-scanning tool: the bytes in the file */
+	res.in_file = !has_line && elf_file_offset(s->img, f->sec, addr, &res.byte_offset) == 0;
+	res.byte_length = res.bytes;
 	format_profiles(s->h, s->n, &profiles);
 	format_fix_all(s->h, s->n, fix, sizeof fix);
 	format_placement(lead, place, sizeof place);

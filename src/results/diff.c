@@ -4,12 +4,23 @@
  * result schema). */
 #include "results.h"
 
+#include <string.h>
+
 struct diff_json {
 	const struct diff_image *old, *new;
 	const struct layout_diff *d;
 	bool source_lines;
 	double min_share;               /* with samples: changes under it folded */
 };
+
+static json_t *profile_names(const struct scan_result *r)
+{
+	json_t *names = json_array();
+
+	for (size_t i = 0; i < r->nprofile; i++)
+		json_array_append_new(names, json_string(r->profile[i]->name));
+	return names;
+}
 
 /* Left out of the lists, as cmd/diff.c folds its rows. */
 static bool folded(const struct diff_json *c, const struct layout_change *ch)
@@ -201,7 +212,7 @@ static json_t *summary(const struct diff_json *c)
 
 /* The gate as the exit status gives it, with what it was asked to fail
  * on, so a report of the file can say it (issue 14). */
-static json_t *gate_json(const struct diff_gate *g)
+json_t *results_diff_gate(const struct diff_gate *g)
 {
 	json_t *rules = json_array(), *causes = json_array();
 
@@ -219,8 +230,33 @@ json_t *results_diff_head(int argc, char **argv, const struct diff_gate *g)
 {
 	json_t *head = results_run_info("diff", argc, argv);
 
-	json_object_set_new(head, "gate", gate_json(g));
+	json_object_set_new(head, "gate", results_diff_gate(g));
 	return head;
+}
+
+/* A side's path, its architecture and, with samples, the run's and each
+ * side's counts (diff --hot: the page's "samples %", issue 23). */
+static void put_sides(struct json_stream *out, const struct diff_json *c, bool with_profiles)
+{
+	jstream_put(out, "old", json_text(c->old->img->path));
+	jstream_put(out, "new", json_text(c->new->img->path));
+	jstream_put(out, "arch", json_string(arch_name(c->new->img->arch)));
+	if (with_profiles)
+		jstream_put(out, "profiles", profile_names(c->new->r));
+	if (c->new->r->hot)
+		jstream_put(out, "samples", json_pack("{s:I, s:I, s:I}",
+			"run", (json_int_t)c->new->r->run_samples,
+			"old", (json_int_t)c->old->r->file_samples,
+			"new", (json_int_t)c->new->r->file_samples));
+}
+
+/* The changes, renames and summary of one pair, into the object open. */
+static void put_changes(struct json_stream *out, const struct diff_json *c)
+{
+	write_changes(c, out, "loops", false);
+	write_changes(c, out, "functions", true);
+	write_renamed(c, out);
+	jstream_put(out, "summary", summary(c));
 }
 
 int results_diff(FILE *f, json_t *head, const struct diff_image *old,
@@ -228,25 +264,98 @@ int results_diff(FILE *f, json_t *head, const struct diff_image *old,
 		 double min_share)
 {
 	const struct diff_json c = { old, new, d, source_lines, min_share };
-	json_t *names = json_array();
 	struct json_stream out;
 
-	for (size_t i = 0; i < new->r->nprofile; i++)
-		json_array_append_new(names, json_string(new->r->profile[i]->name));
-	json_object_set_new(head, "old", json_text(old->img->path));
-	json_object_set_new(head, "new", json_text(new->img->path));
-	json_object_set_new(head, "arch", json_string(arch_name(new->img->arch)));
-	json_object_set_new(head, "profiles", names);
-	/* diff --hot: the run's samples and each side's, for the page's
-	 * "samples %" (issue 23) */
-	if (new->r->hot)
-		json_object_set_new(head, "samples", json_pack("{s:I, s:I, s:I}",
-			"run", (json_int_t)new->r->run_samples, "old", (json_int_t)old->r->file_samples,
-			"new", (json_int_t)new->r->file_samples));
 	jstream_begin(&out, f, head);
-	write_changes(&c, &out, "loops", false);
-	write_changes(&c, &out, "functions", true);
-	write_renamed(&c, &out);
-	jstream_put(&out, "summary", summary(&c));
+	put_sides(&out, &c, true);
+	put_changes(&out, &c);
 	return jstream_end(&out);
+}
+
+/* ---- two directories or packages: a pair per file ---- */
+
+void results_diff_sum(json_t *total, const json_t *part)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach((json_t *)part, key, v) {
+		json_t *t = json_object_get(total, key);
+
+		if (json_is_object(v) && !t)
+			json_object_set_new(total, key, t = json_object());
+		if (json_is_object(v))
+			results_diff_sum(t, v);
+		else if (json_is_integer(v))
+			json_object_set_new(total, key, json_integer(json_integer_value(t) +
+								     json_integer_value(v)));
+		else if (!t)
+			json_object_set(total, key, v);
+	}
+}
+
+json_t *results_diff_many_head(int argc, char **argv, const char *old, const char *new,
+				const struct profile *const *profiles, size_t n,
+				const struct shard_info *shard)
+{
+	json_t *head = results_run_info("diff", argc, argv), *names = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(names, json_string(profiles[i]->name));
+	json_object_set_new(head, "old", json_text(old));
+	json_object_set_new(head, "new", json_text(new));
+	json_object_set_new(head, "profiles", names);
+	if (shard)
+		json_object_set_new(head, "shard", results_shard(shard));
+	return head;
+}
+
+void results_diff_begin(struct diff_doc *d, FILE *f, json_t *head)
+{
+	memset(d, 0, sizeof *d);
+	d->only_old = json_array();
+	d->only_new = json_array();
+	d->errors = json_array();
+	d->summary = json_object();
+	jstream_begin(&d->out, f, head);
+	jstream_open(&d->out, "pairs", '[');
+}
+
+void results_diff_pair(struct diff_doc *d, const char *member, const struct diff_image *old,
+		       const struct diff_image *new, const struct layout_diff *ld, bool source_lines,
+		       double min_share)
+{
+	const struct diff_json c = { old, new, ld, source_lines, min_share };
+	json_t *sum = summary(&c);
+
+	jstream_open(&d->out, NULL, '{');
+	jstream_put(&d->out, "member", json_text(member));
+	put_sides(&d->out, &c, false);
+	put_changes(&d->out, &c);
+	jstream_close(&d->out);
+	results_diff_sum(d->summary, sum);
+	json_decref(sum);
+}
+
+void results_diff_only(struct diff_doc *d, bool in_new, const char *member)
+{
+	json_array_append_new(in_new ? d->only_new : d->only_old, json_text(member));
+}
+
+void results_diff_error(struct diff_doc *d, const char *member, const char *path,
+			const char *error)
+{
+	json_array_append_new(d->errors, json_pack("{s:o, s:o, s:o}", "member", json_text(member),
+						   "path", json_text(path), "error", json_text(error)));
+}
+
+int results_diff_end(struct diff_doc *d, const struct diff_gate *g)
+{
+	jstream_close(&d->out);
+	jstream_put(&d->out, "only_old", d->only_old);
+	jstream_put(&d->out, "only_new", d->only_new);
+	jstream_put(&d->out, "errors", d->errors);
+	jstream_put(&d->out, "summary", d->summary);
+	jstream_put(&d->out, "gate", results_diff_gate(g));
+	return jstream_end(&d->out);
 }

@@ -221,7 +221,8 @@ static void read_summary(const json_t *doc, struct diff_read *out)
 	d->nrenamed = (size_t)doc_int(s, "functions_renamed");
 }
 
-void results_read_diff(const json_t *doc, struct diff_read *out)
+/* One diff: a document's, or a pair's of it (its profiles the document's). */
+static void read_one(const json_t *doc, const json_t *top, struct diff_read *out)
 {
 	const json_t *loops = json_object_get(doc, "loops"), *funcs = json_object_get(doc, "functions");
 	size_t n = json_array_size(loops) + json_array_size(funcs), nrefs = 0, i;
@@ -239,7 +240,7 @@ void results_read_diff(const json_t *doc, struct diff_read *out)
 	out->d.v = xcalloc(n + 1, sizeof *out->d.v);
 	out->d.refs = xcalloc(nrefs + 1, sizeof *out->d.refs);
 	out->source = xcalloc(n + 1, sizeof *out->source);
-	read_profiles(doc, out);
+	read_profiles(top, out);
 	read_samples(doc, out);
 	json_array_foreach(loops, i, ch)
 		read_loop_change(out, ch);
@@ -249,6 +250,47 @@ void results_read_diff(const json_t *doc, struct diff_read *out)
 	out->new_path = doc_str(doc, "new") ? doc_str(doc, "new") : "-";
 	read_gate(json_object_get(doc, "gate"), &out->gate);
 	read_summary(doc, out);
+}
+
+static const char **strings_of(const json_t *list, size_t *n)
+{
+	const char **v = xcalloc(json_array_size(list) + 1, sizeof *v);
+	const json_t *x;
+	size_t i;
+
+	*n = 0;
+	json_array_foreach(list, i, x)
+		if (json_is_string(x))
+			v[(*n)++] = json_string_value(x);
+	return v;
+}
+
+static void read_pairs(const json_t *doc, struct diff_read *out)
+{
+	const json_t *pairs = json_object_get(doc, "pairs"), *p;
+	size_t i;
+
+	out->of_pairs = true;
+	out->pair = xcalloc(json_array_size(pairs) + 1, sizeof *out->pair);
+	out->member = xcalloc(json_array_size(pairs) + 1, sizeof *out->member);
+	json_array_foreach(pairs, i, p) {
+		read_one(p, doc, &out->pair[out->npair]);
+		out->member[out->npair++] = doc_str(p, "member") ? doc_str(p, "member") : "-";
+	}
+	out->only[0] = strings_of(json_object_get(doc, "only_old"), &out->nonly[0]);
+	out->only[1] = strings_of(json_object_get(doc, "only_new"), &out->nonly[1]);
+	out->errors = xcalloc(json_array_size(json_object_get(doc, "errors")) + 1, sizeof *out->errors);
+	json_array_foreach(json_object_get(doc, "errors"), i, p)
+		out->errors[out->nerrors++] = (struct scan_read_error){
+			doc_str(p, "path") ? doc_str(p, "path") : "-",
+			doc_str(p, "error") ? doc_str(p, "error") : "-" };
+}
+
+void results_read_diff(const json_t *doc, struct diff_read *out)
+{
+	read_one(doc, doc, out);
+	if (json_is_array(json_object_get(doc, "pairs")))
+		read_pairs(doc, out);
 }
 
 static void free_side(struct scan_result *r)
@@ -262,6 +304,13 @@ static void free_side(struct scan_result *r)
 
 void results_diff_read_free(struct diff_read *r)
 {
+	for (size_t i = 0; i < r->npair; i++)
+		results_diff_read_free(&r->pair[i]);
+	free(r->pair);
+	free(r->member);
+	free(r->only[0]);
+	free(r->only[1]);
+	free(r->errors);
 	free_side(&r->old);
 	free_side(&r->new);
 	free(r->d.v);

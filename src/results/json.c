@@ -63,9 +63,10 @@ json_t *results_hazard(const struct hazard *h)
 }
 
 void results_scan_file(struct json_stream *s, struct elf_image *img,
-		       const struct scan_result *r, bool source_lines)
+		       const struct scan_result *r, bool source_lines, size_t input)
 {
-	json_t *head = json_pack("{s:o, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I}", "path", json_text(img->path),
+	json_t *head = json_pack("{s:o, s:I, s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I}",
+		"path", json_text(img->path), "input", (json_int_t)input,
 		"arch", arch_name(img->arch), "elf_type", elf_type_name(img->type),
 		"functions_total", (json_int_t)r->funcs.n,
 		"functions_scanned", (json_int_t)r->functions_scanned,
@@ -196,6 +197,26 @@ void jstream_put(struct json_stream *s, const char *key, json_t *v)
 	json_decref(v);
 }
 
+void jstream_copy(struct json_stream *s, FILE *from, off_t start, size_t n)
+{
+	char buf[1 << 16];
+
+	put_key(s, NULL);
+	if (fseeko(from, start, SEEK_SET) != 0) {
+		s->failed = true;
+		return;
+	}
+	while (n) {
+		size_t k = fread(buf, 1, n < sizeof buf ? n : sizeof buf, from);
+
+		if (k == 0 || fwrite(buf, 1, k, s->f) != k) {
+			s->failed = true;
+			return;
+		}
+		n -= k;
+	}
+}
+
 void jstream_close(struct json_stream *s)
 {
 	char closer = s->closer[s->depth];
@@ -246,15 +267,24 @@ void results_scan_begin(struct scan_doc *d, FILE *f, const struct scan_head *h)
 	/* what the text folds, so the page folds the same rows */
 	if (h->hot)
 		json_object_set_new(head, "min_share", json_real(h->min_share));
+	if (h->shard)
+		json_object_set_new(head, "shard", results_shard(h->shard));
 	d->errors = json_array();
 	jstream_begin(&d->out, f, head);
 	jstream_open(&d->out, "files", '[');
 }
 
-void results_scan_error(struct scan_doc *d, const char *path, const char *error)
+void results_scan_error(struct scan_doc *d, const char *path, size_t input, const char *error)
 {
-	json_array_append_new(d->errors, json_pack("{s:o, s:o}", "path", json_text(path),
-						   "error", json_text(error)));
+	json_array_append_new(d->errors, json_pack("{s:o, s:I, s:o}", "path", json_text(path),
+						   "input", (json_int_t)input, "error", json_text(error)));
+}
+
+json_t *results_shard(const struct shard_info *s)
+{
+	return json_pack("{s:I, s:I, s:I, s:I}", "index", (json_int_t)s->shard.index,
+			 "count", (json_int_t)s->shard.count, "units", (json_int_t)s->units,
+			 "units_total", (json_int_t)s->units_total);
 }
 
 int results_scan_end(struct scan_doc *d)

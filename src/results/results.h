@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "../base/base.h"
+#include "../inputs/inputs.h"
 #include "../model/model.h"
 #include "../kernels/kernels.h"
 #include "../measure/measure.h"
@@ -91,6 +92,9 @@ void jstream_put(struct json_stream *s, const char *key, json_t *v);
 struct jw;
 void jstream_raw(struct json_stream *s, const char *key, struct jw *w);
 void jstream_close(struct json_stream *s);
+/* An element (key NULL) whose bytes are from[start, start+n): a value
+ * this writer wrote at the same depth (merge.c copies shards' files). */
+void jstream_copy(struct json_stream *s, FILE *from, off_t start, size_t n);
 /* Close the document; 0, or -1 when a write failed. */
 int jstream_end(struct json_stream *s);
 
@@ -98,7 +102,10 @@ int jstream_end(struct json_stream *s);
  * enclosing array: path, arch, type, counts, then its functions with their
  * loops, windows, hazards and fixes, and irreducible cycles. */
 void results_scan_file(struct json_stream *s, struct elf_image *img,
-		       const struct scan_result *r, bool source_lines);
+		       const struct scan_result *r, bool source_lines, size_t input);
+
+/* A shard's place in its run (inputs.h): {"index","count","units","units_total"}. */
+json_t *results_shard(const struct shard_info *s);
 
 /* `straddle scan --json`'s document, written as it is made: the head,
  * "files" (results_scan_file's, into out) and "errors" (one per file that
@@ -118,10 +125,11 @@ struct scan_head {
 	const char *host;
 	bool hot;
 	double min_share;
+	const struct shard_info *shard; /* --shard: its place, NULL none */
 };
 /* The head and the opening of "files". */
 void results_scan_begin(struct scan_doc *d, FILE *f, const struct scan_head *h);
-void results_scan_error(struct scan_doc *d, const char *path, const char *error);
+void results_scan_error(struct scan_doc *d, const char *path, size_t input, const char *error);
 /* "errors" and the end of the document; 0, or -1 when a write failed. */
 int results_scan_end(struct scan_doc *d);
 
@@ -258,6 +266,35 @@ int results_diff(FILE *f, json_t *head, const struct diff_image *old,
 		 const struct diff_image *new, const struct layout_diff *d, bool source_lines,
 		 double min_share);
 
+/* The diff of two directories or packages, a pair per file matched by
+ * its path inside them (inputs.h), written as it is made: the head
+ * (results_run_info with the profiles, the operands and a shard's
+ * place), "pairs" (each a member's, with the fields of results_diff's
+ * document after its head), "only_old" and "only_new" (the members on
+ * one side only), "errors" (member, path, error), "summary" (the pairs'
+ * summed: results_diff_sum) and "gate" (results_diff_gate). */
+struct diff_doc {
+	struct json_stream out;
+	json_t *only_old, *only_new, *errors, *summary;
+};
+json_t *results_diff_many_head(int argc, char **argv, const char *old, const char *new,
+				const struct profile *const *profiles, size_t n,
+				const struct shard_info *shard);
+void results_diff_begin(struct diff_doc *d, FILE *f, json_t *head);
+void results_diff_pair(struct diff_doc *d, const char *member, const struct diff_image *old,
+		       const struct diff_image *new, const struct layout_diff *ld, bool source_lines,
+		       double min_share);
+void results_diff_only(struct diff_doc *d, bool in_new, const char *member);
+void results_diff_error(struct diff_doc *d, const char *member, const char *path,
+			const char *error);
+/* The tail; 0, or -1 when a write failed. */
+int results_diff_end(struct diff_doc *d, const struct diff_gate *g);
+/* Adds summary `part`'s counts into `total` (objects within, summed the
+ * same; what is no count, the first one's): the pairs' summary, written
+ * and merged by this one sum. */
+void results_diff_sum(json_t *total, const json_t *part);
+json_t *results_diff_gate(const struct diff_gate *g);
+
 /* ---- scan and diff documents read back (scan_read.c, diff_read.c) ---- */
 
 /* --min-share's default: scan --hot and diff --hot fold rows in code with
@@ -337,10 +374,36 @@ struct diff_read {
 	/* --hot: the rows under min_share the document leaves out */
 	size_t folded_new_rows, folded_fixed_rows;
 	struct profile_names names;
+	/* two directories or packages (results_diff_begin's document): this
+	 * holds the run's summary and gate, each pair its own diff (member
+	 * its path inside, no gate of its own), and the members on one side */
+	bool of_pairs;
+	struct diff_read *pair;
+	const char **member;
+	size_t npair;
+	const char **only[2];           /* old's, new's */
+	size_t nonly[2];
+	struct scan_read_error *errors; /* path, error */
+	size_t nerrors;
 };
 
 void results_read_diff(const json_t *doc, struct diff_read *out);
 void results_diff_read_free(struct diff_read *r);
+
+/* ---- straddle merge (merge.c) ---- */
+
+/* The documents of one run's shards (scan --json, diff --json of two
+ * directories or packages, or either's SARIF), read and checked: one
+ * kind, one straddle version, one set of profiles, one command line but
+ * for --shard, every shard of the run once, none cut short. NULL with
+ * one line in e (naming the file) when they are not. */
+struct merge;
+struct merge *results_merge_open(char *const *paths, size_t n, struct err *e);
+/* The run's document to f, as the run unsharded writes it (its time and
+ * machine the first shard's); 0, or -1 when a write failed. For
+ * write_atomic. */
+int results_merge_write(FILE *f, void *merge);
+void results_merge_free(struct merge *m);
 
 /* ---- sweep's result file (sweep.c) ---- */
 
@@ -809,10 +872,17 @@ struct sarif_result {
 	const char *severity_name;
 	const char *message;
 	/* the source file (relative to the source root when `relative`), else
-	 * the ELF file; line 0 when there is no DWARF line */
+	 * the ELF file; line 0 when there is no DWARF line, and then the
+	 * region is the subject's bytes in the ELF file when `in_file` */
 	const char *uri;
 	bool relative;
 	int line;
+	bool in_file;
+	uint64_t byte_offset, byte_length;
+	/* the ELF file and the operand it came from (inputs.h): a merge's
+	 * order of shards' results */
+	const char *file;
+	size_t input;
 	const char *function, *section;
 	uint64_t address, bytes;
 	const char *profiles;           /* "skylake,zen5" */
@@ -830,18 +900,32 @@ struct sarif_result {
 	uint64_t fingerprint;
 };
 
-/* A log of one run, made in memory. source_root: the SRCROOT base of
- * relative URIs, or NULL. */
+/* A log of one run, made in memory: source_root the SRCROOT base of
+ * relative URIs (or NULL); the command line as the invocation's
+ * arguments, the profiles and a shard's place (or NULL) in the run's
+ * properties, for a merge to check. */
+struct sarif_head {
+	const char *source_root;
+	int argc;
+	char **argv;
+	const struct profile *const *profiles;
+	size_t nprofiles;
+	const struct shard_info *shard;
+};
 struct sarif_log;
-struct sarif_log *sarif_new(const char *source_root);
+struct sarif_log *sarif_new(const struct sarif_head *h);
 void sarif_add(struct sarif_log *log, const struct sarif_result *r);
 /* The results added so far; the first n kept, the rest dropped (scan: a
  * file that changed while it was read has no rows). */
 size_t sarif_count(const struct sarif_log *log);
 void sarif_truncate(struct sarif_log *log, size_t n);
-/* A file that could not be scanned: a tool execution notification. */
-void sarif_notify(struct sarif_log *log, const char *path, const char *text);
+/* A file that could not be scanned (of operand `input`; diff: of the pair
+ * of `member`, else NULL): a tool execution notification. */
+void sarif_notify(struct sarif_log *log, const char *path, size_t input, const char *member,
+		  const char *text);
 /* Writes the log whole and frees it; 0, or -1 when f could not take it. */
 int sarif_write(struct sarif_log *log, FILE *f, bool success);
+/* A log's bytes, as sarif_write and a merge (merge.c) write them. */
+int sarif_dump(const json_t *doc, FILE *f);
 
 #endif

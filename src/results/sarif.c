@@ -38,13 +38,31 @@ struct sarif_log {
 	json_t *doc;
 };
 
-struct sarif_log *sarif_new(const char *source_root)
+/* The run's properties: its profiles, and a shard's place in its run. */
+static json_t *run_properties(const struct sarif_head *h)
+{
+	json_t *names = json_array(), *p;
+
+	for (size_t i = 0; i < h->nprofiles; i++)
+		json_array_append_new(names, json_string(h->profiles[i]->name));
+	p = json_pack("{s:o}", "profiles", names);
+	if (h->shard)
+		json_object_set_new(p, "shard", results_shard(h->shard));
+	return p;
+}
+
+struct sarif_log *sarif_new(const struct sarif_head *h)
 {
 	struct sarif_log *log = xcalloc(1, sizeof *log);
-	json_t *run = json_pack("{s:{s:{s:s, s:s, s:o}}, s:[], s:[]}",
+	const char *source_root = h->source_root;
+	json_t *args = json_array();
+	json_t *run = json_pack("{s:{s:{s:s, s:s, s:o}}, s:[], s:[{s:b, s:o}], s:o}",
 		"tool", "driver", "name", "straddle", "version", STRADDLE_VERSION, "rules", rules(),
-		"results", "invocations");
+		"results", "invocations", "executionSuccessful", 1, "arguments", args,
+		"properties", run_properties(h));
 
+	for (int i = 0; i < h->argc; i++)
+		json_array_append_new(args, json_text(h->argv[i]));
 	if (source_root) {
 		char uri[4200];
 
@@ -111,6 +129,9 @@ static json_t *location(const struct sarif_result *f)
 		json_object_set_new(art, "uriBaseId", json_string("SRCROOT"));
 	if (f->line > 0)
 		json_object_set_new(phys, "region", json_pack("{s:i}", "startLine", f->line));
+	else if (f->in_file)
+		json_object_set_new(phys, "region", json_pack("{s:I, s:I}",
+			"byteOffset", (json_int_t)f->byte_offset, "byteLength", (json_int_t)f->byte_length));
 	return json_pack("{s:o, s:[{s:o, s:s}]}", "physicalLocation", phys, "logicalLocations",
 			 "name", json_text(f->function), "kind", "function");
 }
@@ -136,6 +157,8 @@ void sarif_add(struct sarif_log *log, const struct sarif_result *f)
 		"section", json_text(f->section ? f->section : ""), "profiles",
 		json_text(f->profiles), "windows", windows_of(f->windows, f->nwindows),
 		"placement", f->placement, "fix", json_text(f->fix), "severity", f->severity_name);
+	json_object_set_new(props, "file", json_text(f->file));
+	json_object_set_new(props, "input", json_integer((json_int_t)f->input));
 	if (f->compiler_fix && *f->compiler_fix)
 		json_object_set_new(props, "compilerFix", json_text(f->compiler_fix));
 	if (f->cause)
@@ -152,32 +175,36 @@ void sarif_add(struct sarif_log *log, const struct sarif_result *f)
 	json_array_append_new(json_object_get(run_of(log), "results"), res);
 }
 
-void sarif_notify(struct sarif_log *log, const char *path, const char *text)
+void sarif_notify(struct sarif_log *log, const char *path, size_t input, const char *member,
+		  const char *text)
 {
-	json_t *inv = json_object_get(run_of(log), "invocations");
-	json_t *note = json_pack("{s:s, s:o, s:[{s:{s:{s:o}}}]}", "level", "error", "message",
-				 message(text), "locations", "physicalLocation", "artifactLocation",
-				 "uri", uri_of(path));
+	json_t *inv = json_array_get(json_object_get(run_of(log), "invocations"), 0);
+	json_t *note = json_pack("{s:s, s:o, s:[{s:{s:{s:o}}}], s:{s:o, s:I}}", "level", "error",
+				 "message", message(text), "locations", "physicalLocation",
+				 "artifactLocation", "uri", uri_of(path), "properties", "file",
+				 json_text(path), "input", (json_int_t)input);
 
-	if (!json_array_size(inv))
-		json_array_append_new(inv, json_pack("{s:b, s:[]}", "executionSuccessful", 1,
-						     "toolExecutionNotifications"));
-	json_array_append_new(json_object_get(json_array_get(inv, 0), "toolExecutionNotifications"),
-			      note);
+	if (member)
+		json_object_set_new(json_object_get(note, "properties"), "member", json_text(member));
+	if (!json_object_get(inv, "toolExecutionNotifications"))
+		json_object_set_new(inv, "toolExecutionNotifications", json_array());
+	json_array_append_new(json_object_get(inv, "toolExecutionNotifications"), note);
 }
 
 int sarif_write(struct sarif_log *log, FILE *f, bool success)
 {
-	json_t *inv = json_object_get(run_of(log), "invocations");
+	json_t *inv = json_array_get(json_object_get(run_of(log), "invocations"), 0);
 	int rc;
 
-	if (!json_array_size(inv))
-		json_array_append_new(inv, json_pack("{s:b}", "executionSuccessful", success));
-	else
-		json_object_set_new(json_array_get(inv, 0), "executionSuccessful", json_boolean(success));
-	rc = json_dumpf(log->doc, f, JSON_COMPACT | JSON_PRESERVE_ORDER) || fputc('\n', f) == EOF ||
-	     fflush(f) ? -1 : 0;
+	json_object_set_new(inv, "executionSuccessful", json_boolean(success));
+	rc = sarif_dump(log->doc, f);
 	json_decref(log->doc);
 	free(log);
 	return rc;
+}
+
+int sarif_dump(const json_t *doc, FILE *f)
+{
+	return json_dumpf(doc, f, JSON_COMPACT | JSON_PRESERVE_ORDER) || fputc('\n', f) == EOF ||
+	       fflush(f) ? -1 : 0;
 }

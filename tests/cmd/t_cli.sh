@@ -5,7 +5,7 @@ cli_lines() { printf '%s' "$ERR" | grep -c ''; }
 
 run "$STRADDLE" scan --help
 expect_eq "scan --help: exit 0" "$RC" 0
-expect_eq "scan --help: usage on stdout" "$(printf '%s\n' "$OUT" | head -n 1)" "usage: straddle scan [OPTIONS] [FILE...|vdso]"
+expect_eq "scan --help: usage on stdout" "$(printf '%s\n' "$OUT" | head -n 1)" "usage: straddle scan [OPTIONS] [FILE|DIR|PKG.deb|PKG.deb:/PATH|vdso...]"
 expect_eq "scan --help: stderr empty" "$ERR" ""
 run "$STRADDLE" --help
 expect_eq "straddle --help: exit 0" "$RC" 0

@@ -3,11 +3,11 @@
 # header of a higher layer, another layer's internal.h, a folder that is
 # no layer; check_layers.sh: an object using a symbol a higher layer's
 # object defines.
-LAYERS="base elf decode cfg sched model place relocate kernels stats measure workloads results report cmd"
+LAYERS="base elf inputs decode cfg sched model place relocate kernels stats measure workloads results report cmd"
 # shellcheck disable=SC2086 # the layers, one word each
 run sh scripts/check_includes.sh src $LAYERS
 expect_eq "includes: this tree passes" "$RC $OUT" \
-	"0 check-layers: 15 layers, no file includes a header of a higher layer"
+	"0 check-layers: 16 layers, no file includes a header of a higher layer"
 
 cp -r src "$TMP/src"
 printf '#include "../report/report.h"\n' >>"$TMP/src/base/strbuf.c"

@@ -52,7 +52,18 @@ mf_bad symtab-size "$BADDIR/symtab-size" 'section|symbol|outside'
 # .symtab's sh_link names section 0x7777 of 8: its names cannot be read;
 # like the section name table index (e_shstrndx), a structural error.
 mf_bad symtab-link "$BADDIR/symtab-link" 'link|string|symbol'
-mf_bad directory "$FIXTURES" 'directory'
+# A directory is walked (doc/scan.md#inputs): of the corpus, the files
+# whose header straddle reads (ELF64, x86-64 or AArch64) are inputs, each
+# bad one an error of one line; the others (not ELF, empty, 32-bit,
+# big-endian, another machine, a header cut short) are none
+run "$STRADDLE" scan --json --uarch generic-x86 "$BADDIR" "$GOOD"
+expect_eq "the corpus as a directory: exit 2, its bad ELF files the errors" \
+	"$RC $(jq_of '[.errors[].path] | join(",")')" \
+	"2 $BADDIR/shoff-eof,$BADDIR/symtab-link,$BADDIR/symtab-size,$BADDIR/trunc-shtab"
+expect_eq "the corpus as a directory: one line each, each naming its file" \
+	"$(printf '%s\n' "$ERR" | grep -c "^straddle: $BADDIR/[a-z-]*: ")" 4
+expect_eq "the corpus as a directory: its good files and the good one scanned" \
+	"$(jq_of '[.files[].path] | join(",")')" "$BADDIR/ehframe-garbage,$BADDIR/null-offset,$GOOD"
 mf_bad nonexistent "$TMP/no-such-file" 'no such file'
 
 # Unreadable: a copy of a good file with mode 000. Root reads it anyway, so

@@ -85,11 +85,12 @@ run $STRADDLE scan --uarch zen1 --format sarif $SF/moved_a
 expect_eq "scan without --source-root: file URI" \
 	"$(jq_of '.runs[0].results[0].locations[0].physicalLocation.artifactLocation|"\(.uriBaseId) \(.uri)"')" \
 	"null file://$ROOT/tests/fixtures/sarif/moved.S"
-# --no-source: the ELF file is the location
+# --no-source: the ELF file is the location, its region the loop's bytes
+# in it (.text at file offset 0x1000, the loop at 0x401034: 0x1034)
 run $STRADDLE scan --uarch zen1 --format sarif --no-source $SF/moved_a
-expect_eq "scan --no-source: the ELF path, no region" \
-	"$(jq_of '.runs[0].results[0].locations[0].physicalLocation|"\(.artifactLocation.uri) \(.region)"')" \
-	"$SF/moved_a null"
+expect_eq "scan --no-source: the ELF path, the loop's bytes in it" \
+	"$(jq_of '.runs[0].results[0].locations[0].physicalLocation|"\(.artifactLocation.uri) \(.region.byteOffset) \(.region.byteLength) \(.region.startLine)"')" \
+	"$SF/moved_a 4148 16 null"
 
 # the kernel's words: a __ksymtab section makes it a kernel image
 run $STRADDLE scan --uarch zen1 --format sarif $SF/kernel_a
@@ -201,3 +202,28 @@ expect_eq "two helpers: both loops" \
 	"helper 0x401034,helper 0x401079"
 expect_eq "two helpers: two fingerprints" \
 	"$(jq_of '[.runs[0].results[].partialFingerprints[]]|unique|length')" 2
+
+# A binary's region (issue 39): a stripped file's result points at the
+# loop's bytes in it (gcc_loop's .text is at file offset 0x1000, its loop
+# at 0x40100c, 21 bytes: 4108), the -g build's at its source line; one log
+# holding both validates against the 2.1.0 schema, and each result names
+# the ELF file and its operand.
+strip -o "$TMP/gcc_loop.stripped" "$SF/gcc_loop"
+run $STRADDLE scan --uarch zen1 --format sarif "$TMP/gcc_loop.stripped" "$SF/gcc_loop"
+printf '%s\n' "$OUT" >"$TMP/regions.sarif"
+expect_eq "stripped and -g: the stripped one's bytes, the other's line" \
+	"$(jq_of '[.runs[0].results[] | .locations[0].physicalLocation | "\(.artifactLocation.uri) \(.region | tostring)"] | join(" | ")')" \
+	"file://$TMP/gcc_loop.stripped {\"byteOffset\":4108,\"byteLength\":21} | file://$ROOT/tests/fixtures/sarif/loop.c {\"startLine\":21}"
+expect_eq "stripped and -g: the file and operand of each" \
+	"$(jq_of '[.runs[0].results[].properties | "\(.file) \(.input)"] | join(" | ")')" \
+	"$TMP/gcc_loop.stripped 0 | $SF/gcc_loop 1"
+expect_eq "the region's 21 bytes are the loop's instructions as objdump reads them" \
+	"$(od -An -tx1 -j4108 -N21 "$TMP/gcc_loop.stripped" | tr -d ' \n')" \
+	"$(objdump -d --start-address=0x40100c --stop-address=0x401021 "$SF/gcc_loop" | awk -F'\t' '/^ *4010[0-9a-f]+:/ { gsub(/ /, "", $2); printf "%s", $2 }')"
+run $V "$TMP/regions.sarif"
+expect_eq "stripped and -g: valid SARIF 2.1.0" "$OUT" "1 valid"
+# a region the schema refuses is refused: the check can fail
+jq '.runs[0].results[0].locations[0].physicalLocation.region.byteLength = -1' "$TMP/regions.sarif" >"$TMP/bad_region.sarif"
+run $V "$TMP/bad_region.sarif"
+expect_eq "a negative byteLength is invalid" "$RC $(printf '%s\n' "$OUT" | head -1 | cut -d: -f2)" \
+	"1  /runs/0/results/0/locations/0/physicalLocation/region/byteLength"

@@ -39,7 +39,7 @@ static void round_trip(struct round_trip *t, const char *name, const char *const
 			 .llvm_mca = "none" }, &t->r, &e), 0);
 	jstream_begin(&s, f, results_new("scan"));
 	jstream_open(&s, "files", '[');
-	results_scan_file(&s, &t->img, &t->r, false);
+	results_scan_file(&s, &t->img, &t->r, false, 0);
 	jstream_close(&s);
 	assert_int_equal(jstream_end(&s), 0);
 	fclose(f);
