@@ -19,6 +19,10 @@
 
 struct sweep_cmd {
 	struct sweep s;
+	struct routine_args ra;
+	struct routine *routine;        /* --file --func: a kernel image's routine */
+	const struct workload_shape *workload;
+	bool size_given;
 	const struct kernel *kernels[32];
 	size_t nkernels;
 	uint32_t first, last, step;
@@ -64,7 +68,48 @@ static int parse_size(const char *opt, const char *s, size_t *out)
 
 static int set_size(void *cmd, const char *opt, const char *value)
 {
+	((struct sweep_cmd *)cmd)->size_given = true;
 	return parse_size(opt, value, &((struct sweep_cmd *)cmd)->s.size);
+}
+
+/* The seeds' workloads as the calls the kernel makes for one of their
+ * operations: read_zero clears a pread's buffer in 4 KiB clear_user calls
+ * (drivers/char/mem.c, chunks of PAGE_SIZE; seed 000's pread_z*), read1
+ * copies a 4 KiB page to the user (seed 001), poll2 stores a 2-byte
+ * revents with __put_user (seed 004). */
+struct workload_shape {
+	const char *name;
+	uint32_t calls[25];
+	size_t ncalls;
+};
+
+#define PAGES25 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, \
+	4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096
+
+static const struct workload_shape shapes[] = {
+	{ "pread_z1k", { 1024 }, 1 },
+	{ "pread_z10k", { 4096, 4096, 2048 }, 3 },
+	{ "pread_z100k", { PAGES25 }, 25 },
+	{ "read1", { 4096 }, 1 },
+	{ "poll2", { 2 }, 1 },
+};
+
+static int set_workload(void *cmd, const char *opt, const char *value)
+{
+	struct sweep_cmd *c = cmd;
+
+	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+		if (strcmp(shapes[i].name, value) == 0) {
+			c->workload = &shapes[i];
+			return 0;
+		}
+	complain(opt, "'%s' is not pread_z1k, pread_z10k, pread_z100k, read1 or poll2", value);
+	return -1;
+}
+
+static int set_alternative(void *cmd, const char *opt, const char *value)
+{
+	return routine_args_alternative(&((struct sweep_cmd *)cmd)->ra, opt, value);
 }
 
 /* One field of --offsets: decimal digits only (a sign is not one), its
@@ -120,6 +165,12 @@ static const struct cmd_option sweep_options[] = {
 	  .help = "code offsets from a page (default 0..63; at most 4095)" },
 	{ .name = "size", .value = "BYTES", .kind = OPT_CALL, .call = set_size,
 	  .help = "bytes per call, K/M suffixes (default 4096)" },
+	{ .name = "workload", .value = "SHAPE", .kind = OPT_CALL, .call = set_workload,
+	  .help = "instead, the calls one operation of a seed's\n"
+		  "workload makes: pread_z1k, pread_z10k, pread_z100k\n"
+		  "(read_zero's 4 KiB clear_user calls), read1 (a 4 KiB\n"
+		  "copy), poll2 (a 2-byte put_user)" },
+	ROUTINE_OPTIONS(F, set_alternative),
 	{ .name = "precision", .value = "P", .kind = OPT_FRACTION, .field = F(s.precision),
 	  .lo = 1e-6, .hi = 0.5,
 	  .help = "stop when every floor's 95% CI half-width is within P\n"
@@ -195,12 +246,50 @@ static int parse_options(struct sweep_cmd *c, int argc, char **argv)
 	return 0;
 }
 
-static int pick_kernels(struct sweep_cmd *c, int argc, char **argv)
+/* --workload's calls, or a put's or get's one size. */
+static int operation(struct sweep_cmd *c)
 {
-	if (optind >= argc) {
-		complain("sweep", "name at least one kernel (see 'straddle kernels')");
+	const struct kernel *k = c->routine ? &c->routine->k : NULL;
+	size_t total = 0;
+
+	if (c->workload && c->size_given) {
+		complain("--workload", "a workload's calls have their sizes: no --size with it");
 		return -1;
 	}
+	if (c->workload) {
+		c->s.calls = c->workload->calls;
+		c->s.ncalls = c->workload->ncalls;
+		for (size_t i = 0; i < c->s.ncalls; i++)
+			total += c->s.calls[i];
+		c->s.size = total;
+	}
+	if (k && (k->kind == KERNEL_PUT || k->kind == KERNEL_GET) && c->s.size != k->call->size) {
+		if (c->size_given || c->workload) {
+			complain(k->name, "stores or loads %u bytes a call, not %zu", k->call->size,
+				 c->s.size);
+			return -1;
+		}
+		c->s.size = k->call->size;
+	}
+	return 0;
+}
+
+static int pick_kernels(struct sweep_cmd *c, int argc, char **argv)
+{
+	switch (routine_args_open(&c->ra, NULL, &c->routine)) {
+	case -1:
+		return -1;
+	case 1:
+		c->kernels[c->nkernels++] = &c->routine->k;
+		return operation(c);
+	}
+	if (optind >= argc) {
+		complain("sweep", "name at least one kernel (see 'straddle kernels'), or a kernel "
+			 "image's routine with --file and --func");
+		return -1;
+	}
+	if (operation(c))
+		return -1;
 	for (int i = optind; i < argc; i++) {
 		const struct kernel *k = kernel_named(argv[i]);
 
@@ -482,5 +571,6 @@ static int cmd_sweep(int argc, char **argv)
 out:
 	sweep_free(&c.s);
 	free(c.s.v);
+	routine_free(c.routine);
 	return status;
 }

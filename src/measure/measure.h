@@ -179,7 +179,12 @@ struct variant {
 struct sweep {
 	struct variant *v;
 	size_t n;
-	size_t size;                    /* bytes per call */
+	size_t size;                    /* bytes per call, or per operation */
+	/* an operation of several calls (read_zero's 4 KiB clear_user calls
+	 * of a 100 KiB pread), each on the bytes after the last: their
+	 * sizes, adding up to size; NULL: one call of size */
+	const uint32_t *calls;
+	size_t ncalls;
 	double precision;               /* CI half-width / floor to stop at */
 	double budget_s;
 	unsigned min_rounds;

@@ -25,11 +25,30 @@
 #define REPLACE_EVERY 32
 #define CHECK_EVERY 10
 
+/* An operation of calls, or a kernel image's routine (its registers set
+ * through kernels/): kernel_run, whose dispatch is the same for every
+ * offset. */
+static double time_operations(const struct sweep *s, const struct variant *v)
+{
+	const uint32_t one = (uint32_t)s->size, *calls = s->ncalls ? s->calls : &one;
+	size_t n = s->ncalls ? s->ncalls : 1;
+	uint64_t t0, t1;
+
+	t0 = clock_ticks();
+	for (uint64_t i = 0; i < v->iters; i++)
+		for (size_t c = 0, at = 0; c < n; at += calls[c++])
+			kernel_run(v->k, &v->pl, s->dst + at, s->src + at, calls[c]);
+	t1 = clock_ticks();
+	return (double)(t1 - t0) * s->clock.ns_per_tick / (double)v->iters;
+}
+
 /* The batch: the only code between the two clock reads. */
 static double time_batch(const struct sweep *s, const struct variant *v)
 {
 	uint64_t t0, t1;
 
+	if (v->k->call || s->ncalls)
+		return time_operations(s, v);
 	if (v->k->kind == KERNEL_CLEAR) {
 		kernel_clear_fn f = v->k->placeable ? (kernel_clear_fn)(void *)v->pl.code :
 						      v->k->ref_clear;
@@ -87,6 +106,25 @@ static void size_batches(struct sweep *s)
 	}
 }
 
+/* A kernel image's routine runs once, guarded, before it is timed: a
+ * call spec that does not fit it oopses or leaves bytes here, with a
+ * line, and not in the middle of the rounds. */
+static int trial(const struct sweep *s, const struct variant *v, struct err *e)
+{
+	struct kernel_oops oops;
+	size_t left;
+
+	if (kernel_run_guarded(v->k, &v->pl, s->dst, s->src, s->ncalls ? s->calls[0] : s->size,
+			       &left, &oops))
+		return err_set(e, "%s at offset %u: a fault at %#lx in +%#x of its copy, which its "
+			       "exception table does not list (the kernel would oops)", v->k->name,
+			       v->offset, (unsigned long)oops.addr, oops.offset);
+	if (left && v->k->call->returns != KRET_SUM)
+		return err_set(e, "%s at offset %u returned %zu without a fault: is its call right?",
+			       v->k->name, v->offset, left);
+	return 0;
+}
+
 int sweep_prepare(struct sweep *s, struct err *e)
 {
 	if (clock_init(&s->clock, e) || pin_to_current_cpu(&s->cpu, e) || map_buffers(s, e))
@@ -95,6 +133,8 @@ int sweep_prepare(struct sweep *s, struct err *e)
 		struct variant *v = &s->v[i];
 
 		if (v->k->placeable && kernel_place(v->k, v->offset, &v->pl, e))
+			return -1;
+		if (v->k->call && trial(s, v, e))
 			return -1;
 	}
 	counters_open(&s->counters);
