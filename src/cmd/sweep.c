@@ -446,10 +446,19 @@ static void print_text(const struct sweep_cmd *c)
 	for (size_t k = 0; k < c->nkernels; k++) {
 		const struct kernel *kn = c->kernels[k];
 
-		printf("\n%s (seed %s), %zu bytes per call", kn->name, kn->seed, s->size);
-		if (kn->placeable)
+		printf("\n%s (seed %s), ", kn->name, kn->seed);
+		if (s->ncalls > 1)
+			printf("%zu bytes per operation of %zu calls (%s)", s->size, s->ncalls,
+			       c->workload->name);
+		else
+			printf("%zu bytes per call", s->size);
+		if (kn->placeable && kn->loop_end > kn->loop_start)
 			printf(", hot loop at +%u..+%u of the kernel", kn->loop_start, kn->loop_end);
+		else if (kn->placeable)
+			printf(", no loop");
 		printf("\n");
+		if (kn->call)
+			printf("%s\n", kn->summary);
 		kernel_table(c, kn);
 		if (kn->placeable)
 			kernel_summary(c, kn);

@@ -44,8 +44,11 @@ size_t routine_run(const struct kernel *k, const struct placement *p, void *dst,
 	case KRET_DST:
 		return r[c->ret] == (uintptr_t)dst ? 0 : SIZE_MAX;
 	case KRET_ERROR:
+		/* get_user's value is zeroed on a fault (arch/x86/include/asm/
+		 * uaccess.h: "On error, the variable @x is set to zero") */
 		if ((int32_t)r[c->ret] != 0)
-			return (int32_t)r[c->ret] == EFAULT_RET ? c->size : SIZE_MAX;
+			return (int32_t)r[c->ret] == EFAULT_RET &&
+			       (k->kind != KERNEL_GET || !r[c->out]) ? c->size : SIZE_MAX;
 		if (k->kind == KERNEL_GET)
 			memcpy(dst, &r[c->out], c->size);
 		return 0;

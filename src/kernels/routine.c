@@ -195,7 +195,7 @@ static int spec_complete(const struct spec *sp, struct err *e)
 	case KERNEL_CSUM: ok = ok && c->src != NO && c->len != NO; break;
 	}
 	if (!ok)
-		return err_set(e, "a %s call needs ret= and %s", kernel_kind_name(sp->kind),
+		return err_set(e, "--call: a %s call needs ret= and %s", kernel_kind_name(sp->kind),
 			       sp->kind == KERNEL_CLEAR ? "dst=, len=" :
 			       sp->kind == KERNEL_COPY ? "dst=, src=, len=" :
 			       sp->kind == KERNEL_PUT ? "dst=, value=" :
@@ -223,8 +223,14 @@ int kernel_call_parse(const char *text, enum kernel_kind *kind, struct kernel_ca
 		comma = strchr(p, ',');
 		n = comma ? (size_t)(comma - p) : strlen(p);
 		eq = memchr(p, '=', n);
-		if (!eq || spec_field(p, (size_t)(eq - p), eq + 1, n - (size_t)(eq - p) - 1, &sp, e))
-			return eq ? -1 : err_set(e, "--call: '%.*s' is not KEY=VALUE", (int)n, p);
+		if (!eq)
+			return err_set(e, "--call: '%.*s' is not KEY=VALUE", (int)n, p);
+		if (spec_field(p, (size_t)(eq - p), eq + 1, n - (size_t)(eq - p) - 1, &sp, e)) {
+			char msg[sizeof e->msg];
+
+			snprintf(msg, sizeof msg, "%s", e->msg);
+			return err_set(e, "--call: %s", msg);
+		}
 	}
 	if (spec_complete(&sp, e))
 		return -1;

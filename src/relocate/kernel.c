@@ -671,8 +671,9 @@ static int alternatives(struct walk *w, const struct kroutine_opts *o)
 			 a->inverted ? "!" : "", kfeature_name(a->feature, fb));
 	}
 	if (o->nalternatives && !applied)
-		return fail(w, "no alternative of %s%s in its code (see its sites with --list)",
-			    o->alternatives[0], o->nalternatives > 1 ? " or the others" : "");
+		return fail(w, "no alternative of %s%s in its code (without --alternative, "
+			    "'straddle kernels' lists those it has)", o->alternatives[0],
+			    o->nalternatives > 1 ? " or the others" : "");
 	qsort(k->edit, k->nedit, sizeof *k->edit, by_at);
 	return 0;
 }
@@ -750,12 +751,17 @@ static void read_release(struct walk *w)
 	const uint8_t *p;
 	char fmt[] = "Linux version %63s";
 
-	if (elf_symbol_value(&w->img, "linux_banner", &at) == 0 &&
-	    (p = elf_vaddr_bytes(&w->img, at, 96)) != NULL) {
+	size_t n = 96;
+
+	if (elf_symbol_value(&w->img, "linux_banner", &at) != 0)
+		return;
+	while (n > 16 && !elf_vaddr_bytes(&w->img, at, n))     /* its section may end first */
+		n--;
+	if ((p = elf_vaddr_bytes(&w->img, at, n)) != NULL) {
 		char line[97];
 
-		memcpy(line, p, 96);
-		line[96] = '\0';
+		memcpy(line, p, n);
+		line[n] = '\0';
 		if (sscanf(line, fmt, w->k->release) != 1)
 			w->k->release[0] = '\0';
 	}
@@ -827,6 +833,11 @@ int kroutine_open(const char *path, const struct kroutine_opts *o, struct krouti
 		}
 	}
 	if (elf_open_file(&w.img, path, e)) {
+		char msg[sizeof e->msg];
+
+		snprintf(msg, sizeof msg, "%s", e->msg);
+		err_set(e, "%s: %s", path, msg);
+		elf_close(&w.img);
 		kroutine_free(out);
 		return -1;
 	}

@@ -54,6 +54,13 @@ json_t *results_sweep(const struct sweep *s, const char *profile,
 		"precision", s->precision, "min_rounds", (int)s->min_rounds, "min_time_s",
 		s->min_place_s, "alpha", s->alpha, "material", s->material,
 		"profile", profile, "counters", s->counters.why));
+	if (s->ncalls) {
+		json_t *calls = json_array();
+
+		for (size_t i = 0; i < s->ncalls; i++)
+			json_array_append_new(calls, json_integer(s->calls[i]));
+		json_object_set_new(json_object_get(doc, "sweep"), "calls", calls);
+	}
 	for (size_t i = 0; i < s->n; i++)
 		json_array_append_new(metrics, variant_json(s, &s->v[i]));
 	json_object_set_new(doc, "metrics", metrics);
