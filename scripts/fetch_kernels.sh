@@ -49,7 +49,6 @@ fetch() {
 if [ ! -s "$cache/vmlinux-6.1" ] || [ ! -s "$cache/vmlinux-6.12" ]; then
 	if ! apt-get $APT_OPTS -q update >"$cache/apt/update.log" 2>&1 ||
 	   grep -q '^\(Err\|W: Failed\)' "$cache/apt/update.log"; then
-		echo "fetch_kernels: the Debian archive ($mirror) is unreachable: skipped" >&2
 		exit 3
 	fi
 fi

@@ -780,7 +780,10 @@ static int check_image(struct walk *w, uint64_t *size)
 	if (!section_of(img, ".symtab"))
 		return err_set(w->e, "%s: no symbols: give the unstripped vmlinux (Debian's "
 			       "linux-image-*-dbg)", w->k->path);
-	if (elf_function_symbol(img, w->k->name, &w->k->entry_addr, size) != 0)
+	/* an inner label is an entry too: 6.1's __put_user_nocheck_1
+	 * (SYM_INNER_LABEL) has no type */
+	if (elf_function_symbol(img, w->k->name, &w->k->entry_addr, size) != 0 &&
+	    elf_symbol_value(img, w->k->name, &w->k->entry_addr) != 0)
 		return err_set(w->e, "%s: no function named %s", w->k->path, w->k->name);
 	if (!elf_vaddr_is_code(img, w->k->entry_addr))
 		return err_set(w->e, "%s: %s is not in executable code", w->k->path, w->k->name);
