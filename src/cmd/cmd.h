@@ -151,6 +151,28 @@ struct routine_args {
 		  "(ERMS, FSRM, REP_GOOD, !FEATURE for ALT_NOT ones,\n" \
 		  "WORD*32+BIT); default the file's bytes" }
 
+/* The seeds' workloads as the calls one operation of theirs makes
+ * (pread_z1k, pread_z10k, pread_z100k, read1, poll2); NULL: no such. */
+struct workload_shape {
+	const char *name;
+	uint32_t calls[25];
+	size_t ncalls;
+};
+const struct workload_shape *workload_shape_named(const char *name);
+
+/* diff --measure (diff_measure.c): the routines with a built-in call whose
+ * loops the change moved or resized, each build's own bytes run at each
+ * build's placement, new against old (and old against itself), beside the
+ * cost model's prediction; seconds: each pair's budget a workload. */
+struct diff_measure_input {
+	const char *old_path, *new_path;
+	const struct elf_image *old_img, *new_img;
+	const struct profile *host;
+	const char *host_why;
+	double seconds;
+};
+int diff_measure(const struct diff_measure_input *in);
+
 struct routine;
 int routine_args_alternative(struct routine_args *a, const char *opt, const char *value);
 /* The routine the arguments name: 1 with *out, 0 when no --file was

@@ -105,6 +105,12 @@ const struct kex *kernel_fixup_at(const struct kernel *k, uint32_t offset);
  * Idempotent; kernel_place installs it. */
 int kernels_install_fault_handler(struct err *e);
 
+/* A second kernel of k's code under another name (sweep --aa's control,
+ * measured beside k at each offset); a routine's clone is known to the
+ * fault handler as the routine is. Undo with kernel_unclone. */
+int kernel_clone(const struct kernel *k, const char *name, struct kernel *out, struct err *e);
+void kernel_unclone(struct kernel *k);
+
 /* Copy a placeable kernel to `offset` of a fresh mapping and register it
  * (place_code + place_register): *p must not move until place_free(p). */
 int kernel_place(const struct kernel *k, uint32_t offset, struct placement *p,
@@ -195,6 +201,13 @@ void routine_describe(const struct routine *rt, FILE *out);
  * fault, kernel_call). */
 int kernel_call_parse(const char *text, enum kernel_kind *kind, struct kernel_call *call,
 		      struct err *e);
+/* Has func a built-in call? *role: the job it does across releases
+ * ("clear_user", "copy_user": the routine without fast strings), NULL
+ * when its name stayed. The i-th routine of a role, NULL past the last. */
+bool routine_builtin(const char *func, const char **role);
+/* The i-th name with a built-in call, NULL past the last. */
+const char *routine_builtin_at(size_t i);
+const char *routine_of_role(const char *role, size_t i);
 /* Does the host kernel have this /proc/cpuinfo flag? -1: cannot tell. */
 int kernels_host_flag(const char *flag);
 

@@ -225,6 +225,18 @@ const char *kernel_kind_name(enum kernel_kind kind)
 	return kind <= KERNEL_CSUM ? names[kind] : "?";
 }
 
+int kernel_clone(const struct kernel *k, const char *name, struct kernel *out, struct err *e)
+{
+	*out = *k;
+	out->name = name;
+	return kernel_adopt(out, e);
+}
+
+void kernel_unclone(struct kernel *k)
+{
+	kernel_disown(k);
+}
+
 int kernel_place(const struct kernel *k, uint32_t offset, struct placement *p,
 		 struct err *e)
 {

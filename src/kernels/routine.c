@@ -26,6 +26,9 @@ struct spec {
 	enum kernel_kind kind;
 	struct kernel_call call;
 	const char *seed, *what, *when;
+	/* the job it does across releases, where its name changed: 6.1's
+	 * clear_user without fast strings is 6.12's rep_stos_alternative */
+	const char *role;
 };
 
 #define LEFT(d, s, l, r) .dst = d, .src = s, .len = l, .value = NO, .ret = r, .out = NO, \
@@ -35,34 +38,34 @@ struct spec {
 static const struct spec specs[] = {
 	{ "clear_user_original", KERNEL_CLEAR, { LEFT(DI, NO, CX, CX), ZERO_AX, .granule = 8,
 	  .exact_from = UINT32_MAX }, "000", "6.1 clear_user without REP_GOOD: 8-byte stores, "
-	  "then bytes", "!fsrm !erms !rep_good" },
+	  "then bytes", "!fsrm !erms !rep_good", "clear_user" },
 	{ "clear_user_rep_good", KERNEL_CLEAR, { LEFT(DI, NO, CX, CX), ZERO_AX, .granule = 8,
 	  .exact_from = UINT32_MAX }, "000", "6.1 clear_user with REP_GOOD: rep stosq",
-	  "!fsrm !erms rep_good" },
+	  "!fsrm !erms rep_good", NULL },
 	{ "clear_user_erms", KERNEL_CLEAR, { LEFT(DI, NO, CX, CX), ZERO_AX, .granule = 8,
 	  .exact_from = 64 }, "000", "6.1 clear_user with ERMS: rep stosb from 64 B",
-	  "!fsrm erms" },
+	  "!fsrm erms", NULL },
 	{ "rep_stos_alternative", KERNEL_CLEAR, { LEFT(DI, NO, CX, CX), ZERO_AX,
 	  .exact_from = UINT32_MAX }, "000", "6.2+ clear_user without FSRS: 64 B unrolled, "
-	  "8 B, bytes", "!fsrs" },
+	  "8 B, bytes", "!fsrs", "clear_user" },
 	{ "rep_movs_alternative", KERNEL_COPY, { LEFT(DI, SI, CX, CX) }, "001",
-	  "6.3+ copy_user without FSRM", "!fsrm" },
+	  "6.3+ copy_user without FSRM", "!fsrm", "copy_user" },
 	{ "copy_user_generic_unrolled", KERNEL_COPY, { LEFT(DI, SI, DX, AX) }, "001",
-	  "6.1 copy_user without REP_GOOD: 64 B unrolled", "!rep_good !erms" },
+	  "6.1 copy_user without REP_GOOD: 64 B unrolled", "!rep_good !erms", "copy_user" },
 	{ "copy_user_generic_string", KERNEL_COPY, { LEFT(DI, SI, DX, AX) }, "001",
-	  "6.1 copy_user with REP_GOOD: rep movsq", "rep_good !erms" },
+	  "6.1 copy_user with REP_GOOD: rep movsq", "rep_good !erms", NULL },
 	{ "copy_user_enhanced_fast_string", KERNEL_COPY, { LEFT(DI, SI, DX, AX) }, "001",
-	  "6.1 copy_user with ERMS: rep movsb from 64 B", "erms" },
+	  "6.1 copy_user with ERMS: rep movsb from 64 B", "erms", NULL },
 	{ "memset", KERNEL_CLEAR, { .dst = DI, .src = NO, .len = DX, .value = NO, .ret = AX,
 	  .out = NO, .returns = KRET_DST, .nset = 1, .set = { { SI, 0 } } }, "-",
-	  "memset(dst, 0, len)", "" },
+	  "memset(dst, 0, len)", "", NULL },
 	{ "memcpy", KERNEL_COPY, { .dst = DI, .src = SI, .len = DX, .value = NO, .ret = AX,
-	  .out = NO, .returns = KRET_DST }, "-", "memcpy(dst, src, len)", "" },
+	  .out = NO, .returns = KRET_DST }, "-", "memcpy(dst, src, len)", "", NULL },
 	{ "memmove", KERNEL_COPY, { .dst = DI, .src = SI, .len = DX, .value = NO, .ret = AX,
-	  .out = NO, .returns = KRET_DST }, "-", "memmove(dst, src, len)", "" },
+	  .out = NO, .returns = KRET_DST }, "-", "memmove(dst, src, len)", "", NULL },
 	{ "csum_partial", KERNEL_CSUM, { .dst = NO, .src = DI, .len = SI, .value = NO, .ret = AX,
 	  .out = NO, .returns = KRET_SUM, .nset = 1, .set = { { DX, 0 } } }, "-",
-	  "csum_partial(src, len, 0): the unfolded sum", "" },
+	  "csum_partial(src, len, 0): the unfolded sum", "", NULL },
 };
 
 #define NSPECS (sizeof specs / sizeof specs[0])
@@ -88,7 +91,8 @@ static bool access_spec(const char *name, struct spec *out)
 		.src = put ? NO : AX, .len = NO, .value = put ? AX : NO, .ret = put ? CX : AX,
 		.out = put ? NO : DX, .returns = KRET_ERROR, .size = (uint8_t)size,
 		.granule = (uint8_t)size, .exact_from = UINT32_MAX }, "004",
-		put ? "put_user: one store, 0 or -EFAULT" : "get_user: one load, 0 or -EFAULT", "" };
+		put ? "put_user: one store, 0 or -EFAULT" : "get_user: one load, 0 or -EFAULT", "",
+		NULL };
 	return true;
 }
 
@@ -106,6 +110,38 @@ static bool builtin_spec(const char *name, struct spec *out)
 			return true;
 		}
 	return access_spec(name, out);
+}
+
+bool routine_builtin(const char *func, const char **role)
+{
+	struct spec sp;
+
+	if (!builtin_spec(func, &sp))
+		return false;
+	*role = sp.role;
+	return true;
+}
+
+const char *routine_builtin_at(size_t i)
+{
+	static const char *const access[] = { "__put_user_1", "__put_user_2", "__put_user_4",
+		"__put_user_8", "__put_user_nocheck_1", "__put_user_nocheck_2",
+		"__put_user_nocheck_4", "__put_user_nocheck_8", "__get_user_1", "__get_user_2",
+		"__get_user_4", "__get_user_8", "__get_user_nocheck_1", "__get_user_nocheck_2",
+		"__get_user_nocheck_4", "__get_user_nocheck_8" };
+
+	if (i < NSPECS)
+		return specs[i].name;
+	i -= NSPECS;
+	return i < sizeof access / sizeof *access ? access[i] : NULL;
+}
+
+const char *routine_of_role(const char *role, size_t i)
+{
+	for (size_t k = 0, n = 0; k < NSPECS; k++)
+		if (specs[k].role && strcmp(specs[k].role, role) == 0 && n++ == i)
+			return specs[k].name;
+	return NULL;
 }
 
 /* ---- --call SPEC ---- */

@@ -275,17 +275,38 @@ static const struct variant *best_of(const struct sweep *s, const struct kernel 
 	return best;
 }
 
-static void predict(struct variant *v, const struct profile *host)
+static void predict(struct variant *v, const struct profile *host, const struct back_end *be)
 {
 	v->npredicted = 0;
+	v->predicted_ratio = 0;
 	if (!host || !v->k->placeable || host->arch != v->k->arch)
 		return;
 	v->npredicted = code_loop_hazards(host, v->k->code, v->k->size, v->offset,
 					  v->offset + v->k->loop_start, v->predicted, 8);
+	v->predicted_ratio = sweep_predicted_ratio(host, v->k, be, v->offset, v->predicted,
+						   v->npredicted);
+}
+
+/* Each kernel's loop's back end, once (llvm-mca is a process a loop). */
+static void back_ends(const struct sweep *s, const struct profile *host, struct back_end *be)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		size_t j = 0;
+
+		while (s->v[j].k != s->v[i].k)
+			j++;
+		if (j < i)
+			be[i] = be[j];
+		else if (host && host->arch == s->v[i].k->arch)
+			sweep_back_end(getenv("STRADDLE_LLVM_MCA"), host, s->v[i].k, &be[i]);
+	}
 }
 
 void sweep_analyse(struct sweep *s, const struct profile *host)
 {
+	struct back_end *be = xcalloc(s->n + 1, sizeof *be);
+
+	back_ends(s, host, be);
 	for (size_t i = 0; i < s->n; i++)
 		stats_summarize(s->v[i].samples, s->v[i].n, s->seed + i, true, &s->v[i].sum);
 	for (size_t i = 0; i < s->n; i++) {
@@ -300,8 +321,9 @@ void sweep_analyse(struct sweep *s, const struct profile *host)
 		v->half_ratio[1] = m.half_ratio[1];
 		v->p_vs_best = m.p;
 		v->slow = m.slow;
-		predict(v, host);
+		predict(v, host, &be[i]);
 	}
+	free(be);
 	s->worst_halfwidth = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		const struct summary *m = &s->v[i].sum;

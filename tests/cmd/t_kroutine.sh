@@ -168,3 +168,25 @@ kr_refused "sweep a put of another size" "straddle: __put_user_2: stores or load
 kr_refused "sweep with a call that does not fit" \
 	"straddle: sweep: clear_user_original at offset 0 returned 4096 without a fault: is its call right?" \
 	sweep --file "$KV" --func clear_user_original --call clear,dst=rsi,len=rcx,ret=rcx --offsets 0..1
+
+# diff --measure: the next release (-DNEW) moved everything 16 bytes and
+# renamed clear_user_original to its successor; measured, each at its own
+# build's placement (no timing asserted): which routines, where, what the
+# model predicts of each placement
+KN="$FIXTURES/kernel/kvmlinux-new"
+run "$STRADDLE" diff --no-source --uarch goldencove --measure --measure-time 0.1 "$KV" "$KN"
+expect_eq "diff --measure: exit 1 (new hazards)" "$RC" 1
+kr_measured=$(printf '%s\n' "$OUT" | sed -n '/^measured/,$p')
+expect_eq "diff --measure: the pairs" "$(printf '%s\n' "$kr_measured" | grep -v '^measured' | grep -v '^  ')" \
+"clear_user_original (9.9.0-fixture, at +0 of a page, its loop at 16 of a line) -> rep_stos_alternative (9.10.0-fixture, at +16, loop at 32)
+rep_movs_alternative (9.9.0-fixture, at +208 of a page, its loop at 26 of a line) -> rep_movs_alternative (9.10.0-fixture, at +224, loop at 42)
+memset (9.9.0-fixture, at +256 of a page, its loop at 59 of a line) -> memset (9.10.0-fixture, at +272, loop at 11)"
+expect_eq "diff --measure: memset_orig's loop leaves the line's end" \
+	"$(printf '%s\n' "$kr_measured" | grep -A1 '^memset' | tail -1)" \
+	"  predicted (goldencove, layout only): 1.35x -> 1.00x of each loop's best placement: loop-straddles-window@64 -> -"
+expect_eq "diff --measure: read_zero's shapes for clear_user, read1's for copy_user" \
+	"$(printf '%s\n' "$kr_measured" | grep -E '^  (pread|read1|4096)' | awk '{print $1}' | tr '\n' ' ')" \
+	"pread_z1k pread_z10k pread_z100k read1 4096 "
+run "$STRADDLE" diff --measure --json "$KV" "$KN"
+expect_eq "diff --measure --json: exit 2, the line" "$RC $ERR" \
+	"2 straddle: --measure: prints a table of its own: text only, not --format or --json"
