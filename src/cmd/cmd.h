@@ -173,6 +173,11 @@ struct diff_measure_input {
 };
 int diff_measure(const struct diff_measure_input *in);
 
+/* straddle place --file vdso (place_vdso.c): a function of straddle's own
+ * vDSO moved, bench's gettime measured against each placement. */
+bool place_vdso_asked(int argc, char **argv);
+int place_vdso(int argc, char **argv);
+
 struct routine;
 int routine_args_alternative(struct routine_args *a, const char *opt, const char *value);
 /* The routine the arguments name: 1 with *out, 0 when no --file was

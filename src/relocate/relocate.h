@@ -105,6 +105,10 @@ struct reloc_file {
  * static) or ET_DYN, with a build-id (how the preload library finds it).
  * 0, or -1 with the reason in e. */
 int reloc_open(struct reloc_file *rf, const char *path, struct err *e);
+/* The vDSO of this process, for moving one of its functions in this
+ * process (its image read from memory; addresses are its link addresses,
+ * the bias its mapping). x86-64 only. */
+int reloc_open_vdso(struct reloc_file *rf, struct err *e);
 /* Analyse the functions whose name matches glob (NULL: every function):
  * each is movable (refused == RELOC_OK) or refused with a reason. The
  * count chosen, 0 when none matches. */
