@@ -145,7 +145,8 @@ static int routine_command(const struct kernels_cmd *c, const struct routine *rt
 	if (c->check && (rc = run_check(c->json, rt, &check)) == EXIT_USAGE)
 		return rc;
 	if (c->json) {
-		int jrc = print_json(kernels_host_features(), c->check ? &check : NULL);
+		int jrc = write_result(results_routine(rt, c->check ? &check : NULL), "-") ?
+			  EXIT_USAGE : EXIT_OK;
 
 		return jrc ? jrc : rc;
 	}

@@ -190,3 +190,15 @@ expect_eq "diff --measure: read_zero's shapes for clear_user, read1's for copy_u
 run "$STRADDLE" diff --measure --json "$KV" "$KN"
 expect_eq "diff --measure --json: exit 2, the line" "$RC $ERR" \
 	"2 straddle: --measure: prints a table of its own: text only, not --format or --json"
+
+# --json: the routine as it runs, the check's counts
+run "$STRADDLE" kernels --json --check --file "$KV" --func __put_user_2
+expect_eq "kernels --json --file: exit 0" "$RC" 0
+expect_eq "kernels --json --file: the routine" \
+	"$(jq_of '.routine | [.function, .release, .address, .bytes, .entry, (.edits | map(.kind) | join("+"))] | join(" ")')" \
+	"__put_user_2 9.9.0-fixture 0xffffffff81000150 18 0 ret+ret"
+expect_eq "kernels --json --file: EFAULT into rcx" \
+	"$(jq_of '.routine.exception_table[0] | [.fault, .fixup, .type, .reg, .imm] | join(",")')" "3,13,17,1,-14"
+expect_eq "kernels --json --file: the SMAP site" \
+	"$(jq_of '.routine.alternatives[0] | [.at, .feature, .replacement, .applied] | join(",")')" "0,SMAP,stac,false"
+expect_eq "kernels --json --file: the counts" "$(jq_of '[.check.passed, .check.failed] | join(",")')" "60,0"
