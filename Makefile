@@ -27,7 +27,8 @@ BINDIR   := $(PREFIX)/bin
 MAN1DIR  := $(PREFIX)/share/man/man1
 LIBEXECDIR := $(PREFIX)/libexec/straddle
 
-.PHONY: all run check test deps fuzz bench clean fixtures unit install check-layers check-test-hooks
+.PHONY: all run check test deps fuzz bench clean fixtures unit install check-layers check-test-hooks \
+	kernel-proofs
 
 all: $(B)/straddle $(B)/straddle.1 $(B)/libstraddle-place.so $(B)/libstraddle-sched.so
 
@@ -159,6 +160,14 @@ $(B)/demo/clear: tests/place/clear.c
 $(B)/demo/bounds: tests/place/bounds.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -Wl,--build-id -o $@ $<
+
+# Debian's real 6.1 and 6.12 user-copy routines, their fault contract run
+# on their own bytes (scripts/kernel_proofs.sh). The debug kernels stay out
+# of the repository and of make check: fetched once into KERNEL_CACHE.
+KERNEL_CACHE ?= $(HOME)/.cache/straddle/kernels
+
+kernel-proofs: $(B)/straddle
+	@sh scripts/kernel_proofs.sh $(B)/straddle $(KERNEL_CACHE)
 
 include tests/tests.mk
 include fuzz/fuzz.mk

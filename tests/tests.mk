@@ -28,6 +28,7 @@ $(FIX)/arm64/%: $(FIX)/arm64/%.o
 	aarch64-linux-gnu-ld -o $@ -e 0x400000 -Ttext=0x400000 --build-id=none $<
 
 -include tests/fixtures/extra.mk
+-include tests/fixtures/kernel/kernel.mk
 include tests/place/place.mk
 -include tests/fixtures/diff/diff.mk
 -include tests/fixtures/record/record.mk

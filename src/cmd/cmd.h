@@ -132,4 +132,71 @@ void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 struct json_t;                  /* jansson's json_t */
 int write_result(struct json_t *doc, const char *path);
 
+/* --file VMLINUX --func NAME [--call SPEC] [--loop ADDR] [--alternative
+ * FEATURE]... (routine.c): a kernel image's routine, for sweep and
+ * kernels. ROUTINE_OPTIONS(F, set_alternative) lays the options down in a
+ * command's table (F: its offsetof of a field; set_alternative: its
+ * OPT_CALL passing its struct routine_args to routine_args_alternative). */
+#define ROUTINE_MAX_ALTERNATIVES 8
+
+struct routine_args {
+	const char *file, *func, *call, *loop;
+	const char *alternative[ROUTINE_MAX_ALTERNATIVES];
+	size_t nalternatives;
+};
+
+#define ROUTINE_OPTIONS(F, set_alternative) \
+	{ .name = "file", .value = "VMLINUX", .kind = OPT_STRING, .field = F(ra.file), \
+	  .help = "a kernel image (the -dbg package's vmlinux): run its\n" \
+		  "own routine --func instead of a built-in kernel" }, \
+	{ .name = "func", .value = "NAME", .kind = OPT_STRING, .field = F(ra.func), \
+	  .help = "the routine of --file (clear_user_original,\n" \
+		  "rep_movs_alternative, __put_user_2, ...)" }, \
+	{ .name = "call", .value = "SPEC", .kind = OPT_STRING, .field = F(ra.call), \
+	  .help = "its registers when it has no built-in call:\n" \
+		  "KIND,dst=REG,src=REG,len=REG,ret=REG,REG=N,...\n" \
+		  "(KIND: clear, copy, put1|2|4|8, get1|2|4|8, csum)" }, \
+	{ .name = "loop", .value = "ADDR", .kind = OPT_STRING, .field = F(ra.loop), \
+	  .help = "its hot loop: an address in it (0x... of the file,\n" \
+		  "+OFF from the entry); default the innermost loop\n" \
+		  "of the most bytes" }, \
+	{ .name = "alternative", .value = "FEATURE", .kind = OPT_CALL, .call = set_alternative, \
+	  .help = "apply the .altinstructions entries of FEATURE\n" \
+		  "(ERMS, FSRM, REP_GOOD, !FEATURE for ALT_NOT ones,\n" \
+		  "WORD*32+BIT); default the file's bytes" }
+
+/* The seeds' workloads as the calls one operation of theirs makes
+ * (pread_z1k, pread_z10k, pread_z100k, read1, poll2); NULL: no such. */
+struct workload_shape {
+	const char *name;
+	uint32_t calls[25];
+	size_t ncalls;
+};
+const struct workload_shape *workload_shape_named(const char *name);
+
+/* diff --measure (diff_measure.c): the routines with a built-in call whose
+ * loops the change moved or resized, each build's own bytes run at each
+ * build's placement, new against old (and old against itself), beside the
+ * cost model's prediction; seconds: each pair's budget a workload. */
+struct diff_measure_input {
+	const char *old_path, *new_path;
+	const struct elf_image *old_img, *new_img;
+	const struct profile *host;
+	const char *host_why;
+	double seconds;
+};
+int diff_measure(const struct diff_measure_input *in);
+
+/* straddle place --file vdso (place_vdso.c): a function of straddle's own
+ * vDSO moved, bench's gettime measured against each placement. */
+bool place_vdso_asked(int argc, char **argv);
+int place_vdso(int argc, char **argv);
+
+struct routine;
+int routine_args_alternative(struct routine_args *a, const char *opt, const char *value);
+/* The routine the arguments name: 1 with *out, 0 when no --file was
+ * given (and no --func either), -1 after one line (no symbols, no such
+ * routine, refused, no call known). label: its name in tables, or NULL. */
+int routine_args_open(const struct routine_args *a, const char *label, struct routine **out);
+
 #endif

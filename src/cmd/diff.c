@@ -43,6 +43,9 @@ struct diff_cmd {
 	struct shard shard;
 	int argc;
 	char **argv;
+	/* --measure: kernel routines run (diff_measure.c) */
+	bool measure;
+	double measure_s;
 };
 
 static int cmd_diff(int argc, char **argv);
@@ -156,6 +159,13 @@ static const struct cmd_option diff_options[] = {
 	{ .name = "perf-script", .value = "FILE", .kind = OPT_STRING, .field = F(perf_script),
 	  .help = "the same from the text of 'perf script [-F ip,dso,sym]';\n"
 		  "with --show-mmap-events every file is placed exactly" },
+	{ .name = "measure", .kind = OPT_SET, .field = F(measure),
+	  .help = "kernel images: run each routine with a built-in call\n"
+		  "whose loops the change moved or resized, both builds'\n"
+		  "bytes at each build's placement, and print the measured\n"
+		  "change beside the predicted one (text only)" },
+	{ .name = "measure-time", .value = "S", .kind = OPT_SECONDS, .field = F(measure_s),
+	  .help = "--measure's budget per routine and workload (default 10)" },
 	{ .name = "min-share", .value = "P", .kind = OPT_FRACTION, .field = F(min_share),
 	  .lo = 0, .hi = 1,
 	  .help = "with --hot: fold hazards in code with less than P of the\n"
@@ -200,6 +210,7 @@ static int parse_options(struct diff_cmd *c, int argc, char **argv)
 	c->limit = 40;
 	c->uarch = "host";
 	c->min_share = SCAN_MIN_SHARE;
+	c->measure_s = 10;
 	if (parse_command_line(&diff_command, c, argc, argv) ||
 	    hot_load(c->hot_path, c->perf_script, &c->hot))
 		return -1;
@@ -211,6 +222,10 @@ static int parse_options(struct diff_cmd *c, int argc, char **argv)
 	c->new.arg = argv[optind + 1];
 	c->argc = argc;
 	c->argv = argv;
+	if (c->measure && c->format != FORMAT_TEXT) {
+		complain("--measure", "prints a table of its own: text only, not --format or --json");
+		return -1;
+	}
 	if (!c->fail_rules)
 		c->fail_rules = ~0u;
 	if (!c->fail_causes)
@@ -448,6 +463,9 @@ int cmd_diff(int argc, char **argv)
 		print_sarif(&c);
 	else
 		print_report(&c, status == EXIT_GATE);
+	if (c.measure)
+		diff_measure(&(struct diff_measure_input){ c.old.arg, c.new.arg, &c.old.img, &c.new.img,
+			c.profiles[0], c.host_why, c.measure_s });
 out:
 	hot_run_free(&c.hot);
 	layout_diff_free(&c.d);

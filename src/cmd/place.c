@@ -653,6 +653,8 @@ static int cmd_place(int argc, char **argv)
 	struct err e;
 	int rc = EXIT_USAGE;
 
+	if (place_vdso_asked(argc, argv))
+		return place_vdso(argc, argv);
 	if (prepare(&c, argc, argv))
 		goto out;
 	handle_terminating(on_signal);

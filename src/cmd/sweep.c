@@ -19,6 +19,16 @@
 
 struct sweep_cmd {
 	struct sweep s;
+	struct routine_args ra;
+	struct routine *routine;        /* --file --func: a kernel image's routine */
+	const struct workload_shape *workload;
+	bool size_given;
+	/* --aa: kernels[nprimary + i] is the control of kernels[i], named
+	 * aa_name[i], stored in aa[i] */
+	bool aa;
+	size_t nprimary;
+	struct kernel aa_kernel[32];
+	char aa_name[32][112];
 	const struct kernel *kernels[32];
 	size_t nkernels;
 	uint32_t first, last, step;
@@ -64,7 +74,23 @@ static int parse_size(const char *opt, const char *s, size_t *out)
 
 static int set_size(void *cmd, const char *opt, const char *value)
 {
+	((struct sweep_cmd *)cmd)->size_given = true;
 	return parse_size(opt, value, &((struct sweep_cmd *)cmd)->s.size);
+}
+
+static int set_workload(void *cmd, const char *opt, const char *value)
+{
+	struct sweep_cmd *c = cmd;
+
+	if ((c->workload = workload_shape_named(value)))
+		return 0;
+	complain(opt, "'%s' is not pread_z1k, pread_z10k, pread_z100k, read1 or poll2", value);
+	return -1;
+}
+
+static int set_alternative(void *cmd, const char *opt, const char *value)
+{
+	return routine_args_alternative(&((struct sweep_cmd *)cmd)->ra, opt, value);
 }
 
 /* One field of --offsets: decimal digits only (a sign is not one), its
@@ -120,6 +146,12 @@ static const struct cmd_option sweep_options[] = {
 	  .help = "code offsets from a page (default 0..63; at most 4095)" },
 	{ .name = "size", .value = "BYTES", .kind = OPT_CALL, .call = set_size,
 	  .help = "bytes per call, K/M suffixes (default 4096)" },
+	{ .name = "workload", .value = "SHAPE", .kind = OPT_CALL, .call = set_workload,
+	  .help = "instead, the calls one operation of a seed's\n"
+		  "workload makes: pread_z1k, pread_z10k, pread_z100k\n"
+		  "(read_zero's 4 KiB clear_user calls), read1 (a 4 KiB\n"
+		  "copy), poll2 (a 2-byte put_user)" },
+	ROUTINE_OPTIONS(F, set_alternative),
 	{ .name = "precision", .value = "P", .kind = OPT_FRACTION, .field = F(s.precision),
 	  .lo = 1e-6, .hi = 0.5,
 	  .help = "stop when every floor's 95% CI half-width is within P\n"
@@ -143,6 +175,10 @@ static const struct cmd_option sweep_options[] = {
 	  .help = "seed of the random order (default 1)" },
 	{ .letter = 'o', .value = "FILE.json", .kind = OPT_OUTPUT,
 	  .field = F(out_json), .help = "the result file, every raw sample in it ('-': stdout)" },
+	{ .name = "aa", .kind = OPT_SET, .field = F(aa),
+	  .help = "A/A: a second copy of every placement measured beside\n"
+		  "it (its own mapping): the column A/A is its floor over\n"
+		  "the first's, the noise the slow marks stand on" },
 	{ .name = "csv", .kind = OPT_SET, .field = F(csv),
 	  .help = "CSV on standard output instead of the table" },
 	{ .name = "plot", .value = "FILE.svg", .kind = OPT_OUTPUT, .field = F(plot),
@@ -195,12 +231,50 @@ static int parse_options(struct sweep_cmd *c, int argc, char **argv)
 	return 0;
 }
 
-static int pick_kernels(struct sweep_cmd *c, int argc, char **argv)
+/* --workload's calls, or a put's or get's one size. */
+static int operation(struct sweep_cmd *c)
 {
-	if (optind >= argc) {
-		complain("sweep", "name at least one kernel (see 'straddle kernels')");
+	const struct kernel *k = c->routine ? &c->routine->k : NULL;
+	size_t total = 0;
+
+	if (c->workload && c->size_given) {
+		complain("--workload", "a workload's calls have their sizes: no --size with it");
 		return -1;
 	}
+	if (c->workload) {
+		c->s.calls = c->workload->calls;
+		c->s.ncalls = c->workload->ncalls;
+		for (size_t i = 0; i < c->s.ncalls; i++)
+			total += c->s.calls[i];
+		c->s.size = total;
+	}
+	if (k && (k->kind == KERNEL_PUT || k->kind == KERNEL_GET) && c->s.size != k->call->size) {
+		if (c->size_given || c->workload) {
+			complain(k->name, "stores or loads %u bytes a call, not %zu", k->call->size,
+				 c->s.size);
+			return -1;
+		}
+		c->s.size = k->call->size;
+	}
+	return 0;
+}
+
+static int pick_kernels(struct sweep_cmd *c, int argc, char **argv)
+{
+	switch (routine_args_open(&c->ra, NULL, &c->routine)) {
+	case -1:
+		return -1;
+	case 1:
+		c->kernels[c->nkernels++] = &c->routine->k;
+		return operation(c);
+	}
+	if (optind >= argc) {
+		complain("sweep", "name at least one kernel (see 'straddle kernels'), or a kernel "
+			 "image's routine with --file and --func");
+		return -1;
+	}
+	if (operation(c))
+		return -1;
 	for (int i = optind; i < argc; i++) {
 		const struct kernel *k = kernel_named(argv[i]);
 
@@ -216,6 +290,42 @@ static int pick_kernels(struct sweep_cmd *c, int argc, char **argv)
 		c->kernels[c->nkernels++] = k;
 	}
 	return 0;
+}
+
+/* --aa: a clone of each placed kernel, swept over the same offsets. */
+static int add_controls(struct sweep_cmd *c)
+{
+	struct err e = { "" };
+
+	c->nprimary = c->nkernels;
+	if (!c->aa)
+		return 0;
+	for (size_t i = 0; i < c->nprimary; i++) {
+		const struct kernel *k = c->kernels[i];
+
+		if (!k->placeable || c->nkernels == sizeof c->kernels / sizeof c->kernels[0])
+			continue;
+		snprintf(c->aa_name[i], sizeof c->aa_name[i], "%.100s/aa", k->name);
+		if (kernel_clone(k, c->aa_name[i], &c->aa_kernel[i], &e)) {
+			complain("--aa", "%s", e.msg);
+			return -1;
+		}
+		c->kernels[c->nkernels++] = &c->aa_kernel[i];
+	}
+	return 0;
+}
+
+/* The control of kernel k at v's offset, or NULL. */
+static const struct variant *control_of(const struct sweep_cmd *c, const struct variant *v)
+{
+	for (size_t i = 0; c->aa && i < c->nprimary; i++) {
+		if (c->kernels[i] != v->k)
+			continue;
+		for (size_t j = 0; j < c->s.n; j++)
+			if (c->s.v[j].k == &c->aa_kernel[i] && c->s.v[j].offset == v->offset)
+				return &c->s.v[j];
+	}
+	return NULL;
 }
 
 /* One variant per (kernel, offset); libc's references only once. */
@@ -260,14 +370,16 @@ static void predicted_text(const struct variant *v, const char *sep, struct strb
 static void kernel_table(const struct sweep_cmd *c, const struct kernel *k)
 {
 	static const char *const cols[] = { ">offset", ">loop@64", ">floor ns", ">95% CI",
-		">median ns", ">GB/s", ">ratio", ">p", "slow", "predicted" };
+		">median ns", ">GB/s", ">ratio", ">p", "slow", ">model", "predicted", ">A/A" };
 	struct strbuf pred = { 0 };
 	struct table t;
+	bool aa = c->aa && k->placeable;
 
-	table_init(&t, 10, cols);
+	table_init(&t, aa ? 12 : 11, cols);
 	for (size_t i = 0; i < c->s.n; i++) {
-		const struct variant *v = &c->s.v[i];
-		char off[16], loop[16], fl[32], ci[48], med[32], gbs[32], ratio[16], p[16];
+		const struct variant *v = &c->s.v[i], *ctl = control_of(c, v);
+		char off[16], loop[16], fl[32], ci[48], med[32], gbs[32], ratio[16], p[16], a[16];
+		char model[16];
 
 		if (v->k != k)
 			continue;
@@ -280,13 +392,40 @@ static void kernel_table(const struct sweep_cmd *c, const struct kernel *k)
 		snprintf(gbs, sizeof gbs, "%.2f", (double)c->s.size / v->sum.floor);
 		snprintf(ratio, sizeof ratio, "%.3f", v->ratio);
 		snprintf(p, sizeof p, v->ratio == 1 ? "-" : "%.3g", v->p_vs_best);
+		snprintf(a, sizeof a, ctl ? "%.3f" : "-", ctl ? ctl->sum.floor / v->sum.floor : 0);
+		snprintf(model, sizeof model, v->predicted_ratio ? "%.2fx" : "-", v->predicted_ratio);
 		predicted_text(v, ",", &pred);
-		table_row(&t, off, loop, fl, ci, med, gbs, ratio, p, v->slow ? "slow" : "",
-			  sb_str(&pred));
+		table_row_v(&t, (const char *const[]){ off, loop, fl, ci, med, gbs, ratio, p,
+						       v->slow ? "slow" : "", model, sb_str(&pred), a });
 	}
 	table_print(&t, stdout);
 	table_free(&t);
 	sb_free(&pred);
+}
+
+/* The controls' floors over the firsts': the spread of two copies of one
+ * placement, what a ratio must clear to be the layout's. */
+static void control_summary(const struct sweep_cmd *c, const struct kernel *k)
+{
+	double lo = 0, hi = 0, *dev = xcalloc(c->s.n + 1, sizeof *dev);
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->s.n; i++) {
+		const struct variant *v = &c->s.v[i], *ctl = v->k == k ? control_of(c, v) : NULL;
+		double r;
+
+		if (!ctl)
+			continue;
+		r = ctl->sum.floor / v->sum.floor;
+		lo = n ? (r < lo ? r : lo) : r;
+		hi = n ? (r > hi ? r : hi) : r;
+		dev[n++] = fabs(r - 1);
+	}
+	if (n)
+		printf("A/A: a second copy of each of %zu placements: floors %.3f..%.3f of the "
+		       "first's, median |1 - A/A| %.2f%%\n", n, lo, hi,
+		       100 * stats_median_select(dev, n));
+	free(dev);
 }
 
 static void kernel_summary(const struct sweep_cmd *c, const struct kernel *k)
@@ -329,7 +468,7 @@ static void kernel_summary(const struct sweep_cmd *c, const struct kernel *k)
 static void compare_kernels(const struct sweep_cmd *c)
 {
 	struct sweep_at_best at[sizeof c->kernels / sizeof c->kernels[0]];
-	size_t n = sweep_at_best(&c->s, c->kernels, c->nkernels, at);
+	size_t n = sweep_at_best(&c->s, c->kernels, c->nprimary, at);
 
 	printf("\nat their best offsets:\n");
 	for (size_t i = 0; i < n; i++) {
@@ -354,18 +493,28 @@ static void print_text(const struct sweep_cmd *c)
 	printf("stopped by %s after %u rounds (%.1f s): widest 95%% CI half-width %.2f%% of "
 	       "its floor (asked: %.2f%%)\n", s->stopped_by, s->rounds, s->elapsed_s,
 	       100 * s->worst_halfwidth, 100 * s->precision);
-	for (size_t k = 0; k < c->nkernels; k++) {
+	for (size_t k = 0; k < c->nprimary; k++) {
 		const struct kernel *kn = c->kernels[k];
 
-		printf("\n%s (seed %s), %zu bytes per call", kn->name, kn->seed, s->size);
-		if (kn->placeable)
+		printf("\n%s (seed %s), ", kn->name, kn->seed);
+		if (s->ncalls > 1)
+			printf("%zu bytes per operation of %zu calls (%s)", s->size, s->ncalls,
+			       c->workload->name);
+		else
+			printf("%zu bytes per call", s->size);
+		if (kn->placeable && kn->loop_end > kn->loop_start)
 			printf(", hot loop at +%u..+%u of the kernel", kn->loop_start, kn->loop_end);
+		else if (kn->placeable)
+			printf(", no loop");
 		printf("\n");
+		if (kn->call)
+			printf("%s\n", kn->summary);
 		kernel_table(c, kn);
 		if (kn->placeable)
 			kernel_summary(c, kn);
+		control_summary(c, kn);
 	}
-	if (c->nkernels > 1)
+	if (c->nprimary > 1)
 		compare_kernels(c);
 }
 
@@ -374,16 +523,16 @@ static void print_csv(const struct sweep_cmd *c)
 	struct strbuf pred = { 0 };
 
 	printf("kernel,offset,loop_offset,samples,median_ns,ci_lo_ns,ci_hi_ns,floor_ns,"
-	       "floor_lo_ns,floor_hi_ns,gbps,ratio,p,slow,predicted\n");
+	       "floor_lo_ns,floor_hi_ns,gbps,ratio,p,slow,model,predicted\n");
 	for (size_t i = 0; i < c->s.n; i++) {
 		const struct variant *v = &c->s.v[i];
 
 		predicted_text(v, " ", &pred);  /* no comma in a CSV field */
-		printf("%s,%u,%u,%zu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%.4g,%d,%s\n",
+		printf("%s,%u,%u,%zu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%.4g,%d,%.3f,%s\n",
 		       v->k->name, v->offset, (v->offset + v->k->loop_start) % 64, v->n,
 		       v->sum.median, v->sum.ci_lo, v->sum.ci_hi, v->sum.floor, v->sum.floor_lo,
 		       v->sum.floor_hi, (double)c->s.size / v->sum.floor, v->ratio, v->p_vs_best,
-		       v->slow, sb_str(&pred));
+		       v->slow, v->predicted_ratio, sb_str(&pred));
 	}
 	sb_free(&pred);
 }
@@ -461,7 +610,8 @@ static int cmd_sweep(int argc, char **argv)
 	struct err e = { "" };
 	int status = EXIT_USAGE;
 
-	if (parse_options(&c, argc, argv) || pick_kernels(&c, argc, argv) || make_variants(&c))
+	if (parse_options(&c, argc, argv) || pick_kernels(&c, argc, argv) || add_controls(&c) ||
+	    make_variants(&c))
 		goto out;
 	if (sweep_prepare(&c.s, &e) || sweep_run(&c.s, &e)) {
 		complain("sweep", "%s", e.msg);
@@ -482,5 +632,8 @@ static int cmd_sweep(int argc, char **argv)
 out:
 	sweep_free(&c.s);
 	free(c.s.v);
+	for (size_t i = 0; c.aa && i < c.nprimary; i++)
+		kernel_unclone(&c.aa_kernel[i]);
+	routine_free(c.routine);
 	return status;
 }

@@ -475,3 +475,60 @@ bool arm64_asm_text(void *dv, const uint8_t *p, size_t n, uint64_t addr, uint64_
 		   !strcmp(m, "fsqrt");
 	return (size_t)snprintf(buf, cap, "%s %s", m, d->insn->op_str) < cap;
 }
+
+/* A system register user space may name in msr or mrs (Arm ARM D1.2,
+ * D13: the EL0 registers; NZCV and the floating-point controls; of the
+ * PSTATE fields, DIT, SSBS and TCO). */
+static bool el0_register(const char *r)
+{
+	static const char *const el0[] = { "nzcv", "fpcr", "fpsr", "dit", "ssbs", "tco" };
+	size_t n = strlen(r);
+
+	if (n > 4 && strcmp(r + n - 4, "_el0") == 0)
+		return true;
+	for (size_t k = 0; k < sizeof el0 / sizeof *el0; k++)
+		if (strcmp(r, el0[k]) == 0)
+			return true;
+	return false;
+}
+
+/* The system register of an msr or mrs: the operand that is no x or w
+ * register ("msr pan, #1", "mrs x0, tpidr_el1"). */
+static bool el0_access(const char *op)
+{
+	char r[32];
+	const char *comma = strchr(op, ',');
+	bool first_is_gpr = op[0] == 'x' || op[0] == 'w';
+	const char *at = first_is_gpr && comma ? comma + 1 : op;
+	size_t n = 0;
+
+	while (*at == ' ')
+		at++;
+	while (at[n] && at[n] != ',' && at[n] != ' ' && n < sizeof r - 1) {
+		r[n] = at[n];
+		n++;
+	}
+	r[n] = '\0';
+	return el0_register(r);
+}
+
+bool arm64_privileged(void *dv, const uint8_t *p, size_t n, const char **name)
+{
+	static const char *const always[] = { "eret", "eretaa", "eretab", "hvc", "smc", "tlbi",
+		"at" };
+	struct arm64_decoder *d = dv;
+	const uint8_t *code = p;
+	size_t size = n < 4 ? n : 4;
+	uint64_t at = 0;
+	const char *m;
+
+	if (n < 4 || !cs_disasm_iter(d->cs, &code, &size, &at, d->insn))
+		return false;
+	m = *name = d->insn->mnemonic;
+	for (size_t k = 0; k < sizeof always / sizeof *always; k++)
+		if (strcmp(m, always[k]) == 0)
+			return true;
+	if (strcmp(m, "msr") == 0 || strcmp(m, "mrs") == 0)
+		return !el0_access(d->insn->op_str);
+	return false;
+}

@@ -236,6 +236,13 @@ bool decode_may_hold_ret(enum arch arch, const uint8_t *p, size_t n)
 	return false;
 }
 
+bool decode_privileged(struct decoder *d, const uint8_t *p, size_t n, const char **name)
+{
+	*name = "";
+	return d->arch == ARCH_X86_64 ? x86_privileged(d->impl, p, n, name) :
+	       arm64_privileged(d->impl, p, n, name);
+}
+
 const char *decode_library_versions(void)
 {
 	static char v[80];

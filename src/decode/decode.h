@@ -197,6 +197,16 @@ enum a64_form {
 bool decode_address_fields(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
 			   struct address_fields *out);
 
+/* Would the instruction p[0..n) fault in user space? x86-64: one of
+ * privilege level 0 (Zydis's privileged attribute: clac, stac, wrmsr, mov
+ * to a control register, hlt, swapgs, wbinvd...) or one the I/O privilege
+ * level guards (cli, sti, in, out, ins, outs, iret: Intel SDM vol. 1,
+ * 18.2); AArch64: eret, hvc, smc, and msr or mrs of a register user space
+ * cannot reach (Arm ARM D1.2: only NZCV, DAIF reads aside, FPCR, FPSR,
+ * TPIDR_EL0, TPIDRRO_EL0 reads, the counters; every PSTATE field but the
+ * user ones). *name: its mnemonic. False when the bytes do not decode. */
+bool decode_privileged(struct decoder *d, const uint8_t *p, size_t n, const char **name);
+
 /* "jcc", "jmp", "call", "ret", ... (the same words for AArch64's b.cond,
  * b, bl, ret). */
 const char *branch_kind_name(enum branch_kind k);

@@ -31,6 +31,7 @@ bool x86_may_store(void *d, const uint8_t *p, size_t n);
 bool x86_writes_memory(void *d, const uint8_t *p, size_t n);
 bool x86_fuses(const struct insn *first, const struct insn *jcc);
 uint64_t x86_stub_slot(void *d, const uint8_t *p, size_t n, uint64_t addr);
+bool x86_privileged(void *d, const uint8_t *p, size_t n, const char **name);
 bool x86_asm_text(void *d, const uint8_t *p, size_t n, uint64_t addr, uint64_t base, char *buf,
 		  size_t cap, bool *divides);
 
@@ -73,5 +74,6 @@ bool arm64_asm_text(void *d, const uint8_t *p, size_t n, uint64_t addr, uint64_t
 /* The library behind each, as built: "Zydis 4.0.0", "Capstone 4.0.2". */
 const char *x86_library_version(void);
 const char *arm64_library_version(void);
+bool arm64_privileged(void *d, const uint8_t *p, size_t n, const char **name);
 
 #endif

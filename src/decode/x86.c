@@ -716,3 +716,29 @@ bool x86_asm_text(void *dv, const uint8_t *p, size_t n, uint64_t addr, uint64_t 
 	return ZYAN_SUCCESS(ZydisFormatterFormatInstruction(&d->intel, &i, op, i.operand_count_visible,
 							    buf, cap, addr, NULL));
 }
+
+/* Privilege level 0 by Zydis's attribute (from Intel's CPL column); the
+ * I/O privilege level guards the rest, and Linux runs user space at IOPL
+ * 0 (Intel SDM vol. 1, 18.2; iret also restores flags only ring 0 may). */
+bool x86_privileged(void *dv, const uint8_t *p, size_t n, const char **name)
+{
+	static const ZydisMnemonic iopl[] = {
+		ZYDIS_MNEMONIC_CLI, ZYDIS_MNEMONIC_STI, ZYDIS_MNEMONIC_IN, ZYDIS_MNEMONIC_OUT,
+		ZYDIS_MNEMONIC_INSB, ZYDIS_MNEMONIC_INSW, ZYDIS_MNEMONIC_INSD, ZYDIS_MNEMONIC_OUTSB,
+		ZYDIS_MNEMONIC_OUTSW, ZYDIS_MNEMONIC_OUTSD, ZYDIS_MNEMONIC_IRET, ZYDIS_MNEMONIC_IRETD,
+		ZYDIS_MNEMONIC_IRETQ, ZYDIS_MNEMONIC_SYSRET, ZYDIS_MNEMONIC_SYSEXIT,
+	};
+	struct x86_decoder *d = dv;
+	ZydisDecodedInstruction i;
+	ZydisDecodedOperand op[ZYDIS_MAX_OPERAND_COUNT];
+
+	if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&d->full, p, n, &i, op)))
+		return false;
+	*name = ZydisMnemonicGetString(i.mnemonic);
+	if (i.attributes & ZYDIS_ATTRIB_IS_PRIVILEGED)
+		return true;
+	for (size_t k = 0; k < sizeof iopl / sizeof *iopl; k++)
+		if (i.mnemonic == iopl[k])
+			return true;
+	return false;
+}

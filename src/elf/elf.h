@@ -153,6 +153,12 @@ int elf_symbol_value(const struct elf_image *img, const char *name, uint64_t *va
 int elf_function_symbol(const struct elf_image *img, const char *name, uint64_t *addr,
 			uint64_t *size);
 
+/* The name of a .symtab symbol whose value is `addr` (a function, or a
+ * label of untyped code: vmlinux's __x86_return_thunk), global ones first;
+ * NULL when none is. Not for a relocatable object, whose values are
+ * offsets in their sections. */
+const char *elf_symbol_at(const struct elf_image *img, uint64_t addr);
+
 /* The build-id in lowercase hex ("" when the image has none). */
 const char *elf_build_id_hex(const struct elf_image *img, char buf[static 129]);
 

@@ -89,3 +89,36 @@ int elf_function_symbol(const struct elf_image *img, const char *name, uint64_t 
 		}
 	return -1;
 }
+
+const char *elf_symbol_at(const struct elf_image *img, uint64_t addr)
+{
+	const char *local = NULL;
+
+	if (img->type == ET_REL)
+		return NULL;
+	for (size_t s = 0; s < img->nsec; s++) {
+		const struct elf_section *symtab = &img->sec[s];
+		Elf64_Sym sym;
+
+		if (symtab->type != SHT_SYMTAB || symtab->link >= img->nsec)
+			continue;
+		for (size_t i = 1; i < symtab->size / sizeof sym; i++) {
+			unsigned type;
+
+			memcpy(&sym, img->data + symtab->offset + i * sizeof sym, sizeof sym);
+			type = ELF64_ST_TYPE(sym.st_info);
+			if (sym.st_value != addr || sym.st_shndx == SHN_UNDEF ||
+			    (type != STT_FUNC && type != STT_NOTYPE))
+				continue;
+			const char *name = elf_string(img, &img->sec[symtab->link], sym.st_name);
+
+			if (!*name || name[0] == '.')
+				continue;
+			if (ELF64_ST_BIND(sym.st_info) != STB_LOCAL)
+				return name;
+			if (!local)
+				local = name;
+		}
+	}
+	return local;
+}

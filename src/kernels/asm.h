@@ -11,8 +11,11 @@
  *	KERNEL_END
  *
  * The descriptor is struct kernel_desc of kernels.c: size, loop start and
- * end, entry count, then (fault, fixup) pairs. The entries are appended to
- * the descriptor's section as EX is met, so they follow the header. */
+ * end, entry count, then the entries, each relocate.h's struct kex (fault,
+ * fixup; kind KEX_JUMP, no register, no flags, the kernel's
+ * EX_TYPE_UACCESS 3; no immediate): what _ASM_EXTABLE_UA makes. The
+ * entries are appended to the descriptor's section as EX is met, so they
+ * follow the header. */
 #ifndef STRADDLE_KERNELS_ASM_H
 #define STRADDLE_KERNELS_ASM_H
 
@@ -24,7 +27,7 @@
 straddle_kd_\name:
 	.long .Lk_end - .Lk_start
 	.long .Lk_loop - .Lk_start, .Lk_loop_end - .Lk_start
-	.long (.Lk_ex_end - .Lk_ex) / 8
+	.long (.Lk_ex_end - .Lk_ex) / 16
 .Lk_ex:
 	.popsection
 	.text
@@ -47,6 +50,8 @@ straddle_k_\name:
 	.macro EX fault, fixup
 	.pushsection .rodata.straddle_kd, "a", %progbits
 	.long \fault - .Lk_start, \fixup - .Lk_start
+	.byte 0, 0, 0, 3
+	.long 0
 	.popsection
 	.endm
 

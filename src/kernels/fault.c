@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <setjmp.h>
 #include <ucontext.h>
 
 static struct sigaction old_segv, old_bus;
@@ -38,30 +39,87 @@ static void set_pc(ucontext_t *uc, uintptr_t pc)
 #endif
 }
 
-/* The fixup for a fault at pc, or 0 when pc is not a listed instruction of
- * a registered kernel. Only async-signal-safe calls: place_find reads a
- * fixed table, the rest compares numbers. */
-static uintptr_t fixup_for(uintptr_t pc)
+__thread struct oops_landing *kernels_oops_landing;
+
+#if defined(__x86_64__)
+/* The kernel's register numbers (rax 0 .. r15 15) as ucontext's. */
+static greg_t *reg_at(ucontext_t *uc, unsigned nr)
 {
+	static const int greg[16] = { REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP,
+		REG_RSI, REG_RDI, REG_R8, REG_R9, REG_R10, REG_R11, REG_R12, REG_R13, REG_R14,
+		REG_R15 };
+
+	return &uc->uc_mcontext.gregs[greg[nr & 15]];
+}
+
+/* What arch/x86/mm/extable.c's handlers do before the jump: ex_handler_
+ * fault (ax = trap number), imm_reg (reg = imm; pop_reg first drops a
+ * word), ucopy_len (cx = reg + imm * cx), then ex_handler_default's flags. */
+static void set_registers(ucontext_t *uc, const struct kex *x)
+{
+	switch (x->kind) {
+	case KEX_FAULT_AX:
+		*reg_at(uc, 0) = x->imm;
+		break;
+	case KEX_POP_IMM_REG:
+		*reg_at(uc, 4) += 8;
+		/* fall through */
+	case KEX_IMM_REG:
+		*reg_at(uc, x->reg) = (greg_t)x->imm;
+		break;
+	case KEX_UCOPY_LEN:
+		*reg_at(uc, 1) = *reg_at(uc, x->reg) + (greg_t)x->imm * *reg_at(uc, 1);
+		break;
+	}
+	if (x->flags & KEX_CLEAR_AX)
+		*reg_at(uc, 0) = 0;
+	if (x->flags & KEX_CLEAR_DX)
+		*reg_at(uc, 2) = 0;
+}
+#else
+static void set_registers(ucontext_t *uc, const struct kex *x)
+{
+	(void)uc, (void)x;
+}
+#endif
+
+/* A fault at pc of a registered kernel: its table's entry applied (true),
+ * or for a routine under a guarded call, the oops taken there. Only
+ * async-signal-safe calls: place_find reads a fixed table, the rest
+ * compares numbers. */
+static bool fix(ucontext_t *uc, const siginfo_t *si)
+{
+	uintptr_t pc = get_pc(uc);
 	const struct placement *p = place_find(pc);
 	const struct kernel *k = p ? kernel_from_owner(p->owner) : NULL;
-	const struct kernel_fixup *f;
+	const struct kex *x;
+	struct oops_landing *l = kernels_oops_landing;
 
 	if (!k)
-		return 0;
-	f = kernel_fixup_at(k, (uint32_t)(pc - (uintptr_t)p->code));
-	return f ? (uintptr_t)p->code + f->fixup : 0;
+		return false;
+	x = kernel_fixup_at(k, (uint32_t)(pc - (uintptr_t)p->code));
+	if (x && x->kind != KEX_UNMODELLED) {
+		set_registers(uc, x);
+		set_pc(uc, (uintptr_t)p->code + x->fixup);
+		return true;
+	}
+	if (!k->call || !l)
+		return false;
+	l->offset = (uint32_t)(pc - (uintptr_t)p->code);
+	l->addr = (uintptr_t)si->si_addr;
+	/* the landing was set without the signal mask (a syscall a call):
+	 * the signal this handler blocks is unblocked by hand */
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, si->si_signo);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	siglongjmp(l->jb, 1);
 }
 
 static void on_fault(int sig, siginfo_t *si, void *ctx)
 {
-	ucontext_t *uc = ctx;
-	uintptr_t fix = fixup_for(get_pc(uc));
-
-	if (fix) {
-		set_pc(uc, fix);
+	if (fix(ctx, si))
 		return;
-	}
 	/* Not ours: whoever handled it before (the default action, or ASan's
 	 * report under the sanitizers) gets it back. A hardware fault happens
 	 * again when this returns; a sent signal must be sent again. */
@@ -91,5 +149,22 @@ int kernels_install_fault_handler(struct err *e)
 	pthread_once(&once, install);
 	if (install_error)
 		return err_set(e, "cannot install the fault handler: %s", strerror(install_error));
+	return 0;
+}
+
+int kernel_run_guarded(const struct kernel *k, const struct placement *p, void *dst,
+		       const void *src, size_t len, size_t *ret, struct kernel_oops *oops)
+{
+	struct oops_landing l;
+
+	/* no signal mask saved: fix() unblocks the signal before it jumps */
+	if (sigsetjmp(l.jb, 0)) {
+		kernels_oops_landing = NULL;
+		*oops = (struct kernel_oops){ l.offset, l.addr };
+		return -1;
+	}
+	kernels_oops_landing = &l;
+	*ret = kernel_run(k, p, dst, src, len);
+	kernels_oops_landing = NULL;
 	return 0;
 }

@@ -16,8 +16,11 @@
 
 #include "../base/base.h"
 #include "../place/place.h"
+#include "../relocate/relocate.h"
 
-enum kernel_kind { KERNEL_CLEAR, KERNEL_COPY };
+/* clear(dst, len), copy(dst, src, len); a kernel image's routines also
+ * put_user and get_user of a fixed size, and a checksum of src. */
+enum kernel_kind { KERNEL_CLEAR, KERNEL_COPY, KERNEL_PUT, KERNEL_GET, KERNEL_CSUM };
 
 /* CPU features a kernel wants (cpuid leaf 7). */
 enum {
@@ -28,10 +31,34 @@ enum {
 	KFEAT_COUNT = 4
 };
 
-/* An exception-table entry: offsets from the kernel's first byte. */
-struct kernel_fixup {
-	uint32_t fault;         /* the instruction that may fault */
-	uint32_t fixup;         /* where it goes on */
+/* How a kernel image's routine is called (routine.c): which register
+ * holds what, by number (rax 0 .. r15 15, relocate.h), and what it
+ * returns. */
+#define KREG_NONE 0xff
+
+enum kernel_returns {
+	KRET_LEFT,              /* bytes not processed (clear, copy) */
+	KRET_DST,               /* the destination (memset, memcpy): no faults */
+	KRET_ERROR,             /* 0 or -EFAULT (put, get) */
+	KRET_SUM,               /* a 32-bit ones' complement sum, unfolded */
+};
+
+struct kernel_call {
+	uint8_t dst, src, len, value;   /* inputs; value: what a put stores */
+	uint8_t ret, out;               /* the result; out: what a get loads */
+	uint8_t returns;                /* enum kernel_returns */
+	uint8_t size;                   /* put, get: bytes */
+	uint8_t nset;
+	struct kernel_const {
+		uint8_t reg;
+		uint64_t value;
+	} set[2];                       /* constants: clear_user's rax 0 */
+	/* the count after a fault: to the byte, or (granule 8) the whole
+	 * 8-byte stores done while at least 8 bytes were left, at lengths
+	 * below exact_from (clear_user_original: 130 bytes from 66 before the
+	 * edge clear 64) */
+	uint8_t granule;
+	uint32_t exact_from;
 };
 
 typedef size_t (*kernel_clear_fn)(void *dst, size_t len);
@@ -47,8 +74,10 @@ struct kernel {
 	bool placeable;                 /* false: libc's, called where it is */
 	const uint8_t *code;            /* the bytes the arena copies */
 	size_t size;
-	const struct kernel_fixup *fixups;
+	const struct kex *fixups;       /* the exception table, as relocate.h's */
 	size_t nfixups;
+	uint32_t entry;                 /* where a call enters: 0 but for a routine */
+	const struct kernel_call *call; /* a kernel image's routine; NULL: the C one */
 	uint32_t loop_start;            /* hot loop: first byte, one past the last */
 	uint32_t loop_end;
 	kernel_clear_fn ref_clear;      /* references only: libc wrapped in the */
@@ -68,13 +97,19 @@ const char *kernel_feature_name(unsigned bit);
 const char *kernel_kind_name(enum kernel_kind kind);
 
 /* The entry for a fault at `offset` from the kernel's first byte, or NULL. */
-const struct kernel_fixup *kernel_fixup_at(const struct kernel *k, uint32_t offset);
+const struct kex *kernel_fixup_at(const struct kernel *k, uint32_t offset);
 
 /* The SIGSEGV/SIGBUS handler: a fault in registered placed kernel code with
  * a table entry goes on at the fixup; any other fault gets the previous
  * disposition back and happens again (a real crash stays a crash).
  * Idempotent; kernel_place installs it. */
 int kernels_install_fault_handler(struct err *e);
+
+/* A second kernel of k's code under another name (sweep --aa's control,
+ * measured beside k at each offset); a routine's clone is known to the
+ * fault handler as the routine is. Undo with kernel_unclone. */
+int kernel_clone(const struct kernel *k, const char *name, struct kernel *out, struct err *e);
+void kernel_unclone(struct kernel *k);
 
 /* Copy a placeable kernel to `offset` of a fresh mapping and register it
  * (place_code + place_register): *p must not move until place_free(p). */
@@ -85,6 +120,18 @@ int kernel_place(const struct kernel *k, uint32_t offset, struct placement *p,
  * For a clear, src is ignored. */
 size_t kernel_run(const struct kernel *k, const struct placement *p, void *dst,
 		  const void *src, size_t len);
+
+/* A fault in a routine's copy at an instruction its exception table does
+ * not list: the kernel would oops there. */
+struct kernel_oops {
+	uint32_t offset;                /* in the copy */
+	uintptr_t addr;                 /* the address it touched */
+};
+
+/* kernel_run, but such a fault of a routine (k->call) returns -1 with
+ * where it was instead of killing the process; 0 and *ret otherwise. */
+int kernel_run_guarded(const struct kernel *k, const struct placement *p, void *dst,
+		       const void *src, size_t len, size_t *ret, struct kernel_oops *oops);
 
 /* `straddle kernels --check`: the contract for every placeable kernel at
  * each code offset (offsets not valid for the architecture are rounded up
@@ -103,6 +150,7 @@ struct kernels_check_opts {
 	size_t max_len;                 /* KERNELS_CHECK_MAX_LEN */
 	size_t fault_span;              /* KERNELS_CHECK_FAULT_SPAN */
 	const char *only;               /* one kernel's name, or NULL: all */
+	const struct kernel *kernel;    /* or this one, a routine (routine.c) */
 	FILE *out;
 };
 
@@ -112,6 +160,56 @@ struct kernels_check_result {
 
 int kernels_check(const struct kernels_check_opts *o, struct kernels_check_result *r,
 		  struct err *e);
+
+/* ---- a kernel image's own routine (routine.c) ---- */
+
+struct routine_opts {
+	const char *path, *func;
+	const char *call;               /* --call SPEC; NULL: the built-in one */
+	/* --loop: an address in the hot loop (0x... in the file, or +OFF
+	 * from the entry); NULL: the innermost loop of the most bytes */
+	const char *loop;
+	const char *label;              /* its name in tables; NULL: func */
+	const char *const *alternatives;        /* relocate.h's kroutine_opts */
+	size_t nalternatives;
+};
+
+struct routine {
+	struct kernel k;                /* what kernel_place, sweep and check take */
+	struct kroutine r;              /* relocate.h's analysis */
+	struct kernel_call call;
+	uint8_t *code;                  /* r's bytes with its edits made */
+	bool builtin;                   /* the call is a built-in spec */
+	const char *when;               /* host flags under which the kernel calls it */
+	const char *what;               /* the built-in call's description */
+	size_t hot;                     /* r.loop[hot] is the sweep's loop (r.nloop: none) */
+	char name[96], summary[192];
+};
+
+/* The routine o->func of the kernel image o->path, ready to place: x86-64
+ * only (its routines run on this host); one line in e when it is refused
+ * or its call is not known (give --call). */
+int routine_open(const struct routine_opts *o, struct routine **out, struct err *e);
+void routine_free(struct routine *rt);
+/* For people: where it comes from, its call, what was made user-space,
+ * its exception table, loops (the hot one marked), alternatives with the
+ * host kernel's pick, and whether the host kernel's call site reaches it. */
+void routine_describe(const struct routine *rt, FILE *out);
+/* --call's grammar: "clear,dst=rdi,len=rcx,ret=rcx,rax=0" (KIND: clear,
+ * copy, put1|2|4|8, get1|2|4|8, csum; REG=NUMBER sets a constant input;
+ * returns=left|dst|error|sum; granule=N exact-from=N: the count after a
+ * fault, kernel_call). */
+int kernel_call_parse(const char *text, enum kernel_kind *kind, struct kernel_call *call,
+		      struct err *e);
+/* Has func a built-in call? *role: the job it does across releases
+ * ("clear_user", "copy_user": the routine without fast strings), NULL
+ * when its name stayed. The i-th routine of a role, NULL past the last. */
+bool routine_builtin(const char *func, const char **role);
+/* The i-th name with a built-in call, NULL past the last. */
+const char *routine_builtin_at(size_t i);
+const char *routine_of_role(const char *role, size_t i);
+/* Does the host kernel have this /proc/cpuinfo flag? -1: cannot tell. */
+int kernels_host_flag(const char *flag);
 
 /* ---- synthetic loops (synth.c): straddle calibrate's experiments ---- */
 

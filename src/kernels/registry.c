@@ -5,6 +5,7 @@
 #include "internal.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -13,7 +14,7 @@
 /* What KERNEL_BEGIN/EX/KERNEL_END in asm.h lay down in .rodata. */
 struct kernel_desc {
 	uint32_t size, loop_start, loop_end, nfixups;
-	struct kernel_fixup fixups[];
+	struct kex fixups[];
 };
 
 #define KERNEL_ASM(n) \
@@ -136,15 +137,44 @@ const struct kernel *kernel_named(const char *name)
 	return NULL;
 }
 
+/* A kernel image's routines (routine.c) are made at run time: the fault
+ * handler knows them from this fixed table, as place/ knows placements. */
+#define MAX_ROUTINES 64
+
+static _Atomic(const struct kernel *) routines[MAX_ROUTINES];
+
+int kernel_adopt(const struct kernel *k, struct err *e)
+{
+	for (size_t i = 0; i < MAX_ROUTINES; i++) {
+		const struct kernel *expected = NULL;
+
+		if (atomic_compare_exchange_strong(&routines[i], &expected, k))
+			return 0;
+	}
+	return err_set(e, "more than %d kernel routines at once", MAX_ROUTINES);
+}
+
+void kernel_disown(const struct kernel *k)
+{
+	for (size_t i = 0; i < MAX_ROUTINES; i++) {
+		const struct kernel *expected = k;
+
+		atomic_compare_exchange_strong(&routines[i], &expected, NULL);
+	}
+}
+
 const struct kernel *kernel_from_owner(const void *owner)
 {
 	for (size_t i = 0; i < NKERNELS; i++)
 		if (owner == &registry[i].k)
 			return &registry[i].k;
+	for (size_t i = 0; i < MAX_ROUTINES; i++)
+		if (owner && owner == atomic_load(&routines[i]))
+			return owner;
 	return NULL;
 }
 
-const struct kernel_fixup *kernel_fixup_at(const struct kernel *k, uint32_t offset)
+const struct kex *kernel_fixup_at(const struct kernel *k, uint32_t offset)
 {
 	for (size_t i = 0; i < k->nfixups; i++)
 		if (k->fixups[i].fault == offset)
@@ -190,7 +220,21 @@ const char *kernel_feature_name(unsigned bit)
 
 const char *kernel_kind_name(enum kernel_kind kind)
 {
-	return kind == KERNEL_CLEAR ? "clear" : "copy";
+	static const char *const names[] = { "clear", "copy", "put", "get", "csum" };
+
+	return kind <= KERNEL_CSUM ? names[kind] : "?";
+}
+
+int kernel_clone(const struct kernel *k, const char *name, struct kernel *out, struct err *e)
+{
+	*out = *k;
+	out->name = name;
+	return kernel_adopt(out, e);
+}
+
+void kernel_unclone(struct kernel *k)
+{
+	kernel_disown(k);
 }
 
 int kernel_place(const struct kernel *k, uint32_t offset, struct placement *p,
@@ -215,6 +259,8 @@ size_t kernel_run(const struct kernel *k, const struct placement *p, void *dst,
 {
 	if (!k->placeable)
 		return k->kind == KERNEL_CLEAR ? k->ref_clear(dst, len) : k->ref_copy(dst, src, len);
+	if (k->call)
+		return routine_run(k, p, dst, src, len);
 	/* Placed code is data to C; POSIX lets it be called through a cast. */
 	if (k->kind == KERNEL_CLEAR)
 		return ((kernel_clear_fn)(uintptr_t)p->code)(dst, len);

@@ -159,6 +159,18 @@ static uint32_t fill(struct emitter *m, const struct template_table *t, uint32_t
 	return n;
 }
 
+/* The same forms for a kernel routine's copy: whole 8-byte nops, the
+ * rest in one. */
+void kernels_x86_nops(uint8_t *p, size_t n)
+{
+	while (n) {
+		size_t k = n < 8 ? n : 8;
+
+		memcpy(p, x86.nop[k].b, k);
+		p += k, n -= k;
+	}
+}
+
 /* The conditional branch back to `target` from m->at. */
 static void branch_back(struct emitter *m, const struct template_table *t, uint32_t target)
 {

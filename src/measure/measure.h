@@ -174,12 +174,20 @@ struct variant {
 	bool slow;                      /* significantly and materially slower */
 	struct hazard predicted[8];     /* the host profile's static verdict here */
 	size_t npredicted;
+	/* the cost model's time here against the loop's best placement
+	 * (sweep_predicted_ratio); 0 not predicted */
+	double predicted_ratio;
 };
 
 struct sweep {
 	struct variant *v;
 	size_t n;
-	size_t size;                    /* bytes per call */
+	size_t size;                    /* bytes per call, or per operation */
+	/* an operation of several calls (read_zero's 4 KiB clear_user calls
+	 * of a 100 KiB pread), each on the bytes after the last: their
+	 * sizes, adding up to size; NULL: one call of size */
+	const uint32_t *calls;
+	size_t ncalls;
 	double precision;               /* CI half-width / floor to stop at */
 	double budget_s;
 	unsigned min_rounds;
@@ -230,6 +238,18 @@ size_t sweep_profile_agreement(const struct sweep *s, const struct profile *p, c
  * measurement, not the model. */
 unsigned sweep_measured_fix(const struct sweep *s, const struct kernel *k);
 
+/* The cost model's predicted time of k's hot loop with k's first byte at
+ * `offset`, against the loop's best placement: the ratio `straddle place`
+ * holds its arms against (cost.c's cost_ratio_at, cost_branch_ratio_at),
+ * 1 where the rules see no straddle (h[0..n): their verdict there), 0
+ * when k has no loop or is not placed. be: the loop's back end
+ * (sweep_back_end, once a kernel; llvm_mca as loop_back_end takes it). */
+void sweep_back_end(const char *llvm_mca, const struct profile *p, const struct kernel *k,
+		    struct back_end *be);
+double sweep_predicted_ratio(const struct profile *p, const struct kernel *k,
+			     const struct back_end *be, uint32_t offset, const struct hazard *h,
+			     size_t n);
+
 /* Kernels at their best offsets: each but the first tested against the
  * first kernel's best (the floors' quantile test). */
 struct sweep_at_best {
@@ -241,6 +261,48 @@ struct sweep_at_best {
 /* One entry per kernel that has a best, in the order given; the count. */
 size_t sweep_at_best(const struct sweep *s, const struct kernel *const *kernels, size_t nk,
 		     struct sweep_at_best *out);
+
+/* ---- two builds' routines against each other (pair.c) ---- */
+
+/* diff --measure: the old build's routine at the placement its build gives
+ * it, the new one's at its own, and the old again in a mapping of its own
+ * (the A/A control), each once a round in a new random order, as a sweep
+ * runs (s: its size, calls, budget and stops; its variants are made
+ * here). The change is the rounds' paired ratio new/old (stats_paired_
+ * ratio), the control's the same of old'/old. */
+struct pair_measure {
+	struct paired change, aa;
+	double old_median, new_median;  /* ns an operation */
+	unsigned rounds;
+	const char *stopped_by;
+};
+
+int measure_pair(struct sweep *s, const struct kernel *old, uint32_t old_offset,
+		 const struct kernel *new, uint32_t new_offset, struct pair_measure *out,
+		 struct err *e);
+
+/* ---- a function of this process's vDSO, moved (vdso_move.c) ---- */
+
+struct vdso_move {
+	struct reloc_file rf;
+	const struct reloc_func *f;     /* the function, analysed */
+	uintptr_t base;                 /* the vDSO's mapping (AT_SYSINFO_EHDR) */
+	uint8_t *entry;                 /* the function's first byte in it */
+	uint8_t saved[5];               /* what the entry jump overwrites */
+	uint8_t *arena, *copy;          /* the copy's mapping ([anon:straddle-vdso]), the copy */
+	size_t arena_size;
+	int mem;                        /* /proc/self/mem */
+};
+
+/* The vDSO's function `func`, analysed for moving; -1 with why (none so
+ * named, refused by relocate/). */
+int vdso_move_open(struct vdso_move *m, const char *func, struct err *e);
+/* Its copy with its entry at `offset` of a line (0..63), near the vDSO,
+ * and its entry a jump there; a copy made before goes. */
+int vdso_move_to(struct vdso_move *m, uint32_t offset, struct err *e);
+/* The entry's own bytes back, the copy gone. */
+int vdso_move_back(struct vdso_move *m, struct err *e);
+void vdso_move_close(struct vdso_move *m);
 
 /* ---- calibrate: this CPU's layout rules, measured (calibrate_run.c),
  * fitted (calibrate_fit.c), made a profile (calibrate_profile.c) ---- */

@@ -25,11 +25,30 @@
 #define REPLACE_EVERY 32
 #define CHECK_EVERY 10
 
+/* An operation of calls, or a kernel image's routine (its registers set
+ * through kernels/): kernel_run, whose dispatch is the same for every
+ * offset. */
+static double time_operations(const struct sweep *s, const struct variant *v)
+{
+	const uint32_t one = (uint32_t)s->size, *calls = s->ncalls ? s->calls : &one;
+	size_t n = s->ncalls ? s->ncalls : 1;
+	uint64_t t0, t1;
+
+	t0 = clock_ticks();
+	for (uint64_t i = 0; i < v->iters; i++)
+		for (size_t c = 0, at = 0; c < n; at += calls[c++])
+			kernel_run(v->k, &v->pl, s->dst + at, s->src + at, calls[c]);
+	t1 = clock_ticks();
+	return (double)(t1 - t0) * s->clock.ns_per_tick / (double)v->iters;
+}
+
 /* The batch: the only code between the two clock reads. */
 static double time_batch(const struct sweep *s, const struct variant *v)
 {
 	uint64_t t0, t1;
 
+	if (v->k->call || s->ncalls)
+		return time_operations(s, v);
 	if (v->k->kind == KERNEL_CLEAR) {
 		kernel_clear_fn f = v->k->placeable ? (kernel_clear_fn)(void *)v->pl.code :
 						      v->k->ref_clear;
@@ -87,6 +106,25 @@ static void size_batches(struct sweep *s)
 	}
 }
 
+/* A kernel image's routine runs once, guarded, before it is timed: a
+ * call spec that does not fit it oopses or leaves bytes here, with a
+ * line, and not in the middle of the rounds. */
+static int trial(const struct sweep *s, const struct variant *v, struct err *e)
+{
+	struct kernel_oops oops;
+	size_t left;
+
+	if (kernel_run_guarded(v->k, &v->pl, s->dst, s->src, s->ncalls ? s->calls[0] : s->size,
+			       &left, &oops))
+		return err_set(e, "%s at offset %u: a fault at %#lx in +%#x of its copy, which its "
+			       "exception table does not list (the kernel would oops)", v->k->name,
+			       v->offset, (unsigned long)oops.addr, oops.offset);
+	if (left && v->k->call->returns != KRET_SUM)
+		return err_set(e, "%s at offset %u returned %zu without a fault: is its call right?",
+			       v->k->name, v->offset, left);
+	return 0;
+}
+
 int sweep_prepare(struct sweep *s, struct err *e)
 {
 	if (clock_init(&s->clock, e) || pin_to_current_cpu(&s->cpu, e) || map_buffers(s, e))
@@ -95,6 +133,8 @@ int sweep_prepare(struct sweep *s, struct err *e)
 		struct variant *v = &s->v[i];
 
 		if (v->k->placeable && kernel_place(v->k, v->offset, &v->pl, e))
+			return -1;
+		if (v->k->call && trial(s, v, e))
 			return -1;
 	}
 	counters_open(&s->counters);
@@ -235,17 +275,38 @@ static const struct variant *best_of(const struct sweep *s, const struct kernel 
 	return best;
 }
 
-static void predict(struct variant *v, const struct profile *host)
+static void predict(struct variant *v, const struct profile *host, const struct back_end *be)
 {
 	v->npredicted = 0;
+	v->predicted_ratio = 0;
 	if (!host || !v->k->placeable || host->arch != v->k->arch)
 		return;
 	v->npredicted = code_loop_hazards(host, v->k->code, v->k->size, v->offset,
 					  v->offset + v->k->loop_start, v->predicted, 8);
+	v->predicted_ratio = sweep_predicted_ratio(host, v->k, be, v->offset, v->predicted,
+						   v->npredicted);
+}
+
+/* Each kernel's loop's back end, once (llvm-mca is a process a loop). */
+static void back_ends(const struct sweep *s, const struct profile *host, struct back_end *be)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		size_t j = 0;
+
+		while (s->v[j].k != s->v[i].k)
+			j++;
+		if (j < i)
+			be[i] = be[j];
+		else if (host && host->arch == s->v[i].k->arch)
+			sweep_back_end(getenv("STRADDLE_LLVM_MCA"), host, s->v[i].k, &be[i]);
+	}
 }
 
 void sweep_analyse(struct sweep *s, const struct profile *host)
 {
+	struct back_end *be = xcalloc(s->n + 1, sizeof *be);
+
+	back_ends(s, host, be);
 	for (size_t i = 0; i < s->n; i++)
 		stats_summarize(s->v[i].samples, s->v[i].n, s->seed + i, true, &s->v[i].sum);
 	for (size_t i = 0; i < s->n; i++) {
@@ -260,8 +321,9 @@ void sweep_analyse(struct sweep *s, const struct profile *host)
 		v->half_ratio[1] = m.half_ratio[1];
 		v->p_vs_best = m.p;
 		v->slow = m.slow;
-		predict(v, host);
+		predict(v, host, &be[i]);
 	}
+	free(be);
 	s->worst_halfwidth = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		const struct summary *m = &s->v[i].sum;

@@ -6,6 +6,7 @@
  * for, and kernels at their best offsets against each other. */
 #include "measure.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 bool sweep_predicts(const struct profile *p, const struct variant *v)
@@ -81,4 +82,38 @@ size_t sweep_at_best(const struct sweep *s, const struct kernel *const *kernels,
 		n++;
 	}
 	return n;
+}
+
+void sweep_back_end(const char *llvm_mca, const struct profile *p, const struct kernel *k,
+		    struct back_end *be)
+{
+	struct decoder *d = k->placeable ? decoder_new(k->arch) : NULL;
+	struct err e;
+
+	*be = (struct back_end){ 0 };
+	if (d && k->loop_end > k->loop_start &&
+	    loop_back_end(llvm_mca, p, d, k->code + k->loop_start, k->loop_end - k->loop_start,
+			  k->loop_start, be, &e))
+		*be = (struct back_end){ 0 };
+	decoder_free(d);
+}
+
+/* As place prices an arm (experiment.c): the window ratio where the rules
+ * see the loop straddle, the branch bubbles' where they see those. */
+double sweep_predicted_ratio(const struct profile *p, const struct kernel *k,
+			     const struct back_end *be, uint32_t offset, const struct hazard *h,
+			     size_t n)
+{
+	uint64_t start = (uint64_t)offset + k->loop_start, bytes = k->loop_end - k->loop_start;
+	double r = 1;
+	unsigned w;
+
+	if (!p || !k->placeable || !bytes || p->arch != k->arch)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (h[i].rule == RULE_LOOP_STRADDLES) {
+			r = cost_ratio_at(p, start, bytes, be, &w);
+			break;
+		}
+	return fmax(r, cost_branch_ratio_at(p, start, bytes, be, h, n));
 }

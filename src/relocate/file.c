@@ -72,6 +72,22 @@ int reloc_open(struct reloc_file *rf, const char *path, struct err *e)
 	return 0;
 }
 
+int reloc_open_vdso(struct reloc_file *rf, struct err *e)
+{
+	*rf = (struct reloc_file){ 0 };
+	if (elf_open_vdso(&rf->img, e))
+		return -1;
+	if (rf->img.arch != ARCH_X86_64 || elf_functions(&rf->img, &rf->funcs, e)) {
+		if (rf->img.arch != ARCH_X86_64)
+			err_set(e, "[vdso]: %s: moving it is done on x86-64 only",
+				arch_name(rf->img.arch));
+		elf_close(&rf->img);
+		return -1;
+	}
+	rf->dec = decoder_new(rf->img.arch);
+	return 0;
+}
+
 void reloc_close(struct reloc_file *rf)
 {
 	if (rf->xrefs)
@@ -140,7 +156,8 @@ static void find_pointers(struct reloc_file *rf)
 				add_pointer(rf, v, s->addr + k);
 			}
 	}
-	qsort(rf->ptr, rf->nptr, sizeof *rf->ptr, by_value);
+	if (rf->nptr)           /* qsort of NULL, even of 0 entries, is undefined */
+		qsort(rf->ptr, rf->nptr, sizeof *rf->ptr, by_value);
 }
 
 static struct reloc_func *add_chosen(struct reloc_file *rf, const struct elf_func *f, size_t *cap)

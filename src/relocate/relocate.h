@@ -105,6 +105,10 @@ struct reloc_file {
  * static) or ET_DYN, with a build-id (how the preload library finds it).
  * 0, or -1 with the reason in e. */
 int reloc_open(struct reloc_file *rf, const char *path, struct err *e);
+/* The vDSO of this process, for moving one of its functions in this
+ * process (its image read from memory; addresses are its link addresses,
+ * the bias its mapping). x86-64 only. */
+int reloc_open_vdso(struct reloc_file *rf, struct err *e);
 /* Analyse the functions whose name matches glob (NULL: every function):
  * each is movable (refused == RELOC_OK) or refused with a reason. The
  * count chosen, 0 when none matches. */
@@ -143,5 +147,122 @@ int reloc_plan_write(const struct reloc_plan_part *part, size_t nparts, FILE *f,
  * *image is malloc'd; start[i] is place[i]'s offset in it. */
 int reloc_image(struct reloc_file *rf, const struct reloc_place *place, size_t n, uint64_t bias,
 		uint64_t arena, uint8_t **image, size_t *size, uint64_t *start, struct err *e);
+
+/* ---- a kernel's leaf routine made a user-space copy (kernel.c) ----
+ *
+ * A routine of a vmlinux (x86-64: its symbols, __ex_table and
+ * .altinstructions) is the code its entry reaches: every instruction a
+ * branch, a fall-through or an exception-table fixup leads to, through
+ * tail jumps into its neighbours (__put_user_1 falls into
+ * __put_user_nocheck_1; copy_user_generic_unrolled jumps to
+ * copy_user_short_string). The copy is the bytes from the first such
+ * instruction to the last, unmoved among themselves, so every branch
+ * inside keeps its displacement and the hot loop its offset from the
+ * copy's start. What a kernel does to its own text at boot on a CPU
+ * without return thunks, retpolines or tracing (arch/x86/kernel/
+ * alternative.c: apply_returns, apply_retpolines; ftrace's nops) is done
+ * to the copy, each an edit; a call of any other kernel function, an
+ * indirect jump, a reference to kernel data or a privileged instruction
+ * refuses the routine, naming it. */
+
+enum kedit_kind {
+	KEDIT_RET,              /* jmp __x86_return_thunk: ret, int3 after */
+	KEDIT_CALL_REG,         /* call __x86_indirect_thunk_REG: call *%REG, nops */
+	KEDIT_NOP,              /* call __fentry__, a static call whose trampoline
+				 * returns at once: nops */
+	KEDIT_ALT,              /* an alternative applied: its replacement, nops */
+};
+
+struct kedit {
+	uint32_t at, len;       /* the bytes of the copy it rewrites */
+	uint8_t kind;           /* enum kedit_kind */
+	uint8_t reg;            /* KEDIT_CALL_REG: the register's number (rax 0..r15 15) */
+	uint32_t bytes, nbytes; /* KEDIT_ALT: its relocated replacement in kroutine.pool */
+	char what[40];          /* the symbol, for the listing */
+};
+
+/* An exception-table entry as the fault handler applies it (the kernel's
+ * arch/x86/mm/extable.c, EX_TYPE_*): the register it sets, then on at
+ * the fixup. Registers by number, rax 0 .. r15 15, as the kernel's. */
+enum kex_kind {
+	KEX_JUMP,               /* DEFAULT, UACCESS */
+	KEX_FAULT_AX,           /* FAULT, COPY: rax = the trap number (14, #PF) */
+	KEX_IMM_REG,            /* IMM_REG: reg = imm (EFAULT_REG: -14) */
+	KEX_UCOPY_LEN,          /* UCOPY_LEN: rcx = reg + imm * rcx */
+	KEX_POP_IMM_REG,        /* POP_REG: rsp += 8, then reg = imm */
+	KEX_UNMODELLED,         /* ZEROPAD (load_unaligned_zeropad): the load's
+				 * register made from the aligned word before the
+				 * page; not done here, a fault there is an oops */
+};
+
+#define KEX_CLEAR_AX 1          /* EX_FLAG_CLEAR_AX: rax = 0 first */
+#define KEX_CLEAR_DX 2          /* EX_FLAG_CLEAR_DX */
+
+struct kex {
+	uint32_t fault, fixup;  /* offsets in the copy */
+	uint8_t kind;           /* enum kex_kind */
+	uint8_t reg, flags;
+	uint8_t type;           /* the file's EX_TYPE_ number, for the listing */
+	int32_t imm;
+};
+
+/* An .altinstructions entry whose site is in the copy. */
+struct kalt {
+	uint32_t at, len;       /* the site in the copy */
+	uint16_t feature;       /* X86_FEATURE_*: word * 32 + bit */
+	bool inverted;          /* ALT_NOT: applied when the feature is absent */
+	bool applied;           /* by --alternative */
+	uint8_t repl_len;
+	char repl_text[48];     /* its first instruction, "rep movsb" */
+};
+
+struct kroutine_loop {
+	uint32_t start, end;    /* offsets in the copy */
+	uint32_t depth;
+	bool innermost;
+};
+
+struct kroutine {
+	char *path, *name;
+	enum arch arch;
+	char release[64];       /* "6.1.0-57-amd64" (linux_banner), "" */
+	uint64_t entry_addr;    /* the routine's address in the file */
+	uint64_t base;          /* the address of code[0] */
+	uint8_t *code;          /* the file's bytes of the copy, before the edits */
+	uint32_t size, entry;   /* entry: offset of the routine's first byte */
+	struct kedit *edit;
+	size_t nedit;
+	struct kex *ex;
+	size_t nex;
+	struct kalt *alt;
+	size_t nalt;
+	struct kroutine_loop *loop;     /* by start */
+	size_t nloop;
+	uint8_t *pool;          /* replacement bytes */
+	size_t npool;
+};
+
+struct kroutine_opts {
+	const char *func;
+	/* features whose alternatives to apply ("ERMS", "!FSRM" for an
+	 * ALT_NOT one, "9*32+9"); none: the file's bytes */
+	const char *const *alternatives;
+	size_t nalternatives;
+};
+
+/* The routine `o->func` of the kernel image at path, analysed. 0, or -1
+ * with one line in e (no symbols, no such routine, what it calls, an
+ * exception-table type or an alternative it does not know). */
+int kroutine_open(const char *path, const struct kroutine_opts *o, struct kroutine *out,
+		  struct err *e);
+void kroutine_free(struct kroutine *k);
+
+/* "ERMS", "REP_GOOD", else "9*32+9"; a feature from such a name, -1 when
+ * it is none. The lower-case name is the host kernel's /proc/cpuinfo flag. */
+const char *kfeature_name(uint16_t feature, char buf[static 16]);
+int kfeature_from_name(const char *name);
+/* The host kernel's /proc/cpuinfo flag of a feature: NULL when the kernel
+ * sets it on every CPU (ALWAYS), "" when straddle does not know it. */
+const char *kfeature_flag(uint16_t feature);
 
 #endif

@@ -694,6 +694,10 @@ int results_write(json_t *doc, const char *path, struct err *e);
 /* Every built-in kernel with the features it needs (have: this CPU's
  * KFEAT_*, for what it lacks), and --check's counts unless check is NULL. */
 json_t *results_kernels(unsigned have, const struct kernels_check_result *check);
+/* kernels --file VMLINUX --func NAME --json: the routine as it is run
+ * (relocate.h's kroutine: edits, exception table, loops, alternatives;
+ * offsets from its copy's first byte), and --check's counts. */
+json_t *results_routine(const struct routine *rt, const struct kernels_check_result *check);
 
 /* ---- compare's JSON document, typed (compared.c) ---- */
 

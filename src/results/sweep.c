@@ -15,7 +15,7 @@ static json_t *variant_json(const struct sweep *s, const struct variant *v)
 		json_array_append_new(pred, results_hazard(&v->predicted[i]));
 	snprintf(name, sizeof name, "%s@%u", v->k->name, v->offset);
 	return json_pack("{s:s, s:s, s:i, s:i, s:s, s:s, s:I, s:f, s:f, s:f, s:f, s:f, s:[f,f],"
-			 " s:f, s:[f,f], s:f, s:f, s:[f,f], s:f, s:b, s:o, s:o}",
+			 " s:f, s:[f,f], s:f, s:f, s:[f,f], s:f, s:b, s:f, s:o, s:o}",
 		"name", name, "kernel", v->k->name, "offset", (int)v->offset,
 		"loop_offset", (int)((v->offset + v->k->loop_start) % 64),
 		"unit", "ns", "direction", "lower", "iterations_per_sample", (json_int_t)v->iters,
@@ -23,7 +23,8 @@ static json_t *variant_json(const struct sweep *s, const struct variant *v)
 		"cv", v->sum.cv, "min", v->sum.min, "ci", v->sum.ci_lo, v->sum.ci_hi,
 		"floor", v->sum.floor, "floor_ci", v->sum.floor_lo, v->sum.floor_hi,
 		"gbps", (double)s->size / v->sum.floor, "ratio", v->ratio,
-		"half_ratios", v->half_ratio[0], v->half_ratio[1], "p_vs_best", v->p_vs_best, "slow", v->slow, "predicted", pred, "samples", samples);
+		"half_ratios", v->half_ratio[0], v->half_ratio[1], "p_vs_best", v->p_vs_best, "slow", v->slow,
+		"predicted_ratio", v->predicted_ratio, "predicted", pred, "samples", samples);
 }
 
 /* The offsets of kernel k where profile p predicts a hazard. */
@@ -54,6 +55,13 @@ json_t *results_sweep(const struct sweep *s, const char *profile,
 		"precision", s->precision, "min_rounds", (int)s->min_rounds, "min_time_s",
 		s->min_place_s, "alpha", s->alpha, "material", s->material,
 		"profile", profile, "counters", s->counters.why));
+	if (s->ncalls) {
+		json_t *calls = json_array();
+
+		for (size_t i = 0; i < s->ncalls; i++)
+			json_array_append_new(calls, json_integer(s->calls[i]));
+		json_object_set_new(json_object_get(doc, "sweep"), "calls", calls);
+	}
 	for (size_t i = 0; i < s->n; i++)
 		json_array_append_new(metrics, variant_json(s, &s->v[i]));
 	json_object_set_new(doc, "metrics", metrics);

@@ -148,7 +148,7 @@ static void add_mapping(struct lines *l, const char *name, uintptr_t lo, uintptr
 	size_t readable = 0;
 
 	for (uintptr_t p = lo; p < hi; p += 4096) {
-		if (strcmp(name, "[vdso]") != 0 && !page_readable(pipefd, p))
+		if (strncmp(name, "[vvar", 5) == 0 && !page_readable(pipefd, p))
 			continue;
 		add_range(l, p, p + 4096);
 		readable++;
@@ -174,7 +174,10 @@ static int find_lines(struct lines *l, json_t *maps, struct err *e)
 
 		if (sscanf(line, "%lx-%lx %*s %*s %*s %*s %63s", &lo, &hi, name) != 3)
 			continue;
-		if (strcmp(name, "[vdso]") == 0 || strncmp(name, "[vvar", 5) == 0)
+		/* [anon:straddle-vdso]: a vDSO function moved there (place
+		 * --file vdso), cold like the rest of the vDSO's code */
+		if (strcmp(name, "[vdso]") == 0 || strncmp(name, "[vvar", 5) == 0 ||
+		    strcmp(name, "[anon:straddle-vdso]") == 0)
 			add_mapping(l, name, lo, hi, pipefd, maps);
 		vdso |= strcmp(name, "[vdso]") == 0 && lo == getauxval(AT_SYSINFO_EHDR);
 	}

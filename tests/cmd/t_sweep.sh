@@ -11,7 +11,7 @@ sw_err() {
 
 SW_WANT="straddle: nope: no such kernel on this x86_64 host (see 'straddle kernels')"
 sw_err "unknown kernel" nope
-SW_WANT="straddle: sweep: name at least one kernel (see 'straddle kernels')"
+SW_WANT="straddle: sweep: name at least one kernel (see 'straddle kernels'), or a kernel image's routine with --file and --func"
 sw_err "no kernel"
 SW_WANT="straddle: --offsets: '10..5': need 0 <= A <= B <= 4095 and 1 <= STEP <= 4095"
 sw_err "offsets reversed" --offsets 10..5 clear_movq_imm
@@ -78,6 +78,6 @@ expect_eq "sweep short run: one table row per variant" \
 
 run "$STRADDLE" sweep --offsets 5 --size 64 --time 0.2 --min-rounds 2 --csv clear_rep_stosb
 expect_eq "sweep --csv: header" "$(printf '%s\n' "$OUT" | head -n 1)" \
-	"kernel,offset,loop_offset,samples,median_ns,ci_lo_ns,ci_hi_ns,floor_ns,floor_lo_ns,floor_hi_ns,gbps,ratio,p,slow,predicted"
+	"kernel,offset,loop_offset,samples,median_ns,ci_lo_ns,ci_hi_ns,floor_ns,floor_lo_ns,floor_hi_ns,gbps,ratio,p,slow,model,predicted"
 expect_eq "sweep --csv: one row" "$(printf '%s\n' "$OUT" | tail -n +2 | cut -d, -f1,2,3,12,14)" \
 	"clear_rep_stosb,5,10,1.0000,0"
