@@ -79,7 +79,7 @@ const struct command calibrate_command = {
 
 static int parse_options(struct calibrate_cmd *c, int argc, char **argv)
 {
-	c->o = (struct calib_opts){ .arch = place_host_arch(), .budget_s = DEFAULT_BUDGET_S,
+	c->o = (struct calib_opts){ .arch = arena_host_arch(), .budget_s = DEFAULT_BUDGET_S,
 		.precision = 0.005, .alpha = 0.05, .material = 0.05, .size = 4096, .seed = 1 };
 	if (parse_command_line(&calibrate_command, c, argc, argv))
 		return -1;

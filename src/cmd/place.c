@@ -7,7 +7,7 @@
  * "a measured difference in actual ... bandwidth", not a proxy. */
 #include "cmd.h"
 #include "../measure/measure.h"
-#include "../place/place.h"
+#include "../arena/arena.h"
 #include "../relocate/relocate.h"
 #include "../report/report.h"
 #include "../results/results.h"
@@ -232,9 +232,9 @@ static int open_files(struct place_cmd *c)
 		c->x.nrf++;
 		/* the relocator plans AArch64 too, but place runs what it
 		 * moves (tests/tools/place_plan writes a plan for qemu-user) */
-		if (c->rf[i].img.arch != place_host_arch()) {
+		if (c->rf[i].img.arch != arena_host_arch()) {
 			complain(c->files[i], "%s code: place runs only the host's (%s)",
-				 arch_name(c->rf[i].img.arch), arch_name(place_host_arch()));
+				 arch_name(c->rf[i].img.arch), arch_name(arena_host_arch()));
 			return -1;
 		}
 	}

@@ -280,7 +280,7 @@ static int pick_kernels(struct sweep_cmd *c, int argc, char **argv)
 
 		if (!k) {
 			complain(argv[i], "no such kernel on this %s host (see 'straddle kernels')",
-				 arch_name(place_host_arch()));
+				 arch_name(arena_host_arch()));
 			return -1;
 		}
 		if (c->nkernels == sizeof c->kernels / sizeof c->kernels[0]) {

@@ -15,7 +15,7 @@
 #define STRADDLE_KERNELS_H
 
 #include "../base/base.h"
-#include "../place/place.h"
+#include "../arena/arena.h"
 #include "../relocate/relocate.h"
 
 /* clear(dst, len), copy(dst, src, len); a kernel image's routines also
@@ -112,7 +112,7 @@ int kernel_clone(const struct kernel *k, const char *name, struct kernel *out, s
 void kernel_unclone(struct kernel *k);
 
 /* Copy a placeable kernel to `offset` of a fresh mapping and register it
- * (place_code + place_register): *p must not move until place_free(p). */
+ * (arena_place + arena_register): *p must not move until arena_free(p). */
 int kernel_place(const struct kernel *k, uint32_t offset, struct placement *p,
 		 struct err *e);
 

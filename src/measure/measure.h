@@ -9,7 +9,7 @@
 
 #include <regex.h>
 #include <sys/types.h>
-#include "../place/place.h"
+#include "../arena/arena.h"
 #include "../kernels/kernels.h"
 #include "../stats/stats.h"
 #include "../model/model.h"

@@ -206,11 +206,11 @@ static int replace_all(struct sweep *s, struct err *e)
 
 		if (!v->k->placeable)
 			continue;
-		if (place_code(v->k->code, v->k->size, v->offset, v->k->arch, v->k, &fresh, e))
+		if (arena_place(v->k->code, v->k->size, v->offset, v->k->arch, v->k, &fresh, e))
 			return -1;
-		place_free(&v->pl);     /* unregisters the old one */
+		arena_free(&v->pl);     /* unregisters the old one */
 		v->pl = fresh;
-		if (place_register(&v->pl, e))
+		if (arena_register(&v->pl, e))
 			return -1;
 	}
 	return 0;
@@ -337,7 +337,7 @@ void sweep_analyse(struct sweep *s, const struct profile *host)
 void sweep_free(struct sweep *s)
 {
 	for (size_t i = 0; i < s->n; i++) {
-		place_free(&s->v[i].pl);
+		arena_free(&s->v[i].pl);
 		free(s->v[i].samples);
 	}
 	if (s->dst)

@@ -3,7 +3,7 @@
 # header of a higher layer, another layer's internal.h, a folder that is
 # no layer; check_layers.sh: an object using a symbol a higher layer's
 # object defines.
-LAYERS="base elf inputs decode cfg sched model place relocate kernels stats measure workloads results report cmd"
+LAYERS="$(sed -n 's/^LAYERS *:= *//p' Makefile) cmd"
 # shellcheck disable=SC2086 # the layers, one word each
 run sh scripts/check_includes.sh src $LAYERS
 expect_eq "includes: this tree passes" "$RC $OUT" \

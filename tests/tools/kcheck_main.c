@@ -47,7 +47,7 @@ static int crash_unlisted(void)
 		return 2;
 	}
 	if (kernels_install_fault_handler(&e) ||
-	    place_code(code, sizeof code, 0, k->arch, k, &p, &e) || place_register(&p, &e)) {
+	    arena_place(code, sizeof code, 0, k->arch, k, &p, &e) || arena_register(&p, &e)) {
 		fprintf(stderr, "kcheck: %s\n", e.msg);
 		return 2;
 	}

@@ -241,7 +241,7 @@ static void x86_runs_placed(void **state)
 		assert_int_equal(buf[0], specs[i].store ? 0 : 0xff);
 		assert_int_equal(buf[199], specs[i].store ? 0 : 0xff);
 		assert_int_equal(buf[200], 0xff);
-		place_free(&p);
+		arena_free(&p);
 		free(s);
 	}
 }
