@@ -7,7 +7,8 @@
 #include "../results/results.h"
 #include "../stats/stats.h"
 #include "../workloads/workloads.h"
-#include "../measure/measure.h"
+#include "../measure/state.h"
+#include "../measure/command.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -4,7 +4,7 @@
  * manual's guess for the CPU in front of it; seed 002's maintainers asked
  * for measured evidence). */
 #include "cmd.h"
-#include "../measure/measure.h"
+#include "../measure/calibrate.h"
 #include "../report/report.h"
 #include "../results/results.h"
 

@@ -8,7 +8,8 @@
  * clear_user_original, the clear_user of a CPU without fast strings, is
  * 6.12's rep_stos_alternative). */
 #include "cmd.h"
-#include "../measure/measure.h"
+#include "../measure/sweep.h"
+#include "../measure/pair.h"
 #include "../report/report.h"
 
 #include <math.h>

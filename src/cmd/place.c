@@ -6,7 +6,8 @@
  * the entry jump), and each asked offset. Seed 002's maintainer asked for
  * "a measured difference in actual ... bandwidth", not a proxy. */
 #include "cmd.h"
-#include "../measure/measure.h"
+#include "../measure/command.h"
+#include "../measure/experiment.h"
 #include "../arena/arena.h"
 #include "../relocate/relocate.h"
 #include "../report/report.h"

@@ -7,7 +7,8 @@
  * and each offset), and each arm is held against the control round by
  * round. Every arm's clock_gettime is checked against the system call's. */
 #include "cmd.h"
-#include "../measure/measure.h"
+#include "../measure/vdso_move.h"
+#include "../stats/stats.h"
 #include "../workloads/workloads.h"
 
 #include <dlfcn.h>

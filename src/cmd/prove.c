@@ -6,7 +6,8 @@
  * standard error as progress), so what prove says can be redone one step
  * at a time. */
 #include "cmd.h"
-#include "../measure/measure.h"
+#include "../measure/command.h"
+#include "../measure/proof.h"
 #include "../report/report.h"
 #include "../results/results.h"
 

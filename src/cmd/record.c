@@ -3,7 +3,8 @@
  * put the hazards of the hottest loops first. Seed 000's engineers found
  * __clear_user with a profiler before anyone looked at its alignment. */
 #include "cmd.h"
-#include "../measure/measure.h"
+#include "../measure/clock.h"
+#include "../measure/sample.h"
 #include "../results/results.h"
 
 #include <errno.h>

@@ -4,7 +4,7 @@
  * maintainers wanted measured bandwidth, not a proxy; seed 000: the loop
  * that straddled a window). */
 #include "cmd.h"
-#include "../measure/measure.h"
+#include "../measure/sweep.h"
 #include "../report/report.h"
 #include "../results/results.h"
 

@@ -11,7 +11,10 @@
  * the whole run and in each half of it (the first and the second half of
  * every point's samples): a neighbour's load that comes and goes on a
  * shared machine rarely fakes an effect twice. */
-#include "measure.h"
+#include "calibrate.h"
+#include "../model/geometry.h"
+#include "../model/rules.h"
+#include "../stats/stats.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* The profile calibrate's fit supports (calibrate_fit.c): the built-in's
  * windows (manuals), the measured rules, and evidence quoting every ratio. */
-#include "measure.h"
+#include "calibrate.h"
 
 #include <stdarg.h>
 #include <stdio.h>

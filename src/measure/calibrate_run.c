@@ -3,7 +3,9 @@
  * offset of a line and measured by the sweep (interleaved rounds, the
  * stopping rule, every raw sample kept), and each point marked against
  * its experiment's best as sweep marks offsets. */
-#include "measure.h"
+#include "state.h"
+#include "sweep.h"
+#include "calibrate.h"
 
 #include <math.h>
 #include <stdio.h>

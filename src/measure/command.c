@@ -1,7 +1,8 @@
 /* One run of a whole program: fork, exec, every byte of its output read
  * while it runs, its resources from wait4 (the kernel's own count of the
  * CPU time it used, user and system, the default measure of place). */
-#include "measure.h"
+#include "clock.h"
+#include "command.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -2,7 +2,10 @@
  * they say. Each round runs every arm once in a new random order, so drift
  * hits them alike (DESIGN: Measuring); the unmoved program's output is
  * what every run must give. */
-#include "measure.h"
+#include "clock.h"
+#include "command.h"
+#include "experiment.h"
+#include "../model/geometry.h"
 
 #include <ctype.h>
 #include <errno.h>

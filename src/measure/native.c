@@ -2,7 +2,8 @@
  * and not the CPU's, and a clock too coarse to time one sample. Apart
  * from the rest of calibrate so that tests/tools/native_main.c can be
  * cross-built with it alone and run under qemu-aarch64. */
-#include "measure.h"
+#include "clock.h"
+#include "calibrate.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * prediction (issue 26, part 4: straddle prove). The program is what is
  * measured, the loop is what is predicted: one is turned into the other
  * through the loop's share of the samples. */
-#include "measure.h"
+#include "proof.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -10,7 +10,7 @@
  * sample can be read before the fork record that gave it its parent's
  * mappings: every record carries its time (sample_id_all), and they are
  * replayed in time order when the run is over. */
-#include "measure.h"
+#include "sample.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -10,7 +10,8 @@
  * the per-sample differences. CPU time, not wall time: another process
  * running in between does not count, the interrupt's time does (the
  * kernel charges it to the interrupted task, as it does the program's). */
-#include "measure.h"
+#include "sample.h"
+#include "../stats/stats.h"
 
 #include <math.h>
 #include <time.h>

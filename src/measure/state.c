@@ -2,7 +2,7 @@
  * how much the hypervisor took, and the settings a time depends on. Two
  * results measured in different states can differ for that reason alone,
  * so bench records it per run and compare says when the sides differ. */
-#include "measure.h"
+#include "state.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,7 +5,10 @@
  * 10th percentile, stats/floor.c) is within the requested width or the
  * time budget is spent. An offset is slow when its floor is significantly
  * and materially above the best offset's. */
-#include "measure.h"
+#include "clock.h"
+#include "counters.h"
+#include "sweep.h"
+#include "../model/geometry.h"
 
 #include <errno.h>
 #include <math.h>

@@ -4,7 +4,8 @@
  * placements the prediction and the slow marks agree on (the held-out
  * check of bench-calibrate), the alignment the measurement itself asks
  * for, and kernels at their best offsets against each other. */
-#include "measure.h"
+#include "sweep.h"
+#include "../model/geometry.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
  * [vdso] is refused (EINVAL on this project's 6.18 kernel, whatever the
  * protection, but read and execute), and a writable window would stop
  * every clock_gettime in the process while it lasts. */
-#include "measure.h"
+#include "vdso_move.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -11,7 +11,12 @@
 #include "../inputs/inputs.h"
 #include "../model/model.h"
 #include "../kernels/kernels.h"
-#include "../measure/measure.h"
+#include "../measure/state.h"
+#include "../measure/sample.h"
+#include "../measure/sweep.h"
+#include "../measure/calibrate.h"
+#include "../measure/experiment.h"
+#include "../measure/proof.h"
 #include "../workloads/workloads.h"
 
 /* A JSON string of bytes that may not be UTF-8 (symbol names, paths):

@@ -19,7 +19,7 @@
 #include <sys/types.h>
 
 #include "../base/base.h"
-#include "../measure/measure.h"
+#include "../measure/clock.h"
 
 /* Batch sizes are calibrated this many times; the median is kept. */
 #define WL_CALIBRATIONS 5

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "measure/measure.h"
+#include "measure/sweep.h"
 
 /* Every mapping's permissions; fails the test on one with both w and x,
  * and returns the permissions of the mapping holding `addr`. */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "measure/measure.h"
+#include "measure/calibrate.h"
 
 /* Decode s's loop: instruction count, the branch and its target, whether
  * the instruction before it fuses with it. */

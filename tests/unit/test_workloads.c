@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "measure/state.h"
 #include "workloads/workloads.h"
 
 static char dir[64];

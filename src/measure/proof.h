@@ -1,0 +1,65 @@
+/* measure/proof.h: a hot loop's predicted cost held against its measured
+ * one (proof.c), for prove. */
+#ifndef STRADDLE_MEASURE_PROOF_H
+#define STRADDLE_MEASURE_PROOF_H
+
+#include "../model/cost.h"
+#include "../stats/stats.h"
+
+/* straddle prove (issue 26): a loop holding `share` of a program's samples
+ * that the cost model says runs `predicted` times slower at today's
+ * placement than at its best, and the program measured at both (place:
+ * `program`, the best placement's time over today's, paired by round).
+ * A loop slowdown R changes the program by share * (1 - 1/R), so the
+ * program's ratio m gives R = 1 / (1 - (1 - m) / share); R's CI is the
+ * widest the CI of m and the share's own interval give (a record of 34
+ * samples knows a 70% share to +-15%). With layout controls m is the
+ * best's change over their geometric mean (today's copy one of them) and
+ * its CI is widened by their spread: the best is one more layout drawn.
+ * The verdicts: costs (R >= 1 + material), nothing (within material
+ * either way), slower at best (R <= 1 - material: the model's best
+ * placement ran slower, a layout effect the model has no rule for), or
+ * inconclusive (the CI holds two of them; or the program's change is more
+ * than the loop's whole share, so it is not the loop's). */
+enum proof_verdict { PROOF_NOTHING, PROOF_COSTS, PROOF_INCONCLUSIVE, PROOF_SLOWER_AT_BEST };
+
+/* Layout controls: the function moved to offsets where the loop touches
+ * as many windows as today (fold's and expand's best placements ran 4-8%
+ * slower, a move of 3 bytes: the program is sensitive to moving its
+ * function at all, and only the controls tell that from the window). */
+#define PROOF_LAYOUT_MAX 2
+
+struct loop_proof {
+	double share, predicted, material, alpha;       /* in */
+	double share_lo, share_hi;      /* in: the share's 95% interval (stats_share_ci), 0 0: exact */
+	struct paired program;                          /* in: best / today */
+	struct paired layout[PROOF_LAYOUT_MAX];         /* in: each control / today */
+	size_t nlayout;
+	double layout_sd;                               /* out: the controls' spread (log) */
+	double window, window_lo, window_hi;            /* out: the program's change the window made */
+	double loop, loop_lo, loop_hi;                  /* out: R and its CI; INFINITY beyond */
+	enum proof_verdict said, seen;                  /* the model's, the measurement's */
+};
+
+void proof_judge(struct loop_proof *p);
+
+/* One hot loop of straddle prove: what the scan said of it, and what
+ * place measured (when it was measured: why not, else). */
+struct loop_trial {
+	char *file, *func;
+	uint64_t start, end;            /* the loop's span */
+	uint64_t samples, run_samples;
+	uint32_t current, best;         /* its first byte's offset in its line today, the model's best */
+	uint32_t layout[PROOF_LAYOUT_MAX];      /* offsets touching today's windows: the controls */
+	size_t nlayout;
+	struct loop_cost cost;          /* the scan's */
+	float place_predicted;          /* place's own prediction for today's offset */
+	struct paired control;          /* the control over the unmoved program: the copy's own cost */
+	unsigned rounds;
+	char why_not[300];              /* "" measured */
+	struct loop_proof proof;
+};
+/* "costs", "nothing", "inconclusive" */
+const char *proof_verdict_name(enum proof_verdict v);
+
+#endif

@@ -1,0 +1,87 @@
+/* measure/sample.h: sampling instruction pointers with perf_event_open
+ * (sample.c), what a sample costs (sample_cost.c), and the running Linux
+ * kernel a record names (running_kernel.c). */
+#ifndef STRADDLE_MEASURE_SAMPLE_H
+#define STRADDLE_MEASURE_SAMPLE_H
+
+#include <sys/types.h>
+
+#include "../base/base.h"
+#include "../model/hot.h"
+
+/* A file some sampled code was mapped from: "[vdso]" or a path. */
+struct sampled_file {
+	char *path;
+	uint32_t maj, min;
+	uint64_t ino;                   /* of the file that was mapped */
+	struct sample_hist offsets;     /* file offsets of the samples */
+	uint64_t samples;
+};
+
+struct sample_event;
+struct pending_map;
+struct space;
+
+struct sampling {
+	/* asked */
+	unsigned hz;
+	bool want_kernel;
+	/* chosen: hardware cycles when the PMU allows them, else cpu-clock */
+	const char *event;
+	bool cycles, kernel;
+	char event_note[160];           /* why not cycles */
+	char kernel_note[160];          /* why no kernel samples */
+	/* what was seen, after sampling_finish */
+	struct sampled_file *file;
+	size_t nfile;
+	struct sample_hist kernel_ips;  /* runtime kernel addresses */
+	uint64_t samples, kernel_samples, unmapped, lost;
+	/* inside */
+	int *fd;
+	void **ring;
+	size_t nfd, fd_cap, file_cap;
+	struct sample_event *ev;
+	size_t nev, ev_cap;
+	struct pending_map *pmap;
+	size_t npmap, pmap_cap;
+	struct space *space;
+	size_t nspace, space_cap;
+};
+
+/* Open the sampling events (one per CPU, inherited by children) for each
+ * of tids, disabled; with enable_on_exec they start when the task execs.
+ * hz and want_kernel are set by the caller first. */
+int sampling_open(struct sampling *s, const pid_t *tids, size_t ntids, bool enable_on_exec,
+		  struct err *e);
+void sampling_enable(struct sampling *s);
+void sampling_disable(struct sampling *s);
+/* The executable mappings a running process already has. */
+int sampling_add_proc_maps(struct sampling *s, pid_t pid, struct err *e);
+/* Wait up to timeout_ms for data, then read every ring buffer. */
+void sampling_drain(struct sampling *s, int timeout_ms);
+/* Replay the records in time order: every sample to its file and offset
+ * (or to the kernel, or unmapped). */
+void sampling_finish(struct sampling *s);
+void sampling_close(struct sampling *s);
+/* What one sample costs the sampled program here, in ns of its CPU time
+ * (sample_cost.c): a spin loop on the calling thread, plain and under the
+ * events sampling_open opens at up to max_hz, alternated, ~0.2 s of CPU;
+ * -1 with one line in e when the events cannot be opened. */
+int sample_cost_ns(double *cost, unsigned long max_hz, struct err *e);
+/* How much sampling at hz slows a program when one sample costs
+ * per_sample_ns: s / (1 - s) for s = hz x per_sample_ns (the samples' own
+ * time is sampled too); a fraction, INFINITY from s = 1. */
+double sampling_slowdown(unsigned long hz, double per_sample_ns);
+/* The highest rate of the ladder 4000, 2000, 1000, 500, 250, 100, 50, 25,
+ * 10 Hz, at most max_hz, whose sampling_slowdown is at most budget; the
+ * lowest when none is. */
+unsigned default_rate(double per_sample_ns, double budget, unsigned long max_hz);
+/* The running Linux kernel (running_kernel.c; kernels/ are the copy and
+ * clear routines): release, build-id, _text, and its text
+ * symbols from /proc/kallsyms, sorted (none when addresses are hidden). */
+void running_kernel_describe(struct hot_run *h);
+
+/* The thread ids of a process (/proc/PID/task); *out malloc'd. */
+size_t process_threads(pid_t pid, pid_t **out);
+
+#endif
