@@ -9,7 +9,8 @@
 #include "base/base.h"
 #include "model/model.h"
 #include "report/report.h"
-#include "results/results.h"
+#include "results/record.h"
+#include "results/profile.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,8 @@
  * compares as anything but "no change" against itself. */
 #include "base/base.h"
 #include "report/report.h"
-#include "results/results.h"
+#include "results/metrics.h"
+#include "results/compare.h"
 
 #include <stdio.h>
 #include <stdlib.h>

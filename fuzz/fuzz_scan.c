@@ -9,7 +9,8 @@
 #include "base/base.h"
 #include "elf/elf.h"
 #include "model/model.h"
-#include "results/results.h"
+#include "results/json.h"
+#include "results/scan.h"
 
 #include <stdio.h>
 #include <stdlib.h>

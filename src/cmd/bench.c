@@ -4,7 +4,9 @@
  * compare' reads (DESIGN: Result files). */
 #include "cmd.h"
 #include "../report/report.h"
-#include "../results/results.h"
+#include "../results/bench.h"
+#include "../results/metrics.h"
+#include "../results/compare.h"
 #include "../stats/stats.h"
 #include "../workloads/workloads.h"
 #include "../measure/state.h"

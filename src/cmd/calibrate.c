@@ -6,7 +6,7 @@
 #include "cmd.h"
 #include "../measure/calibrate.h"
 #include "../report/report.h"
-#include "../results/results.h"
+#include "../results/calibrate.h"
 
 #include <errno.h>
 #include <limits.h>

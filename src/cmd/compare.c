@@ -5,7 +5,9 @@
  * rows, the tests and the tables are report/compare.c's. */
 #include "cmd.h"
 #include "../report/report.h"
-#include "../results/results.h"
+#include "../results/place.h"
+#include "../results/metrics.h"
+#include "../results/compare.h"
 #include "../stats/stats.h"
 
 #include <stddef.h>

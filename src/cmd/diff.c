@@ -3,7 +3,9 @@
  * both regressions were found weeks later and bisected by hand). */
 #include "cmd.h"
 #include "../report/report.h"
-#include "../results/results.h"
+#include "../results/scan.h"
+#include "../results/diff.h"
+#include "../results/sarif.h"
 
 #include <inttypes.h>
 #include <limits.h>

@@ -5,7 +5,7 @@
 #include "cmd.h"
 #include "../kernels/kernels.h"
 #include "../report/report.h"
-#include "../results/results.h"
+#include "../results/kernels.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* straddle: finds, measures and explains code-layout hazards in hot loops. */
 #include "cmd.h"
-#include "../results/results.h"
+#include "../results/json.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* The command line from a command's option table, and the options more than
  * one command takes: --uarch, --fail-on, numbers. */
 #include "cmd.h"
-#include "../results/results.h"
+#include "../results/profile.h"
 
 #include <getopt.h>
 #include <stdint.h>

@@ -11,7 +11,7 @@
 #include "../arena/arena.h"
 #include "../relocate/relocate.h"
 #include "../report/report.h"
-#include "../results/results.h"
+#include "../results/place.h"
 #include "../stats/stats.h"
 
 #include <ctype.h>

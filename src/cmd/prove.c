@@ -9,7 +9,10 @@
 #include "../measure/command.h"
 #include "../measure/proof.h"
 #include "../report/report.h"
-#include "../results/results.h"
+#include "../results/place.h"
+#include "../results/prove.h"
+#include "../results/metrics.h"
+#include "../results/record.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -5,7 +5,7 @@
 #include "cmd.h"
 #include "../measure/clock.h"
 #include "../measure/sample.h"
-#include "../results/results.h"
+#include "../results/record.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -4,7 +4,6 @@
  * a bad input leaves no page behind. */
 #include "cmd.h"
 #include "../report/report.h"
-#include "../results/results.h"
 
 #include <stdlib.h>
 #include <string.h>

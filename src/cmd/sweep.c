@@ -6,7 +6,7 @@
 #include "cmd.h"
 #include "../measure/sweep.h"
 #include "../report/report.h"
-#include "../results/results.h"
+#include "../results/sweep.h"
 
 #include <inttypes.h>
 #include <limits.h>

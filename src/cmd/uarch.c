@@ -2,7 +2,7 @@
  * this host was detected as. */
 #include "cmd.h"
 #include "../report/report.h"
-#include "../results/results.h"
+#include "../results/profile.h"
 
 #include <limits.h>
 #include <stdio.h>

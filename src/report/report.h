@@ -5,7 +5,19 @@
 
 #include "../base/base.h"
 #include "../model/model.h"
-#include "../results/results.h"
+#include "../results/head.h"
+#include "../results/scan.h"
+#include "../results/bench.h"
+#include "../results/diff.h"
+#include "../results/sweep.h"
+#include "../results/place.h"
+#include "../results/prove.h"
+#include "../results/metrics.h"
+#include "../results/kinds.h"
+#include "../results/calibrate.h"
+#include "../results/record.h"
+#include "../results/compare.h"
+#include "../results/sarif.h"
 #include "../stats/stats.h"
 #include <stdio.h>
 

@@ -3,7 +3,9 @@
  * metric's comparison against every NEW file as compare recorded it
  * (results_compare below writes it), checked as it is read; what a
  * hand-edited file lacks beyond that is NAN, NULL or false. */
-#include "results.h"
+#include "json.h"
+#include "metrics.h"
+#include "compare.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -2,7 +2,10 @@
  * a change made worse or better with their causes, the renames, and the
  * summary, streamed (DESIGN: Result files; issue 12: results/ owns every
  * result schema). */
-#include "results.h"
+#include "json.h"
+#include "head.h"
+#include "scan.h"
+#include "diff.h"
 
 #include <string.h>
 

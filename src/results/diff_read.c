@@ -2,7 +2,9 @@
  * two scan_results holding what its changes name (issue 23), so the page
  * renders the rows of report/rows.c as the terminal does. Absent fields
  * are zero, as in scan_read.c. */
-#include "results.h"
+#include "json.h"
+#include "scan.h"
+#include "diff.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * scan_read.c, diff_read.c, measured.c, compared.c and bench.c each wrote
  * for itself (issue 23). Absent or of another type: 0, NAN or NULL, so a
  * hand-edited file reads as "-", never as garbage. */
-#include "results.h"
+#include "json.h"
 
 #include <math.h>
 

@@ -1,5 +1,7 @@
 /* JSON documents and their atomic writing. */
-#include "results.h"
+#include "json.h"
+#include "head.h"
+#include "scan.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -3,7 +3,10 @@
  * the kernel release. Two results from different machines are compared
  * only with a warning, so every field that could explain a difference is
  * here. */
-#include "results.h"
+#include "json.h"
+#include "head.h"
+#include "../kernels/kernels.h"
+#include "../model/host.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -5,7 +5,11 @@
  * file was validated first (results_file_of: names, kernels, offsets,
  * samples); what a hand-edited file lacks here is NAN, NULL or false, and
  * the page prints "-" for it. */
-#include "results.h"
+#include "json.h"
+#include "sweep.h"
+#include "place.h"
+#include "measured.h"
+#include "calibrate.h"
 
 #include <math.h>
 #include <stdlib.h>

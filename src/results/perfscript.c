@@ -17,7 +17,7 @@
  * the bias is then exact, and a stripped PIE none of whose samples names
  * a symbol is placed too (issue 24: 22% of a sort profile was dropped).
  * The kernel's "[kernel.kallsyms]_text" map is where _text ran (KASLR). */
-#include "results.h"
+#include "record.h"
 
 #include <ctype.h>
 #include <errno.h>

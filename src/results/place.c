@@ -2,7 +2,11 @@
  * refused, how the runs went, and one metric per arm with every raw
  * sample, in a sweep's shape (a function, as "kernel", at an offset), so
  * compare and report read it as they read a sweep. */
-#include "results.h"
+#include "json.h"
+#include "head.h"
+#include "scan.h"
+#include "place.h"
+#include "metrics.h"
 
 #include <math.h>
 #include <stdlib.h>

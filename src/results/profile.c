@@ -3,7 +3,11 @@
  * back for `--uarch host|FILE.json` and `straddle uarch`. model/ cannot
  * read JSON; it gets the profile through the profile_loader of model.h.
  * A file that fails any check is one line naming it and the reason. */
-#include "results.h"
+#include "json.h"
+#include "head.h"
+#include "kinds.h"
+#include "calibrate.h"
+#include "profile.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -308,38 +312,10 @@ static int read_profile(json_t *o, struct profile *p, struct err *e)
 	return 0;
 }
 
-/* The head every profile file has: schema 1 of command calibrate. */
-static int check_head(const char *path, const json_t *doc, struct err *e)
-{
-	const json_t *schema = json_object_get(doc, "schema");
-	const char *cmd = json_string_value(json_object_get(doc, "command"));
-
-	if (!json_is_object(doc) || !json_is_integer(schema) || json_integer_value(schema) != 1 ||
-	    !cmd || strcmp(cmd, "calibrate") != 0)
-		return err_set(e, "%s: not a profile file: want \"schema\": 1, \"command\": "
-			       "\"calibrate\"", path);
-	return 0;
-}
-
+/* A calibrate file, its head checked (results_open). */
 static json_t *load_doc(const char *path, struct err *e)
 {
-	json_error_t je;
-	json_t *doc;
-	struct err why;
-	char *buf;
-	size_t len;
-
-	if (read_input(path, INPUT_LIMIT, &buf, &len, &why)) {
-		err_set(e, "%s: %s", path, why.msg);
-		return NULL;
-	}
-	doc = json_loadb(buf, len, 0, &je);
-	free(buf);
-	if (!doc) {
-		err_set(e, "%s: not a profile file: %s (line %d)", path, je.text, je.line);
-		return NULL;
-	}
-	return doc;
+	return results_open(path, 1u << RESULT_CALIBRATE, NULL, e);
 }
 
 /* Loaded profiles stay until exit: scans hold pointers to them. */
@@ -372,8 +348,6 @@ const struct profile *results_profile_of(const char *path, const json_t *doc, st
 		err_set(e, "%s: more than %zu profile files", path, nloaded);
 		return NULL;
 	}
-	if (check_head(path, doc, e))
-		return NULL;
 	p = xcalloc(1, sizeof *p);
 	if (read_profile(json_object_get(doc, "profile"), p, &inner)) {
 		err_set(e, "%s: %s", path, inner.msg);
@@ -486,8 +460,6 @@ int results_calibration_of(const char *path, const json_t *doc, struct host *h,
 	*n = 0;
 	if (machine)
 		*machine = NULL;
-	if (check_head(path, doc, e))
-		return -1;
 	if (read_machine(json_object_get(doc, "machine"), h, &inner))
 		return err_set(e, "%s: %s", path, inner.msg);
 	if (machine)

@@ -3,7 +3,8 @@
  * 12: negative, empty, NaN or infinite samples, a metric twice, metrics
  * that do not fit the command). A directory is one side made of several
  * files: their runs are pooled, in the order of the files' names. */
-#include "results.h"
+#include "metrics.h"
+#include "kinds.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -163,34 +164,9 @@ static void collect_states(struct result_file *r)
 	}
 }
 
-static json_t *load(const char *path, struct err *e)
-{
-	struct err why;
-	json_error_t je;
-	json_t *doc;
-	char *buf;
-	size_t len;
-
-	if (read_input(path, INPUT_LIMIT, &buf, &len, &why))
-		return err_set(e, "%s: %s", path, why.msg), NULL;
-	doc = json_loadb(buf, len, 0, &je);
-	free(buf);
-	if (doc)
-		return doc;
-	/* Python's json writes NaN and Infinity; jansson refuses them */
-	if (strstr(je.text, "'NaN") || strstr(je.text, "'Infinity") || strstr(je.text, "'-Infinity"))
-		err_set(e, "%s: line %d: NaN or Infinity, not a number (a sample must be finite)",
-			path, je.line);
-	else if (strstr(je.text, "overflow"))
-		err_set(e, "%s: line %d: a number too large for a double (infinite)", path, je.line);
-	else
-		err_set(e, "%s: not a result file: %s (line %d)", path, je.text, je.line);
-	return NULL;
-}
-
 static int read_file(const char *path, struct result_file *r, struct err *e)
 {
-	json_t *doc = load(path, e);
+	json_t *doc = results_open(path, RESULT_METRICS, NULL, e);
 	int rc;
 
 	if (!doc) {
@@ -206,30 +182,15 @@ static int read_file(const char *path, struct result_file *r, struct err *e)
 
 int results_file_of(const char *path, json_t *doc, struct result_file *r, struct err *e)
 {
-	json_t *metrics, *schema, *o;
-	char kinds[64];
+	json_t *metrics, *o;
 	size_t i;
-	int kind;
 
 	memset(r, 0, sizeof *r);
 	r->path = xstrdup(path);
 	r->nfiles = 1;
 	r->more = json_array();
 	r->doc = json_incref(doc);
-	schema = json_object_get(r->doc, "schema");
-	if (!json_is_object(r->doc) || !json_is_integer(schema))
-		return err_set(e, "%s: not a result file: no \"schema\"", path);
-	if (json_integer_value(schema) != 1)
-		return err_set(e, "%s: schema %lld; this straddle reads schema 1", path,
-			       (long long)json_integer_value(schema));
 	r->command = json_string_value(json_object_get(r->doc, "command"));
-	kind = result_kind_of(r->command);
-	result_kind_list(true, "or", kinds, sizeof kinds);
-	if (!r->command)
-		return err_set(e, "%s: no \"command\": not a %s result", path, kinds);
-	result_kind_list(true, "and", kinds, sizeof kinds);
-	if (kind < 0 || !result_kind(kind)->metrics)
-		return err_set(e, "%s: a %s result; compare reads %s results", path, r->command, kinds);
 	r->machine = json_object_get(r->doc, "machine");
 	metrics = json_object_get(r->doc, "metrics");
 	if (!json_is_array(metrics) || json_array_size(metrics) == 0)

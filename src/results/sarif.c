@@ -4,7 +4,9 @@
  * hazard rule with its help, one result per row of the table. The log is
  * made in memory and written at the end in one piece. Checked against the
  * schema in make check (tests/cmd/t_sarif.sh, tests/sarif/). */
-#include "results.h"
+#include "json.h"
+#include "scan.h"
+#include "sarif.h"
 
 #include <math.h>
 

@@ -3,7 +3,9 @@
  * of report/rows.c exactly as the terminal does. What the document lacks
  * is zero (a hand-edited file renders "-", never garbage); nothing here
  * frees through scan_result_free, which is for a scan's own memory. */
-#include "results.h"
+#include "json.h"
+#include "scan.h"
+#include "prove.h"
 
 #include <stdlib.h>
 #include <string.h>

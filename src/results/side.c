@@ -4,7 +4,10 @@
  * band bench --invocations records, its machine states, its files' times
  * and how two sides' machines differ. report/compare.c builds the
  * comparison from these; results_compare writes it. */
-#include "results.h"
+#include "json.h"
+#include "metrics.h"
+#include "compare.h"
+#include "kinds.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -95,7 +98,8 @@ json_t *results_drift_record(const struct result_file *aa, const char *side,
 
 bool results_has_metrics(const char *path)
 {
-	json_t *doc = json_load_file(path, 0, NULL);
+	struct err e;
+	json_t *doc = results_open(path, RESULT_ANY, NULL, &e);
 	bool yes = json_array_size(json_object_get(doc, "metrics")) > 0;
 
 	json_decref(doc);
@@ -119,7 +123,8 @@ static void final_path(json_t *doc, const char *final_out)
 json_t *results_drift_stamp(const char *path, const json_t *rec, size_t order, size_t of,
 			    const char *final_out)
 {
-	json_t *doc = json_load_file(path, 0, NULL), *mine;
+	struct err e;
+	json_t *doc = results_open(path, RESULT_ANY, NULL, &e), *mine;
 
 	final_path(doc, final_out);
 	mine = json_deep_copy(rec);

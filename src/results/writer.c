@@ -3,7 +3,9 @@
  * cost a second of the scan's three, formatting them directly a tenth.
  * The loops, functions and hazards of scan and diff are written here, and
  * only here; small documents (heads, result files) stay jansson values. */
-#include "results.h"
+#include "json.h"
+#include "scan.h"
+#include "../model/hot.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -60,7 +62,7 @@ static char *digits(char *end, unsigned long long u)
 /* The comma before a value (none before the first of its object or
  * array) and its key, with room for `value` more bytes: returns where the
  * value goes, to be ended by done(). A key is the program's own short
- * plain-ASCII name (results.h), copied as it is: keys are 19 of the 26 MB
+ * plain-ASCII name (json.h), copied as it is: keys are 19 of the 26 MB
  * of a libLLVM-14 scan, and quote()'s scan of each for escapes was the
  * writer's largest cost (issue 8). */
 static char *begin(struct jw *w, const char *key, size_t value)

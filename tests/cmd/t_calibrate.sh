@@ -139,7 +139,7 @@ cal_err "extra argument" "$STRADDLE" calibrate extra
 CAL_WANT="straddle: --from: $TMP/none.json: cannot open: No such file or directory"
 cal_err "--from missing" "$STRADDLE" calibrate --from "$TMP/none.json" -o "$TMP/x.json"
 printf '{"schema": 1, "command": "sweep"}\n' >"$TMP/sweep.json"
-CAL_WANT="straddle: $TMP/sweep.json: not a profile file: want \"schema\": 1, \"command\": \"calibrate\""
+CAL_WANT="straddle: $TMP/sweep.json: a sweep result, not a profile file (make one with 'straddle calibrate')"
 cal_err "--uarch a sweep file" "$STRADDLE" scan --uarch "$TMP/sweep.json" "$FIXTURES/x86/seed000_after"
 printf 'not json\n' >"$TMP/garbage.json"
 CAL_WANT="straddle: $TMP/garbage.json: not a profile file: '[' or '{' expected near 'not' (line 1)"

@@ -305,7 +305,7 @@ cmp_bad "bench metric without workload" "$TMP/nowl.json" "straddle: $TMP/nowl.js
 printf '{"schema":1,"command":"sweep","metrics":[{"name":"k@0","unit":"ns","direction":"lower","samples":[1]}]}' >"$TMP/sw.json"
 cmp_bad "sweep metric without kernel" "$TMP/sw.json" "straddle: $TMP/sw.json: metric 0 (k@0): a sweep metric without \"kernel\" and \"offset\""
 printf '{"schema":1,"command":"scan","files":[]}' >"$TMP/scan.json"
-cmp_bad "a scan result" "$TMP/scan.json" "straddle: $TMP/scan.json: a scan result; compare reads bench, sweep and place results"
+cmp_bad "a scan result" "$TMP/scan.json" "straddle: $TMP/scan.json: a scan result, not a bench, sweep or place result"
 cmp_bad "bench against sweep" "$CF/fast/1.json" "straddle: $CF/fast/1.json: a sweep result; BASE $CF/base.json is a bench one"
 printf '%s%s,"n":3,"runs":[{"samples":[1,2]}]}]}' "$B1" "$M1" >"$TMP/n.json"
 cmp_bad "n does not match" "$TMP/n.json" "straddle: $TMP/n.json: metric 0 (t): \"n\" is 3, the samples 2"
@@ -316,6 +316,14 @@ cmp_bad "not JSON" "$TMP/notjson.json" \
 	"straddle: $TMP/notjson.json: not a result file: '[' or '{' expected near 'not' (line 1)"
 printf '{"schema":2,"metrics":[]}' >"$TMP/schema2.json"
 cmp_bad "schema 2" "$TMP/schema2.json" "straddle: $TMP/schema2.json: schema 2; this straddle reads schema 1"
+# every reader opens a file alike (results_open): a key twice is refused
+# by compare as by report, and a record read as one
+printf '{"schema":1,"schema":1,"command":"bench","metrics":[]}' >"$TMP/twice.json"
+cmp_bad "a key twice" "$TMP/twice.json" \
+	"straddle: $TMP/twice.json: not a result file: duplicate object key near '\"schema\"' (line 1)"
+run "$STRADDLE" scan --hot "$TMP/twice.json" "$FIXTURES/x86/hotcold"
+expect_eq "scan --hot: a key twice refused, one line" "$RC:$ERR" \
+	"2:straddle: $TMP/twice.json: not a record: duplicate object key near '\"schema\"' (line 1)"
 printf '{"schema":1,"command":"bench"}' >"$TMP/nometrics.json"
 cmp_bad "no metrics" "$TMP/nometrics.json" "straddle: $TMP/nometrics.json: no \"metrics\" in a bench result"
 printf '%s{"unit":"ns","direction":"lower","runs":[{"samples":[1]}]}]}' "$B1" >"$TMP/noname.json"

@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/results.h"
+#include "model/rules.h"
+#include "results/calibrate.h"
 
 static const struct calib_opts opts = { .alpha = 0.05, .material = 0.05, .seed = 1 };
 

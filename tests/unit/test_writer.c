@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/results.h"
+#include "results/json.h"
 
 /* s as the writer quotes it: the one element of an array, brackets cut */
 static char *quoted(const char *s)

@@ -1,0 +1,42 @@
+/* results/place.h: place's result file (place.c), its arms read back
+ * for compare (place.c) and for the page (measured.c). */
+#ifndef STRADDLE_RESULTS_PLACE_H
+#define STRADDLE_RESULTS_PLACE_H
+
+#include <jansson.h>
+
+#include "measured.h"
+#include "metrics.h"
+#include "../measure/experiment.h"
+#include "../relocate/relocate.h"
+
+/* subject: the function moved, or the glob that chose several; refused[]:
+ * how many functions were moved (RELOC_OK) and refused, by reason. */
+json_t *results_place(const struct place_experiment *x, const char *subject,
+		      const size_t refused[RELOC_NREFUSALS], int argc, char **argv);
+
+/* One arm of a place result read back (results_read): "unmoved",
+ * "control", "best" or an offset; its samples in round order (each round
+ * ran every arm once, so arms pair by index). -1 when there is none. */
+struct place_arm_result {
+	uint32_t offset;
+	double predicted;               /* the cost model's slowdown there, 0 none */
+	const double *v;
+	size_t n;
+};
+int results_place_arm(const struct result_file *f, const char *arm, struct place_arm_result *out);
+/* The layout-noise band, %, of a place --offsets random result
+ * ("layout_noise"."band_pct"): 0, or -1 when f is not one. */
+int results_place_layout_band(const struct result_file *f, double *band_pct);
+
+struct place_doc {
+	const char *function, *file, *loop, *measure, *stopped_by, *profile;
+	double current, rounds, elapsed_s, identical, runs, moved;
+	struct measured_point *pt;      /* the arms, in the file's order */
+	size_t n;
+};
+
+void results_place_doc(const json_t *doc, struct place_doc *p);
+void results_place_doc_free(struct place_doc *p);
+
+#endif
