@@ -7,7 +7,7 @@
  * (results_read_record) and as perf script text (--perf-script). A crash,
  * a sanitizer report, a leak or a hang is a finding. */
 #include "base/base.h"
-#include "model/model.h"
+#include "model/hot.h"
 #include "report/report.h"
 #include "results/record.h"
 #include "results/profile.h"

@@ -8,7 +8,8 @@
  * as with one (DESIGN: threads change the speed, never the answer). */
 #include "base/base.h"
 #include "elf/elf.h"
-#include "model/model.h"
+#include "model/profile.h"
+#include "model/scan.h"
 #include "results/json.h"
 #include "results/scan.h"
 

@@ -4,7 +4,9 @@
 #define STRADDLE_CMD_H
 
 #include "../base/base.h"
-#include "../model/model.h"
+#include "../model/profile.h"
+#include "../model/scan.h"
+#include "../model/hot.h"
 
 #include <stddef.h>
 #include <stdio.h>

@@ -10,6 +10,7 @@
 #include "cmd.h"
 #include "../measure/sweep.h"
 #include "../measure/pair.h"
+#include "../model/geometry.h"
 #include "../report/report.h"
 
 #include <math.h>

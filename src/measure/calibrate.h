@@ -65,7 +65,7 @@ struct calib_fit {
 	unsigned loop_buffer;           /* instructions; 0: nothing hides a straddle */
 	bool loop_buffer_claimed;
 	char loop_buffer_why[160];
-	/* the back-end bound (model.h, struct profile): 0 none found */
+	/* the back-end bound (model/profile.h, struct profile): 0 none found */
 	unsigned issue_width, stores_per_cycle;
 	/* the least whole number the evidence allows (issue 22: a bound near
 	 * its threshold is a range, "2 to 4 stores a cycle"); the bound taken

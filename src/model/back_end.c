@@ -12,7 +12,8 @@
  * A loop the model cannot price (it calls, holds a string instruction or
  * one the model lacks) gets the model's dispatch width: a bound, said to
  * be one (llvm-mca-width, "<=" in text, at_most in JSON). */
-#include "model.h"
+#include "profile.h"
+#include "cost.h"
 #include "../sched/sched.h"
 
 #include <pthread.h>

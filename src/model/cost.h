@@ -1,8 +1,6 @@
 /* model/cost.h: what a straddle costs (cost.c), a loop's back end (back_end.c:
  * LLVM's scheduling model in process, sched/), llvm-mca the program as its
- * reference (mca.c), and the pricing of a whole scan (pricing.c).
- * Internal to model/: the layer's interface is model.h, which includes
- * every one of them. */
+ * reference (mca.c), and the pricing of a whole scan (pricing.c). */
 #ifndef STRADDLE_MODEL_COST_H
 #define STRADDLE_MODEL_COST_H
 

@@ -10,7 +10,11 @@
  * had no partner in -15 by name alone). What still has none is new or
  * removed, and its hazards are new or gone like any other. Loops inside a
  * matched function are matched by shape, then by position. */
-#include "model.h"
+#include "rules.h"
+#include "shape.h"
+#include "scan.h"
+#include "diff.h"
+#include "hot.h"
 
 #include <stdlib.h>
 #include <string.h>

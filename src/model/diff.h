@@ -1,6 +1,4 @@
-/* model/diff.h: comparing two scans (diff.c).
- * Internal to model/: the layer's interface is model.h, which includes
- * every one of them. */
+/* model/diff.h: comparing two scans (diff.c). */
 #ifndef STRADDLE_MODEL_DIFF_H
 #define STRADDLE_MODEL_DIFF_H
 

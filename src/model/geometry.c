@@ -1,7 +1,9 @@
 /* What the rules need of a loop: its size and the branches in its span
  * (which close it, with their fused partners), as offsets from its start. Shared by the scan of
  * an image and the prediction for code placed in memory (sweep). */
-#include "model.h"
+#include "profile.h"
+#include "rules.h"
+#include "geometry.h"
 
 #include <stdlib.h>
 #include <string.h>

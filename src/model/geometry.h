@@ -1,7 +1,5 @@
 /* model/geometry.h: a loop's geometry from its CFG, its stores counted, and the hazards
- * of a loop in bytes placed anywhere (geometry.c).
- * Internal to model/: the layer's interface is model.h, which includes
- * every one of them. */
+ * of a loop in bytes placed anywhere (geometry.c). */
 #ifndef STRADDLE_MODEL_GEOMETRY_H
 #define STRADDLE_MODEL_GEOMETRY_H
 

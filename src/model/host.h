@@ -1,7 +1,5 @@
 /* model/host.h: which CPU this is: cpuid or MIDR matched to a profile (host.c), and
- * where calibrate keeps its profile (host_profile_path: profiles.c).
- * Internal to model/: the layer's interface is model.h, which includes
- * every one of them. */
+ * where calibrate keeps its profile (host_profile_path: profiles.c). */
 #ifndef STRADDLE_MODEL_HOST_H
 #define STRADDLE_MODEL_HOST_H
 

@@ -3,7 +3,8 @@
  * engineers found the one loop that mattered with a profiler first (seed
  * 000: __clear_user under pread of /dev/zero); a hazard in code that never
  * runs matters less than a smaller one in the loop that takes 40%. */
-#include "model.h"
+#include "scan.h"
+#include "hot.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,4 @@
-/* model/hot.h: hot code: where the samples of a run fall (hot.c).
- * Internal to model/: the layer's interface is model.h, which includes
- * every one of them. */
+/* model/hot.h: hot code: where the samples of a run fall (hot.c). */
 #ifndef STRADDLE_MODEL_HOT_H
 #define STRADDLE_MODEL_HOT_H
 

@@ -5,7 +5,9 @@
  * process a scan: every loop is a code region of one input (llvm-mca's
  * "# LLVM-MCA-BEGIN name" markers), so its start-up (~20 ms) is paid once,
  * not once a loop. */
-#include "model.h"
+#include "profile.h"
+#include "rules.h"
+#include "cost.h"
 
 #include <errno.h>
 #include <stdio.h>

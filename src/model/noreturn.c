@@ -7,7 +7,8 @@
  * Two sources: names from glibc's and the kernel's noreturn declarations,
  * the C++ ABI and libgcc; and the code itself, for the many internal
  * helpers (__libc_dynarray_at_failure...) no list knows. */
-#include "model.h"
+#include "noreturn.h"
+#include "../decode/decode.h"
 
 #include <elf.h>
 #include <pthread.h>

@@ -6,7 +6,10 @@
  * (the reference, --llvm-mca PROGRAM), a whole-file scan simulates only
  * the loops whose price the simulation could change, as its time is
  * seconds a thousand loops (needs_simulation). */
-#include "model.h"
+#include "profile.h"
+#include "rules.h"
+#include "cost.h"
+#include "scan.h"
 
 #include <stdio.h>
 #include <stdlib.h>

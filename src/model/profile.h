@@ -1,8 +1,6 @@
 /* model/profile.h: profiles: what a CPU's front end cares about, each number with its
  * evidence (profiles.c), and the one selection of them for scan, diff and
- * sweep (profiles.c).
- * Internal to model/: the layer's interface is model.h, which includes
- * every one of them. */
+ * sweep (profiles.c). */
 #ifndef STRADDLE_MODEL_PROFILE_H
 #define STRADDLE_MODEL_PROFILE_H
 

@@ -1,6 +1,7 @@
 /* The profiles: data, with the source of every number. A number nobody has
  * measured says so (DESIGN, hazard model). */
-#include "model.h"
+#include "profile.h"
+#include "host.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -2,7 +2,9 @@
  * Every rule is a predicate on a placement, so the same code answers "is it
  * hazardous here", "at how many of the possible placements" (relocatable
  * objects) and "after which .p2align is it gone". */
-#include "model.h"
+#include "profile.h"
+#include "rules.h"
+#include "geometry.h"
 
 #include <string.h>
 

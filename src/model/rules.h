@@ -1,8 +1,6 @@
 /* model/rules.h: the hazard rules (rules.c): windows touched against the best, a
  * branch across or ending on a window, a small function's entry across a
- * line; a loop's geometry as the rules see it.
- * Internal to model/: the layer's interface is model.h, which includes
- * every one of them. */
+ * line; a loop's geometry as the rules see it. */
 #ifndef STRADDLE_MODEL_RULES_H
 #define STRADDLE_MODEL_RULES_H
 

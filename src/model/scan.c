@@ -3,7 +3,12 @@
  * profile's rules. Workers take functions in chunks; each keeps its own
  * decoder, CFG scratch and output, so the hot path allocates nothing once
  * its buffers have grown to the largest function. */
-#include "model.h"
+#include "profile.h"
+#include "rules.h"
+#include "geometry.h"
+#include "noreturn.h"
+#include "shape.h"
+#include "scan.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -1,7 +1,5 @@
 /* model/scan.h: scanning an image (scan.c: elf -> decode -> cfg -> rules) and pricing
- * its loops (scan_costs: cost.c).
- * Internal to model/: the layer's interface is model.h, which includes
- * every one of them. */
+ * its loops (scan_costs: cost.c). */
 #ifndef STRADDLE_MODEL_SCAN_H
 #define STRADDLE_MODEL_SCAN_H
 

@@ -4,7 +4,12 @@
 #define STRADDLE_REPORT_H
 
 #include "../base/base.h"
-#include "../model/model.h"
+#include "../model/profile.h"
+#include "../model/host.h"
+#include "../model/rules.h"
+#include "../model/scan.h"
+#include "../model/diff.h"
+#include "../model/hot.h"
 #include "../results/head.h"
 #include "../results/scan.h"
 #include "../results/bench.h"

@@ -1,7 +1,7 @@
 /* Profile files: what `straddle calibrate` writes (the profile, the rules
  * with their ratios and CIs, every experiment's raw samples) and reads
  * back for `--uarch host|FILE.json` and `straddle uarch`. model/ cannot
- * read JSON; it gets the profile through the profile_loader of model.h.
+ * read JSON; it gets the profile through the profile_loader of model/profile.h.
  * A file that fails any check is one line naming it and the reason. */
 #include "json.h"
 #include "head.h"

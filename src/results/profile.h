@@ -14,7 +14,7 @@ json_t *results_profile(const struct profile *p);
  * this CPU (cal, read from cal_path; NULL: none) and the host detected. */
 json_t *results_uarch(const struct host *h, const struct profile *cal, const char *cal_path);
 
-/* model.h's profile_loader: the profile of a calibrate file, kept until
+/* model/profile.h's profile_loader: the profile of a calibrate file, kept until
  * exit, or NULL with "PATH: what is wrong" in *e. */
 const struct profile *results_profile_load(const char *path, struct err *e);
 /* The same of a calibrate file results_open opened (the page of straddle

@@ -4,7 +4,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "model/model.h"
+#include "model/profile.h"
+#include "model/host.h"
+#include "model/rules.h"
+#include "model/geometry.h"
+#include "model/shape.h"
 
 static void windows_count(void **state)
 {
