@@ -26,6 +26,7 @@ set -u
 OLD=$(cd "$1" && pwd)/straddle
 NEW=$(cd "$2" && pwd)/straddle
 FIX=$(cd "${3:-build/fixtures}" && pwd)
+T=$(cd "$(dirname "$0")/.." && pwd)/tests/fixtures
 export STRADDLE_LLVM_MCA=in-process COLUMNS=120 LC_ALL=C
 W=${KEEP:-$(mktemp -d)}
 mkdir -p "$W/old" "$W/new" "$W/in" "$W/run"
@@ -46,13 +47,14 @@ strip_times() {
 # A measurement's words: every number N (its sign too), a temporary
 # directory's name X, a verdict that turns on the figures left out (a
 # "slow" mark, a p's "inconclusive", the "-" of the arm others are
-# judged against), blanks one blank, lines in order (rows sort by figures).
+# judged against, a note on what the figures showed), blanks one blank,
+# lines in order (rows sort by figures).
 mask_figures() {
 	strip_times | sed -E -e 's/straddle-([a-z]+)\.[A-Za-z0-9]{6}/straddle-\1.X/g' \
 		-e 's/[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?/N/g' -e 's/[-+]N/N/g' -e 's/N(,N)+/N/g' \
 		-e 's/\(p N: [^)]*\)/(p N)/g' \
 		-e 's/(^|[ \t])(slow|-)([ \t]|$)/\1\3/g' -e 's/(^|[ \t])(slow|-)([ \t]|$)/\1\3/g' \
-		-e 's/[ \t]+/ /g' | sort
+		-e 's/[ \t]+/ /g' -e '/^note: /d' | sort
 }
 
 # run_as WHICH NAME ARGS...: the build WHICH (old or new) runs ARGS in
@@ -81,7 +83,10 @@ compare() {
 	name=$1 filter=$2
 	cases=$((cases + 1))
 	bad=""
-	for part in stdout stderr rc file; do
+	parts="stdout stderr rc file"
+	# a measurement's file holds its samples: its own exact cases read one
+	[ "$filter" = mask_figures ] && parts="stdout stderr rc"
+	for part in $parts; do
 		o=$W/old/$name.$part n=$W/new/$name.$part
 		[ -e "$o" ] || [ -e "$n" ] || continue
 		if [ -d "$o" ]; then
@@ -222,7 +227,7 @@ exact uarch-narrow-zen5 uarch zen5
 ENVS=
 
 # ---- calibrate, from recorded experiments ----
-for c in tests/fixtures/calibrate/*.json; do
+for c in "$T"/calibrate/*.json; do
 	n=$(basename "$c" .json)
 	exact "calibrate-$n" calibrate --from "$c" -o @OUT@
 	made "calibrate-$n.json" calibrate --from "$c" -o @OUT@
@@ -258,9 +263,9 @@ made scan.json scan --json --uarch zen4,skylake "$X/branches"
 made hot.json scan --json --uarch zen1 --perf-script "$W/in/hotcold.txt" "$X/hotcold"
 made diff.json diff --json --uarch zen1 --no-source $D
 made diff-dirs.json diff --json --uarch zen1 "$FIX/x86" "$FIX/arm64"
-made compare.json compare --format json tests/fixtures/compare/base.json tests/fixtures/compare/slow.json
+made compare.json compare --format json "$T/compare/base.json" "$T/compare/slow.json"
 I=$W/in
-CF=tests/fixtures/compare
+CF=$T/compare
 
 exact scan-hot scan --uarch zen1 --hot "$I/record.json" "$X/hotcold"
 exact scan-hot-json scan --json --uarch zen1 --hot "$I/record.json" "$X/hotcold"
@@ -280,7 +285,7 @@ for k in scan hot diff diff-dirs record sweep place place-random prove bench-a c
 	exact "report-$k" report -o @OUT@ "$I/$k.json"
 done
 exact report-calibrate report -o @OUT@ "$I/calibrate-zen5-quick.json"
-exact report-fixtures report -o @OUT@ tests/fixtures/report/sweep.json tests/fixtures/report/prove.json \
+exact report-fixtures report -o @OUT@ "$T/report/sweep.json" "$T/report/prove.json" \
 	"$CF/base.json" "$CF/slow.json" "$CF/slow1.json"
 exact report-all report -o @OUT@ "$I/scan.json" "$I/hot.json" "$I/diff.json" "$I/record.json" \
 	"$I/sweep.json" "$I/place.json" "$I/prove.json" "$I/bench-a.json" "$I/bench-b.json" \

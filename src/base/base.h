@@ -1,5 +1,6 @@
 /* base: the lowest layer. Error messages, checked allocation, growable
- * arrays. Every other layer may include this; it includes nothing of ours. */
+ * arrays, files read and written whole, child processes. Every other
+ * layer may include this; it includes nothing of ours. */
 #ifndef STRADDLE_BASE_H
 #define STRADDLE_BASE_H
 
@@ -154,6 +155,45 @@ const char *test_hook(const char *name);
 #else
 #define test_hook(name) ((void)(name), (const char *)NULL)
 #endif
+
+/* ---- child processes (spawn.c) ---- */
+
+/* A program straddle runs: argv (argv[0] found in PATH unless it holds a
+ * '/'), the NAME=VALUE strings of env (NULL-ended, or NULL) added to its
+ * environment; standard input from `in` (from offset in_start when that
+ * is not negative; -1: /dev/null), output and error to `out` and `err`
+ * (-1: straddle's own). It dies with straddle (PR_SET_PDEATHSIG): no
+ * child outlives a straddle killed by a signal it cannot catch. With
+ * `group` it leads a process group of its own, so that a signal reaches
+ * what it started too; with `forward` it is the child spawn_signal
+ * reaches until it is waited for (one at a time: not for threads). */
+struct spawn {
+	char *const *argv;
+	char *const *env;
+	int in, out, err;
+	off_t in_start;
+	bool group, forward;
+	pid_t pid;                      /* spawn_start's */
+};
+
+/* Fork and exec: 0 with s->pid, or -1 with "ARGV0: why" in e when it
+ * could not be forked or its exec failed (an exec that fails comes back
+ * here, not as the child's exit status). */
+int spawn_start(struct spawn *s, struct err *e);
+/* Its end: its wait status in *status and, unless ru is NULL, what it
+ * used; through signals. 0, or -1 with e. */
+struct rusage;
+int spawn_wait(struct spawn *s, int *status, struct rusage *ru, struct err *e);
+/* Both: its wait status, or -1 with e. */
+int spawn_run(struct spawn *s, struct err *e);
+/* The forwarded child, and its group when it leads one, gets sig; none
+ * when it is not running. Async-signal-safe: for a signal handler. */
+void spawn_signal(int sig);
+/* The executable execvp runs for `name`: in buf, or name itself when it
+ * holds a '/'; NULL when PATH has none. */
+const char *spawn_find(const char *name, char *buf, size_t n);
+/* A wait status in words: "exit 3", "killed by SEGV". */
+void spawn_status_text(int status, char *buf, size_t n);
 
 /* Shell-style glob match, used by --func. */
 bool glob_match(const char *pattern, const char *name);
