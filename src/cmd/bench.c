@@ -10,9 +10,9 @@
 #include "../stats/stats.h"
 #include "../workloads/workloads.h"
 #include "../measure/state.h"
-#include "../measure/command.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -400,79 +400,61 @@ struct invocations {
 	bool gate_failed;               /* an invocation exited 1 (fault-write failed) */
 };
 
-static void add_arg(char ***argv, size_t *n, char *s)
-{
-	*argv = xrealloc(*argv, (*n + 2) * sizeof **argv);
-	(*argv)[(*n)++] = s;
-	(*argv)[*n] = NULL;
-}
-
 static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
 
 static char *fmt(const char *f, ...)
 {
-	struct strbuf b = { 0 };
-	char *s;
 	va_list ap;
-	FILE *out = sb_stream(&b);
+	char *s;
 
 	va_start(ap, f);
-	vfprintf(out, f, ap);
+	if (vasprintf(&s, f, ap) < 0)
+		out_of_memory(strlen(f));
 	va_end(ap);
-	fclose(out);
-	s = xstrdup(sb_str(&b));
-	sb_free(&b);
 	return s;
 }
 
 /* One invocation's command line, made from the options as parsed (not
  * the words given: getopt takes abbreviations), side B's words last so
  * that they win. */
-static char **invocation_argv(const struct bench_cmd *c, const char *exe, bool side_b,
-			      const char *out)
+static int invocation_argv(const struct bench_cmd *c, bool side_b, const char *out,
+			   struct self_cmd *a)
 {
-	char **argv = NULL;
-	size_t n = 0;
-
-	add_arg(&argv, &n, xstrdup(exe));
-	add_arg(&argv, &n, xstrdup("bench"));
+	if (self_begin(a, "bench"))
+		return -1;
 	for (size_t i = 0; i < c->nsel; i++)
-		add_arg(&argv, &n, xstrdup(c->sel[i]->name));
-	add_arg(&argv, &n, fmt("--runs=%u", c->runs));
-	add_arg(&argv, &n, fmt("--align=%u", c->o.align));
-	add_arg(&argv, &n, fmt("--warmup=%u", c->o.warmup));
-	add_arg(&argv, &n, fmt("--dir=%s", c->o.dir));
-	add_arg(&argv, &n, fmt("--mode=%s", c->o.modes == WIS_PROCESSES ? "processes" :
-			       c->o.modes == WIS_THREADS ? "threads" : "both"));
+		self_arg(a, "%s", c->sel[i]->name);
+	self_arg(a, "--runs=%u", c->runs);
+	self_arg(a, "--align=%u", c->o.align);
+	self_arg(a, "--warmup=%u", c->o.warmup);
+	self_arg(a, "--dir=%s", c->o.dir);
+	self_arg(a, "--mode=%s", c->o.modes == WIS_PROCESSES ? "processes" :
+		 c->o.modes == WIS_THREADS ? "threads" : "both");
 	if (c->o.duration_s > 0) {
-		char *d = fmt("--duration=%g", c->o.duration_s);
+		char *d = fmt("%g", c->o.duration_s);
 
-		if (strtod(d + strlen("--duration="), NULL) != c->o.duration_s) {
-			free(d);        /* %g lost digits: every one */
-			d = fmt("--duration=%.17g", c->o.duration_s);
-		}
-		add_arg(&argv, &n, d);
+		/* %g lost digits: every one */
+		self_arg(a, strtod(d, NULL) != c->o.duration_s ? "--duration=%.17g" :
+			 "--duration=%g", c->o.duration_s);
+		free(d);
 	}
 	if (c->o.ntasks) {
 		struct strbuf t = { 0 };
 
 		for (size_t i = 0; i < c->o.ntasks; i++)
 			sb_addf(&t, "%s%u", i ? "," : "", c->o.tasks[i]);
-		add_arg(&argv, &n, fmt("--tasks=%s", sb_str(&t)));
+		self_arg(a, "--tasks=%s", sb_str(&t));
 		sb_free(&t);
 	}
-	for (size_t i = 0; side_b && i < versus_count(c); i++)
-		add_arg(&argv, &n, versus_word(c, i));
-	add_arg(&argv, &n, xstrdup("-o"));
-	add_arg(&argv, &n, xstrdup(out));
-	return argv;
-}
+	for (size_t i = 0; side_b && i < versus_count(c); i++) {
+		char *w = versus_word(c, i);
 
-static void free_argv(char **argv)
-{
-	for (size_t i = 0; argv && argv[i]; i++)
-		free(argv[i]);
-	free(argv);
+		self_arg(a, "%s", w);
+		free(w);
+	}
+	self_arg(a, "-o");
+	self_arg(a, "%s", out);
+	return 0;
 }
 
 /* Nothing of a run that did not finish stays behind. */
@@ -500,40 +482,44 @@ static void free_invocations(struct invocations *iv)
 static void on_signal_invocations(int sig)
 {
 	stop_signal = sig;
-	command_kill_current();
+	spawn_signal(SIGKILL);
 }
 
-/* One child: 0, or -1 with one line said (the child's own first line). */
-static int run_invocation(const struct bench_cmd *c, const char *exe, struct invocations *iv,
-			  unsigned i, bool side_b)
+/* One child, its output gone, its error's first line kept: 0, or -1 with
+ * one line said (the child's own first line). */
+static int run_invocation(const struct bench_cmd *c, struct invocations *iv, unsigned i,
+			  bool side_b)
 {
-	char *path = fmt("%s/%c/%02u.json", iv->tmp, side_b ? 'b' : 'a', i + 1);
-	char **argv = invocation_argv(c, exe, side_b, path);
-	struct command_spec spec = { .argv = argv, .out_max = 0 };
-	struct command_run r = { 0 };
+	char *path = fmt("%s/%c/%02u.json", iv->tmp, side_b ? 'b' : 'a', i + 1), line[512];
+	int null = open("/dev/null", O_WRONLY | O_CLOEXEC), status = -1, rc = 0;
+	struct self_cmd a;
 	struct err e = { "" };
-	int rc = 0;
 
 	iv->paths = xrealloc(iv->paths, (iv->npaths + 1) * sizeof *iv->paths);
 	iv->paths[iv->npaths++] = path;
+	if (invocation_argv(c, side_b, path, &a)) {
+		close(null);
+		return -1;
+	}
 	if (progress_tty)
 		fprintf(stderr, "\r\033[Kstraddle bench: %4.0f s  invocation %u of %u (%c)",
 			since_start(), i + 1, c->invocations, side_b ? 'b' : 'a');
-	if (command_run(&spec, &r, &e)) {
-		complain("bench", "%s", e.msg);
+	if (null < 0 || (status = self_run(&a, null, line, sizeof line, &e)) < 0) {
+		complain("bench", "%s", null < 0 ? "cannot open /dev/null" : e.msg);
 		rc = -1;
-	} else if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == EXIT_GATE) {
+	} else if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_GATE) {
 		iv->gate_failed = true;
-	} else if (!stop_signal && !(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)) {
+	} else if (!stop_signal && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
 		char st[64];
 
-		command_status_text(r.status, st, sizeof st);
-		complain("bench", "invocation %u (%c) ended with %s: %.*s", i + 1,
-			 side_b ? 'b' : 'a', st, (int)strcspn(r.err_head, "\n"), r.err_head);
+		spawn_status_text(status, st, sizeof st);
+		complain("bench", "invocation %u (%c) ended with %s: %s", i + 1, side_b ? 'b' : 'a',
+			 st, line);
 		rc = -1;
 	}
-	free(r.out);
-	free_argv(argv);
+	if (null >= 0)
+		close(null);
+	self_free(&a);
 	return rc;
 }
 
@@ -606,17 +592,9 @@ static int run_invocations(struct bench_cmd *c)
 {
 	struct invocations iv = { fmt("%s.partial-%d", c->out_json, (int)getpid()), NULL, 0,
 				  false };
-	char exe[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	bool gate_failed;
 	int rc = 0;
 
-	if (len <= 0) {
-		complain("/proc/self/exe", "cannot read it: %s", strerror(errno));
-		free_invocations(&iv);
-		return EXIT_USAGE;
-	}
-	exe[len] = 0;
 	if (mkdir(iv.tmp, 0755) != 0) {
 		complain(iv.tmp, "cannot make it: %s", strerror(errno));
 		free_invocations(&iv);
@@ -630,9 +608,9 @@ static int run_invocations(struct bench_cmd *c)
 	}
 	handle_terminating(on_signal_invocations);
 	for (unsigned i = 0; i < c->invocations && rc == 0 && !stop_signal; i++) {
-		rc = run_invocation(c, exe, &iv, i, false);
+		rc = run_invocation(c, &iv, i, false);
 		if (c->versus && rc == 0 && !stop_signal)
-			rc = run_invocation(c, exe, &iv, i, true);
+			rc = run_invocation(c, &iv, i, true);
 	}
 	progress_done();
 	if (rc == 0 && !stop_signal)

@@ -134,6 +134,23 @@ void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 struct json_t;                  /* jansson's json_t */
 int write_result(struct json_t *doc, const char *path);
 
+/* straddle running its own commands (self.c): v[0] this binary
+ * (/proc/self/exe), v[1] the command, then words added one by one,
+ * NULL-ended. */
+struct self_cmd {
+	char **v;
+	size_t n, cap;
+};
+/* -1 after one line when this binary cannot be found. */
+int self_begin(struct self_cmd *c, const char *command);
+void self_arg(struct self_cmd *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void self_free(struct self_cmd *c);
+/* Run it, standard input /dev/null, standard output to `out` (-1: ours),
+ * the child spawn_signal forwards to; its standard error ours, or with
+ * err_line kept and its first line returned there. Its wait status, or
+ * -1 with e when it could not be run. */
+int self_run(const struct self_cmd *c, int out, char *err_line, size_t n, struct err *e);
+
 /* --file VMLINUX --func NAME [--call SPEC] [--loop ADDR] [--alternative
  * FEATURE]... (routine.c): a kernel image's routine, for sweep and
  * kernels. ROUTINE_OPTIONS(F, set_alternative) lays the options down in a
