@@ -195,13 +195,16 @@ static void sweep_by_line(FILE *out, const struct sweep_doc *sw, const char *ker
 
 static void sweep_table(FILE *out, const struct sweep_doc *sw, const char *kernel)
 {
-	static const char *const head[] = { ">offset", ">loop@64", ">samples", ">STAT",
-		">95% CI", ">MEDIAN", ">GB/s", ">ratio", ">p", "slow", "predicted" };
+	static const enum sweep_column with[] = { SWEEP_OFFSET, SWEEP_LOOP, SWEEP_SAMPLES,
+		SWEEP_STAT, SWEEP_CI, SWEEP_MEDIAN, SWEEP_GBPS, SWEEP_RATIO, SWEEP_P, SWEEP_SLOW,
+		SWEEP_PREDICTED };
+	/* an older file's, judged by the median: no column of it twice */
+	static const enum sweep_column without[] = { SWEEP_OFFSET, SWEEP_LOOP, SWEEP_SAMPLES,
+		SWEEP_STAT, SWEEP_CI, SWEEP_GBPS, SWEEP_RATIO, SWEEP_P, SWEEP_SLOW, SWEEP_PREDICTED };
 	bool floor = sw->n && sw->pt[0].by_floor;
-	const char *cols[11];
-	size_t ncols = judged_columns(head, 11, floor, cols);
+	const enum sweep_column *cols = floor ? with : without;
+	size_t ncols = floor ? 11 : 10, total = 0;
 	struct table t;
-	size_t total = 0;
 
 	for (size_t i = 0; i < sw->n; i++)
 		total += same_kernel(&sw->pt[i], kernel);
@@ -209,25 +212,14 @@ static void sweep_table(FILE *out, const struct sweep_doc *sw, const char *kerne
 		sweep_by_line(out, sw, kernel);
 		return;
 	}
-	table_init(&t, ncols, cols);
-	t.wrap[ncols - 1] = true;
+	sweep_table_init(&t, cols, ncols, floor);
 	for (size_t i = 0; i < sw->n; i++) {
-		const struct measured_point *m = &sw->pt[i];
-		char off[16], loop[16], gbs[32], pred[400];
-		struct point_text pt;
+		struct sweep_cells c;
 
-		if (!same_kernel(m, kernel))
+		if (!same_kernel(&sw->pt[i], kernel))
 			continue;
-		cell_text(off, sizeof off, "%.0f", m->offset);
-		cell_text(loop, sizeof loop, "%.0f", m->loop_offset);
-		cell_text(gbs, sizeof gbs, "%.2f", m->gbps);
-		point_text(m, false, &pt);
-		predicted_text(m, pred, sizeof pred);
-		const char *with[] = { off, loop, pt.n, pt.stat, pt.ci, pt.median, gbs, pt.ratio,
-				       pt.p, m->slow ? "slow" : "", pred };
-		const char *without[] = { off, loop, pt.n, pt.stat, pt.ci, gbs, pt.ratio, pt.p,
-					  with[9], pred };
-		table_row_v(&t, floor ? with : without);
+		sweep_row(&sw->pt[i], NULL, true, ", ", &c);
+		sweep_table_row(&t, cols, ncols, &c);
 	}
 	table_html(&t, out, "data");
 	table_free(&t);

@@ -364,6 +364,57 @@ void report_compare_markdown(FILE *out, const struct compare *c, bool verbose);
 /* Warnings to `warn` (standard error), the CSV alone on out. */
 void report_compare_csv(FILE *out, FILE *warn, const struct compare *c, bool verbose);
 
+/* ---- sweep (sweep.c) ---- */
+
+/* A placement's cells, one column list for sweep's text and the page: each
+ * shows the columns it names, in the list's order. STAT is the floor, or
+ * an older file's median; MODEL the cost model's ratio there; A/A the
+ * floor of a second copy of the placement over the first's. */
+enum sweep_column {
+	SWEEP_OFFSET, SWEEP_LOOP, SWEEP_SAMPLES, SWEEP_STAT, SWEEP_CI, SWEEP_MEDIAN, SWEEP_GBPS,
+	SWEEP_RATIO, SWEEP_P, SWEEP_SLOW, SWEEP_MODEL, SWEEP_PREDICTED, SWEEP_AA, SWEEP_COLUMNS
+};
+extern const char *const sweep_columns[SWEEP_COLUMNS];
+
+struct sweep_cells {
+	char text[SWEEP_COLUMNS][48], predicted[400];
+	const char *cell[SWEEP_COLUMNS];
+};
+
+/* A placement of the sweep measured as its document reads back. */
+void sweep_point(const struct sweep *s, const struct variant *v, struct measured_point *m);
+/* m's cells: control, its A/A copy or NULL; a kernel that is not placed
+ * has no offsets and "n/a" predicted; sep between predicted hazards. */
+void sweep_row(const struct measured_point *m, const struct measured_point *control,
+	       bool placeable, const char *sep, struct sweep_cells *c);
+/* A table of the columns cols[0..n), and a row of it. */
+void sweep_table_init(struct table *t, const enum sweep_column *cols, size_t n, bool by_floor);
+void sweep_table_row(struct table *t, const enum sweep_column *cols, size_t n,
+		     const struct sweep_cells *c);
+
+/* What sweep's text, CSV and plot show: the sweep measured; its kernels,
+ * the first nprimary as asked, control[i] the A/A copy of kernels[i] or
+ * NULL (control NULL: no --aa); the profiles, the first the predicted
+ * column's; the workload when an operation is several calls; the
+ * offsets swept, first to last. */
+struct sweep_view {
+	const struct sweep *s;
+	const struct kernel *const *kernels;
+	size_t nkernels, nprimary;
+	const struct kernel *const *control;
+	const struct profile *const *profiles;
+	size_t nprofiles;
+	const char *workload;
+	uint32_t first, last;
+};
+
+/* The clock and the stop, each kernel's table, slow offsets, sensitivity,
+ * agreement and fix, the A/A spread, the kernels at their best. */
+void report_sweep_text(FILE *out, const struct sweep_view *w);
+void report_sweep_csv(FILE *out, const struct sweep *s);
+/* Time against offset, whole or not at all at path; 0, or -1 with e. */
+int report_sweep_plot(const char *path, const struct sweep_view *w, struct err *e);
+
 /* ---- bench's table (bench.c) ---- */
 
 void report_bench(FILE *out, const struct bench_record *b);

@@ -22,6 +22,7 @@ struct measured_point {
 	bool by_floor;                  /* judged by its floor, else (an older file) its median */
 	double y, lo, hi;               /* that statistic and its 95% CI */
 	double median, ci_lo, ci_hi, gbps, ratio, p;
+	double model;                   /* the cost model's ratio there (sweep), 0 none */
 	bool slow;
 	struct measured_hazard predicted[8];
 	size_t npredicted, npredicted_all;      /* kept, and in the file */
