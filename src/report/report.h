@@ -46,6 +46,14 @@ void table_row(struct table *t, ...);
 void table_row_v(struct table *t, const char *const *cells);
 void table_print(const struct table *t, FILE *out);
 void table_free(struct table *t);
+/* The width of its rows as table_print prints them. */
+size_t table_width(const struct table *t);
+/* The width lines to fd must fit (one profile's evidence is a line of
+ * 1,277 characters): the terminal's, else $COLUMNS, else 80. */
+size_t text_width(int fd);
+/* text from column `indent` on, in words, no line past width; a word
+ * longer than a line has one of its own. */
+void print_wrapped(FILE *out, const char *text, size_t indent, size_t width);
 
 /* An SVG line plot (svg.c): points with optional whiskers, marked points
  * (filled and ringed), dashed vertical guides (window boundaries), shaded
@@ -414,6 +422,17 @@ void report_sweep_text(FILE *out, const struct sweep_view *w);
 void report_sweep_csv(FILE *out, const struct sweep *s);
 /* Time against offset, whole or not at all at path; 0, or -1 with e. */
 int report_sweep_plot(const char *path, const struct sweep_view *w, struct err *e);
+
+/* ---- uarch's text (uarch.c) ---- */
+
+/* A table of the profiles per architecture fitted to width (what each
+ * covers cut, or left out), cal (this CPU's calibrated profile, from
+ * path) last; the host line. */
+void report_uarch(FILE *out, const struct host *h, const struct profile *cal, const char *path,
+		  size_t width);
+/* One profile, every number and where it comes from; why: how "host" was
+ * resolved, or "". */
+void report_profile(FILE *out, const struct profile *p, const char *why, size_t width);
 
 /* ---- bench's table (bench.c) ---- */
 
