@@ -230,6 +230,7 @@ ENVS=
 for c in "$T"/calibrate/*.json; do
 	n=$(basename "$c" .json)
 	exact "calibrate-$n" calibrate --from "$c" -o @OUT@
+	exact "calibrate-$n-plots" calibrate --from "$c" -o "$W/in/plots-$n.json" --plot @OUT@
 	made "calibrate-$n.json" calibrate --from "$c" -o @OUT@
 done
 

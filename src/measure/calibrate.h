@@ -5,6 +5,7 @@
 
 #include "state.h"
 #include "../kernels/kernels.h"
+#include "../model/host.h"
 #include "../model/profile.h"
 
 #define CALIB_SPAN 64                   /* positions: every offset of a line */
@@ -121,6 +122,13 @@ struct calib_profile_text {
 
 void calib_profile(const struct calib_fit *f, const struct profile *base, const char *cpu,
 		   struct calib_profile_text *st, struct profile *out);
+/* All of it for the machine h the experiments x[0..n) ran on: each
+ * point marked, the rules fitted into *f, the profile made on h's
+ * built-in (a generic one when it has none of o's architecture, whose
+ * architecture o takes). */
+void calib_conclude(struct calib_experiment *x, size_t n, struct calib_opts *o,
+		    const struct host *h, struct calib_fit *f, struct calib_profile_text *st,
+		    struct profile *out);
 
 /* A sample lasts ~150 us: a clock that steps by more than this cannot
  * time one to 0.1%. */

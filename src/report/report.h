@@ -434,6 +434,25 @@ void report_uarch(FILE *out, const struct host *h, const struct profile *cal, co
  * resolved, or "". */
 void report_profile(FILE *out, const struct profile *p, const char *why, size_t width);
 
+/* ---- calibrate's text and plots (calibrate.c) ---- */
+
+struct calib_report {
+	const struct profile *profile;  /* made of the fit */
+	const struct calib_fit *fit;
+	const struct calib_experiment *x;
+	size_t nx;
+	bool from;                      /* recorded experiments, fitted again */
+};
+
+/* The CPU, the experiments' time, each rule's verdict, the back end,
+ * the loop buffer, a line more, the profile. */
+void report_calibrate_text(FILE *out, const struct calib_report *c);
+/* x's floors against the offset in its line, where profile predicts a
+ * hazard shaded: DIR/NAME.svg, whole or not at all; 0, or -1 with e
+ * naming the file. */
+int report_calibrate_plot(const char *dir, const struct profile *profile,
+			  const struct calib_experiment *x, struct err *e);
+
 /* ---- bench's table (bench.c) ---- */
 
 void report_bench(FILE *out, const struct bench_record *b);

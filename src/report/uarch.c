@@ -113,14 +113,14 @@ void report_profile(FILE *out, const struct profile *p, const char *why, size_t 
 	if (*why)
 		fprintf(out, "host            %s\n", why);
 	fprintf(out, "fetch           %s B\nuop-window      %s B\nline            %s B\n"
-	       "straddles       %s\n", num(p->fetch, a, sizeof a), num(p->uop_window, b, sizeof b),
-	       num(p->line, c, sizeof c), nw ? sb_str(&w) : "none");
+		"straddles       %s\n", num(p->fetch, a, sizeof a), num(p->uop_window, b, sizeof b),
+		num(p->line, c, sizeof c), nw ? sb_str(&w) : "none");
 	fprintf(out, "branch rule     ");
 	print_wrapped(out, p->branch_rule == BRANCH_RULE_NONE ? "-" : branch_rule_name(p->branch_rule),
 		      16, width);
 	fprintf(out, "loop-buffer     %s instructions\nback end        %s instructions, %s stores a "
-	       "cycle\n", num(p->loop_buffer, d, sizeof d), num(p->issue_width, e, sizeof e),
-	       num(p->stores_per_cycle, f, sizeof f));
+		"cycle\n", num(p->loop_buffer, d, sizeof d), num(p->issue_width, e, sizeof e),
+		num(p->stores_per_cycle, f, sizeof f));
 	if (p->window_cycles > 0)
 		fprintf(out, "a window more   %.2f cycles an iteration (measured)\n", p->window_cycles);
 	else
@@ -135,12 +135,12 @@ void report_profile(FILE *out, const struct profile *p, const char *why, size_t 
 		fprintf(out, "store to load   the model's load latency (not measured)\n");
 	if (profile_models(p))
 		fprintf(out, "LLVM model      %s%s%s%s%s\n", profile_models(p)[0],
-		       profile_models(p)[1] ? ", else " : "", profile_models(p)[1] ? profile_models(p)[1] : "",
-		       profile_models(p)[1] && profile_models(p)[2] ? ", else " : "",
-		       profile_models(p)[1] && profile_models(p)[2] ? profile_models(p)[2] : "");
+			profile_models(p)[1] ? ", else " : "", profile_models(p)[1] ? profile_models(p)[1] : "",
+			profile_models(p)[1] && profile_models(p)[2] ? ", else " : "",
+			profile_models(p)[1] && profile_models(p)[2] ? profile_models(p)[2] : "");
 	if (p->branch_rule != BRANCH_RULE_NONE && p->branch_cycles > 0)
 		fprintf(out, "branch bubble   %.2f cycles an iteration across, %.2f split (measured)\n",
-		       p->branch_cycles, p->split_cycles > 0 ? p->split_cycles : 1);
+			p->branch_cycles, p->split_cycles > 0 ? p->split_cycles : 1);
 	else if (p->branch_rule != BRANCH_RULE_NONE)
 		fprintf(out, "branch bubble   1 cycle an iteration (not measured)\n");
 	fprintf(out, "covers          ");
