@@ -184,14 +184,6 @@ struct routine_args {
 		  "(ERMS, FSRM, REP_GOOD, !FEATURE for ALT_NOT ones,\n" \
 		  "WORD*32+BIT); default the file's bytes" }
 
-/* The seeds' workloads as the calls one operation of theirs makes
- * (pread_z1k, pread_z10k, pread_z100k, read1, poll2); NULL: no such. */
-struct workload_shape {
-	const char *name;
-	uint32_t calls[25];
-	size_t ncalls;
-};
-const struct workload_shape *workload_shape_named(const char *name);
 
 /* diff --measure (diff_measure.c): the routines with a built-in call whose
  * loops the change moved or resized, each build's own bytes run at each

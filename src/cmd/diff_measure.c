@@ -11,6 +11,7 @@
 #include "../measure/sweep.h"
 #include "../measure/pair.h"
 #include "../model/geometry.h"
+#include "../workloads/workloads.h"
 #include "../report/report.h"
 
 #include <math.h>

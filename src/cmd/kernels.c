@@ -69,51 +69,6 @@ const struct command kernels_command = {
 		 "check could not run.\n",
 };
 
-/* "ERMS FSRS (missing)", or "-". */
-static void format_features(unsigned want, unsigned have, char *buf, size_t n)
-{
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (unsigned i = 0; i < KFEAT_COUNT; i++) {
-		unsigned bit = 1u << i;
-
-		if (want & bit)
-			len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s%s",
-						len ? " " : "", kernel_feature_name(bit),
-						have & bit ? "" : " (missing)");
-	}
-	if (!len)
-		snprintf(buf, n, "-");
-}
-
-static void print_text(unsigned have)
-{
-	static const char *const cols[] = { "kernel", "seed", "kind", "arch", "runs", ">bytes",
-		"hot loop", "wants", "what" };
-	struct table t;
-	char feat[128];
-
-	table_init(&t, 9, cols);
-	for (size_t i = 0; i < kernel_count(); i++) {
-		const struct kernel *k = kernel_at(i);
-		char bytes[16] = "-", loop[32] = "-";
-
-		if (k->placeable) {
-			snprintf(bytes, sizeof bytes, "%zu", k->size);
-			snprintf(loop, sizeof loop, "+%u..+%u", k->loop_start, k->loop_end);
-		}
-		format_features(k->features, have, feat, sizeof feat);
-		table_row(&t, k->name, k->seed, kernel_kind_name(k->kind), arch_name(k->arch),
-			  k->placeable ? "placed" : "in place", bytes, loop, feat, k->summary);
-	}
-	table_print(&t, stdout);
-	table_free(&t);
-	format_features(KFEAT_ERMS | KFEAT_FSRM | KFEAT_FZRM | KFEAT_FSRS, have, feat,
-			sizeof feat);
-	printf("\nthis CPU: %s\n", feat);
-}
-
 static int print_json(unsigned have, const struct kernels_check_result *check)
 {
 	return write_result(results_kernels(have, check), "-") ? EXIT_USAGE : EXIT_OK;
@@ -182,6 +137,6 @@ static int cmd_kernels(int argc, char **argv)
 		return jrc ? jrc : rc;
 	}
 	if (!c.check)
-		print_text(kernels_host_features());
+		report_kernels(stdout, kernels_host_features());
 	return rc;
 }

@@ -7,6 +7,7 @@
 #include "../measure/sweep.h"
 #include "../report/report.h"
 #include "../results/sweep.h"
+#include "../workloads/workloads.h"
 
 #include <inttypes.h>
 #include <limits.h>

@@ -23,6 +23,7 @@
 #include "../results/record.h"
 #include "../results/compare.h"
 #include "../results/sarif.h"
+#include "../kernels/kernels.h"
 #include "../stats/stats.h"
 #include <stdio.h>
 
@@ -452,6 +453,12 @@ void report_calibrate_text(FILE *out, const struct calib_report *c);
  * naming the file. */
 int report_calibrate_plot(const char *dir, const struct profile *profile,
 			  const struct calib_experiment *x, struct err *e);
+
+/* ---- kernels' text (kernels.c) ---- */
+
+/* Every built-in kernel, its seed, kind, placement, hot loop and the
+ * features it wants, marked "(missing)" where have (KFEAT_*) lacks them. */
+void report_kernels(FILE *out, unsigned have);
 
 /* ---- bench's table (bench.c) ---- */
 

@@ -227,4 +227,13 @@ int fault_probe_run(const char *dir, struct fault_probe probes[2], struct err *e
 extern const struct workload wl_pread_zero, wl_read_zero, wl_read1, wl_poll2, wl_gettime,
 	wl_fault_write;
 
+/* The seeds' workloads as the calls one operation of theirs makes
+ * (pread_z1k, pread_z10k, pread_z100k, read1, poll2); NULL: no such. */
+struct workload_shape {
+	const char *name;
+	uint32_t calls[25];
+	size_t ncalls;
+};
+const struct workload_shape *workload_shape_named(const char *name);
+
 #endif
