@@ -25,14 +25,12 @@ enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN, FORMAT_SARIF };
 struct diff_cmd {
 	struct scan_opts opts;
 	struct diff_opts dopts;
-	const struct profile *profiles[32];
-	char host_why[HOST_WHY_MAX];
+	struct profiles_arg uarch;
 	enum format format;
 	bool all, source_lines;
 	unsigned long limit;            /* rows per section, 0: all */
 	unsigned fail_rules;
 	unsigned fail_causes;           /* 1 << enum diff_cause */
-	const char *uarch;
 	const char *source_root;        /* --source-root: SARIF's SRCROOT */
 	struct side old, new;
 	struct layout_diff d;
@@ -92,17 +90,6 @@ static int gate_cause(const char *name)
 	return c == CAUSE_REMOVED ? -1 : c;
 }
 
-static int set_shard(void *cmd, const char *opt, const char *value)
-{
-	struct diff_cmd *c = cmd;
-	struct err e;
-
-	if (shard_parse(value, &c->shard, &e) == 0)
-		return 0;
-	complain(opt, "%s", e.msg);
-	return -1;
-}
-
 static int set_causes(void *cmd, const char *opt, const char *value)
 {
 	struct diff_cmd *c = cmd;
@@ -113,8 +100,7 @@ static int set_causes(void *cmd, const char *opt, const char *value)
 #define F(field) offsetof(struct diff_cmd, field)
 
 static const struct cmd_option diff_options[] = {
-	{ .name = "uarch", .value = "NAME[,NAME]|host|all", .kind = OPT_STRING, .field = F(uarch),
-	  .help = "profiles to apply (default host)" },
+	OPT_UARCH_MANY(F, uarch, 32, "the profiles to apply"),
 	{ .name = "fail-on", .value = "RULE,...", .kind = OPT_RULES, .field = F(fail_rules),
 	  .help = "the rules whose new hazards fail the gate (default any):\n"
 		  "loop-straddles-window, branch-crosses-window,\n"
@@ -125,8 +111,7 @@ static const struct cmd_option diff_options[] = {
 	{ .name = "section", .value = "hot|all", .kind = OPT_CALL, .call = set_section,
 	  .help = "hot: leave cold code out (init, exit, unlikely,\n"
 		  ".cold); default all" },
-	{ .name = "func", .value = "GLOB", .kind = OPT_STRING, .field = F(opts.func_glob),
-	  .help = "only functions whose name matches GLOB" },
+	OPT_FUNC(F, opts.func_glob),
 	{ .name = "all", .kind = OPT_SET, .field = F(all),
 	  .help = "also list functions found on one side only" },
 	{ .name = "limit", .value = "N", .kind = OPT_ULONG, .field = F(limit), .max = LONG_MAX,
@@ -136,42 +121,27 @@ static const struct cmd_option diff_options[] = {
 	  .help = "markdown: the summary and the worst rows as a\n"
 		  "table for a code-review comment; sarif: SARIF 2.1.0,\n"
 		  "one result per new hazard row (every row)" },
-	{ .name = "source-root", .value = "DIR", .kind = OPT_STRING, .field = F(source_root),
-	  .help = "with sarif: source paths relative to DIR (SRCROOT)" },
+	OPT_SOURCE_ROOT(F, source_root),
 	{ .name = "json", .kind = OPT_CALL, .call = set_json, .help = "the same as --format json" },
-	{ .name = "jobs", .letter = 'j', .value = "N", .kind = OPT_UNSIGNED, .field = F(opts.jobs),
-	  .min = 1, .max = 256, .help = "threads per scan (default: online CPUs)" },
-	{ .name = "llvm-mca", .value = "in-process|PROGRAM|none", .kind = OPT_STRING,
-	  .field = F(opts.llvm_mca), .help = LLVM_MCA_HELP },
-	{ .name = "exact-cost", .kind = OPT_SET, .field = F(opts.cost_exact),
-	  .help = "price each loop by llvm-mca's own simulation of it, as\n"
-		  "scan --exact-cost does" },
-	{ .name = "no-source", .kind = OPT_CLEAR, .field = F(source_lines),
-	  .help = "do not look up source lines (DWARF)" },
-	{ .name = "debug-dir", .value = "DIR", .kind = OPT_STRING, .field = F(debug_dir),
-	  .help = "separate debug files as DIR/.build-id/xx/yyyy.debug,\n"
-		  "looked in before /usr/lib/debug" },
-	{ .name = "shard", .value = "K/N", .kind = OPT_CALL, .call = set_shard,
-	  .help = "of two directories or packages, diff only shard K (0\n"
+	OPT_JOBS(F, opts.jobs),
+	OPT_LLVM_MCA(F, opts.llvm_mca),
+	OPT_EXACT_COST(F, opts.cost_exact),
+	OPT_NO_SOURCE(F, source_lines),
+	OPT_DEBUG_DIR(F, debug_dir),
+	OPT_SHARD(F, shard, "of two directories or packages, diff only shard K (0\n"
 		  "to N-1) of their files, picked by a hash of the path\n"
-		  "inside; 'straddle merge' joins the N documents" },
-	{ .name = "hot", .value = "RECORD", .kind = OPT_STRING, .field = F(hot_path),
-	  .help = "rank by the samples of 'straddle record' of OLD or NEW:\n"
-		  "a \"samples %\" column, the hottest first" },
-	{ .name = "perf-script", .value = "FILE", .kind = OPT_STRING, .field = F(perf_script),
-	  .help = "the same from the text of 'perf script [-F ip,dso,sym]';\n"
-		  "with --show-mmap-events every file is placed exactly" },
+		  "inside; 'straddle merge' joins the N documents"),
+	OPT_HOT(F, hot_path, "rank by the samples of 'straddle record' of OLD or NEW:\n"
+		"a \"samples %\" column, the hottest first"),
+	OPT_PERF_SCRIPT(F, perf_script),
 	{ .name = "measure", .kind = OPT_SET, .field = F(measure),
 	  .help = "kernel images: run each routine with a built-in call\n"
 		  "whose loops the change moved or resized, both builds'\n"
 		  "bytes at each build's placement, and print the measured\n"
 		  "change beside the predicted one (text only)" },
 	{ .name = "measure-time", .value = "S", .kind = OPT_SECONDS, .field = F(measure_s),
-	  .help = "--measure's budget per routine and workload (default 10)" },
-	{ .name = "min-share", .value = "P", .kind = OPT_FRACTION, .field = F(min_share),
-	  .lo = 0, .hi = 1,
-	  .help = "with --hot: fold hazards in code with less than P of the\n"
-		  "samples into one line (default 0.5%)" },
+	  .dflt = "10", .help = "--measure's budget per routine and workload" },
+	OPT_MIN_SHARE(F, min_share),
 	{ 0 }
 };
 
@@ -207,12 +177,8 @@ static int parse_options(struct diff_cmd *c, int argc, char **argv)
 	/* each side's loops priced as scan prices them: a straddle the back
 	 * end hides is no new hazard, and a row says what it costs */
 	c->opts.cost = true;
-	c->opts.llvm_mca = getenv("STRADDLE_LLVM_MCA");
 	c->source_lines = true;
 	c->limit = 40;
-	c->uarch = "host";
-	c->min_share = SCAN_MIN_SHARE;
-	c->measure_s = 10;
 	if (parse_command_line(&diff_command, c, argc, argv) ||
 	    hot_load(c->hot_path, c->perf_script, &c->hot))
 		return -1;
@@ -232,10 +198,8 @@ static int parse_options(struct diff_cmd *c, int argc, char **argv)
 		c->fail_rules = ~0u;
 	if (!c->fail_causes)
 		c->fail_causes = ~0u;
-	if (select_profiles(c->uarch, c->profiles, 32, &c->opts.nprofiles, c->host_why,
-			    sizeof c->host_why) || check_back_end(c->opts.llvm_mca))
-		return -1;
-	c->opts.profiles = c->profiles;
+	c->opts.profiles = c->uarch.v;
+	c->opts.nprofiles = c->uarch.n;
 	return 0;
 }
 
@@ -364,7 +328,7 @@ static void print_json(struct diff_cmd *c, bool fails, int argc, char **argv)
 
 static struct sarif_log *new_sarif(const struct diff_cmd *c, const struct shard_info *shard)
 {
-	return sarif_new(&(struct sarif_head){ c->source_root, c->argc, c->argv, c->profiles,
+	return sarif_new(&(struct sarif_head){ c->source_root, c->argc, c->argv, c->uarch.v,
 					       c->opts.nprofiles, shard });
 }
 
@@ -467,7 +431,7 @@ int cmd_diff(int argc, char **argv)
 		print_report(&c, status == EXIT_GATE);
 	if (c.measure)
 		diff_measure(&(struct diff_measure_input){ c.old.arg, c.new.arg, &c.old.img, &c.new.img,
-			c.profiles[0], c.host_why, c.measure_s });
+			c.uarch.v[0], c.uarch.why, c.measure_s });
 out:
 	hot_run_free(&c.hot);
 	layout_diff_free(&c.d);
@@ -600,7 +564,7 @@ static void begin_many(struct diff_cmd *c, struct many *m)
 
 	if (c->format == FORMAT_JSON)
 		results_diff_begin(&m->doc, stdout, results_diff_many_head(c->argc, c->argv,
-			m->op[0], m->op[1], c->profiles, c->opts.nprofiles, shard));
+			m->op[0], m->op[1], c->uarch.v, c->opts.nprofiles, shard));
 	if (c->format == FORMAT_SARIF)
 		m->sarif = new_sarif(c, shard);
 }

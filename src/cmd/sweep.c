@@ -34,12 +34,9 @@ struct sweep_cmd {
 	const struct kernel *kernels[32];
 	size_t nkernels;
 	uint32_t first, last, step;
-	const char *out_json, *plot, *uarch;
+	const char *out_json, *plot;
 	bool csv;
-	const struct profile *host;     /* the first of profiles: the predicted column */
-	const struct profile *profiles[4];
-	size_t nprofiles;
-	char host_why[HOST_WHY_MAX];
+	struct profiles_arg uarch;      /* the first: the predicted column */
 	int argc;
 	char **argv;
 };
@@ -155,26 +152,21 @@ static const struct cmd_option sweep_options[] = {
 		  "copy), poll2 (a 2-byte put_user)" },
 	ROUTINE_OPTIONS(F, set_alternative),
 	{ .name = "precision", .value = "P", .kind = OPT_FRACTION, .field = F(s.precision),
-	  .lo = 1e-6, .hi = 0.5,
+	  .lo = 1e-6, .hi = 0.5, .dflt = "1%",
 	  .help = "stop when every floor's 95% CI half-width is within P\n"
-		  "of it (default 1%)" },
-	{ .name = "time", .value = "S", .kind = OPT_SECONDS, .field = F(s.budget_s),
-	  .help = "or after S seconds (default 20)" },
+		  "of it" },
+	{ .name = "time", .value = "S", .kind = OPT_SECONDS, .field = F(s.budget_s), .dflt = "20",
+	  .help = "or after S seconds" },
 	{ .name = "min-rounds", .value = "N", .kind = OPT_UNSIGNED, .field = F(s.min_rounds),
-	  .min = 1, .max = 1000000, .help = "rounds before the precision is checked (default 50)" },
+	  .min = 1, .max = 1000000, .dflt = OPT_TEXT(SWEEP_MIN_ROUNDS),
+	  .help = "rounds before the precision is checked" },
 	{ .name = "min-time", .value = "S", .kind = OPT_SECONDS, .field = F(s.min_place_s),
-	  .help = "and seconds each offset must be measured first\n"
-		  "(default 0.25)" },
-	{ .name = "alpha", .value = "A", .kind = OPT_FRACTION, .field = F(s.alpha),
-	  .lo = 1e-9, .hi = 0.5, .help = "significance level of the slow mark (default 0.05)" },
-	{ .name = "material", .value = "P", .kind = OPT_FRACTION, .field = F(s.material),
-	  .lo = 0, .hi = 10, .help = "how much slower counts (default 5%)" },
-	{ .name = "uarch", .value = "P[,P...]", .kind = OPT_STRING, .field = F(uarch),
-	  .help = "profiles of the prediction: names, host or FILE.json;\n"
-		  "the first fills the column, each gets an agreement\n"
-		  "line (default host)" },
-	{ .name = "seed", .value = "N", .kind = OPT_U64, .field = F(s.seed), .max = ULONG_MAX,
-	  .help = "seed of the random order (default 1)" },
+	  .dflt = OPT_TEXT(SWEEP_MIN_PLACE_S), .help = "and seconds each offset must be measured first" },
+	OPT_ALPHA(F, s.alpha, "significance level of the slow mark"),
+	OPT_MATERIAL(F, s.material, SWEEP_MATERIAL, "how much slower counts"),
+	OPT_UARCH_MANY(F, uarch, 4, "the profiles of the prediction: the first fills the\n"
+		       "column, each gets an agreement line"),
+	OPT_SEED(F, s.seed, "the random order"),
 	{ .letter = 'o', .value = "FILE.json", .kind = OPT_OUTPUT,
 	  .field = F(out_json), .help = "the result file, every raw sample in it ('-': stdout)" },
 	{ .name = "aa", .kind = OPT_SET, .field = F(aa),
@@ -213,24 +205,7 @@ static int parse_options(struct sweep_cmd *c, int argc, char **argv)
 {
 	c->first = 0, c->last = 63, c->step = 1;
 	c->s.size = 4096;
-	c->s.precision = 0.01;
-	c->s.budget_s = 20;
-	/* the quantile test compares the lowest tenth of each side: with 20
-	 * samples that is 2, and a floor 15% higher was not significant
-	 * (p 0.136 at 10 rounds in h10's run); 50 gives it 5 */
-	c->s.min_rounds = SWEEP_MIN_ROUNDS;
-	c->s.min_place_s = SWEEP_MIN_PLACE_S;
-	c->s.alpha = 0.05;
-	c->s.material = 0.05;
-	c->s.seed = 1;
-	c->uarch = "host";
-	if (parse_command_line(&sweep_command, c, argc, argv))
-		return -1;
-	if (select_profiles(c->uarch, c->profiles, 4, &c->nprofiles, c->host_why,
-			    sizeof c->host_why))
-		return -1;
-	c->host = c->profiles[0];
-	return 0;
+	return parse_command_line(&sweep_command, c, argc, argv);
 }
 
 /* --workload's calls, or a put's or get's one size. */
@@ -344,14 +319,14 @@ static int make_variants(struct sweep_cmd *c)
 
 static int write_json(const struct sweep_cmd *c)
 {
-	return write_result(results_sweep(&c->s, c->host->name, c->profiles, c->nprofiles,
+	return write_result(results_sweep(&c->s, c->uarch.v[0]->name, c->uarch.v, c->uarch.n,
 					  c->kernels, c->nkernels, c->argc, c->argv), c->out_json);
 }
 
 static void render(const struct sweep_cmd *c, struct sweep_view *w)
 {
 	*w = (struct sweep_view){ &c->s, c->kernels, c->nkernels, c->nprimary,
-		c->aa ? c->controls : NULL, c->profiles, c->nprofiles,
+		c->aa ? c->controls : NULL, c->uarch.v, c->uarch.n,
 		c->workload ? c->workload->name : NULL, c->first, c->last };
 	if (c->csv)
 		report_sweep_csv(stdout, &c->s);
@@ -373,7 +348,7 @@ static int cmd_sweep(int argc, char **argv)
 		complain("sweep", "%s", e.msg);
 		goto out;
 	}
-	sweep_analyse(&c.s, c.host);
+	sweep_analyse(&c.s, c.uarch.v[0]);
 	render(&c, &w);
 	status = EXIT_OK;
 	if (c.out_json && write_json(&c))

@@ -354,7 +354,7 @@ void report_diff_markdown(FILE *out, const struct diff_report *r);
 /* ---- compare (compare.c) ---- */
 
 /* compare's defaults, also the report's (--alpha, --threshold) */
-#define COMPARE_ALPHA 0.05
+#define COMPARE_ALPHA STATS_ALPHA
 #define COMPARE_THRESHOLD 0.02
 
 void compare_build(struct compare *c);

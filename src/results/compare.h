@@ -135,4 +135,13 @@ bool results_time_span(const struct result_file *f, const char **first, const ch
 void results_machine_diff(const struct result_file *a, const struct result_file *b,
 			  struct strbuf *out);
 
+/* The sides of a comparison read (side.c): paths[0] BASE, then each NEW,
+ * each a file or a directory (results_read); --drift's A/A invocations of
+ * BASE's command, 2 or more; --layout-noise's band. Each NEW of BASE's
+ * command, with a metric in common of the same unit and direction. 0, or
+ * -1 with one line in e; results_compare_close(c) either way. */
+int results_compare_open(struct compare *c, char *const *paths, size_t n, const char *drift_path,
+			 const char *layout_path, struct err *e);
+void results_compare_close(struct compare *c);
+
 #endif

@@ -5,6 +5,10 @@
 
 #include "../base/base.h"
 
+/* The significance level every test is held to unless a command is told
+ * otherwise (--alpha). */
+#define STATS_ALPHA 0.05
+
 struct summary {
 	size_t n;
 	double min, max;
