@@ -55,8 +55,7 @@ static const struct cmd_option calibrate_options[] = {
 	{ .name = "from", .value = "FILE.json", .kind = OPT_STRING, .field = F(from),
 	  .help = "fit the experiments recorded in a profile file\n"
 		  "again, measuring nothing" },
-	{ .name = "seed", .value = "N", .kind = OPT_U64, .field = F(o.seed), .max = ULONG_MAX,
-	  .help = "seed of the random order and the bootstrap (default 1)" },
+	OPT_SEED(F, o.seed, "the random order and the bootstrap"),
 	{ 0 }
 };
 
@@ -80,7 +79,7 @@ const struct command calibrate_command = {
 static int parse_options(struct calibrate_cmd *c, int argc, char **argv)
 {
 	c->o = (struct calib_opts){ .arch = arena_host_arch(), .budget_s = DEFAULT_BUDGET_S,
-		.precision = 0.005, .alpha = 0.05, .material = 0.05, .size = 4096, .seed = 1 };
+		.precision = 0.005, .alpha = STATS_ALPHA, .material = 0.05, .size = 4096 };
 	if (parse_command_line(&calibrate_command, c, argc, argv))
 		return -1;
 	if (optind < argc) {

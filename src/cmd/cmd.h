@@ -289,7 +289,7 @@ struct diff_measure_input {
 	const char *old_path, *new_path;
 	const struct elf_image *old_img, *new_img;
 	const struct profile *host;
-	const char *host_why;
+	const char *host_why, *llvm_mca;
 	double seconds;
 };
 int diff_measure(const struct diff_measure_input *in);

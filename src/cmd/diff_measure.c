@@ -114,19 +114,21 @@ static size_t shapes_for(const struct routine *rt, const char *role,
 
 /* The cost model's time of the routine's loop where its build places it,
  * against its best placement; its hazards' names into b. */
-static double predicted(const struct profile *p, const struct routine *rt, uint32_t offset,
-			struct strbuf *b)
+static double predicted(const struct profile *p, const char *llvm_mca, const struct routine *rt,
+			uint32_t offset, struct strbuf *b)
 {
 	struct hazard h[8];
+	struct measured_hazard m[8];
 	struct back_end be;
 	size_t n = code_loop_hazards(p, rt->k.code, rt->k.size, offset, offset + rt->k.loop_start,
 				     h, 8);
+	char text[400];
 
 	for (size_t i = 0; i < n; i++)
-		sb_addf(b, "%s%s@%u", i ? "," : "", rule_name(h[i].rule), h[i].window);
-	if (!n)
-		sb_addf(b, "-");
-	sweep_back_end(getenv("STRADDLE_LLVM_MCA"), p, &rt->k, &be);
+		m[i] = (struct measured_hazard){ rule_name(h[i].rule), h[i].window };
+	format_predicted(m, n, ",", text, sizeof text);
+	sb_addf(b, "%s", text);
+	sweep_back_end(llvm_mca, p, &rt->k, &be);
 	return sweep_predicted_ratio(p, &rt->k, &be, offset, h, n);
 }
 
@@ -151,9 +153,9 @@ static int measure_one(const struct diff_measure_input *in, const struct pair *p
 	if (routine_args_open(&ao, pr->old, &old) != 1 || routine_args_open(&an, pr->new, &new) != 1)
 		goto out;
 	uint32_t oo = (uint32_t)(old->r.base % 4096), on = (uint32_t)(new->r.base % 4096);
-	double po = predicted(in->host, old, oo, &ph), pn;
+	double po = predicted(in->host, in->llvm_mca, old, oo, &ph), pn;
 	sb_addf(&ph, " -> ");
-	pn = predicted(in->host, new, on, &ph);
+	pn = predicted(in->host, in->llvm_mca, new, on, &ph);
 	printf("%s (%s, at +%u of a page, its loop at %u of a line) -> %s (%s, at +%u, loop at "
 	       "%u)\n  predicted (%s, layout only): %.2fx -> %.2fx of each loop's best placement: "
 	       "%s\n", pr->old, old->r.release, oo, (oo + old->k.loop_start) % 64, pr->new,
@@ -162,7 +164,7 @@ static int measure_one(const struct diff_measure_input *in, const struct pair *p
 	routine_builtin(pr->old, &role);
 	for (size_t i = 0, n = shapes_for(old, role, shape); i < n; i++) {
 		struct sweep s = { .precision = 0.002, .budget_s = in->seconds, .min_rounds = 50,
-				   .min_place_s = SWEEP_MIN_PLACE_S, .seed = 1, .alpha = 0.05,
+				   .min_place_s = SWEEP_MIN_PLACE_S, .seed = 1, .alpha = STATS_ALPHA,
 				   .material = 0.05, .calls = shape[i]->calls, .ncalls = shape[i]->ncalls };
 		struct pair_measure m;
 		struct err e = { "" };

@@ -32,8 +32,7 @@ static const struct cmd_option kernels_options[] = {
 		  "PROT_NONE page for each length reaching it, on the destination\n"
 		  "and (copies) the source: return value and every byte compared.\n"
 		  "The last line is 'N passed, N failed'." },
-	{ .name = "json", .kind = OPT_SET, .field = F(json),
-	  .help = "JSON on standard output (--check's lines go to stderr)" },
+	OPT_JSON(F, json, " (--check's lines go to stderr)"),
 	ROUTINE_OPTIONS(F, set_alternative),
 	{ 0 }
 };

@@ -16,9 +16,10 @@ struct uarch_cmd {
 
 static int cmd_uarch(int argc, char **argv);
 
+#define F(field) offsetof(struct uarch_cmd, field)
+
 static const struct cmd_option uarch_options[] = {
-	{ .name = "json", .kind = OPT_SET, .field = offsetof(struct uarch_cmd, json),
-	  .help = "JSON on standard output" },
+	OPT_JSON(F, json, ""),
 	{ 0 }
 };
 

@@ -112,26 +112,6 @@ static size_t judged_columns(const char *const *head, size_t n, bool floor, cons
 
 /* ---- sweep ---- */
 
-/* "loop-straddles-window@64,..." of a placement's predicted hazards. */
-static void predicted_text(const struct measured_point *m, char *buf, size_t n)
-{
-	size_t used = 0;
-
-	buf[0] = 0;
-	if (m->npredicted == 0) {
-		snprintf(buf, n, "-");
-		return;
-	}
-	for (size_t i = 0; i < m->npredicted; i++) {
-		int k = snprintf(buf + used, n - used, "%s%s@%lld", i ? ", " : "",
-				 m->predicted[i].rule ? m->predicted[i].rule : "", m->predicted[i].window);
-
-		if (k < 0 || (size_t)k >= n - used)
-			break;
-		used += (size_t)k;
-	}
-}
-
 static bool same_kernel(const struct measured_point *m, const char *kernel)
 {
 	return strcmp(m->kernel ? m->kernel : "", kernel) == 0;
@@ -572,7 +552,7 @@ static void place_table(FILE *out, const struct place_doc *p)
 		/* whole-program seconds: four places, where a kernel's ns need one */
 		cell_text(med, sizeof med, "%.4f", m->median);
 		snprintf(ci, sizeof ci, "[%.4f, %.4f]", m->ci_lo, m->ci_hi);
-		predicted_text(m, pred, sizeof pred);
+		format_predicted(m->predicted, m->npredicted, ", ", pred, sizeof pred);
 		const char *row[] = { text_or(m->arm, ""), off, pt.n, med, ci, pt.ratio, pt.p,
 				      m->slow ? "slow" : "", pred };
 		table_row_v(&t, row);

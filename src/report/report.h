@@ -390,6 +390,9 @@ struct sweep_cells {
 	const char *cell[SWEEP_COLUMNS];
 };
 
+/* "loop-straddles-window@64,..." (sep between them), "-" for none. */
+void format_predicted(const struct measured_hazard *h, size_t nh, const char *sep, char *buf,
+		      size_t n);
 /* A placement of the sweep measured as its document reads back. */
 void sweep_point(const struct sweep *s, const struct variant *v, struct measured_point *m);
 /* m's cells: control, its A/A copy or NULL; a kernel that is not placed
@@ -459,6 +462,12 @@ int report_calibrate_plot(const char *dir, const struct profile *profile,
 /* Every built-in kernel, its seed, kind, placement, hot loop and the
  * features it wants, marked "(missing)" where have (KFEAT_*) lacks them. */
 void report_kernels(FILE *out, unsigned have);
+
+/* ---- place --file vdso's table (vdso_place.c) ---- */
+
+/* Each arm's median hot ns and cold ticks, each against the control
+ * (a[1]) round by round, and whether its clock_gettime was right. */
+void report_vdso_place(FILE *out, const struct vdso_move *m, const struct vdso_arm *a, size_t n);
 
 /* ---- bench's table (bench.c) ---- */
 

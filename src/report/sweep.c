@@ -29,22 +29,30 @@ void sweep_point(const struct sweep *s, const struct variant *v, struct measured
 	m->npredicted_all = v->npredicted;
 }
 
-/* "loop-straddles-window@64,..." (sep between them), "-" for none, "n/a"
- * for a kernel that is not placed. */
-static void predicted_cell(const struct measured_point *m, bool placeable, const char *sep,
-			   char *buf, size_t n)
+void format_predicted(const struct measured_hazard *h, size_t nh, const char *sep, char *buf,
+		      size_t n)
 {
 	size_t used = 0;
 
-	snprintf(buf, n, placeable ? "-" : "n/a");
-	for (size_t i = 0; placeable && i < m->npredicted; i++) {
+	snprintf(buf, n, "-");
+	for (size_t i = 0; i < nh; i++) {
 		int k = snprintf(buf + used, n - used, "%s%s@%lld", i ? sep : "",
-				 text_or(m->predicted[i].rule, ""), m->predicted[i].window);
+				 text_or(h[i].rule, ""), h[i].window);
 
 		if (k < 0 || (size_t)k >= n - used)
 			break;
 		used += (size_t)k;
 	}
+}
+
+/* A placement's predicted hazards, "n/a" for a kernel that is not placed. */
+static void predicted_cell(const struct measured_point *m, bool placeable, const char *sep,
+			   char *buf, size_t n)
+{
+	if (placeable)
+		format_predicted(m->predicted, m->npredicted, sep, buf, n);
+	else
+		snprintf(buf, n, "n/a");
 }
 
 void sweep_row(const struct measured_point *m, const struct measured_point *control,

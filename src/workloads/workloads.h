@@ -236,4 +236,24 @@ struct workload_shape {
 };
 const struct workload_shape *workload_shape_named(const char *name);
 
+/* place --file vdso (vdso_place.c): an arm is the vDSO unmoved (offset
+ * -1), or its function moved so that its entry is `offset` into a line;
+ * each round runs bench's gettime once on every arm, in a new random
+ * order (seed), for `seconds` a clock, and checks that the vDSO's clock
+ * lies between two system calls'. */
+#define VDSO_MAX_ARMS 66
+
+struct vdso_arm {
+	char name[16];
+	int offset;                     /* -1: the vDSO unmoved */
+	double hot[64], cold[64];       /* a run's median each round: ns, TSC ticks */
+	size_t n;
+	bool intact;
+};
+
+struct vdso_move;
+/* The rounds, the vDSO's own bytes back after them: 0, or -1 with e. */
+int vdso_place_rounds(struct vdso_move *m, struct vdso_arm *a, size_t n, unsigned runs,
+		      double seconds, uint64_t seed, struct err *e);
+
 #endif
