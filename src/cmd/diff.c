@@ -241,59 +241,6 @@ static bool changed(const struct diff_cmd *c)
 	return false;
 }
 
-/* ---- the rows, their source lines and fixes read before rendering ---- */
-
-/* "st.c:5" of a change's subject, on the side it is on (the new one when
- * both): a loop of one side is looked up in that side's image, not the
- * function's entry on the other (a loop removed from a matched function
- * was given the new build's entry line); NULL without DWARF. The image's
- * DWARF is opened on first use, which changes only its cache, not what it
- * reads. */
-static char *subject_source(const struct diff_cmd *c, const struct layout_change *ch)
-{
-	bool new = ch->entry ? ch->fnew != NULL : ch->lnew != NULL;
-	const struct side *s = new ? &c->new : &c->old;
-	const struct func_report *f = new ? ch->fnew : ch->fold;
-	const struct loop_report *l = ch->entry ? NULL : new ? ch->lnew : ch->lold;
-	/* a loop's side has its function; an entry is on the side it names */
-	const struct elf_func *fn = &s->r.funcs.v[f->func];
-	char buf[128];
-
-	if (!*elf_source_line((struct elf_image *)&s->img, fn->sec, l ? l->start : fn->addr, buf,
-			      sizeof buf))
-		return NULL;
-	return xstrdup(buf);
-}
-
-/* "GCC: -falign-loops=16 for the unit", from the new build's DWARF (a fix
- * is for the build that has the hazard); NULL when not known. */
-static char *subject_compiler_fix(const struct diff_cmd *c, const struct diff_row *v)
-{
-	const struct layout_change *ch = v->ch;
-	const struct side *s = ch->fnew ? &c->new : &c->old;
-	const struct func_report *f = ch->fnew ? ch->fnew : ch->fold;
-	const struct loop_report *l = ch->entry ? NULL : ch->fnew ? ch->lnew : ch->lold;
-	const struct elf_func *fn = &s->r.funcs.v[f->func];
-	char cfix[256];
-
-	compiler_fix((struct elf_image *)&s->img, fn->sec, l ? l->start : fn->addr,
-		     fix_align_all(v->h, v->n), l != NULL, v->lead, cfix, sizeof cfix);
-	return *cfix ? xstrdup(cfix) : NULL;
-}
-
-/* A section's rows (rows.c) with the source and fix of those shown. */
-static void resolved_rows(const struct diff_cmd *c, bool added, size_t limit,
-			  struct diff_rows *rows)
-{
-	diff_rows(&c->d, &c->new.r, added, c->min_share, rows);
-	for (size_t i = 0; i < rows->n && (!limit || i < limit); i++) {
-		if (c->source_lines)
-			rows->v[i].source = subject_source(c, rows->v[i].ch);
-		if (added)
-			rows->v[i].compiler_fix = subject_compiler_fix(c, &rows->v[i]);
-	}
-}
-
 static void print_report(const struct diff_cmd *c, bool fails)
 {
 	struct diff_report r = { .old_img = &c->old.img, .new_img = &c->new.img,
@@ -301,8 +248,14 @@ static void print_report(const struct diff_cmd *c, bool fails)
 		.min_share = c->min_share, .all = c->all, .hot_source = c->hot.source,
 		.hot_total = c->hot.total, .fails = fails };
 
-	resolved_rows(c, true, c->limit, &r.added);
-	resolved_rows(c, false, c->limit, &r.removed);
+	/* the images' DWARF is read on first use: a cache, not their content */
+	struct diff_images im = { (struct elf_image *)&c->old.img, (struct elf_image *)&c->new.img,
+				  r.sides };
+
+	diff_rows(&c->d, &c->new.r, true, c->min_share, &r.added);
+	diff_rows_resolve(&r.added, &im, true, c->limit, c->source_lines);
+	diff_rows(&c->d, &c->new.r, false, c->min_share, &r.removed);
+	diff_rows_resolve(&r.removed, &im, false, c->limit, c->source_lines);
 	if (c->format == FORMAT_MARKDOWN)
 		report_diff_markdown(stdout, &r);
 	else
@@ -334,21 +287,8 @@ static struct sarif_log *new_sarif(const struct diff_cmd *c, const struct shard_
 
 static void add_sarif(struct diff_cmd *c, struct sarif_log *log)
 {
-	struct diff_rows rows;
-	struct sarif_ordinals ord;
-
-	diff_rows(&c->d, &c->new.r, true, c->min_share, &rows);
-	sarif_ordinals(&c->new.r, &ord);
-	for (size_t i = 0; i < rows.n; i++) {
-		const struct layout_change *ch = rows.v[i].ch;
-
-		sarif_add_row(log, &(struct sarif_row){ .img = &c->new.img, .r = &c->new.r,
-			.func = ch->fnew, .loop = ch->entry ? NULL : ch->lnew, .h = rows.v[i].h,
-			.n = rows.v[i].n, .cause = cause_name(ch->cause), .source_root = c->source_root,
-			.lines = c->source_lines, .ord = &ord, .input = 1 });
-	}
-	sarif_ordinals_free(&ord);
-	diff_rows_free(&rows);
+	sarif_add_diff(log, &c->new.img, &c->new.r, &c->d, &(struct sarif_rows){ c->min_share,
+		       c->source_root, c->source_lines, 1 });
 }
 
 static void print_sarif(struct diff_cmd *c)
@@ -378,16 +318,7 @@ static bool no_match(const struct diff_cmd *c)
 /* A new hazard of a selected rule, gained for a selected cause. */
 static bool gate_fails(const struct diff_cmd *c)
 {
-	for (size_t i = 0; i < c->d.n; i++) {
-		const struct layout_change *ch = &c->d.v[i];
-
-		if (!(c->fail_causes & (1u << ch->cause)))
-			continue;
-		for (uint32_t k = 0; k < ch->nadded; k++)
-			if (c->fail_rules & (1u << c->d.refs[ch->added + k]->rule))
-				return true;
-	}
-	return false;
+	return layout_diff_gate(&c->d, c->fail_rules, c->fail_causes);
 }
 
 static int diff_many(struct diff_cmd *c);

@@ -43,77 +43,16 @@ struct scan_cmd {
 	struct shard_info shard_info;   /* then what the shard took */
 };
 
-/* The rows of a file (rows.c), with the source line and the compiler's
- * fix of those shown read from the image before rendering. */
-static void resolved_rows(const struct scan_cmd *c, struct elf_image *img,
-			  const struct scan_result *r, struct scan_rows *rows)
-{
-	scan_rows(r, c->limit, c->min_share, c->list_all, rows);
-	for (size_t i = 0; i < rows->n; i++) {
-		struct scan_row *x = &rows->v[i];
-		uint32_t sec = r->funcs.v[x->func->func].sec;
-		char src[128], buf[256];
-
-		if (c->source_lines && *elf_source_line(img, sec, scan_row_addr(r, x), src, sizeof src))
-			x->source = xstrdup(src);
-		compiler_fix(img, sec, scan_row_addr(r, x), fix_align_all(x->h, x->nh), x->loop != NULL,
-			     x->lead, buf, sizeof buf);
-		if (*buf)
-			x->compiler_fix = xstrdup(buf);
-	}
-}
-
 static void print_text(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r,
 		       FILE *out)
 {
 	struct scan_rows rows;
 
-	resolved_rows(c, img, r, &rows);
+	scan_rows(r, c->limit, c->min_share, c->list_all, &rows);
+	scan_rows_resolve(&rows, img, r, c->source_lines);
 	report_scan_text(out, img, r, &rows,
 			 &(struct scan_text_opts){ .list_all = c->list_all, .min_share = c->min_share });
 	scan_rows_free(&rows);
-}
-
-/* Every row of a file (no --limit: an alert list is whole) into the log. */
-static void add_sarif(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r,
-		      size_t input)
-{
-	struct scan_rows rows;
-	struct sarif_ordinals ord;
-
-	scan_rows(r, 0, c->min_share, false, &rows);
-	sarif_ordinals(r, &ord);
-	for (size_t i = 0; i < rows.n; i++)
-		sarif_add_row(c->sarif, &(struct sarif_row){ .img = img, .r = r,
-			.func = rows.v[i].func, .loop = rows.v[i].loop, .h = rows.v[i].h,
-			.n = rows.v[i].nh, .source_root = c->source_root,
-			.lines = c->source_lines, .ord = &ord, .input = input });
-	sarif_ordinals_free(&ord);
-	scan_rows_free(&rows);
-}
-
-static void gate_hazards(struct scan_cmd *c, const struct hazard *h, uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++)
-		if (c->fail_rules & (1u << h[i].rule))
-			c->gate_failed = true;
-}
-
-/* A spin loop's hazards gate only when --fail-on-spin asks (issue 21);
- * one in a loop whose span is uncertain only with --fail-on-uncertain
- * (issue 26): its bytes may not be the loop's. */
-static void check_gate(struct scan_cmd *c, const struct scan_result *r)
-{
-	for (size_t i = 0; i < r->nfunc; i++) {
-		const struct func_report *f = &r->func[i];
-
-		for (uint32_t k = f->loop; k < f->loop + f->nloop; k++)
-			if ((!r->loop[k].spin || c->fail_spin) &&
-			    (!r->loop[k].span_uncertain || c->fail_uncertain))
-				gate_hazards(c, r->loop[k].nhazard ? r->hazard + r->loop[k].hazard : NULL,
-					     r->loop[k].nhazard);
-		gate_hazards(c, f->nhazard ? r->hazard + f->hazard : NULL, f->nhazard);
-	}
 }
 
 /* kernel: the kernel's samples as addresses of this image (kernel_hot),
@@ -158,7 +97,8 @@ static bool print_unless_changed(struct scan_cmd *c, struct elf_image *img,
 		results_scan_file(&c->doc.out, img, r, c->source_lines, input);
 		c->doc.out.f = saved.f;
 	} else if (c->sarif) {
-		add_sarif(c, img, r, input);
+		sarif_add_scan(c->sarif, img, r, &(struct sarif_rows){ c->min_share, c->source_root,
+			       c->source_lines, input });
 	} else {
 		print_text(c, img, r, mem);
 	}
@@ -191,7 +131,7 @@ static int scan_one(struct scan_cmd *c, const struct input_file *f, const struct
 	if (c->have_hot)
 		attribute(c, img, &r, kernel);
 	if (print_unless_changed(c, img, &r, f->operand)) {
-		check_gate(c, &r);
+		c->gate_failed |= scan_gate(&r, c->fail_rules, c->fail_spin, c->fail_uncertain);
 		c->matched += r.functions_scanned + r.padding_symbols;
 		if (!kernel)
 			c->hot_in_files += r.file_samples;

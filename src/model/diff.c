@@ -660,3 +660,17 @@ void layout_diff_free(struct layout_diff *d)
 	free(d->renamed);
 	memset(d, 0, sizeof *d);
 }
+
+bool layout_diff_gate(const struct layout_diff *d, unsigned rules, unsigned causes)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct layout_change *ch = &d->v[i];
+
+		if (!(causes & (1u << ch->cause)))
+			continue;
+		for (uint32_t k = 0; k < ch->nadded; k++)
+			if (rules & (1u << d->refs[ch->added + k]->rule))
+				return true;
+	}
+	return false;
+}

@@ -68,6 +68,9 @@ struct diff_opts {
 void layout_diff(const struct diff_side *old, const struct diff_side *new,
 		 const struct diff_opts *o, struct layout_diff *d);
 void layout_diff_free(struct layout_diff *d);
+/* A new hazard of rules (1 << enum rule), gained for causes (1 << enum
+ * diff_cause): the gate fails. */
+bool layout_diff_gate(const struct layout_diff *d, unsigned rules, unsigned causes);
 /* The samples of a change's loop or function (diff --hot): a record is of
  * one build, so those of the side that has them. */
 uint64_t layout_change_samples(const struct layout_change *ch);

@@ -412,13 +412,13 @@ static void find_fix(const struct profile *p, const struct check *c, size_t n, s
 	}
 }
 
-static uint8_t severity(const struct profile *p, enum rule r, unsigned w)
+static enum severity severity(const struct profile *p, enum rule r, unsigned w)
 {
 	if (is_branch_rule(r))
-		return 3;
+		return SEVERITY_HIGH;
 	if (r == RULE_LOOP_STRADDLES && w == p->line)
-		return 2;
-	return 1;
+		return SEVERITY_MEDIUM;
+	return SEVERITY_LOW;
 }
 
 static struct hazard make_hazard(const struct profile *p, const struct check *c, unsigned bad,

@@ -65,10 +65,15 @@ bool is_branch_rule(enum rule r);
 /* A rule the cost model prices: a straddle, or a branch's. */
 bool is_priced_rule(enum rule r);
 
+/* How bad a hazard is: a branch rule's bubble every iteration, a loop on
+ * a line more, a loop on a window more or a function's entry. A document
+ * holds the number. */
+enum severity { SEVERITY_LOW = 1, SEVERITY_MEDIUM = 2, SEVERITY_HIGH = 3 };
+
 struct hazard {
 	const struct profile *profile;
 	uint8_t rule;                   /* enum rule */
-	uint8_t severity;               /* 3 branch rule, 2 line, 1 window or entry */
+	uint8_t severity;               /* enum severity */
 	uint16_t window;
 	bool certain;                   /* hazardous wherever it can be placed */
 	uint16_t bad_placements;        /* when not certain: of all_placements */

@@ -714,3 +714,31 @@ unsigned loop_touched(const struct scan_result *r, const struct loop_report *l, 
 {
 	return pieces_touched(r->piece + l->piece, l->npiece, 0, w);
 }
+
+/* A spin loop's hazards gate only when asked (spin): a spin loop waits by
+ * design; a loop whose span is uncertain only when asked (uncertain): its
+ * bytes may not be the loop's. */
+static bool gate_hazards(unsigned rules, const struct hazard *h, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (rules & (1u << h[i].rule))
+			return true;
+	return false;
+}
+
+bool scan_gate(const struct scan_result *r, unsigned rules, bool spin, bool uncertain)
+{
+	bool fails = false;
+
+	for (size_t i = 0; i < r->nfunc; i++) {
+		const struct func_report *f = &r->func[i];
+
+		for (uint32_t k = f->loop; k < f->loop + f->nloop; k++)
+			if ((!r->loop[k].spin || spin) && (!r->loop[k].span_uncertain || uncertain))
+				fails |= gate_hazards(rules, r->loop[k].nhazard ?
+						      r->hazard + r->loop[k].hazard : NULL,
+						      r->loop[k].nhazard);
+		fails |= gate_hazards(rules, f->nhazard ? r->hazard + f->hazard : NULL, f->nhazard);
+	}
+	return fails;
+}

@@ -116,6 +116,9 @@ unsigned loop_touched(const struct scan_result *r, const struct loop_report *l, 
 int scan_image(const struct elf_image *img, const struct scan_opts *o,
 	       struct scan_result *r, struct err *e);
 void scan_result_free(struct scan_result *r);
+/* Does r hold a hazard of rules (1 << enum rule)? A spin loop's count only
+ * with spin, a loop whose span is uncertain only with uncertain. */
+bool scan_gate(const struct scan_result *r, unsigned rules, bool spin, bool uncertain);
 /* Price every loop of a scan (scan_image calls it when o->cost): one
  * llvm-mca process per CPU model for the loops that straddle; a straddle
  * the back end hides is removed from the hazards (the loop says why). */

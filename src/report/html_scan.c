@@ -22,7 +22,7 @@ struct counts {
 /* 0 high, 1 medium, 2 low (severity_name's words) */
 static size_t severity_index(long long severity)
 {
-	return severity >= 3 ? 0 : severity == 2 ? 1 : 2;
+	return severity >= SEVERITY_HIGH ? 0 : severity == SEVERITY_MEDIUM ? 1 : 2;
 }
 
 static void count(struct counts *c, const char *key, unsigned severity)

@@ -8,13 +8,12 @@
 
 #include "../inputs/inputs.h"
 #include "../model/profile.h"
-#include "../model/rules.h"
+#include "../model/rows.h"
 
 /* One row of a table: a subject's hazards of one rule. */
 struct sarif_result {
 	enum rule rule;
-	unsigned severity;              /* of the worst hazard of the row */
-	const char *severity_name;
+	enum severity severity;         /* of the worst hazard of the row */
 	const char *message;
 	/* the source file (relative to the source root when `relative`), else
 	 * the ELF file; line 0 when there is no DWARF line, and then the
@@ -72,5 +71,48 @@ void sarif_notify(struct sarif_log *log, const char *path, size_t input, const c
 int sarif_write(struct sarif_log *log, FILE *f, bool success);
 /* A log's bytes, as sarif_write and a merge (merge.c) write them. */
 int sarif_dump(const json_t *doc, FILE *f);
+
+/* ---- a row of scan or diff as a result (sarif_row.c) ---- */
+
+/* Which of the file's functions of one name (by_name, over funcs.v) and
+ * of reported fde@ functions of one shape (by_shape, over func[]) each
+ * is, in address order: the fingerprint tells them apart. */
+struct sarif_ordinals {
+	uint32_t *by_name, *by_shape;
+};
+
+void sarif_ordinals(const struct scan_result *r, struct sarif_ordinals *o);
+void sarif_ordinals_free(struct sarif_ordinals *o);
+
+/* A row of scan or diff: a subject's hazards h[0..n) of one rule. */
+struct sarif_row {
+	struct elf_image *img;
+	const struct scan_result *r;
+	const struct func_report *func;
+	const struct loop_report *loop;         /* NULL: the function's entry */
+	const struct hazard *const *h;
+	size_t n;
+	const char *cause;                      /* diff: "changed", "moved", "new"; scan NULL */
+	const char *source_root;                /* --source-root, or NULL */
+	bool lines;                             /* look the source line up (not --no-source) */
+	const struct sarif_ordinals *ord;       /* of r */
+	size_t input;                           /* the operand img came from (inputs.h) */
+};
+
+void sarif_add_row(struct sarif_log *log, const struct sarif_row *s);
+
+/* Every row of a scan (no limit: an alert list is whole), and the gained
+ * hazards' rows of a diff (of its new side, img and r), into the log. */
+struct sarif_rows {
+	double min_share;                       /* --hot's folding */
+	const char *source_root;
+	bool lines;
+	size_t input;
+};
+void sarif_add_scan(struct sarif_log *log, struct elf_image *img, const struct scan_result *r,
+		    const struct sarif_rows *o);
+void sarif_add_diff(struct sarif_log *log, struct elf_image *img, const struct scan_result *r,
+		    const struct layout_diff *d, const struct sarif_rows *o);
+
 
 #endif

@@ -1,12 +1,14 @@
-/* How hazards read in tables. */
-#include "report.h"
+/* A hazard in words, as the tables and the SARIF say it: its severity,
+ * fix, placement, cost, profiles and windows, and the fix in the words of
+ * the compiler that built the code. */
+#include "rows.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-const char *severity_name(unsigned s)
+const char *severity_name(enum severity s)
 {
-	return s >= 3 ? "high" : s == 2 ? "medium" : "low";
+	return s >= SEVERITY_HIGH ? "high" : s == SEVERITY_MEDIUM ? "medium" : "low";
 }
 
 static unsigned log2_of(unsigned a)
@@ -277,4 +279,25 @@ void format_compiler_fix(const char *producer, unsigned align, bool loop, bool j
 	if (jcc && (gcc || clang || as) && !kernel && strlen(buf) + 80 < n)
 		snprintf(buf + strlen(buf), n - strlen(buf), "; or every branch: %s",
 			 clang ? "-mbranches-within-32B-boundaries" : "-Wa,-mbranches-within-32B-boundaries");
+}
+
+/* vmlinux and modules: the kernel's exported-symbol table or .modinfo. */
+bool image_is_kernel(const struct elf_image *img)
+{
+	for (size_t i = 0; i < img->nsec; i++)
+		if (img->sec[i].name && (!strcmp(img->sec[i].name, "__ksymtab") ||
+					 !strcmp(img->sec[i].name, ".modinfo")))
+			return true;
+	return false;
+}
+
+void compiler_fix(struct elf_image *img, uint32_t sec, uint64_t addr, unsigned align, bool loop,
+		  const struct hazard *lead, char *buf, size_t n)
+{
+	char producer[1024];
+	bool jcc = lead->branch && lead->profile &&
+		   lead->profile->branch_rule == BRANCH_RULE_JCC_ERRATUM;
+
+	format_compiler_fix(elf_producer(img, sec, addr, producer, sizeof producer), align, loop, jcc,
+			    image_is_kernel(img), buf, n);
 }
