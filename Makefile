@@ -119,8 +119,12 @@ deps:
 # down): nm over the objects and the #include lines of the sources,
 # against LAYERS' order (cmd on top).
 check-layers: $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRC) $(CMD_SRC))
+	@# an object whose source moved or went would be judged as its old layer's
+	@find $(B)/obj -name '*.o' | while read -r o; do s=src/$${o#$(B)/obj/}; \
+		[ -e "$${s%.o}.c" ] || [ -e "$${s%.o}.S" ] || rm -f "$$o"; done
 	@sh scripts/check_layers.sh $(B)/obj $(LAYERS) cmd
 	@sh scripts/check_includes.sh src $(LAYERS) cmd
+	@sh scripts/check_headers.sh src
 
 # What make install ships obeys no test hook: they exist only in build/san
 # (SANFLAGS' -DSTRADDLE_TEST_HOOKS; base.h's test_hook). A source that

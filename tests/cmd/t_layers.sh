@@ -38,3 +38,16 @@ expect_eq "symbols, planted: exit 1, the call named" "$RC $OUT" \
 rm "$TMP/obj/elf/e.o"
 run sh scripts/check_layers.sh "$TMP/obj" base elf report
 expect_eq "symbols, without it: exit 0" "$RC $OUT" "0 check-layers: 3 layers, no object uses a symbol of a higher layer"
+
+# check_headers.sh: every header compiles on its own, a subject's header
+# including what it needs; one that leans on its includer fails, named
+run sh scripts/check_headers.sh src
+expect_eq "headers: this tree's each compile on their own" "$RC" 0
+cp -r src "$TMP/hsrc"
+printf '#include "../base/base.h"\nstruct needs { struct hazard h; };\n' >"$TMP/hsrc/model/leans.h"
+run sh scripts/check_headers.sh "$TMP/hsrc"
+expect_eq "headers, planted: exit 1" "$RC" 1
+expect_eq "headers, planted: the one named, once" "$(printf '%s\n' "$OUT" | sed 's/ own:.*/ own:/')" \
+	"check-layers: model/leans.h does not compile on its own:"
+expect_eq "headers, planted: the compiler's word on it" \
+	"$(printf '%s\n' "$OUT" | grep -c "field 'h' has incomplete type")" 1
