@@ -18,7 +18,7 @@ for h in $(find "$src" -name '*.h' | sort); do
 		lang=assembler-with-cpp
 	fi
 	if ! out=$(printf '#include "%s"\n' "$h" |
-		$cc -std=c17 -D_GNU_SOURCE -Wall -Werror -fsyntax-only -x $lang - 2>&1); then
+		LC_ALL=C $cc -std=c17 -D_GNU_SOURCE -Wall -Werror -fsyntax-only -x $lang - 2>&1); then
 		echo "check-layers: ${h#"$src"/} does not compile on its own:" \
 			"$(printf '%s\n' "$out" | grep -m1 'error')" >>"$bad"
 	fi
