@@ -21,9 +21,12 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct place_cmd {
 	const char *func, *loop_text, *offsets, *uarch, *out_json, *plot, *metric, *direction;
+	const char *stdin_path;
+	struct command_input input;
 	const char *files[PLACE_MAX_FILES];
 	char *exe;                      /* files[0] when it is the command's own */
 	size_t nfiles;
@@ -98,9 +101,13 @@ static const struct cmd_option place_options[] = {
 		  "$STRADDLE_LLVM_MCA, else the newest llvm-mca-N)" },
 	{ .name = "seed", .value = "N", .kind = OPT_U64, .field = F(x.seed), .max = ULONG_MAX,
 	  .help = "seed of the random order and offsets (default 1)" },
+	{ .name = "stdin", .value = "FILE|-", .kind = OPT_STRING, .field = F(stdin_path),
+	  .help = "every run's standard input, from its start ('-':\n"
+		  "/dev/null; default: straddle's own unless a terminal)" },
 	{ .name = "no-output-check", .kind = OPT_SET, .field = F(x.no_output_check),
 	  .help = "do not compare each run's output with the unmoved\n"
-		  "program's (output that differs from run to run)" },
+		  "program's (output that differs from run to run); how\n"
+		  "it ends (exit status, signal) is still compared" },
 	{ .name = "verbose", .kind = OPT_SET, .field = F(verbose),
 	  .help = "name every refused function and its reason" },
 	{ .letter = 'o', .value = "FILE.json", .kind = OPT_OUTPUT, .field = F(out_json),
@@ -127,14 +134,19 @@ const struct command place_command = {
 		 "and what the layout model predicts for that placement. Each run's standard\n"
 		 "output and exit status must equal the unmoved program's.\n",
 	.options = place_options,
-	.notes = "Standard input is /dev/null: give a program its input as a file (or through\n"
-		 "sh -c '... < FILE'). A program that forks keeps the copy in the child; one\n"
-		 "that execs another program loads the preload library again there, which\n"
-		 "applies the plan only to an object of the same build-id.\n"
+	.notes = "Every run reads the same standard input: --stdin FILE, or what straddle's\n"
+		 "own was redirected from (a pipe is read once and kept); a terminal, or\n"
+		 "--stdin -, gives /dev/null. The program runs in the environment and the\n"
+		 "directory straddle runs in, in a process group of its own that ends with\n"
+		 "straddle. A program that forks keeps the copy in the child; one that execs\n"
+		 "another program loads the preload library again there, which applies the\n"
+		 "plan only to an object of the same build-id.\n"
 		 "\n"
 		 "Exit status: 0 done, 1 a run's output or status differed from the unmoved\n"
 		 "program's, 2 bad usage, a function that cannot be moved, or a command that\n"
-		 "cannot run.\n",
+		 "cannot run; 128+N after signal N (said, the running program ended, its\n"
+		 "traces removed, no result written). A failed experiment still writes -o:\n"
+		 "what was moved, the failing arm, its status and last lines of stderr.\n",
 	.in_order = true,
 };
 
@@ -213,15 +225,21 @@ static const char *find_preload(void)
 static int open_files(struct place_cmd *c)
 {
 	char buf[PATH_MAX];
+	const char *exe = command_find(c->x.argv[0], buf, sizeof buf);
+	struct stat st;
 	struct err e;
 
+	if (!exe) {
+		complain(c->x.argv[0], "no such command in PATH");
+		return -1;
+	}
+	/* the loader ignores LD_PRELOAD in a secure-execution program (ld.so(8)) */
+	if (stat(exe, &st) == 0 && (st.st_mode & (S_ISUID | S_ISGID))) {
+		complain(exe, "a set-user-ID or set-group-ID program: the loader drops "
+			 "LD_PRELOAD for it, so no plan could be applied");
+		return -1;
+	}
 	if (!c->nfiles) {
-		const char *exe = command_find(c->x.argv[0], buf, sizeof buf);
-
-		if (!exe) {
-			complain(c->x.argv[0], "no such command in PATH");
-			return -1;
-		}
 		c->files[c->nfiles++] = c->exe = xstrdup(exe);
 	}
 	for (size_t i = 0; i < c->nfiles; i++) {
@@ -552,10 +570,21 @@ static void print_text(const struct place_cmd *c)
 		printf("%s: loop %s..%s, %" PRIu64 " bytes, at offset %u of its %u-byte block today\n",
 		       c->x.subject->name, hex_addr(a, c->x.loop_start), hex_addr(b, c->x.loop_end),
 		       c->x.loop_end - c->x.loop_start, c->x.current, c->x.align);
-	printf("measured: %s; stopped by %s after %u rounds (%.1f s); output identical in %u of %u "
-	       "runs%s\n", c->metric ? c->metric : c->x.wall ? "wall time" : "CPU time (user + system)",
-	       c->x.stopped_by, c->x.rounds, c->x.elapsed_s, c->x.identical, c->x.checked ? c->x.checked - 1 : 0,
-	       c->x.no_output_check ? " (not checked)" : "");
+	printf("measured: %s; stopped by %s after %u rounds (%.1f s); ", c->metric ? c->metric :
+	       c->x.wall ? "wall time" : "CPU time (user + system)", c->x.stopped_by, c->x.rounds,
+	       c->x.elapsed_s);
+	if (c->x.no_output_check)
+		printf("output not compared (--no-output-check), status the same in %u of %u runs\n",
+		       c->x.same_status, c->x.checked ? c->x.checked - 1 : 0);
+	else
+		printf("output identical in %u of %u runs\n", c->x.identical,
+		       c->x.checked ? c->x.checked - 1 : 0);
+	if (c->x.base_note[0])
+		complain(c->x.argv[0], "%s", c->x.base_note);
+	if (c->x.no_map)
+		complain("place", "%u run%s found /tmp/perf-PID.map taken by another file and left "
+			 "it alone: no perf map for %s", c->x.no_map, c->x.no_map == 1 ? "" : "s",
+			 c->x.no_map == 1 ? "it" : "them");
 	if (c->x.napply)
 		printf("the preload library applied the plan in %.0f us (median of %zu; max %.0f us)\n",
 		       experiment_apply_median_us(&c->x), c->x.napply, experiment_apply_max_us(&c->x));
@@ -612,13 +641,12 @@ static int write_plot(const struct place_cmd *c)
 
 static void on_signal(int sig)
 {
-	command_kill_current();
-	signal(sig, SIG_DFL);
-	raise(sig);
+	experiment_interrupt(sig);
 }
 
 static void cleanup(struct place_cmd *c)
 {
+	command_input_close(&c->input);
 	experiment_free(&c->x);
 	for (size_t i = 0; i < c->x.nrf; i++)
 		reloc_close(&c->rf[i]);
@@ -627,12 +655,32 @@ static void cleanup(struct place_cmd *c)
 	free(c->exe);
 }
 
+/* Said, nothing written, and the signal's own end (a shell sees 128+N):
+ * the running program is killed and its perf map removed by now. */
+static void interrupted(struct place_cmd *c)
+{
+	int sig = c->x.interrupted;
+
+	complain("place", "interrupted by SIG%s after %u round%s: no result written",
+		 sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", c->x.rounds,
+		 c->x.rounds == 1 ? "" : "s");
+	cleanup(c);
+	signal(sig, SIG_DFL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
 static int prepare(struct place_cmd *c, int argc, char **argv)
 {
 	struct err e;
 
 	if (parse_options(c, argc, argv) || open_files(c) || choose_functions(c))
 		return -1;
+	if (command_input_open(&c->input, c->stdin_path, &e)) {
+		complain("--stdin", "%s", e.msg);
+		return -1;
+	}
+	c->x.input = &c->input;
 	experiment_collect(&c->x);
 	if (parse_offsets(c))
 		return -1;
@@ -658,8 +706,14 @@ static int cmd_place(int argc, char **argv)
 		goto out;
 	handle_terminating(on_signal);
 	rc = experiment_run(&c.x, &e);
+	if (rc == 3) {
+		interrupted(&c);
+		goto out;
+	}
 	if (rc) {
 		fprintf(stderr, "straddle: %s\n", e.msg);      /* it names what failed */
+		if (c.out_json && write_json(&c))
+			rc = EXIT_USAGE;
 		goto out;
 	}
 	experiment_analyse(&c.x);

@@ -344,7 +344,7 @@ static void add_loops(const struct prove_cmd *c, const char *path, const struct 
 			GROW(out->v, out->cap, out->n + 1);
 			t = &out->v[out->n++];
 			*t = (struct loop_trial){ .file = xstrdup(path),
-				.func = xstrdup(r->funcs.v[fr->func].name), .start = l->start,
+				.func = xstrdup(r->funcs.v[fr->func].shown), .start = l->start,
 				.end = l->end, .samples = l->samples, .run_samples = r->run_samples,
 				.cost = l->cost };
 			offsets_of(r, l, t);

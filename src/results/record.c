@@ -55,7 +55,7 @@ static json_t *functions(const struct scan_result *r)
 		const struct elf_func *f = &r->funcs.v[r->func[i].func];
 
 		if (r->func[i].samples)
-			v[n++] = json_pack("{s:o, s:o, s:I}", "name", json_text(f->name),
+			v[n++] = json_pack("{s:o, s:o, s:I}", "name", json_text(f->shown),
 					   "addr", hex(f->addr), "samples", (json_int_t)r->func[i].samples);
 	}
 	return sorted(v, n);
@@ -83,7 +83,7 @@ static json_t *loops(const struct scan_result *r)
 		for (uint32_t k = f->loop; k < f->loop + f->nloop; k++)
 			if (r->loop[k].samples)
 				v[n++] = json_pack("{s:o, s:o, s:o, s:I, s:I, s:o}", "function",
-						   json_text(r->funcs.v[f->func].name),
+						   json_text(r->funcs.v[f->func].shown),
 						   "start", hex(r->loop[k].start), "end", hex(r->loop[k].end),
 						   "depth", (json_int_t)r->loop[k].depth,
 						   "samples", (json_int_t)r->loop[k].samples,

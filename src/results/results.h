@@ -500,6 +500,8 @@ struct sweep_doc {
 struct place_doc {
 	const char *function, *file, *loop, *measure, *stopped_by, *profile;
 	double current, rounds, elapsed_s, identical, runs, moved;
+	double same_status;
+	bool checked;                   /* the output compared (not --no-output-check) */
 	struct measured_point *pt;      /* the arms, in the file's order */
 	size_t n;
 };

@@ -128,9 +128,14 @@ place_err "no command" "straddle: no-such-command: no such command in PATH" \
 place_err "empty --file" "straddle: --file: an empty path" --file "" --func work -- "$P/moved-pie"
 place_err "nothing to move" "straddle: place: name what to move: --func GLOB or --loop ADDR" \
 	-- "$P/moved-pie"
-place_err "never loaded" \
-	"straddle: $LZMA: the plan was not applied: no process of 'true' loaded it (or the build-id differs)" \
-	--file "$LZMA" --func lzma_code --offsets 0 -- true
+# a plan no process applied: exit 2, its status said, and the result file
+# holds what is known (a failed experiment's -o)
+run "$STRADDLE" place -o "$TMP/never.json" --file "$LZMA" --func lzma_code --offsets 0 -- true
+expect_eq "place never loaded: exit 2, the line" "$RC $ERR" \
+	"2 straddle: control: the plan of $LZMA was not applied: no process of 'true' loaded it (or the build-id differs); it ended with exit 0"
+expect_eq "place never loaded: the result file says so" \
+	"$(jq -r '"\(.failure.arm) \(.failure.status) \(.moved.functions) \(.metrics | length)"' "$TMP/never.json")" \
+	"control exit 0 1 0"
 
 # The copy's bytes against the assembler's build of the same function at
 # that address: gcc's assembly of moved.c once as it is (A), once with a
@@ -221,4 +226,4 @@ expect_eq "record of a moved program: the copy's samples in the original's loop"
 # on a placement
 run "$STRADDLE" place --file "$P/moved-pie" --func work --offsets 0 --runs 2 -- sh -c 'echo $$'
 expect_eq "place, output unstable unmoved: exit 1, the line" "$RC $ERR" \
-	"1 straddle: sh: the program's own output or status differs from run to run, unmoved: nothing to compare a placement's with (--no-output-check)"
+	"1 straddle: sh: the program's own output differs from run to run, unmoved: nothing to compare a placement's with (--no-output-check)"

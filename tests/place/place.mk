@@ -60,7 +60,7 @@ $(A64_PLACE)/libc_work: tests/place/libc_work.c
 $(A64_PLACE)/libm_work: tests/place/libm_work.c
 	@mkdir -p $(dir $@)
 	$(A64_CC) -o $@ $< -lm
-$(B)/arm64/libstraddle-place.so: $(PRELOAD_SRC) src/relocate/plan.h
+$(B)/arm64/libstraddle-place.so: $(PRELOAD_SRC) src/relocate/plan.h src/relocate/poke.h
 	@mkdir -p $(dir $@)
 	aarch64-linux-gnu-gcc $(WARN) $(DEFS) -O2 -g -fPIC -shared -fvisibility=hidden -o $@ $(PRELOAD_SRC) -ldl
 
