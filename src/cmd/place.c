@@ -436,6 +436,25 @@ static const char *unit(const struct place_cmd *c)
 	return c->metric ? "" : "s";
 }
 
+/* What the ratio, p and slow columns are. */
+static void print_marks_note(const struct place_cmd *c)
+{
+	const struct place_arm *ref = NULL;
+
+	for (size_t i = 0; i < c->x.narms; i++)
+		if (c->x.arm[i].mark.reference)
+			ref = &c->x.arm[i];
+	if (c->x.rounds < STATS_PLACEMENT_MIN_ROUNDS) {
+		printf("ratio: of medians to the best (%s); no slow mark under %d rounds\n",
+		       ref ? ref->name : "-", STATS_PLACEMENT_MIN_ROUNDS);
+		return;
+	}
+	printf("ratio, p: each arm against the best of the %u even rounds (%s) on the %u odd ones, "
+	       "p adjusted for the %zu arms tested (Holm); slow: p < %g and ratio > %g\n",
+	       (c->x.rounds + 1) / 2, ref ? ref->name : "-", c->x.rounds / 2, c->x.narms - 1,
+	       c->x.alpha, 1 + c->x.material);
+}
+
 static void print_table(const struct place_cmd *c)
 {
 	static const char *const cols[] = { "arm", ">offset", ">runs", ">median", ">95% CI",
@@ -453,13 +472,14 @@ static void print_table(const struct place_cmd *c)
 		snprintf(med, sizeof med, "%.4f%s", a->sum.median, unit(c));
 		snprintf(ci, sizeof ci, "[%.4f, %.4f]", a->sum.ci_lo, a->sum.ci_hi);
 		snprintf(ratio, sizeof ratio, "%.3f", a->ratio);
-		snprintf(p, sizeof p, a->ratio == 1 ? "-" : "%.3g", a->p);
+		snprintf(p, sizeof p, a->mark.n ? "%.3g" : "-", a->p);
 		predicted_text(a, pred, sizeof pred);
 		snprintf(model, sizeof model, a->predicted_slowdown ? "%.3f" : "-", a->predicted_slowdown);
 		table_row(&t, a->name, off, runs, med, ci, ratio, p, a->slow ? "slow" : "", model, pred);
 	}
 	table_print(&t, stdout);
 	table_free(&t);
+	print_marks_note(c);
 }
 
 static const struct place_arm *arm_kind(const struct place_cmd *c, enum place_arm_kind k, const char *name)
@@ -471,13 +491,18 @@ static const struct place_arm *arm_kind(const struct place_cmd *c, enum place_ar
 }
 
 /* The change from one arm to another, round by round (paired: the drift
- * of the machine cancels in each round's ratio): % with its CI and p. */
+ * of the machine cancels in each round's ratio): % with its CI and p; on
+ * the odd rounds alone for an arm chosen on the even ones. */
 static void change_line(const struct place_cmd *c, const struct place_arm *from,
-			const struct place_arm *to, char *buf, size_t n)
+			const struct place_arm *to, bool chosen, char *buf, size_t n)
 {
 	struct paired pr;
 
-	stats_paired_ratio(from->v, to->v, from->n < to->n ? from->n : to->n, c->x.alpha, &pr);
+	if (chosen)
+		stats_paired_ratio_odd(from->v, to->v, from->n < to->n ? from->n : to->n,
+				       c->x.alpha, &pr);
+	else
+		stats_paired_ratio(from->v, to->v, from->n < to->n ? from->n : to->n, c->x.alpha, &pr);
 	/* significant but smaller than --material is no verdict either, as
 	 * for the slow mark: two invocations on this guest gave +1.1% (p
 	 * 0.008) and -0.3% (p 0.79) for the same move of fill.c's loop */
@@ -487,21 +512,25 @@ static void change_line(const struct place_cmd *c, const struct place_arm *from,
 }
 
 /* One line per offset arm against the control; with more than a few,
- * the measured fastest and slowest only. */
+ * the fastest and slowest only: chosen on the even rounds and measured on
+ * the odd ones (chosen and measured on the same rounds, the fastest of 64
+ * is fast by luck too). */
 static void print_moves(const struct place_cmd *c, const struct place_arm *ctl, const char *what)
 {
 	const struct place_arm *lo = NULL, *hi = NULL;
 	size_t n = 0;
-	char line[160];
+	char line[200];
+	bool split = c->x.rounds >= STATS_PLACEMENT_MIN_ROUNDS;
 
 	for (size_t i = 0; i < c->x.narms; i++) {
 		const struct place_arm *a = &c->x.arm[i];
+		double m = split ? stats_even_median(a->v, a->n) : a->sum.median;
 
 		if (a->kind != PLACE_OFFSET)
 			continue;
 		n++;
-		lo = !lo || a->sum.median < lo->sum.median ? a : lo;
-		hi = !hi || a->sum.median > hi->sum.median ? a : hi;
+		lo = !lo || m < (split ? stats_even_median(lo->v, lo->n) : lo->sum.median) ? a : lo;
+		hi = !hi || m > (split ? stats_even_median(hi->v, hi->n) : hi->sum.median) ? a : hi;
 	}
 	for (size_t i = 0; i < c->x.narms; i++) {
 		const struct place_arm *a = &c->x.arm[i];
@@ -513,11 +542,14 @@ static void print_moves(const struct place_cmd *c, const struct place_arm *ctl, 
 		/* best and worst are the model's; a number is the user's */
 		if (!isdigit((unsigned char)a->name[0]))
 			snprintf(named, sizeof named, " (the model's %s)", a->name);
-		change_line(c, ctl, a, line, sizeof line);
-		printf("moving %s's %s from %u to %u of its %u-byte %s%s: %s of %s\n",
+		if (n > 4)
+			snprintf(named, sizeof named, " (the %s of the even rounds)",
+				 a == lo ? "fastest" : "slowest");
+		change_line(c, ctl, a, n > 4 && split, line, sizeof line);
+		printf("moving %s's %s from %u to %u of its %u-byte %s%s: %s of %s%s\n",
 		       c->x.subject->name, c->x.loop_start == c->x.subject->addr ? "entry" : "loop",
 		       c->x.current, a->offset, c->x.align, c->x.align == 64 ? "line" : "block", named,
-		       line, what);
+		       line, what, n > 4 && split ? " on the odd rounds" : "");
 	}
 }
 
@@ -525,16 +557,23 @@ static void print_answer(const struct place_cmd *c)
 {
 	const struct place_arm *un = arm_kind(c, PLACE_UNMOVED, NULL), *ctl = arm_kind(c, PLACE_CONTROL, NULL);
 	const char *what = c->metric ? "its metric" : c->x.wall ? "its wall time" : "its CPU time";
-	char line[160], ctl_line[160];
-	size_t agree = 0, total = 0;
+	char line[200], ctl_line[200];
+	size_t agree = 0, total = 0, open = 0;
 
+	/* only marks that hold count: slow, or surely not (its interval
+	 * within --material); the rest are said to be open */
 	for (size_t i = 0; i < c->x.narms; i++) {
 		const struct place_arm *a = &c->x.arm[i];
 
-		if (c->x.subject && (a->kind == PLACE_OFFSET || a->kind == PLACE_CONTROL))
-			total++, agree += a->slow == (a->predicted_slowdown > 1 + c->x.material);
+		if (!c->x.subject || (a->kind != PLACE_OFFSET && a->kind != PLACE_CONTROL))
+			continue;
+		if (!a->mark.slow && !a->mark.fast) {
+			open++;
+			continue;
+		}
+		total++, agree += a->mark.slow == (a->predicted_slowdown > 1 + c->x.material);
 	}
-	change_line(c, un, ctl, ctl_line, sizeof ctl_line);
+	change_line(c, un, ctl, false, ctl_line, sizeof ctl_line);
 	if (c->x.subject)
 		printf("\ncontrol (a copy at offset %u) against the unmoved program: %s\n", c->x.current,
 		       ctl_line);
@@ -544,13 +583,13 @@ static void print_answer(const struct place_cmd *c)
 	if (c->x.subject) {
 		print_moves(c, ctl, what);
 		printf("model (%s; back end %.2f cycles an iteration, %s) and measurement agree on "
-		       "%zu of %zu placements (model: costs more than %.0f%%)\n", c->x.profile->name,
-		       c->x.back_end.cycles, cost_source_name(c->x.back_end.source), agree, total,
-		       100 * c->x.material);
+		       "%zu of %zu placements measured surely (model: costs more than %.0f%%); %zu "
+		       "neither slow nor surely not\n", c->x.profile->name, c->x.back_end.cycles,
+		       cost_source_name(c->x.back_end.source), agree, total, 100 * c->x.material, open);
 	} else if (arm_kind(c, PLACE_RANDOM, NULL)) {
 		const struct place_arm *r = arm_kind(c, PLACE_RANDOM, NULL);
 
-		change_line(c, ctl, r, line, sizeof line);
+		change_line(c, ctl, r, false, line, sizeof line);
 		printf("random layouts against the control: %s of %s; layout noise (CV) %.2f%% "
 		       "against the control's %.2f%%\n", line, what, 100 * r->sum.cv, 100 * ctl->sum.cv);
 	}

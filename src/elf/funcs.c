@@ -160,19 +160,21 @@ static size_t params_at(const char *d)
 	return end;
 }
 
+/* The name without its parameters, a GCC clone's suffix kept ("f(int)
+ * [clone .cold]" is "f [clone .cold]", as f.cold is not f). */
 static bool shown_matches(const char *glob, const char *shown)
 {
-	size_t k = params_at(shown);
-	char *base;
+	const char *clone = strstr(shown, " [clone ");
+	size_t end = clone ? (size_t)(clone - shown) : strlen(shown);
+	char *base = xmalloc(strlen(shown) + 1);
 	bool m;
 
-	if (glob_match(glob, shown))
-		return true;
-	if (!shown[k])
-		return false;
-	base = xstrdup(shown);
-	base[k] = 0;
-	m = glob_match(glob, base);
+	memcpy(base, shown, end);
+	base[end] = 0;
+	base[params_at(base)] = 0;
+	if (clone)
+		strcat(base, clone);
+	m = glob_match(glob, shown) || (strcmp(base, shown) && glob_match(glob, base));
 	free(base);
 	return m;
 }

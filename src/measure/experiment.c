@@ -469,27 +469,26 @@ static void predict_costs(struct place_experiment *x)
 
 void experiment_analyse(struct place_experiment *x)
 {
-	const struct place_arm *best = NULL;
-
 	for (size_t i = 0; i < x->narms; i++) {
 		struct place_arm *a = &x->arm[i];
 
 		stats_summarize(a->v, a->n, x->seed, !x->higher, &a->sum);
-		if (!best || (x->higher ? a->sum.median > best->sum.median :
-			      a->sum.median < best->sum.median))
-			best = a;
 		if (x->subject && (a->kind == PLACE_OFFSET || a->kind == PLACE_CONTROL))
 			experiment_predict(x, a->offset, a->predicted, &a->npredicted);
 	}
-	/* every arm ran once a round: each against the best, round by round */
+	/* every arm ran once a round: each against the best of the even
+	 * rounds, on the odd ones, its p adjusted for the arms tested */
+	const double *v[PLACE_MAX_ARMS];
+	struct placement_mark m[PLACE_MAX_ARMS];
+
+	for (size_t i = 0; i < x->narms; i++)
+		v[i] = x->arm[i].v;
+	stats_placement_marks(v, x->narms, x->rounds, x->higher, x->alpha, x->material, m);
 	for (size_t i = 0; i < x->narms; i++) {
 		struct place_arm *a = &x->arm[i];
-		struct paired pr;
 
-		a->ratio = x->higher ? best->sum.median / a->sum.median : a->sum.median / best->sum.median;
-		stats_paired_ratio(best->v, a->v, a->n < best->n ? a->n : best->n, x->alpha, &pr);
-		a->p = a == best ? 1 : pr.p;
-		a->slow = a != best && a->p < x->alpha && a->ratio > 1 + x->material;
+		a->mark = m[i];
+		a->ratio = m[i].ratio, a->p = m[i].p, a->slow = m[i].slow;
 	}
 	if (x->subject)
 		predict_costs(x);

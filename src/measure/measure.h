@@ -142,6 +142,8 @@ void sampling_close(struct sampling *s);
  * events sampling_open opens at up to max_hz, alternated, ~0.2 s of CPU;
  * -1 with one line in e when the events cannot be opened. */
 int sample_cost_ns(double *cost, unsigned long max_hz, struct err *e);
+/* The kernel's perf_event_max_sample_rate (100000 when unreadable). */
+unsigned long sample_max_rate(void);
 /* How much sampling at hz slows a program when one sample costs
  * per_sample_ns: s / (1 - s) for s = hz x per_sample_ns (the samples' own
  * time is sampled too); a fraction, INFINITY from s = 1. */
@@ -441,8 +443,10 @@ struct place_arm {
 	int plan_fd;                    /* memfd of its plan, -1 for none */
 	double *v;                      /* one sample a run */
 	size_t n, cap;
-	/* experiment_analyse's */
+	/* experiment_analyse's: the mark (stats_placement_marks) and its
+	 * ratio, adjusted p and slow mark again */
 	struct summary sum;
+	struct placement_mark mark;
 	double ratio, p;
 	bool slow;
 	size_t npredicted;
@@ -571,6 +575,13 @@ struct loop_proof {
 };
 
 void proof_judge(struct loop_proof *p);
+/* How many paired rounds of place a verdict on p's loop needs, from the
+ * noise of a pilot: sd, the standard deviation of its rounds' log ratios
+ * (best over today), and p's layout_sd and nlayout (proof_judge of the
+ * pilot): the program's change known within *need (log, its 95% CI's
+ * half-width) with the controls' spread, which no round narrows, added in
+ * quadrature. 0 when no number of rounds can (that spread is wider). */
+unsigned proof_rounds_needed(const struct loop_proof *p, double sd, double *need);
 
 /* One hot loop of straddle prove: what the scan said of it, and what
  * place measured (when it was measured: why not, else). */
@@ -585,6 +596,7 @@ struct loop_trial {
 	float place_predicted;          /* place's own prediction for today's offset */
 	struct paired control;          /* the control over the unmoved program: the copy's own cost */
 	unsigned rounds;
+	unsigned rounds_needed;         /* a verdict's, from the pilot's noise; 0 not known */
 	char why_not[300];              /* "" measured */
 	struct loop_proof proof;
 };

@@ -19,12 +19,16 @@ static json_t *arm_json(const struct place_experiment *x, const char *subject,
 	for (size_t i = 0; i < a->npredicted; i++)
 		json_array_append_new(pred, results_hazard(&a->predicted[i]));
 	snprintf(name, sizeof name, "%s@%s", subject, a->name);
-	return json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:f, s:[f,f], s:f, s:f, s:f, s:b, s:f,"
-			 " s:f, s:o, s:o}", "name", name, "kernel", subject, "arm", a->name,
-		"offset", (int)a->offset, "unit", x->metric ? "" : "s", "direction",
+	/* ratio, its interval and p: against the best of the even rounds, on
+	 * the odd ones (tested_rounds), p adjusted for the arms tested */
+	return json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:f, s:[f,f], s:f, s:f, s:f, s:o, s:i,"
+			 " s:b, s:b, s:b, s:f, s:f, s:o, s:o}", "name", name, "kernel", subject,
+		"arm", a->name, "offset", (int)a->offset, "unit", x->metric ? "" : "s", "direction",
 		x->higher ? "higher" : "lower", "median", a->sum.median, "ci", a->sum.ci_lo,
-		a->sum.ci_hi, "stddev", a->sum.stddev, "cv", a->sum.cv, "ratio", a->ratio, "slow",
-		a->slow, "p_vs_best", a->p, "predicted_slowdown",
+		a->sum.ci_hi, "stddev", a->sum.stddev, "cv", a->sum.cv, "ratio", a->ratio,
+		"ratio_ci", a->mark.n >= 2 ? json_pack("[f,f]", a->mark.lo, a->mark.hi) : json_null(),
+		"tested_rounds", (int)a->mark.n, "reference", a->mark.reference, "slow", a->slow,
+		"surely_not_slow", a->mark.fast, "p_vs_best", a->p, "predicted_slowdown",
 		doc_three_places(a->predicted_slowdown), "predicted",
 		pred, "samples", samples);
 }
@@ -131,6 +135,17 @@ int results_place_arm(const struct result_file *f, const char *arm, struct place
 		return 0;
 	}
 	return -1;
+}
+
+int results_place_pace(const struct result_file *f, unsigned *rounds, double *elapsed_s)
+{
+	const json_t *pl = json_object_get(f->doc, "place");
+
+	if (strcmp(f->command, "place") != 0 || !pl)
+		return -1;
+	*rounds = (unsigned)doc_int(pl, "rounds");
+	*elapsed_s = doc_num(pl, "elapsed_s");
+	return 0;
 }
 
 int results_place_layout_band(const struct result_file *f, double *band_pct)
