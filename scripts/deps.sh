@@ -7,8 +7,10 @@
 # text with, so a screenshot is the same on every machine.
 # llvm (LLVM 14) and llvm-19: llvm-mca-14 and llvm-mca-19, the cost model's
 # back end (scan); the tests pin llvm-mca-14, 19 knows znver5 and SPR.
+# g++: libstdc++'s demangler that names C++ functions (linked), and the C++
+# fixture of place; gdb: the test that gdb's bt names a moved frame.
 set -e
-PKGS="gcc make binutils libc6-dev
+PKGS="gcc g++ gdb make binutils libc6-dev
 libzydis-dev libcapstone-dev libelf-dev libdw-dev libjansson-dev libcmocka-dev
 gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 clang libclang-rt-14-dev llvm llvm-19 jq libllvm14 libllvm15 python3 python3-jsonschema mandoc

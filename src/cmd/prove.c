@@ -65,7 +65,7 @@ static const struct cmd_option prove_options[] = {
 	{ .name = "material", .value = "P", .kind = OPT_FRACTION, .field = F(material),
 	  .lo = 1e-4, .hi = 1,
 	  .help = "a loop slowdown that counts as a cost (default 3%)" },
-	{ .name = "runs", .value = "N", .kind = OPT_UNSIGNED, .field = F(runs), .min = PILOT_ROUNDS,
+	{ .name = "runs", .value = "N", .kind = OPT_UNSIGNED, .field = F(runs), .min = 2,
 	  .max = 100000, .help = "at most N rounds of place for each loop (default 300)" },
 	{ .name = "time", .value = "S", .kind = OPT_SECONDS, .field = F(time_s),
 	  .help = "seconds of place for each loop; a loop skipped leaves\n"
@@ -719,48 +719,50 @@ static int read_place(const char *path, struct result_file *f, char *why, size_t
 	return 0;
 }
 
-/* After the pilot: the rounds a verdict needs, or why_not when the
- * budget (the rounds' time, --runs) cannot give them. */
+/* After the pilot: the rounds to run, those a verdict needs (at most
+ * --runs), or why_not when the time left cannot give them. */
 static unsigned rounds_to_run(struct prove_cmd *c, struct loop_trial *t,
-			      const struct result_file *pilot)
+			      const struct result_file *pilot, unsigned piloted)
 {
-	double sd = pilot_sd(pilot, t), need, per_round, secs, elapsed = 0;
-	unsigned rounds = 0;
+	double sd = pilot_sd(pilot, t), need, per_round, elapsed = 0;
+	unsigned rounds = 0, run;
 
 	results_place_pace(pilot, &rounds, &elapsed);
 	per_round = elapsed / fmax(1, rounds);
 	rounds = sd < 0 ? 0 : proof_rounds_needed(&t->proof, sd, &need);
-	secs = per_round * rounds;
 	t->rounds_needed = rounds;
+	run = rounds < c->runs ? rounds : c->runs;
+	if (c->runs <= piloted)         /* the pilot is all --runs allows: judged as it is */
+		return piloted;
 	if (sd >= 0 && !rounds)
 		snprintf(t->why_not, sizeof t->why_not, "cannot be resolved: the layout controls "
 			 "alone move the program more than the %.2f%% a verdict needs", 100 * need);
-	else if (rounds > PILOT_ROUNDS && (rounds > c->runs ||
-		 per_round * (rounds - PILOT_ROUNDS) > c->budget_left - elapsed))
+	else if (run > piloted && per_round * (run - piloted) > c->budget_left - elapsed)
 		snprintf(t->why_not, sizeof t->why_not, "needs ~%u rounds (~%.0f s at %.2f s a "
-			 "round); --time %.0f%s to try", rounds, secs, per_round, ceil(secs * 1.2),
-			 rounds > c->runs ? " --runs N" : "");
-	return t->why_not[0] ? 0 : rounds;
+			 "round); --time %.0f to try", rounds, per_round * rounds, per_round,
+			 ceil(per_round * rounds * 1.2));
+	return t->why_not[0] ? 0 : run > piloted ? run : piloted;
 }
 
-/* A pilot of PILOT_ROUNDS rounds, the rounds the verdict needs from its
- * noise, then the rest of them; the two files judged as one. */
+/* A pilot of PILOT_ROUNDS rounds (at most --runs), the rounds the
+ * verdict needs from its noise, then the rest of them; the two files
+ * judged as one. */
 static void measure_loop(struct prove_cmd *c, struct loop_trial *t, size_t k)
 {
 	char path[2][PATH_MAX + 32], name[40];
 	struct result_file f[2] = { { 0 } };
 	const struct result_file *fp[2] = { &f[0], &f[1] };
+	unsigned pilot = c->runs < PILOT_ROUNDS ? c->runs : PILOT_ROUNDS, rounds = 0;
 	double t0 = monotonic_s();
-	unsigned rounds = 0;
 	size_t nf = 0;
 	int st;
 
 	for (int i = 0; i < 2; i++) {
-		snprintf(name, sizeof name, "place-%zu%s.json", k + 1, i ? "" : "-pilot");
+		snprintf(name, sizeof name, "place-%zu%s.json", k + 1, i ? "-more" : "");
 		path_in_dir(c, name, path[i], sizeof path[i]);
 		remember(c, path[i]);
 	}
-	st = place_loop(c, t, path[0], PILOT_ROUNDS, c->budget_left, "a pilot");
+	st = place_loop(c, t, path[0], pilot, c->budget_left, "a pilot");
 	if (st != 0 || read_place(path[0], &f[nf], t->why_not, sizeof t->why_not)) {
 		if (!t->why_not[0])
 			snprintf(t->why_not, sizeof t->why_not, "straddle place did not measure it "
@@ -769,13 +771,13 @@ static void measure_loop(struct prove_cmd *c, struct loop_trial *t, size_t k)
 	}
 	nf++;
 	judge(c, t, fp, nf);            /* the pilot's proof: its controls' spread */
-	if (t->why_not[0] || !(rounds = rounds_to_run(c, t, &f[0])))
+	if (t->why_not[0] || !(rounds = rounds_to_run(c, t, &f[0], pilot)))
 		goto out;
-	if (rounds > PILOT_ROUNDS) {
+	if (rounds > pilot) {
 		char what[64];
 
-		snprintf(what, sizeof what, "%u rounds more", rounds - PILOT_ROUNDS);
-		st = place_loop(c, t, path[1], rounds - PILOT_ROUNDS, c->budget_left -
+		snprintf(what, sizeof what, "%u rounds more", rounds - pilot);
+		st = place_loop(c, t, path[1], rounds - pilot, c->budget_left -
 				(monotonic_s() - t0), what);
 		if (st != 0 || read_place(path[1], &f[nf], t->why_not, sizeof t->why_not)) {
 			if (!t->why_not[0])

@@ -68,6 +68,13 @@ static int slurp(struct command_input *in, int fd, struct err *e)
 	return 0;
 }
 
+static bool is_dev_null(const struct stat *st)
+{
+	struct stat null;
+
+	return stat("/dev/null", &null) == 0 && null.st_rdev == st->st_rdev;
+}
+
 int command_input_open(struct command_input *in, const char *spec, struct err *e)
 {
 	struct stat st;
@@ -80,6 +87,10 @@ int command_input_open(struct command_input *in, const char *spec, struct err *e
 	}
 	snprintf(in->what, sizeof in->what, "%s", spec ? spec : "standard input");
 	fd = spec ? open(spec, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	if (!spec && fstat(fd, &st) && errno == EBADF) {        /* closed: nothing to read */
+		snprintf(in->what, sizeof in->what, "/dev/null");
+		return 0;
+	}
 	if (fd < 0 || fstat(fd, &st)) {
 		rc = err_set(e, "%s: %s", in->what, strerror(errno));
 		if (spec && fd >= 0)
@@ -91,12 +102,23 @@ int command_input_open(struct command_input *in, const char *spec, struct err *e
 			close(fd);
 		return err_set(e, "%s: a directory, not an input", in->what);
 	}
+	if (S_ISCHR(st.st_mode) && is_dev_null(&st)) {
+		if (spec)
+			close(fd);
+		snprintf(in->what, sizeof in->what, "/dev/null");
+		return 0;
+	}
 	if (S_ISREG(st.st_mode)) {
 		in->start = spec ? 0 : lseek(fd, 0, SEEK_CUR);
 		in->fd = spec ? fd : fcntl(fd, F_DUPFD_CLOEXEC, 3);
 		return in->fd < 0 ? err_set(e, "%s: %s", in->what, strerror(errno)) : 0;
 	}
-	rc = slurp(in, fd, e);          /* a pipe, a FIFO, a device: read once */
+	/* a pipe, a FIFO, a device: read once to its end, which a pipe
+	 * nobody closes never reaches: said first */
+	if (!spec && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+		fprintf(stderr, "straddle: reading standard input to its end, to give every run "
+			"the same (--stdin - for none)\n");
+	rc = slurp(in, fd, e);
 	if (spec)
 		close(fd);
 	return rc;

@@ -316,7 +316,8 @@ void reloc_find_xrefs(struct reloc_file *rf, struct reloc_xrefs *x)
 					in->target, f->addr, a.rel_size };
 		}
 	}
-	qsort(x->v, x->n, sizeof *x->v, by_target);
+	if (x->n)
+		qsort(x->v, x->n, sizeof *x->v, by_target);
 	free(insn);
 	free(starts);
 }

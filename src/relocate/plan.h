@@ -26,10 +26,11 @@
 #define PLAN_MAGIC "STRDPLN2"
 #define PLAN_MAX_OBJECTS 64
 /* What the library reports on the descriptor STRADDLE_PLACE_FD names, one
- * line each: "applied INDEX COPIES ARENA_HEX NS PID MAP" for each object
- * it moved (NS: how long applying its plan took, plan read not included;
- * PID: the process; MAP 1 when /tmp/perf-PID.map lists the copies, 0
- * when that name was another's and left alone),
+ * line each: "applied INDEX COPIES ARENA_HEX NS PID MAP LIVE" for each
+ * object it moved (NS: how long applying its plan took, plan read not
+ * included; PID: the process; MAP 1 when /tmp/perf-PID.map lists the
+ * copies, 0 when that name was another's and left alone; LIVE 1 when its
+ * code was written while other threads ran, poke.c),
  * "error MESSAGE" before it exits with PLAN_EXIT. */
 #define PLAN_EXIT 125
 

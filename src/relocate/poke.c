@@ -18,8 +18,10 @@
  * The entry's jump is 5 bytes and may overwrite more than one instruction
  * (push %rbp is one byte): after the int3s no thread can start there, and
  * before the rest is written every thread is asked where it is (a queued
- * SIGTRAP it answers from the handler); while one is between those bytes
- * the others wait. A function whose own branch or call's return lands in
+ * real-time signal it answers from a handler; not a SIGTRAP: one pending
+ * swallows another, and an int3's swallowed leaves its thread after the
+ * int3, inside the instruction); while one is between those bytes the
+ * others wait. A function whose own branch or call's return lands in
  * those bytes is not written at all (PLAN_PATCH_INNER_TARGET). The writes
  * go through /proc/self/mem, as a debugger's do. */
 #include "plan.h"
@@ -78,6 +80,7 @@ struct poke_table {
 
 static struct poke_table *_Atomic tables;
 static struct sigaction previous;
+static int question_signal;     /* a real-time signal no one handles, while asking */
 /* the threads that answered the question, in order */
 #define MAX_ANSWERS 4096
 static _Atomic pid_t answered[MAX_ANSWERS];
@@ -131,12 +134,17 @@ static void pass_on(int sig, siginfo_t *si, void *uc)
 	}
 }
 
-/* This thread is not between an entry's bytes, or (at) is. */
-static void answer(bool at)
+/* The question: is this thread between an entry's bytes? */
+static void on_question(int sig, siginfo_t *si, void *ucv)
 {
-	int i = atomic_fetch_add(&answers, 1);
+	ucontext_t *uc = ucv;
+	int i;
 
-	if (at)
+	(void)sig;
+	if (si->si_code != SI_QUEUE || si->si_value.sival_ptr != &question)
+		return;
+	i = atomic_fetch_add(&answers, 1);
+	if (between((uint64_t)uc->uc_mcontext.gregs[REG_RIP]))
 		atomic_store(&caught_between, 1);
 	if (i < MAX_ANSWERS)
 		atomic_store(&answered[i], (pid_t)syscall(SYS_gettid));
@@ -148,14 +156,7 @@ static void on_trap(int sig, siginfo_t *si, void *ucv)
 	greg_t *pc = &uc->uc_mcontext.gregs[REG_RIP];
 	const struct poke *p;
 
-	if (si->si_code == SI_QUEUE && si->si_value.sival_ptr == &question) {
-		answer(between((uint64_t)*pc));
-		return;
-	}
 	if (si->si_code == SI_KERNEL && (p = poke_at((uint64_t)*pc - 1))) {
-		/* a SIGTRAP pending from this int3 swallows the question's
-		 * (a signal below SIGRTMIN is pending once): this answers it */
-		answer(false);
 		if (p->kind == PLAN_PATCH_ENTRY) {
 			*pc = (greg_t)p->resume;
 		} else {
@@ -193,9 +194,10 @@ static int serialize(void)
 
 /* ---- the other threads ---- */
 
-/* Does thread tid block SIGTRAP (its SigBlk in /proc)? A thread that does
- * and meets an int3 is killed by it (the kernel forces the signal). */
-static bool blocks_trap(pid_t tid)
+/* The signals thread tid blocks (its SigBlk in /proc), bit sig - 1; a
+ * thread that blocks SIGTRAP and meets an int3 is killed by it (the
+ * kernel forces the signal), one that blocks the question never answers. */
+static uint64_t blocked_by(pid_t tid)
 {
 	char path[64], buf[2048], *p;
 	int fd;
@@ -203,14 +205,14 @@ static bool blocks_trap(pid_t tid)
 
 	snprintf(path, sizeof path, "/proc/self/task/%d/status", (int)tid);
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return false;           /* gone */
+		return 0;               /* gone */
 	got = read(fd, buf, sizeof buf - 1);
 	close(fd);
 	if (got <= 0)
-		return false;
+		return 0;
 	buf[got] = 0;
 	p = strstr(buf, "SigBlk:");
-	return p && (strtoull(p + 7, NULL, 16) >> (SIGTRAP - 1) & 1);
+	return p ? strtoull(p + 7, NULL, 16) : 0;
 }
 
 /* Each other thread, by id; *n of them. */
@@ -248,25 +250,47 @@ static void pause_us(long us)
 	nanosleep(&t, NULL);
 }
 
-/* No thread blocks SIGTRAP (some do for a moment: a new thread starts with
- * every signal blocked); checked before the first int3. */
+/* No thread blocks SIGTRAP or the question (some do for a moment: a new
+ * thread starts with every signal blocked); checked before the first int3. */
 static int none_blocks(char *why, size_t n)
 {
+	uint64_t both = 1ull << (SIGTRAP - 1) | 1ull << (question_signal - 1);
+
 	for (int tries = 0; tries < 500; tries++) {
 		size_t k;
 		pid_t *t = other_threads(&k), blocked = 0;
 
 		for (size_t i = 0; i < k && !blocked; i++)
-			if (blocks_trap(t[i]))
+			if (blocked_by(t[i]) & both)
 				blocked = t[i];
 		free(t);
 		if (!blocked)
 			return 0;
 		if (tries == 499)
-			snprintf(why, n, "thread %d blocks SIGTRAP: the code it may run cannot be "
-				 "changed under it", (int)blocked);
+			snprintf(why, n, "thread %d blocks SIGTRAP or signal %d: the code it may run "
+				 "cannot be changed under it", (int)blocked, question_signal);
 		pause_us(1000);
 	}
+	return -1;
+}
+
+/* A real-time signal the program leaves at its default, to ask with:
+ * from the top, as glibc keeps the lowest for itself. */
+static int take_question_signal(struct sigaction *old, char *why, size_t n)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_question;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+	sigemptyset(&sa.sa_mask);
+	for (int sig = SIGRTMAX; sig >= SIGRTMIN; sig--)
+		if (sigaction(sig, NULL, old) == 0 && old->sa_handler == SIG_DFL &&
+		    !(old->sa_flags & SA_SIGINFO) && sigaction(sig, &sa, NULL) == 0) {
+			question_signal = sig;
+			return 0;
+		}
+	snprintf(why, n, "every real-time signal has a handler: none to ask the threads with");
 	return -1;
 }
 
@@ -289,8 +313,8 @@ static int unanswered(const pid_t *t, size_t k, bool ended)
 	return left;
 }
 
-/* Every other thread asked where it is (a queued SIGTRAP, answered from
- * the handler); all answered, or -1 after 2 s. */
+/* Every other thread asked where it is (the question's signal queued to
+ * it, answered from on_question); all answered, or -1 after 2 s. */
 static int ask_all(char *why, size_t n)
 {
 	siginfo_t q;
@@ -299,13 +323,13 @@ static int ask_all(char *why, size_t n)
 	struct timespec t0, now;
 
 	memset(&q, 0, sizeof q);
-	q.si_signo = SIGTRAP, q.si_code = SI_QUEUE, q.si_pid = getpid(), q.si_uid = getuid();
+	q.si_signo = question_signal, q.si_code = SI_QUEUE, q.si_pid = getpid(), q.si_uid = getuid();
 	q.si_value.sival_ptr = &question;
 	atomic_store(&answers, 0), atomic_store(&caught_between, 0);
 	for (size_t i = 0; i < MAX_ANSWERS; i++)
 		atomic_store(&answered[i], 0);
 	for (size_t i = 0; i < k; i++)
-		if (syscall(SYS_rt_tgsigqueueinfo, getpid(), t[i], SIGTRAP, &q) != 0)
+		if (syscall(SYS_rt_tgsigqueueinfo, getpid(), t[i], question_signal, &q) != 0)
 			t[i] = 0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (unsigned spin = 1; unanswered(t, k, spin % 64 == 0); spin++) {
@@ -384,15 +408,16 @@ static int three_steps(int mem, const struct poke *p, size_t n, char *why, size_
 	return serialize();
 }
 
-int poke_live(const struct poke *p, size_t n, char *why, size_t wn)
+int poke_live(const struct poke *p, size_t n, uint64_t bias, char *why, size_t wn)
 {
+	struct sigaction asked;
 	int mem, rc;
 
 	for (size_t i = 0; i < n; i++)
 		if (p[i].flags & PLAN_PATCH_INNER_TARGET) {
 			snprintf(why, wn, "the function at %#llx has a branch into the bytes its entry "
 				 "jump takes: it cannot be moved while other threads run",
-				 (unsigned long long)p[i].addr);
+				 (unsigned long long)(p[i].addr - bias));
 			return -1;
 		}
 	if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0)) {
@@ -403,8 +428,15 @@ int poke_live(const struct poke *p, size_t n, char *why, size_t wn)
 		snprintf(why, wn, "/proc/self/mem: %s", strerror(errno));
 		return -1;
 	}
-	rc = install_handler(why, wn) || none_blocks(why, wn) || publish(p, n) ||
-	     three_steps(mem, p, n, why, wn) ? -1 : 0;
+	if (install_handler(why, wn) || take_question_signal(&asked, why, wn)) {
+		close(mem);
+		return -1;
+	}
+	rc = none_blocks(why, wn) || publish(p, n) || three_steps(mem, p, n, why, wn) ? -1 : 0;
+	/* every question was answered (or its thread ended): none is pending;
+	 * after a failure one may be, and the process ends anyway */
+	if (!rc)
+		sigaction(question_signal, &asked, NULL);
 	if (rc && !why[0])
 		snprintf(why, wn, "%s", strerror(errno));
 	close(mem);
@@ -413,9 +445,9 @@ int poke_live(const struct poke *p, size_t n, char *why, size_t wn)
 
 #else
 
-int poke_live(const struct poke *p, size_t n, char *why, size_t wn)
+int poke_live(const struct poke *p, size_t n, uint64_t bias, char *why, size_t wn)
 {
-	(void)p, (void)n;
+	(void)p, (void)n, (void)bias;
 	snprintf(why, wn, "its code cannot be changed while other threads run (x86-64 only)");
 	return -1;
 }

@@ -24,7 +24,8 @@ long poke_threads(void);
  * (membarrier SYNC_CORE); a thread that reaches an int3 meanwhile is sent
  * to the copy (an entry) or tries again once the instruction is whole.
  * The writes go through /proc/self/mem, so the pages stay read+execute
- * throughout. 0, or -1 with the reason in why. x86-64 only. */
-int poke_live(const struct poke *p, size_t n, char *why, size_t whylen);
+ * throughout. 0, or -1 with the reason in why (addresses less bias: the
+ * file's). x86-64 only. */
+int poke_live(const struct poke *p, size_t n, uint64_t bias, char *why, size_t whylen);
 
 #endif

@@ -428,7 +428,7 @@ static void write_alone(const struct object_plan *op, const struct poke *p, size
 /* The entry jumps and redirected branches: alone, or while other threads
  * may run the code (poke.c). A process that cannot say how many threads
  * it has (no /proc) is taken to have one before main, as it always was. */
-static void patch_object(const struct object_plan *op, uint64_t bias, uint64_t arena,
+static bool patch_object(const struct object_plan *op, uint64_t bias, uint64_t arena,
 			 const struct exec_range *seg, size_t nseg)
 {
 	struct poke *p = make_pokes(op, bias, arena, seg, nseg);
@@ -436,7 +436,7 @@ static void patch_object(const struct object_plan *op, uint64_t bias, uint64_t a
 	char why[256] = "";
 
 	if (threads > 1) {
-		if (poke_live(p, op->o->npatch, why, sizeof why))
+		if (poke_live(p, op->o->npatch, bias, why, sizeof why))
 			fail("%s: %s", op->path, why);
 	} else if (threads == 1 || !plan.after_main) {
 		write_alone(op, p, op->o->npatch, seg, nseg);
@@ -444,6 +444,7 @@ static void patch_object(const struct object_plan *op, uint64_t bias, uint64_t a
 		fail("%s: cannot tell whether other threads run (no /proc/self/stat)", op->path);
 	}
 	free(p);
+	return threads > 1;
 }
 
 /* The perf map's file, opened to add lines: made by this process (never
@@ -615,7 +616,7 @@ static void apply(struct object_plan *op, const struct dl_phdr_info *info)
 	__builtin___clear_cache((char *)arena, (char *)arena + op->o->data_at);
 	register_unwind(op, arena);
 	announce_to_gdb(op, arena);
-	patch_object(op, bias, (uint64_t)arena, seg, nseg);
+	bool live = patch_object(op, bias, (uint64_t)arena, seg, nseg);
 	op->applied = true;
 	bool map = write_perf_map(op, bias, (uint64_t)arena);
 
@@ -625,9 +626,9 @@ static void apply(struct object_plan *op, const struct dl_phdr_info *info)
 		fcntl(plan.report_fd, F_SETFD, FD_CLOEXEC);
 		unsetenv("STRADDLE_PLACE_FD");
 	}
-	report("applied %u %u %llx %llu %d %d", (unsigned)(op - plan.obj), op->o->nmap,
+	report("applied %u %u %llx %llu %d %d %d", (unsigned)(op - plan.obj), op->o->nmap,
 	       (unsigned long long)(uintptr_t)arena, (unsigned long long)(now_ns() - t0),
-	       (int)getpid(), map);
+	       (int)getpid(), map, live);
 }
 
 /* ---- finding the objects ---- */

@@ -11,7 +11,8 @@
  * are adjusted for the number of arms tested (Holm 1979, step-down: the
  * chance that any calm arm is marked stays below alpha, whatever the
  * tests' dependence; the common reference makes them dependent). The
- * ratios' intervals are Bonferroni's, simultaneous at 1 - alpha. */
+ * ratios' intervals are Bonferroni's, simultaneous at 1 - alpha. The
+ * noise every test uses is all arms' pooled (pooled_variance). */
 #include "stats.h"
 
 #include <math.h>
@@ -105,39 +106,89 @@ void stats_paired_ratio_odd(const double *a, const double *b, size_t nrounds, do
 	free(x), free(y);
 }
 
+/* The odd rounds' logs, arm by arm (y[i * n + k]); false when a sample
+ * is not positive (a ratio has no meaning then). */
+static bool odd_logs(const double *const *v, size_t narms, double *y, size_t n)
+{
+	for (size_t i = 0; i < narms; i++)
+		for (size_t k = 0; k < n; k++) {
+			double x = v[i][2 * k + 1];
+
+			if (!(x > 0))
+				return false;
+			y[i * n + k] = log(x);
+		}
+	return true;
+}
+
+/* The noise of one run, every arm's pooled: the residual variance of the
+ * logs under arm and round effects that add (a randomized complete block
+ * design, rounds the blocks: Montgomery, Design and Analysis of
+ * Experiments, 4.1), with (arms - 1)(rounds - 1) degrees of freedom. Ten
+ * rounds of 65 arms give it 256 where one arm's pairs give 4: the few
+ * rounds a loaded machine allows can still mark a line's cost. */
+static double pooled_variance(const double *y, size_t narms, size_t n, double *df)
+{
+	double *arm = xcalloc(narms + 1, sizeof *arm), *round = xcalloc(n + 1, sizeof *round);
+	double grand = 0, ss = 0;
+
+	for (size_t i = 0; i < narms; i++)
+		for (size_t k = 0; k < n; k++) {
+			arm[i] += y[i * n + k] / (double)n;
+			round[k] += y[i * n + k] / (double)narms;
+			grand += y[i * n + k] / (double)(n * narms);
+		}
+	for (size_t i = 0; i < narms; i++)
+		for (size_t k = 0; k < n; k++)
+			ss += pow(y[i * n + k] - arm[i] - round[k] + grand, 2);
+	free(arm), free(round);
+	*df = (double)(narms - 1) * (double)(n - 1);
+	return *df > 0 ? ss / *df : NAN;
+}
+
+/* Each arm against the reference on the odd rounds: the mean of the
+ * rounds' log ratios, its standard error from the pooled noise. */
+static void held_out(const double *y, size_t narms, size_t n, size_t ref, bool higher, double alpha,
+		     struct placement_mark *out)
+{
+	double df, var = pooled_variance(y, narms, n, &df), se = sqrt(2 * var / (double)n);
+	double crit = stats_t_critical(alpha / (double)(narms - 1), df);
+
+	for (size_t i = 0; i < narms; i++) {
+		double d = 0;
+
+		if (i == ref)
+			continue;
+		for (size_t k = 0; k < n; k++)
+			d += (y[i * n + k] - y[ref * n + k]) / (double)n;
+		d = higher ? -d : d;    /* worse is > 1 either way */
+		out[i] = (struct placement_mark){ .ratio = exp(d), .n = n,
+			.p = se > 0 ? stats_t_two_sided(d / se, df) : d == 0 ? 1 : 0,
+			.lo = exp(d - crit * se), .hi = exp(d + crit * se) };
+	}
+}
+
 size_t stats_placement_marks(const double *const *v, size_t narms, size_t nrounds, bool higher,
 			     double alpha, double material, struct placement_mark *out)
 {
-	bool split = nrounds >= STATS_PLACEMENT_MIN_ROUNDS;
-	size_t ref = best_arm(v, narms, nrounds, split ? 0 : 2, higher), tested = 0;
+	size_t n = nrounds / 2;
+	bool split = nrounds >= STATS_PLACEMENT_MIN_ROUNDS && narms >= 2;
+	size_t ref = best_arm(v, narms, nrounds, split ? 0 : 2, higher);
+	double *y = xcalloc(narms * n + 1, sizeof *y);
 
-	for (size_t i = 0; i < narms; i++)
-		tested += i != ref;
 	for (size_t i = 0; i < narms; i++) {
-		struct placement_mark *m = &out[i];
-		size_t na, nb;
-		double *a = rounds_of(v[ref], nrounds, 1, &na), *b = rounds_of(v[i], nrounds, 1, &nb);
-		struct paired pr;
+		double r = median_of(v[ref], nrounds), x = median_of(v[i], nrounds);
 
-		*m = (struct placement_mark){ .ratio = 1, .lo = 1, .hi = 1, .p = 1,
-					      .reference = i == ref };
-		if (i != ref && split) {
-			/* worse is > 1 either way: later over reference for times,
-			 * reference over later for rates */
-			if (higher)
-				stats_paired_ratio(b, a, na < nb ? na : nb, alpha / (double)tested, &pr);
-			else
-				stats_paired_ratio(a, b, na < nb ? na : nb, alpha / (double)tested, &pr);
-			*m = (struct placement_mark){ .ratio = pr.ratio, .lo = pr.lo, .hi = pr.hi,
-						      .p = pr.p, .n = pr.n };
-		} else if (i != ref) {
-			double r = median_of(v[ref], nrounds), x = median_of(v[i], nrounds);
-
-			m->ratio = r > 0 && x > 0 ? (higher ? r / x : x / r) : 1;
-			m->lo = 0, m->hi = INFINITY;
+		out[i] = (struct placement_mark){ .ratio = 1, .lo = 1, .hi = 1, .p = 1,
+						  .reference = i == ref };
+		if (i != ref) {
+			out[i].ratio = r > 0 && x > 0 ? (higher ? r / x : x / r) : 1;
+			out[i].lo = 0, out[i].hi = INFINITY;
 		}
-		free(a), free(b);
 	}
+	if (split && odd_logs(v, narms, y, n))
+		held_out(y, narms, n, ref, higher, alpha, out);
+	free(y);
 	holm(out, narms, ref);
 	for (size_t i = 0; i < narms; i++) {
 		struct placement_mark *m = &out[i];
