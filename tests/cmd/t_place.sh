@@ -279,6 +279,9 @@ expect_eq "place --no-output-check, a crashing arm: exit 1, said" "$RC $ERR" \
 expect_eq "place --no-output-check, a crashing arm: -o says what it knows" \
 	"$(jq -r '"\(.failure.arm)|\(.failure.status)|\(.failure.stderr)|\(.moved.functions)|\(.output_check.identical)"' "$TMP/crash.json")" \
 	"control|killed by SIGABRT|moved: a copy ran, and dies as asked|1|null"
+run "$STRADDLE" compare "$TMP/crash.json" "$TMP/crash.json"
+expect_eq "compare of a failed place: exit 2, one line" "$RC $ERR" \
+	"2 straddle: $TMP/crash.json: a place that failed (control: the program noticed: its status differs (killed by SIGABRT) where unmoved it gave exit 0): nothing measured to read"
 run "$STRADDLE" place --func work --offsets 0 --runs 2 --no-output-check -o "$TMP/nocheck.json" -- "$P/moved-pie" 100
 expect_eq "place --no-output-check: no run counted identical, each status compared" \
 	"$(jq -r '.output_check | "\(.runs) \(.identical) \(.same_status) \(.checked)"' "$TMP/nocheck.json")" "7 null 7 false"
