@@ -130,9 +130,13 @@ const struct command place_command = {
 		 "keep the experiment honest: the program unmoved, and the control, a copy at\n"
 		 "the loop's own offset. Every round runs each arm once in a new random order.\n"
 		 "Per arm: the median with its 95% CI, the ratio to the best arm, 'slow' where\n"
-		 "significantly (Mann-Whitney, --alpha) and materially (--material) slower,\n"
-		 "and what the layout model predicts for that placement. Each run's standard\n"
-		 "output and exit status must equal the unmoved program's.\n",
+		 "significantly (--alpha) and materially (--material) slower, and what the\n"
+		 "layout model predicts for that placement. The best is chosen on the even\n"
+		 "rounds and every arm tested against it on the odd ones, its p adjusted for\n"
+		 "the number of arms (Holm): an unchanged program's placements are marked by\n"
+		 "chance in fewer than --alpha of experiments. Each run's standard output and\n"
+		 "exit status must equal the unmoved program's. C++ is moved with its unwind\n"
+		 "data (exceptions, backtrace() and gdb's bt go through the copies).\n",
 	.options = place_options,
 	.notes = "Every run reads the same standard input: --stdin FILE, or what straddle's\n"
 		 "own was redirected from (a pipe is read once and kept); a terminal, or\n"

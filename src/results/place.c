@@ -99,8 +99,9 @@ json_t *results_place(const struct place_experiment *x, const char *subject,
 			json_object_set_new(why, reloc_refusal_name(r), json_integer((json_int_t)refused[r]));
 	json_object_set_new(doc, "place", place_json(x, loop));
 	json_object_set_new(doc, "layout_noise", layout_noise(x));
-	/* identical only where the output was compared: an unchecked run
-	 * is no identical one (issue: a crashing arm read "identical") */
+	/* identical only where the output was compared: an unchecked run is
+	 * no identical one (every run of an arm that crashed read "identical"
+	 * under --no-output-check) */
 	json_object_set_new(doc, "output_check", json_pack("{s:i, s:o, s:i, s:b, s:s, s:i}", "runs",
 		(int)(x->checked ? x->checked - 1 : 0), "identical", x->no_output_check ?
 		json_null() : json_integer(x->identical), "same_status", (int)x->same_status,
