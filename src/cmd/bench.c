@@ -529,7 +529,7 @@ static int run_invocation(const struct bench_cmd *c, const char *exe, struct inv
 			 side_b ? 'b' : 'a', st, (int)strcspn(r.err_head, "\n"), r.err_head);
 		rc = -1;
 	}
-	free(r.out);
+	command_run_free(&r);
 	free_argv(argv);
 	return rc;
 }

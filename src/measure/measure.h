@@ -142,6 +142,8 @@ void sampling_close(struct sampling *s);
  * events sampling_open opens at up to max_hz, alternated, ~0.2 s of CPU;
  * -1 with one line in e when the events cannot be opened. */
 int sample_cost_ns(double *cost, unsigned long max_hz, struct err *e);
+/* The kernel's perf_event_max_sample_rate (100000 when unreadable). */
+unsigned long sample_max_rate(void);
 /* How much sampling at hz slows a program when one sample costs
  * per_sample_ns: s / (1 - s) for s = hz x per_sample_ns (the samples' own
  * time is sampled too); a fraction, INFINITY from s = 1. */
@@ -433,8 +435,8 @@ int calib_check_machine(struct err *e);
 
 /* What a run of a command gave: its CPU time (user + system, from wait4),
  * wall time, exit status, its standard output (hashed whole, the first
- * out_max bytes kept for --metric), the start of its standard error, and
- * the lines a status pipe carried (the preload library's report). */
+ * out_max bytes kept for --metric), the start and the end of its standard
+ * error, and the lines a status pipe carried (the preload library's). */
 struct command_run {
 	double cpu_s, wall_s;
 	int status;                     /* the wait status */
@@ -442,21 +444,44 @@ struct command_run {
 	size_t out_len;
 	char *out;                      /* the first out_max bytes, NUL-ended */
 	char err_head[512];
-	char report[1024];              /* the status pipe's lines */
+	char err_tail[2048];            /* its last bytes, NUL-ended */
+	char *report;                   /* the status pipe's lines, NUL-ended */
+	size_t report_len, report_cap;
 };
+
+/* The standard input every run of a command gets, the same each time: a
+ * file from its start (--stdin FILE), straddle's own standard input when
+ * the user redirected it (a regular file from where it stood, anything
+ * else read once into memory), or /dev/null (fd -1: "-", a terminal). */
+struct command_input {
+	int fd;
+	off_t start;
+	char what[256];                 /* "/dev/null", the file, "standard input" */
+};
+
+/* spec: NULL (straddle's own standard input unless it is a terminal), "-"
+ * (/dev/null) or a file. 0, or -1 with e ("FILE: why"). */
+int command_input_open(struct command_input *in, const char *spec, struct err *e);
+void command_input_close(struct command_input *in);
 
 struct command_spec {
 	char **argv;                    /* run with execvp */
 	char **env;                     /* NAME=VALUE strings to add, NULL-ended, or NULL */
 	const char *report_env;         /* the variable that names the status pipe's fd */
 	size_t out_max;
+	const struct command_input *input;      /* NULL: /dev/null */
 };
 
-/* Run it once, standard input from /dev/null. 0, or -1 with e (it could not
- * be started: e names the command and the reason). */
+/* Run it once, in a process group of its own that ends with straddle
+ * (PR_SET_PDEATHSIG). 0, or -1 with e (it could not be started: e names
+ * the command and the reason). */
 int command_run(const struct command_spec *c, struct command_run *r, struct err *e);
-/* Kill the run in progress, if any (for a signal handler: async-signal-safe). */
+void command_run_free(struct command_run *r);
+/* Kill the run in progress and its process group, if any (for a signal
+ * handler: async-signal-safe). */
 void command_kill_current(void);
+/* The last n lines of its standard error, joined by " | " (into buf). */
+const char *command_err_lines(const struct command_run *r, unsigned n, char *buf, size_t len);
 /* The executable execvp would run for `name` (in buf, or name itself when
  * it holds a '/'), NULL when PATH has none. */
 const char *command_find(const char *name, char *buf, size_t n);
@@ -480,8 +505,10 @@ struct place_arm {
 	int plan_fd;                    /* memfd of its plan, -1 for none */
 	double *v;                      /* one sample a run */
 	size_t n, cap;
-	/* experiment_analyse's */
+	/* experiment_analyse's: the mark (stats_placement_marks) and its
+	 * ratio, adjusted p and slow mark again */
 	struct summary sum;
+	struct placement_mark mark;
 	double ratio, p;
 	bool slow;
 	size_t npredicted;
@@ -514,14 +541,29 @@ struct place_experiment {
 	uint64_t seed, rng;
 	struct place_arm arm[PLACE_MAX_ARMS];
 	size_t narms;
+	const struct command_input *input;      /* every run's standard input */
 	/* what it saw */
-	unsigned rounds, identical, checked;
+	unsigned rounds, checked;
+	unsigned identical;             /* output and status as unmoved (output checked) */
+	unsigned same_status;           /* status as unmoved, output or not */
+	unsigned no_map;                /* runs whose perf map name was another's */
 	double elapsed_s;
 	const char *stopped_by;         /* "runs", "time", "precision" */
 	double *apply_ns;               /* the preload library's time to apply, per report */
 	size_t napply, apply_cap;
 	uint64_t base_hash;
 	int base_status;
+	/* when it failed: the arm, why, the run's status and last lines of
+	 * its standard error (failed false: it did not) */
+	struct place_failure {
+		bool failed, has_status;
+		char arm[48];
+		char why[320];
+		int status;
+		char stderr_lines[600];
+	} failure;
+	int interrupted;                /* the signal that stopped it, 0 none */
+	char base_note[320];            /* the unmoved program fails: how, or "" */
 };
 
 /* An arm, unless one like it is there. -1 with e when there is no room. */
@@ -545,8 +587,12 @@ int experiment_make_plans(struct place_experiment *x, struct err *e);
 /* Every round each arm once in a new random order, until --runs, the time
  * budget or the precision goal (x->stopped_by says which). 0; 1 when a
  * run's output or status differed from the unmoved program's; 2 when a
- * run could not be made or measured; e says why. */
+ * run could not be made or measured (x->failure and e say why); 3 when
+ * experiment_interrupt stopped it (x->interrupted: the signal). */
 int experiment_run(struct place_experiment *x, struct err *e);
+/* For a signal handler: end the run in progress and the experiment after
+ * it (async-signal-safe). */
+void experiment_interrupt(int sig);
 /* Statistics, ratios to the best arm, slow marks, predictions. */
 void experiment_analyse(struct place_experiment *x);
 double experiment_apply_median_us(const struct place_experiment *x);
@@ -591,6 +637,13 @@ struct loop_proof {
 };
 
 void proof_judge(struct loop_proof *p);
+/* How many paired rounds of place a verdict on p's loop needs, from the
+ * noise of a pilot: sd, the standard deviation of its rounds' log ratios
+ * (best over today), and p's layout_sd and nlayout (proof_judge of the
+ * pilot): the program's change known within *need (log, its 95% CI's
+ * half-width) with the controls' spread, which no round narrows, added in
+ * quadrature. 0 when no number of rounds can (that spread is wider). */
+unsigned proof_rounds_needed(const struct loop_proof *p, double sd, double *need);
 
 /* One hot loop of straddle prove: what the scan said of it, and what
  * place measured (when it was measured: why not, else). */
@@ -605,6 +658,7 @@ struct loop_trial {
 	float place_predicted;          /* place's own prediction for today's offset */
 	struct paired control;          /* the control over the unmoved program: the copy's own cost */
 	unsigned rounds;
+	unsigned rounds_needed;         /* a verdict's, from the pilot's noise; 0 not known */
 	char why_not[300];              /* "" measured */
 	struct loop_proof proof;
 };

@@ -365,7 +365,7 @@ void scan_row_cells(const struct scan_result *r, const struct scan_row *x,
 	else
 		snprintf(c->saves, sizeof c->saves, "-");
 	const char *cells[SCAN_COLS] = { c->samples, c->saves, severity_name(lead->severity),
-		r->funcs.v[x->func->func].name, lead->section ? lead->section : "-", c->addr,
+		r->funcs.v[x->func->func].shown, lead->section ? lead->section : "-", c->addr,
 		x->source && *x->source ? x->source : "-", c->bytes, c->windows, c->detail,
 		rule_name(lead->rule), sb_str(&c->profiles), c->placement, c->cost, c->fix };
 	memcpy(c->cell, cells, sizeof cells);
@@ -492,7 +492,7 @@ size_t diff_row_count(const struct layout_diff *d, bool added, size_t by_cause[N
 
 const char *diff_row_name(const struct diff_sides *s, const struct layout_change *ch)
 {
-	return ch->fnew ? s->new->funcs.v[ch->fnew->func].name : s->old->funcs.v[ch->fold->func].name;
+	return ch->fnew ? s->new->funcs.v[ch->fnew->func].shown : s->old->funcs.v[ch->fold->func].shown;
 }
 
 /* "0x401036 -> 0x401046", "- -> 0x401046" */

@@ -524,6 +524,9 @@ int results_place_arm(const struct result_file *f, const char *arm, struct place
 /* The layout-noise band, %, of a place --offsets random result
  * ("layout_noise"."band_pct"): 0, or -1 when f is not one. */
 int results_place_layout_band(const struct result_file *f, double *band_pct);
+/* A place file's pace: its rounds and the seconds they took. -1 when it
+ * is no place file. */
+int results_place_pace(const struct result_file *f, unsigned *rounds, double *elapsed_s);
 
 
 /* ---- sweep's and place's documents, typed (measured.c) ---- */
@@ -563,6 +566,8 @@ struct sweep_doc {
 struct place_doc {
 	const char *function, *file, *loop, *measure, *stopped_by, *profile;
 	double current, rounds, elapsed_s, identical, runs, moved;
+	double same_status;
+	bool checked;                   /* the output compared (not --no-output-check) */
 	struct measured_point *pt;      /* the arms, in the file's order */
 	size_t n;
 };
@@ -667,8 +672,9 @@ struct record_file_read {
 
 struct record_read {
 	const char *event;
-	bool has_frequency, has_exit_status;
+	bool has_frequency, has_exit_status, has_sample_cost;
 	long long frequency, exit_status;
+	double sample_cost_ns;
 	long long total, user, kernel, unmapped, lost;     /* "samples" */
 	const char **note;
 	size_t nnote;
@@ -680,6 +686,9 @@ struct record_read {
 };
 
 void results_record_read(const json_t *doc, struct record_read *r);
+/* A record file read so, its document kept in *doc (r points into it;
+ * json_decref it after results_record_read_free). 0, or -1 with e. */
+int results_record_load(const char *path, struct record_read *r, json_t **doc, struct err *e);
 void results_record_read_free(struct record_read *r);
 /* The text of `perf script -F ip,dso,sym` or its default output
  * (perfscript.c): samples by file, runtime addresses turned into the
