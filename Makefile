@@ -5,7 +5,7 @@ CC       ?= gcc
 CFLAGS   ?= -O2 -g
 WARN     := -std=c17 -Wall -Wextra -Werror -Wshadow
 DEFS     := -D_GNU_SOURCE
-LIBS     := -lZydis -lZycore -lcapstone -ldw -lelf -larchive -ljansson -lpthread -lm -ldl
+LIBS     := -lZydis -lZycore -lcapstone -ldw -lelf -larchive -ljansson -lpthread -lm -ldl -lstdc++
 SANFLAGS := -DSTRADDLE_TEST_HOOKS -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # Layers bottom-up; a layer's files may include only the headers of the
@@ -13,7 +13,7 @@ SANFLAGS := -DSTRADDLE_TEST_HOOKS -O1 -g -fsanitize=address,undefined -fno-omit-
 LAYERS   := base elf inputs decode cfg sched model arena relocate kernels stats measure workloads results report
 # relocate/preload.c is not part of the library: it is the preload library
 # that runs inside the user's program (libstraddle-place.so below).
-PRELOAD_SRC := src/relocate/preload.c
+PRELOAD_SRC := src/relocate/preload.c src/relocate/poke.c
 LIB_SRC  := $(filter-out $(PRELOAD_SRC),$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
 CMD_SRC  := $(wildcard src/cmd/*.c)
 HEADERS  := $(wildcard src/*/*.h)
@@ -78,7 +78,7 @@ $(S)/straddle: $(patsubst src/%.c,$(S)/obj/%.o,$(CMD_SRC)) $(S)/libstraddle.a
 
 # The preload library of `straddle place`: on its own, never sanitized (it
 # is loaded into the user's unsanitized program), no libstraddle in it.
-$(B)/libstraddle-place.so: $(PRELOAD_SRC) src/relocate/plan.h
+$(B)/libstraddle-place.so: $(PRELOAD_SRC) src/relocate/plan.h src/relocate/poke.h
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(DEFS) -O2 -g -fPIC -shared -fvisibility=hidden -o $@ $(PRELOAD_SRC) -ldl
 

@@ -12,8 +12,10 @@
 # libarchive-dev: Debian packages and compressed modules read as inputs
 # (src/inputs/); dpkg (dpkg-deb) and xz-utils build the tests' packages and
 # modules; parallel: doc/merge.md's shard recipes, run by tests/cmd/t_shard.sh.
+# g++ also gives libstdc++'s demangler that names C++ functions (linked), and
+# the C++ fixture of place; gdb: the test that gdb's bt names a moved frame.
 set -e
-PKGS="gcc make binutils libc6-dev
+PKGS="gcc g++ gdb make binutils libc6-dev
 libzydis-dev libcapstone-dev libelf-dev libdw-dev libjansson-dev libcmocka-dev libarchive-dev
 dpkg xz-utils parallel
 gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user

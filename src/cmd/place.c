@@ -22,9 +22,12 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct place_cmd {
 	const char *func, *loop_text, *offsets, *uarch, *out_json, *plot, *metric, *direction;
+	const char *stdin_path;
+	struct command_input input;
 	const char *files[PLACE_MAX_FILES];
 	char *exe;                      /* files[0] when it is the command's own */
 	size_t nfiles;
@@ -98,9 +101,13 @@ static const struct cmd_option place_options[] = {
 	  .field = F(x.llvm_mca), .help = LLVM_MCA_HELP },
 	{ .name = "seed", .value = "N", .kind = OPT_U64, .field = F(x.seed), .max = ULONG_MAX,
 	  .help = "seed of the random order and offsets (default 1)" },
+	{ .name = "stdin", .value = "FILE|-", .kind = OPT_STRING, .field = F(stdin_path),
+	  .help = "every run's standard input, from its start ('-':\n"
+		  "/dev/null; default: straddle's own unless a terminal)" },
 	{ .name = "no-output-check", .kind = OPT_SET, .field = F(x.no_output_check),
 	  .help = "do not compare each run's output with the unmoved\n"
-		  "program's (output that differs from run to run)" },
+		  "program's (output that differs from run to run); how\n"
+		  "it ends (exit status, signal) is still compared" },
 	{ .name = "verbose", .kind = OPT_SET, .field = F(verbose),
 	  .help = "name every refused function and its reason" },
 	{ .letter = 'o', .value = "FILE.json", .kind = OPT_OUTPUT, .field = F(out_json),
@@ -123,18 +130,27 @@ const struct command place_command = {
 		 "keep the experiment honest: the program unmoved, and the control, a copy at\n"
 		 "the loop's own offset. Every round runs each arm once in a new random order.\n"
 		 "Per arm: the median with its 95% CI, the ratio to the best arm, 'slow' where\n"
-		 "significantly (Mann-Whitney, --alpha) and materially (--material) slower,\n"
-		 "and what the layout model predicts for that placement. Each run's standard\n"
-		 "output and exit status must equal the unmoved program's.\n",
+		 "significantly (--alpha) and materially (--material) slower, and what the\n"
+		 "layout model predicts for that placement. The best is chosen on the even\n"
+		 "rounds and every arm tested against it on the odd ones, its p adjusted for\n"
+		 "the number of arms (Holm): an unchanged program's placements are marked by\n"
+		 "chance in fewer than --alpha of experiments. Each run's standard output and\n"
+		 "exit status must equal the unmoved program's. C++ is moved with its unwind\n"
+		 "data (exceptions, backtrace() and gdb's bt go through the copies).\n",
 	.options = place_options,
-	.notes = "Standard input is /dev/null: give a program its input as a file (or through\n"
-		 "sh -c '... < FILE'). A program that forks keeps the copy in the child; one\n"
-		 "that execs another program loads the preload library again there, which\n"
-		 "applies the plan only to an object of the same build-id.\n"
+	.notes = "Every run reads the same standard input: --stdin FILE, or what straddle's\n"
+		 "own was redirected from (a pipe is read once and kept); a terminal, or\n"
+		 "--stdin -, gives /dev/null. The program runs in the environment and the\n"
+		 "directory straddle runs in, in a process group of its own that ends with\n"
+		 "straddle. A program that forks keeps the copy in the child; one that execs\n"
+		 "another program loads the preload library again there, which applies the\n"
+		 "plan only to an object of the same build-id.\n"
 		 "\n"
 		 "Exit status: 0 done, 1 a run's output or status differed from the unmoved\n"
 		 "program's, 2 bad usage, a function that cannot be moved, or a command that\n"
-		 "cannot run.\n",
+		 "cannot run; 128+N after signal N (said, the running program ended, its\n"
+		 "traces removed, no result written). A failed experiment still writes -o:\n"
+		 "what was moved, the failing arm, its status and last lines of stderr.\n",
 	.in_order = true,
 };
 
@@ -213,15 +229,21 @@ static const char *find_preload(void)
 static int open_files(struct place_cmd *c)
 {
 	char buf[PATH_MAX];
+	const char *exe = command_find(c->x.argv[0], buf, sizeof buf);
+	struct stat st;
 	struct err e;
 
+	if (!exe) {
+		complain(c->x.argv[0], "no such command in PATH");
+		return -1;
+	}
+	/* the loader ignores LD_PRELOAD in a secure-execution program (ld.so(8)) */
+	if (stat(exe, &st) == 0 && (st.st_mode & (S_ISUID | S_ISGID))) {
+		complain(exe, "a set-user-ID or set-group-ID program: the loader drops "
+			 "LD_PRELOAD for it, so no plan could be applied");
+		return -1;
+	}
 	if (!c->nfiles) {
-		const char *exe = command_find(c->x.argv[0], buf, sizeof buf);
-
-		if (!exe) {
-			complain(c->x.argv[0], "no such command in PATH");
-			return -1;
-		}
 		c->files[c->nfiles++] = c->exe = xstrdup(exe);
 	}
 	for (size_t i = 0; i < c->nfiles; i++) {
@@ -418,6 +440,25 @@ static const char *unit(const struct place_cmd *c)
 	return c->metric ? "" : "s";
 }
 
+/* What the ratio, p and slow columns are. */
+static void print_marks_note(const struct place_cmd *c)
+{
+	const struct place_arm *ref = NULL;
+
+	for (size_t i = 0; i < c->x.narms; i++)
+		if (c->x.arm[i].mark.reference)
+			ref = &c->x.arm[i];
+	if (c->x.rounds < STATS_PLACEMENT_MIN_ROUNDS) {
+		printf("ratio: of medians to the best (%s); no slow mark under %d rounds\n",
+		       ref ? ref->name : "-", STATS_PLACEMENT_MIN_ROUNDS);
+		return;
+	}
+	printf("ratio, p: each arm against the best of the %u even rounds (%s) on the %u odd ones, "
+	       "p adjusted for the %zu arms tested (Holm); slow: p < %g and ratio > %g\n",
+	       (c->x.rounds + 1) / 2, ref ? ref->name : "-", c->x.rounds / 2, c->x.narms - 1,
+	       c->x.alpha, 1 + c->x.material);
+}
+
 static void print_table(const struct place_cmd *c)
 {
 	static const char *const cols[] = { "arm", ">offset", ">runs", ">median", ">95% CI",
@@ -435,13 +476,14 @@ static void print_table(const struct place_cmd *c)
 		snprintf(med, sizeof med, "%.4f%s", a->sum.median, unit(c));
 		snprintf(ci, sizeof ci, "[%.4f, %.4f]", a->sum.ci_lo, a->sum.ci_hi);
 		snprintf(ratio, sizeof ratio, "%.3f", a->ratio);
-		snprintf(p, sizeof p, a->ratio == 1 ? "-" : "%.3g", a->p);
+		snprintf(p, sizeof p, a->mark.n ? "%.3g" : "-", a->p);
 		predicted_text(a, pred, sizeof pred);
 		snprintf(model, sizeof model, a->predicted_slowdown ? "%.3f" : "-", a->predicted_slowdown);
 		table_row(&t, a->name, off, runs, med, ci, ratio, p, a->slow ? "slow" : "", model, pred);
 	}
 	table_print(&t, stdout);
 	table_free(&t);
+	print_marks_note(c);
 }
 
 static const struct place_arm *arm_kind(const struct place_cmd *c, enum place_arm_kind k, const char *name)
@@ -453,13 +495,18 @@ static const struct place_arm *arm_kind(const struct place_cmd *c, enum place_ar
 }
 
 /* The change from one arm to another, round by round (paired: the drift
- * of the machine cancels in each round's ratio): % with its CI and p. */
+ * of the machine cancels in each round's ratio): % with its CI and p; on
+ * the odd rounds alone for an arm chosen on the even ones. */
 static void change_line(const struct place_cmd *c, const struct place_arm *from,
-			const struct place_arm *to, char *buf, size_t n)
+			const struct place_arm *to, bool chosen, char *buf, size_t n)
 {
 	struct paired pr;
 
-	stats_paired_ratio(from->v, to->v, from->n < to->n ? from->n : to->n, c->x.alpha, &pr);
+	if (chosen)
+		stats_paired_ratio_odd(from->v, to->v, from->n < to->n ? from->n : to->n,
+				       c->x.alpha, &pr);
+	else
+		stats_paired_ratio(from->v, to->v, from->n < to->n ? from->n : to->n, c->x.alpha, &pr);
 	/* significant but smaller than --material is no verdict either, as
 	 * for the slow mark: two invocations on this guest gave +1.1% (p
 	 * 0.008) and -0.3% (p 0.79) for the same move of fill.c's loop */
@@ -469,21 +516,25 @@ static void change_line(const struct place_cmd *c, const struct place_arm *from,
 }
 
 /* One line per offset arm against the control; with more than a few,
- * the measured fastest and slowest only. */
+ * the fastest and slowest only: chosen on the even rounds and measured on
+ * the odd ones (chosen and measured on the same rounds, the fastest of 64
+ * is fast by luck too). */
 static void print_moves(const struct place_cmd *c, const struct place_arm *ctl, const char *what)
 {
 	const struct place_arm *lo = NULL, *hi = NULL;
 	size_t n = 0;
-	char line[160];
+	char line[200];
+	bool split = c->x.rounds >= STATS_PLACEMENT_MIN_ROUNDS;
 
 	for (size_t i = 0; i < c->x.narms; i++) {
 		const struct place_arm *a = &c->x.arm[i];
+		double m = split ? stats_even_median(a->v, a->n) : a->sum.median;
 
 		if (a->kind != PLACE_OFFSET)
 			continue;
 		n++;
-		lo = !lo || a->sum.median < lo->sum.median ? a : lo;
-		hi = !hi || a->sum.median > hi->sum.median ? a : hi;
+		lo = !lo || m < (split ? stats_even_median(lo->v, lo->n) : lo->sum.median) ? a : lo;
+		hi = !hi || m > (split ? stats_even_median(hi->v, hi->n) : hi->sum.median) ? a : hi;
 	}
 	for (size_t i = 0; i < c->x.narms; i++) {
 		const struct place_arm *a = &c->x.arm[i];
@@ -495,11 +546,14 @@ static void print_moves(const struct place_cmd *c, const struct place_arm *ctl, 
 		/* best and worst are the model's; a number is the user's */
 		if (!isdigit((unsigned char)a->name[0]))
 			snprintf(named, sizeof named, " (the model's %s)", a->name);
-		change_line(c, ctl, a, line, sizeof line);
-		printf("moving %s's %s from %u to %u of its %u-byte %s%s: %s of %s\n",
+		if (n > 4)
+			snprintf(named, sizeof named, " (the %s of the even rounds)",
+				 a == lo ? "fastest" : "slowest");
+		change_line(c, ctl, a, n > 4 && split, line, sizeof line);
+		printf("moving %s's %s from %u to %u of its %u-byte %s%s: %s of %s%s\n",
 		       c->x.subject->name, c->x.loop_start == c->x.subject->addr ? "entry" : "loop",
 		       c->x.current, a->offset, c->x.align, c->x.align == 64 ? "line" : "block", named,
-		       line, what);
+		       line, what, n > 4 && split ? " on the odd rounds" : "");
 	}
 }
 
@@ -507,16 +561,23 @@ static void print_answer(const struct place_cmd *c)
 {
 	const struct place_arm *un = arm_kind(c, PLACE_UNMOVED, NULL), *ctl = arm_kind(c, PLACE_CONTROL, NULL);
 	const char *what = c->metric ? "its metric" : c->x.wall ? "its wall time" : "its CPU time";
-	char line[160], ctl_line[160];
-	size_t agree = 0, total = 0;
+	char line[200], ctl_line[200];
+	size_t agree = 0, total = 0, open = 0;
 
+	/* only marks that hold count: slow, or surely not (its interval
+	 * within --material); the rest are said to be open */
 	for (size_t i = 0; i < c->x.narms; i++) {
 		const struct place_arm *a = &c->x.arm[i];
 
-		if (c->x.subject && (a->kind == PLACE_OFFSET || a->kind == PLACE_CONTROL))
-			total++, agree += a->slow == (a->predicted_slowdown > 1 + c->x.material);
+		if (!c->x.subject || (a->kind != PLACE_OFFSET && a->kind != PLACE_CONTROL))
+			continue;
+		if (!a->mark.slow && !a->mark.fast) {
+			open++;
+			continue;
+		}
+		total++, agree += a->mark.slow == (a->predicted_slowdown > 1 + c->x.material);
 	}
-	change_line(c, un, ctl, ctl_line, sizeof ctl_line);
+	change_line(c, un, ctl, false, ctl_line, sizeof ctl_line);
 	if (c->x.subject)
 		printf("\ncontrol (a copy at offset %u) against the unmoved program: %s\n", c->x.current,
 		       ctl_line);
@@ -526,13 +587,13 @@ static void print_answer(const struct place_cmd *c)
 	if (c->x.subject) {
 		print_moves(c, ctl, what);
 		printf("model (%s; back end %.2f cycles an iteration, %s) and measurement agree on "
-		       "%zu of %zu placements (model: costs more than %.0f%%)\n", c->x.profile->name,
-		       c->x.back_end.cycles, cost_source_name(c->x.back_end.source), agree, total,
-		       100 * c->x.material);
+		       "%zu of %zu placements measured surely (model: costs more than %.0f%%); %zu "
+		       "neither slow nor surely not\n", c->x.profile->name, c->x.back_end.cycles,
+		       cost_source_name(c->x.back_end.source), agree, total, 100 * c->x.material, open);
 	} else if (arm_kind(c, PLACE_RANDOM, NULL)) {
 		const struct place_arm *r = arm_kind(c, PLACE_RANDOM, NULL);
 
-		change_line(c, ctl, r, line, sizeof line);
+		change_line(c, ctl, r, false, line, sizeof line);
 		printf("random layouts against the control: %s of %s; layout noise (CV) %.2f%% "
 		       "against the control's %.2f%%\n", line, what, 100 * r->sum.cv, 100 * ctl->sum.cv);
 	}
@@ -552,10 +613,21 @@ static void print_text(const struct place_cmd *c)
 		printf("%s: loop %s..%s, %" PRIu64 " bytes, at offset %u of its %u-byte block today\n",
 		       c->x.subject->name, hex_addr(a, c->x.loop_start), hex_addr(b, c->x.loop_end),
 		       c->x.loop_end - c->x.loop_start, c->x.current, c->x.align);
-	printf("measured: %s; stopped by %s after %u rounds (%.1f s); output identical in %u of %u "
-	       "runs%s\n", c->metric ? c->metric : c->x.wall ? "wall time" : "CPU time (user + system)",
-	       c->x.stopped_by, c->x.rounds, c->x.elapsed_s, c->x.identical, c->x.checked ? c->x.checked - 1 : 0,
-	       c->x.no_output_check ? " (not checked)" : "");
+	printf("measured: %s; stopped by %s after %u rounds (%.1f s); ", c->metric ? c->metric :
+	       c->x.wall ? "wall time" : "CPU time (user + system)", c->x.stopped_by, c->x.rounds,
+	       c->x.elapsed_s);
+	if (c->x.no_output_check)
+		printf("output not compared (--no-output-check), status the same in %u of %u runs\n",
+		       c->x.same_status, c->x.checked ? c->x.checked - 1 : 0);
+	else
+		printf("output identical in %u of %u runs\n", c->x.identical,
+		       c->x.checked ? c->x.checked - 1 : 0);
+	if (c->x.base_note[0])
+		complain(c->x.argv[0], "%s", c->x.base_note);
+	if (c->x.no_map)
+		complain("place", "%u run%s found /tmp/perf-PID.map taken by another file and left "
+			 "it alone: no perf map for %s", c->x.no_map, c->x.no_map == 1 ? "" : "s",
+			 c->x.no_map == 1 ? "it" : "them");
 	if (c->x.napply)
 		printf("the preload library applied the plan in %.0f us (median of %zu; max %.0f us)\n",
 		       experiment_apply_median_us(&c->x), c->x.napply, experiment_apply_max_us(&c->x));
@@ -612,13 +684,12 @@ static int write_plot(const struct place_cmd *c)
 
 static void on_signal(int sig)
 {
-	command_kill_current();
-	signal(sig, SIG_DFL);
-	raise(sig);
+	experiment_interrupt(sig);
 }
 
 static void cleanup(struct place_cmd *c)
 {
+	command_input_close(&c->input);
 	experiment_free(&c->x);
 	for (size_t i = 0; i < c->x.nrf; i++)
 		reloc_close(&c->rf[i]);
@@ -627,12 +698,32 @@ static void cleanup(struct place_cmd *c)
 	free(c->exe);
 }
 
+/* Said, nothing written, and the signal's own end (a shell sees 128+N):
+ * the running program is killed and its perf map removed by now. */
+static void interrupted(struct place_cmd *c)
+{
+	int sig = c->x.interrupted;
+
+	complain("place", "interrupted by SIG%s after %u round%s: no result written",
+		 sigabbrev_np(sig) ? sigabbrev_np(sig) : "?", c->x.rounds,
+		 c->x.rounds == 1 ? "" : "s");
+	cleanup(c);
+	signal(sig, SIG_DFL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
 static int prepare(struct place_cmd *c, int argc, char **argv)
 {
 	struct err e;
 
 	if (parse_options(c, argc, argv) || open_files(c) || choose_functions(c))
 		return -1;
+	if (command_input_open(&c->input, c->stdin_path, &e)) {
+		complain("--stdin", "%s", e.msg);
+		return -1;
+	}
+	c->x.input = &c->input;
 	experiment_collect(&c->x);
 	if (parse_offsets(c))
 		return -1;
@@ -660,8 +751,14 @@ static int cmd_place(int argc, char **argv)
 		goto out;
 	handle_terminating(on_signal);
 	rc = experiment_run(&c.x, &e);
+	if (rc == 3) {
+		interrupted(&c);
+		goto out;
+	}
 	if (rc) {
 		fprintf(stderr, "straddle: %s\n", e.msg);      /* it names what failed */
+		if (c.out_json && write_json(&c))
+			rc = EXIT_USAGE;
 		goto out;
 	}
 	experiment_analyse(&c.x);

@@ -39,6 +39,8 @@ struct record_cmd {
 	bool kernel;
 	unsigned long pid;              /* -p: a running process, 0: run argv */
 	const char *uarch;
+	const char *stdin_path;         /* --stdin: the program's standard input */
+	int stdin_fd;                   /* open, or -1: straddle's own */
 	double duration;                /* -p: seconds, 0: until it ends */
 	char **argv;                    /* the command */
 	int argc;                       /* of straddle record, for the file */
@@ -52,25 +54,13 @@ struct record_cmd {
 
 static volatile sig_atomic_t stop_signal;
 
-static unsigned long max_sample_rate(void)
-{
-	unsigned long v = 0;
-	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
-
-	if (!f || fscanf(f, "%lu", &v) != 1 || v == 0)
-		v = 100000;
-	if (f)
-		fclose(f);
-	return v;
-}
-
 /* -F: at most what the kernel allows (perf_event_max_sample_rate). */
 static int set_hz(void *cmd, const char *opt, const char *value)
 {
 	struct record_cmd *c = cmd;
 
 	c->hz_given = true;
-	return parse_number(opt, value, 1, max_sample_rate(), &c->hz);
+	return parse_number(opt, value, 1, sample_max_rate(), &c->hz);
 }
 
 static int cmd_record(int argc, char **argv);
@@ -95,6 +85,9 @@ static const struct cmd_option record_options[] = {
 		  "or at ^C)" },
 	{ .name = "uarch", .value = "NAME", .kind = OPT_STRING, .field = F(uarch),
 	  .help = "profile of the scan that finds the loops (default host)" },
+	{ .name = "stdin", .value = "FILE|-", .kind = OPT_STRING, .field = F(stdin_path),
+	  .help = "the program's standard input ('-': /dev/null; default:\n"
+		  "straddle's own)" },
 	{ 0 }
 };
 
@@ -117,16 +110,40 @@ const struct command record_command = {
 		 "2% is said after the run.\n",
 	.options = record_options,
 	.in_order = true,
-	.notes = "Exit status: the program's (128+N when signal N ended it); 2 bad usage, a\n"
+	.notes = "The program reads straddle's standard input (or --stdin FILE) and writes to\n"
+		 "its standard output, in its environment and directory. A SIGINT, SIGTERM or\n"
+		 "SIGHUP is passed to it; record writes what it sampled, says it was\n"
+		 "interrupted and dies of the signal (the program too if straddle is killed).\n"
+		 "\n"
+		 "Exit status: the program's (128+N when signal N ended it); 2 bad usage, a\n"
 		 "program that could not be run, or a result that could not be written.\n",
 };
+
+/* --stdin: "-" is /dev/null; a file or a FIFO is read as the program
+ * reads it (one run: nothing to keep for another). */
+static int open_stdin(struct record_cmd *c)
+{
+	const char *path = strcmp(c->stdin_path, "-") ? c->stdin_path : "/dev/null";
+	struct stat st;
+
+	c->stdin_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (c->stdin_fd < 0 || fstat(c->stdin_fd, &st) || S_ISDIR(st.st_mode)) {
+		complain(c->stdin_path, "%s", c->stdin_fd < 0 ? strerror(errno) : "a directory, not "
+			 "an input");
+		return -1;
+	}
+	return 0;
+}
 
 static int parse_options(struct record_cmd *c, int argc, char **argv)
 {
 	c->out = "record.json";
 	c->sample_cost = -1;
 	c->uarch = "host";
+	c->stdin_fd = -1;
 	if (parse_command_line(&record_command, c, argc, argv))
+		return -1;
+	if (c->stdin_path && open_stdin(c))
 		return -1;
 	c->argv = argv + optind;
 	if (c->pid && optind < argc) {
@@ -155,10 +172,10 @@ static void choose_rate(struct record_cmd *c)
 {
 	struct err e = { "" };
 
-	if (sample_cost_ns(&c->sample_cost, max_sample_rate(), &e))
+	if (sample_cost_ns(&c->sample_cost, sample_max_rate(), &e))
 		c->sample_cost = -1;
 	c->hz = default_rate(c->sample_cost > 0 ? c->sample_cost : 0, COST_BUDGET,
-			     max_sample_rate());
+			     sample_max_rate());
 }
 
 /* "44", "1.6": us, two digits or so */
@@ -187,7 +204,7 @@ static void say_cost(const struct record_cmd *c)
 	else if (share > COST_GOAL)
 		complain("record", "-F %lu: one sample costs ~%s us here, so sampling cost the "
 			 "program %s (%u Hz keeps it within %g%%)", c->hz, us, pct,
-			 default_rate(c->sample_cost, COST_BUDGET, max_sample_rate()),
+			 default_rate(c->sample_cost, COST_BUDGET, sample_max_rate()),
 			 100 * COST_GOAL);
 }
 
@@ -225,13 +242,15 @@ static int wait_status(int st)
  * terminal reach the whole process group, the program too; one sent to
  * record alone (si_code SI_USER, from kill) is passed on as well. */
 static volatile pid_t running_child;
-static volatile sig_atomic_t forwarded;
+static volatile sig_atomic_t forwarded, from_terminal;
 
 static void forward_signal(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
-	if ((sig == SIGINT || sig == SIGQUIT) && si->si_code != SI_USER)
+	if ((sig == SIGINT || sig == SIGQUIT) && si->si_code != SI_USER) {
+		from_terminal = sig;
 		return;         /* the terminal's: the program has it already */
+	}
 	forwarded = sig;
 	if (running_child > 0) {
 		kill(running_child, sig);
@@ -259,6 +278,11 @@ static void forward_terminating(void)
  * would have without a program to wait for. */
 static void die_of_forwarded(void)
 {
+	int sig = forwarded ? forwarded : from_terminal;
+
+	if (sig)
+		complain("record", "interrupted by SIG%s: the record holds what was sampled until "
+			 "then", sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
 	if (!forwarded)
 		return;
 	signal(forwarded, SIG_DFL);
@@ -268,9 +292,9 @@ static void die_of_forwarded(void)
 /* The child waits on `go` until its events are open, so that nothing it
  * runs escapes them; an exec failure comes back through `fail` (closed by
  * a successful exec). */
-static pid_t start_child(char **argv, int go[2], int fail[2])
+static pid_t start_child(char **argv, int input, int go[2], int fail[2])
 {
-	pid_t pid = fork();
+	pid_t parent = getpid(), pid = fork();
 	char byte;
 
 	if (pid != 0)
@@ -279,6 +303,8 @@ static pid_t start_child(char **argv, int go[2], int fail[2])
 	close(fail[0]);
 	/* a SIGKILL to record, which no handler sees, ends the program too */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent || (input >= 0 && dup2(input, STDIN_FILENO) < 0))
+		_exit(127);
 	if (read(go[0], &byte, 1) != 1)
 		_exit(127);
 	execvp(argv[0], argv);
@@ -300,7 +326,7 @@ static int run_command(struct record_cmd *c, struct sampling *s)
 		complain("record", "pipe: %s", strerror(errno));
 		return -1;
 	}
-	pid = start_child(c->argv, go, fail);
+	pid = start_child(c->argv, c->stdin_fd, go, fail);
 	close(go[0]);
 	close(fail[1]);
 	if (pid < 0) {
@@ -496,7 +522,7 @@ static int cmd_record(int argc, char **argv)
 	}
 	sampling_finish(&s);
 	if (c.hz_given)         /* after the run: the program did not wait for it */
-		sample_cost_ns(&c.sample_cost, max_sample_rate(), &(struct err){ "" });
+		sample_cost_ns(&c.sample_cost, sample_max_rate(), &(struct err){ "" });
 	note_few_samples(&c, s.samples);
 	if (s.event_note[0])
 		complain("record", "%s", s.event_note);

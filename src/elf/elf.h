@@ -53,6 +53,9 @@ struct elf_func {
 	uint64_t addr;
 	uint64_t size;
 	const char *name;       /* into the image's string table or the list's pool */
+	/* as people read it: a C++ symbol demangled ("hot_leaf(long)", as
+	 * perf and objdump -C print it), else name itself */
+	const char *shown;
 	uint32_t sec;           /* section index holding the bytes */
 	uint8_t source;         /* enum func_source */
 	uint8_t local;          /* STB_LOCAL */
@@ -71,9 +74,13 @@ struct elf_funcs {
 	 * (libc's read into __read): --func matches them too (issue 24) */
 	const char **alias_name;
 	size_t nalias, alias_cap;
+	char **demangled;               /* the shown names made here, to free */
+	size_t ndemangled, demangled_cap;
 };
 
-/* Does GLOB match the function's name or one of its aliases? */
+/* Does GLOB match the function's name or one of its aliases? A C++
+ * symbol matches as spelt (_Z8hot_leafl), demangled (hot_leaf(long)) or
+ * demangled without its parameters (hot_leaf, ns::cls::method). */
 bool elf_func_matches(const struct elf_funcs *fs, const struct elf_func *f, const char *glob);
 
 int elf_open_file(struct elf_image *img, const char *path, struct err *e);
@@ -159,6 +166,51 @@ int elf_function_symbol(const struct elf_image *img, const char *name, uint64_t 
  * offsets in their sections. */
 const char *elf_symbol_at(const struct elf_image *img, uint64_t addr);
 
+/* ---- .eh_frame whole (ehframe.c): what a copy of code needs to be
+ * unwound through (System V AMD64 ABI 6.2, LSB "Exception Frames") ---- */
+
+/* A CIE as read; the personality it names made a virtual address. */
+struct elf_cie {
+	uint64_t offset;                /* in .eh_frame */
+	uint8_t version;
+	char aug[8];                    /* "zR", "zPLR", ... */
+	uint64_t code_align, ra;
+	int64_t data_align;
+	uint8_t fde_enc, lsda_enc;      /* DW_EH_PE_*; lsda_enc 0xff: none */
+	bool personality, personality_indirect, signal;
+	uint64_t personality_addr;      /* of the routine, or of the word holding it */
+	/* its augmentation and every encoding known: absolute or pc-relative
+	 * pointers, which a copy's CIE can give as absolute ones */
+	bool copyable;
+	const uint8_t *insn;            /* initial instructions, in the image */
+	size_t ninsn;
+};
+
+/* An FDE: the code it covers (as written: a signal frame's starts a byte
+ * early), the LSDA it names and its instructions, which locate the code
+ * by offsets from its start and so hold for a copy of it. */
+struct elf_fde {
+	uint64_t start, size;
+	uint64_t lsda;                  /* virtual address, 0: none */
+	uint32_t cie;                   /* index into elf_eh.cie */
+	const uint8_t *insn;
+	size_t ninsn;
+};
+
+struct elf_eh {
+	struct elf_cie *cie;
+	size_t ncie, cie_cap;
+	struct elf_fde *fde;            /* sorted by start */
+	size_t nfde, fde_cap;
+};
+
+/* Every CIE and FDE of .eh_frame, read up to where it stops making sense. */
+void elf_eh_read(const struct elf_image *img, struct elf_eh *eh);
+void elf_eh_free(struct elf_eh *eh);
+/* Do call-frame instructions p[0..n) name no address (no DW_CFA_set_loc)
+ * and only opcodes this reader knows? Then they hold wherever the code is. */
+bool elf_cfa_position_free(const uint8_t *p, size_t n);
+
 /* The build-id in lowercase hex ("" when the image has none). */
 const char *elf_build_id_hex(const struct elf_image *img, char buf[static 129]);
 
@@ -182,6 +234,9 @@ bool elf_source_file(struct elf_image *img, uint32_t sec, uint64_t addr, char *f
  * -O2 ...", "Debian clang version 14.0.6", "GNU AS 2.40"), "" when there is none. */
 const char *elf_producer(struct elf_image *img, uint32_t sec, uint64_t addr, char *buf,
 			 size_t n);
+
+/* A C++ symbol demangled (malloc'd), or NULL when it is none. */
+char *elf_demangle(const char *symbol);
 
 /* "elfutils 0.188": the libelf/libdw straddle was built with. */
 const char *elf_library_version(void);

@@ -10,9 +10,16 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* More input than this is no program's test input (a device that never
+ * ends, /dev/zero, given as one). */
+#define INPUT_MAX (4ull << 30)
 
 static volatile sig_atomic_t current_pid;
 
@@ -20,8 +27,10 @@ void command_kill_current(void)
 {
 	pid_t p = (pid_t)current_pid;
 
-	if (p > 0)
+	if (p > 0) {
+		kill(-p, SIGKILL);      /* its group: sh -c's children too */
 		kill(p, SIGKILL);
+	}
 }
 
 void command_status_text(int status, char *buf, size_t n)
@@ -29,19 +38,119 @@ void command_status_text(int status, char *buf, size_t n)
 	if (WIFEXITED(status))
 		snprintf(buf, n, "exit %d", WEXITSTATUS(status));
 	else if (WIFSIGNALED(status))
-		snprintf(buf, n, "killed by %s", sigabbrev_np(WTERMSIG(status)) ?
-			 sigabbrev_np(WTERMSIG(status)) : "a signal");
+		snprintf(buf, n, "killed by SIG%s", sigabbrev_np(WTERMSIG(status)) ?
+			 sigabbrev_np(WTERMSIG(status)) : "?");
 	else
 		snprintf(buf, n, "status %#x", status);
 }
 
-/* In the child: the pipes in place, the variables set, then exec. */
-static void start_child(const struct command_spec *c, int out[2], int err[2], int rep[2])
+/* ---- standard input ---- */
+
+/* Read fd to its end into a memory file, to give every run the same. */
+static int slurp(struct command_input *in, int fd, struct err *e)
+{
+	char buf[65536];
+	uint64_t total = 0;
+	ssize_t n;
+
+	if ((in->fd = memfd_create("straddle-stdin", MFD_CLOEXEC)) < 0)
+		return err_set(e, "%s: cannot keep it: %s", in->what, strerror(errno));
+	while ((n = read(fd, buf, sizeof buf)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || (total += (uint64_t)n) > INPUT_MAX || write(in->fd, buf, (size_t)n) != n) {
+			err_set(e, "%s: %s", in->what, n < 0 ? strerror(errno) : total > INPUT_MAX ?
+				"more than 4 GiB: no end in sight" : "cannot keep it");
+			command_input_close(in);
+			return -1;
+		}
+	}
+	in->start = 0;
+	return 0;
+}
+
+static bool is_dev_null(const struct stat *st)
+{
+	struct stat null;
+
+	return stat("/dev/null", &null) == 0 && null.st_rdev == st->st_rdev;
+}
+
+int command_input_open(struct command_input *in, const char *spec, struct err *e)
+{
+	struct stat st;
+	int fd, rc;
+
+	*in = (struct command_input){ .fd = -1 };
+	if ((spec && strcmp(spec, "-") == 0) || (!spec && isatty(STDIN_FILENO))) {
+		snprintf(in->what, sizeof in->what, "/dev/null");
+		return 0;
+	}
+	snprintf(in->what, sizeof in->what, "%s", spec ? spec : "standard input");
+	fd = spec ? open(spec, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	if (!spec && fstat(fd, &st) && errno == EBADF) {        /* closed: nothing to read */
+		snprintf(in->what, sizeof in->what, "/dev/null");
+		return 0;
+	}
+	if (fd < 0 || fstat(fd, &st)) {
+		rc = err_set(e, "%s: %s", in->what, strerror(errno));
+		if (spec && fd >= 0)
+			close(fd);
+		return rc;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		if (spec)
+			close(fd);
+		return err_set(e, "%s: a directory, not an input", in->what);
+	}
+	if (S_ISCHR(st.st_mode) && is_dev_null(&st)) {
+		if (spec)
+			close(fd);
+		snprintf(in->what, sizeof in->what, "/dev/null");
+		return 0;
+	}
+	if (S_ISREG(st.st_mode)) {
+		in->start = spec ? 0 : lseek(fd, 0, SEEK_CUR);
+		in->fd = spec ? fd : fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		return in->fd < 0 ? err_set(e, "%s: %s", in->what, strerror(errno)) : 0;
+	}
+	/* a pipe, a FIFO, a device: read once to its end, which a pipe
+	 * nobody closes never reaches: said first */
+	if (!spec && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+		fprintf(stderr, "straddle: reading standard input to its end, to give every run "
+			"the same (--stdin - for none)\n");
+	rc = slurp(in, fd, e);
+	if (spec)
+		close(fd);
+	return rc;
+}
+
+void command_input_close(struct command_input *in)
+{
+	if (in->fd >= 0)
+		close(in->fd);
+	in->fd = -1;
+}
+
+/* ---- one run ---- */
+
+/* In the child: its own process group (a signal to straddle ends it and
+ * all it started), ending with straddle, the pipes in place, the
+ * variables set, then exec. */
+static void start_child(const struct command_spec *c, pid_t parent, int out[2], int err[2],
+			int rep[2])
 {
 	char fdnum[24];
-	int null = open("/dev/null", O_RDONLY);
+	const struct command_input *in = c->input;
+	int input = in && in->fd >= 0 ? in->fd : open("/dev/null", O_RDONLY);
 
-	if (null < 0 || dup2(null, 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)        /* straddle ended before the line above */
+		_exit(127);
+	if (in && in->fd >= 0 && lseek(input, in->start, SEEK_SET) != in->start)
+		_exit(127);
+	if (input < 0 || dup2(input, 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
 		_exit(127);
 	close(out[0]), close(err[0]), close(rep[0]);
 	for (size_t i = 0; c->env && c->env[i]; i++)
@@ -70,11 +179,35 @@ static void keep(char *dst, size_t *len, size_t max, const char *src, size_t n)
 	*len += n < room ? n : room;
 }
 
+/* Keep the last max bytes of all read (dst holds *len of them). */
+static void keep_last(char *dst, size_t *len, size_t max, const char *src, size_t n)
+{
+	if (n >= max) {
+		memcpy(dst, src + n - max, max);
+		*len = max;
+		return;
+	}
+	if (*len + n > max) {
+		memmove(dst, dst + (*len + n - max), max - n);
+		*len = max - n;
+	}
+	memcpy(dst + *len, src, n);
+	*len += n;
+}
+
+static void keep_report(struct command_run *r, const char *src, size_t n)
+{
+	GROW(r->report, r->report_cap, r->report_len + n + 1);
+	memcpy(r->report + r->report_len, src, n);
+	r->report_len += n;
+	r->report[r->report_len] = 0;
+}
+
 /* Read the three pipes to their ends. */
 static void drain(int out, int err, int rep, const struct command_spec *c, struct command_run *r)
 {
 	struct pollfd p[3] = { { out, POLLIN, 0 }, { err, POLLIN, 0 }, { rep, POLLIN, 0 } };
-	size_t kept = 0, errlen = 0, replen = 0;
+	size_t kept = 0, errlen = 0, taillen = 0;
 	char buf[65536];
 	int open_fds = 3;
 
@@ -91,6 +224,8 @@ static void drain(int out, int err, int rep, const struct command_spec *c, struc
 			if (p[i].fd < 0 || !(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
 			n = read(p[i].fd, buf, sizeof buf);
+			if (n < 0 && errno == EINTR)
+				continue;
 			if (n <= 0) {
 				p[i].fd = -1, open_fds--;
 				continue;
@@ -99,24 +234,27 @@ static void drain(int out, int err, int rep, const struct command_spec *c, struc
 				fnv(&r->out_hash, buf, (size_t)n);
 				r->out_len += (size_t)n;
 				keep(r->out, &kept, c->out_max, buf, (size_t)n);
-			} else if (i == 1)
+			} else if (i == 1) {
 				keep(r->err_head, &errlen, sizeof r->err_head - 1, buf, (size_t)n);
-			else
-				keep(r->report, &replen, sizeof r->report - 1, buf, (size_t)n);
+				keep_last(r->err_tail, &taillen, sizeof r->err_tail - 1, buf, (size_t)n);
+			} else {
+				keep_report(r, buf, (size_t)n);
+			}
 		}
 	}
-	r->out[kept] = 0, r->err_head[errlen] = 0, r->report[replen] = 0;
+	r->out[kept] = 0, r->err_head[errlen] = 0, r->err_tail[taillen] = 0;
 }
 
 int command_run(const struct command_spec *c, struct command_run *r, struct err *e)
 {
 	int out[2], err[2], rep[2];
 	struct rusage ru;
+	pid_t pid, self = getpid();
 	double t0;
-	pid_t pid;
 
-	free(r->out);
+	command_run_free(r);
 	*r = (struct command_run){ .out = xmalloc(c->out_max + 1) };
+	keep_report(r, "", 0);
 	if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) || pipe2(rep, 0))
 		return err_set(e, "%s: cannot make a pipe: %s", c->argv[0], strerror(errno));
 	fcntl(rep[0], F_SETFD, FD_CLOEXEC);
@@ -125,7 +263,8 @@ int command_run(const struct command_spec *c, struct command_run *r, struct err 
 	if (pid < 0)
 		return err_set(e, "%s: cannot fork: %s", c->argv[0], strerror(errno));
 	if (pid == 0)
-		start_child(c, out, err, rep);
+		start_child(c, self, out, err, rep);
+	setpgid(pid, pid);              /* as the child does: whoever is first */
 	current_pid = pid;
 	close(out[1]), close(err[1]), close(rep[1]);
 	drain(out[0], err[0], rep[0], c, r);
@@ -140,6 +279,40 @@ int command_run(const struct command_spec *c, struct command_run *r, struct err 
 	r->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
 		   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 	return 0;
+}
+
+void command_run_free(struct command_run *r)
+{
+	free(r->out);
+	free(r->report);
+	r->out = r->report = NULL;
+	r->report_len = r->report_cap = 0;
+}
+
+const char *command_err_lines(const struct command_run *r, unsigned n, char *buf, size_t len)
+{
+	const char *t = r->err_tail, *end = t + strlen(t), *p = end;
+	size_t at = 0;
+
+	while (p > t && (p[-1] == '\n' || p[-1] == ' '))
+		p--, end--;
+	for (unsigned k = 0; k < n && p > t; k++) {
+		p--;
+		while (p > t && p[-1] != '\n')
+			p--;
+	}
+	buf[0] = 0;
+	while (p < end && at + 1 < len) {
+		size_t line = strcspn(p, "\n");
+
+		if (line > (size_t)(end - p))
+			line = (size_t)(end - p);
+		at += (size_t)snprintf(buf + at, len - at, "%s%.*s", at ? " | " : "", (int)line, p);
+		p += line + (p[line] == '\n');
+		if (at >= len)
+			break;
+	}
+	return buf;
 }
 
 const char *command_find(const char *name, char *buf, size_t n)

@@ -7,8 +7,8 @@
 
 /* What a run of a command gave: its CPU time (user + system, from wait4),
  * wall time, exit status, its standard output (hashed whole, the first
- * out_max bytes kept for --metric), the start of its standard error, and
- * the lines a status pipe carried (the preload library's report). */
+ * out_max bytes kept for --metric), the start and the end of its standard
+ * error, and the lines a status pipe carried (the preload library's). */
 struct command_run {
 	double cpu_s, wall_s;
 	int status;                     /* the wait status */
@@ -16,21 +16,44 @@ struct command_run {
 	size_t out_len;
 	char *out;                      /* the first out_max bytes, NUL-ended */
 	char err_head[512];
-	char report[1024];              /* the status pipe's lines */
+	char err_tail[2048];            /* its last bytes, NUL-ended */
+	char *report;                   /* the status pipe's lines, NUL-ended */
+	size_t report_len, report_cap;
 };
+
+/* The standard input every run of a command gets, the same each time: a
+ * file from its start (--stdin FILE), straddle's own standard input when
+ * the user redirected it (a regular file from where it stood, anything
+ * else read once into memory), or /dev/null (fd -1: "-", a terminal). */
+struct command_input {
+	int fd;
+	off_t start;
+	char what[256];                 /* "/dev/null", the file, "standard input" */
+};
+
+/* spec: NULL (straddle's own standard input unless it is a terminal), "-"
+ * (/dev/null) or a file. 0, or -1 with e ("FILE: why"). */
+int command_input_open(struct command_input *in, const char *spec, struct err *e);
+void command_input_close(struct command_input *in);
 
 struct command_spec {
 	char **argv;                    /* run with execvp */
 	char **env;                     /* NAME=VALUE strings to add, NULL-ended, or NULL */
 	const char *report_env;         /* the variable that names the status pipe's fd */
 	size_t out_max;
+	const struct command_input *input;      /* NULL: /dev/null */
 };
 
-/* Run it once, standard input from /dev/null. 0, or -1 with e (it could not
- * be started: e names the command and the reason). */
+/* Run it once, in a process group of its own that ends with straddle
+ * (PR_SET_PDEATHSIG). 0, or -1 with e (it could not be started: e names
+ * the command and the reason). */
 int command_run(const struct command_spec *c, struct command_run *r, struct err *e);
-/* Kill the run in progress, if any (for a signal handler: async-signal-safe). */
+void command_run_free(struct command_run *r);
+/* Kill the run in progress and its process group, if any (for a signal
+ * handler: async-signal-safe). */
 void command_kill_current(void);
+/* The last n lines of its standard error, joined by " | " (into buf). */
+const char *command_err_lines(const struct command_run *r, unsigned n, char *buf, size_t len);
 /* The executable execvp would run for `name` (in buf, or name itself when
  * it holds a '/'), NULL when PATH has none. */
 const char *command_find(const char *name, char *buf, size_t n);

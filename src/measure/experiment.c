@@ -10,6 +10,8 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -148,43 +150,91 @@ int experiment_make_plans(struct place_experiment *x, struct err *e)
 
 /* ---- one run ---- */
 
-/* The preload library's lines (plan.h): an error stops everything; each
- * file's plan must have been applied by some process of the command. */
-static int check_report(struct place_experiment *x, const struct place_arm *a,
-			const struct command_run *r, struct err *e)
-{
-	size_t applied = 0, want = 0;
-	const char *err = strstr(r->report, "error ");
-	char label[48];
+static volatile sig_atomic_t interrupted;
 
-	if (err)
-		return err_set(e, "%s: the preload library failed: %.*s",
-			       experiment_arm_label(a, label, sizeof label), (int)strcspn(err + 6, "\n"),
-			       err + 6);
+void experiment_interrupt(int sig)
+{
+	interrupted = sig;
+	command_kill_current();
+}
+
+/* Why the experiment stops at this run: kept for the result file (the
+ * run's status and last lines of standard error) and said in e. */
+static int failed(struct place_experiment *x, const struct place_arm *a,
+		  const struct command_run *r, struct err *e, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+static int failed(struct place_experiment *x, const struct place_arm *a,
+		  const struct command_run *r, struct err *e, int rc, const char *fmt, ...)
+{
+	struct place_failure *f = &x->failure;
+	va_list ap;
+
+	*f = (struct place_failure){ .failed = true, .has_status = r != NULL,
+				     .status = r ? r->status : 0 };
+	experiment_arm_label(a, f->arm, sizeof f->arm);
+	va_start(ap, fmt);
+	vsnprintf(f->why, sizeof f->why, fmt, ap);
+	va_end(ap);
+	if (r)
+		command_err_lines(r, 4, f->stderr_lines, sizeof f->stderr_lines);
+	/* the unmoved program's own failures name the program, not an arm */
+	if (a->kind == PLACE_UNMOVED)
+		err_set(e, "%s", f->why);
+	else
+		err_set(e, "%s: %s", f->arm, f->why);
+	return rc;
+}
+
+/* The preload library's "applied" lines (plan.h): how long each took, and
+ * the perf maps the run left, removed now that it is over (also after a
+ * signal: the run was killed, its map would outlive it). */
+static size_t take_reports(struct place_experiment *x, const struct command_run *r)
+{
+	size_t applied = 0;
+
 	for (const char *p = r->report; (p = strstr(p, "applied ")); p++) {
 		unsigned long long ns = 0;
-		int pid = 0;
-		char map[64];
+		int pid = 0, map = 0;
+		char path[64];
 
 		applied++;
-		if (sscanf(p, "applied %*u %*u %*x %llu %d", &ns, &pid) == 2) {
-			GROW(x->apply_ns, x->apply_cap, x->napply + 1);
-			x->apply_ns[x->napply++] = (double)ns;
-			/* the run is over: its perf map would outlive it */
-			snprintf(map, sizeof map, "/tmp/perf-%d.map", pid);
-			unlink(map);
-		}
+		if (sscanf(p, "applied %*u %*u %*x %llu %d %d", &ns, &pid, &map) != 3)
+			continue;
+		GROW(x->apply_ns, x->apply_cap, x->napply + 1);
+		x->apply_ns[x->napply++] = (double)ns;
+		x->no_map += !map;
+		snprintf(path, sizeof path, "/tmp/perf-%d.map", pid);
+		if (map)
+			unlink(path);
 	}
+	return applied;
+}
+
+/* An error the preload library reported stops everything; each file's
+ * plan must have been applied by some process of the command. */
+static int check_report(struct place_experiment *x, const struct place_arm *a,
+			const struct command_run *r, size_t applied, struct err *e)
+{
+	const char *err = strstr(r->report, "error ");
+	size_t want = 0;
+	char st[48];
+
+	if (err)
+		return failed(x, a, r, e, 2, "the preload library failed: %.*s",
+			      (int)strcspn(err + 6, "\n"), err + 6);
 	for (size_t i = 0; i < x->nrf; i++)
 		want += x->nplace[i] > 0;
+	command_status_text(r->status, st, sizeof st);
 	if (applied < want)
-		return err_set(e, "%s: the plan was not applied: no process of '%s' loaded it (or "
-			       "the build-id differs)", x->rf[0].img.path, x->argv[0]);
+		return failed(x, a, r, e, 2, "the plan of %s was not applied: no process of '%s' "
+			      "loaded it (or the build-id differs); it ended with %s%s%s",
+			      x->rf[0].img.path, x->argv[0], st, r->err_tail[0] ? ": " : "",
+			      r->err_tail[0] ? command_err_lines(r, 2, (char[200]){ 0 }, 200) : "");
 	return 0;
 }
 
-static int metric_of(const struct place_experiment *x, const struct command_run *r, double *v,
-		     struct err *e)
+static int metric_of(struct place_experiment *x, const struct place_arm *a,
+		     const struct command_run *r, double *v, struct err *e)
 {
 	regmatch_t m[2];
 	char num[64], *end;
@@ -195,41 +245,50 @@ static int metric_of(const struct place_experiment *x, const struct command_run 
 		return 0;
 	}
 	if (regexec(x->metric, r->out, 2, m, 0) != 0)
-		return err_set(e, "--metric: '%s' matches nothing in the output of '%s'",
-			       x->metric_text, x->argv[0]);
+		return failed(x, a, r, e, 2, "--metric: '%s' matches nothing in the output of '%s'",
+			      x->metric_text, x->argv[0]);
 	k = m[1].rm_so >= 0 ? 1 : 0;
 	snprintf(num, sizeof num, "%.*s", (int)(m[k].rm_eo - m[k].rm_so), r->out + m[k].rm_so);
 	*v = strtod(num, &end);
 	if (end == num)
-		return err_set(e, "--metric: '%s' is not a number", num);
+		return failed(x, a, r, e, 2, "--metric: '%s' is not a number", num);
 	return 0;
 }
 
-/* The program must not notice: the same output and status as unmoved. */
+/* The program must not notice: the same status as unmoved (how it
+ * exited, or the signal that killed it), and the same output unless
+ * --no-output-check. A program killed by a signal unmoved is no program
+ * to measure; one that exits non-zero is said once, and measured. */
 static int same_output(struct place_experiment *x, const struct place_arm *a,
 		       const struct command_run *r, struct err *e)
 {
-	char want[48], got[48], label[48];
+	char want[48], got[48];
+	bool status = r->status == x->base_status, out = r->out_hash == x->base_hash;
 
 	if (!x->checked++) {
 		x->base_hash = r->out_hash, x->base_status = r->status;
+		command_status_text(r->status, got, sizeof got);
+		if (WIFSIGNALED(r->status))
+			return failed(x, a, r, e, 2, "the program itself was %s, not moved: nothing to "
+				      "measure", got);
+		if (!WIFEXITED(r->status) || WEXITSTATUS(r->status))
+			snprintf(x->base_note, sizeof x->base_note, "ends with %s unmoved (standard "
+				 "error: %s): every run is of a program that ends so", got,
+				 command_err_lines(r, 2, (char[200]){ 0 }, 200));
 		return 0;
 	}
-	if (x->no_output_check || (r->out_hash == x->base_hash && r->status == x->base_status)) {
-		x->identical++;
+	x->same_status += status;
+	x->identical += status && out && !x->no_output_check;
+	if (status && (out || x->no_output_check))
 		return 0;
-	}
 	if (a->kind == PLACE_UNMOVED)
-		return err_set(e, "%s: the program's own output or status differs from run to run, "
-			       "unmoved: nothing to compare a placement's with (--no-output-check)",
-			       x->argv[0]), 1;
+		return failed(x, a, r, e, 1, "%s: the program's own %s differs from run to run, "
+			      "unmoved: nothing to compare a placement's with%s", x->argv[0],
+			      status ? "output" : "status", status ? " (--no-output-check)" : "");
 	command_status_text(x->base_status, want, sizeof want);
 	command_status_text(r->status, got, sizeof got);
-	err_set(e, "%s: the program noticed: %s (%s) where unmoved it gave %s; stderr: %.*s",
-		experiment_arm_label(a, label, sizeof label),
-		r->out_hash != x->base_hash ? "its output differs" : "its status differs", got, want,
-		(int)strcspn(r->err_head, "\n"), r->err_head);
-	return 1;
+	return failed(x, a, r, e, 1, "the program noticed: %s (%s) where unmoved it gave %s",
+		      !status ? "its status differs" : "its output differs", got, want);
 }
 
 static int run_arm(struct place_experiment *x, struct place_arm *a, struct command_run *r,
@@ -238,12 +297,15 @@ static int run_arm(struct place_experiment *x, struct place_arm *a, struct comma
 	char plan_env[64], preload_env[4200];
 	const char *old = getenv("LD_PRELOAD");
 	char *env[3] = { NULL };
-	struct command_spec spec = { x->argv, env, "STRADDLE_PLACE_FD", OUT_MAX };
+	struct command_spec spec = { x->argv, env, "STRADDLE_PLACE_FD", OUT_MAX, x->input };
 	double v = 0;
+	size_t applied;
 	int rc;
 
+	if (interrupted)
+		return 3;
 	if (a->kind == PLACE_RANDOM && make_plan(x, a, e))
-		return 2;
+		return failed(x, a, NULL, e, 2, "%s", e->msg);
 	if (a->kind != PLACE_UNMOVED) {
 		snprintf(plan_env, sizeof plan_env, "STRADDLE_PLAN=/proc/self/fd/%d", a->plan_fd);
 		snprintf(preload_env, sizeof preload_env, "LD_PRELOAD=%s%s%s", x->preload,
@@ -252,16 +314,19 @@ static int run_arm(struct place_experiment *x, struct place_arm *a, struct comma
 	} else
 		spec.report_env = NULL;
 	if (command_run(&spec, r, e))
-		return 2;
+		return failed(x, a, NULL, e, 2, "%s", e->msg);
+	applied = take_reports(x, r);
+	if (interrupted)
+		return 3;
 	if (WIFEXITED(r->status) && WEXITSTATUS(r->status) == 127 && a->kind == PLACE_UNMOVED &&
 	    !x->checked)
-		return err_set(e, "%s: cannot run: %.*s", x->argv[0], (int)strcspn(r->err_head, "\n"),
-			       r->err_head), 2;
-	if (a->kind != PLACE_UNMOVED && check_report(x, a, r, e))
-		return 2;
+		return failed(x, a, r, e, 2, "%s: cannot run: %s", x->argv[0],
+			      command_err_lines(r, 2, (char[200]){ 0 }, 200));
+	if (a->kind != PLACE_UNMOVED && (rc = check_report(x, a, r, applied, e)))
+		return rc;
 	if ((rc = same_output(x, a, r, e)))
 		return rc;
-	if (metric_of(x, r, &v, e))
+	if (metric_of(x, a, r, &v, e))
 		return 2;
 	GROW(a->v, a->cap, a->n + 1);
 	a->v[a->n++] = v;
@@ -270,11 +335,18 @@ static int run_arm(struct place_experiment *x, struct place_arm *a, struct comma
 
 /* ---- the rounds ---- */
 
+/* On a terminal: the round, and the time left at this pace (the budget's
+ * end when that comes first). */
 static void progress(const struct place_experiment *x, double t0)
 {
-	if (isatty(2))
-		fprintf(stderr, "\rplace: round %u of at most %u, %.0f s of at most %.0f", x->rounds,
-			x->runs, monotonic_s() - t0, x->budget_s);
+	double spent = monotonic_s() - t0, left;
+
+	if (!isatty(2) || !x->rounds)
+		return;
+	left = spent / x->rounds * (x->runs - x->rounds);
+	left = fmin(left, fmax(0, x->budget_s - spent));
+	fprintf(stderr, "\r\033[Kplace: round %u of at most %u, %.0f s, ~%.0f s left", x->rounds,
+		x->runs, spent, left);
 }
 
 /* Is every arm's median known within --precision (its bootstrap CI's
@@ -306,6 +378,15 @@ static void shuffle(struct place_experiment *x, size_t *order)
 	}
 }
 
+/* A round cut short by a failure or a signal keeps none of its runs: a
+ * round is one sample of every arm, or none. */
+static void drop_partial_round(struct place_experiment *x)
+{
+	for (size_t i = 0; i < x->narms; i++)
+		if (x->arm[i].n > x->rounds)
+			x->arm[i].n = x->rounds;
+}
+
 int experiment_run(struct place_experiment *x, struct err *e)
 {
 	struct command_run r = { 0 };
@@ -324,6 +405,8 @@ int experiment_run(struct place_experiment *x, struct err *e)
 		shuffle(x, order);
 		for (size_t i = 0; i < x->narms && !rc; i++)
 			rc = run_arm(x, &x->arm[order[i]], &r, e);
+		if (rc)
+			break;
 		x->rounds++;
 		progress(x, t0);
 		if (monotonic_s() - t0 > x->budget_s && x->rounds >= 2) {
@@ -336,9 +419,12 @@ int experiment_run(struct place_experiment *x, struct err *e)
 		}
 	}
 	if (isatty(2))
-		fprintf(stderr, "\n");
+		fprintf(stderr, "\r\033[K");
+	if (interrupted)
+		x->interrupted = interrupted, rc = 3;
+	drop_partial_round(x);
 	x->elapsed_s = monotonic_s() - t0;
-	free(r.out);
+	command_run_free(&r);
 	return rc;
 }
 
@@ -386,27 +472,26 @@ static void predict_costs(struct place_experiment *x)
 
 void experiment_analyse(struct place_experiment *x)
 {
-	const struct place_arm *best = NULL;
-
 	for (size_t i = 0; i < x->narms; i++) {
 		struct place_arm *a = &x->arm[i];
 
 		stats_summarize(a->v, a->n, x->seed, !x->higher, &a->sum);
-		if (!best || (x->higher ? a->sum.median > best->sum.median :
-			      a->sum.median < best->sum.median))
-			best = a;
 		if (x->subject && (a->kind == PLACE_OFFSET || a->kind == PLACE_CONTROL))
 			experiment_predict(x, a->offset, a->predicted, &a->npredicted);
 	}
-	/* every arm ran once a round: each against the best, round by round */
+	/* every arm ran once a round: each against the best of the even
+	 * rounds, on the odd ones, its p adjusted for the arms tested */
+	const double *v[PLACE_MAX_ARMS];
+	struct placement_mark m[PLACE_MAX_ARMS];
+
+	for (size_t i = 0; i < x->narms; i++)
+		v[i] = x->arm[i].v;
+	stats_placement_marks(v, x->narms, x->rounds, x->higher, x->alpha, x->material, m);
 	for (size_t i = 0; i < x->narms; i++) {
 		struct place_arm *a = &x->arm[i];
-		struct paired pr;
 
-		a->ratio = x->higher ? best->sum.median / a->sum.median : a->sum.median / best->sum.median;
-		stats_paired_ratio(best->v, a->v, a->n < best->n ? a->n : best->n, x->alpha, &pr);
-		a->p = a == best ? 1 : pr.p;
-		a->slow = a != best && a->p < x->alpha && a->ratio > 1 + x->material;
+		a->mark = m[i];
+		a->ratio = m[i].ratio, a->p = m[i].p, a->slow = m[i].slow;
 	}
 	if (x->subject)
 		predict_costs(x);
@@ -416,7 +501,8 @@ double experiment_apply_median_us(const struct place_experiment *x)
 {
 	double *v = xcalloc(x->napply + 1, sizeof *v), m;
 
-	memcpy(v, x->apply_ns, x->napply * sizeof *v);
+	if (x->napply)
+		memcpy(v, x->apply_ns, x->napply * sizeof *v);
 	m = x->napply ? stats_median_select(v, x->napply) / 1000 : 0;
 	free(v);
 	return m;

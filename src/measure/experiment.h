@@ -9,6 +9,7 @@
 #include "../model/rules.h"
 #include "../relocate/relocate.h"
 #include "../stats/stats.h"
+#include "command.h"
 
 /* The arms of straddle place: the program unmoved, the control (a copy at
  * the loop's own offset), a placement at an offset, or a new random layout
@@ -25,8 +26,10 @@ struct place_arm {
 	int plan_fd;                    /* memfd of its plan, -1 for none */
 	double *v;                      /* one sample a run */
 	size_t n, cap;
-	/* experiment_analyse's */
+	/* experiment_analyse's: the mark (stats_placement_marks) and its
+	 * ratio, adjusted p and slow mark again */
 	struct summary sum;
+	struct placement_mark mark;
 	double ratio, p;
 	bool slow;
 	size_t npredicted;
@@ -59,14 +62,29 @@ struct place_experiment {
 	uint64_t seed, rng;
 	struct place_arm arm[PLACE_MAX_ARMS];
 	size_t narms;
+	const struct command_input *input;      /* every run's standard input */
 	/* what it saw */
-	unsigned rounds, identical, checked;
+	unsigned rounds, checked;
+	unsigned identical;             /* output and status as unmoved (output checked) */
+	unsigned same_status;           /* status as unmoved, output or not */
+	unsigned no_map;                /* runs whose perf map name was another's */
 	double elapsed_s;
 	const char *stopped_by;         /* "runs", "time", "precision" */
 	double *apply_ns;               /* the preload library's time to apply, per report */
 	size_t napply, apply_cap;
 	uint64_t base_hash;
 	int base_status;
+	/* when it failed: the arm, why, the run's status and last lines of
+	 * its standard error (failed false: it did not) */
+	struct place_failure {
+		bool failed, has_status;
+		char arm[48];
+		char why[320];
+		int status;
+		char stderr_lines[600];
+	} failure;
+	int interrupted;                /* the signal that stopped it, 0 none */
+	char base_note[320];            /* the unmoved program fails: how, or "" */
 };
 
 /* An arm, unless one like it is there. -1 with e when there is no room. */
@@ -90,8 +108,12 @@ int experiment_make_plans(struct place_experiment *x, struct err *e);
 /* Every round each arm once in a new random order, until --runs, the time
  * budget or the precision goal (x->stopped_by says which). 0; 1 when a
  * run's output or status differed from the unmoved program's; 2 when a
- * run could not be made or measured; e says why. */
+ * run could not be made or measured (x->failure and e say why); 3 when
+ * experiment_interrupt stopped it (x->interrupted: the signal). */
 int experiment_run(struct place_experiment *x, struct err *e);
+/* For a signal handler: end the run in progress and the experiment after
+ * it (async-signal-safe). */
+void experiment_interrupt(int sig);
 /* Statistics, ratios to the best arm, slow marks, predictions. */
 void experiment_analyse(struct place_experiment *x);
 double experiment_apply_median_us(const struct place_experiment *x);

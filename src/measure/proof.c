@@ -99,3 +99,35 @@ void proof_judge(struct loop_proof *p)
 	else
 		p->seen = PROOF_INCONCLUSIVE;
 }
+
+/* The half-width (log) of the program's change that tells the loop's
+ * verdict: the distance between the change the model predicts and the
+ * change at the material loop slowdown (share * (1 - 1/R) either way),
+ * at least a quarter of the latter (nearer is no verdict to wait for). */
+static double half_needed(const struct loop_proof *p)
+{
+	double c = 1 - 1 / (1 + p->material), cp = 1 - 1 / fmax(p->predicted, 1);
+
+	return p->share * fmax(fabs(cp - c), c / 4);
+}
+
+unsigned proof_rounds_needed(const struct loop_proof *p, double sd, double *need)
+{
+	double k = (double)p->nlayout + 1, band = 0, room, n = 4;
+
+	*need = half_needed(p);
+	if (p->nlayout)
+		band = stats_t_critical(p->alpha, k - 1) * p->layout_sd * sqrt(1 + 1 / k);
+	room = *need * *need - band * band;
+	if (room <= 0 || !(sd >= 0))
+		return 0;
+	if (sd == 0)
+		return 2;
+	/* t depends on the rounds: twice round, from the normal's 1.96 */
+	for (int i = 0; i < 3; i++) {
+		double t = n > 2 ? stats_t_critical(p->alpha, n - 1) : 12.7;
+
+		n = fmax(2, ceil(t * t * sd * sd / room));
+	}
+	return n > 1e6 ? 0 : (unsigned)n;
+}

@@ -42,6 +42,13 @@ struct loop_proof {
 };
 
 void proof_judge(struct loop_proof *p);
+/* How many paired rounds of place a verdict on p's loop needs, from the
+ * noise of a pilot: sd, the standard deviation of its rounds' log ratios
+ * (best over today), and p's layout_sd and nlayout (proof_judge of the
+ * pilot): the program's change known within *need (log, its 95% CI's
+ * half-width) with the controls' spread, which no round narrows, added in
+ * quadrature. 0 when no number of rounds can (that spread is wider). */
+unsigned proof_rounds_needed(const struct loop_proof *p, double sd, double *need);
 
 /* One hot loop of straddle prove: what the scan said of it, and what
  * place measured (when it was measured: why not, else). */
@@ -56,6 +63,7 @@ struct loop_trial {
 	float place_predicted;          /* place's own prediction for today's offset */
 	struct paired control;          /* the control over the unmoved program: the copy's own cost */
 	unsigned rounds;
+	unsigned rounds_needed;         /* a verdict's, from the pilot's noise; 0 not known */
 	char why_not[300];              /* "" measured */
 	struct loop_proof proof;
 };

@@ -410,7 +410,8 @@ static void add_hit(struct sample_hist *h, uint64_t key)
  * "START SIZE NAME [straddle copy of PATH+0xVADDR at 0xORIG]". */
 static void read_copies(struct space *sp)
 {
-	char path[64], line[1024];
+	char path[64], *line = NULL;
+	size_t cap = 0;
 	struct stat st;
 	struct err e;
 	FILE *f;
@@ -426,7 +427,8 @@ static void read_copies(struct space *sp)
 		close(fd);
 		return;
 	}
-	while (fgets(line, sizeof line, f)) {
+	/* a C++ name demangled can be longer than any fixed line */
+	while (getline(&line, &cap, f) > 0) {
 		struct space_copy c;
 		const char *at = strstr(line, "[straddle copy of ");
 
@@ -437,6 +439,7 @@ static void read_copies(struct space *sp)
 		GROW(sp->copy, sp->copy_cap, sp->ncopy + 1);
 		sp->copy[sp->ncopy++] = c;
 	}
+	free(line);
 	fclose(f);
 }
 

@@ -68,6 +68,8 @@ void sampling_close(struct sampling *s);
  * events sampling_open opens at up to max_hz, alternated, ~0.2 s of CPU;
  * -1 with one line in e when the events cannot be opened. */
 int sample_cost_ns(double *cost, unsigned long max_hz, struct err *e);
+/* The kernel's perf_event_max_sample_rate (100000 when unreadable). */
+unsigned long sample_max_rate(void);
 /* How much sampling at hz slows a program when one sample costs
  * per_sample_ns: s / (1 - s) for s = hz x per_sample_ns (the samples' own
  * time is sampled too); a fraction, INFINITY from s = 1. */

@@ -147,3 +147,15 @@ int sample_cost_ns(double *cost, unsigned long max_hz, struct err *e)
 		*cost = 0;      /* noise: cheaper than measurable */
 	return 0;
 }
+
+unsigned long sample_max_rate(void)
+{
+	unsigned long v = 0;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "r");
+
+	if (!f || fscanf(f, "%lu", &v) != 1 || v == 0)
+		v = 100000;
+	if (f)
+		fclose(f);
+	return v;
+}

@@ -409,7 +409,7 @@ size_t diff_row_count(const struct layout_diff *d, bool added, size_t by_cause[N
 
 const char *diff_row_name(const struct diff_sides *s, const struct layout_change *ch)
 {
-	return ch->fnew ? s->new->funcs.v[ch->fnew->func].name : s->old->funcs.v[ch->fold->func].name;
+	return ch->fnew ? s->new->funcs.v[ch->fnew->func].shown : s->old->funcs.v[ch->fold->func].shown;
 }
 
 

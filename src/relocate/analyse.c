@@ -235,7 +235,20 @@ void reloc_analyse(struct reloc_file *rf, struct reloc_func *f, const struct rel
 		check_xrefs(f, x);
 		check_pointers(rf, f);
 	}
+	/* the entry jump overwrites 5 bytes (jmp rel32): a branch of its own
+	 * that lands in them, or a call whose return does; AArch64's b is one
+	 * word, which nothing can land inside */
+	for (size_t i = 0; i < n && f->refused == RELOC_OK && rf->img.arch == ARCH_X86_64; i++) {
+		uint64_t back = insn[i].addr + insn[i].len;
+
+		if (((insn[i].kind == BR_COND || insn[i].kind == BR_JUMP) && insn[i].target > f->addr &&
+		     insn[i].target < f->addr + 5) ||
+		    ((insn[i].kind == BR_CALL || insn[i].kind == BR_CALL_IND) && back < f->addr + 5))
+			f->entry_is_target = true;
+	}
 	free(insn);
+	if (f->refused == RELOC_OK)
+		reloc_unwind_check(rf, f);
 	if (f->refused == RELOC_OK)
 		reloc_block_layout(rf, f);
 }
@@ -297,13 +310,14 @@ void reloc_find_xrefs(struct reloc_file *rf, struct reloc_xrefs *x)
 				continue;
 			GROW(x->v, x->cap, x->n + 1);
 			/* AArch64: the word is the field and its PC the reference */
-			x->v[x->n++] = a.a64_form ? (struct reloc_xref){ in->addr, in->addr, in->target,
-					f->addr, a.a64_form == A64_IMM26 ? PLAN_A64_IMM26 : 1 } :
-				(struct reloc_xref){ in->addr + a.rel_at, in->addr + in->len,
+			x->v[x->n++] = a.a64_form ? (struct reloc_xref){ in->addr, in->addr, in->addr,
+					in->target, f->addr, a.a64_form == A64_IMM26 ? PLAN_A64_IMM26 : 1 } :
+				(struct reloc_xref){ in->addr, in->addr + a.rel_at, in->addr + in->len,
 					in->target, f->addr, a.rel_size };
 		}
 	}
-	qsort(x->v, x->n, sizeof *x->v, by_target);
+	if (x->n)
+		qsort(x->v, x->n, sizeof *x->v, by_target);
 	free(insn);
 	free(starts);
 }

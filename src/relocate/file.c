@@ -19,6 +19,7 @@ static const char *const refusal_names[RELOC_NREFUSALS] = {
 	[RELOC_NEAR_REF_OUT] = "an adr or literal load of something outside it",
 	[RELOC_ADRP_OWN_PAGE] = "an adrp of a page of its own code",
 	[RELOC_POOL_FIELD] = "a literal it loads reads as an address field",
+	[RELOC_UNWIND] = "unwind data a copy cannot be given",
 };
 
 const char *reloc_refusal_name(enum reloc_refusal r)
@@ -68,6 +69,7 @@ int reloc_open(struct reloc_file *rf, const char *path, struct err *e)
 		return -1;
 	}
 	rf->dec = decoder_new(rf->img.arch);
+	elf_eh_read(&rf->img, &rf->eh);
 	rf->fixed_address = rf->img.type == ET_EXEC;
 	return 0;
 }
@@ -98,6 +100,7 @@ void reloc_close(struct reloc_file *rf)
 	free(rf->fix);
 	free(rf->table);
 	decoder_free(rf->dec);
+	elf_eh_free(&rf->eh);
 	elf_funcs_free(&rf->funcs);
 	elf_close(&rf->img);
 	*rf = (struct reloc_file){ 0 };
@@ -171,8 +174,8 @@ static struct reloc_func *add_chosen(struct reloc_file *rf, const struct elf_fun
 	}
 	GROW(rf->fn, *cap, rf->nfn + 1);
 	r = &rf->fn[rf->nfn++];
-	*r = (struct reloc_func){ .addr = f->addr, .size = f->size, .name = f->name,
-				  .code = elf_func_bytes(&rf->img, f) };
+	*r = (struct reloc_func){ .addr = f->addr, .size = f->size, .name = f->shown,
+				  .symbol = f->name, .code = elf_func_bytes(&rf->img, f) };
 	reloc_analyse(rf, r, rf->xrefs);
 	rf->refused[r->refused]++;
 	return r;
@@ -185,7 +188,7 @@ size_t reloc_choose(struct reloc_file *rf, const char *glob)
 	for (size_t i = 0; i < rf->funcs.n; i++) {
 		const struct elf_func *f = &rf->funcs.v[i];
 
-		if (choosable(rf, f) && (!glob || glob_match(glob, f->name)))
+		if (choosable(rf, f) && (!glob || elf_func_matches(&rf->funcs, f, glob)))
 			add_chosen(rf, f, &cap);
 	}
 	return rf->nfn - before;

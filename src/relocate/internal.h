@@ -4,6 +4,7 @@
 #define STRADDLE_RELOCATE_INTERNAL_H
 
 #include "relocate.h"
+#include "plan.h"
 
 enum fix_kind {
 	FIX_REL32,              /* a rel32 branch or RIP-relative operand to `target`
@@ -40,6 +41,7 @@ struct reloc_table {
 
 /* A direct branch from one function into another's middle (analyse.c). */
 struct reloc_xref {
+	uint64_t insn;          /* the instruction's first byte */
 	uint64_t field, end, target;
 	uint64_t from;          /* the function it is in */
 	uint8_t size;
@@ -66,5 +68,34 @@ void reloc_analyse(struct reloc_file *rf, struct reloc_func *f, const struct rel
 
 /* Lay out each function's block: copy, stubs, tables (plan.c). */
 void reloc_block_layout(struct reloc_file *rf, struct reloc_func *f);
+
+/* unwind.c: refuse f when its unwind data cannot be given to a copy (an
+ * FDE that covers code outside it, an address in its instructions, an
+ * encoding or augmentation not known, an LSDA with its own LPStart);
+ * else note its FDEs (first_fde, nfde). */
+void reloc_unwind_check(struct reloc_file *rf, struct reloc_func *f);
+
+/* A moved function and its block's offset in the arena. */
+struct reloc_copy {
+	const struct reloc_func *f;
+	uint64_t at;
+};
+
+/* The arena's read-only part, from offset `at` (a page boundary): an ELF
+ * image for gdb's JIT interface naming each copy, holding the copies'
+ * .eh_frame at `eh_frame` (from `at`) that the unwinder is given. Its
+ * fix-ups are the arena's (at_in PLAN_IN_COPY, offsets from the arena). */
+struct reloc_tail {
+	uint64_t at;
+	uint8_t *bytes;
+	size_t size, cap;
+	struct plan_fixup *fix;
+	size_t nfix, fix_cap;
+	uint64_t eh_frame, eh_frame_size;
+};
+
+void reloc_tail_build(const struct reloc_file *rf, const struct reloc_copy *cp, size_t n,
+		      uint64_t at, struct reloc_tail *t);
+void reloc_tail_free(struct reloc_tail *t);
 
 #endif

@@ -52,31 +52,27 @@ void reloc_block_layout(struct reloc_file *rf, struct reloc_func *f)
 
 /* ---- the arena of one file ---- */
 
-struct placed {
-	const struct reloc_func *f;
-	uint64_t at;                    /* block's offset in the arena */
-};
-
 struct arena {
 	uint8_t *image;
 	uint64_t size;
-	struct placed *p;               /* sorted by function address */
+	struct reloc_copy *p;               /* sorted by function address */
 	size_t n;
 	struct plan_fixup *fix;
 	size_t nfix, fix_cap;
 	struct plan_patch *patch;
-	size_t npatch;
+	size_t npatch, patch_cap;
+	uint64_t data_at, eh_frame_at, symfile_size;    /* the read-only part: plan.h */
 };
 
 static int by_addr(const void *a, const void *b)
 {
-	const struct placed *x = a, *y = b;
+	const struct reloc_copy *x = a, *y = b;
 
 	return x->f->addr < y->f->addr ? -1 : x->f->addr > y->f->addr;
 }
 
 /* The moved function holding a, or NULL. */
-static const struct placed *moved_at(const struct arena *a, uint64_t addr)
+static const struct reloc_copy *moved_at(const struct arena *a, uint64_t addr)
 {
 	size_t lo = 0, hi = a->n;
 
@@ -112,7 +108,7 @@ static void put_le(uint8_t *p, uint64_t v, unsigned n)
 static void value_of(const struct arena *a, uint64_t target, bool branch, uint64_t *value,
 		     uint8_t *in)
 {
-	const struct placed *p = moved_at(a, target);
+	const struct reloc_copy *p = moved_at(a, target);
 
 	if (p && (branch || target != p->f->addr)) {
 		*value = p->at + (target - p->f->addr), *in = PLAN_IN_COPY;
@@ -165,7 +161,7 @@ static void a64_field(struct arena *a, uint64_t field, uint64_t target, bool bra
 		put_fix(a, f);
 }
 
-static void copy_fixes(struct arena *a, const struct reloc_file *rf, const struct placed *p)
+static void copy_fixes(struct arena *a, const struct reloc_file *rf, const struct reloc_copy *p)
 {
 	const struct reloc_func *f = p->f;
 	uint64_t stub = p->at + f->size;
@@ -223,7 +219,7 @@ static void copy_fixes(struct arena *a, const struct reloc_file *rf, const struc
 
 /* Tables: PIC entries are rebased to the copied table; absolute ones are
  * the copies' addresses, known at run time. */
-static void copy_tables(struct arena *a, const struct reloc_file *rf, const struct placed *p)
+static void copy_tables(struct arena *a, const struct reloc_file *rf, const struct reloc_copy *p)
 {
 	const struct reloc_func *f = p->f;
 
@@ -254,21 +250,29 @@ static void copy_tables(struct arena *a, const struct reloc_file *rf, const stru
 	}
 }
 
+static void put_patch(struct arena *a, struct plan_patch p)
+{
+	GROW(a->patch, a->patch_cap, a->npatch + 1);
+	a->patch[a->npatch++] = p;
+}
+
 /* The entry becomes `jmp copy`; branches from code not moved into the
  * middle go to the copy's middle. */
-static void object_patches(struct arena *a, const struct reloc_file *rf, const struct placed *p)
+static void object_patches(struct arena *a, const struct reloc_file *rf, const struct reloc_copy *p)
 {
 	const struct reloc_func *f = p->f;
 	const struct reloc_xrefs *x = rf->xrefs;
 
 	if (rf->img.arch == ARCH_AARCH64) {      /* b copy */
-		a->patch[a->npatch++] = (struct plan_patch){ .at = f->addr,
-			.bytes = { 0, 0, 0, A64_B >> 24 }, .len = 4 };
+		put_patch(a, (struct plan_patch){ .at = f->addr, .bytes = { 0, 0, 0, A64_B >> 24 },
+			.len = 4, .kind = PLAN_PATCH_ENTRY });
 		put_fix(a, (struct plan_fixup){ .at = f->addr, .at_in = PLAN_IN_OBJECT, .value = p->at,
 			.value_in = PLAN_IN_COPY, .ref = f->addr, .ref_in = PLAN_IN_OBJECT,
 			.size = PLAN_A64_IMM26 });
 	} else {
-		a->patch[a->npatch++] = (struct plan_patch){ .at = f->addr, .bytes = { 0xe9 }, .len = 5 };
+		put_patch(a, (struct plan_patch){ .at = f->addr, .bytes = { 0xe9 }, .len = 5,
+			.kind = PLAN_PATCH_ENTRY,
+			.flags = f->entry_is_target ? PLAN_PATCH_INNER_TARGET : 0 });
 		put_fix(a, (struct plan_fixup){ .at = f->addr + 1, .at_in = PLAN_IN_OBJECT, .value = p->at,
 			.value_in = PLAN_IN_COPY, .ref = f->addr + 5, .ref_in = PLAN_IN_OBJECT, .size = 4 });
 	}
@@ -279,6 +283,13 @@ static void object_patches(struct arena *a, const struct reloc_file *rf, const s
 
 		if (moved_at(a, r->from))
 			continue;
+		struct plan_patch in = { .at = r->insn, .kind = PLAN_PATCH_BRANCH,
+			.len = (uint8_t)(rf->img.arch == ARCH_AARCH64 ? 4 : r->end - r->insn) };
+		const uint8_t *orig = elf_vaddr_bytes(&rf->img, r->insn, in.len);
+
+		if (orig && in.len <= sizeof in.bytes)  /* both: it was decoded there */
+			memcpy(in.bytes, orig, in.len);
+		put_patch(a, in);
 		put_fix(a, (struct plan_fixup){ .at = r->field, .at_in = PLAN_IN_OBJECT,
 			.value = p->at + (r->target - f->addr), .value_in = PLAN_IN_COPY,
 			.ref = r->end, .ref_in = PLAN_IN_OBJECT, .size = r->size });
@@ -296,6 +307,7 @@ static int arena_build(struct arena *a, const struct reloc_file *rf,
 		       const struct reloc_place *place, size_t n, uint64_t *start, struct err *e)
 {
 	uint64_t cursor = 64;
+	struct reloc_tail tail;
 
 	*a = (struct arena){ 0 };
 	a->p = xcalloc(n + 1, sizeof *a->p);
@@ -314,16 +326,23 @@ static int arena_build(struct arena *a, const struct reloc_file *rf,
 		cursor = a->p[i].at + f->block_size;
 	}
 	a->n = n;
-	a->size = align_up(cursor + 64, 4096);
-	a->image = xmalloc(a->size);
-	memset(a->image, 0xcc, a->size);
-	a->patch = xcalloc(n + 1, sizeof *a->patch);
-	for (size_t i = 0; i < n; i++)
-		memcpy(a->image + a->p[i].at, a->p[i].f->code, a->p[i].f->size);
 	qsort(a->p, n, sizeof *a->p, by_addr);
 	for (size_t i = 0; i + 1 < n; i++)
 		if (a->p[i].f == a->p[i + 1].f)
 			return err_set(e, "%s: placed twice", a->p[i].f->name);
+	a->data_at = align_up(cursor + 64, 4096);
+	reloc_tail_build(rf, a->p, n, a->data_at, &tail);
+	a->eh_frame_at = a->data_at + tail.eh_frame, a->symfile_size = tail.size;
+	a->size = a->data_at + align_up(tail.size, 4096);
+	a->image = xmalloc(a->size);
+	memset(a->image, 0xcc, a->data_at);
+	memset(a->image + a->data_at, 0, a->size - a->data_at);
+	memcpy(a->image + a->data_at, tail.bytes, tail.size);
+	for (size_t i = 0; i < tail.nfix; i++)
+		put_fix(a, tail.fix[i]);
+	reloc_tail_free(&tail);
+	for (size_t i = 0; i < n; i++)
+		memcpy(a->image + a->p[i].at, a->p[i].f->code, a->p[i].f->size);
 	for (size_t i = 0; i < n; i++) {
 		copy_fixes(a, rf, &a->p[i]);
 		copy_tables(a, rf, &a->p[i]);
@@ -370,7 +389,8 @@ static int put_object(FILE *f, const struct reloc_plan_part *part, const struct 
 	struct plan_object o = { .build_id_len = (uint32_t)img->build_id_len,
 		.path_len = (uint32_t)strlen(img->path) + 1, .arena_size = a->size,
 		.nfixup = (uint32_t)a->nfix, .npatch = (uint32_t)a->npatch,
-		.nfunc = (uint32_t)part->n, .nmap = (uint32_t)part->n };
+		.nfunc = (uint32_t)part->n, .nmap = (uint32_t)part->n, .data_at = a->data_at,
+		.eh_frame_at = a->eh_frame_at, .symfile_size = a->symfile_size };
 	int rc;
 
 	memcpy(o.build_id, img->build_id, img->build_id_len);

@@ -14,18 +14,23 @@
  *
  * At run time the object (matched by build-id) is loaded with bias L (its
  * ELF vaddr v is at L + v) and the arena is mapped at B, page aligned,
- * within 2 GiB of everything the copies reach. */
+ * within 2 GiB of everything the copies reach. The arena's code ends at
+ * data_at; from there to its end it is data, made read-only: an ELF image
+ * of symfile_size bytes naming each copy (for gdb's JIT interface), whose
+ * .eh_frame at eh_frame_at describes the copies to the unwinder. */
 #ifndef STRADDLE_RELOCATE_PLAN_H
 #define STRADDLE_RELOCATE_PLAN_H
 
 #include <stdint.h>
 
-#define PLAN_MAGIC "STRDPLN1"
+#define PLAN_MAGIC "STRDPLN2"
 #define PLAN_MAX_OBJECTS 64
 /* What the library reports on the descriptor STRADDLE_PLACE_FD names, one
- * line each: "applied INDEX COPIES ARENA_HEX NS PID" for each object it
- * moved (NS: how long applying its plan took, plan read not included; PID:
- * the process, whose /tmp/perf-PID.map lists the copies),
+ * line each: "applied INDEX COPIES ARENA_HEX NS PID MAP LIVE" for each
+ * object it moved (NS: how long applying its plan took, plan read not
+ * included; PID: the process; MAP 1 when /tmp/perf-PID.map lists the
+ * copies, 0 when that name was another's and left alone; LIVE 1 when its
+ * code was written while other threads ran, poke.c),
  * "error MESSAGE" before it exits with PLAN_EXIT. */
 #define PLAN_EXIT 125
 
@@ -44,6 +49,9 @@ struct plan_object {
 	uint32_t nfixup, npatch;
 	uint32_t nfunc;                 /* copies in the arena (perf map lines) */
 	uint32_t nmap;                  /* struct plan_map records after the patches */
+	uint64_t data_at;               /* the read-only part: a page boundary */
+	uint64_t eh_frame_at;           /* the copies' .eh_frame, in it */
+	uint64_t symfile_size;          /* the ELF image from data_at */
 };
 
 /* Where a fix-up's field is, and what its value is relative to. */
@@ -123,13 +131,29 @@ static inline uint32_t plan_a64_encode(uint32_t word, uint8_t form, int64_t delt
 	}
 }
 
-/* Bytes written over the object's own code, at ELF vaddr `at`: the jump
- * at each moved function's entry (its rel32 is a fix-up). At most 8. */
+/* An instruction written over the object's own code, at ELF vaddr `at`:
+ * the jump at each moved function's entry, or a branch from elsewhere
+ * into a moved function's middle made to go to the copy's; the fix-ups
+ * whose field lies in it complete it. The whole instruction, so that it
+ * can be written while other threads run the code (preload's poke.c): a
+ * thread is never inside one instruction, only between two. */
+enum plan_patch_kind {
+	PLAN_PATCH_ENTRY = 1,           /* jmp copy (b copy): a thread there goes to the copy */
+	PLAN_PATCH_BRANCH = 2,          /* a branch of the object, retargeted */
+};
+
+/* The entry jump overwrites more than its first instruction, and a branch
+ * of the function's own lands in those bytes: a thread inside the
+ * original could come back there, so it is not written while others run. */
+#define PLAN_PATCH_INNER_TARGET 1
+
 struct plan_patch {
 	uint64_t at;
-	uint8_t bytes[8];
-	uint32_t len;
-	uint32_t pad;
+	uint8_t bytes[16];
+	uint8_t len;                    /* at most 15 */
+	uint8_t kind;                   /* enum plan_patch_kind */
+	uint8_t flags;                  /* PLAN_PATCH_INNER_TARGET */
+	uint8_t pad[5];
 };
 
 /* One copy, for /tmp/perf-PID.map: arena offset, size, the original

@@ -16,12 +16,14 @@
  * Built on its own (no libstraddle, no sanitizer: it runs inside the
  * user's program). */
 #include "plan.h"
+#include "poke.h"
 
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -50,6 +52,7 @@ static struct {
 	struct object_plan obj[PLAN_MAX_OBJECTS];
 	uint32_t nobj;
 	int report_fd;
+	bool after_main;                /* the constructor is done: dlopen's turn */
 } plan = { .report_fd = -1 };
 
 static void report(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -137,6 +140,10 @@ static void parse_object(size_t *at, struct object_plan *op)
 	op->path = (const char *)take(at, o->path_len);
 	if (o->path_len == 0 || op->path[o->path_len - 1] != 0)
 		fail("the plan's object path is malformed");
+	if (o->data_at % PAGE || !o->data_at || o->data_at > o->arena_size ||
+	    o->eh_frame_at < o->data_at || o->eh_frame_at + 4 > o->arena_size ||
+	    o->symfile_size > o->arena_size - o->data_at)
+		fail("the plan's object record is malformed");
 	op->arena = take(at, o->arena_size);
 	op->fixup = (const void *)take(at, (size_t)o->nfixup * sizeof *op->fixup);
 	op->patch = (const void *)take(at, (size_t)o->npatch * sizeof *op->patch);
@@ -306,99 +313,188 @@ static bool in_range(const struct exec_range *r, uint64_t at, uint64_t len)
 	return at >= r->lo && at + len <= r->hi;
 }
 
-/* Every write into the object's code falls in one of its executable
- * segments: checked before any page changes its protection. */
-static void check_object_writes(const struct object_plan *op, uint64_t bias,
-				const struct exec_range *seg, size_t nseg)
+/* The instruction of each patch as it will be, its fix-ups applied:
+ * computed before any page of the object changes (fixup_value may fail,
+ * which prints; nothing may be called while its code is not executable),
+ * sorted by address, each inside one executable segment. */
+static int by_poke_addr(const void *a, const void *b)
 {
-	for (uint32_t i = 0; i < op->o->npatch + op->o->nfixup; i++) {
-		bool patch = i < op->o->npatch;
-		uint64_t at = patch ? op->patch[i].at : op->fixup[i - op->o->npatch].at;
-		uint64_t len = patch ? op->patch[i].len : field_len(op->fixup[i - op->o->npatch].size);
-		bool ok = false;
+	const struct poke *x = a, *y = b;
 
-		if (!patch && op->fixup[i - op->o->npatch].at_in != PLAN_IN_OBJECT)
-			continue;
-		for (size_t s = 0; s < nseg && !ok; s++)
-			ok = in_range(&seg[s], bias + at, len);
-		if (!ok)
-			fail("%s: a patch at %#llx is not in its code", op->path,
-			     (unsigned long long)at);
-	}
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* The entry jumps and redirected branches, segment by segment: read+write
- * while written, then as before. Nothing called here lives in the object. */
-static void patch_object(const struct object_plan *op, uint64_t bias, uint64_t arena,
-			 const struct exec_range *seg, size_t nseg)
+static struct poke *poke_holding(struct poke *p, size_t n, uint64_t at, unsigned len)
 {
-	/* every value first, once: fixup_value may fail, which prints, and
-	 * nothing may be called while the object's code is not executable */
-	uint64_t *value = malloc(((size_t)op->o->nfixup + 1) * sizeof *value);
+	size_t lo = 0, hi = n;
 
-	if (!value)
-		fail("%s: no memory for its fix-ups", op->path);
-	for (uint32_t i = 0; i < op->o->nfixup; i++)
-		if (op->fixup[i].at_in == PLAN_IN_OBJECT)
-			value[i] = fixup_value(op, &op->fixup[i], bias, arena);
+	while (lo < hi) {               /* the last poke starting at or before at */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p[mid].addr <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && at + len <= p[lo - 1].addr + p[lo - 1].len ? &p[lo - 1] : NULL;
+}
+
+/* Where a thread stopped at an entry goes: the jump's own target. */
+static uint64_t jump_target(const struct poke *p)
+{
+#if defined(__aarch64__)
+	/* b imm26: the word's low 26 bits, in words, signed */
+	int32_t imm = (int32_t)(((uint32_t)p->bytes[0] | (uint32_t)p->bytes[1] << 8 |
+				 (uint32_t)p->bytes[2] << 16 | (uint32_t)p->bytes[3] << 24) << 6);
+
+	return p->addr + (uint64_t)(int64_t)(imm >> 4);
+#else
+	return p->addr + 5 + (uint64_t)(int64_t)(int32_t)((uint32_t)p->bytes[1] |
+		(uint32_t)p->bytes[2] << 8 | (uint32_t)p->bytes[3] << 16 | (uint32_t)p->bytes[4] << 24);
+#endif
+}
+
+static struct poke *make_pokes(const struct object_plan *op, uint64_t bias, uint64_t arena,
+			       const struct exec_range *seg, size_t nseg)
+{
+	size_t n = op->o->npatch;
+	struct poke *p = malloc((n + 1) * sizeof *p);
+
+	if (!p)
+		fail("%s: no memory for its patches", op->path);
+	for (size_t i = 0; i < n; i++) {
+		const struct plan_patch *pt = &op->patch[i];
+		bool ok = false;
+
+		if (pt->len == 0 || pt->len > sizeof pt->bytes)
+			fail("%s: a patch of %u bytes", op->path, pt->len);
+		p[i] = (struct poke){ .addr = bias + pt->at, .len = pt->len, .kind = pt->kind,
+				      .flags = pt->flags };
+		memcpy(p[i].bytes, pt->bytes, pt->len);
+		for (size_t s = 0; s < nseg && !ok; s++)
+			ok = in_range(&seg[s], p[i].addr, pt->len);
+		if (!ok)
+			fail("%s: a patch at %#llx is not in its code", op->path,
+			     (unsigned long long)pt->at);
+	}
+	qsort(p, n, sizeof *p, by_poke_addr);
+	for (uint32_t i = 0; i < op->o->nfixup; i++) {
+		const struct plan_fixup *f = &op->fixup[i];
+		struct poke *in;
+
+		if (f->at_in != PLAN_IN_OBJECT)
+			continue;
+		if (!(in = poke_holding(p, n, bias + f->at, field_len(f->size))))
+			fail("%s: a fix-up at %#llx is in no patch", op->path, (unsigned long long)f->at);
+		store(in->bytes + (bias + f->at - in->addr), fixup_value(op, f, bias, arena), f->size);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (p[i].kind == PLAN_PATCH_ENTRY)
+			p[i].resume = jump_target(&p[i]);
+	return p;
+}
+
+/* With no other thread: segment by segment, read+write while written,
+ * then as before. Nothing called here lives in the object. */
+static void write_alone(const struct object_plan *op, const struct poke *p, size_t n,
+			const struct exec_range *seg, size_t nseg)
+{
 	for (size_t s = 0; s < nseg; s++) {
 		uint64_t lo = UINT64_MAX, hi = 0;
 
-		for (uint32_t i = 0; i < op->o->npatch; i++)
-			if (in_range(&seg[s], bias + op->patch[i].at, op->patch[i].len)) {
-				lo = bias + op->patch[i].at < lo ? bias + op->patch[i].at : lo;
-				hi = bias + op->patch[i].at + 8 > hi ? bias + op->patch[i].at + 8 : hi;
-			}
-		for (uint32_t i = 0; i < op->o->nfixup; i++)
-			if (op->fixup[i].at_in == PLAN_IN_OBJECT &&
-			    in_range(&seg[s], bias + op->fixup[i].at, field_len(op->fixup[i].size))) {
-				lo = bias + op->fixup[i].at < lo ? bias + op->fixup[i].at : lo;
-				hi = bias + op->fixup[i].at + 8 > hi ? bias + op->fixup[i].at + 8 : hi;
+		for (size_t i = 0; i < n; i++)
+			if (in_range(&seg[s], p[i].addr, p[i].len)) {
+				lo = p[i].addr < lo ? p[i].addr : lo;
+				hi = p[i].addr + p[i].len > hi ? p[i].addr + p[i].len : hi;
 			}
 		if (lo > hi)
 			continue;
 		lo &= ~(uint64_t)(PAGE - 1);
 		hi = (hi + PAGE - 1) & ~(uint64_t)(PAGE - 1);
-		hi = hi > seg[s].hi ? seg[s].hi : hi;
 		if (raw_mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE) != 0)
 			fail("%s: cannot make its code writable", op->path);
-		for (uint32_t i = 0; i < op->o->npatch; i++)
-			if (in_range(&seg[s], bias + op->patch[i].at, op->patch[i].len))
-				for (uint32_t k = 0; k < op->patch[i].len; k++)
-					((volatile uint8_t *)(bias + op->patch[i].at))[k] =
-						op->patch[i].bytes[k];
-		for (uint32_t i = 0; i < op->o->nfixup; i++)
-			if (op->fixup[i].at_in == PLAN_IN_OBJECT &&
-			    in_range(&seg[s], bias + op->fixup[i].at, field_len(op->fixup[i].size)))
-				store((volatile uint8_t *)(bias + op->fixup[i].at), value[i],
-				      op->fixup[i].size);
+		for (size_t i = 0; i < n; i++)
+			if (in_range(&seg[s], p[i].addr, p[i].len))
+				for (unsigned k = 0; k < p[i].len; k++)
+					((volatile uint8_t *)p[i].addr)[k] = p[i].bytes[k];
 		if (raw_mprotect((void *)lo, hi - lo, seg[s].prot) != 0)
 			fail("%s: cannot make its code executable again", op->path);
 		/* AArch64 fetches through an instruction cache the data
 		 * writes do not update (Arm ARM B2.4.4); a no-op on x86 */
 		__builtin___clear_cache((char *)lo, (char *)hi);
 	}
-	free(value);
+}
+
+/* The entry jumps and redirected branches: alone, or while other threads
+ * may run the code (poke.c). A process that cannot say how many threads
+ * it has (no /proc) is taken to have one before main, as it always was. */
+static bool patch_object(const struct object_plan *op, uint64_t bias, uint64_t arena,
+			 const struct exec_range *seg, size_t nseg)
+{
+	struct poke *p = make_pokes(op, bias, arena, seg, nseg);
+	long threads = poke_threads();
+	char why[256] = "";
+
+	if (threads > 1) {
+		if (poke_live(p, op->o->npatch, bias, why, sizeof why))
+			fail("%s: %s", op->path, why);
+	} else if (threads == 1 || !plan.after_main) {
+		write_alone(op, p, op->o->npatch, seg, nseg);
+	} else {
+		fail("%s: cannot tell whether other threads run (no /proc/self/stat)", op->path);
+	}
+	free(p);
+	return threads > 1;
+}
+
+/* The perf map's file, opened to add lines: made by this process (never
+ * following a link: /tmp is everyone's, and a link planted at the name
+ * would have this process write wherever it points, as root too), or
+ * one it may take over: a regular file of its own user with one link (a
+ * process that had this pid before, or this one before an exec), which
+ * it empties once. Anything else at the name is left alone: -1, no map. */
+static int open_perf_map(const char *path)
+{
+	static bool mine;
+	struct stat st;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+
+	if (fd >= 0) {
+		mine = true;
+		return fd;
+	}
+	if (errno != EEXIST ||
+	    (fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() || st.st_nlink != 1 ||
+	    (!mine && ftruncate(fd, 0))) {
+		close(fd);
+		return -1;
+	}
+	mine = true;
+	lseek(fd, 0, SEEK_END);
+	return fd;
 }
 
 /* perf's convention for code made at run time: START SIZE NAME lines in
  * /tmp/perf-PID.map; the name ends with where the original is, in the
- * file and in this process, for straddle record. */
-static void write_perf_map(const struct object_plan *op, uint64_t bias, uint64_t arena)
+ * file and in this process, for straddle record. false when the name was
+ * taken (the report says so; straddle place removes the maps it was told
+ * of when each run ends). */
+static bool write_perf_map(const struct object_plan *op, uint64_t bias, uint64_t arena)
 {
 	char path[64];
 	const uint8_t *m = op->maps;
 	FILE *f;
-
-	/* this process's first copies start the file: one of a process that
-	 * had the pid before would name code that is not here */
-	static bool started;
+	int fd;
 
 	snprintf(path, sizeof path, "/tmp/perf-%d.map", (int)getpid());
-	f = fopen(path, started ? "ae" : "we");
-	started = true;
-	if (!f)
-		return;         /* a profiler's convenience, not the experiment */
+	if ((fd = open_perf_map(path)) < 0)
+		return false;   /* a profiler's convenience, not the experiment */
+	if (!(f = fdopen(fd, "a"))) {
+		close(fd);
+		return false;
+	}
 	for (uint32_t i = 0; i < op->o->nmap; i++) {
 		const struct plan_map *r = (const void *)m;
 		const char *name = (const char *)(m + sizeof *r);
@@ -409,7 +505,83 @@ static void write_perf_map(const struct object_plan *op, uint64_t bias, uint64_t
 			(unsigned long long)(bias + r->orig));
 		m += sizeof *r + pad8(r->name_len);
 	}
-	fclose(f);
+	return fclose(f) == 0;
+}
+
+/* ---- unwinders and debuggers told of the copies ---- */
+
+static void *(*real_dlopen(void))(const char *, int)
+{
+	static void *(*real)(const char *, int);
+
+	if (!real)
+		real = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+	return real;
+}
+
+/* The copies' .eh_frame (plan.h) given to the unwinder the program's C++
+ * runtime, backtrace() and pthread_cancel use: libgcc_s's, which keeps
+ * registered frames beside those it finds through PT_GNU_EH_FRAME. A
+ * program that has not loaded it yet (C, before its first backtrace)
+ * gets it now, as glibc would load it then. Registered before the entry
+ * jumps are written: no copy runs before it can be unwound. */
+static void register_unwind(const struct object_plan *op, const uint8_t *arena)
+{
+	const uint8_t *eh = arena + op->o->eh_frame_at;
+	void (*reg)(const void *);
+	void *lib;
+
+	if (!(eh[0] | eh[1] | eh[2] | eh[3]))
+		return;                 /* no copy has an FDE */
+	reg = (void (*)(const void *))dlsym(RTLD_DEFAULT, "__register_frame");
+	if (!reg && real_dlopen() && (lib = real_dlopen()("libgcc_s.so.1", RTLD_NOW | RTLD_GLOBAL)))
+		reg = (void (*)(const void *))dlsym(lib, "__register_frame");
+	if (!reg)
+		fail("%s: no unwinder to give the copies' unwind data to (libgcc_s.so.1: %s)",
+		     op->path, dlerror());
+	reg(eh);
+}
+
+/* gdb's JIT interface (gdb manual, "JIT Compilation Interface"): gdb
+ * breaks in __jit_debug_register_code and reads the entry named by
+ * __jit_debug_descriptor: here the arena's ELF image, whose .symtab names
+ * each copy and whose .eh_frame unwinds it, so `bt` names moved frames. */
+struct jit_code_entry {
+	struct jit_code_entry *next, *prev;
+	const char *symfile_addr;
+	uint64_t symfile_size;
+};
+
+struct jit_descriptor {
+	uint32_t version, action_flag;          /* 1: JIT_REGISTER_FN */
+	struct jit_code_entry *relevant_entry, *first_entry;
+};
+
+__attribute__((visibility("default"))) struct jit_descriptor __jit_debug_descriptor = { 1, 0, 0, 0 };
+
+__attribute__((visibility("default"), noinline, used)) void __jit_debug_register_code(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+static void announce_to_gdb(const struct object_plan *op, const uint8_t *arena)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	struct jit_code_entry *e = calloc(1, sizeof *e);
+
+	if (!e)
+		fail("%s: no memory to name the copies to debuggers", op->path);
+	e->symfile_addr = (const char *)arena + op->o->data_at;
+	e->symfile_size = op->o->symfile_size;
+	pthread_mutex_lock(&lock);
+	e->next = __jit_debug_descriptor.first_entry;
+	if (e->next)
+		e->next->prev = e;
+	__jit_debug_descriptor.first_entry = __jit_debug_descriptor.relevant_entry = e;
+	__jit_debug_descriptor.action_flag = 1;
+	__jit_debug_register_code();
+	__jit_debug_descriptor.action_flag = 0;
+	pthread_mutex_unlock(&lock);
 }
 
 static uint64_t now_ns(void)
@@ -428,7 +600,6 @@ static void apply(struct object_plan *op, const struct dl_phdr_info *info)
 	size_t nseg = exec_segments(info, seg, 16);
 	uint8_t *arena;
 
-	check_object_writes(op, bias, seg, nseg);
 	arena = map_arena(op, bias);
 	memcpy(arena, op->arena, op->o->arena_size);
 	for (uint32_t i = 0; i < op->o->nfixup; i++)
@@ -438,21 +609,26 @@ static void apply(struct object_plan *op, const struct dl_phdr_info *info)
 			store(arena + op->fixup[i].at,
 			      fixup_value(op, &op->fixup[i], bias, (uint64_t)arena), op->fixup[i].size);
 		}
-	if (mprotect(arena, op->o->arena_size, PROT_READ | PROT_EXEC))
+	if (mprotect(arena, op->o->data_at, PROT_READ | PROT_EXEC) ||
+	    (op->o->arena_size > op->o->data_at &&
+	     mprotect(arena + op->o->data_at, op->o->arena_size - op->o->data_at, PROT_READ)))
 		fail("%s: cannot make the copies executable: %s", op->path, strerror(errno));
-	__builtin___clear_cache((char *)arena, (char *)arena + op->o->arena_size);
-	patch_object(op, bias, (uint64_t)arena, seg, nseg);
+	__builtin___clear_cache((char *)arena, (char *)arena + op->o->data_at);
+	register_unwind(op, arena);
+	announce_to_gdb(op, arena);
+	bool live = patch_object(op, bias, (uint64_t)arena, seg, nseg);
 	op->applied = true;
-	write_perf_map(op, bias, (uint64_t)arena);
+	bool map = write_perf_map(op, bias, (uint64_t)arena);
+
 	/* the process that moved code reports; the programs it runs do not
 	 * (a shell in between, which moved nothing, passes the pipe on) */
 	if (plan.report_fd >= 0) {
 		fcntl(plan.report_fd, F_SETFD, FD_CLOEXEC);
 		unsetenv("STRADDLE_PLACE_FD");
 	}
-	report("applied %u %u %llx %llu %d", (unsigned)(op - plan.obj), op->o->nmap,
+	report("applied %u %u %llx %llu %d %d %d", (unsigned)(op - plan.obj), op->o->nmap,
 	       (unsigned long long)(uintptr_t)arena, (unsigned long long)(now_ns() - t0),
-	       (int)getpid());
+	       (int)getpid(), map, live);
 }
 
 /* ---- finding the objects ---- */
@@ -510,19 +686,17 @@ __attribute__((constructor)) static void straddle_place_init(void)
 		plan.report_fd = atoi(fd);
 	parse_plan(path);
 	dl_iterate_phdr(visit, NULL);
+	plan.after_main = true;
 }
 
 /* A library the plan names may come later: after each dlopen, look again. */
 __attribute__((visibility("default"))) void *dlopen(const char *file, int mode)
 {
-	static void *(*real)(const char *, int);
 	void *h;
 
-	if (!real)
-		real = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
-	if (!real)
+	if (!real_dlopen())
 		return NULL;
-	h = real(file, mode);
+	h = real_dlopen()(file, mode);
 	if (h && plan.nobj)
 		dl_iterate_phdr(visit, NULL);
 	return h;

@@ -40,6 +40,9 @@ enum reloc_refusal {
 	RELOC_POOL_FIELD,               /* AArch64: a word its literal loads read
 					 * that reads as a PC-relative field: data
 					 * the copy would rewrite */
+	RELOC_UNWIND,                   /* unwind data (.eh_frame, its LSDA) a copy
+					 * cannot be given: a C++ exception thrown
+					 * through the copy would end the program */
 	RELOC_NREFUSALS
 };
 
@@ -55,7 +58,8 @@ struct reloc_loop {
 
 struct reloc_func {
 	uint64_t addr, size;
-	const char *name;
+	const char *name;               /* as people read it (demangled) */
+	const char *symbol;             /* as the symbol table spells it */
 	const uint8_t *code;            /* its bytes, in the file */
 	enum reloc_refusal refused;
 	uint64_t refused_at;            /* the instruction at fault */
@@ -71,6 +75,11 @@ struct reloc_func {
 	uint64_t block;                 /* bytes of its arena block before tables */
 	uint64_t tables_at;             /* offset of its first table in the block */
 	uint64_t block_size;
+	uint32_t first_fde, nfde;       /* its FDEs in the file's eh */
+	/* a branch of its own lands in the bytes its entry jump overwrites
+	 * (after the first): a thread in its original code could come back
+	 * there, so its entry is not patched while other threads run */
+	bool entry_is_target;
 };
 
 struct reloc_fix;
@@ -84,6 +93,7 @@ struct reloc_pointer {
 struct reloc_file {
 	struct elf_image img;
 	struct elf_funcs funcs;
+	struct elf_eh eh;               /* .eh_frame, for the copies' own */
 	struct decoder *dec;
 	struct reloc_func *fn;
 	size_t nfn;

@@ -81,7 +81,7 @@ void scan_row_cells(const struct scan_result *r, const struct scan_row *x,
 	else
 		snprintf(c->saves, sizeof c->saves, "-");
 	const char *cells[SCAN_COLS] = { c->samples, c->saves, severity_name(lead->severity),
-		r->funcs.v[x->func->func].name, lead->section ? lead->section : "-", c->addr,
+		r->funcs.v[x->func->func].shown, lead->section ? lead->section : "-", c->addr,
 		x->source && *x->source ? x->source : "-", c->bytes, c->windows, c->detail,
 		rule_name(lead->rule), sb_str(&c->profiles), c->placement, c->cost, c->fix };
 	memcpy(c->cell, cells, sizeof cells);

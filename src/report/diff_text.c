@@ -80,12 +80,12 @@ static void print_resized(FILE *out, const struct diff_report *r)
 
 static const char *old_name(const struct diff_report *r, const struct func_report *f)
 {
-	return r->sides.old->funcs.v[f->func].name;
+	return r->sides.old->funcs.v[f->func].shown;
 }
 
 static const char *new_name(const struct diff_report *r, const struct func_report *f)
 {
-	return r->sides.new->funcs.v[f->func].name;
+	return r->sides.new->funcs.v[f->func].shown;
 }
 
 /* An fde@ name is an address: two of them are no rename worth reading. */

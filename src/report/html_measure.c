@@ -517,11 +517,13 @@ static void place_settings(FILE *out, const struct place_doc *p)
 {
 	fputs("<p>", out);
 	html_textf(out, "%s of %s, loop %s, at offset %.0f of its line today; measured: %s; "
-		   "stopped by %s after %.0f rounds (%.1f s); output identical in %.0f of %.0f runs; "
+		   "stopped by %s after %.0f rounds (%.1f s); %s %.0f of %.0f runs; "
 		   "%.0f functions moved; predicted by the profile %s.",
 		   text_or(p->function, "functions"), text_or(p->file, ""), text_or(p->loop, "-"),
 		   p->current, text_or(p->measure, ""), text_or(p->stopped_by, ""), p->rounds,
-		   p->elapsed_s, p->identical, p->runs, p->moved, text_or(p->profile, ""));
+		   p->elapsed_s, p->checked ? "output identical in" :
+		   "output not compared, status the same in", p->checked ? p->identical : p->same_status,
+		   p->runs, p->moved, text_or(p->profile, ""));
 	fputs("</p>\n", out);
 }
 

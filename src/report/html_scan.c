@@ -178,7 +178,7 @@ static void hot_lines(FILE *out, const struct scan_result *r, double min_share)
 		report_judge_loop(r, f, l, why, sizeof why);
 		fprintf(out, "<li>%.1f%% loop %#" PRIx64 " in ", 100 * hot_share(r, s.self[s.order[k]]),
 			l->start);
-		html_text(out, r->funcs.v[f->func].name);
+		html_text(out, r->funcs.v[f->func].shown);
 		html_textf(out, " (%" PRIu64 " B): %s", l->bytes, why);
 		fputs("</li>\n", out);
 	}
@@ -216,7 +216,7 @@ static size_t pick_layout_loops(const struct scan_result *r, const struct scan_r
 		if (dup)
 			continue;
 		seen[n] = x->loop;
-		layout_set(&v[n++], r->funcs.v[x->func->func].name, "", x->loop->start, x->loop->bytes,
+		layout_set(&v[n++], r->funcs.v[x->func->func].shown, "", x->loop->start, x->loop->bytes,
 			   x->lead);
 	}
 	return n;

@@ -65,7 +65,7 @@ static void all_loops(const struct scan_result *r, FILE *out)
 				 l->spin ? " (spin)" :
 				 l->back_end_bound ? " (back end)" :
 				 l->in_loop_buffer ? " (loop buffer)" : "");
-			table_row(&t, r->funcs.v[f->func].name, s, e, b, np, ni, d,
+			table_row(&t, r->funcs.v[f->func].shown, s, e, b, np, ni, d,
 				  l->innermost ? "yes" : "no", l->has_call ? "yes" : "no",
 				  l->irreducible ? "several" : "one", w[0], w[1], w[2], hz);
 		}
@@ -76,12 +76,12 @@ static void all_loops(const struct scan_result *r, FILE *out)
 	for (size_t i = 0; i < r->nfunc; i++)
 		for (uint32_t k = r->func[i].irr; k < r->func[i].irr + r->func[i].nirr; k++)
 			fprintf(out, "irreducible cycle in %s: entered at %#" PRIx64 " from %#" PRIx64 "\n",
-			       r->funcs.v[r->func[i].func].name, r->irr[k].entry, r->irr[k].from);
+			       r->funcs.v[r->func[i].func].shown, r->irr[k].entry, r->irr[k].from);
 	/* where a dispatch could not be read, a cycle through it is unseen */
 	for (size_t i = 0; i < r->nfunc; i++)
 		if (r->func[i].unresolved)
 			fprintf(out, "indirect jumps unresolved in %s: %u\n",
-				r->funcs.v[r->func[i].func].name, r->func[i].unresolved);
+				r->funcs.v[r->func[i].func].shown, r->func[i].unresolved);
 }
 
 void report_judge_loop(const struct scan_result *r, const struct func_report *f,
@@ -162,7 +162,7 @@ static void print_hot_summary(const struct scan_result *r, double min_share, FIL
 
 		report_judge_loop(r, f, l, why, sizeof why);
 		fprintf(out, "  %5.1f%%  loop %#" PRIx64 " in %s (%" PRIu64 " B): %s\n",
-			100 * hot_share(r, s.self[s.order[k]]), l->start, r->funcs.v[f->func].name,
+			100 * hot_share(r, s.self[s.order[k]]), l->start, r->funcs.v[f->func].shown,
 			l->bytes, why);
 	}
 	if (s.small)

@@ -43,7 +43,7 @@ static const struct elf_func *new_func(const struct diff_json *c, const struct f
 
 static const char *func_name(const struct diff_json *c, const struct layout_change *ch)
 {
-	return ch->fnew ? new_func(c, ch->fnew)->name : old_func(c, ch->fold)->name;
+	return ch->fnew ? new_func(c, ch->fnew)->shown : old_func(c, ch->fold)->shown;
 }
 
 

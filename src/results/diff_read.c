@@ -53,6 +53,7 @@ static struct func_report *side_func(struct scan_result *r, const char *name, ui
 
 	r->funcs.v[r->funcs.n] = (struct elf_func){ .addr = addr, .size = size,
 						    .name = name ? name : "-", .source = FROM_SYMTAB };
+	r->funcs.v[r->funcs.n].shown = r->funcs.v[r->funcs.n].name;
 	*fr = (struct func_report){ .func = r->funcs.n++, .samples = samples };
 	r->nfunc++;
 	return fr;

@@ -117,7 +117,9 @@ void results_place_doc(const json_t *doc, struct place_doc *p)
 		.stopped_by = doc_str(pl, "stopped_by"), .profile = doc_str(pl, "profile"),
 		.current = doc_num(pl, "current"), .rounds = doc_num(pl, "rounds"),
 		.elapsed_s = doc_num(pl, "elapsed_s"), .identical = doc_num(c, "identical"),
-		.runs = doc_num(c, "runs"), .moved = doc_num(json_object_get(doc, "moved"), "functions") };
+		.runs = doc_num(c, "runs"), .moved = doc_num(json_object_get(doc, "moved"), "functions"),
+		.same_status = doc_num(c, "same_status"),
+		.checked = !json_is_false(json_object_get(c, "checked")) };
 	p->pt = points_of(json_object_get(doc, "metrics"), &p->n);
 }
 

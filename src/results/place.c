@@ -23,12 +23,16 @@ static json_t *arm_json(const struct place_experiment *x, const char *subject,
 	for (size_t i = 0; i < a->npredicted; i++)
 		json_array_append_new(pred, results_hazard(&a->predicted[i]));
 	snprintf(name, sizeof name, "%s@%s", subject, a->name);
-	return json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:f, s:[f,f], s:f, s:f, s:f, s:b, s:f,"
-			 " s:f, s:o, s:o}", "name", name, "kernel", subject, "arm", a->name,
-		"offset", (int)a->offset, "unit", x->metric ? "" : "s", "direction",
+	/* ratio, its interval and p: against the best of the even rounds, on
+	 * the odd ones (tested_rounds), p adjusted for the arms tested */
+	return json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:f, s:[f,f], s:f, s:f, s:f, s:o, s:i,"
+			 " s:b, s:b, s:b, s:f, s:f, s:o, s:o}", "name", name, "kernel", subject,
+		"arm", a->name, "offset", (int)a->offset, "unit", x->metric ? "" : "s", "direction",
 		x->higher ? "higher" : "lower", "median", a->sum.median, "ci", a->sum.ci_lo,
-		a->sum.ci_hi, "stddev", a->sum.stddev, "cv", a->sum.cv, "ratio", a->ratio, "slow",
-		a->slow, "p_vs_best", a->p, "predicted_slowdown",
+		a->sum.ci_hi, "stddev", a->sum.stddev, "cv", a->sum.cv, "ratio", a->ratio,
+		"ratio_ci", a->mark.n >= 2 ? json_pack("[f,f]", a->mark.lo, a->mark.hi) : json_null(),
+		"tested_rounds", (int)a->mark.n, "reference", a->mark.reference, "slow", a->slow,
+		"surely_not_slow", a->mark.fast, "p_vs_best", a->p, "predicted_slowdown",
 		doc_three_places(a->predicted_slowdown), "predicted",
 		pred, "samples", samples);
 }
@@ -74,6 +78,18 @@ static json_t *layout_noise(const struct place_experiment *x)
 		100 * (hi - ctl->sum.median) / ctl->sum.median, "cv", r->sum.cv, "runs", (int)r->n);
 }
 
+/* What stopped a failed experiment: the arm, why, the run's end and the
+ * last lines of its standard error. */
+static json_t *failure_json(const struct place_failure *f)
+{
+	char st[48] = "";
+
+	if (f->has_status)
+		command_status_text(f->status, st, sizeof st);
+	return json_pack("{s:s, s:s, s:s?, s:s}", "arm", f->arm, "why", f->why, "status",
+			 f->has_status ? st : NULL, "stderr", f->stderr_lines);
+}
+
 json_t *results_place(const struct place_experiment *x, const char *subject,
 		      const size_t refused[RELOC_NREFUSALS], int argc, char **argv)
 {
@@ -87,12 +103,21 @@ json_t *results_place(const struct place_experiment *x, const char *subject,
 			json_object_set_new(why, reloc_refusal_name(r), json_integer((json_int_t)refused[r]));
 	json_object_set_new(doc, "place", place_json(x, loop));
 	json_object_set_new(doc, "layout_noise", layout_noise(x));
-	json_object_set_new(doc, "output_check", json_pack("{s:i, s:i, s:b}", "runs",
-		(int)(x->checked ? x->checked - 1 : 0), "identical", (int)x->identical, "checked",
-		!x->no_output_check));
+	/* identical only where the output was compared: an unchecked run is
+	 * no identical one (every run of an arm that crashed read "identical"
+	 * under --no-output-check) */
+	json_object_set_new(doc, "output_check", json_pack("{s:i, s:o, s:i, s:b, s:s, s:i}", "runs",
+		(int)(x->checked ? x->checked - 1 : 0), "identical", x->no_output_check ?
+		json_null() : json_integer(x->identical), "same_status", (int)x->same_status,
+		"checked", !x->no_output_check, "stdin", x->input ? x->input->what : "/dev/null",
+		"runs_without_perf_map", (int)x->no_map));
+	if (x->base_note[0])
+		json_object_set_new(doc, "unmoved_note", json_string(x->base_note));
 	json_object_set_new(doc, "moved", json_pack("{s:i, s:o}", "functions",
 		(int)refused[RELOC_OK], "refused", why));
-	for (size_t i = 0; i < x->narms; i++)
+	if (x->failure.failed)
+		json_object_set_new(doc, "failure", failure_json(&x->failure));
+	for (size_t i = 0; i < x->narms && !x->failure.failed; i++)
 		json_array_append_new(metrics, arm_json(x, subject, &x->arm[i]));
 	json_object_set_new(doc, "metrics", metrics);
 	return doc;
@@ -115,6 +140,17 @@ int results_place_arm(const struct result_file *f, const char *arm, struct place
 		return 0;
 	}
 	return -1;
+}
+
+int results_place_pace(const struct result_file *f, unsigned *rounds, double *elapsed_s)
+{
+	const json_t *pl = json_object_get(f->doc, "place");
+
+	if (strcmp(f->command, "place") != 0 || !pl)
+		return -1;
+	*rounds = (unsigned)doc_int(pl, "rounds");
+	*elapsed_s = doc_num(pl, "elapsed_s");
+	return 0;
 }
 
 int results_place_layout_band(const struct result_file *f, double *band_pct)

@@ -28,10 +28,15 @@ int results_place_arm(const struct result_file *f, const char *arm, struct place
 /* The layout-noise band, %, of a place --offsets random result
  * ("layout_noise"."band_pct"): 0, or -1 when f is not one. */
 int results_place_layout_band(const struct result_file *f, double *band_pct);
+/* A place file's pace: its rounds and the seconds they took. -1 when it
+ * is no place file. */
+int results_place_pace(const struct result_file *f, unsigned *rounds, double *elapsed_s);
 
 struct place_doc {
 	const char *function, *file, *loop, *measure, *stopped_by, *profile;
 	double current, rounds, elapsed_s, identical, runs, moved;
+	double same_status;
+	bool checked;                   /* the output compared (not --no-output-check) */
 	struct measured_point *pt;      /* the arms, in the file's order */
 	size_t n;
 };

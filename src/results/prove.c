@@ -41,8 +41,10 @@ static json_t *measured_json(const struct loop_trial *t)
 	const struct loop_proof *p = &t->proof;
 
 	if (t->why_not[0])
-		return json_pack("{s:s}", "not_measured", t->why_not);
-	return json_pack("{s:i, s:i, s:f, s:o, s:o, s:o, s:{s:o, s:[o,o]}, s:s, s:b}", "current",
+		return json_pack("{s:s, s:i}", "not_measured", t->why_not, "rounds_needed",
+				 (int)t->rounds_needed);
+	return json_pack("{s:i, s:i, s:i, s:i, s:f, s:o, s:o, s:o, s:{s:o, s:[o,o]}, s:s, s:b}",
+			 "rounds", (int)t->rounds, "rounds_needed", (int)t->rounds_needed, "current",
 			 (int)t->current, "best", (int)t->best, "place_predicted",
 			 doc_three_places(t->place_predicted), "program", paired_json(&p->program), "control",
 			 paired_json(&t->control), "layout", layout_json(t), "loop", "slowdown",

@@ -3,6 +3,7 @@
  * 12: negative, empty, NaN or infinite samples, a metric twice, metrics
  * that do not fit the command). A directory is one side made of several
  * files: their runs are pooled, in the order of the files' names. */
+#include "json.h"
 #include "metrics.h"
 #include "kinds.h"
 
@@ -193,6 +194,13 @@ int results_file_of(const char *path, json_t *doc, struct result_file *r, struct
 	r->command = json_string_value(json_object_get(r->doc, "command"));
 	r->machine = json_object_get(r->doc, "machine");
 	metrics = json_object_get(r->doc, "metrics");
+	if (doc_str(json_object_get(r->doc, "failure"), "why")) {      /* a failed place's */
+		const json_t *f = json_object_get(r->doc, "failure");
+		const char *arm = doc_str(f, "arm");
+
+		return err_set(e, "%s: a %s that failed (%s: %s): nothing measured to read", path,
+			       r->command, arm ? arm : "?", doc_str(f, "why"));
+	}
 	if (!json_is_array(metrics) || json_array_size(metrics) == 0)
 		return err_set(e, "%s: no \"metrics\" in a %s result", path, r->command);
 	r->m = xcalloc(json_array_size(metrics), sizeof *r->m);

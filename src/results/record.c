@@ -59,7 +59,7 @@ static json_t *functions(const struct scan_result *r)
 		const struct elf_func *f = &r->funcs.v[r->func[i].func];
 
 		if (r->func[i].samples)
-			v[n++] = json_pack("{s:o, s:o, s:I}", "name", json_text(f->name),
+			v[n++] = json_pack("{s:o, s:o, s:I}", "name", json_text(f->shown),
 					   "addr", hex(f->addr), "samples", (json_int_t)r->func[i].samples);
 	}
 	return sorted(v, n);
@@ -87,7 +87,7 @@ static json_t *loops(const struct scan_result *r)
 		for (uint32_t k = f->loop; k < f->loop + f->nloop; k++)
 			if (r->loop[k].samples)
 				v[n++] = json_pack("{s:o, s:o, s:o, s:I, s:I, s:o}", "function",
-						   json_text(r->funcs.v[f->func].name),
+						   json_text(r->funcs.v[f->func].shown),
 						   "start", hex(r->loop[k].start), "end", hex(r->loop[k].end),
 						   "depth", (json_int_t)r->loop[k].depth,
 						   "samples", (json_int_t)r->loop[k].samples,
@@ -358,6 +358,8 @@ void results_record_read(const json_t *doc, struct record_read *r)
 	r->frequency = doc_int(doc, "frequency");
 	r->has_exit_status = json_is_integer(json_object_get(doc, "exit_status"));
 	r->exit_status = doc_int(doc, "exit_status");
+	r->has_sample_cost = json_is_number(json_object_get(doc, "sample_cost_ns"));
+	r->sample_cost_ns = doc_num(doc, "sample_cost_ns");
 	r->total = doc_int(s, "total");
 	r->user = doc_int(s, "user");
 	r->kernel = doc_int(s, "kernel");
@@ -373,6 +375,14 @@ void results_record_read(const json_t *doc, struct record_read *r)
 		read_file_doc(json_array_get(files, i), &r->names, &r->file[i]);
 	read_functions(json_object_get(json_object_get(doc, "kernel"), "functions"),
 		       &r->kernel_function, &r->nkernel_function);
+}
+
+int results_record_load(const char *path, struct record_read *r, json_t **doc, struct err *e)
+{
+	if (!(*doc = results_open(path, 1u << RESULT_RECORD, NULL, e)))
+		return -1;
+	results_record_read(*doc, r);
+	return 0;
 }
 
 void results_record_read_free(struct record_read *r)

@@ -73,8 +73,9 @@ struct record_file_read {
 
 struct record_read {
 	const char *event;
-	bool has_frequency, has_exit_status;
+	bool has_frequency, has_exit_status, has_sample_cost;
 	long long frequency, exit_status;
+	double sample_cost_ns;
 	long long total, user, kernel, unmapped, lost;     /* "samples" */
 	const char **note;
 	size_t nnote;
@@ -86,6 +87,9 @@ struct record_read {
 };
 
 void results_record_read(const json_t *doc, struct record_read *r);
+/* A record file read so, its document kept in *doc (r points into it;
+ * json_decref it after results_record_read_free). 0, or -1 with e. */
+int results_record_load(const char *path, struct record_read *r, json_t **doc, struct err *e);
 void results_record_read_free(struct record_read *r);
 /* The text of `perf script -F ip,dso,sym` or its default output
  * (perfscript.c): samples by file, runtime addresses turned into the

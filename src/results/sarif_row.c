@@ -110,9 +110,9 @@ static void describe(const struct sarif_row *s, const struct elf_func *f, const 
 	size_t nw = scan_row_windows(s->r, &row, w);
 
 	if (s->loop)
-		sb_addf(m, "The %" PRIu64 "-byte loop at %#" PRIx64 " in %s", bytes, start, f->name);
+		sb_addf(m, "The %" PRIu64 "-byte loop at %#" PRIx64 " in %s", bytes, start, f->shown);
 	else
-		sb_addf(m, "%s (%" PRIu64 " bytes at %#" PRIx64 ")", f->name, bytes, start);
+		sb_addf(m, "%s (%" PRIu64 " bytes at %#" PRIx64 ")", f->shown, bytes, start);
 	if (lead->branch)
 		sb_addf(m, ": its %s at %#" PRIx64 "%s %s a boundary of", branch_kind_name(lead->branch_kind),
 			lead->branch, lead->pair != lead->branch ? " (fused pair)" : "",
@@ -155,7 +155,7 @@ void sarif_add_row(struct sarif_log *log, const struct sarif_row *s)
 	int line = 0;
 	bool has_line = s->lines && elf_source_file(s->img, f->sec, addr, file, sizeof file, &line);
 	struct sarif_result res = {
-		.rule = lead->rule, .severity = lead->severity, .function = f->name,
+		.rule = lead->rule, .severity = lead->severity, .function = f->shown,
 		.section = lead->section, .address = addr,
 		.bytes = s->loop ? s->loop->end - s->loop->start : f->size,
 		.windows = w, .nwindows = hazard_windows(s->h, s->n, w),

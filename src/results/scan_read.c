@@ -184,7 +184,9 @@ static void read_function(const json_t *j, struct profile_names *names, struct s
 	size_t i;
 
 	*f = (struct elf_func){ .addr = results_addr(j, "addr"), .size = (uint64_t)doc_int(j, "size"),
-				.name = doc_str(j, "name") ? doc_str(j, "name") : "-",
+				.name = doc_str(j, "symbol") ? doc_str(j, "symbol") :
+					doc_str(j, "name") ? doc_str(j, "name") : "-",
+				.shown = doc_str(j, "name") ? doc_str(j, "name") : "-",
 				.source = from && !strcmp(from, "symtab") ? FROM_SYMTAB :
 					  from && !strcmp(from, "dynsym") ? FROM_DYNSYM : FROM_FDE };
 	*fr = (struct func_report){ .func = r->funcs.n, .entry_align = (uint64_t)doc_int(j, "entry_align"),

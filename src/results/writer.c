@@ -398,7 +398,9 @@ void results_write_function(struct jw *w, struct elf_image *img, const struct sc
 	const struct elf_func *f = &r->funcs.v[fr->func];
 
 	jw_open(w, NULL, '{');
-	jw_string(w, "name", f->name);
+	jw_string(w, "name", f->shown);
+	if (f->shown != f->name)
+		jw_string(w, "symbol", f->name);
 	jw_hex(w, "addr", f->addr);
 	jw_int(w, "size", (long long)f->size);
 	jw_int(w, "entry_align", (long long)fr->entry_align);

@@ -133,6 +133,39 @@ struct paired {
 void stats_paired_ratio(const double *a, const double *b, size_t n, double alpha,
 			struct paired *out);
 
+/* ---- many placements in the same rounds (placements.c) ---- */
+
+/* Which of narms placements (place's arms: each measured once in every
+ * round, v[i][r] arm i's sample of round r, nrounds each) are slower than
+ * the best, with at most alpha of a chance of marking any placement that
+ * is not: the reference (the best median) chosen on the even rounds, every
+ * other arm tested against it on the odd rounds alone (paired by round:
+ * stats_paired_ratio), the p values adjusted for the arms tested (Holm's
+ * step-down) and the ratios' intervals simultaneous (Bonferroni). With
+ * fewer than STATS_PLACEMENT_MIN_ROUNDS rounds nothing is tested: the
+ * reference is chosen on them all, ratios are of medians, p 1. */
+#define STATS_PLACEMENT_MIN_ROUNDS 4
+
+struct placement_mark {
+	double ratio;                   /* over the reference, > 1 worse (held-out rounds) */
+	double lo, hi;                  /* its simultaneous (1 - alpha) interval */
+	double p;                       /* adjusted: compare with alpha itself */
+	size_t n;                       /* rounds it was tested on; 0: not tested */
+	bool reference;
+	bool slow;                      /* p < alpha and ratio > 1 + material */
+	bool fast;                      /* the reference, or hi <= 1 + material: not slow, surely */
+};
+
+/* out[narms]; returns the reference's index. higher: larger is better. */
+size_t stats_placement_marks(const double *const *v, size_t narms, size_t nrounds, bool higher,
+			     double alpha, double material, struct placement_mark *out);
+/* A choice made after the fact, told apart from its measure: the median
+ * of the even rounds of v (to choose by), and stats_paired_ratio of b over
+ * a on the odd rounds alone (to report the chosen by). */
+double stats_even_median(const double *v, size_t nrounds);
+void stats_paired_ratio_odd(const double *a, const double *b, size_t nrounds, double alpha,
+			    struct paired *out);
+
 /* P(|T| >= |t|) for Student's t with df degrees of freedom. */
 double stats_t_two_sided(double t, double df);
 /* The t with P(|T| >= t) = alpha: 2.776 for alpha 0.05 and df 4; NAN

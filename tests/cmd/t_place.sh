@@ -128,9 +128,14 @@ place_err "no command" "straddle: no-such-command: no such command in PATH" \
 place_err "empty --file" "straddle: --file: an empty path" --file "" --func work -- "$P/moved-pie"
 place_err "nothing to move" "straddle: place: name what to move: --func GLOB or --loop ADDR" \
 	-- "$P/moved-pie"
-place_err "never loaded" \
-	"straddle: $LZMA: the plan was not applied: no process of 'true' loaded it (or the build-id differs)" \
-	--file "$LZMA" --func lzma_code --offsets 0 -- true
+# a plan no process applied: exit 2, its status said, and the result file
+# holds what is known (a failed experiment's -o)
+run "$STRADDLE" place -o "$TMP/never.json" --file "$LZMA" --func lzma_code --offsets 0 -- true
+expect_eq "place never loaded: exit 2, the line" "$RC $ERR" \
+	"2 straddle: control: the plan of $LZMA was not applied: no process of 'true' loaded it (or the build-id differs); it ended with exit 0"
+expect_eq "place never loaded: the result file says so" \
+	"$(jq -r '"\(.failure.arm) \(.failure.status) \(.moved.functions) \(.metrics | length)"' "$TMP/never.json")" \
+	"control exit 0 1 0"
 
 # The copy's bytes against the assembler's build of the same function at
 # that address: gcc's assembly of moved.c once as it is (A), once with a
@@ -207,8 +212,12 @@ expect_eq "place random: a metric no layout moves has no band" \
 # sample lands in a file, those of the copy counted for the original's
 # loop (clear.c spends its time in clear_loop's loop, at offset 0 here).
 "$TOOLS/place_plan" "$P/clear" clear_loop 0 "$TMP/rec.plan" >/dev/null
-run "$STRADDLE" record -o "$TMP/rec.json" -- env LD_PRELOAD="$(dirname "$PLAIN")/libstraddle-place.so" \
-	STRADDLE_PLAN="$TMP/rec.plan" "$P/clear" 3000000
+run "$STRADDLE" record -o "$TMP/rec.json" -- sh -c 'echo $$ >"$0"; exec env LD_PRELOAD="$1" STRADDLE_PLAN="$2" "$3" 3000000' \
+	"$TMP/rec.pid" "$(dirname "$PLAIN")/libstraddle-place.so" "$TMP/rec.plan" "$P/clear"
+# the map the program made (record reads it), removed: tests leave nothing in /tmp
+expect_eq "record of a moved program: its perf map, made by it" \
+	"$(stat -c '%F %h' "/tmp/perf-$(cat "$TMP/rec.pid").map")" "regular file 1"
+rm -f "/tmp/perf-$(cat "$TMP/rec.pid").map"
 expect_eq "record of a moved program: exit 0" "$RC" 0
 expect_eq "record of a moved program: no sample outside a file" \
 	"$(printf '%s\n' "$ERR" | grep -o '[0-9]* in no file')" "0 in no file"
@@ -221,4 +230,102 @@ expect_eq "record of a moved program: the copy's samples in the original's loop"
 # on a placement
 run "$STRADDLE" place --file "$P/moved-pie" --func work --offsets 0 --runs 2 -- sh -c 'echo $$'
 expect_eq "place, output unstable unmoved: exit 1, the line" "$RC $ERR" \
-	"1 straddle: sh: the program's own output or status differs from run to run, unmoved: nothing to compare a placement's with (--no-output-check)"
+	"1 straddle: sh: the program's own output differs from run to run, unmoved: nothing to compare a placement's with (--no-output-check)"
+
+# ---- what the program is given: input, environment, directory ----
+
+printf 'ab\nb\na\nxa\n' >"$TMP/in"
+WANT_COUNT=$("$P/count" 1 <"$TMP/in")
+expect_eq "count, as built: lines holding an a" "$WANT_COUNT" 3
+place_count() {
+	run "$STRADDLE" place --func count_lines --offsets 0 --runs 2 --metric '^([0-9]+)' \
+		-o "$TMP/count.json" "$@"
+	expect_eq "place count $NAME: exit 0" "$RC" 0
+	expect_eq "place count $NAME: every run read the input" \
+		"$(jq -r '[.metrics[].samples[]] | unique | map(tostring) | join(" ")' "$TMP/count.json")" \
+		"$WANT_COUNT"
+}
+NAME="--stdin FILE" place_count --stdin "$TMP/in" -- "$P/count" 2
+NAME="< FILE" place_count -- "$P/count" 2 <"$TMP/in"
+run sh -c 'cat "$1" | "$2" place --func count_lines --offsets 0 --runs 2 --metric "^([0-9]+)" -o "$3" -- "$4" 2' \
+	sh "$TMP/in" "$STRADDLE" "$TMP/pipe.json" "$P/count"
+expect_eq "place count from a pipe: read once, every run given it" \
+	"$RC $(jq -r '[.metrics[].samples[]] | unique | map(tostring) | join(" ")' "$TMP/pipe.json")" "0 $WANT_COUNT"
+run "$STRADDLE" place --func count_lines --offsets 0 --runs 2 --metric '^([0-9]+)' --stdin - \
+	-o "$TMP/null.json" -- "$P/count" 2
+expect_eq "place count --stdin -: /dev/null, the program's failure said, measured" \
+	"$RC $(jq -r '"\(.output_check.stdin) \(.unmoved_note | startswith("ends with exit 1 unmoved")) \([.metrics[].samples[]] | unique)"' "$TMP/null.json" | tr -d ' \n')" \
+	"0 /dev/nulltrue[0]"
+place_err "--stdin missing" "straddle: --stdin: $TMP/nosuch: No such file or directory" \
+	--func count_lines --stdin "$TMP/nosuch" -- "$P/count"
+place_err "--stdin a directory" "straddle: --stdin: $TMP: a directory, not an input" \
+	--func count_lines --stdin "$TMP" -- "$P/count"
+
+mkdir -p "$TMP/cwd"
+(ABS=$(readlink -f "$STRADDLE") PIE=$(readlink -f "$P/moved-pie") && cd "$TMP/cwd" &&
+	FIXTURE_FOO=42 "$ABS" place --file "$PIE" --func work --offsets 0 --runs 2 --metric 'foo=([0-9]+)' \
+	-o "$TMP/env.json" -- sh -c 'echo foo=$FIXTURE_FOO; pwd >>where; exec "$0" 10' "$PIE" >/dev/null 2>&1)
+expect_eq "place: the program's environment is the user's" \
+	"$(jq -r '[.metrics[].samples[]] | unique | map(tostring) | join(" ")' "$TMP/env.json")" 42
+expect_eq "place: its directory too, in every run" "$(sort -u "$TMP/cwd/where")" "$TMP/cwd"
+
+# ---- nothing hidden, nothing written where it must not be ----
+
+# a placement that crashes: --no-output-check still compares how runs end
+FIXTURE_ABORT_MOVED=1 run "$STRADDLE" place --func work --offsets 0,8 --runs 3 --no-output-check \
+	-o "$TMP/crash.json" -- "$P/moved-pie" 100
+expect_eq "place --no-output-check, a crashing arm: exit 1, said" "$RC $ERR" \
+	"1 straddle: control: the program noticed: its status differs (killed by SIGABRT) where unmoved it gave exit 0"
+expect_eq "place --no-output-check, a crashing arm: -o says what it knows" \
+	"$(jq -r '"\(.failure.arm)|\(.failure.status)|\(.failure.stderr)|\(.moved.functions)|\(.output_check.identical)"' "$TMP/crash.json")" \
+	"control|killed by SIGABRT|moved: a copy ran, and dies as asked|1|null"
+run "$STRADDLE" compare "$TMP/crash.json" "$TMP/crash.json"
+expect_eq "compare of a failed place: exit 2, one line" "$RC $ERR" \
+	"2 straddle: $TMP/crash.json: a place that failed (control: the program noticed: its status differs (killed by SIGABRT) where unmoved it gave exit 0): nothing measured to read"
+run "$STRADDLE" place --func work --offsets 0 --runs 2 --no-output-check -o "$TMP/nocheck.json" -- "$P/moved-pie" 100
+expect_eq "place --no-output-check: no run counted identical, each status compared" \
+	"$(jq -r '.output_check | "\(.runs) \(.identical) \(.same_status) \(.checked)"' "$TMP/nocheck.json")" "7 null 7 false"
+
+# another's name at the child's perf map: a link is not followed, a file
+# with another link not emptied; each left alone and said
+echo precious >"$TMP/target"
+ln "$TMP/target" "$TMP/hard"
+: >"$TMP/pids"
+run "$STRADDLE" place --file "$P/moved-pie" --func work --offsets 0 --runs 2 -o "$TMP/taken.json" \
+	-- sh -c 'echo $$ >>"$0"; case $(( $$ % 2 )) in 0) ln -s "$1" /tmp/perf-$$.map;; *) ln "$1" /tmp/perf-$$.map;; esac; exec "$2" 10' \
+	"$TMP/pids" "$TMP/target" "$P/moved-pie"
+expect_eq "place, perf map names taken: exit 0" "$RC" 0
+expect_eq "place, perf map names taken: the file they name untouched" "$(cat "$TMP/target")" precious
+expect_eq "place, perf map names taken: each moved run said it had no map" \
+	"$(jq -r '.output_check.runs_without_perf_map' "$TMP/taken.json")" 4
+expect_eq "place, perf map names taken: the line" \
+	"$(printf '%s\n' "$ERR" | grep -c 'found /tmp/perf-PID.map taken by another file and left it alone')" 1
+left=0
+for pid in $(cat "$TMP/pids"); do
+	[ -L "/tmp/perf-$pid.map" ] || [ "$(stat -c %i "/tmp/perf-$pid.map" 2>/dev/null)" = "$(stat -c %i "$TMP/target")" ] &&
+		left=$((left + 1))
+	rm -f "/tmp/perf-$pid.map"
+done
+expect_eq "place, perf map names taken: every planted name still the planter's" "$left" 8
+
+# a signal: the running program ends, its map goes, it is said, 128+N
+: >"$TMP/pids"
+"$STRADDLE" place --file "$P/clear" --func clear_loop --offsets 0 --runs 50 -o "$TMP/int.json" \
+	-- sh -c 'echo $$ >>"$0"; exec "$1" 6000000' "$TMP/pids" "$P/clear" >"$TMP/out" 2>"$TMP/err" &
+SPID=$!
+n=0
+while [ "$(wc -l <"$TMP/pids")" -lt 3 ] && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done
+kill -INT $SPID
+wait $SPID
+expect_eq "place interrupted: 130, said, nothing written" "$? $(cat "$TMP/err") $(ls "$TMP/int.json" 2>&1 | grep -c 'No such')" \
+	"130 straddle: place: interrupted by SIGINT after 0 rounds: no result written 1"
+# the run in progress (the earlier runs' pids may be another's by now)
+last=$(tail -1 "$TMP/pids")
+expect_eq "place interrupted: the running program ended, its perf map removed" \
+	"$(grep -qs clear "/proc/$last/cmdline" && echo running) $(ls "/tmp/perf-$last.map" 2>/dev/null | wc -l)" " 0"
+
+# the loader drops LD_PRELOAD for a set-user-ID program: refused, one line
+cp "$P/moved-pie" "$TMP/suid"
+chmod u+s "$TMP/suid"
+place_err "setuid" "straddle: $TMP/suid: a set-user-ID or set-group-ID program: the loader drops LD_PRELOAD for it, so no plan could be applied" \
+	--func work -- "$TMP/suid" 10

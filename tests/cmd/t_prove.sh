@@ -61,8 +61,9 @@ expect_eq "prove -o: each control paired over the rounds" \
 # the width's bound); prove measures them all the same, with the same
 # placements (56 -> 0; the controls 63, 62 keep 2 lines); pairchain's
 # chain also hides its decl across the line, at 32
-for kind in chain:1.065:latency:costs:200000 divide:1:divide:nothing:20000 \
-	    pairchain:1.065:latency:costs:200000; do
+# (each run long enough for the 400 samples a loop of 5% needs 20 of)
+for kind in chain:1.065:latency:costs:400000 divide:1:divide:nothing:100000 \
+	    pairchain:1.065:latency:costs:400000; do
 	k=${kind%%:*} rest=${kind#*:}
 	run "$STRADDLE" prove --uarch goldencove --llvm-mca llvm-mca-14 --runs 2 --top 1 \
 		-o "$TMP/prove-$k.json" -- "$P/bounds" "$k" "${rest##*:}"
@@ -83,7 +84,7 @@ done
 # the controls keep two lines and the pair across: 31 (the jne across;
 # 32 splits the pair between the lines, a smaller price)
 run "$STRADDLE" prove --uarch goldencove --llvm-mca llvm-mca-14 --runs 2 --top 1 \
-	-o "$TMP/prove-pair.json" -- "$P/bounds" pair 200000
+	-o "$TMP/prove-pair.json" -- "$P/bounds" pair 1000000
 OUT=$(cat "$TMP/prove-pair.json")
 expect_eq "prove bounds pair: predicted, the bubble in it" \
 	"$(jq_of '.loops[0] | "\(.function) \(.cost.slowdown) \(.cost.bound) \(.cost.branch) \(.predicted)"')" \
@@ -92,12 +93,38 @@ expect_eq "prove bounds pair: the controls keep the pair across" \
 	"$(jq_of '.loops[0].measured | "\(.current) \(.best) \([.layout.controls[].offset])"')" \
 	"33 0 [31]"
 
-# a program too short for a sample: nothing measured, said so
-run "$STRADDLE" prove -o "$TMP/none.json" -- true
-expect_eq "prove: nothing hot: exit 0" "$RC" 0
-expect_eq "prove: nothing hot: said" "$(printf '%s\n' "$OUT" | sed -n '2,$p')" \
-	"no loop with at least 5% of the samples straddles a window it need not"
-expect_eq "prove: nothing hot: no loops" "$(jq -r '.loops | length' "$TMP/none.json")" 0
+# records that cannot tell which loops are hot: said, exit 1, never the
+# all-clear ("no loop ... straddles") a record of nothing would give
+cannot_tell() {
+	name=$1 want=$2
+	shift 2
+	run "$STRADDLE" prove -o "$TMP/none.json" "$@"
+	expect_eq "prove, $name: exit 1, no all-clear, no result" \
+		"$RC $(printf '%s\n' "$OUT" | grep -c 'straddles a window') $(ls "$TMP/none.json" 2>/dev/null | wc -l)" "1 0 0"
+	expect_eq "prove, $name: why" "$(printf '%s\n' "$ERR" | grep '^straddle: prove: ' | sed 's/[0-9][0-9]*/N/g')" "$want"
+}
+cannot_tell "a program too short for a sample" \
+	"straddle: prove: only N samples (N Hz): a loop with N% of the time would hold ~N of them, too few to tell it; run the program longer" \
+	-- true
+cannot_tell "a program that fails" \
+	"straddle: prove: sh ended with exit N under record (its standard error is above): its profile is of a run that failed, not of the one meant" \
+	-- sh -c 'exit 3'
+cannot_tell "its time in code made at run time" \
+	"straddle: prove: N% of the samples are in no file (code made at run time, a JIT's): prove judges only code read from files" \
+	-- "$P/jit" 600000000
+
+# the program's standard input is what prove's was redirected from, its
+# output is read: count.c stops at its first match on /dev/null, as GNU
+# grep -c does, and a record of that would have nothing in it
+yes 'ab' | head -c 200000 >"$TMP/lines"
+"$STRADDLE" record -o "$TMP/null-out.json" --stdin "$TMP/lines" -- "$P/count" 4000 >/dev/null 2>&1
+expect_eq "record, the program's output on /dev/null: it stopped at once" \
+	"$? $(jq -r '.samples.total < 20' "$TMP/null-out.json")" "0 true"
+run "$STRADDLE" prove --uarch goldencove --runs 2 --top 1 --keep "$TMP/counted" -- "$P/count" 4000 <"$TMP/lines"
+expect_eq "prove, input redirected: exit 0" "$RC" 0
+expect_eq "prove, input redirected: the record saw the work (its output read, not on /dev/null)" \
+	"$(jq -r '"\(.exit_status) \(.samples.total > 400)"' "$TMP/counted/record.json")" "0 true"
+expect_eq "prove, input redirected: kept for every step, as given" "$(cmp "$TMP/counted/stdin" "$TMP/lines" && echo same)" same
 
 # bad input: one line, exit 2, no result file
 prove_err() {

@@ -6,9 +6,11 @@
  * own (dladdr knows it) or a copy (an anonymous mapping), so a test can
  * count exactly which runs ran the copy; standard output is the same
  * either way, unless $FIXTURE_PC asks it to print where in its line that
- * code is (pc mod 64: a number that moves with the layout). */
+ * code is (pc mod 64: a number that moves with the layout), or
+ * $FIXTURE_ABORT_MOVED asks a copy to die (a placement that crashes). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +41,12 @@ static void log_where(void)
 #endif
 	if (getenv("FIXTURE_PC"))
 		printf("pc %lu\n", (unsigned long)((uintptr_t)pc & 63));
+	if (getenv("FIXTURE_ABORT_MOVED") && !dladdr(pc, &info)) {
+		fprintf(stderr, "moved: a copy ran, and dies as asked\n");
+		/* not abort(): a noreturn call last in `work` would make its copy
+		 * end with a jump the assembler's build of it has not */
+		raise(SIGABRT);
+	}
 	if (!path || !(f = fopen(path, "a")))
 		return;
 	fprintf(f, "%s\n", dladdr(pc, &info) ? "in place" : "moved");

@@ -3,7 +3,9 @@
 # bundled program of `make run` (fill.c). Included by tests/tests.mk.
 PLACE := $(FIX)/place
 PLACE_FIX := $(PLACE)/moved-pie $(PLACE)/moved-nopie $(PLACE)/libmoved.so $(PLACE)/moved-lib \
-	$(PLACE)/fill $(PLACE)/static $(PLACE)/moved-dl $(PLACE)/clear $(PLACE)/bounds
+	$(PLACE)/fill $(PLACE)/static $(PLACE)/moved-dl $(PLACE)/clear $(PLACE)/bounds \
+	$(PLACE)/throw $(PLACE)/moved-threads $(PLACE)/libinner.so $(PLACE)/unwind-shared \
+	$(PLACE)/jit $(PLACE)/count
 
 $(PLACE)/moved-pie: tests/place/moved.c
 	@mkdir -p $(dir $@)
@@ -22,6 +24,29 @@ $(PLACE)/clear: tests/place/clear.c
 	@mkdir -p $(dir $@)
 	gcc -O2 -g -Wl,--build-id -o $@ $<
 $(PLACE)/bounds: tests/place/bounds.c
+	@mkdir -p $(dir $@)
+	gcc -O2 -g -Wl,--build-id -o $@ $<
+# C++: an exception thrown through moved frames (tests/cmd/t_place_cxx.sh)
+$(PLACE)/throw: tests/place/throw.cc
+	@mkdir -p $(dir $@)
+	g++ -O2 -g -Wl,--build-id -o $@ $<
+# the late patch under four threads (tests/cmd/t_place_threads.sh); libinner.so's
+# work has a branch into its first five bytes
+$(PLACE)/moved-threads: tests/place/moved_threads.c
+	@mkdir -p $(dir $@)
+	gcc -O2 -g -Wl,--build-id -o $@ $< -ldl -lpthread
+$(PLACE)/libinner.so: tests/place/inner.S
+	@mkdir -p $(dir $@)
+	gcc -shared -Wl,--build-id -o $@ $<
+$(PLACE)/unwind-shared: tests/place/shared_main.c tests/place/unwind_shared.S
+	@mkdir -p $(dir $@)
+	gcc -O2 -Wl,--build-id -o $@ $^
+# prove's records that cannot tell: code made at run time, a program
+# that stops early when its output goes to /dev/null (tests/cmd/t_prove.sh)
+$(PLACE)/jit: tests/place/jit.c
+	@mkdir -p $(dir $@)
+	gcc -O2 -Wl,--build-id -o $@ $<
+$(PLACE)/count: tests/place/count.c
 	@mkdir -p $(dir $@)
 	gcc -O2 -g -Wl,--build-id -o $@ $<
 $(PLACE)/fill: tests/place/fill.c
@@ -60,7 +85,7 @@ $(A64_PLACE)/libc_work: tests/place/libc_work.c
 $(A64_PLACE)/libm_work: tests/place/libm_work.c
 	@mkdir -p $(dir $@)
 	$(A64_CC) -o $@ $< -lm
-$(B)/arm64/libstraddle-place.so: $(PRELOAD_SRC) src/relocate/plan.h
+$(B)/arm64/libstraddle-place.so: $(PRELOAD_SRC) src/relocate/plan.h src/relocate/poke.h
 	@mkdir -p $(dir $@)
 	aarch64-linux-gnu-gcc $(WARN) $(DEFS) -O2 -g -fPIC -shared -fvisibility=hidden -o $@ $(PRELOAD_SRC) -ldl
 

@@ -207,6 +207,30 @@ static void today_the_odd_layout(void **state)
 	assert_int_equal(x.seen, PROOF_INCONCLUSIVE);
 }
 
+/* The rounds a verdict needs. A loop of 6% the model says costs nothing:
+ * the verdict needs the program known within 0.06 * (1 - 1/1.03) =
+ * 0.0017476 (log); at a round-to-round sd of 1% that is t^2 sd^2 / h^2
+ * rounds, t from 3 df first: 332, then t(331) = 1.96716 gives 127, t(126)
+ * = 1.97897 gives 129 (Python, the t by numerical integration). Two
+ * layout controls of spread 0.0002 take 4.30265 * 0.0002 * sqrt(4/3) =
+ * 0.00099366 of it: 189 rounds; of spread 0.002, more than all of it:
+ * none will do. A loop of 90% predicted 1.8x: 2 rounds. */
+static void rounds_needed(void **state)
+{
+	struct loop_proof x = { .share = 0.06, .predicted = 1.0, .material = 0.03, .alpha = 0.05 };
+	double need;
+
+	(void)state;
+	assert_int_equal(proof_rounds_needed(&x, 0.01, &need), 129);
+	assert_true(fabs(need - 0.0017475728) < 1e-9);
+	x.nlayout = 2, x.layout_sd = 0.0002;
+	assert_int_equal(proof_rounds_needed(&x, 0.01, &need), 189);
+	x.layout_sd = 0.002;
+	assert_int_equal(proof_rounds_needed(&x, 0.01, &need), 0);
+	x = (struct loop_proof){ .share = 0.9, .predicted = 1.8, .material = 0.03, .alpha = 0.05 };
+	assert_int_equal(proof_rounds_needed(&x, 0.02, &need), 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +247,7 @@ int main(void)
 		cmocka_unit_test(layout_controls_that_stay),
 		cmocka_unit_test(layout_noise_widens),
 		cmocka_unit_test(today_the_odd_layout),
+		cmocka_unit_test(rounds_needed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
