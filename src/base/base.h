@@ -166,19 +166,20 @@ const char *test_hook(const char *name);
  * child outlives a straddle killed by a signal it cannot catch. With
  * `group` it leads a process group of its own, so that a signal reaches
  * what it started too; with `forward` it is the child spawn_signal
- * reaches until it is waited for (one at a time: not for threads). */
+ * reaches until it is waited for (one at a time: not for threads). With
+ * `as_shell` an exec that fails is the child's, as a shell's: "ARGV0:
+ * why" on its standard error, exit 127. */
 struct spawn {
 	char *const *argv;
 	char *const *env;
 	int in, out, err;
 	off_t in_start;
-	bool group, forward;
+	bool group, forward, as_shell;
 	pid_t pid;                      /* spawn_start's */
 };
 
 /* Fork and exec: 0 with s->pid, or -1 with "ARGV0: why" in e when it
- * could not be forked or its exec failed (an exec that fails comes back
- * here, not as the child's exit status). */
+ * could not be forked or (unless as_shell) its exec failed. */
 int spawn_start(struct spawn *s, struct err *e);
 /* Its end: its wait status in *status and, unless ru is NULL, what it
  * used; through signals. 0, or -1 with e. */
@@ -192,7 +193,7 @@ void spawn_signal(int sig);
 /* The executable execvp runs for `name`: in buf, or name itself when it
  * holds a '/'; NULL when PATH has none. */
 const char *spawn_find(const char *name, char *buf, size_t n);
-/* A wait status in words: "exit 3", "killed by SEGV". */
+/* A wait status in words: "exit 3", "killed by SIGSEGV". */
 void spawn_status_text(int status, char *buf, size_t n);
 
 /* Shell-style glob match, used by --func. */

@@ -31,8 +31,8 @@ void spawn_status_text(int status, char *buf, size_t n)
 	if (WIFEXITED(status))
 		snprintf(buf, n, "exit %d", WEXITSTATUS(status));
 	else if (WIFSIGNALED(status))
-		snprintf(buf, n, "killed by %s", sigabbrev_np(WTERMSIG(status)) ?
-			 sigabbrev_np(WTERMSIG(status)) : "a signal");
+		snprintf(buf, n, "killed by SIG%s", sigabbrev_np(WTERMSIG(status)) ?
+			 sigabbrev_np(WTERMSIG(status)) : "?");
 	else
 		snprintf(buf, n, "status %#x", status);
 }
@@ -84,7 +84,9 @@ static void child(const struct spawn *s, pid_t parent, int fail)
 	execvp(s->argv[0], s->argv);
 failed:
 	why = errno;
-	if (write(fail, &why, sizeof why) < 0)
+	if (s->as_shell)
+		dprintf(2, "%s: %s\n", s->argv[0], strerror(why));
+	else if (write(fail, &why, sizeof why) < 0)
 		why = 0;
 	_exit(127);
 }

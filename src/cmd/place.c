@@ -229,7 +229,7 @@ static const char *find_preload(void)
 static int open_files(struct place_cmd *c)
 {
 	char buf[PATH_MAX];
-	const char *exe = command_find(c->x.argv[0], buf, sizeof buf);
+	const char *exe = spawn_find(c->x.argv[0], buf, sizeof buf);
 	struct stat st;
 	struct err e;
 

@@ -147,7 +147,7 @@ static int parse_options(struct prove_cmd *c, int argc, char **argv)
 		return -1;
 	}
 	c->argv = argv + optind;
-	if (!command_find(c->argv[0], path, sizeof path)) {
+	if (!spawn_find(c->argv[0], path, sizeof path)) {
 		complain(c->argv[0], "no such command in PATH");
 		return -1;
 	}

@@ -45,19 +45,11 @@ struct command_spec {
 };
 
 /* Run it once, in a process group of its own that ends with straddle
- * (PR_SET_PDEATHSIG). 0, or -1 with e (it could not be started: e names
- * the command and the reason). */
+ * (base's spawn), the child spawn_signal reaches while it runs. 0, or -1
+ * with e (it could not be started: e names the command and the reason). */
 int command_run(const struct command_spec *c, struct command_run *r, struct err *e);
 void command_run_free(struct command_run *r);
-/* Kill the run in progress and its process group, if any (for a signal
- * handler: async-signal-safe). */
-void command_kill_current(void);
 /* The last n lines of its standard error, joined by " | " (into buf). */
 const char *command_err_lines(const struct command_run *r, unsigned n, char *buf, size_t len);
-/* The executable execvp would run for `name` (in buf, or name itself when
- * it holds a '/'), NULL when PATH has none. */
-const char *command_find(const char *name, char *buf, size_t n);
-/* "exit 3", "killed by SIGSEGV": a wait status in words. */
-void command_status_text(int status, char *buf, size_t n);
 
 #endif

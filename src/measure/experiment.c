@@ -155,7 +155,7 @@ static volatile sig_atomic_t interrupted;
 void experiment_interrupt(int sig)
 {
 	interrupted = sig;
-	command_kill_current();
+	spawn_signal(SIGKILL);
 }
 
 /* Why the experiment stops at this run: kept for the result file (the
@@ -224,7 +224,7 @@ static int check_report(struct place_experiment *x, const struct place_arm *a,
 			      (int)strcspn(err + 6, "\n"), err + 6);
 	for (size_t i = 0; i < x->nrf; i++)
 		want += x->nplace[i] > 0;
-	command_status_text(r->status, st, sizeof st);
+	spawn_status_text(r->status, st, sizeof st);
 	if (applied < want)
 		return failed(x, a, r, e, 2, "the plan of %s was not applied: no process of '%s' "
 			      "loaded it (or the build-id differs); it ended with %s%s%s",
@@ -267,7 +267,7 @@ static int same_output(struct place_experiment *x, const struct place_arm *a,
 
 	if (!x->checked++) {
 		x->base_hash = r->out_hash, x->base_status = r->status;
-		command_status_text(r->status, got, sizeof got);
+		spawn_status_text(r->status, got, sizeof got);
 		if (WIFSIGNALED(r->status))
 			return failed(x, a, r, e, 2, "the program itself was %s, not moved: nothing to "
 				      "measure", got);
@@ -285,8 +285,8 @@ static int same_output(struct place_experiment *x, const struct place_arm *a,
 		return failed(x, a, r, e, 1, "%s: the program's own %s differs from run to run, "
 			      "unmoved: nothing to compare a placement's with%s", x->argv[0],
 			      status ? "output" : "status", status ? " (--no-output-check)" : "");
-	command_status_text(x->base_status, want, sizeof want);
-	command_status_text(r->status, got, sizeof got);
+	spawn_status_text(x->base_status, want, sizeof want);
+	spawn_status_text(r->status, got, sizeof got);
 	return failed(x, a, r, e, 1, "the program noticed: %s (%s) where unmoved it gave %s",
 		      !status ? "its status differs" : "its output differs", got, want);
 }

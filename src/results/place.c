@@ -85,7 +85,7 @@ static json_t *failure_json(const struct place_failure *f)
 	char st[48] = "";
 
 	if (f->has_status)
-		command_status_text(f->status, st, sizeof st);
+		spawn_status_text(f->status, st, sizeof st);
 	return json_pack("{s:s, s:s, s:s?, s:s}", "arm", f->arm, "why", f->why, "status",
 			 f->has_status ? st : NULL, "stderr", f->stderr_lines);
 }
