@@ -158,38 +158,51 @@ const char *test_hook(const char *name);
 
 /* ---- child processes (spawn.c) ---- */
 
+/* What a child's standard input, output or error is besides a descriptor
+ * of straddle's: /dev/null, or straddle's own. */
+#define SPAWN_NULL (-1)
+#define SPAWN_OURS (-2)
+
 /* A program straddle runs: argv (argv[0] found in PATH unless it holds a
  * '/'), the NAME=VALUE strings of env (NULL-ended, or NULL) added to its
  * environment; standard input from `in` (from offset in_start when that
- * is not negative; -1: /dev/null), output and error to `out` and `err`
- * (-1: straddle's own). It dies with straddle (PR_SET_PDEATHSIG): no
- * child outlives a straddle killed by a signal it cannot catch. With
- * `group` it leads a process group of its own, so that a signal reaches
- * what it started too; with `forward` it is the child spawn_signal
- * reaches until it is waited for (one at a time: not for threads). With
- * `as_shell` an exec that fails is the child's, as a shell's: "ARGV0:
- * why" on its standard error, exit 127. */
+ * is not negative), output and error to `out` and `err`. It dies with
+ * straddle (PR_SET_PDEATHSIG): no child outlives a straddle killed by a
+ * signal it cannot catch. With `group` it leads a process group of its
+ * own, so that a signal reaches what it started too; with `forward` it is
+ * the child spawn_signal reaches until it is reaped (one at a time: not
+ * for threads); with `hold` it waits, forked, for spawn_release before it
+ * execs (record opens its events on it first); with `as_shell` an exec
+ * that fails is the child's, as a shell's: "ARGV0: why" on its standard
+ * error, exit 127. */
 struct spawn {
 	char *const *argv;
 	char *const *env;
 	int in, out, err;
 	off_t in_start;
-	bool group, forward, as_shell;
-	pid_t pid;                      /* spawn_start's */
+	bool group, forward, hold, as_shell;
+	pid_t pid;                      /* spawn_start's, -1 once reaped */
+	int error;                      /* an errno: why it could not be run */
+	int go, fail;                   /* inside: the hold and the exec's news */
 };
 
-/* Fork and exec: 0 with s->pid, or -1 with "ARGV0: why" in e when it
- * could not be forked or (unless as_shell) its exec failed. */
+/* Fork and exec: 0 with s->pid, or -1 with "ARGV0: why" in e (and
+ * s->error) when it could not be forked or, unless as_shell, its exec
+ * failed. With hold, 0 once forked: spawn_release tells of the exec. */
 int spawn_start(struct spawn *s, struct err *e);
+int spawn_release(struct spawn *s, struct err *e);
 /* Its end: its wait status in *status and, unless ru is NULL, what it
  * used; through signals. 0, or -1 with e. */
 struct rusage;
 int spawn_wait(struct spawn *s, int *status, struct rusage *ru, struct err *e);
-/* Both: its wait status, or -1 with e. */
+/* Without waiting: 1 when it has ended (*status), 0 while it runs, -1
+ * when it cannot be waited for. */
+int spawn_poll(struct spawn *s, int *status);
+/* spawn_start and spawn_wait: its wait status, or -1 with e. */
 int spawn_run(struct spawn *s, struct err *e);
-/* The forwarded child, and its group when it leads one, gets sig; none
- * when it is not running. Async-signal-safe: for a signal handler. */
-void spawn_signal(int sig);
+/* The forwarded child, and its group when it leads one, gets sig; false
+ * when there is none. Async-signal-safe: for a signal handler. */
+bool spawn_signal(int sig);
 /* The executable execvp runs for `name`: in buf, or name itself when it
  * holds a '/'; NULL when PATH has none. */
 const char *spawn_find(const char *name, char *buf, size_t n);

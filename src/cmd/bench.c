@@ -491,21 +491,19 @@ static int run_invocation(const struct bench_cmd *c, struct invocations *iv, uns
 			  bool side_b)
 {
 	char *path = fmt("%s/%c/%02u.json", iv->tmp, side_b ? 'b' : 'a', i + 1), line[512];
-	int null = open("/dev/null", O_WRONLY | O_CLOEXEC), status = -1, rc = 0;
 	struct self_cmd a;
 	struct err e = { "" };
+	int status, rc = 0;
 
 	iv->paths = xrealloc(iv->paths, (iv->npaths + 1) * sizeof *iv->paths);
 	iv->paths[iv->npaths++] = path;
-	if (invocation_argv(c, side_b, path, &a)) {
-		close(null);
+	if (invocation_argv(c, side_b, path, &a))
 		return -1;
-	}
 	if (progress_tty)
 		fprintf(stderr, "\r\033[Kstraddle bench: %4.0f s  invocation %u of %u (%c)",
 			since_start(), i + 1, c->invocations, side_b ? 'b' : 'a');
-	if (null < 0 || (status = self_run(&a, null, line, sizeof line, &e)) < 0) {
-		complain("bench", "%s", null < 0 ? "cannot open /dev/null" : e.msg);
+	if ((status = self_run(&a, SPAWN_NULL, line, sizeof line, &e)) < 0) {
+		complain("bench", "%s", e.msg);
 		rc = -1;
 	} else if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_GATE) {
 		iv->gate_failed = true;
@@ -517,8 +515,6 @@ static int run_invocation(const struct bench_cmd *c, struct invocations *iv, uns
 			 st, line);
 		rc = -1;
 	}
-	if (null >= 0)
-		close(null);
 	self_free(&a);
 	return rc;
 }

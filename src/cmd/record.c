@@ -14,7 +14,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -241,7 +240,6 @@ static int wait_status(int st)
  * running under PID 1 (issue 25, finding 7). SIGINT and SIGQUIT from the
  * terminal reach the whole process group, the program too; one sent to
  * record alone (si_code SI_USER, from kill) is passed on as well. */
-static volatile pid_t running_child;
 static volatile sig_atomic_t forwarded, from_terminal;
 
 static void forward_signal(int sig, siginfo_t *si, void *uc)
@@ -252,10 +250,8 @@ static void forward_signal(int sig, siginfo_t *si, void *uc)
 		return;         /* the terminal's: the program has it already */
 	}
 	forwarded = sig;
-	if (running_child > 0) {
-		kill(running_child, sig);
+	if (spawn_signal(sig))
 		return;
-	}
 	/* the program is over: nothing to wait for, record ends now (a read
 	 * that never returns must not make it unkillable) */
 	signal(sig, SIG_DFL);
@@ -289,72 +285,35 @@ static void die_of_forwarded(void)
 	raise(forwarded);
 }
 
-/* The child waits on `go` until its events are open, so that nothing it
- * runs escapes them; an exec failure comes back through `fail` (closed by
- * a successful exec). */
-static pid_t start_child(char **argv, int input, int go[2], int fail[2])
-{
-	pid_t parent = getpid(), pid = fork();
-	char byte;
-
-	if (pid != 0)
-		return pid;
-	close(go[1]);
-	close(fail[0]);
-	/* a SIGKILL to record, which no handler sees, ends the program too */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent || (input >= 0 && dup2(input, STDIN_FILENO) < 0))
-		_exit(127);
-	if (read(go[0], &byte, 1) != 1)
-		_exit(127);
-	execvp(argv[0], argv);
-	int err = errno;
-
-	if (write(fail[1], &err, sizeof err) < 0)
-		_exit(127);
-	_exit(127);
-}
-
+/* The program, held until its events are open so that nothing it runs
+ * escapes them (they start when it execs); a SIGKILL to record, which no
+ * handler sees, ends it too (spawn: PR_SET_PDEATHSIG). */
 static int run_command(struct record_cmd *c, struct sampling *s)
 {
-	int go[2], fail[2], err = 0, st;
+	struct spawn child = { .argv = c->argv, .in = c->stdin_fd >= 0 ? c->stdin_fd : SPAWN_OURS,
+			       .in_start = -1, .out = SPAWN_OURS, .err = SPAWN_OURS,
+			       .forward = true, .hold = true };
 	struct err e = { "" };
-	pid_t pid;
-	ssize_t got;
+	int st;
 
-	if (pipe2(go, O_CLOEXEC) || pipe2(fail, O_CLOEXEC)) {
-		complain("record", "pipe: %s", strerror(errno));
+	if (spawn_start(&child, &e)) {
+		complain("record", "fork: %s", strerror(child.error));
 		return -1;
 	}
-	pid = start_child(c->argv, c->stdin_fd, go, fail);
-	close(go[0]);
-	close(fail[1]);
-	if (pid < 0) {
-		complain("record", "fork: %s", strerror(errno));
-		return -1;
-	}
-	if (sampling_open(s, &pid, 1, true, &e)) {
+	if (sampling_open(s, &child.pid, 1, true, &e)) {
 		complain("record", "%s", e.msg);
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
+		spawn_signal(SIGKILL);
+		spawn_wait(&child, &st, NULL, &e);
 		return -1;
 	}
 	/* ^C goes to the whole process group: the program decides, we wait */
-	running_child = pid;
 	forward_terminating();
-	if (write(go[1], "g", 1) != 1)
-		err = errno;
-	close(go[1]);
-	got = read(fail[0], &err, sizeof err);
-	close(fail[0]);
-	if (got == (ssize_t)sizeof err) {
-		waitpid(pid, NULL, 0);
-		complain(c->argv[0], "cannot run: %s", strerror(err));
+	if (spawn_release(&child, &e)) {
+		complain(c->argv[0], "cannot run: %s", strerror(child.error));
 		return -1;
 	}
-	while (waitpid(pid, &st, WNOHANG) == 0)
+	while (spawn_poll(&child, &st) == 0)
 		sampling_drain(s, 50);
-	running_child = 0;
 	sampling_drain(s, 0);
 	c->exit_status = wait_status(st);
 	return 0;

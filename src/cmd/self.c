@@ -62,8 +62,8 @@ static void first_line(int fd, char *buf, size_t n)
 
 int self_run(const struct self_cmd *c, int out, char *err_line, size_t n, struct err *e)
 {
-	int err = err_line ? memfd_create("straddle-stderr", MFD_CLOEXEC) : -1, status;
-	struct spawn s = { .argv = c->v, .in = -1, .out = out, .err = err, .forward = true };
+	int err = err_line ? memfd_create("straddle-stderr", MFD_CLOEXEC) : SPAWN_OURS, status;
+	struct spawn s = { .argv = c->v, .in = SPAWN_NULL, .out = out, .err = err, .forward = true };
 
 	if (err_line && err < 0)
 		return err_set(e, "%s: cannot keep its errors: %s", c->v[1], strerror(errno));

@@ -214,7 +214,7 @@ int command_run(const struct command_spec *c, struct command_run *r, struct err 
 {
 	int out[2], err[2], rep[2], status;
 	const struct command_input *in = c->input;
-	struct spawn s = { .argv = c->argv, .in = in && in->fd >= 0 ? in->fd : -1,
+	struct spawn s = { .argv = c->argv, .in = in && in->fd >= 0 ? in->fd : SPAWN_NULL,
 			   .in_start = in ? in->start : -1, .group = true, .forward = true,
 			   .as_shell = true };
 	struct rusage ru;
