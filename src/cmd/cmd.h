@@ -161,9 +161,11 @@ int self_begin(struct self_cmd *c, const char *command);
 void self_arg(struct self_cmd *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void self_free(struct self_cmd *c);
 /* Run it, standard input /dev/null, standard output to `out` (a
- * descriptor, SPAWN_NULL or SPAWN_OURS), the child spawn_signal forwards
- * to; its standard error ours, or with err_line kept and its first line
- * returned there. Its wait status, or -1 with e when it could not be run. */
+ * descriptor, SPAWN_NULL, SPAWN_OURS, or SELF_DRAIN: a pipe read to its
+ * end), the child spawn_signal forwards to; its standard error ours, or
+ * with err_line kept and its first line returned there. Its wait status,
+ * or -1 with e when it could not be run. */
+#define SELF_DRAIN (-3)
 int self_run(const struct self_cmd *c, int out, char *err_line, size_t n, struct err *e);
 
 /* ---- the options several commands take, each written once ----

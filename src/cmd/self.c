@@ -60,14 +60,39 @@ static void first_line(int fd, char *buf, size_t n)
 	buf[strcspn(buf, "\n")] = 0;
 }
 
+/* Read fd to its end: a child's output read as a terminal or a file
+ * would take it (on /dev/null GNU grep -c stops at its first match). */
+static void drain(int fd)
+{
+	char buf[65536];
+	ssize_t n;
+
+	while ((n = read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+		;
+}
+
 int self_run(const struct self_cmd *c, int out, char *err_line, size_t n, struct err *e)
 {
-	int err = err_line ? memfd_create("straddle-stderr", MFD_CLOEXEC) : SPAWN_OURS, status;
+	int err = err_line ? memfd_create("straddle-stderr", MFD_CLOEXEC) : SPAWN_OURS, status = -1;
 	struct spawn s = { .argv = c->v, .in = SPAWN_NULL, .out = out, .err = err, .forward = true };
+	int pipe_[2] = { -1, -1 };
 
 	if (err_line && err < 0)
 		return err_set(e, "%s: cannot keep its errors: %s", c->v[1], strerror(errno));
-	status = spawn_run(&s, e);
+	if (out == SELF_DRAIN && pipe2(pipe_, O_CLOEXEC))
+		err_set(e, "%s: cannot make a pipe: %s", c->v[1], strerror(errno));
+	else {
+		s.out = out == SELF_DRAIN ? pipe_[1] : out;
+		if (spawn_start(&s, e) == 0) {
+			if (pipe_[1] >= 0)
+				close(pipe_[1]), pipe_[1] = -1, drain(pipe_[0]);
+			if (spawn_wait(&s, &status, NULL, e))
+				status = -1;
+		}
+	}
+	for (int i = 0; i < 2; i++)
+		if (pipe_[i] >= 0)
+			close(pipe_[i]);
 	if (err_line)
 		first_line(err, err_line, n);
 	if (err >= 0)

@@ -4,6 +4,8 @@
 #define STRADDLE_MEASURE_PROOF_H
 
 #include "../model/cost.h"
+#include "../model/hot.h"
+#include "../model/rules.h"
 #include "../stats/stats.h"
 
 /* straddle prove (issue 26): a loop holding `share` of a program's samples
@@ -69,5 +71,47 @@ struct loop_trial {
 };
 /* "costs", "nothing", "inconclusive" */
 const char *proof_verdict_name(enum proof_verdict v);
+
+/* The hot loops of a scanned file worth moving: each loop with at least
+ * min_share of the samples whose placement costs something (those at
+ * their best only counted), with the offsets prove places it at (its
+ * best, and the layout controls), the model's verdict judged. */
+struct proof_candidates {
+	struct loop_trial *v;
+	size_t n, cap;
+	size_t at_best;                 /* hot loops that straddle nothing more than they must */
+};
+
+void proof_add_loops(struct proof_candidates *out, const char *path, const struct scan_result *r,
+		     double min_share, double material, double alpha);
+/* The most sampled first: the first `top` measurable ones, and the
+ * uncertain ones before them, into trial (at most max; the candidates'
+ * names move with them); how many. */
+size_t proof_choose(struct proof_candidates *all, struct loop_trial *trial, size_t max,
+		    unsigned top);
+void proof_candidates_free(struct proof_candidates *all);
+
+/* An arm of place's result files (a pilot and the rounds after it): its
+ * samples in round order (v NULL: no such arm), the model's prediction
+ * there, its offset. */
+struct proof_arm {
+	double *v;
+	size_t n;
+	double predicted;
+	uint32_t offset;
+};
+
+/* The arms prove places a loop at: the program unmoved, the control (a
+ * copy at today's offset), the best, and the layout controls. */
+struct proof_arms {
+	struct proof_arm unmoved, control, best, layout[PROOF_LAYOUT_MAX];
+};
+
+/* The arms turned into t's proof, each round paired; why_not when place's
+ * result lacks an arm or placed another span. */
+void proof_of_arms(struct loop_trial *t, const struct proof_arms *a, double alpha);
+/* A pilot's noise: the standard deviation of its rounds' log ratios,
+ * best over control; -1 with fewer than 2 rounds. */
+double proof_pilot_sd(const struct proof_arm *control, const struct proof_arm *best);
 
 #endif

@@ -142,6 +142,27 @@ int results_place_arm(const struct result_file *f, const char *arm, struct place
 	return -1;
 }
 
+int results_place_arms(const struct result_file *const *f, size_t nf, const char *name,
+			struct proof_arm *out)
+{
+	*out = (struct proof_arm){ 0 };
+	for (size_t i = 0; i < nf; i++) {
+		struct place_arm_result a;
+
+		if (results_place_arm(f[i], name, &a)) {
+			free(out->v);
+			out->v = NULL;
+			return -1;
+		}
+		out->v = xrealloc(out->v, (out->n + a.n + 1) * sizeof *out->v);
+		memcpy(out->v + out->n, a.v, a.n * sizeof *a.v);
+		out->n += a.n;
+		if (i == 0)
+			out->predicted = a.predicted, out->offset = a.offset;
+	}
+	return 0;
+}
+
 int results_place_pace(const struct result_file *f, unsigned *rounds, double *elapsed_s)
 {
 	const json_t *pl = json_object_get(f->doc, "place");

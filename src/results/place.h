@@ -8,6 +8,7 @@
 #include "measured.h"
 #include "metrics.h"
 #include "../measure/experiment.h"
+#include "../measure/proof.h"
 #include "../relocate/relocate.h"
 
 /* subject: the function moved, or the glob that chose several; refused[]:
@@ -31,6 +32,11 @@ int results_place_layout_band(const struct result_file *f, double *band_pct);
 /* A place file's pace: its rounds and the seconds they took. -1 when it
  * is no place file. */
 int results_place_pace(const struct result_file *f, unsigned *rounds, double *elapsed_s);
+/* The arm `name` of place files f[0..nf) (a pilot and the rounds after
+ * it), its samples one after the other: each round pairs the arms alike.
+ * -1 (out->v NULL) when one file lacks it. */
+int results_place_arms(const struct result_file *const *f, size_t nf, const char *name,
+		       struct proof_arm *out);
 
 struct place_doc {
 	const char *function, *file, *loop, *measure, *stopped_by, *profile;
