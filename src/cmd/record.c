@@ -37,16 +37,13 @@ struct record_cmd {
 	double sample_cost;             /* ns of the program's time a sample, < 0 unknown */
 	bool kernel;
 	unsigned long pid;              /* -p: a running process, 0: run argv */
-	const char *uarch;
+	struct profiles_arg uarch;      /* the scan's that finds the loops */
 	const char *stdin_path;         /* --stdin: the program's standard input */
 	int stdin_fd;                   /* open, or -1: straddle's own */
 	double duration;                /* -p: seconds, 0: until it ends */
 	char **argv;                    /* the command */
 	int argc;                       /* of straddle record, for the file */
 	char **self_argv;
-	const struct profile *profiles[32];
-	size_t nprofiles;
-	char host_why[HOST_WHY_MAX];
 	int exit_status;                /* the program's, passed through */
 	char few_note[160];             /* how far a share can be off, when samples are few */
 };
@@ -82,8 +79,7 @@ static const struct cmd_option record_options[] = {
 	{ .name = "duration", .value = "S", .kind = OPT_SECONDS, .field = F(duration),
 	  .help = "with -p: stop after S seconds (default: when it ends,\n"
 		  "or at ^C)" },
-	{ .name = "uarch", .value = "NAME", .kind = OPT_STRING, .field = F(uarch),
-	  .help = "profile of the scan that finds the loops (default host)" },
+	OPT_UARCH_MANY(F, uarch, 32, "the profiles of the scan that finds the loops"),
 	{ .name = "stdin", .value = "FILE|-", .kind = OPT_STRING, .field = F(stdin_path),
 	  .help = "the program's standard input ('-': /dev/null; default:\n"
 		  "straddle's own)" },
@@ -138,7 +134,6 @@ static int parse_options(struct record_cmd *c, int argc, char **argv)
 {
 	c->out = "record.json";
 	c->sample_cost = -1;
-	c->uarch = "host";
 	c->stdin_fd = -1;
 	if (parse_command_line(&record_command, c, argc, argv))
 		return -1;
@@ -157,8 +152,7 @@ static int parse_options(struct record_cmd *c, int argc, char **argv)
 		complain("record", "--duration goes with -p PID");
 		return -1;
 	}
-	return select_profiles(c->uarch, c->profiles, 32, &c->nprofiles, c->host_why,
-			       sizeof c->host_why);
+	return 0;
 }
 
 /* ---- the rate: what a sample costs here ---- */
@@ -397,7 +391,7 @@ static void record_file(struct record_cmd *c, const struct sampled_file *sf,
 {
 	struct hot_file hf = { .path = sf->path, .samples = sf->samples };
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	struct scan_opts o = { .profiles = c->profiles, .nprofiles = c->nprofiles,
+	struct scan_opts o = { .profiles = c->uarch.v, .nprofiles = c->uarch.n,
 			       .jobs = cpus > 0 ? (unsigned)(cpus < 16 ? cpus : 16) : 1,
 			       .keep_all = true };
 	struct elf_image img = { 0 };        /* elf_close is safe on it whatever failed */

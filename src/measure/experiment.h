@@ -120,4 +120,18 @@ double experiment_apply_median_us(const struct place_experiment *x);
 double experiment_apply_max_us(const struct place_experiment *x);
 void experiment_free(struct place_experiment *x);
 
+/* The functions of x->rf[0..nrf) to move: those --func names, or the one
+ * holding the loop at loop_text (hex, of file, the first of them); the
+ * functions refused counted by reason into refused[] (and with verbose
+ * said on standard error). One function moved is the subject, placed by
+ * its --loop, else its only innermost loop, else its entry. 0, or -1 with
+ * the line in e. */
+int experiment_choose(struct place_experiment *x, const char *file, const char *func,
+		      const char *loop_text, bool verbose, size_t refused[RELOC_NREFUSALS],
+		      struct err *e);
+/* The arms: the program unmoved, the control, then those --offsets
+ * names: A..B[:STEP], current, best, worst (the model's), random. 0, or
+ * -1 with the line in e. */
+int experiment_arms(struct place_experiment *x, const char *offsets, struct err *e);
+
 #endif

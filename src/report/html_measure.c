@@ -538,26 +538,16 @@ static bool moved_arm(const struct measured_point *m)
 
 static void place_table(FILE *out, const struct place_doc *p)
 {
-	static const char *const head[] = { "arm", ">offset", ">runs", ">median", ">95% CI",
-		">ratio", ">p", "slow", "predicted" };
+	static const enum place_column cols[] = { PLACE_COL_ARM, PLACE_COL_OFFSET, PLACE_COL_RUNS,
+		PLACE_COL_MEDIAN, PLACE_COL_CI, PLACE_COL_RATIO, PLACE_COL_P, PLACE_COL_SLOW, PLACE_COL_PREDICTED };
 	struct table t;
 
-	table_init(&t, 9, head);
-	t.wrap[8] = true;
+	place_table_init(&t, cols, 9);
 	for (size_t i = 0; i < p->n; i++) {
-		const struct measured_point *m = &p->pt[i];
-		char off[16], pred[400], med[32], ci[64];
-		struct point_text pt;
+		struct place_cells c;
 
-		cell_text(off, sizeof off, moved_arm(m) ? "%.0f" : "-", m->offset);
-		point_text(m, true, &pt);
-		/* whole-program seconds: four places, where a kernel's ns need one */
-		cell_text(med, sizeof med, "%.4f", m->median);
-		snprintf(ci, sizeof ci, "[%.4f, %.4f]", m->ci_lo, m->ci_hi);
-		format_predicted(m->predicted, m->npredicted, ", ", pred, sizeof pred);
-		const char *row[] = { text_or(m->arm, ""), off, pt.n, med, ci, pt.ratio, pt.p,
-				      m->slow ? "slow" : "", pred };
-		table_row_v(&t, row);
+		place_row(&p->pt[i], true, moved_arm(&p->pt[i]), "", ", ", &c);
+		place_table_row(&t, cols, 9, &c);
 	}
 	table_html(&t, out, "data");
 	table_free(&t);

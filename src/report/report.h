@@ -342,6 +342,51 @@ void report_kernels(FILE *out, unsigned have);
  * (a[1]) round by round, and whether its clock_gettime was right. */
 void report_vdso_place(FILE *out, const struct vdso_move *m, const struct vdso_arm *a, size_t n);
 
+/* ---- place (place.c) ---- */
+
+/* An arm's cells, one column list for place's text and the page's place
+ * section: MODEL is the cost model's slowdown there (the text's). */
+enum place_column {
+	PLACE_COL_ARM, PLACE_COL_OFFSET, PLACE_COL_RUNS, PLACE_COL_MEDIAN, PLACE_COL_CI, PLACE_COL_RATIO, PLACE_COL_P,
+	PLACE_COL_SLOW, PLACE_COL_MODEL, PLACE_COL_PREDICTED, PLACE_COL_COLUMNS
+};
+extern const char *const place_columns[PLACE_COL_COLUMNS];
+
+struct place_cells {
+	char text[PLACE_COL_COLUMNS][64], predicted[400];
+	const char *cell[PLACE_COL_COLUMNS];
+};
+
+/* An arm of the experiment as its document reads back. */
+void place_point(const struct place_arm *a, struct measured_point *m);
+/* m's cells: placed, an arm at an offset (else no prediction: "n/a");
+ * offset, whether it has one to show; unit after the median; sep between
+ * predicted hazards. */
+void place_row(const struct measured_point *m, bool placed, bool offset, const char *unit,
+	       const char *sep, struct place_cells *c);
+void place_table_init(struct table *t, const enum place_column *cols, size_t n);
+void place_table_row(struct table *t, const enum place_column *cols, size_t n,
+		     const struct place_cells *c);
+
+/* What place's text and plot show: the experiment, the file named first,
+ * the functions moved and refused by reason, --metric (or NULL), --func. */
+struct place_view {
+	const struct place_experiment *x;
+	const char *file;
+	const size_t *refused;
+	const char *metric, *func;
+};
+
+/* What was moved and how the runs went (its notes on standard error come
+ * after this), then report_place_text: how fast the plan was applied,
+ * each arm's row, the marks, each move against the control, the model's
+ * agreement. */
+void report_place_head(FILE *out, const struct place_view *v);
+void report_place_text(FILE *out, const struct place_view *v);
+/* The measure against the offset, whole or not at all at path; 0, or -1
+ * with e. */
+int report_place_plot(const char *path, const struct place_view *v, struct err *e);
+
 /* ---- bench's table (bench.c) ---- */
 
 void report_bench(FILE *out, const struct bench_record *b);

@@ -22,7 +22,7 @@ void sweep_point(const struct sweep *s, const struct variant *v, struct measured
 		.y = v->sum.floor, .lo = v->sum.floor_lo, .hi = v->sum.floor_hi,
 		.median = v->sum.median, .ci_lo = v->sum.ci_lo, .ci_hi = v->sum.ci_hi,
 		.gbps = (double)s->size / v->sum.floor, .ratio = v->ratio, .p = v->p_vs_best,
-		.slow = v->slow, .model = v->predicted_ratio };
+		.slow = v->slow, .model = v->predicted_ratio, .tested = v->ratio != 1 };
 	for (size_t i = 0; i < v->npredicted && i < sizeof m->predicted / sizeof m->predicted[0]; i++)
 		m->predicted[m->npredicted++] = (struct measured_hazard){
 			rule_name(v->predicted[i].rule), v->predicted[i].window };
@@ -74,7 +74,7 @@ void sweep_row(const struct measured_point *m, const struct measured_point *cont
 	cell_text(c->text[SWEEP_MEDIAN], n, "%.1f", m->median);
 	cell_text(c->text[SWEEP_GBPS], n, "%.2f", m->gbps);
 	cell_text(c->text[SWEEP_RATIO], n, "%.3f", m->ratio);
-	cell_text(c->text[SWEEP_P], n, m->ratio == 1 ? "-" : "%.3g", m->p);
+	cell_text(c->text[SWEEP_P], n, m->tested ? "%.3g" : "-", m->p);
 	snprintf(c->text[SWEEP_SLOW], n, "%s", m->slow ? "slow" : "");
 	cell_text(c->text[SWEEP_MODEL], n, m->model ? "%.2fx" : "-", m->model);
 	cell_text(c->text[SWEEP_AA], n, control ? "%.3f" : "-", control ? control->y / m->y : 0);

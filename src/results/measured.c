@@ -59,6 +59,7 @@ void results_measured_point(const json_t *o, const char *pkey, struct measured_p
 	p->ratio = doc_num(o, "ratio");
 	p->p = doc_num(o, pkey);
 	p->model = doc_num(o, "predicted_ratio");
+	p->tested = p->ratio != 1;
 	p->slow = json_is_true(json_object_get(o, "slow"));
 	judged(o, p);
 	json_array_foreach(pred, i, h) {

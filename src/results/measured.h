@@ -23,6 +23,7 @@ struct measured_point {
 	double y, lo, hi;               /* that statistic and its 95% CI */
 	double median, ci_lo, ci_hi, gbps, ratio, p;
 	double model;                   /* the cost model's ratio there (sweep), 0 none */
+	bool tested;                    /* p is a test's (the best has none) */
 	bool slow;
 	struct measured_hazard predicted[8];
 	size_t npredicted, npredicted_all;      /* kept, and in the file */
