@@ -65,7 +65,7 @@ struct cmd_option {
 /* OPT_PROFILES' field: the profiles a command applies. */
 struct profiles_arg {
 	const char *spec;
-	const struct profile *v[32];
+	const struct profile *v[MODEL_MAX_PROFILES];
 	size_t n;
 	char why[HOST_WHY_MAX];         /* how "host" was resolved, "" when not named */
 };

@@ -100,7 +100,7 @@ static int set_causes(void *cmd, const char *opt, const char *value)
 #define F(field) offsetof(struct diff_cmd, field)
 
 static const struct cmd_option diff_options[] = {
-	OPT_UARCH_MANY(F, uarch, 32, "the profiles to apply"),
+	OPT_UARCH_MANY(F, uarch, MODEL_MAX_PROFILES, "the profiles to apply"),
 	{ .name = "fail-on", .value = "RULE,...", .kind = OPT_RULES, .field = F(fail_rules),
 	  .help = "the rules whose new hazards fail the gate (default any):\n"
 		  "loop-straddles-window, branch-crosses-window,\n"

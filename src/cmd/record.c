@@ -79,7 +79,7 @@ static const struct cmd_option record_options[] = {
 	{ .name = "duration", .value = "S", .kind = OPT_SECONDS, .field = F(duration),
 	  .help = "with -p: stop after S seconds (default: when it ends,\n"
 		  "or at ^C)" },
-	OPT_UARCH_MANY(F, uarch, 32, "the profiles of the scan that finds the loops"),
+	OPT_UARCH_MANY(F, uarch, MODEL_MAX_PROFILES, "the profiles of the scan that finds the loops"),
 	{ .name = "stdin", .value = "FILE|-", .kind = OPT_STRING, .field = F(stdin_path),
 	  .help = "the program's standard input ('-': /dev/null; default:\n"
 		  "straddle's own)" },

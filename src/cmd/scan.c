@@ -179,7 +179,7 @@ static int set_format(void *cmd, const char *opt, const char *value)
 #define F(field) offsetof(struct scan_cmd, field)
 
 static const struct cmd_option scan_options[] = {
-	OPT_UARCH_MANY(F, uarch, 32, "the profiles to apply"),
+	OPT_UARCH_MANY(F, uarch, MODEL_MAX_PROFILES, "the profiles to apply"),
 	{ .name = "all", .kind = OPT_SET, .field = F(list_all),
 	  .help = "list every loop and irreducible cycle, not only hazards" },
 	OPT_FUNC(F, opts.func_glob),

@@ -7,6 +7,10 @@
 #include "../base/base.h"
 #include "../decode/decode.h"
 
+/* The most profiles one scan applies (--uarch all is fewer): a scan's
+ * arrays per profile are this long. */
+#define MODEL_MAX_PROFILES 32
+
 /* The window sizes the model knows, smallest first: a fetch block, a
  * uop-cache window, a cache line. Every table of windows uses these. */
 #define MODEL_NWINDOWS 3

@@ -21,7 +21,7 @@ struct worker {
 	const struct elf_image *img;
 	const struct noreturn_set *noreturn;
 	const struct scan_opts *opts;
-	const struct profile *prof[32];
+	const struct profile *prof[MODEL_MAX_PROFILES];
 	size_t nprof;
 	atomic_size_t *next;
 	struct decoder *dec;
@@ -656,7 +656,7 @@ int scan_image(const struct elf_image *img, const struct scan_opts *o,
 	memset(r, 0, sizeof *r);
 	if (elf_functions(img, &r->funcs, e))
 		return -1;
-	for (size_t i = 0; i < o->nprofiles && r->nprofile < 32; i++)
+	for (size_t i = 0; i < o->nprofiles && r->nprofile < MODEL_MAX_PROFILES; i++)
 		if (o->profiles[i]->arch == img->arch)
 			r->profile[r->nprofile++] = o->profiles[i];
 	if (r->nprofile == 0)

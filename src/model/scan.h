@@ -77,7 +77,7 @@ struct scan_result {
 	struct elf_funcs funcs;
 	/* the profiles applied: those asked for that fit the image's
 	 * architecture, else that architecture's generic profile */
-	const struct profile *profile[32];
+	const struct profile *profile[MODEL_MAX_PROFILES];
 	size_t nprofile;
 	/* func, loop, hazard, irr: big_realloc's memory (base.h), freed by
 	 * scan_result_free */
