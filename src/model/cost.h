@@ -147,6 +147,10 @@ struct sched_cpu *model_cpu(const struct profile *p, const char **mcpu);
 const char *model_unavailable(void);
 const char *model_version(void);
 unsigned model_dispatch_width(struct sched_cpu *cpu);
+/* The cycles an iteration of ninsn instructions takes to dispatch at
+ * `width` a cycle, the ncond conditional branches fused into the compare
+ * before them taking no slot of their own; 0 when the width is not known. */
+double model_dispatch_cycles(uint32_t ninsn, uint32_t ncond, unsigned width);
 /* The loop whose pieces are pc[0..np) under p: its bounds, or with exact
  * llvm-mca's simulation in process. -1 with the reason when the model
  * cannot price it. */

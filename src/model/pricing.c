@@ -63,8 +63,8 @@ static void back_end_of(const struct pricing *c, size_t loop, size_t k, struct b
 
 	memset(b, 0, sizeof *b);
 	b->nstore = l->nstore;
-	if (c->width[k] && !c->r->profile[k]->issue_width)
-		b->dispatch = (double)(l->ninsn - (l->ninsn > l->ncond ? l->ncond : 0)) / c->width[k];
+	if (!c->r->profile[k]->issue_width)
+		b->dispatch = model_dispatch_cycles(l->ninsn, l->ncond, c->width[k]);
 	if (c->in_process && c->modelled[k]) {
 		mp = &c->modelled[k][loop];
 	} else if (!c->in_process && in != SIZE_MAX) {
