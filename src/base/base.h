@@ -20,8 +20,8 @@ enum arch { ARCH_NONE, ARCH_X86_64, ARCH_AARCH64 };
 
 const char *arch_name(enum arch a);
 
-/* An error is one line of text naming what is wrong; the caller adds the
- * file name when it prints it (DESIGN: "one clear line on stderr"). */
+/* An error is one line of text naming what is wrong; the caller adds the file
+ * name when it prints it. */
 struct err {
 	char msg[256];
 };
@@ -43,7 +43,7 @@ _Noreturn void out_of_memory(size_t n);
  * Capacity doubles, so appending n elements costs O(n) in total. */
 void grow_array(void **buf, size_t *cap, size_t need, size_t size);
 /* The test inline: GROW sits in the scan's per-block and per-loop appends,
- * where the call alone was most of its cost (issue 8). */
+ * where the call alone was most of its cost. */
 #define GROW(arr, cap, need) GROW_WITH(grow_array, arr, cap, need)
 #define GROW_WITH(grow, arr, cap, need)                                           \
 	do {                                                                      \
@@ -76,35 +76,34 @@ void sb_addf(struct strbuf *b, const char *fmt, ...) __attribute__((format(print
 const char *sb_str(const struct strbuf *b);
 void sb_reset(struct strbuf *b);
 void sb_free(struct strbuf *b);
-/* A stream that appends to b, for a document that must be whole before
- * it goes out: open_memstream copies its buffer at every doubling (a
- * libLLVM scan's 33 MB of JSON: 7% of the scan, issue 8); a strbuf grows
- * by realloc, which moves large blocks by remapping their pages. */
+/* A stream that appends to b, for a document that must be whole before it
+ * goes out: open_memstream copies its buffer at every doubling (a libLLVM
+ * scan's 33 MB of JSON: 7% of the scan); a strbuf grows by realloc, which
+ * moves large blocks by remapping their pages. */
 FILE *sb_stream(struct strbuf *b);
 
 /* The length of the well-formed UTF-8 sequence at p (n bytes left), or 0
  * (RFC 3629: no overlong form, surrogate or code point above U+10FFFF). */
 size_t utf8_length(const unsigned char *p, size_t n);
 
-/* s as it may go to a terminal or stderr: a control byte, DEL or a byte
- * that is not UTF-8 as \xNN, a C1 control as \u00NN; the rest as it is.
- * A newline or ESC from a file made a two-line error with a terminal
- * escape in it (issue 25, finding 9). escaped() is the same, allocated. */
+/* s as it may go to a terminal or stderr: a control byte, DEL or a byte that
+ * is not UTF-8 as \xNN, a C1 control as \u00NN; the rest as it is. A newline
+ * or ESC from a file made a two-line error with a terminal escape in it.
+ * escaped() is the same, allocated. */
 void fputs_escaped(const char *s, FILE *f);
 char *escaped(const char *s);
 
-/* "0x..." into buf (at least 19 bytes). Addresses are strings in JSON
- * because kernel addresses exceed 2^53 (DESIGN: Result files). */
+/* "0x..." into buf (at least 19 bytes). Addresses are strings in JSON because
+ * kernel addresses exceed 2^53. */
 const char *hex_addr(char buf[static 20], uint64_t addr);
 
 /* Write a file atomically: `write` fills an unnamed file (O_TMPFILE) in
  * path's directory, or where the filesystem has none a temporary name beside
- * it, which then takes path's place; on any failure nothing is left behind
- * (DESIGN: "never half-written"). An existing path that is not a regular
- * file is refused; a replaced file keeps its mode, a new one gets 0666 less
- * the umask. SIGINT, SIGTERM, SIGHUP or SIGQUIT during the write end the
- * process of that signal with nothing written and no temporary name left.
- * write returns 0 on success. */
+ * it, which then takes path's place; on any failure nothing is left behind.
+ * An existing path that is not a regular file is refused; a replaced file
+ * keeps its mode, a new one gets 0666 less the umask. SIGINT, SIGTERM, SIGHUP
+ * or SIGQUIT during the write end the process of that signal with nothing
+ * written and no temporary name left. write returns 0 on success. */
 int write_atomic(const char *path, int (*write)(FILE *f, void *ctx), void *ctx,
 		 struct err *e);
 
@@ -118,9 +117,8 @@ void block_terminating(int how);
 void handle_terminating(void (*handler)(int));
 
 /* Opens an input for reading, after checking it is a regular file (a FIFO,
- * socket or device is refused before any open or read: issue 9). The fd,
- * its fstat in *st; or -1 with "is a FIFO, not a regular file" and the
- * like in e. */
+ * socket or device is refused before any open or read). The fd, its fstat in
+ * *st; or -1 with "is a FIFO, not a regular file" and the like in e. */
 int open_input(const char *path, struct stat *st, struct err *e);
 
 /* The largest input read whole (a result file, a profile, a record): a
@@ -129,10 +127,10 @@ int open_input(const char *path, struct stat *st, struct err *e);
 
 /* Reads a regular file whole, through open_input (so a FIFO or a device is
  * refused, never waited on), in blocks of the file's size rather than the
- * byte at a time jansson's json_loadfd reads (5.4 M reads for 5 MB: issue
- * 25, finding 3). *buf is NUL-terminated and the caller's to free; a file
- * larger than limit is refused ("is N bytes, more than the M this reads"),
- * so is one that changes size while it is read. 0, or -1 with the reason. */
+ * byte at a time jansson's json_loadfd reads (5.4 M reads for 5 MB). *buf is
+ * NUL-terminated and the caller's to free; a file larger than limit is
+ * refused ("is N bytes, more than the M this reads"), so is one that changes
+ * size while it is read. 0, or -1 with the reason. */
 int read_input(const char *path, size_t limit, char **buf, size_t *len, struct err *e);
 
 /* "a directory", "a FIFO", "a character device", ... */
@@ -147,9 +145,9 @@ const char *beside_self(const char *name, char *buf, size_t cap);
  * Tests use them to make a race or a failure happen on purpose. As Lua's
  * ltests.h, hooks exist only in the test build (make's build/san, compiled
  * with -DSTRADDLE_TEST_HOOKS); in build/straddle test_hook is NULL, so the
- * installed binary cannot be made to truncate its input or raise a signal
- * (issues 23, 25), and scripts/check_test_hooks.sh proves it has no such
- * name in it. Code that only a hook reaches goes under the same #ifdef. */
+ * installed binary cannot be made to truncate its input or raise a signal,
+ * and scripts/check_test_hooks.sh proves it has no such name in it. Code that
+ * only a hook reaches goes under the same #ifdef. */
 #ifdef STRADDLE_TEST_HOOKS
 const char *test_hook(const char *name);
 #else

@@ -1,7 +1,7 @@
 /* straddle bench [WORKLOAD...]: the seeds' kernel workloads on the running
  * kernel, run the way libMicro, will-it-scale and the timens selftests run
- * them (issue 5), every raw sample kept in a result file that 'straddle
- * compare' reads (DESIGN: Result files). */
+ * them, every raw sample kept in a result file that 'straddle compare'
+ * reads. */
 #include "cmd.h"
 #include "../report/report.h"
 #include "../results/bench.h"
@@ -339,9 +339,9 @@ static void progress_done(void)
 		fputs("\r\033[K", stderr);
 }
 
-/* The run is the unit of replication (issue 12): each run takes every
- * workload in turn, so a drift of the machine lands in one run of each,
- * and the machine's state is kept per run. The first error ends it. */
+/* The run is the unit of replication: each run takes every workload in turn,
+ * so a drift of the machine lands in one run of each, and the machine's state
+ * is kept per run. The first error ends it. */
 static int run_all(struct bench_cmd *c, size_t *failed_at, struct err *e)
 {
 	for (unsigned run = 0; run < c->runs; run++) {

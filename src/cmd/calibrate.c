@@ -1,8 +1,7 @@
 /* straddle calibrate: learn this CPU's layout rules from synthetic loops
- * measured at every offset of a line, and save them as a profile that
- * --uarch host then uses (issue 11: every built-in profile but one was a
- * manual's guess for the CPU in front of it; seed 002's maintainers asked
- * for measured evidence). */
+ * measured at every offset of a line, and save them as a profile that --uarch
+ * host then uses (every built-in profile but one was a manual's guess for the
+ * CPU in front of it; seed 002's maintainers asked for measured evidence). */
 #include "cmd.h"
 #include "../measure/calibrate.h"
 #include "../report/report.h"
@@ -131,9 +130,9 @@ static int check_profile_target(struct calibrate_cmd *c)
 	return 0;
 }
 
-/* Before minutes of measuring: can the plots be written? Nothing is made
- * yet: a run ended by a signal left the empty DIR it had made (issue 25);
- * make_plot_dir makes it once there is something to put in it. */
+/* Before minutes of measuring: can the plots be written? Nothing is made yet:
+ * a run ended by a signal left the empty DIR it had made; make_plot_dir makes
+ * it once there is something to put in it. */
 static int check_plot_dir(const char *dir)
 {
 	struct stat st;

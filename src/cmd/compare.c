@@ -1,8 +1,8 @@
 /* straddle compare BASE NEW...: tables of result files with their percent
  * change and whether it is real, the way mmtests and the kernel test robot
  * print them (seeds 000 and 004), and a gate: exit 1 on a significant
- * regression beyond the threshold. The run is the unit (issue 12): the
- * rows, the tests and the tables are report/compare.c's. */
+ * regression beyond the threshold. The run is the unit: the rows, the tests
+ * and the tables are report/compare.c's. */
 #include "cmd.h"
 #include "../report/report.h"
 #include "../results/metrics.h"

@@ -228,7 +228,7 @@ static int load(struct diff_cmd *c, struct side *s)
 	return why ? -1 : 0;
 }
 
-/* Either file truncated or rewritten since it was opened (issue 9). */
+/* Either file truncated or rewritten since it was opened. */
 static bool changed(const struct diff_cmd *c)
 {
 	const struct side *sides[2] = { &c->old, &c->new };
@@ -300,9 +300,8 @@ static void print_sarif(struct diff_cmd *c)
 		complain("stdout", "cannot write the SARIF output");
 }
 
-/* A misspelt --func must not pass the gate as "no layout change" (issue
- * 24): as in scan, a pattern that selects no function in either file is
- * an error. */
+/* A misspelt --func must not pass the gate as "no layout change": as in scan,
+ * a pattern that selects no function in either file is an error. */
 static bool no_match(const struct diff_cmd *c)
 {
 	const struct scan_result *o = &c->old.r, *n = &c->new.r;

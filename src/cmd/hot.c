@@ -1,5 +1,5 @@
-/* What scan --hot and diff --hot share (issue 13): reading the samples
- * (a record, or perf script text) and finding a scanned file's among them. */
+/* What scan --hot and diff --hot share: reading the samples (a record, or
+ * perf script text) and finding a scanned file's among them. */
 #include "cmd.h"
 #include "../results/record.h"
 

@@ -25,7 +25,7 @@ static void usage(FILE *out)
 }
 
 /* Every line to stderr goes out escaped: its text holds paths, names and
- * values from files (issue 25, finding 9). */
+ * values from files. */
 static void say_v(const char *what, const char *fmt, va_list ap)
 {
 	char *msg = NULL;

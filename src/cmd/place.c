@@ -1,10 +1,10 @@
-/* straddle place -- COMMAND: move a loop of the running, unmodified
- * program to chosen offsets of its line and measure what each placement
- * costs that program (issue 20). Each round runs every arm once in a new
- * random order: the program unmoved, the control (a copy at the loop's
- * own offset: it differs from the unmoved program only by the copy and
- * the entry jump), and each asked offset. Seed 002's maintainer asked for
- * "a measured difference in actual ... bandwidth", not a proxy. */
+/* straddle place -- COMMAND: move a loop of the running, unmodified program
+ * to chosen offsets of its line and measure what each placement costs that
+ * program. Each round runs every arm once in a new random order: the program
+ * unmoved, the control (a copy at the loop's own offset: it differs from the
+ * unmoved program only by the copy and the entry jump), and each asked
+ * offset. Seed 002's maintainer asked for "a measured difference in actual
+ * ... bandwidth", not a proxy. */
 #include "cmd.h"
 #include "../measure/command.h"
 #include "../measure/experiment.h"

@@ -1,10 +1,9 @@
-/* straddle prove -- COMMAND: record the program, find its hottest loops
- * that straddle a window (scan --hot's cost model), move each to its best
+/* straddle prove -- COMMAND: record the program, find its hottest loops that
+ * straddle a window (scan --hot's cost model), move each to its best
  * placement and back with place, and hold what the model predicted against
- * what the program measured (issue 26, part 4). The record and place are
- * run as they are run by hand (this binary's own commands, their output on
- * standard error as progress), so what prove says can be redone one step
- * at a time. */
+ * what the program measured. The record and place are run as they are run by
+ * hand (this binary's own commands, their output on standard error as
+ * progress), so what prove says can be redone one step at a time. */
 #include "cmd.h"
 #include "../measure/command.h"
 #include "../measure/proof.h"

@@ -1,7 +1,7 @@
-/* straddle record -- COMMAND: where a program spends its time, sampled,
- * and which loops those samples fall in (issue 13), so that scan --hot can
- * put the hazards of the hottest loops first. Seed 000's engineers found
- * __clear_user with a profiler before anyone looked at its alignment. */
+/* straddle record -- COMMAND: where a program spends its time, sampled, and
+ * which loops those samples fall in, so that scan --hot can put the hazards
+ * of the hottest loops first. Seed 000's engineers found __clear_user with a
+ * profiler before anyone looked at its alignment. */
 #include "cmd.h"
 #include "../measure/clock.h"
 #include "../measure/sample.h"
@@ -20,11 +20,11 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Issue 13, item 5: sampling slows the program by at most 2% at the
- * default rate. The rate is chosen for half of that: the slowdown
- * predicted for 250 Hz here (48 us a sample) was 1.2%, and bench-record
- * measured it at +0.8% to +2.6% in six runs of 31 to 61 pairs on the
- * loaded guest, so the other half is room for what a run adds. */
+/* Issue 13, item 5: sampling slows the program by at most 2% at the default
+ * rate. The rate is chosen for half of that: the slowdown predicted for 250
+ * Hz here (48 us a sample) was 1.2%, and bench-record measured it at +0.8% to
+ * +2.6% in six runs of 31 to 61 pairs on the loaded guest, so the other half
+ * is room for what a run adds. */
 #define COST_GOAL 0.02
 #define COST_BUDGET (COST_GOAL / 2)
 /* Fewer samples than this and record says how far a share can be off. */
@@ -228,12 +228,12 @@ static int wait_status(int st)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 2;
 }
 
-/* The program, while it runs: a SIGTERM or SIGHUP that would end record
- * is passed to it, and record dies of that signal only after the program
- * ended and its record is written; SIGTERM used to leave the program
- * running under PID 1 (issue 25, finding 7). SIGINT and SIGQUIT from the
- * terminal reach the whole process group, the program too; one sent to
- * record alone (si_code SI_USER, from kill) is passed on as well. */
+/* The program, while it runs: a SIGTERM or SIGHUP that would end record is
+ * passed to it, and record dies of that signal only after the program ended
+ * and its record is written; SIGTERM used to leave the program running under
+ * PID 1. SIGINT and SIGQUIT from the terminal reach the whole process group,
+ * the program too; one sent to record alone (si_code SI_USER, from kill) is
+ * passed on as well. */
 static volatile sig_atomic_t forwarded, from_terminal;
 
 static void forward_signal(int sig, siginfo_t *si, void *uc)
@@ -398,8 +398,8 @@ static void record_file(struct record_cmd *c, const struct sampled_file *sf,
 	struct scan_result r;
 	struct err e = { "" };
 
-	/* a file that changed while it was read is an error entry, as in scan;
-	 * it was an entry of 0 functions (issue 25, finding 8) */
+	/* a file that changed while it was read is an error entry, as in
+	 * scan; it was an entry of 0 functions */
 	if (open_sampled(sf, &img, &e) || (to_vaddrs(&img, sf, &hf, &d->outside), 0) ||
 	    scan_image(&img, &o, &r, &e) || (elf_changed(&img) && (scan_result_free(&r), 1))) {
 		if (elf_changed(&img))

@@ -378,9 +378,9 @@ static const char **hot_targets(const struct hot_run *h, int *n)
 	return v;
 }
 
-/* A gate whose pattern is misspelt must not pass silently (issue 8): a
- * --func or --section that selected no function in any file is an error.
- * A shard cannot tell: its files may hold none of the run's matches. */
+/* A gate whose pattern is misspelt must not pass silently: a --func or
+ * --section that selected no function in any file is an error. A shard cannot
+ * tell: its files may hold none of the run's matches. */
 static bool no_match(const struct scan_cmd *c)
 {
 	if (c->matched || (!c->opts.func_glob && !c->opts.section_glob) || c->shard.count)

@@ -92,10 +92,10 @@ static int set_alternative(void *cmd, const char *opt, const char *value)
 	return routine_args_alternative(&((struct sweep_cmd *)cmd)->ra, opt, value);
 }
 
-/* One field of --offsets: decimal digits only (a sign is not one), its
- * value saturated past 4096 so that a range check sees it. The sscanf
- * ("%lu") it replaces took "-1" as 2^64 - 1 and 4294967296 as a step of 0
- * once cut to 32 bits (issue 25, finding 11). */
+/* One field of --offsets: decimal digits only (a sign is not one), its value
+ * saturated past 4096 so that a range check sees it. The sscanf ("%lu") it
+ * replaces took "-1" as 2^64 - 1 and 4294967296 as a step of 0 once cut to 32
+ * bits. */
 static int offset_field(const char *s, size_t n, unsigned long *out)
 {
 	unsigned long v = 0;

@@ -1,8 +1,8 @@
-/* `straddle kernels --check`: the byte-exact fault contract, proved for
- * every placeable kernel by running it, placed, on buffers that end at a
- * PROT_NONE page (issue 4; seed 001: "write of 130 bytes across an unmapped
- * page returns 66"). One check is one call whose return value and every
- * byte around its buffers are compared with what the contract says. */
+/* `straddle kernels --check`: the byte-exact fault contract, proved for every
+ * placeable kernel by running it, placed, on buffers that end at a
+ * PROT_NONE page (seed 001: "write of 130 bytes across an unmapped
+ * page returns 66"). One check is one call whose return value and every byte
+ * around its buffers are compared with what the contract says. */
 #include "kernels.h"
 
 #include <errno.h>

@@ -1,16 +1,15 @@
 /* kernels: the copy and clear routines of the seeds, as position-independent
  * leaf code with an exception table, and the byte-exact fault contract that
- * makes them behave like the kernel's user-copy routines (DESIGN: Kernels
- * and placement; seeds 000, 001, 002).
+ * makes them behave like the kernel's user-copy routines.
  *
  * Calling convention (the kernel's, with a C return):
- *	clear(dst, len)      -> bytes not cleared
- *	copy(dst, src, len)  -> bytes not copied
- * Contract: after a fault, every byte before the first inaccessible byte
- * (of the destination, or for a copy of the source) has been processed,
- * none after it has been written, and the return value counts from that
- * byte to the end. Seed 001: 130 bytes from 66 before an unmapped page ->
- * 66 processed, 64 returned. */
+ * 	clear(dst, len)      -> bytes not cleared
+ * 	copy(dst, src, len)  -> bytes not copied
+ * Contract: after a fault, every byte before the first inaccessible byte (of
+ * the destination, or for a copy of the source) has been processed, none
+ * after it has been written, and the return value counts from that byte to
+ * the end. Seed 001: 130 bytes from 66 before an unmapped page -> 66
+ * processed, 64 returned. */
 #ifndef STRADDLE_KERNELS_H
 #define STRADDLE_KERNELS_H
 

@@ -1,7 +1,7 @@
-/* The kernel registry: the host architecture's assembly kernels (their
- * bytes, hot loop and exception table read from the descriptors the .S
- * files emit, see asm.h) and libc's memset/memcpy as the references a user
- * would pick instead (DESIGN: Kernels and placement). */
+/* The kernel registry: the host architecture's assembly kernels (their bytes,
+ * hot loop and exception table read from the descriptors the .S files emit,
+ * see asm.h) and libc's memset/memcpy as the references a user would pick
+ * instead. */
 #include "internal.h"
 
 #include <pthread.h>

@@ -34,8 +34,8 @@ struct calib_experiment {
 	unsigned rounds;
 	double elapsed_s;
 	char stopped_by[16];
-	/* the machine while it ran (issue 22: a busy sibling moved seed 000's
-	 * line cost from 1.15x to 1.6-1.8x); false in older recordings */
+	/* the machine while it ran (a busy sibling moved seed 000's line cost
+	 * from 1.15x to 1.6-1.8x); false in older recordings */
 	struct machine_state state;
 	bool has_state;
 };
@@ -68,9 +68,9 @@ struct calib_fit {
 	char loop_buffer_why[160];
 	/* the back-end bound (model/profile.h, struct profile): 0 none found */
 	unsigned issue_width, stores_per_cycle;
-	/* the least whole number the evidence allows (issue 22: a bound near
-	 * its threshold is a range, "2 to 4 stores a cycle"); the bound taken
-	 * is the largest of the range */
+	/* the least whole number the evidence allows (a bound near its
+	 * threshold is a range, "2 to 4 stores a cycle"); the bound taken is
+	 * the largest of the range */
 	unsigned issue_width_least, stores_least;
 	char back_end_why[400];
 	/* what one line more costs an iteration, in cycles: where the front

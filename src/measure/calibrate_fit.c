@@ -575,14 +575,14 @@ static void fit_back_end(const struct calib_experiment *xs, size_t nx, const str
 	describe_back_end(f, &w, &st, faster, partial, o);
 }
 
-/* ---- what a line more costs an iteration, in cycles (issue 26) ----
- * Time is all calibrate measures, so the imul chain is the ruler: its
- * iteration is 3 cycles a link wherever the front end keeps up (R_CHAIN,
- * kernels/synth.c), and every experiment runs as many iterations a call,
- * so a loop's cycles at its fastest placement are its floor over the
- * chain's, times the chain's cycles (the call's own few cycles counted in
- * both). A loop that paid for the line paid (ratio - 1) times those
- * cycles; the chain's own ratio says what a line costs behind a chain. */
+/* ---- what a line more costs an iteration, in cycles ---- Time is all
+ * calibrate measures, so the imul chain is the ruler: its iteration is 3
+ * cycles a link wherever the front end keeps up (R_CHAIN, kernels/synth.c),
+ * and every experiment runs as many iterations a call, so a loop's cycles at
+ * its fastest placement are its floor over the chain's, times the chain's
+ * cycles (the call's own few cycles counted in both). A loop that paid for
+ * the line paid (ratio - 1) times those cycles; the chain's own ratio says
+ * what a line costs behind a chain. */
 static double fastest_floor(const struct calib_experiment *x)
 {
 	double best = INFINITY;

@@ -1,7 +1,6 @@
 /* straddle place's experiment: the arms, their plans, the rounds and what
  * they say. Each round runs every arm once in a new random order, so drift
- * hits them alike (DESIGN: Measuring); the unmoved program's output is
- * what every run must give. */
+ * hits them alike; the unmoved program's output is what every run must give. */
 #include "clock.h"
 #include "command.h"
 #include "experiment.h"
@@ -430,9 +429,8 @@ int experiment_run(struct place_experiment *x, struct err *e)
 
 /* ---- what they say ---- */
 
-/* The cost model's ratio for the subject loop at each arm's offset, from
- * one back end of its bytes (issue 26: what place holds its measurement
- * against). */
+/* The cost model's ratio for the subject loop at each arm's offset, from one
+ * back end of its bytes (what place holds its measurement against). */
 /* The rules' verdict first, as the scan's: a loop they see no straddle
  * hazard in there (its loop buffer holds it) costs nothing there. */
 static bool straddles(const struct place_arm *a)

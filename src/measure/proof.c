@@ -1,7 +1,7 @@
 /* What a hot loop's placement cost its program, against the cost model's
- * prediction (issue 26, part 4: straddle prove). The program is what is
- * measured, the loop is what is predicted: one is turned into the other
- * through the loop's share of the samples. */
+ * prediction (straddle prove). The program is what is measured, the loop is
+ * what is predicted: one is turned into the other through the loop's share of
+ * the samples. */
 #include "proof.h"
 
 #include <math.h>

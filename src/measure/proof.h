@@ -8,18 +8,17 @@
 #include "../model/rules.h"
 #include "../stats/stats.h"
 
-/* straddle prove (issue 26): a loop holding `share` of a program's samples
- * that the cost model says runs `predicted` times slower at today's
- * placement than at its best, and the program measured at both (place:
- * `program`, the best placement's time over today's, paired by round).
- * A loop slowdown R changes the program by share * (1 - 1/R), so the
- * program's ratio m gives R = 1 / (1 - (1 - m) / share); R's CI is the
- * widest the CI of m and the share's own interval give (a record of 34
- * samples knows a 70% share to +-15%). With layout controls m is the
- * best's change over their geometric mean (today's copy one of them) and
- * its CI is widened by their spread: the best is one more layout drawn.
- * The verdicts: costs (R >= 1 + material), nothing (within material
- * either way), slower at best (R <= 1 - material: the model's best
+/* straddle prove: a loop holding `share` of a program's samples that the cost
+ * model says runs `predicted` times slower at today's placement than at its
+ * best, and the program measured at both (place: `program`, the best
+ * placement's time over today's, paired by round). A loop slowdown R changes
+ * the program by share * (1 - 1/R), so the program's ratio m gives R = 1 / (1
+ * - (1 - m) / share); R's CI is the widest the CI of m and the share's own
+ * interval give (a record of 34 samples knows a 70% share to +-15%). With
+ * layout controls m is the best's change over their geometric mean (today's
+ * copy one of them) and its CI is widened by their spread: the best is one
+ * more layout drawn. The verdicts: costs (R >= 1 + material), nothing (within
+ * material either way), slower at best (R <= 1 - material: the model's best
  * placement ran slower, a layout effect the model has no rule for), or
  * inconclusive (the CI holds two of them; or the program's change is more
  * than the loop's whole share, so it is not the loop's). */

@@ -1,10 +1,10 @@
-/* Sampling where a program spends its time (issue 13): instruction
- * pointers through perf_event_open, one event per CPU for each task with
- * inherit set (the kernel refuses to mmap an inherited per-task event not
- * bound to a CPU, perf_mmap()), each with its own ring buffer. The mmap
- * events (PERF_RECORD_MMAP2) name the file and offset behind every code
- * address, so libraries loaded late by dlopen and the vDSO are followed;
- * fork and exec records say whose address space a sample belongs to.
+/* Sampling where a program spends its time: instruction pointers through
+ * perf_event_open, one event per CPU for each task with inherit set (the
+ * kernel refuses to mmap an inherited per-task event not bound to a CPU,
+ * perf_mmap()), each with its own ring buffer. The mmap events
+ * (PERF_RECORD_MMAP2) name the file and offset behind every code address, so
+ * libraries loaded late by dlopen and the vDSO are followed; fork and exec
+ * records say whose address space a sample belongs to.
  *
  * The buffers of different CPUs are read one after another, so a child's
  * sample can be read before the fork record that gave it its parent's
@@ -420,7 +420,7 @@ static void read_copies(struct space *sp)
 	sp->copies_read = true;
 	snprintf(path, sizeof path, "/tmp/perf-%u.map", sp->pid);
 	/* anyone may put a FIFO or a link to /dev/zero at that name in /tmp:
-	 * open_input refuses what is not a regular file (issue 25) */
+	 * open_input refuses what is not a regular file */
 	if ((fd = open_input(path, &st, &e)) < 0)
 		return;
 	if (!(f = fdopen(fd, "r"))) {

@@ -1,10 +1,10 @@
-/* Measuring placed kernels (DESIGN: Measuring). One sample is one batch of
- * calls, timed as a whole and divided; every round runs each variant once,
- * in a new random order, so that drift (frequency, a neighbour's load) hits
- * all of them alike; rounds go on until the 95% CI of every floor (the
- * 10th percentile, stats/floor.c) is within the requested width or the
- * time budget is spent. An offset is slow when its floor is significantly
- * and materially above the best offset's. */
+/* Measuring placed kernels. One sample is one batch of calls, timed as a
+ * whole and divided; every round runs each variant once, in a new random
+ * order, so that drift (frequency, a neighbour's load) hits all of them
+ * alike; rounds go on until the 95% CI of every floor (the 10th percentile,
+ * stats/floor.c) is within the requested width or the time budget is spent.
+ * An offset is slow when its floor is significantly and materially above the
+ * best offset's. */
 #include "clock.h"
 #include "counters.h"
 #include "sweep.h"

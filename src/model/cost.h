@@ -8,9 +8,8 @@
 #include "../decode/decode.h"
 #include "../sched/sched.h"
 
-/* What decides a loop's iteration time (issue 26). A straddle costs only
- * under COST_FRONT_END; the others say why a loop across a window has no
- * hazard. */
+/* What decides a loop's iteration time. A straddle costs only under
+ * COST_FRONT_END; the others say why a loop across a window has no hazard. */
 enum cost_bound {
 	COST_AT_BEST,           /* at its best placement: nothing to price */
 	COST_FRONT_END,         /* fetching the windows it touches */

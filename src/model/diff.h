@@ -4,8 +4,8 @@
 
 #include "scan.h"
 
-/* Why a subject's hazards changed (issue 10): its own bytes changed (seed
- * 000), the same bytes moved (seed 003), or it is only on one side. */
+/* Why a subject's hazards changed: its own bytes changed (seed 000), the same
+ * bytes moved (seed 003), or it is only on one side. */
 enum diff_cause { CAUSE_CHANGED, CAUSE_MOVED, CAUSE_NEW, CAUSE_REMOVED, NCAUSE };
 
 /* How two functions were found to be the same function, in the order

@@ -1,8 +1,8 @@
-/* Hot code (issue 13): which loops and functions a run's samples fall in,
- * and the order scan --hot and diff --hot show hazards in. The seeds'
- * engineers found the one loop that mattered with a profiler first (seed
- * 000: __clear_user under pread of /dev/zero); a hazard in code that never
- * runs matters less than a smaller one in the loop that takes 40%. */
+/* Hot code: which loops and functions a run's samples fall in, and the order
+ * scan --hot and diff --hot show hazards in. The seeds' engineers found the
+ * one loop that mattered with a profiler first (seed 000: __clear_user under
+ * pread of /dev/zero); a hazard in code that never runs matters less than a
+ * smaller one in the loop that takes 40%. */
 #include "scan.h"
 #include "hot.h"
 
@@ -113,8 +113,8 @@ void hot_attribute(struct scan_result *r, const struct hot_file *f, uint64_t run
 	r->hot = true;
 	r->run_samples = run_samples;
 	r->file_samples = f ? f->samples : 0;
-	/* a loop's samples are its pieces': the exit code between them is
-	 * not the loop's (issue 21) */
+	/* a loop's samples are its pieces': the exit code between them is not
+	 * the loop's */
 	for (size_t i = 0; i < r->nloop; i++) {
 		const struct loop_report *l = &r->loop[i];
 

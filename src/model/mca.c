@@ -1,10 +1,9 @@
-/* llvm-mca as the cost model's back end (issue 26): LLVM's scheduling
- * models, kept by the people who write the compilers' schedulers, give the
- * cycles an iteration needs to execute (dependency chains through
- * registers, divides, ports), which a hand table would only guess. One
- * process a scan: every loop is a code region of one input (llvm-mca's
- * "# LLVM-MCA-BEGIN name" markers), so its start-up (~20 ms) is paid once,
- * not once a loop. */
+/* llvm-mca as the cost model's back end: LLVM's scheduling models, kept by
+ * the people who write the compilers' schedulers, give the cycles an
+ * iteration needs to execute (dependency chains through registers, divides,
+ * ports), which a hand table would only guess. One process a scan: every loop
+ * is a code region of one input (llvm-mca's "# LLVM-MCA-BEGIN name" markers),
+ * so its start-up (~20 ms) is paid once, not once a loop. */
 #include "profile.h"
 #include "rules.h"
 #include "cost.h"

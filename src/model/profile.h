@@ -47,11 +47,11 @@ struct profile {
 	 * (and may be empty) */
 	unsigned straddle_windows[3];
 	bool straddle_measured;
-	/* The back-end bound (issue 11): a loop whose iteration needs at
-	 * least as many cycles, at issue_width instructions and
-	 * stores_per_cycle stores a cycle, as fetching one window more than
-	 * it must (the front end fetches a window a cycle) pays nothing for
-	 * the straddle. 0: not measured, no bound. */
+	/* The back-end bound: a loop whose iteration needs at least as many
+	 * cycles, at issue_width instructions and stores_per_cycle stores a
+	 * cycle, as fetching one window more than it must (the front end
+	 * fetches a window a cycle) pays nothing for the straddle. 0: not
+	 * measured, no bound. */
 	unsigned issue_width, stores_per_cycle;
 	/* What one window fetched more than the best placement needs costs an
 	 * iteration, in cycles (cost.c, fetch_cycles); 0: not measured, a whole

@@ -1,5 +1,5 @@
 /* The profiles: data, with the source of every number. A number nobody has
- * measured says so (DESIGN, hazard model). */
+ * measured says so. */
 #include "profile.h"
 #include "host.h"
 

@@ -70,11 +70,11 @@ static int by_price(const struct scan_row *x, const struct scan_row *y)
 	return 0;
 }
 
-/* Worst first: hot text before init/exit/unlikely/cold text (which runs
- * once or rarely, issue 8: 767 .init.text loops ranked like hot code),
- * every other row before a spin loop's (a wait: its iterations are not
- * work, issue 21), then by price (by_price), then severity, then smaller
- * (tighter) loops, then address. */
+/* Worst first: hot text before init/exit/unlikely/cold text (which runs once
+ * or rarely: a vmlinux's 767 .init.text loops ranked like hot code), every other
+ * row before a spin loop's (a wait: its iterations are not work), then by
+ * price (by_price), then severity, then smaller (tighter) loops, then
+ * address. */
 static int by_worst(const void *a, const void *b, void *ctx)
 {
 	const struct scan_result *r = ctx;
@@ -212,11 +212,11 @@ static void select_worst(struct scan_row *v, size_t n, size_t k, const struct sc
 	qsort_r(v, k, sizeof *v, by_worst, (void *)r);
 }
 
-/* Sort the rows; returns how many leading ones are read. Without samples
- * a table of `limit` rows needs only the worst few: selecting them, not
- * sorting all (52,083 rows for libLLVM-14 to show 40), took the sort off a
- * scan's profile (issue 8); limit + 1 rows hold the limit's rows and the
- * one that makes "... and more". */
+/* Sort the rows; returns how many leading ones are read. Without samples a
+ * table of `limit` rows needs only the worst few: selecting them, not sorting
+ * all (52,083 rows for libLLVM-14 to show 40), took the sort off a scan's
+ * profile; limit + 1 rows hold the limit's rows and the one that makes "...
+ * and more". */
 static size_t sort_rows(const struct scan_result *r, unsigned long limit, struct scan_row *v,
 			size_t n)
 {
@@ -303,8 +303,8 @@ static uint64_t diff_row_bytes(const struct diff_row *v)
 
 /* Worst first: priced rows before bounds; with --hot the most a fix saves
  * (share and price), then severity (hot_order, as scan --hot); else hot
- * before cold text (a list walk in init code runs once: issue 10), the
- * costlier, severity, then smaller loops. */
+ * before cold text (a list walk in init code runs once), the costlier,
+ * severity, then smaller loops. */
 static int diff_by_worst(const void *a, const void *b, void *ctx)
 {
 	const struct scan_result *new = ctx;
@@ -330,9 +330,9 @@ static int diff_by_worst(const void *a, const void *b, void *ctx)
 	return (x->ch > y->ch) - (x->ch < y->ch);
 }
 
-/* The rows of the hazards gained (added) or lost: a change's hazards of
- * one rule, over profiles and windows, are one row (issue 24: one loop had
- * four rows and two fixes); d->refs holds each change's by rule. */
+/* The rows of the hazards gained (added) or lost: a change's hazards of one
+ * rule, over profiles and windows, are one row (one loop had four rows and
+ * two fixes); d->refs holds each change's by rule. */
 static size_t collect_diff_rows(const struct layout_diff *d, const struct scan_result *new,
 				bool added, struct diff_row **out)
 {

@@ -18,7 +18,7 @@ const char *severity_name(enum severity severity);      /* high, medium, low */
 void format_fix(const struct hazard *h, char *buf, size_t n);      /* ".p2align 4 (+6 B)" */
 void format_placement(const struct hazard *h, char *buf, size_t n); /* "certain", "3 of 4" */
 /* ... of a loop's hazard: a loop whose span is uncertain (an unresolved
- * indirect jump in its function) is never called certain (issue 26). */
+ * indirect jump in its function) is never called certain. */
 void format_loop_placement(const struct hazard *h, bool span_uncertain, char *buf, size_t n);
 /* "1.92x", the predicted slowdown ("<=1.08x" a bound from above); "-"
  * for a rule the cost model does not price. */
@@ -35,10 +35,10 @@ const struct hazard *costliest_hazard(const struct hazard *const *h, size_t n);
  * buffer) and is folded like code with no samples. */
 enum price_tier { TIER_PRICED, TIER_BOUND, TIER_FREE };
 enum price_tier price_tier(const struct hazard *h);
-/* A row is one subject's hazards of one rule over every profile and
- * window, h[0..n) (issue 24): the hazard that leads it, its profiles
- * "skylake,zen5" (each once), its windows "16,64", and one fix that holds
- * for all of them when there is one, else each profile's. */
+/* A row is one subject's hazards of one rule over every profile and window,
+ * h[0..n): the hazard that leads it, its profiles "skylake,zen5" (each once),
+ * its windows "16,64", and one fix that holds for all of them when there is
+ * one, else each profile's. */
 const struct hazard *worst_hazard(const struct hazard *const *h, size_t n);
 void format_profiles(const struct hazard *const *h, size_t n, struct strbuf *out);
 /* The distinct windows of h[0..n), smallest first (at most 16). */
@@ -66,10 +66,10 @@ void compiler_fix(struct elf_image *img, uint32_t sec, uint64_t addr, unsigned a
 /* ---- the rows of scan and diff (rows.c) ---- */
 
 /* A row of scan: one subject's hazards of one rule over every profile and
- * window (issue 24: --uarch all gave one loop ten rows, "30 hazards" for
- * 3). source and compiler_fix are what the caller resolved before
- * rendering (DWARF: elf_source_line, compiler_fix; the page: the
- * document's), NULL for none; scan_rows_free frees them. */
+ * window (--uarch all gave one loop ten rows, "30 hazards" for 3). source and
+ * compiler_fix are what the caller resolved before rendering (DWARF:
+ * elf_source_line, compiler_fix; the page: the document's), NULL for none;
+ * scan_rows_free frees them. */
 struct scan_row {
 	const struct func_report *func;
 	const struct loop_report *loop;         /* NULL: a function entry hazard */

@@ -111,11 +111,10 @@ struct hazard {
 	bool slowdown_at_most;
 };
 
-/* Windows touched and the best any placement achieves (DESIGN). */
+/* Windows touched and the best any placement achieves. */
 unsigned windows_touched(uint64_t start, uint64_t end, unsigned w);
-/* The windows of w that the pieces p[0..n) (in address order) touch
- * together, each moved by `base` (DESIGN, hazard model: loops in
- * pieces). */
+/* The windows of w that the pieces p[0..n) (in address order) touch together,
+ * each moved by `base` (loops in pieces). */
 unsigned pieces_touched(const struct loop_piece *p, size_t n, uint64_t base, unsigned w);
 /* The same with the pieces moved whole so that the address `start` (the
  * loop's, as scan and place name it) sits at offset o of an `align`-byte

@@ -27,8 +27,8 @@ struct scan_opts {
 };
 
 struct loop_report {
-	/* from its first piece's start to its last one's end (DESIGN,
-	 * hazard model: loops in pieces); bytes: the pieces' together */
+	/* from its first piece's start to its last one's end (loops in
+	 * pieces); bytes: the pieces' together */
 	uint64_t start, end, bytes;
 	uint32_t piece, npiece;         /* into scan_result.piece, in address order */
 	uint32_t sec;                   /* section of its function */
@@ -36,7 +36,7 @@ struct loop_report {
 	bool innermost, has_call, in_loop_buffer;
 	bool back_end_bound;            /* a straddle it makes, hidden by the back end (a profile's) */
 	bool irreducible;               /* a cycle with more than one entry */
-	bool spin;                      /* holds pause/yield/wfe: a wait (issue 21) */
+	bool spin;                      /* holds pause/yield/wfe: a wait */
 	uint32_t ninsn;                 /* in its pieces */
 	uint32_t cold_blocks;
 	uint64_t cold_bytes;
@@ -49,7 +49,7 @@ struct loop_report {
 	int32_t nstore;                 /* memory writes, -1 not counted */
 	uint32_t ncond;                 /* conditional branches in its span (each may fuse) */
 	/* its function has an indirect jump whose targets are unknown: a
-	 * cycle through it, or a longer span, cannot be seen (issue 26) */
+	 * cycle through it, or a longer span, cannot be seen */
 	bool span_uncertain;
 	struct loop_cost cost;          /* under the profile that prices it highest */
 };

@@ -1,6 +1,6 @@
-/* The shape of code, for diff to match what a rebuild renamed, stripped
- * or moved (issue 10): FNV-1a over mnemonics, and over mnemonics with
- * lengths; a histogram of mnemonics for the nearest shape. */
+/* The shape of code, for diff to match what a rebuild renamed, stripped or
+ * moved: FNV-1a over mnemonics, and over mnemonics with lengths; a histogram
+ * of mnemonics for the nearest shape. */
 #include "shape.h"
 
 #define FNV_BASIS 1469598103934665603ull

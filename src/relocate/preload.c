@@ -1,20 +1,18 @@
-/* libstraddle-place.so: applies a plan (plan.h) in the program before
- * main, and after a dlopen for an object loaded late. It decodes nothing:
- * the planner put every byte of every copy in the plan and every address
- * that depends on where things land as a fix-up.
+/* libstraddle-place.so: applies a plan (plan.h) in the program before main,
+ * and after a dlopen for an object loaded late. It decodes nothing: the
+ * planner put every byte of every copy in the plan and every address that
+ * depends on where things land as a fix-up.
  *
- * W^X at every instant (DESIGN: place/): the arena is written while it is
- * read+write and only then made read+execute; the object's own code pages
- * are made read+write (not executable) while the entry jumps are written,
- * then read+execute again. While those pages are not executable this file
- * calls nothing outside itself: the writes are its own loops and the
- * mprotect calls raw system calls, since libc's own mprotect may lie on
- * such a page.
+ * W^X at every instant: the arena is written while it is read+write and only
+ * then made read+execute; the object's own code pages are made read+write
+ * (not executable) while the entry jumps are written, then read+execute
+ * again. While those pages are not executable this file calls nothing outside
+ * itself: the writes are its own loops and the mprotect calls raw system
+ * calls, since libc's own mprotect may lie on such a page.
  *
- * Any failure is loud: a message on stderr (and on the report descriptor)
- * and _exit(PLAN_EXIT), never a run that silently measures unmoved code.
- * Built on its own (no libstraddle, no sanitizer: it runs inside the
- * user's program). */
+ * Any failure is loud: a message on stderr (and on the report descriptor) and
+ * _exit(PLAN_EXIT), never a run that silently measures unmoved code. Built on
+ * its own (no libstraddle, no sanitizer: it runs inside the user's program). */
 #include "plan.h"
 #include "poke.h"
 

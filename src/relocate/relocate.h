@@ -48,8 +48,7 @@ enum reloc_refusal {
 
 const char *reloc_refusal_name(enum reloc_refusal r);
 
-/* One of a function's loops: the span the scan reports (DESIGN, hazard
- * model) and its header block. */
+/* One of a function's loops: the span the scan reports and its header block. */
 struct reloc_loop {
 	uint64_t start, end, header;
 	uint32_t depth;

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* " in 2 pieces: 0x8ff70/5 0x8ff80/7" after what buf holds: the runs
- * every iteration fetches, each with its bytes (issue 21). */
+/* " in 2 pieces: 0x8ff70/5 0x8ff80/7" after what buf holds: the runs every
+ * iteration fetches, each with its bytes. */
 static void format_pieces(const struct scan_result *r, const struct loop_report *l, char *buf,
 			  size_t n)
 {
@@ -22,7 +22,7 @@ static void format_pieces(const struct scan_result *r, const struct loop_report 
 }
 
 /* The branch at fault, else windows touched/best for each of the row's
- * windows in the order of its window column (issue 24). */
+ * windows in the order of its window column. */
 static void format_detail(const struct scan_result *r, const struct scan_row *x, char *buf,
 			  size_t n)
 {

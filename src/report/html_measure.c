@@ -1,10 +1,9 @@
-/* The sections of placement measurements on the page of `straddle
- * report` (issue 14): sweep and calibrate. Each shows time against offset
- * with CI whiskers, the window boundaries the loop's start crosses, the
- * measured slow marks and the model's predicted-slow bands, each plot
- * followed by the table behind it; calibrate adds its rules with their
- * measured ratios and the profile it made. bench and compare are
- * html_bench.c's. */
+/* The sections of placement measurements on the page of `straddle report`:
+ * sweep and calibrate. Each shows time against offset with CI whiskers, the
+ * window boundaries the loop's start crosses, the measured slow marks and the
+ * model's predicted-slow bands, each plot followed by the table behind it;
+ * calibrate adds its rules with their measured ratios and the profile it
+ * made. bench and compare are html_bench.c's. */
 #include "internal.h"
 
 #include <math.h>

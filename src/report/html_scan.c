@@ -1,10 +1,9 @@
-/* The scan section of the page of `straddle report` (issue 14): a scan
- * document read back into structs (results_read_scan), never walked as
+/* The scan section of the page of `straddle report`: a scan document read
+ * back into structs (results_read_scan), never walked as
  * JSON here, and its rows from report/rows.c,
- * so the page lists the rows scan's text does, in its order, with its
- * folding and --hot's columns and summary (issue 23); then the counts a
- * reviewer asks for first (by rule, profile, section) and the worst loops
- * against the windows. */
+ * so the page lists the rows scan's text does, in its order, with its folding
+ * and --hot's columns and summary; then the counts a reviewer asks for first
+ * (by rule, profile, section) and the worst loops against the windows. */
 #include "internal.h"
 
 #include <inttypes.h>

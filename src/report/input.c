@@ -1,9 +1,8 @@
-/* The inputs of the page of `straddle report`, each read once: parsed
- * with its kind found (results_open), then read by its kind's own
- * reader as its command reads it, so that a file the page
- * cannot show is refused before any page is written and the sections
- * render what was read. A calibrate file was parsed four times while the
- * page was written (issue 23). */
+/* The inputs of the page of `straddle report`, each read once: parsed with
+ * its kind found (results_open), then read by its kind's own reader as its
+ * command reads it, so that a file the page cannot show is refused before any
+ * page is written and the sections render what was read. A calibrate file was
+ * parsed four times while the page was written. */
 #include "internal.h"
 #include "../results/profile.h"
 

@@ -237,9 +237,9 @@ const char *compare_label(const struct result_file *f);
  * "p 0.41 >= alpha 0.05", ... */
 void compare_reason(const struct comparison *cmp, double alpha, double threshold, char *buf,
 		    size_t n);
-/* The noise the verdict saw and the units a side that resolve the
- * threshold at it, and the drift between invocations (or that it was not
- * measured) when the units are runs (issue 22). */
+/* The noise the verdict saw and the units a side that resolve the threshold
+ * at it, and the drift between invocations (or that it was not measured) when
+ * the units are runs. */
 void compare_noise(const struct comparison *cmp, double threshold, char *buf, size_t n);
 void report_compare_text(FILE *out, const struct compare *c, bool lkp, bool verbose);
 void report_compare_markdown(FILE *out, const struct compare *c, bool verbose);

@@ -25,7 +25,7 @@ void table_init(struct table *t, size_t ncols, const char *const *cols)
 static char *cut_cell(const struct table *t, size_t c, const char *text)
 {
 	/* names and paths come from files: a newline or ESC in one would
-	 * break the row or drive the terminal (issue 25, finding 9) */
+	 * break the row or drive the terminal */
 	char *cell = escaped(text);
 
 	/* C++ names run to 200 characters: keep the head, mark the cut */

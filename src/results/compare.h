@@ -48,7 +48,7 @@ void compare_notes_free(struct compare_notes *n);
 
 struct compare_row {
 	const struct metric *base;
-	enum stat_kind stat;            /* the one statistic of the row (issue 12) */
+	enum stat_kind stat;            /* the one statistic of the row */
 	double value, sd_pct;           /* BASE: the mean of its runs' statistic, their spread */
 	/* one a NEW file (nfiles - 1), as many as given */
 	const struct metric **new;      /* NULL where a NEW lacks it */
@@ -100,10 +100,10 @@ double *results_unit_stats(const struct result_file *f, const struct metric *m,
  * means of their runs; NAN with fewer than 2. */
 double results_drift_band(const struct result_file *aa, const struct metric *m,
 			  enum stat_kind k);
-/* What bench --invocations records in each file of a side (issue 22: a
- * band recorded by bench): {"invocations", "side", "versus", "band_pct":
- * {metric: {statistic: pct}}}, compare's drift for a BASE of one of them
- * when no --drift is given. */
+/* What bench --invocations records in each file of a side (a band recorded by
+ * bench): {"invocations", "side", "versus", "band_pct": {metric: {statistic:
+ * pct}}}, compare's drift for a BASE of one of them when no --drift is
+ * given. */
 json_t *results_drift_record(const struct result_file *aa, const char *side,
 			     const char *versus);
 /* Does the result file at path have metrics to band? (fault-write alone:

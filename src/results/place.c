@@ -1,7 +1,7 @@
-/* The result file of `straddle place` (issue 20): what was moved and
- * refused, how the runs went, and one metric per arm with every raw
- * sample, in a sweep's shape (a function, as "kernel", at an offset), so
- * compare and report read it as they read a sweep. */
+/* The result file of `straddle place`: what was moved and refused, how the
+ * runs went, and one metric per arm with every raw sample, in a sweep's shape
+ * (a function, as "kernel", at an offset), so compare and report read it as
+ * they read a sweep. */
 #include "json.h"
 #include "head.h"
 #include "scan.h"

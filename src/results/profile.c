@@ -305,7 +305,7 @@ static int read_profile(json_t *o, struct profile *p, struct err *e)
 	if (!known_window(p->line) && p->line != 128)
 		return err_set(e, "profile: line %u is not 16, 32, 64 or 128", p->line);
 	/* printed in scan's and diff's header and uarch's table: escaped for
-	 * the terminal here, once (issue 25, finding 9) */
+	 * the terminal here, once */
 	p->name = escaped(name);
 	p->cpus = escaped(cpus);
 	p->evidence = escaped(evidence);

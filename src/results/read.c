@@ -1,8 +1,8 @@
 /* Reading result files back (compare): every check a file can fail is one
- * line saying what is wrong, never a crash on a hand-edited file (issue
- * 12: negative, empty, NaN or infinite samples, a metric twice, metrics
- * that do not fit the command). A directory is one side made of several
- * files: their runs are pooled, in the order of the files' names. */
+ * line saying what is wrong, never a crash on a hand-edited file (negative,
+ * empty, NaN or infinite samples, a metric twice, metrics that do not fit the
+ * command). A directory is one side made of several files: their runs are
+ * pooled, in the order of the files' names. */
 #include "json.h"
 #include "metrics.h"
 #include "kinds.h"
@@ -15,11 +15,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The largest sample read: 1e15 ns is 11 days for one operation, 1e15
- * ops/s a million per nanosecond. Beyond it the statistics overflow: two
- * samples of 1e308 made the median inf and the change -nan%, and compare
- * --format json wrote "metrics": [] and exit 0 (issue 25, finding 4); the
- * squares of the stddev overflow from about 1e154. */
+/* The largest sample read: 1e15 ns is 11 days for one operation, 1e15 ops/s a
+ * million per nanosecond. Beyond it the statistics overflow: two samples of
+ * 1e308 made the median inf and the change -nan%, and compare --format json
+ * wrote "metrics": [] and exit 0; the squares of the stddev overflow from
+ * about 1e154. */
 #define SAMPLE_MAX 1e15
 
 static int read_run(json_t *a, struct metric_run *run, const char *what, struct err *e)
@@ -97,10 +97,10 @@ static int check_range(json_t *o, const char *key, json_int_t max, const char *w
 	return 0;
 }
 
-/* What each command's metrics must carry besides name, unit, direction.
- * A sweep's offsets are what sweep writes: a code offset in a page
- * (--offsets' bound) and the loop's place in a 64 B line; +-2^63 made the
- * report's arithmetic on them overflow (issue 25, finding 5). */
+/* What each command's metrics must carry besides name, unit, direction. A
+ * sweep's offsets are what sweep writes: a code offset in a page (--offsets'
+ * bound) and the loop's place in a 64 B line; +-2^63 made the report's
+ * arithmetic on them overflow. */
 static int check_kind(json_t *o, const char *command, const char *what, struct err *e)
 {
 	if (strcmp(command, "bench") == 0 && !json_is_string(json_object_get(o, "workload")))
@@ -128,8 +128,8 @@ static int read_metric(json_t *o, const char *command, struct metric *m, size_t 
 	if (!json_is_object(o) || !name || !*name)
 		return err_set(e, "metric %zu has no name", index);
 	snprintf(what, sizeof what, "metric %zu (%s)", index, name);
-	/* escaped once here, so every table, line and page of them is safe for
-	 * a terminal (issue 25, finding 9); names stay distinct */
+	/* escaped once here, so every table, line and page of them is safe
+	 * for a terminal; names stay distinct */
 	m->name = escaped(name);
 	m->unit = escaped(unit ? unit : "");
 	m->kernel = kernel ? escaped(kernel) : NULL;

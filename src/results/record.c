@@ -1,7 +1,7 @@
 /* The result file of straddle record: samples per file, function and loop,
  * and every sampled address with its count, so that scan --hot attributes
- * them again to whatever loops a later scan finds (DESIGN: every raw
- * sample kept). Addresses are the file's own virtual addresses. */
+ * them again to whatever loops a later scan finds. Addresses are the file's
+ * own virtual addresses. */
 #include "json.h"
 #include "head.h"
 #include "scan.h"

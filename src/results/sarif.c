@@ -1,9 +1,9 @@
 /* SARIF 2.1.0 (OASIS, Static Analysis Results Interchange Format): the
  * hazards of scan and diff as code-scanning alerts, the format GitHub code
- * scanning, GitLab and review tools take (issue 24). One run, one rule per
- * hazard rule with its help, one result per row of the table. The log is
- * made in memory and written at the end in one piece. Checked against the
- * schema in make check (tests/cmd/t_sarif.sh, tests/sarif/). */
+ * scanning, GitLab and review tools take. One run, one rule per hazard rule
+ * with its help, one result per row of the table. The log is made in memory
+ * and written at the end in one piece. Checked against the schema in make
+ * check (tests/cmd/t_sarif.sh, tests/sarif/). */
 #include "json.h"
 #include "scan.h"
 #include "sarif.h"

@@ -35,8 +35,8 @@ struct sarif_result {
 	const char *placement, *fix;
 	const char *compiler_fix;       /* NULL or "" when none is known */
 	const char *cause;              /* diff: why it is new; NULL for scan */
-	/* the cost model's slowdown of the row's costliest hazard (issue 26),
-	 * 0 when not priced; at_most: an upper bound (loop not simulated) */
+	/* the cost model's slowdown of the row's costliest hazard, 0 when not
+	 * priced; at_most: an upper bound (loop not simulated) */
 	double slowdown;
 	bool slowdown_at_most;
 	/* partialFingerprints: the rule, the function and the loop's shape,

@@ -1,9 +1,9 @@
-/* A side of `straddle compare` read from its result files (issue 23: the
- * compare document's fields had no owner in results/): its runs' or
- * invocations' statistics, the drift between its A/A invocations and the
- * band bench --invocations records, its machine states, its files' times
- * and how two sides' machines differ. report/compare.c builds the
- * comparison from these; results_compare writes it. */
+/* A side of `straddle compare` read from its result files (the compare
+ * document's fields had no owner in results/): its runs' or invocations'
+ * statistics, the drift between its A/A invocations and the band bench
+ * --invocations records, its machine states, its files' times and how two
+ * sides' machines differ. report/compare.c builds the comparison from these;
+ * results_compare writes it. */
 #include "json.h"
 #include "metrics.h"
 #include "compare.h"
@@ -24,9 +24,9 @@ double *results_run_stats(const struct metric *m, enum stat_kind k)
 	return v;
 }
 
-/* Issue 22: runs of one invocation share its machine state, so when a
- * side is several invocations (a directory), the unit is the invocation:
- * the mean of its runs' statistics, one number a file. *n: how many. */
+/* Issue 22: runs of one invocation share its machine state, so when a side is
+ * several invocations (a directory), the unit is the invocation: the mean of
+ * its runs' statistics, one number a file. *n: how many. */
 static double *invocation_stats(const struct metric *m, enum stat_kind k, size_t nfiles,
 				size_t *n)
 {

@@ -1,7 +1,6 @@
-/* The result file of `straddle sweep` (DESIGN: Result files): the clock,
- * the settings, and one metric per placed variant with every raw sample
- * and what the layout model predicted there. compare reads each sweep as
- * one run (read.c). */
+/* The result file of `straddle sweep`: the clock, the settings, and one
+ * metric per placed variant with every raw sample and what the layout model
+ * predicted there. compare reads each sweep as one run (read.c). */
 #include "head.h"
 #include "scan.h"
 #include "sweep.h"

@@ -1,5 +1,5 @@
-/* stats: the statistics of DESIGN.md, defined once. Every function works
- * on samples (lower is better for times) and allocates only where it says. */
+/* stats: the statistics, each defined once. Every function works on
+ * samples (lower is better for times) and allocates only where it says. */
 #ifndef STRADDLE_STATS_H
 #define STRADDLE_STATS_H
 

@@ -1,6 +1,6 @@
 /* workloads: the kernel benchmarks the seeds argue from, run on the running
- * kernel with the semantics of the suites they come from (issue 5):
- * libMicro's pread_z* and read_z* (seed 000), will-it-scale's read1 (seed
+ * kernel with the semantics of the suites they come from: libMicro's pread_z*
+ * and read_z* (seed 000), will-it-scale's read1 (seed
  * 001) and poll2 (seed 004), the timens selftests' gettime_perf hot and
  * cold (seed 003), and seed 001's write() across an unmapped page.
  *
@@ -35,8 +35,8 @@ struct wl_metric {
 	size_t n, cap;
 	size_t *run_end;                /* run r is samples[run_end[r-1] .. run_end[r]) */
 	size_t nruns, run_cap;
-	/* batch-timed metrics: calls per sample, the median of the first run's
-	 * calibrations, then the same in every run (issue 12) */
+	/* batch-timed metrics: calls per sample, the median of the first
+	 * run's calibrations, then the same in every run */
 	uint64_t iters;
 	uint64_t calibrations[WL_CALIBRATIONS];
 };
