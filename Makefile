@@ -9,7 +9,7 @@ LIBS     := -lZydis -lZycore -lcapstone -ldw -lelf -larchive -ljansson -lpthread
 SANFLAGS := -DSTRADDLE_TEST_HOOKS -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # Layers bottom-up; a layer's files may include only the headers of the
-# layers before it (DESIGN: data flows down).
+# layers before it.
 LAYERS   := base elf inputs decode cfg sched model arena relocate kernels stats measure workloads results report
 # relocate/preload.c is not part of the library: it is the preload library
 # that runs inside the user's program (libstraddle-place.so below).
@@ -115,8 +115,7 @@ deps:
 	@scripts/deps.sh
 
 # A lower layer must not use a symbol a higher one defines, nor include a
-# higher layer's header or another layer's internal.h (DESIGN: data flows
-# down): nm over the objects and the #include lines of the sources,
+# higher layer's header or another layer's internal.h: nm over the objects and the #include lines of the sources,
 # against LAYERS' order (cmd on top).
 check-layers: $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRC) $(CMD_SRC))
 	@# an object whose source moved or went would be judged as its old layer's

@@ -1,4 +1,4 @@
-# `make bench`: the Performance figures of issue 2 on libLLVM-14.so.1 (see
+# `make bench`: the speed and memory figures on libLLVM-14.so.1 (see
 # bench/bench.sh): scan against a bare Zydis decode, against objdump -d,
 # -j 1 against -j 2, and peak memory against the file size. Not a test:
 # it prints figures and the goals they meet or miss.
@@ -15,7 +15,7 @@ $(B)/bench/measure: bench/measure.c
 bench: $(B)/straddle $(B)/bench/zydis_walk $(B)/bench/measure
 	@sh bench/bench.sh $(B)
 
-# Issue 3: diff against scanning both; issue 4: the sweep's findings and
+# diff against scanning both; the sweep's findings and
 # the arena's overhead. `make bench` runs every part.
 bench-scan: $(B)/straddle $(B)/bench/zydis_walk $(B)/bench/measure
 	@sh bench/bench.sh $(B)

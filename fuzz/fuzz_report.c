@@ -1,4 +1,4 @@
-/* libFuzzer harness over every reader of result files (issue 25, Proof):
+/* libFuzzer harness over every reader of result files:
  * the input bytes as a file given to 'straddle report' (any of the nine
  * kinds: scan, diff, record, bench, sweep, place, prove, calibrate,
  * compare), read by

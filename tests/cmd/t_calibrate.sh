@@ -72,7 +72,7 @@ expect_eq "profile file: seed 000's loop" \
 	"$(jq_of '.experiments[0] | "\(.name) \(.bytes) \(.ninsn) \(.pair) \(.branch) \(.end) \(.entry)"')" \
 	"store-imm-15 15 4 11 13 15 false"
 
-# issue 22: each experiment's machine state goes with the ratio it gave;
+# each experiment's machine state goes with the ratio it gave;
 # the recording above has none (older), so it said nothing. The same
 # recording with a state on every experiment: the claimed rule names it.
 jq '.experiments[].state = {"seconds": 4, "load": [1.5, 1.2, 1.0], "steal_pct": 0.8,

@@ -3,7 +3,7 @@
 # the machine's state, and every input check. Expected numbers are worked
 # out in the comments (t-test p values by Simpson's rule on Student's t).
 CF=tests/fixtures/compare
-# Two single files are two invocations, one a side (issue 22): a verdict
+# Two single files are two invocations, one a side: a verdict
 # needs the drift between invocations. The rules of the run-level test
 # below are checked against an A/A pair that did not drift at all (two
 # copies of base.json: 0% for both metrics); the drift's own rules after.
@@ -229,7 +229,7 @@ expect_eq "alternated A B A B: no warning" "$(printf '%s\n' "$OUT$ERR" | grep -c
 run $C0 "$TMP/seqB" "$TMP/seqA"
 expect_eq "not alternated, NEW first: the warning" "$(printf '%s\n' "$OUT" | grep -c 'were not alternated')" 1
 
-# --layout-noise (issue 26): a change no larger than what new layouts of the
+# --layout-noise: a change no larger than what new layouts of the
 # code do to the program is layout noise. The band of a place --offsets
 # random run whose metric moves with the layout (the place fixture prints
 # where in its line its code runs) covers the +20.95%; narrowed to 5% it

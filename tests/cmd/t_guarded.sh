@@ -1,4 +1,4 @@
-# Every reader as guarded as the ELF reader (issue 25): one regression test
+# Every reader as guarded as the ELF reader: one regression test
 # per finding of the robustness campaign, each with the exact line, status
 # and value it must give.
 

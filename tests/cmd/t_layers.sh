@@ -1,4 +1,4 @@
-# make check-layers (issue 23): the two checks on this tree, and each seen
+# make check-layers: the two checks on this tree, and each seen
 # to fail on a violation planted in a copy of it. check_includes.sh: a
 # header of a higher layer, another layer's internal.h, a folder that is
 # no layer; check_layers.sh: an object using a symbol a higher layer's

@@ -1,7 +1,6 @@
 /* kcheck: `straddle kernels --check` without the rest of straddle. Links
  * only src/base, src/place and src/kernels, so it can be cross-built for
- * AArch64 (static) and run under qemu-aarch64 (DESIGN: "its kernels run
- * under qemu-user in tests"), and natively beside it (tests/kernels.mk).
+ * AArch64 (static) and run under qemu-aarch64, and natively beside it (tests/kernels.mk).
  *
  *	kcheck                   the contract check; last line "N passed, N failed"
  *	kcheck --crash plain     a fault in plain C code: must still kill

@@ -137,7 +137,7 @@ static void branch_moves(void **state)
 }
 
 /* A loop in pieces moves whole under one .p2align; when none removes the
- * straddle, the fix is the layout's (issue 21). */
+ * straddle, the fix is the layout's. */
 static void pieces_fix(void **state)
 {
 	const struct profile *p = profile_named("generic-x86");

@@ -1,5 +1,5 @@
-/* The workloads against the definitions of the suites they mirror (issue
- * 5): read1 reads 4096 bytes a call and wraps at 1 MiB, poll2 polls 128
+/* The workloads against the definitions of the suites they mirror:
+ * read1 reads 4096 bytes a call and wraps at 1 MiB, poll2 polls 128
  * files that are all writable, seed 001's probe moves 66 bytes and leaves
  * 64, temporary files never have a name left in their directory, and a
  * will-it-scale run, finished or interrupted, leaves no file descriptor,
