@@ -108,8 +108,8 @@ const struct command prove_command = {
 		 "progress; the table to standard output.\n",
 	.options = prove_options,
 	.notes = "A loop's share bounds what its program can show: at 5% of the samples a\n"
-		 "3% loop slowdown moves the program 0.15%, under this guest's 2-3% noise a\n"
-		 "run. So each loop is placed for a few rounds first, and from their noise,\n"
+		 "3% loop slowdown moves the program 0.15%, under the 2-3% a run that a\n"
+		 "shared machine's noise can be. So each loop is placed for a few rounds first, and from their noise,\n"
 		 "its share and the change predicted prove counts the rounds a verdict\n"
 		 "needs: a loop the time cannot resolve is skipped, said so ('needs ~N\n"
 		 "rounds; --time T to try'), and its time goes to the next. Loops whose span\n"
