@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -346,74 +345,28 @@ static int watch_process(struct record_cmd *c, struct sampling *s)
 
 /* ---- from file offsets to loops ---- */
 
-/* The sampled file is still the file that was mapped. */
-static int same_inode(const struct sampled_file *f, struct err *e)
-{
-	struct stat st;
-
-	if (stat(f->path, &st) != 0)
-		return err_set(e, "cannot stat: %s", strerror(errno));
-	if (st.st_ino != f->ino || major(st.st_dev) != f->maj || minor(st.st_dev) != f->min)
-		return err_set(e, "replaced since it was mapped (inode %llu, was %llu)",
-			       (unsigned long long)st.st_ino, (unsigned long long)f->ino);
-	return 0;
-}
-
-static int open_sampled(const struct sampled_file *f, struct elf_image *img, struct err *e)
-{
-	if (strcmp(f->path, "[vdso]") == 0)
-		return elf_open_vdso(img, e);   /* the same kernel's vDSO as the program's */
-	if (same_inode(f, e))
-		return -1;
-	return elf_open_file(img, f->path, e);
-}
-
-/* The file offsets of f as the ELF's virtual addresses; offsets no
- * PT_LOAD maps are counted in *outside. */
-static void to_vaddrs(const struct elf_image *img, const struct sampled_file *sf,
-		      struct hot_file *hf, uint64_t *outside)
-{
-	for (size_t i = 0; i < sf->offsets.n; i++) {
-		uint64_t va;
-
-		if (elf_offset_vaddr(img, sf->offsets.v[i].key, &va) == 0) {
-			GROW(hf->addrs.v, hf->addrs.cap, hf->addrs.n + 1);
-			hf->addrs.v[hf->addrs.n++] = (struct sample_count){ va, sf->offsets.v[i].count };
-		} else {
-			*outside += sf->offsets.v[i].count;
-		}
-	}
-	sample_hist_merge(&hf->addrs);
-}
-
+/* A sampled file with its samples at their ELF addresses and scanned;
+ * one that cannot be is an error entry (of 0 functions), said. */
 static void record_file(struct record_cmd *c, const struct sampled_file *sf,
 			struct record_doc *d)
 {
-	struct hot_file hf = { .path = sf->path, .samples = sf->samples };
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct scan_opts o = { .profiles = c->uarch.v, .nprofiles = c->uarch.n,
 			       .jobs = cpus > 0 ? (unsigned)(cpus < 16 ? cpus : 16) : 1,
 			       .keep_all = true };
-	struct elf_image img = { 0 };        /* elf_close is safe on it whatever failed */
+	struct elf_image img;
+	struct hot_file hf;
 	struct scan_result r;
 	struct err e = { "" };
 
-	/* a file that changed while it was read is an error entry, as in
-	 * scan; it was an entry of 0 functions */
-	if (open_sampled(sf, &img, &e) || (to_vaddrs(&img, sf, &hf, &d->outside), 0) ||
-	    scan_image(&img, &o, &r, &e) || (elf_changed(&img) && (scan_result_free(&r), 1))) {
-		if (elf_changed(&img))
-			err_set(&e, "changed while reading");
+	if (sampled_file_scan(sf, &o, &img, &hf, &r, &d->outside, &e)) {
 		results_record_add_file(d, &hf, NULL, e.msg);
 		complain(sf->path, "%s; its %llu samples are not placed in loops", e.msg,
 			 (unsigned long long)sf->samples);
-		elf_close(&img);
-		free(hf.addrs.v);
-		return;
+	} else {
+		results_record_add_file(d, &hf, &r, NULL);
+		scan_result_free(&r);
 	}
-	elf_build_id_hex(&img, hf.build_id);
-	results_record_add_file(d, &hf, &r, NULL);
-	scan_result_free(&r);
 	elf_close(&img);
 	free(hf.addrs.v);
 }
@@ -427,13 +380,10 @@ static int by_samples(const void *a, const void *b)
 
 static void record_kernel(const struct sampling *s, struct record_doc *d)
 {
-	struct hot_run h = { 0 };
+	struct hot_run h;
 
-	running_kernel_describe(&h);
-	h.kernel.addrs = s->kernel_ips;
-	h.kernel.samples = s->kernel_samples;
+	sampled_kernel(s, &h);
 	d->ksyms_hidden = !h.nksym;
-	hot_attribute_ksyms(&h);
 	results_record_set_kernel(d, &h);
 	h.kernel.addrs = (struct sample_hist){ 0 };     /* still the sampling's */
 	hot_run_free(&h);

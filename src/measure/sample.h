@@ -83,6 +83,19 @@ unsigned default_rate(double per_sample_ns, double budget, unsigned long max_hz)
  * symbols from /proc/kallsyms, sorted (none when addresses are hidden). */
 void running_kernel_describe(struct hot_run *h);
 
+/* A sampled file as a record keeps it: opened into img (elf_close it
+ * after r, whose names are its, also on error), its samples at the ELF's
+ * virtual addresses in hf (those no PT_LOAD maps counted in *outside;
+ * hf->addrs malloc'd), scanned with o into r. A file replaced since it
+ * was mapped, or changed while read, is not scanned: -1 with why. The
+ * vDSO is this kernel's, as the program's was. */
+int sampled_file_scan(const struct sampled_file *sf, const struct scan_opts *o,
+		      struct elf_image *img, struct hot_file *hf, struct scan_result *r,
+		      uint64_t *outside, struct err *e);
+/* The sampling's kernel samples as a run's: the running kernel described,
+ * its samples attributed to its symbols (h->kernel.addrs is still s's). */
+void sampled_kernel(const struct sampling *s, struct hot_run *h);
+
 /* The thread ids of a process (/proc/PID/task); *out malloc'd. */
 size_t process_threads(pid_t pid, pid_t **out);
 
