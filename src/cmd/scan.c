@@ -354,30 +354,6 @@ static int kernel_hot(struct scan_cmd *c)
 	return 0;
 }
 
-/* With --hot and no FILE: every file the record has samples of, the
- * hottest first ("vdso" for the vDSO); the kernel comes after them. */
-static const char **hot_targets(const struct hot_run *h, int *n)
-{
-	const char **v = xcalloc(h->nfile + 1, sizeof *v);
-	size_t *order = xcalloc(h->nfile + 1, sizeof *order);
-
-	*n = 0;
-	for (size_t i = 0; i < h->nfile; i++)
-		if (h->file[i].samples)
-			order[(*n)++] = i;
-	for (int i = 1; i < *n; i++)    /* by samples, stable */
-		for (int j = i; j > 0 && h->file[order[j]].samples > h->file[order[j - 1]].samples; j--) {
-			size_t t = order[j];
-
-			order[j] = order[j - 1];
-			order[j - 1] = t;
-		}
-	for (int i = 0; i < *n; i++)
-		v[i] = strcmp(h->file[order[i]].path, "[vdso]") == 0 ? "vdso" : h->file[order[i]].path;
-	free(order);
-	return v;
-}
-
 /* A gate whose pattern is misspelt must not pass silently: a --func or
  * --section that selected no function in any file is an error. A shard cannot
  * tell: its files may hold none of the run's matches. */
@@ -483,7 +459,7 @@ static int cmd_scan(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (ntargets == 0 && c.have_hot) {
-		targets = hot_targets(&c.hot, &ntargets);
+		targets = hot_run_files(&c.hot, &ntargets);
 		free_targets = true;
 	} else if (ntargets == 0) {
 		if (c.dump_vdso)

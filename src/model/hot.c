@@ -213,3 +213,25 @@ void hot_kernel_rebased(const struct hot_run *h, const char *image, uint64_t ima
 			h->kernel.addrs.v[i].key - h->kernel_text + image_text,
 			h->kernel.addrs.v[i].count };
 }
+
+const char **hot_run_files(const struct hot_run *h, int *n)
+{
+	const char **v = xcalloc(h->nfile + 1, sizeof *v);
+	size_t *order = xcalloc(h->nfile + 1, sizeof *order);
+
+	*n = 0;
+	for (size_t i = 0; i < h->nfile; i++)
+		if (h->file[i].samples)
+			order[(*n)++] = i;
+	for (int i = 1; i < *n; i++)    /* by samples, stable */
+		for (int j = i; j > 0 && h->file[order[j]].samples > h->file[order[j - 1]].samples; j--) {
+			size_t t = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	for (int i = 0; i < *n; i++)
+		v[i] = strcmp(h->file[order[i]].path, "[vdso]") == 0 ? "vdso" : h->file[order[i]].path;
+	free(order);
+	return v;
+}

@@ -88,4 +88,9 @@ void hot_attribute_ksyms(struct hot_run *h);
  * first, then the higher severity; 0 when both are equal. */
 int hot_order(double share_x, unsigned severity_x, double share_y, unsigned severity_y);
 
+/* The files h has samples of, the hottest first, as scan takes them
+ * ("vdso" for the vDSO): *n of them, the array malloc'd (scan --hot with
+ * no FILE; the kernel comes after them). */
+const char **hot_run_files(const struct hot_run *h, int *n);
+
 #endif
