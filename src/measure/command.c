@@ -9,9 +9,15 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+/* More input than this is no program's test input (a device that never
+ * ends, /dev/zero, given as one). */
+#define INPUT_MAX (4ull << 30)
 
 static volatile sig_atomic_t current_pid;
 
@@ -34,13 +40,84 @@ void command_status_text(int status, char *buf, size_t n)
 		snprintf(buf, n, "status %#x", status);
 }
 
+/* ---- standard input ---- */
+
+/* Read fd to its end into a memory file, to give every run the same. */
+static int slurp(struct command_input *in, int fd, struct err *e)
+{
+	char buf[65536];
+	uint64_t total = 0;
+	ssize_t n;
+
+	if ((in->fd = memfd_create("straddle-stdin", MFD_CLOEXEC)) < 0)
+		return err_set(e, "%s: cannot keep it: %s", in->what, strerror(errno));
+	while ((n = read(fd, buf, sizeof buf)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || (total += (uint64_t)n) > INPUT_MAX || write(in->fd, buf, (size_t)n) != n) {
+			err_set(e, "%s: %s", in->what, n < 0 ? strerror(errno) : total > INPUT_MAX ?
+				"more than 4 GiB: no end in sight" : "cannot keep it");
+			command_input_close(in);
+			return -1;
+		}
+	}
+	in->start = 0;
+	return 0;
+}
+
+int command_input_open(struct command_input *in, const char *spec, struct err *e)
+{
+	struct stat st;
+	int fd, rc;
+
+	*in = (struct command_input){ .fd = -1 };
+	if ((spec && strcmp(spec, "-") == 0) || (!spec && isatty(STDIN_FILENO))) {
+		snprintf(in->what, sizeof in->what, "/dev/null");
+		return 0;
+	}
+	snprintf(in->what, sizeof in->what, "%s", spec ? spec : "standard input");
+	fd = spec ? open(spec, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	if (fd < 0 || fstat(fd, &st)) {
+		rc = err_set(e, "%s: %s", in->what, strerror(errno));
+		if (spec && fd >= 0)
+			close(fd);
+		return rc;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		if (spec)
+			close(fd);
+		return err_set(e, "%s: a directory, not an input", in->what);
+	}
+	if (S_ISREG(st.st_mode)) {
+		in->start = spec ? 0 : lseek(fd, 0, SEEK_CUR);
+		in->fd = spec ? fd : fcntl(fd, F_DUPFD_CLOEXEC, 3);
+		return in->fd < 0 ? err_set(e, "%s: %s", in->what, strerror(errno)) : 0;
+	}
+	rc = slurp(in, fd, e);          /* a pipe, a FIFO, a device: read once */
+	if (spec)
+		close(fd);
+	return rc;
+}
+
+void command_input_close(struct command_input *in)
+{
+	if (in->fd >= 0)
+		close(in->fd);
+	in->fd = -1;
+}
+
+/* ---- one run ---- */
+
 /* In the child: the pipes in place, the variables set, then exec. */
 static void start_child(const struct command_spec *c, int out[2], int err[2], int rep[2])
 {
 	char fdnum[24];
-	int null = open("/dev/null", O_RDONLY);
+	const struct command_input *in = c->input;
+	int input = in && in->fd >= 0 ? in->fd : open("/dev/null", O_RDONLY);
 
-	if (null < 0 || dup2(null, 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
+	if (in && in->fd >= 0 && lseek(input, in->start, SEEK_SET) != in->start)
+		_exit(127);
+	if (input < 0 || dup2(input, 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
 		_exit(127);
 	close(out[0]), close(err[0]), close(rep[0]);
 	for (size_t i = 0; c->env && c->env[i]; i++)

@@ -386,6 +386,7 @@ struct report_input {
 	struct bench_doc bench;         /* bench: its settings and states */
 	struct sweep_doc sweep;         /* sweep: its placements */
 	struct place_doc place;         /* place: its arms */
+	struct ab_doc ab;               /* ab: its change, band and verdict */
 	struct prove_doc prove;         /* prove: its trials */
 	struct report_calibration cal;  /* calibrate */
 	struct compare_doc compared;    /* compare */

@@ -426,6 +426,36 @@ struct sweep_agreement {
 json_t *results_place(const struct place_experiment *x, const char *subject,
 		      const size_t refused[RELOC_NREFUSALS], int argc, char **argv);
 
+/* ---- ab's result file (ab.c) ---- */
+
+json_t *results_ab(const struct ab_experiment *t, int argc, char **argv);
+
+/* A change as ab's document holds it: %, its CI, p, rounds (NAN where the
+ * file lacks them; present false: none). */
+struct ab_change {
+	bool present;
+	double pct, lo, hi, p, rounds;
+};
+
+/* ab's document read back for the page (strings borrowed from it but for
+ * command[], joined and owned). Its arms and their samples are the
+ * metrics results_file_of reads. */
+struct ab_doc {
+	const char *verdict, *reason, *measure, *stopped_by;
+	double rounds, elapsed_s, round_sd_pct, identical, runs;
+	bool checked;
+	struct ab_change change, aligned;
+	double align;                   /* the aligned arms' block, NAN: none ran */
+	bool has_band;
+	double band_lo, band_hi;        /* %: B over A were B's code A's, moved */
+	char *command[2];
+	const char *why_not[2];         /* why a build ran unmoved only, NULL: it did not */
+	double moved[2];
+};
+
+void results_ab_doc(const json_t *doc, struct ab_doc *d);
+void results_ab_doc_free(struct ab_doc *d);
+
 /* ---- prove's result file (prove.c) ---- */
 
 json_t *results_prove(const struct loop_trial *t, size_t n, const char *profile, int argc,
@@ -466,7 +496,7 @@ struct metric {
  * in the order their lists name them. */
 enum result_kind {
 	RESULT_SCAN, RESULT_DIFF, RESULT_RECORD, RESULT_BENCH, RESULT_SWEEP, RESULT_PLACE,
-	RESULT_PROVE, RESULT_CALIBRATE, RESULT_COMPARE, RESULT_KINDS
+	RESULT_AB, RESULT_PROVE, RESULT_CALIBRATE, RESULT_COMPARE, RESULT_KINDS
 };
 
 struct result_kind_info {
@@ -478,7 +508,7 @@ struct result_kind_info {
 const struct result_kind_info *result_kind(enum result_kind k);
 /* The kind of a document's "command", -1 for none of them. */
 int result_kind_of(const char *command);
-/* "scan, diff, ... and compare" (metrics_only: "bench, sweep and place";
+/* "scan, diff, ... and compare" (metrics_only: "bench, sweep, place and ab";
  * last: the word before the last, "and" or "or"). */
 void result_kind_list(bool metrics_only, const char *last, char *buf, size_t n);
 /* A result file of any kind, parsed (no duplicate keys), its "command" one
