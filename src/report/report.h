@@ -340,8 +340,10 @@ void compare_reason(const struct comparison *cmp, double alpha, double threshold
 		    size_t n);
 /* The noise the verdict saw and the units a side that resolve the
  * threshold at it, and the drift between invocations (or that it was not
- * measured) when the units are runs (issue 22). */
-void compare_noise(const struct comparison *cmp, double threshold, char *buf, size_t n);
+ * measured; source: where it came from, " (--drift)") with the
+ * invocations a side that resolve it, when the units are runs (issue 22). */
+void compare_noise(const struct comparison *cmp, double threshold, const char *source,
+		   char *buf, size_t n);
 void report_compare_text(FILE *out, const struct compare *c, bool lkp, bool verbose);
 void report_compare_markdown(FILE *out, const struct compare *c, bool verbose);
 /* Warnings to `warn` (standard error), the CSV alone on out. */

@@ -171,6 +171,11 @@ struct compare_opts {
 	/* runs, not invocations, and no drift_pct: a side is one invocation
 	 * and nothing says how far two invocations drift apart; no verdict */
 	bool one_invocation;
+	/* drift_pct is this host's kept band (bench --invocations, some time
+	 * before): measured apart from the two invocations, it is trusted
+	 * only for runs that do not overlap at all */
+	bool drift_from_host;
+	size_t drift_invocations;       /* the A/A invocations drift_pct is of, 0 unknown */
 };
 
 /* Two sides of one metric, each a list of run statistics (one number per
@@ -201,6 +206,12 @@ struct comparison {
 	bool state_changed;             /* as given */
 	bool by_invocation;             /* as given */
 	bool one_invocation;            /* as given */
+	bool drift_from_host;           /* as given */
+	bool disjoint;                  /* every run of one side beyond all of the other's */
+	/* invocations a side that resolve the threshold at the drift between
+	 * invocations (its sd from the A/A range: stats_sd_of_range); 0 when
+	 * the drift is not known */
+	size_t invocations_needed;
 	/* significant, beyond the threshold, outside a measured drift (or
 	 * invocations for units), the same machine state */
 	bool regression, improvement;
@@ -213,6 +224,10 @@ void stats_compare_runs(const double *base, size_t nb, const double *new, size_t
  * normal approximation: 2 ((z(alpha/2) + z(0.2)) sd / threshold)^2, at
  * least STATS_MIN_RUNS; 0 when threshold_pct is 0 and sd_pct is not. */
 size_t stats_units_needed(double sd_pct, double threshold_pct, double alpha);
+/* The standard deviation a range (max - min) of n normal samples says:
+ * range / d2(n), d2 the range's expected size in sd units (2: 1.128, ...,
+ * 10: 3.078; from 10 on 3.078, which overstates the sd); NAN for n < 2. */
+double stats_sd_of_range(double range, size_t n);
 
 /* ---- the spread a program's layout alone makes (layout.c) ---- */
 
