@@ -63,10 +63,12 @@ static const struct cmd_option ab_options[] = {
 		  "executable; repeat for several: its hot libraries)" },
 	{ .name = "file-b", .value = "PATH", .kind = OPT_CALL, .call = add_file_b,
 	  .help = "the same of B" },
+	{ .name = "layout", .kind = OPT_CLEAR, .field = F(no_layout),
+	  .help = "also run each build with its functions at new random\n"
+		  "offsets every run, and copied at their own: the spread\n"
+		  "layout alone makes (the default, when the code can move)" },
 	{ .name = "no-layout", .kind = OPT_SET, .field = F(no_layout),
-	  .help = "run no random layouts (by default each build also runs\n"
-		  "with its functions at new random offsets every run, and\n"
-		  "copied at their own: the spread layout alone makes)" },
+	  .help = "run no random layouts" },
 	{ .name = "align-all", .value = "N", .kind = OPT_UNSIGNED, .field = F(align_all),
 	  .min = 16, .max = 4096,
 	  .help = "also run both builds with every movable function at\n"
