@@ -60,7 +60,7 @@ extern const struct cmd_option option_help;
 
 extern const struct command scan_command, diff_command, kernels_command, sweep_command,
 	bench_command, compare_command, uarch_command, record_command, calibrate_command,
-	report_command, place_command, prove_command, merge_command;
+	report_command, place_command, prove_command, merge_command, ab_command;
 
 /* getopt_long over cmd->options, storing into `target` (the command's
  * struct). --help prints the help and exits 0. 0 when every option was
@@ -107,6 +107,10 @@ int bad_option(const char *cmd, int ch, char **argv);
 int hot_load(const char *record, const char *perf_script, struct hot_run *h);
 /* The samples of h in the loops and functions of img's scan r. */
 void hot_attribute_image(const struct hot_run *h, struct elf_image *img, struct scan_result *r);
+
+/* libstraddle-place.so (place.c, also ab's): $STRADDLE_PRELOAD, else
+ * beside straddle or in ../libexec/straddle; NULL when it is nowhere. */
+const char *find_preload(void);
 
 /* --llvm-mca's value (scan, prove, place): NULL or "in-process" LLVM's
  * model in process, "none", or an llvm-mca that runs here; -1 after one

@@ -200,7 +200,7 @@ static int parse_options(struct place_cmd *c, int argc, char **argv)
 
 /* The preload library: beside the binary (the build tree), or in the
  * libexec directory beside its bin/ (make install). */
-static const char *find_preload(void)
+const char *find_preload(void)
 {
 	static char buf[PATH_MAX + 64];
 	static const char *const rel[] = { "/libstraddle-place.so",

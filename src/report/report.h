@@ -340,8 +340,10 @@ void compare_reason(const struct comparison *cmp, double alpha, double threshold
 		    size_t n);
 /* The noise the verdict saw and the units a side that resolve the
  * threshold at it, and the drift between invocations (or that it was not
- * measured) when the units are runs (issue 22). */
-void compare_noise(const struct comparison *cmp, double threshold, char *buf, size_t n);
+ * measured; source: where it came from, " (--drift)") with the
+ * invocations a side that resolve it, when the units are runs (issue 22). */
+void compare_noise(const struct comparison *cmp, double threshold, const char *source,
+		   char *buf, size_t n);
 void report_compare_text(FILE *out, const struct compare *c, bool lkp, bool verbose);
 void report_compare_markdown(FILE *out, const struct compare *c, bool verbose);
 /* Warnings to `warn` (standard error), the CSV alone on out. */
@@ -386,6 +388,7 @@ struct report_input {
 	struct bench_doc bench;         /* bench: its settings and states */
 	struct sweep_doc sweep;         /* sweep: its placements */
 	struct place_doc place;         /* place: its arms */
+	struct ab_doc ab;               /* ab: its change, band and verdict */
 	struct prove_doc prove;         /* prove: its trials */
 	struct report_calibration cal;  /* calibrate */
 	struct compare_doc compared;    /* compare */

@@ -16,6 +16,7 @@ static const struct result_kind_info kinds[RESULT_KINDS] = {
 	[RESULT_BENCH] = { "bench", NULL, true },
 	[RESULT_SWEEP] = { "sweep", NULL, true },
 	[RESULT_PLACE] = { "place", "moved", true },
+	[RESULT_AB] = { "ab", "verdict", true },
 	[RESULT_PROVE] = { "prove", "loops", false },
 	[RESULT_CALIBRATE] = { "calibrate", NULL, false },
 	[RESULT_COMPARE] = { "compare", NULL, false },

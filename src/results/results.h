@@ -165,6 +165,8 @@ struct result_head {
 void results_head_of(const json_t *doc, struct result_head *h);
 void results_head_free(struct result_head *h);
 bool results_same_machine(const struct machine_doc *a, const struct machine_doc *b);
+/* The same of two "machine" objects (NULL or not an object: false). */
+bool results_same_machine_json(const json_t *a, const json_t *b);
 
 /* ---- bench's result file (bench.c) ---- */
 
@@ -426,6 +428,36 @@ struct sweep_agreement {
 json_t *results_place(const struct place_experiment *x, const char *subject,
 		      const size_t refused[RELOC_NREFUSALS], int argc, char **argv);
 
+/* ---- ab's result file (ab.c) ---- */
+
+json_t *results_ab(const struct ab_experiment *t, int argc, char **argv);
+
+/* A change as ab's document holds it: %, its CI, p, rounds (NAN where the
+ * file lacks them; present false: none). */
+struct ab_change {
+	bool present;
+	double pct, lo, hi, p, rounds;
+};
+
+/* ab's document read back for the page (strings borrowed from it but for
+ * command[], joined and owned). Its arms and their samples are the
+ * metrics results_file_of reads. */
+struct ab_doc {
+	const char *verdict, *reason, *measure, *stopped_by;
+	double rounds, elapsed_s, round_sd_pct, identical, runs;
+	bool checked;
+	struct ab_change change, aligned;
+	double align;                   /* the aligned arms' block, NAN: none ran */
+	bool has_band;
+	double band_lo, band_hi;        /* %: B over A were B's code A's, moved */
+	char *command[2];
+	const char *why_not[2];         /* why a build ran unmoved only, NULL: it did not */
+	double moved[2];
+};
+
+void results_ab_doc(const json_t *doc, struct ab_doc *d);
+void results_ab_doc_free(struct ab_doc *d);
+
 /* ---- prove's result file (prove.c) ---- */
 
 json_t *results_prove(const struct loop_trial *t, size_t n, const char *profile, int argc,
@@ -466,7 +498,7 @@ struct metric {
  * in the order their lists name them. */
 enum result_kind {
 	RESULT_SCAN, RESULT_DIFF, RESULT_RECORD, RESULT_BENCH, RESULT_SWEEP, RESULT_PLACE,
-	RESULT_PROVE, RESULT_CALIBRATE, RESULT_COMPARE, RESULT_KINDS
+	RESULT_AB, RESULT_PROVE, RESULT_CALIBRATE, RESULT_COMPARE, RESULT_KINDS
 };
 
 struct result_kind_info {
@@ -478,7 +510,7 @@ struct result_kind_info {
 const struct result_kind_info *result_kind(enum result_kind k);
 /* The kind of a document's "command", -1 for none of them. */
 int result_kind_of(const char *command);
-/* "scan, diff, ... and compare" (metrics_only: "bench, sweep and place";
+/* "scan, diff, ... and compare" (metrics_only: "bench, sweep, place and ab";
  * last: the word before the last, "and" or "or"). */
 void result_kind_list(bool metrics_only, const char *last, char *buf, size_t n);
 /* A result file of any kind, parsed (no duplicate keys), its "command" one
@@ -769,6 +801,8 @@ struct compare {
 	const struct result_file *drift;
 	/* --layout-noise: a place --offsets random band, %; 0 none */
 	double layout_pct;
+	/* the drift this host keeps (results_host_drift_load), NULL none */
+	json_t *host_drift;
 	/* made by compare_build */
 	struct compare_row *rows;
 	size_t nrows;
@@ -809,6 +843,23 @@ double results_drift_band(const struct result_file *aa, const struct metric *m,
  * when no --drift is given. */
 json_t *results_drift_record(const struct result_file *aa, const char *side,
 			     const char *versus);
+/* The drift between this host's A/A invocations, kept (host_drift.c):
+ * $XDG_DATA_HOME/straddle/drift/HOST.json, with the machine it was
+ * measured on. */
+int results_host_drift_path(char *buf, size_t n, struct err *e);
+/* aa's bands (a side of bench --invocations: 2 or more A/A files) into
+ * this host's file (path: where), replacing those of the same metrics; a
+ * file of another machine (kernel, microcode) is started anew. 0, or -1
+ * with e. */
+int results_host_drift_save(const struct result_file *aa, char *path, size_t n, struct err *e);
+/* This host's file, NULL when there is none (or it is no such file). */
+json_t *results_host_drift_load(void);
+/* The band kept (NAN: none) for the metric's statistic k, when base and
+ * new both ran on the machine it was measured on; *invocations: of how
+ * many it was measured. */
+double results_host_drift_of(const json_t *kept, const struct result_file *base,
+			     const struct result_file *new, const char *metric, enum stat_kind k,
+			     size_t *invocations);
 /* Does the result file at path have metrics to band? (fault-write alone:
  * counts, no samples.) */
 bool results_has_metrics(const char *path);
@@ -819,9 +870,10 @@ bool results_has_metrics(const char *path);
 json_t *results_drift_stamp(const char *path, const json_t *rec, size_t order, size_t of,
 			    const char *final_out);
 /* The band BASE's own file recorded for the metric's statistic k, NAN
- * when none: a number of 0 or more, from 2 or more invocations. */
+ * when none: a number of 0 or more, from 2 or more invocations
+ * (*invocations: how many). */
 double results_recorded_drift(const struct result_file *base, const char *metric,
-			      enum stat_kind k);
+			      enum stat_kind k, size_t *invocations);
 /* The mean over a side's runs of a number in their machine states (index
  * >= 0: of that element of an array, like load's), NAN if none; a string
  * of them when every run agrees, "mixed" when not, NULL if none. */
