@@ -3,7 +3,7 @@
 #   fuzz/make_seeds_extra.sh FUZZDIR STRADDLE
 # FUZZDIR/seeds-results: result files of each of the seven kinds (a short
 # sweep, bench fault-write, a scan's and a diff's JSON, a record, a
-# calibrate profile, a compare), a perf script, and broken copies (cut, a
+# calibrate profile, a compare, an ab), a perf script, and broken copies (cut, a
 # number made a string, schema 2). FUZZDIR/seeds-dwarf: small programs built with -g as
 # gcc's DWARF 5, DWARF 4 and clang's, each also stripped of .text (what a
 # separate debug file is: sections NOBITS, only the DWARF and symbols).
@@ -26,8 +26,9 @@ trap 'rm -rf "$work"' EXIT
 cp tests/fixtures/calibrate/zen5-quick.json "$r/calibrate.json"
 cp tests/fixtures/report/prove.json "$r/prove.json"
 [ -f "$r/sweep.json" ] && "$straddle" compare --format json "$r/sweep.json" "$r/sweep.json" >"$r/compare.json" || true
+"$straddle" ab --runs 2 --no-layout -o "$r/ab.json" -- /bin/true -- /bin/true >/dev/null || true
 cp tests/fixtures/record/hotcold.perf-script "$r/hotcold.perf-script"
-for f in sweep bench record calibrate diff prove; do
+for f in sweep bench record calibrate diff prove ab; do
 	[ -f "$r/$f.json" ] || continue
 	head -c 700 "$r/$f.json" >"$r/$f-cut.json"
 	sed 's/"schema": *1/"schema": 2/' "$r/$f.json" >"$r/$f-schema2.json"

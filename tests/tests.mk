@@ -30,6 +30,7 @@ $(FIX)/arm64/%: $(FIX)/arm64/%.o
 -include tests/fixtures/extra.mk
 -include tests/fixtures/kernel/kernel.mk
 include tests/place/place.mk
+include tests/ab/ab.mk
 -include tests/fixtures/diff/diff.mk
 -include tests/fixtures/record/record.mk
 -include tests/fixtures/sarif/sarif.mk

@@ -141,6 +141,17 @@ const char *file_kind(mode_t mode);
  * ../ (build/san/straddle's build/). The path in buf, NULL when none. */
 const char *beside_self(const char *name, char *buf, size_t cap);
 
+/* A file of straddle's own data: $XDG_DATA_HOME/straddle/REL, else
+ * ~/.local/share/straddle/REL (the XDG Base Directory Specification: a
+ * relative $XDG_DATA_HOME is ignored). -1 with the reason when neither
+ * $XDG_DATA_HOME nor $HOME is set, or when the path does not fit in n
+ * bytes ("the WHAT path under $XDG_DATA_HOME is N bytes, more than ..."):
+ * never cut, as a cut one names a directory nobody asked for. */
+int data_path(char *buf, size_t n, const char *what, const char *rel, struct err *e);
+/* mkdir -p of path's directory (a data path's may not exist yet): 0, or
+ * -1 with errno. */
+int make_parents(const char *path);
+
 /* A test hook: the value of STRADDLE_TEST_<name>, NULL when it is not set.
  * Tests use them to make a race or a failure happen on purpose. As Lua's
  * ltests.h, hooks exist only in the test build (make's build/san, compiled

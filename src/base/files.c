@@ -358,3 +358,40 @@ done:
 	free(tmp);
 	return rc;
 }
+
+int data_path(char *buf, size_t n, const char *what, const char *rel, struct err *e)
+{
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	const char *dir = xdg, *under = "", *var = "$XDG_DATA_HOME";
+	int len;
+
+	if (!xdg || xdg[0] != '/') {
+		if (!home || !*home)
+			return err_set(e, "neither $XDG_DATA_HOME nor $HOME is set");
+		dir = home;
+		under = "/.local/share";
+		var = "$HOME";
+	}
+	len = snprintf(buf, n, "%s%s/straddle/%s", dir, under, rel);
+	if (len < 0 || (size_t)len >= n)
+		return err_set(e, "the %s path under %s is %d bytes, more than the %zu a path may "
+			       "have", what, var, len, n - 1);
+	return 0;
+}
+
+int make_parents(const char *path)
+{
+	char *copy = xstrdup(path);
+	int rc = 0;
+
+	for (char *p = copy + 1; *p && rc == 0; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(copy, 0755) != 0 && errno != EEXIST)
+			rc = -1;
+		*p = '/';
+	}
+	free(copy);
+	return rc;
+}

@@ -528,6 +528,21 @@ static bool has_metrics(const struct invocations *iv, const char *dir)
 	return false;
 }
 
+/* Side a's invocations are A/A of each other: their band is this host's
+ * drift between invocations, kept for compare (of two single files of
+ * this machine, later). Not kept is said, and the run stands. */
+static void keep_drift(const struct result_file *aa)
+{
+	char path[PATH_MAX] = "";
+	struct err e = { "" };
+
+	if (results_host_drift_save(aa, path, sizeof path, &e))
+		complain(path[0] ? path : "bench", "the drift band is not kept for this host: %s",
+			 e.msg);
+	else
+		printf("the band is kept for this host: %s\n", path);
+}
+
 /* Each side's band, written into every file of that side, and said. */
 static int record_drift(const struct bench_cmd *c, struct invocations *iv, char side)
 {
@@ -575,6 +590,8 @@ static int record_drift(const struct bench_cmd *c, struct invocations *iv, char 
 		       results_drift_band(&aa, &aa.m[m], k), stat_name(k));
 	}
 	printf("\n");
+	if (rc == 0 && side == 'a')
+		keep_drift(&aa);
 	json_decref(rec);
 	results_file_free(&aa);
 	free(dir);

@@ -89,24 +89,6 @@ static int parse_options(struct calibrate_cmd *c, int argc, char **argv)
 	return 0;
 }
 
-/* mkdir -p of path's directory (the default place may not exist yet). */
-static int make_parents(const char *path)
-{
-	char *copy = xstrdup(path);
-	int rc = 0;
-
-	for (char *p = copy + 1; *p && rc == 0; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(copy, 0755) != 0 && errno != EEXIST)
-			rc = -1;
-		*p = '/';
-	}
-	free(copy);
-	return rc;
-}
-
 /* Before minutes of measuring: can the profile be written where asked? */
 static int check_profile_target(struct calibrate_cmd *c)
 {

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <limits.h>
+#include <regex.h>
 #include <stdio.h>
 #include <unistd.h>      /* optind, after parse_command_line */
 
@@ -87,7 +88,7 @@ extern const struct cmd_option option_help;
 
 extern const struct command scan_command, diff_command, kernels_command, sweep_command,
 	bench_command, compare_command, uarch_command, record_command, calibrate_command,
-	report_command, place_command, prove_command, merge_command;
+	report_command, place_command, prove_command, merge_command, ab_command;
 
 /* getopt_long over cmd->options, storing into `target` (the command's
  * struct). --help prints the help and exits 0. 0 when every option was
@@ -131,6 +132,10 @@ int bad_option(const char *cmd, int ch, char **argv);
 int hot_load(const char *record, const char *perf_script, struct hot_run *h);
 /* The samples of h in the loops and functions of img's scan r. */
 void hot_attribute_image(const struct hot_run *h, struct elf_image *img, struct scan_result *r);
+
+/* libstraddle-place.so (place.c, also ab's): $STRADDLE_PRELOAD, else
+ * beside straddle or in ../libexec/straddle; NULL when it is nowhere. */
+const char *find_preload(void);
 
 /* --llvm-mca's value (scan, prove, place): NULL or "in-process" LLVM's
  * model in process, "none", or an llvm-mca that runs here; -1 after one
@@ -216,6 +221,16 @@ int self_run(const struct self_cmd *c, int out, char *err_line, size_t n, struct
 #define OPT_SEED(F, m, what) \
 	{ .name = "seed", .value = "N", .kind = OPT_U64, .field = F(m), .max = ULONG_MAX, \
 	  .dflt = "1", .help = "seed of " what }
+#define OPT_WALL(F, m) \
+	{ .name = "wall", .kind = OPT_SET, .field = F(m), \
+	  .help = "measure wall time, not the CPU time it used" }
+#define OPT_METRIC(F, m) \
+	{ .name = "metric", .value = "REGEX", .kind = OPT_STRING, .field = F(m), \
+	  .help = "measure the number the program prints: the first\n" \
+		  "match of REGEX in its output (its first group, if any)" }
+#define OPT_DIRECTION(F, m) \
+	{ .name = "direction", .value = "lower|higher", .kind = OPT_STRING, .field = F(m), \
+	  .dflt = "lower", .help = "which --metric is better" }
 #define OPT_JSON(F, m, what) \
 	{ .name = "json", .kind = OPT_SET, .field = F(m), .help = "JSON on standard output" what }
 #define OPT_FUNC(F, m) \
@@ -248,6 +263,11 @@ int self_run(const struct self_cmd *c, int out, char *err_line, size_t n, struct
 	  .hi = 1, .dflt = "0.5%", \
 	  .help = "with --hot: fold hazards in code with less than P of the\n" \
 		  "samples into one line" }
+
+/* --metric and --direction's values (options.c): re compiled when metric
+ * is given, *higher for a metric better higher. -1 after one line when
+ * either is bad (re then not compiled). */
+int metric_option(const char *metric, const char *direction, regex_t *re, bool *higher);
 
 /* --file VMLINUX --func NAME [--call SPEC] [--loop ADDR] [--alternative
  * FEATURE]... (routine.c): a kernel image's routine, for sweep and

@@ -95,7 +95,8 @@ static const struct cmd_option compare_options[] = {
 	  .help = "result files of 2 or more A/A invocations on this machine\n"
 		  "(the same command, nothing changed): a change of a side\n"
 		  "of one invocation inside their range is inconclusive\n"
-		  "(default: the band a BASE of bench --invocations recorded)" },
+		  "(default: the band a BASE of bench --invocations recorded,\n"
+		  "else the one it keeps for this host)" },
 	{ .name = "layout-noise", .value = "FILE.json", .kind = OPT_STRING, .field = F(layout_path),
 	  .help = "a place --offsets random result: a change inside the band\n"
 		  "new layouts of the code move the program is inconclusive" },
@@ -109,24 +110,27 @@ const struct command compare_command = {
 	.run = cmd_compare,
 	.summary = "tables of result files with % change and significance; exit 1 on regression",
 	.args = "[OPTIONS] BASE NEW...",
-	.about = "Compare result files of 'straddle bench' or 'straddle sweep': one row per metric\n"
-		 "of BASE, each NEW file's value and percent change, and whether the change is\n"
-		 "real. The run is the unit: each run's statistic is one observation, and a\n"
-		 "change is real when Welch's t test on them is below --alpha and the change\n"
-		 "stands out of the run-to-run range of both sides. With fewer than 3 runs on a\n"
-		 "side the change is printed as inconclusive. BASE or NEW may be a directory:\n"
-		 "its *.json results are one side. Runs of one invocation share its machine\n"
-		 "state, so when both sides are directories the unit is the invocation (each\n"
-		 "file's mean of its runs' statistic), 3 or more a side, best taken alternately\n"
-		 "(A B A B ...: bench --invocations N --versus OPTS; sides whose times do not\n"
-		 "interleave are warned of). A side of one invocation (two single files) gets a\n"
-		 "verdict only with --drift, or when BASE carries the band its bench\n"
-		 "--invocations recorded: run against run, and outside the range of A/A\n"
-		 "invocations; without, 'inconclusive: one invocation a side'. When the\n"
-		 "recorded machine states differ beyond the warning's limits (steal, other\n"
-		 "tenants' CPU, load, MHz, clock source, governor) every verdict is\n"
-		 "'inconclusive: machine state changed'. Each verdict says the noise it saw and\n"
-		 "the runs or invocations a side that would resolve --threshold at that noise.\n",
+	.about = "Compare result files of 'straddle bench', 'sweep', 'place' or 'ab': one row per\n"
+		 "metric of BASE, each NEW file's value and percent change, and whether the\n"
+		 "change is real. The run is the unit: each run's statistic is one observation,\n"
+		 "and a change is real when Welch's t test on them is below --alpha and the\n"
+		 "change stands out of the run-to-run range of both sides. With fewer than 3 runs\n"
+		 "on a side the change is printed as inconclusive. BASE or NEW may be a\n"
+		 "directory: its *.json results are one side. Runs of one invocation share its\n"
+		 "machine state, so when both sides are directories the unit is the invocation\n"
+		 "(each file's mean of its runs' statistic), 3 or more a side, best taken\n"
+		 "alternately (A B A B ...: bench --invocations N --versus OPTS; sides whose\n"
+		 "times do not interleave are warned of). A side of one invocation (two single\n"
+		 "files) gets a verdict only with --drift, or when BASE carries the band its\n"
+		 "bench --invocations recorded: run against run, and outside the range of A/A\n"
+		 "invocations; or against the band bench --invocations keeps for this host\n"
+		 "($XDG_DATA_HOME/straddle/drift/HOST.json) when both ran on its machine, and\n"
+		 "then no run of one side within the other's range; without any, 'inconclusive:\n"
+		 "one invocation a side'. When the recorded machine states differ beyond the\n"
+		 "warning's limits (steal, other tenants' CPU, load, MHz, clock source, governor)\n"
+		 "every verdict is 'inconclusive: machine state changed'. Each verdict says the\n"
+		 "noise it saw and the runs or invocations a side that would resolve --threshold\n"
+		 "at that noise.\n",
 	.options = compare_options,
 	.notes = "Exit status: 0 no significant regression beyond the threshold, 1 one or more,\n"
 		 "2 bad usage or a result file that cannot be read.\n",

@@ -9,7 +9,7 @@
 
 static const struct command *const commands[] = {
 	&scan_command, &diff_command, &kernels_command, &sweep_command, &place_command, &prove_command,
-	&record_command,
+	&ab_command, &record_command,
 	&bench_command,
 	&compare_command, &calibrate_command, &report_command, &merge_command, &uarch_command,
 };

@@ -287,3 +287,17 @@ void note_back_end(const char *file, const struct scan_result *r)
 	if (r->cost_note[0])
 		complain(file, "%s", r->cost_note);
 }
+
+int metric_option(const char *metric, const char *direction, regex_t *re, bool *higher)
+{
+	if (strcmp(direction, "lower") && strcmp(direction, "higher")) {
+		complain("--direction", "'%s' is not lower or higher", direction);
+		return -1;
+	}
+	*higher = metric && strcmp(direction, "higher") == 0;
+	if (metric && regcomp(re, metric, REG_EXTENDED)) {
+		complain("--metric", "'%s' is not an extended regular expression", metric);
+		return -1;
+	}
+	return 0;
+}

@@ -84,13 +84,9 @@ static const struct cmd_option place_options[] = {
 	  .lo = 1e-6, .hi = 0.5,
 	  .help = "or stop when every arm's 95% CI half-width is within\n"
 		  "P of its median (after 5 rounds; default: off)" },
-	{ .name = "wall", .kind = OPT_SET, .field = F(x.wall),
-	  .help = "measure wall time, not the CPU time it used" },
-	{ .name = "metric", .value = "REGEX", .kind = OPT_STRING, .field = F(metric),
-	  .help = "measure the number the program prints: the first\n"
-		  "match of REGEX in its output (its first group, if any)" },
-	{ .name = "direction", .value = "lower|higher", .kind = OPT_STRING, .field = F(direction),
-	  .help = "which --metric is better (default lower)" },
+	OPT_WALL(F, x.wall),
+	OPT_METRIC(F, metric),
+	OPT_DIRECTION(F, direction),
 	OPT_ALPHA(F, x.alpha, "significance level of the slow mark"),
 	OPT_MATERIAL(F, x.material, PLACE_MATERIAL, "how much slower counts"),
 	OPT_UARCH_ONE(F, uarch, "the profile of the prediction"),
@@ -155,7 +151,7 @@ static int parse_options(struct place_cmd *c, int argc, char **argv)
 {
 	c->x.rf = c->rf;
 	c->offsets = "current,best,worst";
-	c->x.align = 64, c->direction = "lower";
+	c->x.align = 64;
 	if (parse_command_line(&place_command, c, argc, argv))
 		return -1;
 	if (optind >= argc) {
@@ -171,15 +167,8 @@ static int parse_options(struct place_cmd *c, int argc, char **argv)
 		complain("place", "name what to move: --func GLOB or --loop ADDR");
 		return -1;
 	}
-	if (strcmp(c->direction, "lower") && strcmp(c->direction, "higher")) {
-		complain("--direction", "'%s' is not lower or higher", c->direction);
+	if (metric_option(c->metric, c->direction, &c->metric_re, &c->x.higher))
 		return -1;
-	}
-	c->x.higher = c->metric && strcmp(c->direction, "higher") == 0;
-	if (c->metric && regcomp(&c->metric_re, c->metric, REG_EXTENDED)) {
-		complain("--metric", "'%s' is not an extended regular expression", c->metric);
-		return -1;
-	}
 	if (c->metric)
 		c->x.metric = &c->metric_re, c->x.metric_text = c->metric;
 	c->x.profile = c->uarch.v[0];
@@ -189,7 +178,7 @@ static int parse_options(struct place_cmd *c, int argc, char **argv)
 
 /* The preload library: $STRADDLE_PRELOAD, else where straddle's own
  * files are installed (beside_self). */
-static const char *find_preload(void)
+const char *find_preload(void)
 {
 	static char buf[PATH_MAX + 64];
 	const char *env = getenv("STRADDLE_PRELOAD");

@@ -75,8 +75,7 @@ static const struct cmd_option prove_options[] = {
 	  .help = "the program's standard input in every run ('-':\n"
 		  "/dev/null; default: straddle's own unless a terminal)" },
 	OPT_ALPHA(F, alpha, "significance level of a measured cost"),
-	{ .name = "wall", .kind = OPT_SET, .field = F(wall),
-	  .help = "measure wall time, not the CPU time it used" },
+	OPT_WALL(F, wall),
 	OPT_UARCH_ONE(F, uarch, "the profile of the prediction"),
 	OPT_LLVM_MCA(F, llvm_mca),
 	{ .name = "keep", .value = "DIR", .kind = OPT_STRING, .field = F(keep),

@@ -122,10 +122,11 @@ static int make_plan(struct place_experiment *x, struct place_arm *a, struct err
 
 		for (size_t k = 0; k < x->nplace[i]; k++) {
 			uint64_t anchor = p[k].f == x->subject ? x->loop_start : p[k].f->addr;
+			uint32_t align = a->align ? a->align : x->align;
 
-			p[k].anchor = anchor, p[k].align = x->align;
-			p[k].offset = a->kind == PLACE_RANDOM ? (uint32_t)rng_below(&x->rng, x->align) :
-				      a->kind == PLACE_CONTROL ? (uint32_t)(anchor % x->align) : a->offset;
+			p[k].anchor = anchor, p[k].align = align;
+			p[k].offset = a->kind == PLACE_RANDOM ? (uint32_t)rng_below(&x->rng, align) :
+				      a->kind == PLACE_CONTROL ? (uint32_t)(anchor % align) : a->offset;
 		}
 		if (x->nplace[i])
 			part[np++] = (struct reloc_plan_part){ &x->rf[i], p, x->nplace[i] };
@@ -670,4 +671,10 @@ int experiment_arms(struct place_experiment *x, const char *offsets, struct err 
 	}
 	free(spec);
 	return rc;
+}
+
+int experiment_run_arm(struct place_experiment *x, size_t i, struct command_run *r,
+		       struct err *e)
+{
+	return run_arm(x, &x->arm[i], r, e);
 }

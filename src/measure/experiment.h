@@ -24,6 +24,7 @@ struct place_arm {
 	uint32_t offset;                /* PLACE_CONTROL, PLACE_OFFSET: of the loop in its line */
 	char name[32];                  /* "unmoved", "control", "best", "12", ... */
 	int plan_fd;                    /* memfd of its plan, -1 for none */
+	uint32_t align;                 /* its offsets are modulo this; 0: the experiment's */
 	double *v;                      /* one sample a run */
 	size_t n, cap;
 	/* experiment_analyse's: the mark (stats_placement_marks) and its
@@ -119,6 +120,12 @@ void experiment_analyse(struct place_experiment *x);
 double experiment_apply_median_us(const struct place_experiment *x);
 double experiment_apply_max_us(const struct place_experiment *x);
 void experiment_free(struct place_experiment *x);
+
+/* One run of arm i, its sample kept (straddle ab runs the arms of two
+ * experiments in one order of its own): what experiment_run returns. The
+ * experiment's first run sets the output every later run must match. */
+int experiment_run_arm(struct place_experiment *x, size_t i, struct command_run *r,
+		       struct err *e);
 
 /* The functions of x->rf[0..nrf) to move: those --func names, or the one
  * holding the loop at loop_text (hex, of file, the first of them); the

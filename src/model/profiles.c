@@ -197,24 +197,11 @@ int branch_rule_from_id(const char *id)
 
 int host_profile_path(const struct host *h, char *buf, size_t n, struct err *e)
 {
-	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
-	const char *dir = xdg, *under = "", *var = "$XDG_DATA_HOME";
-	int len;
+	char rel[128];
 
-	/* XDG: a relative $XDG_DATA_HOME is invalid and must be ignored */
-	if (!xdg || xdg[0] != '/') {
-		if (!home || !*home)
-			return err_set(e, "neither $XDG_DATA_HOME nor $HOME is set");
-		dir = home;
-		under = "/.local/share";
-		var = "$HOME";
-	}
-	len = snprintf(buf, n, "%s%s/straddle/profiles/%s-%x-%x-%x.json", dir, under, h->vendor,
-		       h->family, h->model, h->stepping);
-	if (len < 0 || (size_t)len >= n)
-		return err_set(e, "the profile's path under %s is %d bytes, more than the %zu "
-			       "a path may have", var, len, n - 1);
-	return 0;
+	snprintf(rel, sizeof rel, "profiles/%s-%x-%x-%x.json", h->vendor, h->family, h->model,
+		 h->stepping);
+	return data_path(buf, n, "profile's", rel, e);
 }
 
 static int add(const struct profile *p, const struct profile **out, size_t max, size_t *n)

@@ -173,7 +173,8 @@ typedef void section_fn(FILE *out, const struct report_input *in);
 static section_fn *const section_of[RESULT_KINDS] = {
 	[RESULT_SCAN] = html_section_scan, [RESULT_DIFF] = html_section_diff,
 	[RESULT_RECORD] = html_section_record, [RESULT_SWEEP] = html_section_sweep,
-	[RESULT_PLACE] = html_section_place, [RESULT_PROVE] = html_section_prove,
+	[RESULT_PLACE] = html_section_place, [RESULT_AB] = html_section_ab,
+	[RESULT_PROVE] = html_section_prove,
 	[RESULT_CALIBRATE] = html_section_calibrate,
 	[RESULT_COMPARE] = html_section_compare,
 };

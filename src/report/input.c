@@ -29,6 +29,8 @@ static int read_kind(struct report_input *in, struct err *e)
 		results_sweep_doc(in->doc, &in->sweep);
 	if (in->kind == RESULT_PLACE)
 		results_place_doc(in->doc, &in->place);
+	if (in->kind == RESULT_AB)
+		results_ab_doc(in->doc, &in->ab);
 	if (in->kind == RESULT_CALIBRATE) {
 		if (results_calibration_of(in->path, in->doc, &c->host, NULL, &c->x, &c->nx, e) ||
 		    !(c->profile = results_profile_of(in->path, in->doc, e)))
@@ -72,6 +74,7 @@ void report_input_free(struct report_input *in)
 	results_prove_doc_free(&in->prove);
 	results_sweep_doc_free(&in->sweep);
 	results_place_doc_free(&in->place);
+	results_ab_doc_free(&in->ab);
 	calib_free(in->cal.x, in->cal.nx);
 	results_calib_doc_free(&in->cal.doc);
 	results_compare_doc_free(&in->compared);

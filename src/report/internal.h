@@ -42,6 +42,8 @@ void html_section_diff(FILE *out, const struct report_input *in);
 void html_section_record(FILE *out, const struct report_input *in);
 void html_section_sweep(FILE *out, const struct report_input *in);
 void html_section_place(FILE *out, const struct report_input *in);
+/* html_ab.c */
+void html_section_ab(FILE *out, const struct report_input *in);
 void html_section_prove(FILE *out, const struct report_input *in);
 void html_section_calibrate(FILE *out, const struct report_input *in);
 void html_section_compare(FILE *out, const struct report_input *in);

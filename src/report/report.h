@@ -17,6 +17,7 @@
 #include "../results/diff.h"
 #include "../results/sweep.h"
 #include "../results/place.h"
+#include "../results/ab.h"
 #include "../results/prove.h"
 #include "../results/metrics.h"
 #include "../results/kinds.h"
@@ -237,10 +238,12 @@ const char *compare_label(const struct result_file *f);
  * "p 0.41 >= alpha 0.05", ... */
 void compare_reason(const struct comparison *cmp, double alpha, double threshold, char *buf,
 		    size_t n);
-/* The noise the verdict saw and the units a side that resolve the threshold
- * at it, and the drift between invocations (or that it was not measured) when
- * the units are runs. */
-void compare_noise(const struct comparison *cmp, double threshold, char *buf, size_t n);
+/* The noise the verdict saw and the units a side that resolve the
+ * threshold at it, and the drift between invocations (or that it was not
+ * measured; source: where it came from, " (--drift)") with the
+ * invocations a side that resolve it, when the units are runs. */
+void compare_noise(const struct comparison *cmp, double threshold, const char *source,
+		   char *buf, size_t n);
 void report_compare_text(FILE *out, const struct compare *c, bool lkp, bool verbose);
 void report_compare_markdown(FILE *out, const struct compare *c, bool verbose);
 /* Warnings to `warn` (standard error), the CSV alone on out. */
@@ -387,6 +390,12 @@ void report_place_text(FILE *out, const struct place_view *v);
  * with e. */
 int report_place_plot(const char *path, const struct place_view *v, struct err *e);
 
+/* ---- ab (ab.c) ---- */
+
+/* Each build and what of it moved, how the runs went, every arm's row,
+ * B's change over A against the layouts' band and aligned, the verdict. */
+void report_ab_text(FILE *out, const struct ab_experiment *t);
+
 /* ---- bench's table (bench.c) ---- */
 
 void report_bench(FILE *out, const struct bench_record *b);
@@ -426,6 +435,7 @@ struct report_input {
 	struct bench_doc bench;         /* bench: its settings and states */
 	struct sweep_doc sweep;         /* sweep: its placements */
 	struct place_doc place;         /* place: its arms */
+	struct ab_doc ab;               /* ab: its change, band and verdict */
 	struct prove_doc prove;         /* prove: its trials */
 	struct report_calibration cal;  /* calibrate */
 	struct compare_doc compared;    /* compare */

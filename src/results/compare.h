@@ -66,6 +66,8 @@ struct compare {
 	const struct result_file *drift;
 	/* --layout-noise: a place --offsets random band, %; 0 none */
 	double layout_pct;
+	/* the drift this host keeps (results_host_drift_load), NULL none */
+	json_t *host_drift;
 	/* made by compare_build */
 	struct compare_row *rows;
 	size_t nrows;
@@ -108,6 +110,23 @@ json_t *results_drift_record(const struct result_file *aa, const char *side,
 			     const char *versus);
 /* Does the result file at path have metrics to band? (fault-write alone:
  * counts, no samples.) */
+/* The drift between this host's A/A invocations, kept (host_drift.c):
+ * $XDG_DATA_HOME/straddle/drift/HOST.json, with the machine it was
+ * measured on. */
+int results_host_drift_path(char *buf, size_t n, struct err *e);
+/* aa's bands (a side of bench --invocations: 2 or more A/A files) into
+ * this host's file (path: where), replacing those of the same metrics; a
+ * file of another machine (kernel, microcode) is started anew. 0, or -1
+ * with e. */
+int results_host_drift_save(const struct result_file *aa, char *path, size_t n, struct err *e);
+/* This host's file, NULL when there is none (or it is no such file). */
+json_t *results_host_drift_load(void);
+/* The band kept (NAN: none) for the metric's statistic k, when base and
+ * new both ran on the machine it was measured on; *invocations: of how
+ * many it was measured. */
+double results_host_drift_of(const json_t *kept, const struct result_file *base,
+			     const struct result_file *new, const char *metric, enum stat_kind k,
+			     size_t *invocations);
 bool results_has_metrics(const char *path);
 /* The file at path with rec (results_drift_record's, copied) as its
  * "drift", stamped with its "order" among the "of" invocations, and the
@@ -116,9 +135,10 @@ bool results_has_metrics(const char *path);
 json_t *results_drift_stamp(const char *path, const json_t *rec, size_t order, size_t of,
 			    const char *final_out);
 /* The band BASE's own file recorded for the metric's statistic k, NAN
- * when none: a number of 0 or more, from 2 or more invocations. */
+ * when none: a number of 0 or more, from 2 or more invocations
+ * (*invocations: how many). */
 double results_recorded_drift(const struct result_file *base, const char *metric,
-			      enum stat_kind k);
+			      enum stat_kind k, size_t *invocations);
 /* The mean over a side's runs of a number in their machine states (index
  * >= 0: of that element of an array, like load's), NAN if none; a string
  * of them when every run agrees, "mixed" when not, NULL if none. */

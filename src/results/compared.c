@@ -118,6 +118,8 @@ const char *compare_verdict(const struct comparison *cmp)
 		return "inconclusive: one invocation a side";
 	if (cmp->significant && cmp->inside_drift)
 		return "inconclusive: inside the drift between invocations";
+	if (cmp->significant && cmp->drift_from_host && !cmp->disjoint)
+		return "inconclusive: the runs overlap";
 	if (cmp->significant && cmp->inside_layout)
 		return "inconclusive: within layout noise";
 	return cmp->regression ? "REGRESSION" : cmp->improvement ? "better" :
@@ -161,6 +163,9 @@ static json_t *comparison_json(const struct compare *c, size_t f, const struct c
 	json_object_set_new(j, "needed", json_integer((json_int_t)cmp->needed));
 	json_object_set_new(j, "drift_pct", number_or_null(cmp->drift_pct));
 	json_object_set_new(j, "inside_drift", json_boolean(cmp->inside_drift));
+	json_object_set_new(j, "drift_from_host", json_boolean(cmp->drift_from_host));
+	json_object_set_new(j, "disjoint", json_boolean(cmp->disjoint));
+	json_object_set_new(j, "invocations_needed", json_integer((json_int_t)cmp->invocations_needed));
 	json_object_set_new(j, "state_changed", json_boolean(cmp->state_changed));
 	json_object_set_new(j, "one_invocation", json_boolean(cmp->one_invocation));
 	json_object_set_new(j, "t", number_or_null(cmp->t));

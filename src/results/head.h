@@ -37,6 +37,8 @@ struct result_head {
 void results_head_of(const json_t *doc, struct result_head *h);
 void results_head_free(struct result_head *h);
 bool results_same_machine(const struct machine_doc *a, const struct machine_doc *b);
+/* The same of two "machine" objects (NULL or not an object: false). */
+bool results_same_machine_json(const json_t *a, const json_t *b);
 
 json_t *results_state(const struct machine_state *m);
 

@@ -15,6 +15,7 @@ static const struct result_kind_info kinds[RESULT_KINDS] = {
 	[RESULT_BENCH] = { "bench", NULL, true, "bench result" },
 	[RESULT_SWEEP] = { "sweep", NULL, true, "sweep result" },
 	[RESULT_PLACE] = { "place", "moved", true, "place result" },
+	[RESULT_AB] = { "ab", "verdict", true, "ab result" },
 	[RESULT_PROVE] = { "prove", "loops", false, "prove result" },
 	[RESULT_CALIBRATE] = { "calibrate", NULL, false, "profile file" },
 	[RESULT_COMPARE] = { "compare", NULL, false, "compare document" },

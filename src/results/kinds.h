@@ -11,7 +11,7 @@
  * in the order their lists name them. */
 enum result_kind {
 	RESULT_SCAN, RESULT_DIFF, RESULT_RECORD, RESULT_BENCH, RESULT_SWEEP, RESULT_PLACE,
-	RESULT_PROVE, RESULT_CALIBRATE, RESULT_COMPARE, RESULT_KINDS
+	RESULT_AB, RESULT_PROVE, RESULT_CALIBRATE, RESULT_COMPARE, RESULT_KINDS
 };
 
 struct result_kind_info {
@@ -23,12 +23,13 @@ struct result_kind_info {
 
 /* What a reader takes: a mask of 1 << enum result_kind. */
 #define RESULT_ANY ((1u << RESULT_KINDS) - 1)
-#define RESULT_METRICS ((1u << RESULT_BENCH) | (1u << RESULT_SWEEP) | (1u << RESULT_PLACE))
+#define RESULT_METRICS                                                                    \
+	((1u << RESULT_BENCH) | (1u << RESULT_SWEEP) | (1u << RESULT_PLACE) | (1u << RESULT_AB))
 
 const struct result_kind_info *result_kind(enum result_kind k);
 /* The kind of a document's "command", -1 for none of them. */
 int result_kind_of(const char *command);
-/* The kinds of `want` in their order: "bench, sweep and place" (last:
+/* The kinds of `want` in their order: "bench, sweep, place and ab" (last:
  * the word before the last, "and" or "or"). */
 void result_kind_list(unsigned want, const char *last, char *buf, size_t n);
 /* A result file opened, the one way every reader opens one: read whole

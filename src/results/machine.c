@@ -113,6 +113,17 @@ bool results_same_machine(const struct machine_doc *a, const struct machine_doc 
 	       strcmp(a->features, b->features) == 0;
 }
 
+bool results_same_machine_json(const json_t *a, const json_t *b)
+{
+	struct machine_doc x, y;
+
+	if (!json_is_object(a) || !json_is_object(b))
+		return false;
+	machine_of(a, &x);
+	machine_of(b, &y);
+	return results_same_machine(&x, &y);
+}
+
 void results_head_of(const json_t *doc, struct result_head *h)
 {
 	const json_t *argv = json_object_get(doc, "command_line"), *a;

@@ -105,8 +105,10 @@ static int check_kind(json_t *o, const char *command, const char *what, struct e
 {
 	if (strcmp(command, "bench") == 0 && !json_is_string(json_object_get(o, "workload")))
 		return err_set(e, "%s: a bench metric without \"workload\"", what);
-	/* place's placements are a sweep's: a function (as "kernel") at an offset */
-	if ((strcmp(command, "sweep") == 0 || strcmp(command, "place") == 0) &&
+	/* place's placements are a sweep's: a function (as "kernel") at an
+	 * offset; ab's arms are a build's */
+	if ((strcmp(command, "sweep") == 0 || strcmp(command, "place") == 0 ||
+	     strcmp(command, "ab") == 0) &&
 	    (!json_is_string(json_object_get(o, "kernel")) ||
 					      !json_is_integer(json_object_get(o, "offset"))))
 		return err_set(e, "%s: a sweep metric without \"kernel\" and \"offset\"", what);

@@ -139,7 +139,7 @@ json_t *results_drift_stamp(const char *path, const json_t *rec, size_t order, s
 }
 
 double results_recorded_drift(const struct result_file *base, const char *metric,
-			      enum stat_kind k)
+			      enum stat_kind k, size_t *invocations)
 {
 	json_t *d = json_object_get(base->doc, "drift");
 	json_t *v = json_object_get(json_object_get(json_object_get(d, "band_pct"), metric),
@@ -149,6 +149,7 @@ double results_recorded_drift(const struct result_file *base, const char *metric
 	if (!json_is_number(v) || !json_is_integer(n) || json_integer_value(n) < 2 ||
 	    !(json_number_value(v) >= 0))
 		return NAN;
+	*invocations = (size_t)json_integer_value(n);
 	return json_number_value(v);
 }
 

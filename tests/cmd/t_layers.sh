@@ -12,7 +12,7 @@ expect_eq "includes: this tree passes" "$RC $OUT" \
 cp -r src "$TMP/src"
 printf '#include "../report/report.h"\n' >>"$TMP/src/base/strbuf.c"
 printf '#include "../cfg/internal.h"\n' >>"$TMP/src/model/rules.c"
-printf '#include "../../results/results.h"\n' >>"$TMP/src/kernels/x86_64/$(ls src/kernels/x86_64 | sed -n 1p)"
+printf '#include "../../results/kinds.h"\n' >>"$TMP/src/kernels/x86_64/$(ls src/kernels/x86_64 | sed -n 1p)"
 printf '#include "../tools/x.h"\n' >>"$TMP/src/stats/stats.h"
 # shellcheck disable=SC2086
 run sh scripts/check_includes.sh "$TMP/src" $LAYERS
@@ -20,7 +20,7 @@ expect_eq "includes, planted: exit 1" "$RC" 1
 expect_eq "includes, planted: each named" "$OUT" \
 "check-layers: base/strbuf.c (base) includes ../report/report.h, a header of report, a higher layer
 check-layers: model/rules.c (model) includes ../cfg/internal.h, the internal header of cfg
-check-layers: kernels/x86_64/$(ls src/kernels/x86_64 | sed -n 1p) (kernels) includes ../../results/results.h, a header of results, a higher layer
+check-layers: kernels/x86_64/$(ls src/kernels/x86_64 | sed -n 1p) (kernels) includes ../../results/kinds.h, a header of results, a higher layer
 check-layers: stats/stats.h (stats) includes ../tools/x.h, of tools, which is no layer"
 
 # check_layers.sh on two objects: elf's calls a function base's does not

@@ -182,7 +182,7 @@ for bad in "$TMP/missing.json" "$TMP/bad.json" "$TMP/nocmd.json" "$TMP/nofiles.j
 		"$(ls "$TMP" | grep -c '^bad\.html')" 0
 done
 expect_eq "bad input: what is wrong said" "$ERR" \
-	"straddle: $TMP/uarch.json: a uarch result, not a scan, diff, record, bench, sweep, place, prove, calibrate or compare result"
+	"straddle: $TMP/uarch.json: a uarch result, not a scan, diff, record, bench, sweep, place, ab, prove, calibrate or compare result"
 run $R -o "$TMP/bad.html" "$TMP/nofiles.json"
 expect_eq "a scan result without its files" "$ERR" "straddle: $TMP/nofiles.json: a scan result without \"files\""
 

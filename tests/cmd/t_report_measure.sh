@@ -167,10 +167,10 @@ expect_eq "bench 1: a rate run's row" "$(cells bench-1 data base.json | sed -n 5
 # the test's figures shown.
 expect_eq "bench compared: the regression row" \
 	"$(cells bench-compare-1 changes pread_z100k | sed -n 1p)" \
-	"pread_z100k|slow.json|median|10.5|12.7|-20.95|[-31.19, -10.72]|0.00889|inconclusive: one invocation a side|p below alpha: a side of one invocation needs the drift between invocations (--drift DIR, or a BASE of bench --invocations), or 3 invocations a side"
+	"pread_z100k|slow.json|median|10.5|12.7|-20.95|[-31.19, -10.72]|0.00889|inconclusive: one invocation a side|p below alpha: a side of one invocation needs the drift between invocations (--drift DIR, a BASE of bench --invocations, or the band bench --invocations keeps for this host), or 3 invocations a side"
 expect_eq "bench compared: the rate row" \
 	"$(cells bench-compare-1 changes read1.per_process_ops | sed -n 1p)" \
-	"read1.per_process_ops|slow.json|mean|100|95|-5.00|[-7.27, -2.73]|0.0036|inconclusive: one invocation a side|p below alpha: a side of one invocation needs the drift between invocations (--drift DIR, or a BASE of bench --invocations), or 3 invocations a side"
+	"read1.per_process_ops|slow.json|mean|100|95|-5.00|[-7.27, -2.73]|0.0036|inconclusive: one invocation a side|p below alpha: a side of one invocation needs the drift between invocations (--drift DIR, a BASE of bench --invocations, or the band bench --invocations keeps for this host), or 3 invocations a side"
 expect_eq "bench compared: inconclusive, and why" \
 	"$(cells bench-compare-1 changes pread_z100k | sed -n 2p)" \
 	"pread_z100k|slow1.json|median|10.5|12.5|-19.05|-|-|inconclusive|3:1 runs: a verdict needs 3 on each side"
