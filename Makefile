@@ -158,7 +158,7 @@ $(B)/demo/clear: tests/place/clear.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -Wl,--build-id -o $@ $<
 
-# Issue 26's four loops (front end, chain, divide, stores) in one program,
+# Four loops (front end, chain, divide, stores) in one program,
 # for `straddle prove -- build/demo/bounds KIND N` (doc/prove.md).
 $(B)/demo/bounds: tests/place/bounds.c
 	@mkdir -p $(dir $@)

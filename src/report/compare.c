@@ -80,7 +80,7 @@ static void compare_machines(struct compare *c, const struct result_file *base,
 	sb_free(&diff);
 }
 
-/* Issue 22: invocations a side are compared as units only fairly when they
+/* Invocations a side are compared as units only fairly when they
  * were taken alternately (A B A B): a drift of the machine over the hour then
  * falls on both sides. All of one side before all of the other is said, not
  * refused. */
@@ -99,7 +99,7 @@ static void compare_alternation(struct compare *c, const struct result_file *bas
 				  compare_label(base), b0, b1, compare_label(new), n0, n1);
 }
 
-/* Issue 12: "steal 0.2% -> 11%: the change may be the machine's". The limits
+/* "steal 0.2% -> 11%: the change may be the machine's". The limits
  * are what moved times on this project's 2-vCPU guest: a few points of steal,
  * ten points of other tenants' CPU, a load of one. */
 static bool compare_states(struct compare *c, const struct result_file *base,

@@ -24,7 +24,7 @@ double *results_run_stats(const struct metric *m, enum stat_kind k)
 	return v;
 }
 
-/* Issue 22: runs of one invocation share its machine state, so when a side is
+/* Runs of one invocation share its machine state, so when a side is
  * several invocations (a directory), the unit is the invocation: the mean of
  * its runs' statistics, one number a file. *n: how many. */
 static double *invocation_stats(const struct metric *m, enum stat_kind k, size_t nfiles,

@@ -111,7 +111,7 @@ static double floor_of(const double *v, size_t lo, size_t hi)
  * them: the ratio of floors, the quantile test's p, and slow when both
  * significant and material, and material in each half of the samples (round
  * order: the first against the best's first, the second against its second).
- * Issue 22: a short sweep marked well-placed offsets 1.13x slow in 2 of 5
+ * A short sweep marked well-placed offsets 1.13x slow in 2 of 5
  * runs; a state of the machine that lasts part of a run moves one half, a
  * layout moves both. The best against itself: 1, 1, not slow. */
 void stats_floor_mark(const double *a, size_t na, double floor_a, const double *best,

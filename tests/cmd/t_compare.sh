@@ -103,7 +103,7 @@ expect_eq "state: the warning" "$(printf '%s\n' "$OUT" | grep -c '^warning')" 1
 expect_eq "state: the line" "$(printf '%s\n' "$OUT" | grep '^warning')" \
 	"warning: base.json -> stolen.json: steal 0.2% -> 11.0%, other tenants' CPU 3% -> 45%, load 0.50 -> 2.50: the change may be the machine's; no verdict"
 
-# Issue 22: a regression measured in another machine state is no verdict
+# A regression measured in another machine state is no verdict
 # and no exit 1: slow.json's samples with stolen.json's states.
 jq --slurpfile s "$CF/stolen.json" '.runs = $s[0].runs' "$CF/slow.json" >"$TMP/slow-stolen.json"
 run $C "$CF/base.json" "$TMP/slow-stolen.json"

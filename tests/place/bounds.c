@@ -1,4 +1,4 @@
-/* Issue 26's four loops in a program, as a user's own C would hold them:
+/* Four loops in a program, as a user's own C would hold them:
  * each loop starts at 56 of its line (56..89: 2 lines where 1 would do),
  * the bytes of tests/fixtures/x86/cost.S with caller-saved registers, and
  * only their work differs: fe (three immediates, nothing to wait on: the

@@ -636,7 +636,7 @@ def gap_is_padding(fn, lo, hi):
 
 
 def loop_span(fn, blocks, header, body):
-    """Issue 8, item 1: from the header's block (or any block of the loop),
+    """From the header's block (or any block of the loop),
     grow over every loop block that touches the run or is separated from it
     only by padding."""
     s, e = blocks[header]["start"], blocks[header]["end"]
@@ -654,7 +654,7 @@ def loop_span(fn, blocks, header, body):
 
 
 def loop_pieces(fn, blocks, idom, h, latches, body):
-    """Issue 21: the runs every iteration fetches: the header's, and that
+    """The runs every iteration fetches: the header's, and that
     of each block dominating every latch (the dominators of each latch,
     intersected, are the header and the blocks between), in address
     order."""

@@ -40,7 +40,7 @@ static struct loop_geometry tight_loop(uint32_t bytes, uint32_t pair, uint32_t b
 	return g;
 }
 
-/* Issue 21: windows over a loop's pieces together. pthread_spin_lock's
+/* Windows over a loop's pieces together. pthread_spin_lock's
  * (libc 0x8ff70): the header [0x8ff70, 0x8ff75) and the body [0x8ff80,
  * 0x8ff89). */
 static void pieces_count(void **state)

@@ -178,7 +178,7 @@ static void metrics_and_mode(void **state)
 
 /* read1 at 1 and 2 tasks, processes and threads: the exact metrics, one
  * sample per measured interval, and nothing left open or running. */
-/* Issue 12: each run's samples, and the machine's shares of a run. */
+/* Each run's samples, and the machine's shares of a run. */
 static void runs_and_state(void **state)
 {
 	struct wl_result r = { 0 };
