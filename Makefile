@@ -10,7 +10,7 @@ SANFLAGS := -DSTRADDLE_TEST_HOOKS -O1 -g -fsanitize=address,undefined -fno-omit-
 
 # Layers bottom-up; a layer's files may include only the headers of the
 # layers before it.
-LAYERS   := base elf inputs decode cfg sched model arena relocate kernels stats measure workloads results report
+LAYERS   := base elf inputs decode cfg sched model arena relocate kernels stats measure workloads results report options
 # relocate/preload.c is not part of the library: it is the preload library
 # that runs inside the user's program (libstraddle-place.so below).
 PRELOAD_SRC := src/relocate/preload.c src/relocate/poke.c
@@ -100,7 +100,7 @@ $(B)/libstraddle-sched.so: src/sched/llvm.cpp src/sched/abi.h
 	$(CXX) $(SCHED_CXXFLAGS) -Wall -Wextra -Werror -O2 -fPIC -shared -o $@ $< \
 		-Wl,--gc-sections -Wl,--exclude-libs,ALL -Wl,--no-undefined $(SCHED_LDLIBS)
 
-# The manual page is made from the commands' option tables (src/cmd/help.c),
+# The manual page is made from the commands' option tables (src/options/help.c),
 # so it says what --help says.
 $(B)/straddle.1: $(B)/straddle
 	$(B)/straddle --man >$@.tmp && mv $@.tmp $@
