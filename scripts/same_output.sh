@@ -145,7 +145,7 @@ made() {
 exact usage --help
 exact version --version
 exact man --man
-for c in scan diff merge kernels sweep place prove record bench compare calibrate report uarch; do
+for c in scan diff merge kernels sweep place prove ab record bench compare calibrate report uarch; do
 	exact "help-$c" "$c" --help
 done
 exact no-command bogus
@@ -248,6 +248,8 @@ measured sweep-routine sweep --file "$KV" --func clear_user_original --offsets 0
 measured place place --func work --offsets 0..3 --runs 2 -- "$P/moved-pie" 10
 measured place-verbose place --func work --offsets 0,5 --runs 2 --verbose -- "$P/moved-pie" 10
 measured prove prove --uarch goldencove --runs 2 --top 1 -- "$P/clear" 2000000
+AB="--metric metric.([0-9]+) --no-output-check --align-all 64"
+measured ab ab --runs 5 $AB -- "$FIX/ab/twin-a" clear-at -- "$FIX/ab/twin-b" clear-at
 measured bench bench pread-zero read1 --duration 0.05 --runs 2
 measured record record -o @OUT@ -- "$X/hotcold" a b
 measured diff-measure diff --no-source --uarch goldencove --measure --measure-time 0.1 "$KV" \
@@ -261,6 +263,7 @@ made sweep2.json sweep --offsets 0..7 --size 256 --time 0.3 --min-rounds 2 --uar
 made place.json place --func work --offsets 0..7 --runs 3 -o @OUT@ -- "$P/moved-pie" 10
 made place-random.json place --file "$P/libmoved.so" --func '*' --offsets random --runs 4 \
 	--metric '^([0-9]+) ' -o @OUT@ -- "$P/moved-lib" 10
+made ab.json ab --runs 6 $AB -o @OUT@ -- "$FIX/ab/twin-a" clear-at -- "$FIX/ab/twin-b" clear-at
 made prove.json prove --uarch goldencove --runs 3 --top 1 -o @OUT@ -- "$P/clear" 2000000
 made bench-a.json bench pread-zero read1 gettime --duration 0.05 --runs 3 -o @OUT@
 made bench-b.json bench pread-zero read1 gettime --duration 0.05 --runs 3 -o @OUT@
@@ -281,13 +284,14 @@ for fmt in text markdown csv json; do
 	exact "compare-bench-$fmt" compare --format "$fmt" "$I/bench-a.json" "$I/bench-b.json"
 	exact "compare-sweep-$fmt" compare --format "$fmt" "$I/sweep.json" "$I/sweep2.json"
 	exact "compare-place-$fmt" compare --format "$fmt" "$I/place.json" "$I/place.json"
+	exact "compare-ab-$fmt" compare --format "$fmt" "$I/ab.json" "$I/ab.json"
 	exact "compare-fix-$fmt" compare --format "$fmt" "$CF/base.json" "$CF/slow.json" "$CF/slow1.json"
 done
 exact compare-verbose compare --verbose "$CF/base.json" "$CF/slow.json" "$CF/steady.json"
 exact compare-drift compare --drift "$CF/fast" "$CF/base.json" "$CF/slow.json"
 exact compare-dirs compare "$CF/fast" "$CF/slow"
 exact compare-noise compare --layout-noise "$I/place-random.json" "$CF/base.json" "$CF/slow.json"
-for k in scan hot diff diff-dirs record sweep place place-random prove bench-a compare; do
+for k in scan hot diff diff-dirs record sweep place place-random ab prove bench-a compare; do
 	exact "report-$k" report -o @OUT@ "$I/$k.json"
 done
 exact report-calibrate report -o @OUT@ "$I/calibrate-zen5-quick.json"
