@@ -50,13 +50,16 @@ strip_times() {
 # A measurement's words: every number N (its sign too), a temporary
 # directory's name X, a verdict that turns on the figures left out (a
 # "slow" mark, a p's "inconclusive", the "-" of the arm others are
-# judged against, a note on what the figures showed), blanks one blank,
+# judged against, prove's measured verdict and the model's agreement,
+# a note on what the figures showed), blanks one blank,
 # lines in order (rows sort by figures).
 mask_figures() {
 	strip_times | sed -E -e 's/straddle-([a-z]+)\.[A-Za-z0-9]{6}/straddle-\1.X/g' \
 		-e 's/[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?/N/g' -e 's/[-+]N/N/g' -e 's/N(,N)+/N/g' \
 		-e 's/\(p N: [^)]*\)/(p N)/g' \
 		-e 's/(^|[ \t])(slow|-)([ \t]|$)/\1\3/g' -e 's/(^|[ \t])(slow|-)([ \t]|$)/\1\3/g' \
+		-e 's/(^|[ \t])(costs|nothing|inconclusive|agree|DISAGREE|slower at best)([ \t]|$)/\1\3/g' \
+		-e 's/ conclusively.*$/ conclusively/' \
 		-e 's/[ \t]+/ /g' -e '/^note: /d' | sort
 }
 
@@ -232,11 +235,12 @@ exact uarch-narrow-zen5 uarch zen5
 ENVS=
 
 # ---- calibrate, from recorded experiments ----
+# (cal, not n: compare's part names are o and n)
 for c in "$T"/calibrate/*.json; do
-	n=$(basename "$c" .json)
-	exact "calibrate-$n" calibrate --from "$c" -o @OUT@
-	exact "calibrate-$n-plots" calibrate --from "$c" -o "$W/in/plots-$n.json" --plot @OUT@
-	made "calibrate-$n.json" calibrate --from "$c" -o @OUT@
+	cal=$(basename "$c" .json)
+	exact "calibrate-$cal" calibrate --from "$c" -o @OUT@
+	exact "calibrate-$cal-plots" calibrate --from "$c" -o "$W/in/plots-$cal.json" --plot @OUT@
+	made "calibrate-$cal.json" calibrate --from "$c" -o @OUT@
 done
 
 # ---- the measuring commands: each build's own words ----

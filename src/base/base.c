@@ -61,6 +61,26 @@ char *xstrdup(const char *s)
 	return memcpy(xmalloc(n), s, n);
 }
 
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		out_of_memory(strlen(fmt));
+	return s;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
 /* The capacity that holds need elements of size bytes: cap doubled (from
  * 16) as often as it takes, so appending n elements costs O(n). */
 static size_t doubled(size_t cap, size_t need, size_t size)

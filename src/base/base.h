@@ -4,6 +4,7 @@
 #ifndef STRADDLE_BASE_H
 #define STRADDLE_BASE_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
@@ -36,6 +37,9 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* A string printed to a new allocation (asprintf that never fails). */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* The line and exit 2 of a failed allocation of n bytes. */
 _Noreturn void out_of_memory(size_t n);
 

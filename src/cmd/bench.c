@@ -400,20 +400,6 @@ struct invocations {
 	bool gate_failed;               /* an invocation exited 1 (fault-write failed) */
 };
 
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-
-static char *fmt(const char *f, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, f);
-	if (vasprintf(&s, f, ap) < 0)
-		out_of_memory(strlen(f));
-	va_end(ap);
-	return s;
-}
-
 /* One invocation's command line, made from the options as parsed (not
  * the words given: getopt takes abbreviations), side B's words last so
  * that they win. */
@@ -431,7 +417,7 @@ static int invocation_argv(const struct bench_cmd *c, bool side_b, const char *o
 	self_arg(a, "--mode=%s", c->o.modes == WIS_PROCESSES ? "processes" :
 		 c->o.modes == WIS_THREADS ? "threads" : "both");
 	if (c->o.duration_s > 0) {
-		char *d = fmt("%g", c->o.duration_s);
+		char *d = xasprintf("%g", c->o.duration_s);
 
 		/* %g lost digits: every one */
 		self_arg(a, strtod(d, NULL) != c->o.duration_s ? "--duration=%.17g" :
@@ -463,7 +449,7 @@ static void remove_partial(struct invocations *iv)
 	for (size_t i = 0; i < iv->npaths; i++)
 		unlink(iv->paths[i]);
 	for (const char *side = "ab"; *side; side++) {
-		char *d = fmt("%s/%c", iv->tmp, *side);
+		char *d = xasprintf("%s/%c", iv->tmp, *side);
 
 		rmdir(d);
 		free(d);
@@ -490,7 +476,7 @@ static void on_signal_invocations(int sig)
 static int run_invocation(const struct bench_cmd *c, struct invocations *iv, unsigned i,
 			  bool side_b)
 {
-	char *path = fmt("%s/%c/%02u.json", iv->tmp, side_b ? 'b' : 'a', i + 1), line[512];
+	char *path = xasprintf("%s/%c/%02u.json", iv->tmp, side_b ? 'b' : 'a', i + 1), line[512];
 	struct self_cmd a;
 	struct err e = { "" };
 	int status, rc = 0;
@@ -546,7 +532,7 @@ static void keep_drift(const struct result_file *aa)
 /* Each side's band, written into every file of that side, and said. */
 static int record_drift(const struct bench_cmd *c, struct invocations *iv, char side)
 {
-	char *dir = fmt("%s/%c", iv->tmp, side), name[2] = { side, 0 };
+	char *dir = xasprintf("%s/%c", iv->tmp, side), name[2] = { side, 0 };
 	struct result_file aa = { 0 };
 	struct err e = { "" };
 	json_t *rec;
@@ -570,7 +556,7 @@ static int record_drift(const struct bench_cmd *c, struct invocations *iv, char 
 
 		if (strncmp(iv->paths[i], dir, strlen(dir)) != 0)
 			continue;
-		final_out = fmt("%s%s", c->out_json, iv->paths[i] + strlen(iv->tmp));
+		final_out = xasprintf("%s%s", c->out_json, iv->paths[i] + strlen(iv->tmp));
 		doc = results_drift_stamp(iv->paths[i], rec, i + 1, iv->npaths, final_out);
 		free(final_out);
 		if (!doc) {
@@ -603,7 +589,7 @@ static int record_drift(const struct bench_cmd *c, struct invocations *iv, char 
  * DIR: the directory appears whole or not at all. */
 static int run_invocations(struct bench_cmd *c)
 {
-	struct invocations iv = { fmt("%s.partial-%d", c->out_json, (int)getpid()), NULL, 0,
+	struct invocations iv = { xasprintf("%s.partial-%d", c->out_json, (int)getpid()), NULL, 0,
 				  false };
 	bool gate_failed;
 	int rc = 0;
@@ -614,7 +600,7 @@ static int run_invocations(struct bench_cmd *c)
 		return EXIT_USAGE;
 	}
 	for (const char *side = c->versus ? "ab" : "a"; *side; side++) {
-		char *d = fmt("%s/%c", iv.tmp, *side);
+		char *d = xasprintf("%s/%c", iv.tmp, *side);
 
 		mkdir(d, 0755);
 		free(d);

@@ -35,8 +35,7 @@ void self_arg(struct self_cmd *c, const char *fmt, ...)
 	char *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		out_of_memory(strlen(fmt));
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
 	GROW(c->v, c->cap, c->n + 2);
 	c->v[c->n++] = s;

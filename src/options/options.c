@@ -308,10 +308,8 @@ int metric_option(const char *metric, const char *direction, regex_t *re, bool *
  * values from files. */
 static void say_v(const char *what, const char *fmt, va_list ap)
 {
-	char *msg = NULL;
+	char *msg = xvasprintf(fmt, ap);
 
-	if (vasprintf(&msg, fmt, ap) < 0)
-		out_of_memory(strlen(fmt));
 	fputs("straddle: ", stderr);
 	if (what) {
 		fputs_escaped(what, stderr);
