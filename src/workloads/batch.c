@@ -1,5 +1,5 @@
 /* Batches timed the way libMicro times them (libmicro.c: a batch of -B calls
- * between two clock reads, the result per call), with the design's measuring
+ * between two clock reads, the result per call), with straddle's measuring
  * rules on top: pinned, the TSC or CNTVCT, each batch sized so a sample lasts
  * about 1 ms (far above the clock's resolution), and the variants in a new
  * random order every round so drift hits them alike. */
