@@ -252,7 +252,7 @@ static int print_profile(const char *name)
 		printf("behind a chain  %.2f cycles of it stay (measured)\n", p->latency_window_cycles);
 	else
 		printf("behind a chain  hidden (not measured)\n");
-	if (p->store_load_cycles > 0)
+	if (p->store_load_measured)
 		printf("store to load   %.2f cycles from a store's data to its load\n", p->store_load_cycles);
 	else
 		printf("store to load   the model's load latency (not measured)\n");
