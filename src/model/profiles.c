@@ -65,7 +65,11 @@ static const struct profile profiles[] = {
 		      "line as here: there the bubble was a line's price. A store's data reaches a load of the same "
 		      "address at no cost (memory renaming): a counter kept in memory (mov (%rdi),%rax; "
 		      "add $1,%rax; mov %rax,(%rdi)) runs at 1.00 cycle an iteration, its add's, against "
-		      "a 3-cycle imul chain (EMR, 2026-12-05, three runs, load 1.7)",
+		      "a 3-cycle imul chain (EMR, 2026-12-05, three runs, load 1.7). The line's 0.35 is "
+		      "one host's: three other sessions on this family paid 0.01-0.05 cycle (loops "
+		      "across a line 1.011x-1.064x; the pair's bubble held on both EMR hosts, 1.73x-1.82x; "
+		      "doc/uarch.md); "
+		      "calibrate a host to price from what it pays",
 	  .window_cycles = 0.35, .latency_window_cycles = 0.2, .branch_cycles = 0.45,
 	  .split_cycles = 0.1, .store_load_measured = true },
 	{ .name = "zen1", .arch = ARCH_X86_64, .cpus = "AMD family 17h models 00h-2Fh",
