@@ -51,7 +51,8 @@ void calib_profile(const struct calib_fit *f, const struct profile *base, const 
 		.issue_width = f->issue_width, .stores_per_cycle = f->stores_per_cycle,
 		.window_cycles = f->window_cycles, .latency_window_cycles = f->latency_window_cycles,
 		/* calibrate measures no store-to-load figure: the built-in's */
-		.base = base->name, .store_load_cycles = base->store_load_cycles };
+		.base = base->name, .store_load_cycles = base->store_load_cycles,
+		.store_load_measured = base->store_load_measured };
 	for (size_t i = 0; i < MODEL_NWINDOWS; i++)
 		if (f->straddle_mask & (1u << i))
 			out->straddle_windows[nw++] = model_windows[i];

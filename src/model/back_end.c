@@ -153,8 +153,7 @@ static size_t describe_loop(struct sched_cpu *cpu, const struct sched_piece *p, 
  * forward with no renaming). */
 static double store_load_of(const struct profile *p, struct sched_cpu *cpu)
 {
-	return p->store_load_cycles > 0 ? p->store_load_cycles :
-	       sched_cpu_info(cpu)->load_latency;
+	return p->store_load_measured ? p->store_load_cycles : sched_cpu_info(cpu)->load_latency;
 }
 
 /* llvm-mca's simulation in process, its steady state: the cycles of 200

@@ -407,7 +407,8 @@ static void model_loops(struct pricing *c, const struct elf_image *img)
 	for (size_t k = 0; k < r->nprofile; k++) {
 		for (size_t j = 0; c->model[k] && j < k && !c->modelled[k]; j++)
 			if (c->model[j] == c->model[k] && r->profile[j]->store_load_cycles ==
-			    r->profile[k]->store_load_cycles)
+			    r->profile[k]->store_load_cycles &&
+			    r->profile[j]->store_load_measured == r->profile[k]->store_load_measured)
 				c->modelled[k] = c->modelled[j];
 		if (c->model[k] && !c->modelled[k])
 			c->modelled[k] = xcalloc(r->nloop + 1, sizeof *c->modelled[k]);

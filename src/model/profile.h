@@ -73,9 +73,12 @@ struct profile {
 	double branch_cycles, split_cycles;
 	/* Cycles from a store's data to a load of the same address (store
 	 * forwarding, or memory renaming where the CPU has it): the link a
-	 * loop-carried chain through memory adds (sched/throughput.c). 0: not
-	 * measured, the model's load-to-use latency. */
+	 * loop-carried chain through memory adds (sched/throughput.c), where
+	 * store_load_measured; else the model's load-to-use latency. 0 where
+	 * the CPU renames memory (Golden Cove here: a load of what a store
+	 * just wrote costs no cycle). */
 	double store_load_cycles;
+	bool store_load_measured;
 };
 
 size_t profile_count(void);

@@ -23,7 +23,7 @@ static const struct profile profiles[] = {
 		      "thread): same; seed 000: HSW/BDW unaffected, loop runs from the LSD; a store to a "
 		      "load of the same address 5.25 cycles (i7-4770, uarch-bench fw_write_read, "
 		      "T. Downs 2020)",
-	  .store_load_cycles = 5.25 },
+	  .store_load_cycles = 5.25, .store_load_measured = true },
 	{ .name = "skylake", .arch = ARCH_X86_64, .cpus = "Intel SKL, SKX, KBL, CFL, CML, CLX",
 	  .fetch = 16, .uop_window = 32,
 	  .line = 64, .branch_rule = BRANCH_RULE_JCC_ERRATUM, .branch_window = 32,
@@ -31,13 +31,13 @@ static const struct profile profiles[] = {
 		      "'Mitigations for Jump Conditional Code Erratum' (2019); LSD disabled by microcode "
 		      "(SKL150) except on CLX: not modelled; a store to a load of the same address 4.43 "
 		      "cycles (i7-6700HQ, uarch-bench fw_write_read, T. Downs 2020)",
-	  .store_load_cycles = 4.43 },
+	  .store_load_cycles = 4.43, .store_load_measured = true },
 	{ .name = "icelake", .arch = ARCH_X86_64, .cpus = "Intel ICL, TGL, RKL",
 	  .fetch = 16, .uop_window = 64, .line = 64, .loop_buffer = 35,
 	  .evidence = "fetch 16 B, DSB 64 B window: uiCA (Abel and Reineke 2022); LSD size unverified; a "
 		      "store to a load of the same address 0.58 cycle, memory renaming (i5-1035, "
 		      "uarch-bench fw_write_read, T. Downs 2020)",
-	  .store_load_cycles = 0.58 },
+	  .store_load_cycles = 0.58, .store_load_measured = true },
 	{ .name = "goldencove", .arch = ARCH_X86_64, .cpus = "Intel ADL-P, RPL-P, SPR, EMR",
 	  .fetch = 32, .uop_window = 64, .line = 64,
 	  .branch_rule = BRANCH_RULE_PAIR_CROSSES, .branch_window = 64, .straddle_windows = { 64 },
@@ -63,9 +63,16 @@ static const struct profile profiles[] = {
 		      "chain hides the bubble (bounds pairchain: its controls with the decl whole ran "
 		      "as fast as with it across); the line between the pair's two instructions 0.1 "
 		      "cycle (1.06x-1.25x). The 0xa7 guest paid 1.05x for clear.c, its jne across the "
-		      "line as here: there the bubble was a line's price",
+		      "line as here: there the bubble was a line's price. A store's data reaches a load of the same "
+		      "address at no cost (memory renaming): a counter kept in memory (mov (%rdi),%rax; "
+		      "add $1,%rax; mov %rax,(%rdi)) runs at 1.00 cycle an iteration, its add's, against "
+		      "a 3-cycle imul chain (EMR, 2026-12-05, three runs, load 1.7). The line's 0.35 is "
+		      "one host's: three other sessions on this family paid 0.01-0.05 cycle (loops "
+		      "across a line 1.011x-1.064x; the pair's bubble held on both EMR hosts, 1.73x-1.82x; "
+		      "doc/uarch.md); "
+		      "calibrate a host to price from what it pays",
 	  .window_cycles = 0.35, .latency_window_cycles = 0.2, .branch_cycles = 0.45,
-	  .split_cycles = 0.1 },
+	  .split_cycles = 0.1, .store_load_measured = true },
 	{ .name = "zen1", .arch = ARCH_X86_64, .cpus = "AMD family 17h models 00h-2Fh",
 	  .fetch = 16, .uop_window = 64, .line = 64,
 	  .evidence = "fetch 16 B, op cache 64 B lines: AMD SOG for family 17h 2.8; seed 000: -40% "
@@ -75,7 +82,7 @@ static const struct profile profiles[] = {
 	  .evidence = "fetch 32 B: AMD SOG for family 17h models 30h+; unverified here; a store to a load "
 		      "of the same address 1.0 cycle, memory renaming (EPYC 7262, uarch-bench "
 		      "fw_write_read, T. Downs 2020)",
-	  .store_load_cycles = 1.0 },
+	  .store_load_cycles = 1.0, .store_load_measured = true },
 	{ .name = "zen3", .arch = ARCH_X86_64, .cpus = "AMD family 19h models 00h-0Fh, 20h-5Fh",
 	  .fetch = 32, .uop_window = 64, .line = 64,
 	  .evidence = "fetch 32 B: AMD SOG for family 19h; unverified here" },

@@ -129,7 +129,7 @@ void report_profile(FILE *out, const struct profile *p, const char *why, size_t 
 		fprintf(out, "behind a chain  %.2f cycles of it stay (measured)\n", p->latency_window_cycles);
 	else
 		fprintf(out, "behind a chain  hidden (not measured)\n");
-	if (p->store_load_cycles > 0)
+	if (p->store_load_measured)
 		fprintf(out, "store to load   %.2f cycles from a store's data to its load\n", p->store_load_cycles);
 	else
 		fprintf(out, "store to load   the model's load latency (not measured)\n");

@@ -38,7 +38,7 @@ json_t *results_profile(const struct profile *p)
 		json_object_set_new(doc, "branch_cycles", json_real(doc_three_places(p->branch_cycles)));
 	if (p->split_cycles > 0)
 		json_object_set_new(doc, "split_cycles", json_real(doc_three_places(p->split_cycles)));
-	if (p->store_load_cycles > 0)
+	if (p->store_load_measured)
 		json_object_set_new(doc, "store_load_cycles",
 				    json_real(doc_three_places(p->store_load_cycles)));
 	if (p->base)
@@ -252,6 +252,21 @@ static int read_windows(json_t *a, struct profile *p, struct err *e)
 	return 0;
 }
 
+/* Optional: cycles from a store's data to its load, 0 (renamed) to 16. */
+static int get_store_load(json_t *o, struct profile *p, struct err *e)
+{
+	json_t *v = json_object_get(o, "store_load_cycles");
+	double x = json_number_value(v);
+
+	if (!v)
+		return 0;
+	if (!json_is_number(v) || !(x >= 0 && x <= 16))
+		return err_set(e, "profile: \"store_load_cycles\" is not a number from 0 to 16");
+	p->store_load_cycles = x;
+	p->store_load_measured = true;
+	return 0;
+}
+
 /* Optional: the built-in profile a calibration was measured against. */
 static int get_base(json_t *o, struct profile *p, struct err *e)
 {
@@ -287,7 +302,7 @@ static int read_profile(json_t *o, struct profile *p, struct err *e)
 	    get_cycles(o, "latency_window_cycles", &p->latency_window_cycles, e) ||
 	    get_cycles(o, "branch_cycles", &p->branch_cycles, e) ||
 	    get_cycles(o, "split_cycles", &p->split_cycles, e) ||
-	    get_cycles(o, "store_load_cycles", &p->store_load_cycles, e) ||
+	    get_store_load(o, p, e) ||
 	    get_base(o, p, e))
 		return -1;
 	if (strcmp(arch, "x86_64") == 0)

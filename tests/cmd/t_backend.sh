@@ -62,6 +62,21 @@ run "$STRADDLE" scan --uarch "$TMP/bad.json" "$BE"
 expect_eq "back end bad file: exit 2" "$RC" 2
 expect_eq "back end bad file: the line" "$ERR" \
 	"straddle: $TMP/bad.json: profile: \"stores_per_cycle\" is not a whole number from 0 to 64"
+# a store's data to its load: given only where measured; 0 (renamed) is a
+# measured figure, not an absent one
+run "$STRADDLE" uarch --json
+expect_eq "uarch: store to load where measured" \
+	"$(jq_of '[.profiles[] | select(.store_load_cycles != null) | "\(.name):\(.store_load_cycles)"] | join(" ")')" \
+	"haswell:5.25 skylake:4.43 icelake:0.58 goldencove:0 zen2:1"
+jq '.profile.store_load_cycles = 0' "$TMP/be.json" >"$TMP/sl0.json"
+run "$STRADDLE" uarch "$TMP/sl0.json"
+expect_eq "uarch FILE: a renamed store to load read back" \
+	"$(printf '%s\n' "$OUT" | grep '^store to load' | tr -s ' ')" \
+	"store to load 0.00 cycles from a store's data to its load"
+jq '.profile.store_load_cycles = 17' "$TMP/be.json" >"$TMP/sl17.json"
+run "$STRADDLE" scan --uarch "$TMP/sl17.json" "$BE"
+expect_eq "store to load out of range: exit 2, the line" "$RC|$ERR" \
+	"2|straddle: $TMP/sl17.json: profile: \"store_load_cycles\" is not a number from 0 to 16"
 run env -u COLUMNS "$STRADDLE" uarch
 expect_eq "uarch: zen5's bound (insn/st)" "$(printf '%s\n' "$OUT" | grep '^zen5 ' | tr -s ' ' | cut -d' ' -f7-8)" \
 	"- 10/2"
