@@ -169,9 +169,7 @@ const struct command diff_command = {
 
 static int parse_options(struct diff_cmd *c, int argc, char **argv)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-	c->opts.jobs = cpus > 0 ? (unsigned)(cpus < 16 ? cpus : 16) : 1;
+	c->opts.jobs = jobs_default();
 	c->opts.keep_all = true;        /* every loop: the unchanged ones match the rest */
 	c->opts.shapes = true;          /* unnamed functions are matched by shape */
 	/* each side's loops priced as scan prices them: a straddle the back

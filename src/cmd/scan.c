@@ -260,9 +260,7 @@ const struct command scan_command = {
 
 static int parse_options(struct scan_cmd *c, int argc, char **argv)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-	c->opts.jobs = cpus > 0 ? (unsigned)(cpus < 16 ? cpus : 16) : 1;
+	c->opts.jobs = jobs_default();
 	c->limit = 40;
 	c->source_lines = true;
 	c->opts.cost = true;

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int select_profiles(const char *spec, const struct profile **out, size_t max,
 		    size_t *n, char *why, size_t why_len)
@@ -336,4 +337,11 @@ void say(const char *fmt, ...)
 	va_start(ap, fmt);
 	say_v(NULL, fmt, ap);
 	va_end(ap);
+}
+
+unsigned jobs_default(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return cpus > 0 ? (unsigned)(cpus < JOBS_MAX ? cpus : JOBS_MAX) : 1;
 }

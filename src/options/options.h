@@ -200,9 +200,14 @@ void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 #define OPT_FUNC(F, m) \
 	{ .name = "func", .value = "GLOB", .kind = OPT_STRING, .field = F(m), \
 	  .help = "only functions whose name matches GLOB" }
+/* --jobs' default (scan, diff), said in OPT_JOBS' help: the CPUs online,
+ * at most JOBS_MAX. */
+#define JOBS_MAX 16
+unsigned jobs_default(void);
 #define OPT_JOBS(F, m) \
 	{ .name = "jobs", .letter = 'j', .value = "N", .kind = OPT_UNSIGNED, .field = F(m), \
-	  .min = 1, .max = 256, .help = "threads (default: online CPUs, at most 16)" }
+	  .min = 1, .max = 256, .help = "threads (default: online CPUs, at most " \
+	  OPT_TEXT(JOBS_MAX) ")" }
 #define OPT_NO_SOURCE(F, m) \
 	{ .name = "no-source", .kind = OPT_CLEAR, .field = F(m), \
 	  .help = "do not look up source lines (DWARF)" }
