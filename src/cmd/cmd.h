@@ -90,18 +90,12 @@ struct routine_args {
 		  "WORD*32+BIT); default the file's bytes" }
 
 
-/* diff --measure (diff_measure.c): the routines with a built-in call whose
- * loops the change moved or resized, each build's own bytes run at each
- * build's placement, new against old (and old against itself), beside the
- * cost model's prediction; seconds: each pair's budget a workload. */
-struct diff_measure_input {
-	const char *old_path, *new_path;
-	const struct elf_image *old_img, *new_img;
-	const struct profile *host;
-	const char *host_why, *llvm_mca;
-	double seconds;
-};
-int diff_measure(const struct diff_measure_input *in);
+/* diff --measure (diff_measure.c): each routine routine_diff_pairs
+ * chooses, each build's own bytes run at each build's placement, new
+ * against old (and old against itself), beside the cost model's
+ * prediction. */
+struct routine_diff_input;
+int diff_measure(const struct routine_diff_input *in);
 
 /* straddle place --file vdso (place_vdso.c): a function of straddle's own
  * vDSO moved, bench's gettime measured against each placement. */

@@ -358,7 +358,7 @@ int cmd_diff(int argc, char **argv)
 	else
 		print_report(&c, status == EXIT_GATE);
 	if (c.measure)
-		diff_measure(&(struct diff_measure_input){ c.old.arg, c.new.arg, &c.old.img, &c.new.img,
+		diff_measure(&(struct routine_diff_input){ c.old.arg, c.new.arg, &c.old.img, &c.new.img,
 			c.uarch.v[0], c.uarch.why, c.opts.llvm_mca, c.measure_s });
 out:
 	hot_run_free(&c.hot);

@@ -236,6 +236,43 @@ struct workload_shape {
 };
 const struct workload_shape *workload_shape_named(const char *name);
 
+/* diff --measure (routine_diff.c): the routines with a built-in call in
+ * the old image whose loops the change moved or resized, each with its
+ * counterpart in the new one (the same name, else the routine doing its
+ * job), when both run; at most ROUTINE_PAIRS_MAX. */
+#define ROUTINE_PAIRS_MAX 16
+#define ROUTINE_DIFF_HAZARDS 8
+
+struct elf_image;
+struct profile;
+struct hazard;
+struct routine;
+
+struct routine_pair {
+	const char *old, *new;
+};
+
+struct routine_diff_input {
+	const char *old_path, *new_path;
+	const struct elf_image *old_img, *new_img;
+	const struct profile *host;
+	const char *host_why, *llvm_mca;
+	double seconds;                 /* each pair's budget a workload */
+};
+
+size_t routine_diff_pairs(const struct routine_diff_input *in, struct routine_pair *p);
+/* The calls an operation of the routine `name` makes: read_zero's for a
+ * clear_user, read1's for a copy_user, a put's or get's size, else one
+ * 4 KiB call; out holds 3. Their number. */
+size_t routine_diff_shapes(const struct routine *rt, const char *name,
+			   const struct workload_shape **out);
+/* The cost model's time of the routine's loop at `offset` of a page,
+ * against its best placement; its hazards in h (ROUTINE_DIFF_HAZARDS at
+ * most), *nh of them. */
+double routine_diff_predicted(const struct profile *p, const char *llvm_mca,
+			      const struct routine *rt, uint32_t offset, struct hazard *h,
+			      size_t *nh);
+
 /* place --file vdso (vdso_place.c): an arm is the vDSO unmoved (offset
  * -1), or its function moved so that its entry is `offset` into a line;
  * each round runs bench's gettime once on every arm, in a new random
