@@ -50,9 +50,8 @@ void calib_profile(const struct calib_fit *f, const struct profile *base, const 
 		.loop_buffer = f->loop_buffer_claimed ? f->loop_buffer : 0,
 		.issue_width = f->issue_width, .stores_per_cycle = f->stores_per_cycle,
 		.window_cycles = f->window_cycles, .latency_window_cycles = f->latency_window_cycles,
-		/* calibrate measures no store-to-load figure: the built-in's */
-		.base = base->name, .store_load_cycles = base->store_load_cycles,
-		.store_load_measured = base->store_load_measured };
+		.base = base->name };
+	profile_prices_from_base(out);
 	for (size_t i = 0; i < MODEL_NWINDOWS; i++)
 		if (f->straddle_mask & (1u << i))
 			out->straddle_windows[nw++] = model_windows[i];
@@ -77,6 +76,8 @@ void calib_profile(const struct calib_fit *f, const struct profile *base, const 
 	append(st->evidence, sizeof st->evidence, "; loop buffer: %s; fetch %u, uop window %u, "
 	       "line %u: the %s profile's (manuals)", f->loop_buffer_why, base->fetch,
 	       base->uop_window, base->line, base->name);
+	append(st->evidence, sizeof st->evidence, "; a branch's bubble and a store to its load: "
+	       "the %s profile's", base->name);
 }
 
 void calib_conclude(struct calib_experiment *x, size_t n, struct calib_opts *o,

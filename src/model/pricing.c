@@ -94,9 +94,9 @@ static void back_end_of(const struct pricing *c, size_t loop, size_t k, struct b
  * A measured profile believes its own width, so only the model's chains
  * and divides could hide a straddle it kept: those are simulated. Nor,
  * in a whole-file scan, where the profile measured what a window costs:
- * its width's bound is then that measurement ("<=1.35x" on goldencove);
+ * its width's bound is then that measurement (goldencove's line);
  * simulating sent 19,915 of libLLVM-14's loops to llvm-mca under
- * goldencove's 0.35-cycle line, 13x the scan without it. */
+ * goldencove, 13x the scan without it. */
 static bool needs_simulation(const struct pricing *c, const struct loop_report *l)
 {
 	const struct scan_result *r = c->r;

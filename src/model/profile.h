@@ -85,6 +85,12 @@ size_t profile_count(void);
 const struct profile *profile_at(size_t i);
 const struct profile *profile_named(const char *name);
 const char *branch_rule_name(enum branch_rule r);
+/* A calibrated profile's prices calibrate never measures, from its base
+ * built-in: a branch's bubble and a store's data to its load (a cycle
+ * each, the bound, where the base has none). A line's price stays the
+ * calibration's own: where it claimed a straddle but fitted no price,
+ * the base's may be the host's mistake it was run to correct. */
+void profile_prices_from_base(struct profile *p);
 /* The distinct windows a loop must not straddle under p (at most 3). */
 size_t profile_straddle_windows(const struct profile *p, unsigned out[3]);
 /* The branch rule as a word in profile files: "none", "jcc-erratum",

@@ -305,6 +305,7 @@ static int read_profile(json_t *o, struct profile *p, struct err *e)
 	    get_store_load(o, p, e) ||
 	    get_base(o, p, e))
 		return -1;
+	profile_prices_from_base(p);
 	if (strcmp(arch, "x86_64") == 0)
 		p->arch = ARCH_X86_64;
 	else if (strcmp(arch, "aarch64") == 0)

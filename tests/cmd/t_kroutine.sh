@@ -183,7 +183,7 @@ rep_movs_alternative (9.9.0-fixture, at +208 of a page, its loop at 26 of a line
 memset (9.9.0-fixture, at +256 of a page, its loop at 59 of a line) -> memset (9.10.0-fixture, at +272, loop at 11)"
 expect_eq "diff --measure: memset_orig's loop leaves the line's end" \
 	"$(printf '%s\n' "$kr_measured" | grep -A1 '^memset' | tail -1)" \
-	"  predicted (goldencove, layout only): 1.35x -> 1.00x of each loop's best placement: loop-straddles-window@64 -> -"
+	"  predicted (goldencove, layout only): 1.03x -> 1.00x of each loop's best placement: loop-straddles-window@64 -> -"
 expect_eq "diff --measure: read_zero's shapes for clear_user, read1's for copy_user" \
 	"$(printf '%s\n' "$kr_measured" | grep -E '^  (pread|read1|4096)' | awk '{print $1}' | tr '\n' ' ')" \
 	"pread_z1k pread_z10k pread_z100k read1 4096 "
