@@ -51,7 +51,8 @@ strip_times() {
 # directory's name X, a verdict that turns on the figures left out (a
 # "slow" mark, a p's "inconclusive", the "-" of the arm others are
 # judged against, prove's measured verdict and the model's agreement,
-# a note on what the figures showed), blanks one blank,
+# a note on what the figures showed, record's word on too few samples:
+# the rate it chose turns on a sample's measured cost), blanks one blank,
 # lines in order (rows sort by figures).
 mask_figures() {
 	strip_times | sed -E -e 's/straddle-([a-z]+)\.[A-Za-z0-9]{6}/straddle-\1.X/g' \
@@ -60,7 +61,7 @@ mask_figures() {
 		-e 's/(^|[ \t])(slow|-)([ \t]|$)/\1\3/g' -e 's/(^|[ \t])(slow|-)([ \t]|$)/\1\3/g' \
 		-e 's/(^|[ \t])(costs|nothing|inconclusive|agree|DISAGREE|slower at best)([ \t]|$)/\1\3/g' \
 		-e 's/ conclusively.*$/ conclusively/' \
-		-e 's/[ \t]+/ /g' -e '/^note: /d' | sort
+		-e 's/[ \t]+/ /g' -e '/^note: /d' -e '/: only N samples: /d' | sort
 }
 
 # run_as WHICH NAME ARGS...: the build WHICH (old or new) runs ARGS in
