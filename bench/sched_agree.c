@@ -13,7 +13,9 @@
  * file and over all, the share within 10% of each reference. */
 #include "base/base.h"
 #include "elf/elf.h"
-#include "model/model.h"
+#include "model/profile.h"
+#include "model/rules.h"
+#include "model/scan.h"
 #include "sched/sched.h"
 
 #include <inttypes.h>

@@ -1,10 +1,11 @@
-/* What a sweep's measurements say beside the model (moved out of
- * cmd/sweep.c, issue 23: a command parses, calls and prints): whether a
- * profile predicts a hazard at a placement, how many of a kernel's
- * placements the prediction and the slow marks agree on (the held-out
- * check of bench-calibrate), the alignment the measurement itself asks
- * for, and kernels at their best offsets against each other. */
-#include "measure.h"
+/* What a sweep's measurements say beside the model (a command parses, calls
+ * and prints; this is none of those): whether a profile predicts a
+ * hazard at a placement, how many of a kernel's placements the prediction and
+ * the slow marks agree on (the held-out check of bench-calibrate), the
+ * alignment the measurement itself asks for, and kernels at their best
+ * offsets against each other. */
+#include "sweep.h"
+#include "../model/geometry.h"
 
 #include <math.h>
 #include <stdlib.h>

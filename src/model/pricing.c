@@ -6,7 +6,10 @@
  * (the reference, --llvm-mca PROGRAM), a whole-file scan simulates only
  * the loops whose price the simulation could change, as its time is
  * seconds a thousand loops (needs_simulation). */
-#include "model.h"
+#include "profile.h"
+#include "rules.h"
+#include "cost.h"
+#include "scan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,15 +33,16 @@ struct pricing {
 	const struct scan_opts *o;
 	struct scan_result *r;
 	bool in_process;                /* LLVM's model in process, else llvm-mca the program */
-	struct sched_cpu *model[32];    /* per profile, in process: NULL none */
-	struct modelled_loop *modelled[32];     /* per profile: per loop, in process */
+	/* per profile (MODEL_MAX_PROFILES of them): */
+	struct sched_cpu *model[MODEL_MAX_PROFILES];    /* in process: NULL none */
+	struct modelled_loop *modelled[MODEL_MAX_PROFILES];     /* per loop, in process */
 	struct mca_input in;
 	size_t *input;                  /* per loop: its index in `in`, SIZE_MAX none */
 	bool *divides;                  /* per input loop */
 	size_t divides_cap;
-	unsigned width[32];             /* per profile: its model's dispatch width, 0 none */
-	const char *cpu[32];            /* per profile: its model's -mcpu, NULL none */
-	struct mca_region *region[32];  /* per profile: per input loop, NULL none */
+	unsigned width[MODEL_MAX_PROFILES];     /* its model's dispatch width, 0 none */
+	const char *cpu[MODEL_MAX_PROFILES];    /* its model's -mcpu, NULL none */
+	struct mca_region *region[MODEL_MAX_PROFILES];  /* per input loop, NULL none */
 	bool *drop;                     /* per hazard: hidden by the back end */
 	size_t dropped;
 };
@@ -59,8 +63,8 @@ static void back_end_of(const struct pricing *c, size_t loop, size_t k, struct b
 
 	memset(b, 0, sizeof *b);
 	b->nstore = l->nstore;
-	if (c->width[k] && !c->r->profile[k]->issue_width)
-		b->dispatch = (double)(l->ninsn - (l->ninsn > l->ncond ? l->ncond : 0)) / c->width[k];
+	if (!c->r->profile[k]->issue_width)
+		b->dispatch = model_dispatch_cycles(l->ninsn, l->ncond, c->width[k]);
 	if (c->in_process && c->modelled[k]) {
 		mp = &c->modelled[k][loop];
 	} else if (!c->in_process && in != SIZE_MAX) {

@@ -1,13 +1,15 @@
 /* model/profile.h: profiles: what a CPU's front end cares about, each number with its
  * evidence (profiles.c), and the one selection of them for scan, diff and
- * sweep (profiles.c).
- * Internal to model/: the layer's interface is model.h, which includes
- * every one of them. */
+ * sweep (profiles.c). */
 #ifndef STRADDLE_MODEL_PROFILE_H
 #define STRADDLE_MODEL_PROFILE_H
 
 #include "../base/base.h"
 #include "../decode/decode.h"
+
+/* The most profiles one scan applies (--uarch all is fewer): a scan's
+ * arrays per profile are this long. */
+#define MODEL_MAX_PROFILES 32
 
 /* The window sizes the model knows, smallest first: a fetch block, a
  * uop-cache window, a cache line. Every table of windows uses these. */
@@ -45,11 +47,11 @@ struct profile {
 	 * (and may be empty) */
 	unsigned straddle_windows[3];
 	bool straddle_measured;
-	/* The back-end bound (issue 11): a loop whose iteration needs at
-	 * least as many cycles, at issue_width instructions and
-	 * stores_per_cycle stores a cycle, as fetching one window more than
-	 * it must (the front end fetches a window a cycle) pays nothing for
-	 * the straddle. 0: not measured, no bound. */
+	/* The back-end bound: a loop whose iteration needs at least as many
+	 * cycles, at issue_width instructions and stores_per_cycle stores a
+	 * cycle, as fetching one window more than it must (the front end
+	 * fetches a window a cycle) pays nothing for the straddle. 0: not
+	 * measured, no bound. */
 	unsigned issue_width, stores_per_cycle;
 	/* What one window fetched more than the best placement needs costs an
 	 * iteration, in cycles (cost.c, fetch_cycles); 0: not measured, a whole

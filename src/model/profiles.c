@@ -1,6 +1,7 @@
 /* The profiles: data, with the source of every number. A number nobody has
- * measured says so (DESIGN, hazard model). */
-#include "model.h"
+ * measured says so. */
+#include "profile.h"
+#include "host.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -78,7 +79,7 @@ static const struct profile profiles[] = {
 	  .fetch = 32, .uop_window = 64,
 	  .line = 64, .straddle_windows = { 64 }, .straddle_measured = true,
 	  .evidence = "fetch 32 B: AMD SOG for family 19h. Measured on family 19h model 11h by make run's "
-		      "straddle sweep (issue 11): clear_movq_imm 1.55x at the 14 offsets where its "
+		      "straddle sweep: clear_movq_imm 1.55x at the 14 offsets where its "
 		      "15-byte loop crosses a 64 B line, clear_movq_reg 1.96x at its 9, no other offset "
 		      "slow: only 64 B straddles count, and no loop buffer hides these 4-instruction "
 		      "loops (the 36-op loop buffer this profile had from the SOG hid both). Branch "

@@ -1,9 +1,13 @@
 /* Profile files: what `straddle calibrate` writes (the profile, the rules
  * with their ratios and CIs, every experiment's raw samples) and reads
  * back for `--uarch host|FILE.json` and `straddle uarch`. model/ cannot
- * read JSON; it gets the profile through the profile_loader of model.h.
+ * read JSON; it gets the profile through the profile_loader of model/profile.h.
  * A file that fails any check is one line naming it and the reason. */
-#include "results.h"
+#include "json.h"
+#include "head.h"
+#include "kinds.h"
+#include "calibrate.h"
+#include "profile.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -317,45 +321,17 @@ static int read_profile(json_t *o, struct profile *p, struct err *e)
 	if (!known_window(p->line) && p->line != 128)
 		return err_set(e, "profile: line %u is not 16, 32, 64 or 128", p->line);
 	/* printed in scan's and diff's header and uarch's table: escaped for
-	 * the terminal here, once (issue 25, finding 9) */
+	 * the terminal here, once */
 	p->name = escaped(name);
 	p->cpus = escaped(cpus);
 	p->evidence = escaped(evidence);
 	return 0;
 }
 
-/* The head every profile file has: schema 1 of command calibrate. */
-static int check_head(const char *path, const json_t *doc, struct err *e)
-{
-	const json_t *schema = json_object_get(doc, "schema");
-	const char *cmd = json_string_value(json_object_get(doc, "command"));
-
-	if (!json_is_object(doc) || !json_is_integer(schema) || json_integer_value(schema) != 1 ||
-	    !cmd || strcmp(cmd, "calibrate") != 0)
-		return err_set(e, "%s: not a profile file: want \"schema\": 1, \"command\": "
-			       "\"calibrate\"", path);
-	return 0;
-}
-
+/* A calibrate file, its head checked (results_open). */
 static json_t *load_doc(const char *path, struct err *e)
 {
-	json_error_t je;
-	json_t *doc;
-	struct err why;
-	char *buf;
-	size_t len;
-
-	if (read_input(path, INPUT_LIMIT, &buf, &len, &why)) {
-		err_set(e, "%s: %s", path, why.msg);
-		return NULL;
-	}
-	doc = json_loadb(buf, len, 0, &je);
-	free(buf);
-	if (!doc) {
-		err_set(e, "%s: not a profile file: %s (line %d)", path, je.text, je.line);
-		return NULL;
-	}
-	return doc;
+	return results_open(path, 1u << RESULT_CALIBRATE, NULL, e);
 }
 
 /* Loaded profiles stay until exit: scans hold pointers to them. */
@@ -388,8 +364,6 @@ const struct profile *results_profile_of(const char *path, const json_t *doc, st
 		err_set(e, "%s: more than %zu profile files", path, nloaded);
 		return NULL;
 	}
-	if (check_head(path, doc, e))
-		return NULL;
 	p = xcalloc(1, sizeof *p);
 	if (read_profile(json_object_get(doc, "profile"), p, &inner)) {
 		err_set(e, "%s: %s", path, inner.msg);
@@ -502,8 +476,6 @@ int results_calibration_of(const char *path, const json_t *doc, struct host *h,
 	*n = 0;
 	if (machine)
 		*machine = NULL;
-	if (check_head(path, doc, e))
-		return -1;
 	if (read_machine(json_object_get(doc, "machine"), h, &inner))
 		return err_set(e, "%s: %s", path, inner.msg);
 	if (machine)

@@ -1,8 +1,9 @@
-/* The result file of `straddle sweep` (DESIGN: Result files): the clock,
- * the settings, and one metric per placed variant with every raw sample
- * and what the layout model predicted there. compare reads each sweep as
- * one run (read.c). */
-#include "results.h"
+/* The result file of `straddle sweep`: the clock, the settings, and one
+ * metric per placed variant with every raw sample and what the layout model
+ * predicted there. compare reads each sweep as one run (read.c). */
+#include "head.h"
+#include "scan.h"
+#include "sweep.h"
 
 static json_t *variant_json(const struct sweep *s, const struct variant *v)
 {

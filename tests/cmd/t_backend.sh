@@ -1,4 +1,4 @@
-# The back-end bound (issue 11): a loop whose own work takes as long as
+# The back-end bound: a loop whose own work takes as long as
 # fetching the line it straddles pays nothing for it (measured on Zen 5 by
 # straddle calibrate: tests/fixtures/calibrate/zen5-backend.json). The
 # fixture's loops are in tests/fixtures/x86/backend.S.
@@ -31,7 +31,7 @@ expect_eq "back end zen5 text: st3" "$(printf '%s\n' "$OUT" | sed -n 3p | tr -s 
 
 # the fit of a quiet --quick run: 2 stores a cycle from the store loops
 # (2 stores paid, 4 and 8 did not); 10 instructions the largest width its
-# nop loops allow, of 6 to 10 (issue 22: a range where the evidence leaves
+# nop loops allow, of 6 to 10 (a range where the evidence leaves
 # one); four nop loops faster across a line than inside one
 CAL_BE=tests/fixtures/calibrate/zen5-backend.json
 [ -f "$CAL_BE" ] || CAL_BE=$(dirname "$0")/../fixtures/calibrate/zen5-backend.json
@@ -80,7 +80,7 @@ expect_eq "store to load out of range: exit 2, the line" "$RC|$ERR" \
 run env -u COLUMNS "$STRADDLE" uarch
 expect_eq "uarch: zen5's bound (insn/st)" "$(printf '%s\n' "$OUT" | grep '^zen5 ' | tr -s ' ' | cut -d' ' -f7-8)" \
 	"- 10/2"
-# issue 23: no line longer than the terminal (80 when there is none; one
+# no line longer than the terminal (80 when there is none; one
 # evidence line was 1,277 characters), the rest behind uarch NAME
 expect_eq "uarch: no line over 80 characters" "$(printf '%s\n' "$OUT" | awk 'length > 80' | wc -l)" 0
 expect_eq "uarch: a table per architecture" "$(printf '%s\n' "$OUT" | grep -c '^[a-z0-9_]*:$')" 2

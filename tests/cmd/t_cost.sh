@@ -1,4 +1,4 @@
-# The cost model (issue 26): a loop's predicted slowdown is the larger of
+# The cost model: a loop's predicted slowdown is the larger of
 # the windows it fetches and its back end's cycles, today against its best
 # placement. tests/fixtures/x86/cost.S holds one 26-40 B loop across a
 # 64 B line seven ways (x87 and avx512: loops llvm-mca cannot price, each
@@ -26,7 +26,7 @@ expect_eq "cost llvm-mca-14 zen3: the back end named" "$(jq_of '.files[0].back_e
 	"llvm-mca 14.0.6 -mcpu=znver3"
 expect_eq "cost llvm-mca-14 zen3: every loop's cost and bound" "$(cost_rows)" \
 	"fe:1.143:front-end:1.75:llvm-mca:true:1.143 chain:1:latency:3.154:llvm-mca:true: divide:1:divide:17.077:llvm-mca:true: stores:1:store:8.074:llvm-mca:true: uncertain:1.143:front-end:1.75:llvm-mca:false:1.143 x87:2:front-end:0.667:llvm-mca-width:true:2+2 avx512:2:front-end:0.667:llvm-mca-width:true:2+2 strings:2:front-end:0.667:llvm-mca-width:true:2+2"
-# SARIF carries the same cost per result (issue 24: "the predicted cost once
+# SARIF carries the same cost per result ("the predicted cost once
 # it exists"); the loops with no hazard have no result
 run "$STRADDLE" scan --format sarif --uarch zen3 --llvm-mca "$MCA14" "$COST"
 expect_eq "cost: SARIF's predictedSlowdown per result" \

@@ -9,7 +9,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "model/model.h"
+#include "model/profile.h"
+#include "model/cost.h"
 
 /* a back end known only by its cycles (no chain, no stores) */
 #define CYCLES(c) (&(struct back_end){ .cycles = (c) })
