@@ -83,10 +83,12 @@ void sweep_free(struct sweep *s);
 /* Does profile p predict a hazard for v's placement? (false for a kernel
  * that is not placed, or of another architecture) */
 bool sweep_predicts(const struct profile *p, const struct variant *v);
-/* Placements of kernel k where p's prediction matches the slow mark, of
- * *total (the held-out check of bench-calibrate). */
+/* Placements of kernel k where p's price (at least 1 + the sweep's
+ * material: slow; its back end in process) matches the slow mark, of
+ * *total (the held-out check of bench-calibrate). predicted_slow, when
+ * not NULL (s->n of them): each of k's variants' predicted mark. */
 size_t sweep_profile_agreement(const struct sweep *s, const struct profile *p, const struct kernel *k,
-		       size_t *total);
+		       size_t *total, bool *predicted_slow);
 /* The smallest alignment of the loop's start under which every measured
  * placement of k is fast (2..64), 0 when none: a fix read off the
  * measurement, not the model. */

@@ -195,7 +195,7 @@ static void kernel_summary(FILE *out, const struct sweep_view *w, const struct k
 		worst->sum.floor / best->sum.floor, worst->offset, worst->sum.floor,
 		best->offset, best->sum.floor);
 	for (size_t p = 0; p < w->nprofiles; p++) {
-		size_t total, agree = sweep_profile_agreement(w->s, w->profiles[p], k, &total);
+		size_t total, agree = sweep_profile_agreement(w->s, w->profiles[p], k, &total, NULL);
 
 		fprintf(out, "model (%s) and measurement agree on %zu of %zu offsets\n",
 			w->profiles[p]->name, agree, total);

@@ -174,7 +174,7 @@ expect_eq "sweep two profiles: agreement in the file" \
 expect_eq "sweep two profiles: zen5's predicted offsets" \
 	"$(jq_of '.agreement[] | select(.profile == "zen5") | .predicted | map(tostring) | join(",")')" "33"
 expect_eq "sweep two profiles: agree counts what the file's marks and predictions say" \
-	"$(jq '. as $d | [.agreement[] | .predicted as $p | .agree == ([$d.metrics[] |
+	"$(jq '. as $d | [.agreement[] | .predicted_slow as $p | .agree == ([$d.metrics[] |
 		select((.offset as $o | $p | index($o) != null) == .slow)] | length)] | all' "$TMP/sw.json")" true
 
 # what calibrate checks first: natively fine (a KVM guest runs the code
