@@ -10,6 +10,7 @@
 #include "../inputs/inputs.h"
 #include "../stats/stats.h"
 #include "../options/options.h"
+#include "../self/self.h"
 
 #include <stddef.h>
 #include <limits.h>
@@ -30,31 +31,6 @@ void hot_attribute_image(const struct hot_run *h, struct elf_image *img, struct 
 /* libstraddle-place.so (place.c, also ab's): $STRADDLE_PRELOAD, else
  * beside straddle or in ../libexec/straddle; NULL when it is nowhere. */
 const char *find_preload(void);
-
-/* A result document to path ("-": standard output), whole or not at all
- * (results_write), and freed; 0, or -1 after one line naming the file
- * (or "stdout"). Every command's -o and --json write through it. */
-struct json_t;                  /* jansson's json_t */
-int write_result(struct json_t *doc, const char *path);
-
-/* straddle running its own commands (self.c): v[0] this binary
- * (/proc/self/exe), v[1] the command, then words added one by one,
- * NULL-ended. */
-struct self_cmd {
-	char **v;
-	size_t n, cap;
-};
-/* -1 after one line when this binary cannot be found. */
-int self_begin(struct self_cmd *c, const char *command);
-void self_arg(struct self_cmd *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void self_free(struct self_cmd *c);
-/* Run it, standard input /dev/null, standard output to `out` (a
- * descriptor, SPAWN_NULL, SPAWN_OURS, or SELF_DRAIN: a pipe read to its
- * end), the child spawn_signal forwards to; its standard error ours, or
- * with err_line kept and its first line returned there. Its wait status,
- * or -1 with e when it could not be run. */
-#define SELF_DRAIN (-3)
-int self_run(const struct self_cmd *c, int out, char *err_line, size_t n, struct err *e);
 
 /* --file VMLINUX --func NAME [--call SPEC] [--loop ADDR] [--alternative
  * FEATURE]... (routine.c): a kernel image's routine, for sweep and

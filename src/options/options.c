@@ -3,6 +3,7 @@
 #include "options.h"
 #include "../model/cost.h"
 #include "../results/profile.h"
+#include "../results/json.h"
 
 #include <getopt.h>
 #include <stdarg.h>
@@ -344,4 +345,15 @@ unsigned jobs_default(void)
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	return cpus > 0 ? (unsigned)(cpus < JOBS_MAX ? cpus : JOBS_MAX) : 1;
+}
+
+int write_result(struct json_t *doc, const char *path)
+{
+	struct err e;
+	int rc = results_write(doc, path, &e);
+
+	if (rc)
+		complain(strcmp(path, "-") ? path : "stdout", "%s", e.msg);
+	json_decref(doc);
+	return rc;
 }

@@ -238,4 +238,10 @@ unsigned jobs_default(void);
  * either is bad (re then not compiled). */
 int metric_option(const char *metric, const char *direction, regex_t *re, bool *higher);
 
+/* A result document to path ("-": standard output), whole or not at all
+ * (results_write), and freed; 0, or -1 after one line naming the file
+ * (or "stdout"). Every command's -o and --json write through it. */
+struct json_t;                  /* jansson's json_t */
+int write_result(struct json_t *doc, const char *path);
+
 #endif
