@@ -47,8 +47,6 @@ struct record_cmd {
 	char few_note[160];             /* how far a share can be off, when samples are few */
 };
 
-static volatile sig_atomic_t stop_signal;
-
 /* -F: at most what the kernel allows (perf_event_max_sample_rate). */
 static int set_hz(void *cmd, const char *opt, const char *value)
 {
@@ -217,130 +215,37 @@ static void note_few_samples(struct record_cmd *c, uint64_t n)
 
 /* ---- running and watching ---- */
 
-static void on_stop(int sig)
+/* Run the command, or watch -p's process; -1 after one line. */
+static int sample_program(struct record_cmd *c, struct sampling *s)
 {
-	stop_signal = sig;
-}
+	struct err e = { "" };
+	const char *where = "record";
+	char what[32];
 
-static int wait_status(int st)
-{
-	return WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 2;
-}
-
-/* The program, while it runs: a SIGTERM or SIGHUP that would end record is
- * passed to it, and record dies of that signal only after the program ended
- * and its record is written; SIGTERM used to leave the program running under
- * PID 1. SIGINT and SIGQUIT from the terminal reach the whole process group,
- * the program too; one sent to record alone (si_code SI_USER, from kill) is
- * passed on as well. */
-static volatile sig_atomic_t forwarded, from_terminal;
-
-static void forward_signal(int sig, siginfo_t *si, void *uc)
-{
-	(void)uc;
-	if ((sig == SIGINT || sig == SIGQUIT) && si->si_code != SI_USER) {
-		from_terminal = sig;
-		return;         /* the terminal's: the program has it already */
+	snprintf(what, sizeof what, "process %lu", c->pid);
+	if (c->pid ? sampling_watch(s, (pid_t)c->pid, c->duration, &e) :
+	    sampling_run(s, c->argv, c->stdin_fd, &c->exit_status, &where, &e)) {
+		complain(c->pid ? what : where, "%s", e.msg);
+		return -1;
 	}
-	forwarded = sig;
-	if (spawn_signal(sig))
-		return;
-	/* the program is over: nothing to wait for, record ends now (a read
-	 * that never returns must not make it unkillable) */
-	signal(sig, SIG_DFL);
-	raise(sig);
+	return 0;
 }
 
-static void forward_terminating(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = forward_signal;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	for (const int *sig = (const int[]){ SIGINT, SIGTERM, SIGHUP, SIGQUIT, 0 }; *sig; sig++)
-		sigaction(*sig, &sa, NULL);
-}
-
-/* After the record is written: die of the forwarded signal, as record
- * would have without a program to wait for. */
+/* After the record is written: say a signal that interrupted the program
+ * and die of one passed to it, as record would have without a program to
+ * wait for. */
 static void die_of_forwarded(void)
 {
-	int sig = forwarded ? forwarded : from_terminal;
+	bool forwarded;
+	int sig = sampling_interrupted(&forwarded);
 
 	if (sig)
 		complain("record", "interrupted by SIG%s: the record holds what was sampled until "
 			 "then", sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
 	if (!forwarded)
 		return;
-	signal(forwarded, SIG_DFL);
-	raise(forwarded);
-}
-
-/* The program, held until its events are open so that nothing it runs
- * escapes them (they start when it execs); a SIGKILL to record, which no
- * handler sees, ends it too (spawn: PR_SET_PDEATHSIG). */
-static int run_command(struct record_cmd *c, struct sampling *s)
-{
-	struct spawn child = { .argv = c->argv, .in = c->stdin_fd >= 0 ? c->stdin_fd : SPAWN_OURS,
-			       .in_start = -1, .out = SPAWN_OURS, .err = SPAWN_OURS,
-			       .forward = true, .hold = true };
-	struct err e = { "" };
-	int st;
-
-	if (spawn_start(&child, &e)) {
-		complain("record", "fork: %s", strerror(child.error));
-		return -1;
-	}
-	if (sampling_open(s, &child.pid, 1, true, &e)) {
-		complain("record", "%s", e.msg);
-		spawn_signal(SIGKILL);
-		spawn_wait(&child, &st, NULL, &e);
-		return -1;
-	}
-	/* ^C goes to the whole process group: the program decides, we wait */
-	forward_terminating();
-	if (spawn_release(&child, &e)) {
-		complain(c->argv[0], "cannot run: %s", strerror(child.error));
-		return -1;
-	}
-	while (spawn_poll(&child, &st) == 0)
-		sampling_drain(s, 50);
-	sampling_drain(s, 0);
-	c->exit_status = wait_status(st);
-	return 0;
-}
-
-static int watch_process(struct record_cmd *c, struct sampling *s)
-{
-	pid_t *tids;
-	size_t n = process_threads((pid_t)c->pid, &tids);
-	struct err e = { "" };
-	struct sigaction sa = { .sa_handler = on_stop };
-	double end = monotonic_s() + (c->duration ? c->duration : 1e12);
-	char what[32];
-
-	snprintf(what, sizeof what, "process %lu", c->pid);
-	if (n == 0) {
-		complain(what, "no such process");
-		return -1;
-	}
-	if (sampling_open(s, tids, n, false, &e) ||
-	    sampling_add_proc_maps(s, (pid_t)c->pid, &e)) {
-		complain(what, "%s", e.msg);
-		free(tids);
-		return -1;
-	}
-	free(tids);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sampling_enable(s);
-	while (!stop_signal && monotonic_s() < end && (kill((pid_t)c->pid, 0) == 0 || errno == EPERM))
-		sampling_drain(s, 50);
-	sampling_drain(s, 0);
-	c->exit_status = EXIT_OK;
-	return 0;
+	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
 /* ---- from file offsets to loops ---- */
@@ -418,7 +323,7 @@ static int cmd_record(int argc, char **argv)
 		choose_rate(&c);
 	s.hz = (unsigned)c.hz;
 	s.want_kernel = c.kernel;
-	rc = c.pid ? watch_process(&c, &s) : run_command(&c, &s);
+	rc = sample_program(&c, &s);
 	if (rc) {
 		sampling_close(&s);
 		return EXIT_USAGE;

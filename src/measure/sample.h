@@ -99,4 +99,19 @@ void sampled_kernel(const struct sampling *s, struct hot_run *h);
 /* The thread ids of a process (/proc/PID/task); *out malloc'd. */
 size_t process_threads(pid_t pid, pid_t **out);
 
+/* The sampled program (sample_run.c). sampling_run: argv run with its
+ * standard input in (-1: ours), held until s's events are open, sampled
+ * until it ends; the terminating signals that arrive meanwhile are passed
+ * to it. *exit_status its exit status (128 + a signal); -1 with e and
+ * *where the name the error is of (argv[0] when it could not be run).
+ * sampling_watch: the running process pid sampled for duration seconds
+ * (0: until it ends) or a SIGINT or SIGTERM. */
+int sampling_run(struct sampling *s, char **argv, int in, int *exit_status, const char **where,
+		 struct err *e);
+int sampling_watch(struct sampling *s, pid_t pid, double duration, struct err *e);
+/* The signal that interrupted sampling_run's program, 0 none;
+ * *passed_on when it was passed to the program (the caller dies of it
+ * once its record is written), not when the terminal sent it to both. */
+int sampling_interrupted(bool *passed_on);
+
 #endif

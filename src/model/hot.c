@@ -235,3 +235,15 @@ const char **hot_run_files(const struct hot_run *h, int *n)
 	free(order);
 	return v;
 }
+
+void hot_attribute_image(const struct hot_run *h, struct elf_image *img, struct scan_result *r)
+{
+	char id[129], *real = realpath(img->path, NULL);
+	const struct hot_file *f = hot_run_find(h, real ? real : img->path,
+						elf_build_id_hex(img, id));
+
+	if (!f && real)
+		f = hot_run_find(h, img->path, NULL);
+	free(real);
+	hot_attribute(r, f, h->total);
+}

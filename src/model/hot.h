@@ -93,4 +93,8 @@ int hot_order(double share_x, unsigned severity_x, double share_y, unsigned seve
  * no FILE; the kernel comes after them). */
 const char **hot_run_files(const struct hot_run *h, int *n);
 
+/* The samples of h (by build-id, else by path as opened or resolved,
+ * else by name) in the loops and functions of img's scan r. */
+void hot_attribute_image(const struct hot_run *h, struct elf_image *img, struct scan_result *r);
+
 #endif
