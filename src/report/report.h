@@ -202,6 +202,11 @@ struct hot_summary {
 
 void hot_summary(const struct scan_result *r, double min_share, struct hot_summary *s);
 void hot_summary_free(struct hot_summary *s);
+/* The line before the kernel's samples by symbol: why not in its loops
+ * (image: the kernel image given, or the debug image looked for; id: the
+ * image's build-id). */
+void report_kernel_unplaced(FILE *out, const struct hot_run *h, enum hot_kernel_fit why,
+			    const char *image, const char *id);
 /* The kernel functions with at least min_share of the samples. */
 void report_kernel_symbols(FILE *out, const struct hot_run *h, double min_share);
 /* The rest of the run, so that the summaries add up to all its samples:
