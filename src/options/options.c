@@ -357,3 +357,74 @@ int write_result(struct json_t *doc, const char *path)
 	json_decref(doc);
 	return rc;
 }
+
+int parse_size(const char *opt, const char *s, size_t *out)
+{
+	char *end;
+	unsigned long long v;
+	unsigned long long mul = 1;
+
+	if (!*s || *s == '-' || *s == '+') {
+		complain(opt, "'%s' is not a size in bytes", s);
+		return -1;
+	}
+	v = strtoull(s, &end, 10);
+	if (*end == 'K' || *end == 'k')
+		mul = 1024, end++;
+	else if (*end == 'M' || *end == 'm')
+		mul = 1024 * 1024, end++;
+	else if (*end == 'G' || *end == 'g')
+		mul = 1024 * 1024 * 1024, end++;
+	if (*end || end == s) {
+		complain(opt, "'%s' is not a size in bytes (K, M, G suffixes)", s);
+		return -1;
+	}
+	if (v == 0 || v > (1ull << 30) / mul) {
+		complain(opt, "'%s': a call clears or copies 1 byte to 1 GiB", s);
+		return -1;
+	}
+	*out = (size_t)(v * mul);
+	return 0;
+}
+
+/* One field of --offsets: decimal digits only (a sign is not one), its value
+ * saturated past 4096 so that a range check sees it. The sscanf ("%lu") it
+ * replaces took "-1" as 2^64 - 1 and 4294967296 as a step of 0 once cut to 32
+ * bits. */
+static int offset_field(const char *s, size_t n, unsigned long *out)
+{
+	unsigned long v = 0;
+
+	if (n == 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v > 4096 ? v : v * 10 + (unsigned long)(s[i] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+int parse_offsets(const char *opt, const char *s, uint32_t *first, uint32_t *last, uint32_t *step)
+{
+	const char *dots = strstr(s, ".."), *colon = strchr(s, ':');
+	const char *b_at = dots ? dots + 2 : s, *end = s + strlen(s);
+	unsigned long a, b, n = 1;
+
+	if ((colon && (!dots || colon < b_at)) ||
+	    offset_field(s, (size_t)((dots ? dots : end) - s), &a) ||
+	    offset_field(b_at, (size_t)((colon ? colon : end) - b_at), &b) ||
+	    (colon && offset_field(colon + 1, (size_t)(end - colon - 1), &n))) {
+		complain(opt, "'%s' is not A..B[:STEP] or A", s);
+		return -1;
+	}
+	if (b < a || b > 4095 || n == 0 || n > 4095) {
+		complain(opt, "'%s': need 0 <= A <= B <= 4095 and 1 <= STEP <= 4095", s);
+		return -1;
+	}
+	*first = (uint32_t)a;
+	*last = (uint32_t)b;
+	*step = (uint32_t)n;
+	return 0;
+}

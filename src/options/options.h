@@ -120,6 +120,11 @@ int parse_number(const char *opt, const char *s, unsigned long min, unsigned lon
 int parse_seconds(const char *opt, const char *s, double *out);
 /* "2%", "0.02", within [min, max]. */
 int parse_fraction(const char *opt, const char *s, double min, double max, double *out);
+/* A call's bytes: "4096", "64K", "1M"; 1 byte to 1 GiB. */
+int parse_size(const char *opt, const char *s, size_t *out);
+/* Code offsets from a page: "A..B", "A..B:STEP", "A" into first, last
+ * and step, 0 <= A <= B <= 4095, 1 <= STEP <= 4095. */
+int parse_offsets(const char *opt, const char *s, uint32_t *first, uint32_t *last, uint32_t *step);
 
 /* getopt_long returned '?' or ':' (option strings start with ':' and
  * opterr is 0, so getopt says nothing itself): one line, returns -1. */
