@@ -387,37 +387,14 @@ static int scan_operands(struct scan_cmd *c, const char **ops, int n, int argc, 
 	return status;
 }
 
-/* The operands of the command line, then those --files-from lists: a new
- * array in *all (NULL without --files-from); -1 after one line. */
-static int listed_operands(const struct scan_cmd *c, const char ***targets, int *n,
-			   const char ***all, char ***listed, size_t *nlisted)
-{
-	struct err e = { "" };
-
-	*all = NULL;
-	*listed = NULL;
-	*nlisted = 0;
-	if (!c->files_from)
-		return 0;
-	if (inputs_list(c->files_from, listed, nlisted, &e)) {
-		complain(c->files_from, "%s", e.msg);
-		return -1;
-	}
-	*all = xcalloc((size_t)*n + *nlisted + 1, sizeof **all);
-	memcpy(*all, *targets, (size_t)*n * sizeof **all);
-	memcpy(*all + *n, *listed, *nlisted * sizeof **all);
-	*targets = *all;
-	*n += (int)*nlisted;
-	return 0;
-}
-
 static int cmd_scan(int argc, char **argv)
 {
 	struct scan_cmd c = { 0 };
 	const char *defaults[2] = { "vdso", elf_libc_path() };
-	const char **targets = (const char **)argv, **all;
-	char **listed;
-	size_t nlisted;
+	const char **targets = (const char **)argv;
+	char **listed = NULL;
+	size_t nlisted = 0;
+	struct err e = { "" };
 	int status, ntargets;
 	bool free_targets = false;
 
@@ -427,10 +404,14 @@ static int cmd_scan(int argc, char **argv)
 		return EXIT_USAGE;
 	targets += optind;
 	ntargets = argc - optind;
-	if (listed_operands(&c, &targets, &ntargets, &all, &listed, &nlisted)) {
+	if (c.files_from && inputs_list(c.files_from, targets, (size_t)ntargets, &listed, &nlisted,
+					&e)) {
+		complain(c.files_from, "%s", e.msg);
 		hot_run_free(&c.hot);
 		return EXIT_USAGE;
 	}
+	if (c.files_from)
+		targets = (const char **)listed, ntargets = (int)nlisted;
 	if (ntargets == 0 && c.have_hot) {
 		targets = hot_run_files(&c.hot, &ntargets);
 		free_targets = true;
@@ -443,7 +424,6 @@ static int cmd_scan(int argc, char **argv)
 	status = scan_operands(&c, targets, ntargets, argc, argv);
 	if (free_targets)
 		free(targets);
-	free(all);
 	inputs_list_free(listed, nlisted);
 	if (status < 0) {
 		hot_run_free(&c.hot);
