@@ -50,24 +50,11 @@ struct diff_cmd {
 
 static int cmd_diff(int argc, char **argv);
 
-static int set_format(void *cmd, const char *opt, const char *value)
-{
-	static const char *const names[] = { "text", "json", "markdown", "sarif" };
-	struct diff_cmd *c = cmd;
-
-	for (int i = 0; i < 4; i++)
-		if (!strcmp(value, names[i])) {
-			c->format = (enum format)i;
-			return 0;
-		}
-	complain(opt, "'%s' is none of text, json, markdown, sarif", value);
-	return -1;
-}
-
 static int set_json(void *cmd, const char *opt, const char *value)
 {
-	(void)value;            /* a flag: OPT_CALL gives it NULL */
-	return set_format(cmd, opt, "json");
+	(void)opt, (void)value;         /* a flag: OPT_CALL gives it NULL */
+	((struct diff_cmd *)cmd)->format = FORMAT_JSON;
+	return 0;
 }
 
 static int set_section(void *cmd, const char *opt, const char *value)
@@ -116,8 +103,9 @@ static const struct cmd_option diff_options[] = {
 	  .help = "also list functions found on one side only" },
 	{ .name = "limit", .value = "N", .kind = OPT_ULONG, .field = F(limit), .max = LONG_MAX,
 	  .help = "at most N rows per section (default 40, 0: all)" },
-	{ .name = "format", .value = "text|json|markdown|sarif", .kind = OPT_CALL,
-	  .call = set_format,
+	{ .name = "format", .value = "text|json|markdown|sarif", .kind = OPT_CHOICE,
+	  .field = F(format), .choices = (const char *const[]){ "text", "json", "markdown",
+								 "sarif", NULL },
 	  .help = "markdown: the summary and the worst rows as a\n"
 		  "table for a code-review comment; sarif: SARIF 2.1.0,\n"
 		  "one result per new hazard row (every row)" },

@@ -196,6 +196,7 @@ static int apply(const struct cmd_option *o, void *target, const char *value)
 	case OPT_SECONDS: return parse_seconds(opt, value, at);
 	case OPT_FRACTION: return parse_fraction(opt, value, o->lo, o->hi, at);
 	case OPT_RULES: return parse_rules(opt, value, at);
+	case OPT_CHOICE: return parse_choice(opt, value, o->choices, at);
 	case OPT_PROFILES: ((struct profiles_arg *)at)->spec = value; return 0;
 	case OPT_BACK_END: *(const char **)at = value; return 0;
 	case OPT_SHARD: return parse_shard(opt, value, at);
@@ -427,4 +428,20 @@ int parse_offsets(const char *opt, const char *s, uint32_t *first, uint32_t *las
 	*last = (uint32_t)b;
 	*step = (uint32_t)n;
 	return 0;
+}
+
+int parse_choice(const char *opt, const char *s, const char *const *names, int *out)
+{
+	struct strbuf list = { 0 };
+
+	for (int i = 0; names[i]; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*out = i;
+			return 0;
+		}
+	for (int i = 0; names[i]; i++)
+		sb_addf(&list, "%s%s", i ? ", " : "", names[i]);
+	complain(opt, "'%s' is none of %s", s, sb_str(&list));
+	sb_free(&list);
+	return -1;
 }

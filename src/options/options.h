@@ -39,6 +39,7 @@ enum opt_kind {
 	OPT_SECONDS,    /* double: "20", "0.5s" (parse_seconds) */
 	OPT_FRACTION,   /* double: "2%", "0.02" in [lo, hi] (parse_fraction) */
 	OPT_RULES,      /* unsigned mask: RULE,...|any (parse_rules) */
+	OPT_CHOICE,     /* an enum: the index of the value in choices */
 	OPT_PROFILES,   /* struct profiles_arg: NAME,...|host|all|FILE.json, at most
 			   max of them, resolved once the command line is read */
 	OPT_BACK_END,   /* const char *: in-process, none or an llvm-mca that runs
@@ -60,6 +61,7 @@ struct cmd_option {
 	size_t field;
 	unsigned long min, max;         /* OPT_UNSIGNED, OPT_ULONG, OPT_U64; OPT_PROFILES: max */
 	double lo, hi;                  /* OPT_FRACTION */
+	const char *const *choices;     /* OPT_CHOICE: the values, NULL-ended */
 	int (*call)(void *cmd, const char *opt, const char *value);
 	const char *dflt;               /* the default, as a value given: "(default DFLT)" */
 	const char *env;                /* a variable whose value, set, is the default */
@@ -112,6 +114,9 @@ int parse_name_list(const char *opt, const char *spec, int (*lookup)(const char 
 /* --fail-on RULE,...|any into a mask of (1 << enum rule). */
 int parse_rules(const char *opt, const char *spec, unsigned *mask);
 
+/* The index of s in names (NULL-ended) in *out (an enum), or one line on
+ * stderr naming them and -1. */
+int parse_choice(const char *opt, const char *s, const char *const *names, int *out);
 /* A decimal number in [min, max], or one line on stderr and -1. */
 int parse_number(const char *opt, const char *s, unsigned long min, unsigned long max,
 		 unsigned long *out);
