@@ -224,6 +224,10 @@ bool spawn_signal(int sig);
 /* The executable execvp runs for `name`: in buf, or name itself when it
  * holds a '/'; NULL when PATH has none. */
 const char *spawn_find(const char *name, char *buf, size_t n);
+/* A copy of straddle that runs no program (a workload's task): fork, the
+ * child dying with straddle (PR_SET_PDEATHSIG) and exiting 1 at once
+ * when straddle is gone already; fork's return. */
+pid_t spawn_fork(void);
 /* A wait status in words: "exit 3", "killed by SIGSEGV". */
 void spawn_status_text(int status, char *buf, size_t n);
 
