@@ -5,6 +5,7 @@
 #include "cmd.h"
 #include "../measure/clock.h"
 #include "../measure/sample.h"
+#include "../report/report.h"
 #include "../results/record.h"
 
 #include <errno.h>
@@ -18,16 +19,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-/* Sampling slows the program by at most 2% at the default rate (the
- * promise doc/record.md makes). The rate is chosen for half of that: the slowdown predicted for 250
- * Hz here (48 us a sample) was 1.2%, and bench-record measured it at +0.8% to
- * +2.6% in six runs of 31 to 61 pairs on the loaded guest, so the other half
- * is room for what a run adds. */
-#define COST_GOAL 0.02
-#define COST_BUDGET (COST_GOAL / 2)
-/* Fewer samples than this and record says how far a share can be off. */
-#define FEW_SAMPLES 1000
 
 struct record_cmd {
 	const char *out;
@@ -152,67 +143,6 @@ static int parse_options(struct record_cmd *c, int argc, char **argv)
 	return 0;
 }
 
-/* ---- the rate: what a sample costs here ---- */
-
-/* Without -F: the highest rate whose cost here is within the budget,
- * measured before the program starts so that none of it is the program's
- * time. When the events cannot be opened at all, the ladder's top, and
- * sampling_open says why, as it would have anyway. */
-static void choose_rate(struct record_cmd *c)
-{
-	struct err e = { "" };
-
-	if (sample_cost_ns(&c->sample_cost, sample_max_rate(), &e))
-		c->sample_cost = -1;
-	c->hz = default_rate(c->sample_cost > 0 ? c->sample_cost : 0, COST_BUDGET,
-			     sample_max_rate());
-}
-
-/* "44", "1.6": us, two digits or so */
-static void format_us(char *buf, size_t n, double ns)
-{
-	snprintf(buf, n, ns < 10000 ? "%.1f" : "%.0f", ns / 1000);
-}
-
-/* One line on what sampling cost: always for a rate record chose, for
- * -F only when it is over the 2% goal. */
-static void say_cost(const struct record_cmd *c)
-{
-	double share = sampling_slowdown(c->hz, c->sample_cost);
-	char us[32], pct[32];
-
-	if (c->sample_cost < 0)
-		return;
-	format_us(us, sizeof us, c->sample_cost);
-	snprintf(pct, sizeof pct, isfinite(share) ? "~%.1f%%" : "over 100%%", 100 * share);
-	if (!c->hz_given && share <= COST_BUDGET)
-		complain("record", "one sample costs ~%s us here; sampled at %lu Hz to keep the "
-			 "program within %g%% (-F to choose)", us, c->hz, 100 * COST_GOAL);
-	else if (!c->hz_given)
-		complain("record", "one sample costs ~%s us here; sampled at %lu Hz, the lowest "
-			 "rate, which still cost the program %s (-F to choose)", us, c->hz, pct);
-	else if (share > COST_GOAL)
-		complain("record", "-F %lu: one sample costs ~%s us here, so sampling cost the "
-			 "program %s (%u Hz keeps it within %g%%)", c->hz, us, pct,
-			 default_rate(c->sample_cost, COST_BUDGET, sample_max_rate()),
-			 100 * COST_GOAL);
-}
-
-/* A share of n samples is a binomial proportion: its 95% interval is
- * widest at a share of 1/2, +/- 1.96 * sqrt(1/4n). */
-static void note_few_samples(struct record_cmd *c, uint64_t n)
-{
-	c->few_note[0] = 0;
-	if (n == 0)
-		snprintf(c->few_note, sizeof c->few_note, "no samples: the program ran less "
-			 "than one sampling period (%.1f ms at %lu Hz) of CPU time",
-			 1000.0 / (double)c->hz, c->hz);
-	else if (n < FEW_SAMPLES)
-		snprintf(c->few_note, sizeof c->few_note, "only %llu samples: shares are "
-			 "+/-%.1f%% (95%%, at a share of 50%%); a longer run gives more",
-			 (unsigned long long)n, 100 * 0.98 / sqrt((double)n));
-}
-
 /* ---- running and watching ---- */
 
 /* Run the command, or watch -p's process; -1 after one line. */
@@ -314,13 +244,14 @@ static int cmd_record(int argc, char **argv)
 {
 	struct record_cmd c = { .argc = argc, .self_argv = argv };
 	struct sampling s = { 0 };
+	char cost[256];
 	size_t files = 0;
 	int rc;
 
 	if (parse_options(&c, argc, argv))
 		return EXIT_USAGE;
 	if (!c.hz_given)
-		choose_rate(&c);
+		c.hz = sampling_chosen_rate(&c.sample_cost);
 	s.hz = (unsigned)c.hz;
 	s.want_kernel = c.kernel;
 	rc = sample_program(&c, &s);
@@ -331,7 +262,7 @@ static int cmd_record(int argc, char **argv)
 	sampling_finish(&s);
 	if (c.hz_given)         /* after the run: the program did not wait for it */
 		sample_cost_ns(&c.sample_cost, sample_max_rate(), &(struct err){ "" });
-	note_few_samples(&c, s.samples);
+	record_few_words(c.few_note, sizeof c.few_note, s.samples, c.hz);
 	if (s.event_note[0])
 		complain("record", "%s", s.event_note);
 	if (s.kernel_note[0])
@@ -339,8 +270,9 @@ static int cmd_record(int argc, char **argv)
 	rc = write_record(&c, &s);
 	for (size_t i = 0; i < s.nfile; i++)
 		files += s.file[i].samples > 0;
-	if (rc == 0)
-		say_cost(&c);
+	record_cost_words(cost, sizeof cost, c.hz, c.hz_given, c.sample_cost);
+	if (rc == 0 && cost[0])
+		complain("record", "%s", cost);
 	if (rc == 0 && strcmp(c.out, "-") != 0)
 		complain("record", "%llu samples (%s, %lu Hz; %llu kernel, %llu in no file, %llu lost) in %zu files: %s",
 			(unsigned long long)s.samples, s.event, c.hz,

@@ -26,6 +26,7 @@
 #include "../results/compare.h"
 #include "../kernels/kernels.h"
 #include "../stats/stats.h"
+#include "../measure/sample.h"
 #include <stdio.h>
 
 /* As many columns as asked for (compare has one a file, and any number
@@ -471,5 +472,12 @@ void prove_row(struct table *t, const struct loop_trial *x);
  * measurement, the hot loops at their best, and the agreement. */
 void report_prove_text(const struct loop_trial *x, size_t n, size_t at_best, double min_share,
 		       const char *profile, FILE *out);
+
+/* record's words on its sampling (record.c), "" when there are none:
+ * what one sample cost the program at hz (cost_ns, < 0 unknown), said for
+ * a rate record chose, and for -F (given) only over SAMPLING_COST_GOAL;
+ * how far a share of `samples` can be off, when they are few. */
+void record_cost_words(char *buf, size_t n, unsigned long hz, bool given, double cost_ns);
+void record_few_words(char *buf, size_t n, uint64_t samples, unsigned long hz);
 
 #endif
