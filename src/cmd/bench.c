@@ -52,47 +52,12 @@ static double since_start(void)
 	return (double)(t.tv_sec - started.tv_sec) + (double)(t.tv_nsec - started.tv_nsec) / 1e9;
 }
 
-static int cmp_unsigned(const void *a, const void *b)
-{
-	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* "1,2,4", "1-4", "1-2,8": ascending, each once, 1 to MAX_TASKS. */
 static int set_tasks(void *cmd, const char *opt, const char *s)
 {
 	struct bench_cmd *c = cmd;
-	char *copy = xstrdup(s), *save = NULL;
-	size_t n = 0;
-	int rc = 0;
 
-	for (char *t = strtok_r(copy, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
-		unsigned a, b;
-		int used = 0;
-
-		if (!(sscanf(t, "%u-%u%n", &a, &b, &used) == 2 && !t[used]) &&
-		    !(sscanf(t, "%u%n", &a, &used) == 1 && !t[used] && (b = a, 1)))
-			rc = -1;
-		else if (t[0] == '-' || t[0] == '+' || a < 1 || b < a || b > MAX_TASKS)
-			rc = -1;
-		for (unsigned v = a; rc == 0 && v <= b; v++)
-			if (n < MAX_TASKS)
-				c->tasks[n++] = v;
-	}
-	free(copy);
-	if (rc || n == 0) {
-		complain(opt, "'%s' is not a list of task counts from 1 to %d (like 1,2,4 or"
-			 " 1-4)", s, MAX_TASKS);
-		return -1;
-	}
-	qsort(c->tasks, n, sizeof c->tasks[0], cmp_unsigned);
-	c->o.ntasks = 0;
-	for (size_t i = 0; i < n; i++)
-		if (c->o.ntasks == 0 || c->tasks[c->o.ntasks - 1] != c->tasks[i])
-			c->tasks[c->o.ntasks++] = c->tasks[i];
 	c->o.tasks = c->tasks;
-	return 0;
+	return parse_counts(opt, s, "task counts", MAX_TASKS, c->tasks, &c->o.ntasks);
 }
 
 static int set_dir(void *cmd, const char *opt, const char *dir)

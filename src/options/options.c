@@ -445,3 +445,44 @@ int parse_choice(const char *opt, const char *s, const char *const *names, int *
 	sb_free(&list);
 	return -1;
 }
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return (x > y) - (x < y);
+}
+
+int parse_counts(const char *opt, const char *s, const char *what, unsigned max, unsigned *v,
+		 size_t *n)
+{
+	char *copy = xstrdup(s), *save = NULL;
+	size_t k = 0;
+	int rc = 0;
+
+	for (char *t = strtok_r(copy, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
+		unsigned a, b;
+		int used = 0;
+
+		if (!(sscanf(t, "%u-%u%n", &a, &b, &used) == 2 && !t[used]) &&
+		    !(sscanf(t, "%u%n", &a, &used) == 1 && !t[used] && (b = a, 1)))
+			rc = -1;
+		else if (t[0] == '-' || t[0] == '+' || a < 1 || b < a || b > max)
+			rc = -1;
+		for (unsigned x = a; rc == 0 && x <= b; x++)
+			if (k < max)
+				v[k++] = x;
+	}
+	free(copy);
+	if (rc || k == 0) {
+		complain(opt, "'%s' is not a list of %s from 1 to %u (like 1,2,4 or 1-4)", s, what,
+			 max);
+		return -1;
+	}
+	qsort(v, k, sizeof v[0], cmp_unsigned);
+	*n = 0;
+	for (size_t i = 0; i < k; i++)
+		if (*n == 0 || v[*n - 1] != v[i])
+			v[(*n)++] = v[i];
+	return 0;
+}

@@ -125,6 +125,10 @@ int parse_number(const char *opt, const char *s, unsigned long min, unsigned lon
 int parse_seconds(const char *opt, const char *s, double *out);
 /* "2%", "0.02", within [min, max]. */
 int parse_fraction(const char *opt, const char *s, double min, double max, double *out);
+/* "1,2,4", "1-4", "1-2,8" into v[0..*n): ascending, each once, 1 to max
+ * (v holds max); what: "task counts", for the message. */
+int parse_counts(const char *opt, const char *s, const char *what, unsigned max, unsigned *v,
+		 size_t *n);
 /* A call's bytes: "4096", "64K", "1M"; 1 byte to 1 GiB. */
 int parse_size(const char *opt, const char *s, size_t *out);
 /* Code offsets from a page: "A..B", "A..B:STEP", "A" into first, last
