@@ -387,6 +387,24 @@ static int scan_operands(struct scan_cmd *c, const char **ops, int n, int argc, 
 	return status;
 }
 
+/* The operands of the command line, then those --files-from lists: in
+ * *listed, copies, and *targets; -1 after one line. */
+static int listed_operands(const struct scan_cmd *c, const char ***targets, int *n,
+			   char ***listed, size_t *nlisted)
+{
+	struct err e = { "" };
+
+	if (!c->files_from)
+		return 0;
+	if (inputs_list(c->files_from, *targets, (size_t)*n, listed, nlisted, &e)) {
+		complain(c->files_from, "%s", e.msg);
+		return -1;
+	}
+	*targets = (const char **)*listed;
+	*n = (int)*nlisted;
+	return 0;
+}
+
 static int cmd_scan(int argc, char **argv)
 {
 	struct scan_cmd c = { 0 };
@@ -394,7 +412,6 @@ static int cmd_scan(int argc, char **argv)
 	const char **targets = (const char **)argv;
 	char **listed = NULL;
 	size_t nlisted = 0;
-	struct err e = { "" };
 	int status, ntargets;
 	bool free_targets = false;
 
@@ -404,14 +421,10 @@ static int cmd_scan(int argc, char **argv)
 		return EXIT_USAGE;
 	targets += optind;
 	ntargets = argc - optind;
-	if (c.files_from && inputs_list(c.files_from, targets, (size_t)ntargets, &listed, &nlisted,
-					&e)) {
-		complain(c.files_from, "%s", e.msg);
+	if (listed_operands(&c, &targets, &ntargets, &listed, &nlisted)) {
 		hot_run_free(&c.hot);
 		return EXIT_USAGE;
 	}
-	if (c.files_from)
-		targets = (const char **)listed, ntargets = (int)nlisted;
 	if (ntargets == 0 && c.have_hot) {
 		targets = hot_run_files(&c.hot, &ntargets);
 		free_targets = true;
