@@ -119,6 +119,10 @@ int check_output(const char *path, struct err *e);
  * unblock them all (SIG_BLOCK, SIG_UNBLOCK), or catch them with handler. */
 void block_terminating(int how);
 void handle_terminating(void (*handler)(int));
+/* End the way sig would have ended straddle, for one it caught and
+ * cleaned up after: its default action, unblocked, raised (a shell sees
+ * 128+sig). */
+_Noreturn void die_of_signal(int sig);
 
 /* Opens an input for reading, after checking it is a regular file (a FIFO,
  * socket or device is refused before any open or read). The fd, its fstat in

@@ -189,6 +189,14 @@ void block_terminating(int how)
 	pthread_sigmask(how, &set, NULL);
 }
 
+_Noreturn void die_of_signal(int sig)
+{
+	signal(sig, SIG_DFL);
+	block_terminating(SIG_UNBLOCK);
+	raise(sig);
+	_exit(128 + sig);
+}
+
 /* No SA_RESTART: a sleep or a wait returns, and the caller sees its flag. */
 void handle_terminating(void (*handler)(int))
 {

@@ -267,10 +267,7 @@ static void die_of(int sig, struct bench_cmd *c)
 {
 	progress_done();
 	free_results(c);
-	signal(sig, SIG_DFL);
-	block_terminating(SIG_UNBLOCK);
-	raise(sig);
-	exit(128 + sig);
+	die_of_signal(sig);
 }
 
 /* ---- output ---- */

@@ -172,10 +172,8 @@ static void die_of_forwarded(void)
 	if (sig)
 		complain("record", "interrupted by SIG%s: the record holds what was sampled until "
 			 "then", sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
-	if (!forwarded)
-		return;
-	signal(sig, SIG_DFL);
-	raise(sig);
+	if (forwarded)
+		die_of_signal(sig);
 }
 
 /* ---- from file offsets to loops ---- */

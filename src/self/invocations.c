@@ -343,11 +343,7 @@ int bench_invocations_run(const struct bench_invocations *c)
 		       c->out);
 	gate_failed = iv.gate_failed;
 	free_invocations(&iv);
-	if (stop_signal) {
-		signal(stop_signal, SIG_DFL);
-		block_terminating(SIG_UNBLOCK);
-		raise(stop_signal);
-		exit(128 + stop_signal);
-	}
+	if (stop_signal)
+		die_of_signal(stop_signal);
 	return rc ? EXIT_USAGE : gate_failed ? EXIT_GATE : EXIT_OK;
 }
