@@ -164,6 +164,9 @@ int make_parents(const char *path);
  * can hold; -1 with why. make_output_dir makes it (there already is fine). */
 int check_output_dir(const char *dir, const char *what, struct err *e);
 int make_output_dir(const char *dir, const char *what, struct err *e);
+/* A directory straddle makes its working files in: there, a directory,
+ * writable; -1 with why (naming it). */
+int check_work_dir(const char *dir, struct err *e);
 
 /* A test hook: the value of STRADDLE_TEST_<name>, NULL when it is not set.
  * Tests use them to make a race or a failure happen on purpose. As Lua's

@@ -425,6 +425,19 @@ int check_output_dir(const char *dir, const char *what, struct err *e)
 	return rc;
 }
 
+int check_work_dir(const char *dir, struct err *e)
+{
+	struct stat st;
+
+	if (stat(dir, &st) != 0)
+		return err_set(e, "'%s': %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return err_set(e, "'%s' is not a directory", dir);
+	if (access(dir, W_OK | X_OK) != 0)
+		return err_set(e, "'%s': cannot make files in it: %s", dir, strerror(errno));
+	return 0;
+}
+
 int make_output_dir(const char *dir, const char *what, struct err *e)
 {
 	if (mkdir(dir, 0755) != 0 && errno != EEXIST)

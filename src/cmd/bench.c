@@ -62,19 +62,11 @@ static int set_tasks(void *cmd, const char *opt, const char *s)
 
 static int set_dir(void *cmd, const char *opt, const char *dir)
 {
-	struct stat st;
+	struct err e = { "" };
 
 	((struct bench_cmd *)cmd)->o.dir = dir;
-	if (stat(dir, &st) != 0) {
-		complain(opt, "'%s': %s", dir, strerror(errno));
-		return -1;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		complain(opt, "'%s' is not a directory", dir);
-		return -1;
-	}
-	if (access(dir, W_OK | X_OK) != 0) {
-		complain(opt, "'%s': cannot make files in it: %s", dir, strerror(errno));
+	if (check_work_dir(dir, &e)) {
+		complain(opt, "%s", e.msg);
 		return -1;
 	}
 	return 0;
