@@ -10,7 +10,7 @@ SANFLAGS := -DSTRADDLE_TEST_HOOKS -O1 -g -fsanitize=address,undefined -fno-omit-
 
 # Layers bottom-up; a layer's files may include only the headers of the
 # layers before it.
-LAYERS   := base elf inputs decode cfg sched model arena relocate kernels stats measure workloads results report options
+LAYERS   := base elf inputs decode cfg sched model arena relocate kernels stats measure workloads results report options self
 # relocate/preload.c is not part of the library: it is the preload library
 # that runs inside the user's program (libstraddle-place.so below).
 PRELOAD_SRC := src/relocate/preload.c src/relocate/poke.c

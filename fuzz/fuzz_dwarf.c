@@ -14,11 +14,11 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void ask(struct elf_image *img, uint64_t addr)
+static void ask(struct elf_image *img, uint32_t sec, uint64_t addr)
 {
 	char line[256];
 
-	elf_source_line(img, addr, line, sizeof line);
+	elf_source_line(img, sec, addr, line, sizeof line);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -32,13 +32,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	for (size_t i = 0; i < img.nsec && i < 64; i++)
-		ask(&img, img.sec[i].addr);
+		ask(&img, (uint32_t)i, img.sec[i].addr);
 	if (elf_functions(&img, &f, &e) == 0)
 		for (size_t i = 0; i < f.n && i < 256; i++) {
-			ask(&img, f.v[i].addr);
-			ask(&img, f.v[i].addr + f.v[i].size / 2);
+			ask(&img, f.v[i].sec, f.v[i].addr);
+			ask(&img, f.v[i].sec, f.v[i].addr + f.v[i].size / 2);
 			if (f.v[i].size)
-				ask(&img, f.v[i].addr + f.v[i].size - 1);
+				ask(&img, f.v[i].sec, f.v[i].addr + f.v[i].size - 1);
 		}
 	elf_funcs_free(&f);
 	elf_close(&img);

@@ -119,6 +119,10 @@ int check_output(const char *path, struct err *e);
  * unblock them all (SIG_BLOCK, SIG_UNBLOCK), or catch them with handler. */
 void block_terminating(int how);
 void handle_terminating(void (*handler)(int));
+/* End the way sig would have ended straddle, for one it caught and
+ * cleaned up after: its default action, unblocked, raised (a shell sees
+ * 128+sig). */
+_Noreturn void die_of_signal(int sig);
 
 /* Opens an input for reading, after checking it is a regular file (a FIFO,
  * socket or device is refused before any open or read). The fd, its fstat in
@@ -155,6 +159,14 @@ int data_path(char *buf, size_t n, const char *what, const char *rel, struct err
 /* mkdir -p of path's directory (a data path's may not exist yet): 0, or
  * -1 with errno. */
 int make_parents(const char *path);
+/* Can dir, a directory of outputs (what: "plot directory", for the
+ * message), be written: a writable directory, or one its writable parent
+ * can hold; -1 with why. make_output_dir makes it (there already is fine). */
+int check_output_dir(const char *dir, const char *what, struct err *e);
+int make_output_dir(const char *dir, const char *what, struct err *e);
+/* A directory straddle makes its working files in: there, a directory,
+ * writable; -1 with why (naming it). */
+int check_work_dir(const char *dir, struct err *e);
 
 /* A test hook: the value of STRADDLE_TEST_<name>, NULL when it is not set.
  * Tests use them to make a race or a failure happen on purpose. As Lua's
@@ -219,6 +231,10 @@ bool spawn_signal(int sig);
 /* The executable execvp runs for `name`: in buf, or name itself when it
  * holds a '/'; NULL when PATH has none. */
 const char *spawn_find(const char *name, char *buf, size_t n);
+/* A copy of straddle that runs no program (a workload's task): fork, the
+ * child dying with straddle (PR_SET_PDEATHSIG) and exiting 1 at once
+ * when straddle is gone already; fork's return. */
+pid_t spawn_fork(void);
 /* A wait status in words: "exit 3", "killed by SIGSEGV". */
 void spawn_status_text(int status, char *buf, size_t n);
 

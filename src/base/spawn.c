@@ -69,8 +69,24 @@ static int put(int fd, int target)
 	return dup2(fd, target) < 0 ? -1 : 0;
 }
 
-/* In the child: dies with straddle (and at once when straddle is gone
- * already), held until released, its descriptors and variables in place,
+/* In a child: dies with straddle, and at once when straddle is gone
+ * already. */
+static bool tied_to(pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	return getppid() == parent;
+}
+
+pid_t spawn_fork(void)
+{
+	pid_t parent = getpid(), pid = fork();
+
+	if (pid == 0 && !tied_to(parent))
+		_exit(1);
+	return pid;
+}
+
+/* In the child: dies with straddle (tied_to), held until released, its descriptors and variables in place,
  * then exec. What goes wrong is its errno on `fail`, which exec closes
  * when it works. */
 static void child(const struct spawn *s, pid_t parent, int fail, int go)
@@ -80,8 +96,7 @@ static void child(const struct spawn *s, pid_t parent, int fail, int go)
 
 	if (s->group)
 		setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent || (go >= 0 && read(go, &byte, 1) != 1))
+	if (!tied_to(parent) || (go >= 0 && read(go, &byte, 1) != 1))
 		_exit(127);
 	if ((s->in >= 0 && s->in_start >= 0 && lseek(s->in, s->in_start, SEEK_SET) < 0) ||
 	    put(s->in, 0) || put(s->out, 1) || put(s->err, 2))

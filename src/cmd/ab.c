@@ -199,9 +199,7 @@ static _Noreturn void interrupted(struct ab_cmd *c)
 		 c->t.rounds == 1 ? "" : "s");
 	ab_free(&c->t);
 	command_input_close(&c->input);
-	signal(sig, SIG_DFL);
-	raise(sig);
-	_exit(128 + sig);
+	die_of_signal(sig);
 }
 
 /* A build that runs unmoved only says why, once, before the runs. */

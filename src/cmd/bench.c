@@ -5,22 +5,17 @@
 #include "cmd.h"
 #include "../report/report.h"
 #include "../results/bench.h"
-#include "../results/metrics.h"
-#include "../results/compare.h"
 #include "../stats/stats.h"
 #include "../workloads/workloads.h"
 #include "../measure/state.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <math.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,6 +35,7 @@ struct bench_cmd {
 	double elapsed_s;
 	unsigned invocations;           /* --invocations: 0, or 2 and more children */
 	const char *versus;             /* --versus: side B's added options */
+	struct bench_invocations inv;
 };
 
 /* The terminating signal that arrived, 0 while none has. */
@@ -56,64 +52,21 @@ static double since_start(void)
 	return (double)(t.tv_sec - started.tv_sec) + (double)(t.tv_nsec - started.tv_nsec) / 1e9;
 }
 
-static int cmp_unsigned(const void *a, const void *b)
-{
-	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* "1,2,4", "1-4", "1-2,8": ascending, each once, 1 to MAX_TASKS. */
 static int set_tasks(void *cmd, const char *opt, const char *s)
 {
 	struct bench_cmd *c = cmd;
-	char *copy = xstrdup(s), *save = NULL;
-	size_t n = 0;
-	int rc = 0;
 
-	for (char *t = strtok_r(copy, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
-		unsigned a, b;
-		int used = 0;
-
-		if (!(sscanf(t, "%u-%u%n", &a, &b, &used) == 2 && !t[used]) &&
-		    !(sscanf(t, "%u%n", &a, &used) == 1 && !t[used] && (b = a, 1)))
-			rc = -1;
-		else if (t[0] == '-' || t[0] == '+' || a < 1 || b < a || b > MAX_TASKS)
-			rc = -1;
-		for (unsigned v = a; rc == 0 && v <= b; v++)
-			if (n < MAX_TASKS)
-				c->tasks[n++] = v;
-	}
-	free(copy);
-	if (rc || n == 0) {
-		complain(opt, "'%s' is not a list of task counts from 1 to %d (like 1,2,4 or"
-			 " 1-4)", s, MAX_TASKS);
-		return -1;
-	}
-	qsort(c->tasks, n, sizeof c->tasks[0], cmp_unsigned);
-	c->o.ntasks = 0;
-	for (size_t i = 0; i < n; i++)
-		if (c->o.ntasks == 0 || c->tasks[c->o.ntasks - 1] != c->tasks[i])
-			c->tasks[c->o.ntasks++] = c->tasks[i];
 	c->o.tasks = c->tasks;
-	return 0;
+	return parse_counts(opt, s, "task counts", MAX_TASKS, c->tasks, &c->o.ntasks);
 }
 
 static int set_dir(void *cmd, const char *opt, const char *dir)
 {
-	struct stat st;
+	struct err e = { "" };
 
 	((struct bench_cmd *)cmd)->o.dir = dir;
-	if (stat(dir, &st) != 0) {
-		complain(opt, "'%s': %s", dir, strerror(errno));
-		return -1;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		complain(opt, "'%s' is not a directory", dir);
-		return -1;
-	}
-	if (access(dir, W_OK | X_OK) != 0) {
-		complain(opt, "'%s': cannot make files in it: %s", dir, strerror(errno));
+	if (check_work_dir(dir, &e)) {
+		complain(opt, "%s", e.msg);
 		return -1;
 	}
 	return 0;
@@ -210,77 +163,6 @@ const struct command bench_command = {
 		 "not run.\n",
 };
 
-/* --versus's options: words apart by blanks (no quoting: bench's options
- * take no value with a blank in it but --dir's). */
-static size_t versus_count(const struct bench_cmd *c)
-{
-	size_t n = 0;
-
-	for (const char *p = c->versus ? c->versus : ""; *p;) {
-		p += strspn(p, " \t");
-		if (*p)
-			n++;
-		p += strcspn(p, " \t");
-	}
-	return n;
-}
-
-/* The i-th word of --versus, malloc'd. */
-static char *versus_word(const struct bench_cmd *c, size_t i)
-{
-	const char *p = c->versus;
-
-	for (;;) {
-		size_t len;
-
-		p += strspn(p, " \t");
-		len = strcspn(p, " \t");
-		if (i-- == 0) {
-			char *w = xmalloc(len + 1);
-
-			memcpy(w, p, len);
-			w[len] = 0;
-			return w;
-		}
-		p += len;
-	}
-}
-
-/* --invocations needs -o DIR, new; --versus needs --invocations and
- * leaves -o and the invocations to bench. */
-static int check_invocations(const struct bench_cmd *c)
-{
-	struct stat st;
-
-	if (c->versus && !c->invocations) {
-		complain("--versus", "alternates invocations: give --invocations N too");
-		return -1;
-	}
-	if (!c->invocations)
-		return 0;
-	if (!c->out_json || strcmp(c->out_json, "-") == 0) {
-		complain("--invocations", "writes a directory of result files: give -o DIR");
-		return -1;
-	}
-	if (lstat(c->out_json, &st) == 0) {
-		complain(c->out_json, "exists; --invocations makes the directory itself");
-		return -1;
-	}
-	for (size_t i = 0; i < versus_count(c); i++) {
-		char *t = versus_word(c, i);
-		bool ours = strncmp(t, "-o", 2) == 0 || strncmp(t, "--in", 4) == 0 ||
-			    strncmp(t, "--v", 3) == 0;
-
-		if (ours)
-			complain("--versus", "'%s': -o, --invocations and --versus are bench's "
-				 "to give", t);
-		free(t);
-		if (ours)
-			return -1;
-	}
-	return 0;
-}
-
 static int parse_options(struct bench_cmd *c, int argc, char **argv)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -291,7 +173,9 @@ static int parse_options(struct bench_cmd *c, int argc, char **argv)
 	c->o.dir = tmp && *tmp ? tmp : "/tmp";
 	if (parse_command_line(&bench_command, c, argc, argv))
 		return -1;
-	return check_invocations(c);
+	c->inv = (struct bench_invocations){ c->sel, c->nsel, &c->o, c->runs, c->invocations,
+					     c->versus, c->out_json, isatty(STDERR_FILENO) };
+	return bench_invocations_check(&c->inv);
 }
 
 static int pick_workloads(struct bench_cmd *c, int argc, char **argv)
@@ -375,10 +259,7 @@ static void die_of(int sig, struct bench_cmd *c)
 {
 	progress_done();
 	free_results(c);
-	signal(sig, SIG_DFL);
-	block_terminating(SIG_UNBLOCK);
-	raise(sig);
-	exit(128 + sig);
+	die_of_signal(sig);
 }
 
 /* ---- output ---- */
@@ -389,254 +270,6 @@ static void die_of(int sig, struct bench_cmd *c)
 static int write_json(const struct bench_cmd *c, const struct bench_record *b)
 {
 	return write_result(results_bench(b), c->out_json);
-}
-
-/* ---- --invocations: bench as a user runs it, N times ---- */
-
-struct invocations {
-	char *tmp;                      /* DIR.partial-PID until every file is whole */
-	char **paths;                   /* the files written, for the clean-up */
-	size_t npaths;
-	bool gate_failed;               /* an invocation exited 1 (fault-write failed) */
-};
-
-/* One invocation's command line, made from the options as parsed (not
- * the words given: getopt takes abbreviations), side B's words last so
- * that they win. */
-static int invocation_argv(const struct bench_cmd *c, bool side_b, const char *out,
-			   struct self_cmd *a)
-{
-	if (self_begin(a, "bench"))
-		return -1;
-	for (size_t i = 0; i < c->nsel; i++)
-		self_arg(a, "%s", c->sel[i]->name);
-	self_arg(a, "--runs=%u", c->runs);
-	self_arg(a, "--align=%u", c->o.align);
-	self_arg(a, "--warmup=%u", c->o.warmup);
-	self_arg(a, "--dir=%s", c->o.dir);
-	self_arg(a, "--mode=%s", c->o.modes == WIS_PROCESSES ? "processes" :
-		 c->o.modes == WIS_THREADS ? "threads" : "both");
-	if (c->o.duration_s > 0) {
-		char *d = xasprintf("%g", c->o.duration_s);
-
-		/* %g lost digits: every one */
-		self_arg(a, strtod(d, NULL) != c->o.duration_s ? "--duration=%.17g" :
-			 "--duration=%g", c->o.duration_s);
-		free(d);
-	}
-	if (c->o.ntasks) {
-		struct strbuf t = { 0 };
-
-		for (size_t i = 0; i < c->o.ntasks; i++)
-			sb_addf(&t, "%s%u", i ? "," : "", c->o.tasks[i]);
-		self_arg(a, "--tasks=%s", sb_str(&t));
-		sb_free(&t);
-	}
-	for (size_t i = 0; side_b && i < versus_count(c); i++) {
-		char *w = versus_word(c, i);
-
-		self_arg(a, "%s", w);
-		free(w);
-	}
-	self_arg(a, "-o");
-	self_arg(a, "%s", out);
-	return 0;
-}
-
-/* Nothing of a run that did not finish stays behind. */
-static void remove_partial(struct invocations *iv)
-{
-	for (size_t i = 0; i < iv->npaths; i++)
-		unlink(iv->paths[i]);
-	for (const char *side = "ab"; *side; side++) {
-		char *d = xasprintf("%s/%c", iv->tmp, *side);
-
-		rmdir(d);
-		free(d);
-	}
-	rmdir(iv->tmp);
-}
-
-static void free_invocations(struct invocations *iv)
-{
-	for (size_t i = 0; i < iv->npaths; i++)
-		free(iv->paths[i]);
-	free(iv->paths);
-	free(iv->tmp);
-}
-
-static void on_signal_invocations(int sig)
-{
-	stop_signal = sig;
-	spawn_signal(SIGKILL);
-}
-
-/* One child, its output gone, its error's first line kept: 0, or -1 with
- * one line said (the child's own first line). */
-static int run_invocation(const struct bench_cmd *c, struct invocations *iv, unsigned i,
-			  bool side_b)
-{
-	char *path = xasprintf("%s/%c/%02u.json", iv->tmp, side_b ? 'b' : 'a', i + 1), line[512];
-	struct self_cmd a;
-	struct err e = { "" };
-	int status, rc = 0;
-
-	iv->paths = xrealloc(iv->paths, (iv->npaths + 1) * sizeof *iv->paths);
-	iv->paths[iv->npaths++] = path;
-	if (invocation_argv(c, side_b, path, &a))
-		return -1;
-	if (progress_tty)
-		fprintf(stderr, "\r\033[Kstraddle bench: %4.0f s  invocation %u of %u (%c)",
-			since_start(), i + 1, c->invocations, side_b ? 'b' : 'a');
-	if ((status = self_run(&a, SPAWN_NULL, line, sizeof line, &e)) < 0) {
-		complain("bench", "%s", e.msg);
-		rc = -1;
-	} else if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_GATE) {
-		iv->gate_failed = true;
-	} else if (!stop_signal && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
-		char st[64];
-
-		spawn_status_text(status, st, sizeof st);
-		complain("bench", "invocation %u (%c) ended with %s: %s", i + 1, side_b ? 'b' : 'a',
-			 st, line);
-		rc = -1;
-	}
-	self_free(&a);
-	return rc;
-}
-
-/* Does the first file of the side in dir have metrics to band? */
-static bool has_metrics(const struct invocations *iv, const char *dir)
-{
-	for (size_t i = 0; i < iv->npaths; i++)
-		if (strncmp(iv->paths[i], dir, strlen(dir)) == 0)
-			return results_has_metrics(iv->paths[i]);
-	return false;
-}
-
-/* Side a's invocations are A/A of each other: their band is this host's
- * drift between invocations, kept for compare (of two single files of
- * this machine, later). Not kept is said, and the run stands. */
-static void keep_drift(const struct result_file *aa)
-{
-	char path[PATH_MAX] = "";
-	struct err e = { "" };
-
-	if (results_host_drift_save(aa, path, sizeof path, &e))
-		complain(path[0] ? path : "bench", "the drift band is not kept for this host: %s",
-			 e.msg);
-	else
-		printf("the band is kept for this host: %s\n", path);
-}
-
-/* Each side's band, written into every file of that side, and said. */
-static int record_drift(const struct bench_cmd *c, struct invocations *iv, char side)
-{
-	char *dir = xasprintf("%s/%c", iv->tmp, side), name[2] = { side, 0 };
-	struct result_file aa = { 0 };
-	struct err e = { "" };
-	json_t *rec;
-	int rc = 0;
-
-	if (!has_metrics(iv, dir)) {   /* fault-write alone: counts, no samples */
-		printf("%c: %u invocations; no metrics, no band\n", side, c->invocations);
-		free(dir);
-		return 0;
-	}
-	if (results_read(dir, &aa, &e)) {
-		complain(dir, "%s", e.msg);
-		free(dir);
-		return -1;
-	}
-	rec = results_drift_record(&aa, name, side == 'b' ? c->versus : NULL);
-	/* iv->paths is in the order run: A B A B ... */
-	for (size_t i = 0; i < iv->npaths && rc == 0; i++) {
-		char *final_out;
-		json_t *doc;
-
-		if (strncmp(iv->paths[i], dir, strlen(dir)) != 0)
-			continue;
-		final_out = xasprintf("%s%s", c->out_json, iv->paths[i] + strlen(iv->tmp));
-		doc = results_drift_stamp(iv->paths[i], rec, i + 1, iv->npaths, final_out);
-		free(final_out);
-		if (!doc) {
-			complain(iv->paths[i], "cannot read it back");
-			rc = -1;
-		} else {
-			rc = write_result(doc, iv->paths[i]);
-		}
-	}
-	printf("%c: %u invocations%s%s; drift between them:", side, c->invocations,
-	       side != 'b' ? "" : versus_count(c) ? " with " : " with nothing added",
-	       side == 'b' && versus_count(c) ? c->versus : "");
-	for (size_t m = 0; m < aa.n; m++) {
-		enum stat_kind k = stat_default(aa.m[m].lower_is_better);
-
-		printf("%s %s %.2f%% (%s)", m ? "," : "", aa.m[m].name,
-		       results_drift_band(&aa, &aa.m[m], k), stat_name(k));
-	}
-	printf("\n");
-	if (rc == 0 && side == 'a')
-		keep_drift(&aa);
-	json_decref(rec);
-	results_file_free(&aa);
-	free(dir);
-	return rc;
-}
-
-/* --invocations: the children A (B A B ... with --versus) one after the
- * other into DIR.partial-PID, every file's band recorded, then renamed to
- * DIR: the directory appears whole or not at all. */
-static int run_invocations(struct bench_cmd *c)
-{
-	struct invocations iv = { xasprintf("%s.partial-%d", c->out_json, (int)getpid()), NULL, 0,
-				  false };
-	bool gate_failed;
-	int rc = 0;
-
-	if (mkdir(iv.tmp, 0755) != 0) {
-		complain(iv.tmp, "cannot make it: %s", strerror(errno));
-		free_invocations(&iv);
-		return EXIT_USAGE;
-	}
-	for (const char *side = c->versus ? "ab" : "a"; *side; side++) {
-		char *d = xasprintf("%s/%c", iv.tmp, *side);
-
-		mkdir(d, 0755);
-		free(d);
-	}
-	handle_terminating(on_signal_invocations);
-	for (unsigned i = 0; i < c->invocations && rc == 0 && !stop_signal; i++) {
-		rc = run_invocation(c, &iv, i, false);
-		if (c->versus && rc == 0 && !stop_signal)
-			rc = run_invocation(c, &iv, i, true);
-	}
-	progress_done();
-	if (rc == 0 && !stop_signal)
-		rc = record_drift(c, &iv, 'a');
-	if (rc == 0 && !stop_signal && c->versus)
-		rc = record_drift(c, &iv, 'b');
-	if (rc == 0 && !stop_signal && rename(iv.tmp, c->out_json) != 0) {
-		complain(c->out_json, "cannot rename %s to it: %s", iv.tmp, strerror(errno));
-		rc = -1;
-	}
-	if (rc || stop_signal)
-		remove_partial(&iv);
-	else if (c->versus)
-		printf("written: %s/a and %s/b; compare %s/a %s/b tests invocation against "
-		       "invocation\n", c->out_json, c->out_json, c->out_json, c->out_json);
-	else
-		printf("written: %s/a; a file of it is a BASE whose drift compare knows\n",
-		       c->out_json);
-	gate_failed = iv.gate_failed;
-	free_invocations(&iv);
-	if (stop_signal) {
-		signal(stop_signal, SIG_DFL);
-		block_terminating(SIG_UNBLOCK);
-		raise(stop_signal);
-		exit(128 + stop_signal);
-	}
-	return rc ? EXIT_USAGE : gate_failed ? EXIT_GATE : EXIT_OK;
 }
 
 static int cmd_bench(int argc, char **argv)
@@ -654,8 +287,8 @@ static int cmd_bench(int argc, char **argv)
 	c.o.stop = &stop_signal;
 	progress_tty = isatty(STDERR_FILENO);
 	if (c.invocations) {
-		clock_gettime(CLOCK_MONOTONIC, &started);
-		return run_invocations(&c);
+		c.inv.nsel = c.nsel;
+		return bench_invocations_run(&c.inv);
 	}
 	c.o.progress = progress;
 	clock_gettime(CLOCK_MONOTONIC, &started);

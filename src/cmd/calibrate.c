@@ -9,11 +9,9 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #define DEFAULT_BUDGET_S 260.0          /* the issue: at most 5 minutes, set-up and fit included */
@@ -112,39 +110,13 @@ static int check_profile_target(struct calibrate_cmd *c)
 	return 0;
 }
 
-/* Before minutes of measuring: can the plots be written? Nothing is made yet:
- * a run ended by a signal left the empty DIR it had made; make_plot_dir makes
- * it once there is something to put in it. */
+/* Before minutes of measuring: can the plots be written? */
 static int check_plot_dir(const char *dir)
 {
-	struct stat st;
-	char *copy, *parent;
-	int rc = 0;
+	struct err e = { "" };
 
-	if (!dir)
-		return 0;
-	if (stat(dir, &st) == 0) {
-		if (!S_ISDIR(st.st_mode) || access(dir, W_OK) != 0) {
-			complain(dir, "is not a writable directory");
-			return -1;
-		}
-		return 0;
-	}
-	copy = xstrdup(dir);
-	parent = dirname(copy);
-	if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode) || access(parent, W_OK) != 0) {
-		complain(dir, "cannot make the plot directory: %s is not a writable directory",
-			 parent);
-		rc = -1;
-	}
-	free(copy);
-	return rc;
-}
-
-static int make_plot_dir(const char *dir)
-{
-	if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-		complain(dir, "cannot make the plot directory: %s", strerror(errno));
+	if (dir && check_output_dir(dir, "plot directory", &e)) {
+		complain(dir, "%s", e.msg);
 		return -1;
 	}
 	return 0;
@@ -187,8 +159,8 @@ static int write_outputs(struct calibrate_cmd *c)
 
 	if (rc == 0)
 		printf("saved: %s\n", c->out);
-	if (c->plot_dir && rc == 0)
-		rc = make_plot_dir(c->plot_dir);
+	if (c->plot_dir && rc == 0 && (rc = make_output_dir(c->plot_dir, "plot directory", &e)))
+		complain(c->plot_dir, "%s", e.msg);
 	for (size_t i = 0; c->plot_dir && rc == 0 && i < c->nx; i++)
 		if ((rc = report_calibrate_plot(c->plot_dir, &c->profile, &c->x[i], &e)))
 			say("%s", e.msg);

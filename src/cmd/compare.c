@@ -26,37 +26,6 @@ struct compare_cmd {
 	const char *layout_path;        /* --layout-noise */
 };
 
-static int parse_choice(const char *opt, const char *s, const char *const *names, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (strcmp(s, names[i]) == 0)
-			return i;
-	complain(opt, "'%s' is not one of the choices (see 'straddle compare --help')", s);
-	return -1;
-}
-
-static int set_style(void *cmd, const char *opt, const char *value)
-{
-	static const char *const styles[] = { "mmtests", "lkp" };
-	int v = parse_choice(opt, value, styles, 2);
-
-	if (v < 0)
-		return -1;
-	((struct compare_cmd *)cmd)->style = (enum style)v;
-	return 0;
-}
-
-static int set_format(void *cmd, const char *opt, const char *value)
-{
-	static const char *const formats[] = { "text", "markdown", "csv", "json" };
-	int v = parse_choice(opt, value, formats, 4);
-
-	if (v < 0)
-		return -1;
-	((struct compare_cmd *)cmd)->format = (enum format)v;
-	return 0;
-}
-
 static int set_stats(void *cmd, const char *opt, const char *value)
 {
 	struct compare_cmd *c = cmd;
@@ -76,7 +45,8 @@ static int cmd_compare(int argc, char **argv);
 #define F(field) offsetof(struct compare_cmd, field)
 
 static const struct cmd_option compare_options[] = {
-	{ .name = "style", .value = "mmtests|lkp", .kind = OPT_CALL, .call = set_style,
+	{ .name = "style", .value = "mmtests|lkp", .kind = OPT_CHOICE, .field = F(style),
+	  .choices = (const char *const[]){ "mmtests", "lkp", NULL },
 	  .help = "mmtests: the statistic with its change, positive = better,\n"
 		  "*...* when significant; lkp: the kernel test robot's\n"
 		  "%stddev %change %stddev, a * after %change when\n"
@@ -85,7 +55,8 @@ static const struct cmd_option compare_options[] = {
 	  .help = "mean95, median, mean, min or max for every metric: the\n"
 		  "value, the change, the test and the threshold (default\n"
 		  "median for times, mean for rates)" },
-	{ .name = "format", .value = "F", .kind = OPT_CALL, .call = set_format,
+	{ .name = "format", .value = "F", .kind = OPT_CHOICE, .field = F(format),
+	  .choices = (const char *const[]){ "text", "markdown", "csv", "json", NULL },
 	  .help = "text, markdown, csv or json (default text)" },
 	OPT_ALPHA(F, cmp.alpha, "significance level"),
 	{ .name = "threshold", .value = "P", .kind = OPT_FRACTION, .field = F(cmp.threshold),

@@ -14,12 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-struct side {
-	const char *arg;
-	struct elf_image img;
-	struct scan_result r;
-};
-
 enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN, FORMAT_SARIF };
 
 struct diff_cmd {
@@ -32,7 +26,7 @@ struct diff_cmd {
 	unsigned fail_rules;
 	unsigned fail_causes;           /* 1 << enum diff_cause */
 	const char *source_root;        /* --source-root: SARIF's SRCROOT */
-	struct side old, new;
+	struct diff_build old, new;
 	struct layout_diff d;
 	/* --hot: rows ranked by the samples of a record of either build */
 	const char *hot_path, *perf_script;
@@ -50,24 +44,11 @@ struct diff_cmd {
 
 static int cmd_diff(int argc, char **argv);
 
-static int set_format(void *cmd, const char *opt, const char *value)
-{
-	static const char *const names[] = { "text", "json", "markdown", "sarif" };
-	struct diff_cmd *c = cmd;
-
-	for (int i = 0; i < 4; i++)
-		if (!strcmp(value, names[i])) {
-			c->format = (enum format)i;
-			return 0;
-		}
-	complain(opt, "'%s' is none of text, json, markdown, sarif", value);
-	return -1;
-}
-
 static int set_json(void *cmd, const char *opt, const char *value)
 {
-	(void)value;            /* a flag: OPT_CALL gives it NULL */
-	return set_format(cmd, opt, "json");
+	(void)opt, (void)value;         /* a flag: OPT_CALL gives it NULL */
+	((struct diff_cmd *)cmd)->format = FORMAT_JSON;
+	return 0;
 }
 
 static int set_section(void *cmd, const char *opt, const char *value)
@@ -116,8 +97,9 @@ static const struct cmd_option diff_options[] = {
 	  .help = "also list functions found on one side only" },
 	{ .name = "limit", .value = "N", .kind = OPT_ULONG, .field = F(limit), .max = LONG_MAX,
 	  .help = "at most N rows per section (default 40, 0: all)" },
-	{ .name = "format", .value = "text|json|markdown|sarif", .kind = OPT_CALL,
-	  .call = set_format,
+	{ .name = "format", .value = "text|json|markdown|sarif", .kind = OPT_CHOICE,
+	  .field = F(format), .choices = (const char *const[]){ "text", "json", "markdown",
+								 "sarif", NULL },
 	  .help = "markdown: the summary and the worst rows as a\n"
 		  "table for a code-review comment; sarif: SARIF 2.1.0,\n"
 		  "one result per new hazard row (every row)" },
@@ -201,18 +183,18 @@ static int parse_options(struct diff_cmd *c, int argc, char **argv)
 	return 0;
 }
 
-/* A side's image, open, scanned; NULL, or why not (e's). */
-static const char *scan_side(struct diff_cmd *c, struct side *s, struct err *e)
+/* A side's image scanned, its note said; NULL, or why not (e's). */
+static const char *scan_side(struct diff_cmd *c, struct diff_build *s, struct err *e)
 {
-	if (scan_image(&s->img, &c->opts, &s->r, e))
-		return elf_changed(&s->img) ? "changed while reading" : e->msg;
-	note_back_end(s->arg, &s->r);
-	if (c->hot_path || c->perf_script)
-		hot_attribute_image(&c->hot, &s->img, &s->r);
-	return NULL;
+	const char *why = diff_build_scan(s, &c->opts, c->hot_path || c->perf_script ? &c->hot :
+					  NULL, e);
+
+	if (!why)
+		note_back_end(s->arg, &s->r);
+	return why;
 }
 
-static int load(struct diff_cmd *c, struct side *s)
+static int load(struct diff_cmd *c, struct diff_build *s)
 {
 	struct err e = { "" };
 	const char *why = e.msg;
@@ -224,19 +206,6 @@ static int load(struct diff_cmd *c, struct side *s)
 	if (why)
 		complain(s->arg, "%s", why);
 	return why ? -1 : 0;
-}
-
-/* Either file truncated or rewritten since it was opened. */
-static bool changed(const struct diff_cmd *c)
-{
-	const struct side *sides[2] = { &c->old, &c->new };
-
-	for (int i = 0; i < 2; i++)
-		if (elf_changed(&sides[i]->img)) {
-			complain(sides[i]->arg, "changed while reading");
-			return true;
-		}
-	return false;
 }
 
 static void print_report(const struct diff_cmd *c, bool fails)
@@ -323,6 +292,9 @@ static int diff_many(struct diff_cmd *c);
 int cmd_diff(int argc, char **argv)
 {
 	struct diff_cmd c = { 0 };
+	struct diff_build *bad;
+	const char *why;
+	char buf[PATH_MAX + 128];
 	int status = EXIT_USAGE;
 
 	if (parse_options(&c, argc, argv))
@@ -341,15 +313,10 @@ int cmd_diff(int argc, char **argv)
 		goto out;
 	if (no_match(&c))
 		goto out;
-	if (c.old.img.arch != c.new.img.arch) {
-		complain(c.new.arg, "is %s but %s is %s: nothing to compare",
-			 arch_name(c.new.img.arch), c.old.arg, arch_name(c.old.img.arch));
+	if ((why = diff_builds(&c.old, &c.new, &c.dopts, &c.d, &bad, buf, sizeof buf))) {
+		complain(bad->arg, "%s", why);
 		goto out;
 	}
-	layout_diff(&(struct diff_side){ &c.old.img, &c.old.r },
-		    &(struct diff_side){ &c.new.img, &c.new.r }, &c.dopts, &c.d);
-	if (changed(&c))
-		goto out;
 	status = gate_fails(&c) ? EXIT_GATE : EXIT_OK;
 	if (c.format == FORMAT_JSON)
 		print_json(&c, status == EXIT_GATE, argc, argv);
@@ -399,7 +366,7 @@ static void pair_failed(struct diff_cmd *c, struct many *m, const char *member, 
 
 /* An image the pairs opened, moved into a side (the struct moves; the
  * mapping it describes stays where it is). */
-static void take_image(struct side *s, struct elf_image *img)
+static void take_image(struct diff_build *s, struct elf_image *img)
 {
 	s->img = *img;
 	s->arg = s->img.path;
@@ -421,7 +388,7 @@ static void pair_output(struct diff_cmd *c, struct many *m, const char *member, 
 }
 
 /* Both sides scanned and diffed: NULL, or why not (the side in *bad). */
-static const char *diffed(struct diff_cmd *c, struct side **bad, char *buf, size_t n,
+static const char *diffed(struct diff_cmd *c, struct diff_build **bad, char *buf, size_t n,
 			  struct err *e)
 {
 	const char *why;
@@ -432,22 +399,14 @@ static const char *diffed(struct diff_cmd *c, struct side **bad, char *buf, size
 	*bad = &c->new;
 	if ((why = scan_side(c, &c->new, e)))
 		return why;
-	if (c->old.img.arch != c->new.img.arch) {
-		snprintf(buf, n, "is %s but %s is %s: nothing to compare", arch_name(c->new.img.arch),
-			 c->old.arg, arch_name(c->old.img.arch));
-		return buf;
-	}
-	layout_diff(&(struct diff_side){ &c->old.img, &c->old.r },
-		    &(struct diff_side){ &c->new.img, &c->new.r }, &c->dopts, &c->d);
-	*bad = elf_changed(&c->old.img) ? &c->old : &c->new;
-	return elf_changed(&c->old.img) || elf_changed(&c->new.img) ? "changed while reading" : NULL;
+	return diff_builds(&c->old, &c->new, &c->dopts, &c->d, bad, buf, n);
 }
 
 /* One matched pair, scanned, diffed and written; its memory freed. */
 static void diff_pair(struct diff_cmd *c, struct many *m, const struct input_pair *ip)
 {
 	struct err e = { "" };
-	struct side *bad;
+	struct diff_build *bad;
 	char buf[128];
 	const char *why;
 
@@ -468,7 +427,7 @@ static void diff_pair(struct diff_cmd *c, struct many *m, const struct input_pai
 	}
 	layout_diff_free(&c->d);
 	for (int i = 0; i < 2; i++) {
-		struct side *s = i ? &c->new : &c->old;
+		struct diff_build *s = i ? &c->new : &c->old;
 
 		scan_result_free(&s->r);
 		elf_close(&s->img);

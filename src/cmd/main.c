@@ -24,18 +24,6 @@ static void usage(FILE *out)
 		     "the manual page (roff).\n");
 }
 
-int write_result(struct json_t *doc, const char *path)
-{
-	struct err e;
-	int rc = results_write(doc, path, &e);
-
-	if (rc)
-		complain(strcmp(path, "-") ? path : "stdout", "%s", e.msg);
-	json_decref(doc);
-	return rc;
-}
-
-
 int main(int argc, char **argv)
 {
 	if (argc < 2) {

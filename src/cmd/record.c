@@ -5,6 +5,7 @@
 #include "cmd.h"
 #include "../measure/clock.h"
 #include "../measure/sample.h"
+#include "../report/report.h"
 #include "../results/record.h"
 
 #include <errno.h>
@@ -18,16 +19,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-/* Sampling slows the program by at most 2% at the default rate (the
- * promise doc/record.md makes). The rate is chosen for half of that: the slowdown predicted for 250
- * Hz here (48 us a sample) was 1.2%, and bench-record measured it at +0.8% to
- * +2.6% in six runs of 31 to 61 pairs on the loaded guest, so the other half
- * is room for what a run adds. */
-#define COST_GOAL 0.02
-#define COST_BUDGET (COST_GOAL / 2)
-/* Fewer samples than this and record says how far a share can be off. */
-#define FEW_SAMPLES 1000
 
 struct record_cmd {
 	const char *out;
@@ -46,8 +37,6 @@ struct record_cmd {
 	int exit_status;                /* the program's, passed through */
 	char few_note[160];             /* how far a share can be off, when samples are few */
 };
-
-static volatile sig_atomic_t stop_signal;
 
 /* -F: at most what the kernel allows (perf_event_max_sample_rate). */
 static int set_hz(void *cmd, const char *opt, const char *value)
@@ -154,193 +143,37 @@ static int parse_options(struct record_cmd *c, int argc, char **argv)
 	return 0;
 }
 
-/* ---- the rate: what a sample costs here ---- */
-
-/* Without -F: the highest rate whose cost here is within the budget,
- * measured before the program starts so that none of it is the program's
- * time. When the events cannot be opened at all, the ladder's top, and
- * sampling_open says why, as it would have anyway. */
-static void choose_rate(struct record_cmd *c)
-{
-	struct err e = { "" };
-
-	if (sample_cost_ns(&c->sample_cost, sample_max_rate(), &e))
-		c->sample_cost = -1;
-	c->hz = default_rate(c->sample_cost > 0 ? c->sample_cost : 0, COST_BUDGET,
-			     sample_max_rate());
-}
-
-/* "44", "1.6": us, two digits or so */
-static void format_us(char *buf, size_t n, double ns)
-{
-	snprintf(buf, n, ns < 10000 ? "%.1f" : "%.0f", ns / 1000);
-}
-
-/* One line on what sampling cost: always for a rate record chose, for
- * -F only when it is over the 2% goal. */
-static void say_cost(const struct record_cmd *c)
-{
-	double share = sampling_slowdown(c->hz, c->sample_cost);
-	char us[32], pct[32];
-
-	if (c->sample_cost < 0)
-		return;
-	format_us(us, sizeof us, c->sample_cost);
-	snprintf(pct, sizeof pct, isfinite(share) ? "~%.1f%%" : "over 100%%", 100 * share);
-	if (!c->hz_given && share <= COST_BUDGET)
-		complain("record", "one sample costs ~%s us here; sampled at %lu Hz to keep the "
-			 "program within %g%% (-F to choose)", us, c->hz, 100 * COST_GOAL);
-	else if (!c->hz_given)
-		complain("record", "one sample costs ~%s us here; sampled at %lu Hz, the lowest "
-			 "rate, which still cost the program %s (-F to choose)", us, c->hz, pct);
-	else if (share > COST_GOAL)
-		complain("record", "-F %lu: one sample costs ~%s us here, so sampling cost the "
-			 "program %s (%u Hz keeps it within %g%%)", c->hz, us, pct,
-			 default_rate(c->sample_cost, COST_BUDGET, sample_max_rate()),
-			 100 * COST_GOAL);
-}
-
-/* A share of n samples is a binomial proportion: its 95% interval is
- * widest at a share of 1/2, +/- 1.96 * sqrt(1/4n). */
-static void note_few_samples(struct record_cmd *c, uint64_t n)
-{
-	c->few_note[0] = 0;
-	if (n == 0)
-		snprintf(c->few_note, sizeof c->few_note, "no samples: the program ran less "
-			 "than one sampling period (%.1f ms at %lu Hz) of CPU time",
-			 1000.0 / (double)c->hz, c->hz);
-	else if (n < FEW_SAMPLES)
-		snprintf(c->few_note, sizeof c->few_note, "only %llu samples: shares are "
-			 "+/-%.1f%% (95%%, at a share of 50%%); a longer run gives more",
-			 (unsigned long long)n, 100 * 0.98 / sqrt((double)n));
-}
-
 /* ---- running and watching ---- */
 
-static void on_stop(int sig)
+/* Run the command, or watch -p's process; -1 after one line. */
+static int sample_program(struct record_cmd *c, struct sampling *s)
 {
-	stop_signal = sig;
-}
+	struct err e = { "" };
+	const char *where = "record";
+	char what[32];
 
-static int wait_status(int st)
-{
-	return WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 2;
-}
-
-/* The program, while it runs: a SIGTERM or SIGHUP that would end record is
- * passed to it, and record dies of that signal only after the program ended
- * and its record is written; SIGTERM used to leave the program running under
- * PID 1. SIGINT and SIGQUIT from the terminal reach the whole process group,
- * the program too; one sent to record alone (si_code SI_USER, from kill) is
- * passed on as well. */
-static volatile sig_atomic_t forwarded, from_terminal;
-
-static void forward_signal(int sig, siginfo_t *si, void *uc)
-{
-	(void)uc;
-	if ((sig == SIGINT || sig == SIGQUIT) && si->si_code != SI_USER) {
-		from_terminal = sig;
-		return;         /* the terminal's: the program has it already */
+	snprintf(what, sizeof what, "process %lu", c->pid);
+	if (c->pid ? sampling_watch(s, (pid_t)c->pid, c->duration, &e) :
+	    sampling_run(s, c->argv, c->stdin_fd, &c->exit_status, &where, &e)) {
+		complain(c->pid ? what : where, "%s", e.msg);
+		return -1;
 	}
-	forwarded = sig;
-	if (spawn_signal(sig))
-		return;
-	/* the program is over: nothing to wait for, record ends now (a read
-	 * that never returns must not make it unkillable) */
-	signal(sig, SIG_DFL);
-	raise(sig);
+	return 0;
 }
 
-static void forward_terminating(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = forward_signal;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	for (const int *sig = (const int[]){ SIGINT, SIGTERM, SIGHUP, SIGQUIT, 0 }; *sig; sig++)
-		sigaction(*sig, &sa, NULL);
-}
-
-/* After the record is written: die of the forwarded signal, as record
- * would have without a program to wait for. */
+/* After the record is written: say a signal that interrupted the program
+ * and die of one passed to it, as record would have without a program to
+ * wait for. */
 static void die_of_forwarded(void)
 {
-	int sig = forwarded ? forwarded : from_terminal;
+	bool forwarded;
+	int sig = sampling_interrupted(&forwarded);
 
 	if (sig)
 		complain("record", "interrupted by SIG%s: the record holds what was sampled until "
 			 "then", sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
-	if (!forwarded)
-		return;
-	signal(forwarded, SIG_DFL);
-	raise(forwarded);
-}
-
-/* The program, held until its events are open so that nothing it runs
- * escapes them (they start when it execs); a SIGKILL to record, which no
- * handler sees, ends it too (spawn: PR_SET_PDEATHSIG). */
-static int run_command(struct record_cmd *c, struct sampling *s)
-{
-	struct spawn child = { .argv = c->argv, .in = c->stdin_fd >= 0 ? c->stdin_fd : SPAWN_OURS,
-			       .in_start = -1, .out = SPAWN_OURS, .err = SPAWN_OURS,
-			       .forward = true, .hold = true };
-	struct err e = { "" };
-	int st;
-
-	if (spawn_start(&child, &e)) {
-		complain("record", "fork: %s", strerror(child.error));
-		return -1;
-	}
-	if (sampling_open(s, &child.pid, 1, true, &e)) {
-		complain("record", "%s", e.msg);
-		spawn_signal(SIGKILL);
-		spawn_wait(&child, &st, NULL, &e);
-		return -1;
-	}
-	/* ^C goes to the whole process group: the program decides, we wait */
-	forward_terminating();
-	if (spawn_release(&child, &e)) {
-		complain(c->argv[0], "cannot run: %s", strerror(child.error));
-		return -1;
-	}
-	while (spawn_poll(&child, &st) == 0)
-		sampling_drain(s, 50);
-	sampling_drain(s, 0);
-	c->exit_status = wait_status(st);
-	return 0;
-}
-
-static int watch_process(struct record_cmd *c, struct sampling *s)
-{
-	pid_t *tids;
-	size_t n = process_threads((pid_t)c->pid, &tids);
-	struct err e = { "" };
-	struct sigaction sa = { .sa_handler = on_stop };
-	double end = monotonic_s() + (c->duration ? c->duration : 1e12);
-	char what[32];
-
-	snprintf(what, sizeof what, "process %lu", c->pid);
-	if (n == 0) {
-		complain(what, "no such process");
-		return -1;
-	}
-	if (sampling_open(s, tids, n, false, &e) ||
-	    sampling_add_proc_maps(s, (pid_t)c->pid, &e)) {
-		complain(what, "%s", e.msg);
-		free(tids);
-		return -1;
-	}
-	free(tids);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sampling_enable(s);
-	while (!stop_signal && monotonic_s() < end && (kill((pid_t)c->pid, 0) == 0 || errno == EPERM))
-		sampling_drain(s, 50);
-	sampling_drain(s, 0);
-	c->exit_status = EXIT_OK;
-	return 0;
+	if (forwarded)
+		die_of_signal(sig);
 }
 
 /* ---- from file offsets to loops ---- */
@@ -409,16 +242,17 @@ static int cmd_record(int argc, char **argv)
 {
 	struct record_cmd c = { .argc = argc, .self_argv = argv };
 	struct sampling s = { 0 };
+	char cost[256];
 	size_t files = 0;
 	int rc;
 
 	if (parse_options(&c, argc, argv))
 		return EXIT_USAGE;
 	if (!c.hz_given)
-		choose_rate(&c);
+		c.hz = sampling_chosen_rate(&c.sample_cost);
 	s.hz = (unsigned)c.hz;
 	s.want_kernel = c.kernel;
-	rc = c.pid ? watch_process(&c, &s) : run_command(&c, &s);
+	rc = sample_program(&c, &s);
 	if (rc) {
 		sampling_close(&s);
 		return EXIT_USAGE;
@@ -426,7 +260,7 @@ static int cmd_record(int argc, char **argv)
 	sampling_finish(&s);
 	if (c.hz_given)         /* after the run: the program did not wait for it */
 		sample_cost_ns(&c.sample_cost, sample_max_rate(), &(struct err){ "" });
-	note_few_samples(&c, s.samples);
+	record_few_words(c.few_note, sizeof c.few_note, s.samples, c.hz);
 	if (s.event_note[0])
 		complain("record", "%s", s.event_note);
 	if (s.kernel_note[0])
@@ -434,8 +268,9 @@ static int cmd_record(int argc, char **argv)
 	rc = write_record(&c, &s);
 	for (size_t i = 0; i < s.nfile; i++)
 		files += s.file[i].samples > 0;
-	if (rc == 0)
-		say_cost(&c);
+	record_cost_words(cost, sizeof cost, c.hz, c.hz_given, c.sample_cost);
+	if (rc == 0 && cost[0])
+		complain("record", "%s", cost);
 	if (rc == 0 && strcmp(c.out, "-") != 0)
 		complain("record", "%llu samples (%s, %lu Hz; %llu kernel, %llu in no file, %llu lost) in %zu files: %s",
 			(unsigned long long)s.samples, s.event, c.hz,

@@ -280,43 +280,27 @@ static int parse_options(struct scan_cmd *c, int argc, char **argv)
 	return 0;
 }
 
-/* The kernel's samples as addresses of its image: KASLR moved _text. */
+/* The kernel's samples in the loops of its image at vmlinux, else by
+ * symbol (1). */
 static int kernel_through_image(struct scan_cmd *c, const char *vmlinux)
 {
-	const struct hot_run *h = &c->hot;
 	struct hot_file kf;
 	struct elf_image img;
 	struct err e = { "" };
+	enum hot_kernel_fit fit;
 	char id[129];
-	uint64_t text;
-	int rc;
+	int rc = -1;
 
-	if (elf_open_file(&img, vmlinux, &e)) {
+	if (elf_open_file(&img, vmlinux, &e))
 		complain(vmlinux, "%s", e.msg);
-		elf_close(&img);
-		return -1;
+	else if ((fit = hot_kernel_in_image(&c->hot, &img, vmlinux, id, &kf)) != HOT_KERNEL_FITS)
+		report_kernel_unplaced(stdout, &c->hot, fit, vmlinux, id), rc = 1;
+	else {
+		img.debug_dir = c->debug_dir;
+		rc = scan_one(c, &(struct input_file){ .name = vmlinux, .img = &img }, &kf);
+		free(kf.addrs.v);
 	}
-	elf_build_id_hex(&img, id);
-	if (h->kernel_build_id[0] && strcmp(id, h->kernel_build_id) != 0) {
-		printf("kernel: %" PRIu64 " samples (%.1f%%); %s is build-id %s, the recorded kernel "
-		       "(%s) was %s: not its image, so by symbol only:\n", h->kernel.samples,
-		       100.0 * (double)h->kernel.samples / (double)h->total, vmlinux,
-		       *id ? id : "none", h->kernel_release[0] ? h->kernel_release : "?",
-		       h->kernel_build_id);
-		elf_close(&img);
-		return 1;
-	}
-	if (!h->kernel_text || elf_symbol_value(&img, "_text", &text)) {
-		printf("kernel: %" PRIu64 " samples; where _text was (KASLR) is not known, so by "
-		       "symbol only:\n", h->kernel.samples);
-		elf_close(&img);
-		return 1;
-	}
-	hot_kernel_rebased(h, vmlinux, text, &kf);
-	img.debug_dir = c->debug_dir;
-	rc = scan_one(c, &(struct input_file){ .name = vmlinux, .img = &img }, &kf);
 	elf_close(&img);
-	free(kf.addrs.v);
 	return rc;
 }
 
@@ -335,19 +319,10 @@ static int kernel_hot(struct scan_cmd *c)
 	snprintf(path, sizeof path, "/usr/lib/debug/boot/vmlinux-%s", h->kernel_release);
 	if (!vmlinux && h->kernel_release[0] && access(path, R_OK) == 0)
 		vmlinux = path;
-	if (vmlinux) {
-		if ((rc = kernel_through_image(c, vmlinux)) <= 0)
-			return rc;
-	} else if (h->kernel_release[0]) {
-		printf("kernel: %" PRIu64 " samples (%.1f%%), by symbol only: loops need the "
-		       "kernel's image (--vmlinux FILE, or %s from linux-image-%s-dbg)\n",
-		       h->kernel.samples, 100.0 * (double)h->kernel.samples / (double)h->total,
-		       path, h->kernel_release);
-	} else {
-		printf("kernel: %" PRIu64 " samples (%.1f%%), by symbol only: loops need the "
-		       "kernel's image (--vmlinux FILE)\n", h->kernel.samples,
-		       100.0 * (double)h->kernel.samples / (double)h->total);
-	}
+	if (vmlinux && (rc = kernel_through_image(c, vmlinux)) <= 0)
+		return rc;
+	if (!vmlinux)
+		report_kernel_unplaced(stdout, h, HOT_KERNEL_NO_IMAGE, path, "");
 	report_kernel_symbols(stdout, &c->hot, c->min_share);
 	return 0;
 }
@@ -412,27 +387,21 @@ static int scan_operands(struct scan_cmd *c, const char **ops, int n, int argc, 
 	return status;
 }
 
-/* The operands of the command line, then those --files-from lists: a new
- * array in *all (NULL without --files-from); -1 after one line. */
+/* The operands of the command line, then those --files-from lists: in
+ * *listed, copies, and *targets; -1 after one line. */
 static int listed_operands(const struct scan_cmd *c, const char ***targets, int *n,
-			   const char ***all, char ***listed, size_t *nlisted)
+			   char ***listed, size_t *nlisted)
 {
 	struct err e = { "" };
 
-	*all = NULL;
-	*listed = NULL;
-	*nlisted = 0;
 	if (!c->files_from)
 		return 0;
-	if (inputs_list(c->files_from, listed, nlisted, &e)) {
+	if (inputs_list(c->files_from, *targets, (size_t)*n, listed, nlisted, &e)) {
 		complain(c->files_from, "%s", e.msg);
 		return -1;
 	}
-	*all = xcalloc((size_t)*n + *nlisted + 1, sizeof **all);
-	memcpy(*all, *targets, (size_t)*n * sizeof **all);
-	memcpy(*all + *n, *listed, *nlisted * sizeof **all);
-	*targets = *all;
-	*n += (int)*nlisted;
+	*targets = (const char **)*listed;
+	*n = (int)*nlisted;
 	return 0;
 }
 
@@ -440,9 +409,9 @@ static int cmd_scan(int argc, char **argv)
 {
 	struct scan_cmd c = { 0 };
 	const char *defaults[2] = { "vdso", elf_libc_path() };
-	const char **targets = (const char **)argv, **all;
-	char **listed;
-	size_t nlisted;
+	const char **targets = (const char **)argv;
+	char **listed = NULL;
+	size_t nlisted = 0;
 	int status, ntargets;
 	bool free_targets = false;
 
@@ -452,7 +421,7 @@ static int cmd_scan(int argc, char **argv)
 		return EXIT_USAGE;
 	targets += optind;
 	ntargets = argc - optind;
-	if (listed_operands(&c, &targets, &ntargets, &all, &listed, &nlisted)) {
+	if (listed_operands(&c, &targets, &ntargets, &listed, &nlisted)) {
 		hot_run_free(&c.hot);
 		return EXIT_USAGE;
 	}
@@ -468,7 +437,6 @@ static int cmd_scan(int argc, char **argv)
 	status = scan_operands(&c, targets, ntargets, argc, argv);
 	if (free_targets)
 		free(targets);
-	free(all);
 	inputs_list_free(listed, nlisted);
 	if (status < 0) {
 		hot_run_free(&c.hot);

@@ -16,8 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_VARIANTS 1024
-
 struct sweep_cmd {
 	struct sweep s;
 	struct routine_args ra;
@@ -41,36 +39,6 @@ struct sweep_cmd {
 	char **argv;
 };
 
-/* "4096", "64K", "1M"; 1 byte to 1 GiB */
-static int parse_size(const char *opt, const char *s, size_t *out)
-{
-	char *end;
-	unsigned long long v;
-	unsigned long long mul = 1;
-
-	if (!*s || *s == '-' || *s == '+') {
-		complain(opt, "'%s' is not a size in bytes", s);
-		return -1;
-	}
-	v = strtoull(s, &end, 10);
-	if (*end == 'K' || *end == 'k')
-		mul = 1024, end++;
-	else if (*end == 'M' || *end == 'm')
-		mul = 1024 * 1024, end++;
-	else if (*end == 'G' || *end == 'g')
-		mul = 1024 * 1024 * 1024, end++;
-	if (*end || end == s) {
-		complain(opt, "'%s' is not a size in bytes (K, M, G suffixes)", s);
-		return -1;
-	}
-	if (v == 0 || v > (1ull << 30) / mul) {
-		complain(opt, "'%s': a call clears or copies 1 byte to 1 GiB", s);
-		return -1;
-	}
-	*out = (size_t)(v * mul);
-	return 0;
-}
-
 static int set_size(void *cmd, const char *opt, const char *value)
 {
 	((struct sweep_cmd *)cmd)->size_given = true;
@@ -92,48 +60,11 @@ static int set_alternative(void *cmd, const char *opt, const char *value)
 	return routine_args_alternative(&((struct sweep_cmd *)cmd)->ra, opt, value);
 }
 
-/* One field of --offsets: decimal digits only (a sign is not one), its value
- * saturated past 4096 so that a range check sees it. The sscanf ("%lu") it
- * replaces took "-1" as 2^64 - 1 and 4294967296 as a step of 0 once cut to 32
- * bits. */
-static int offset_field(const char *s, size_t n, unsigned long *out)
-{
-	unsigned long v = 0;
-
-	if (n == 0)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v > 4096 ? v : v * 10 + (unsigned long)(s[i] - '0');
-	}
-	*out = v;
-	return 0;
-}
-
-/* "A..B", "A..B:STEP", "A" */
 static int set_offsets(void *cmd, const char *opt, const char *s)
 {
 	struct sweep_cmd *c = cmd;
-	const char *dots = strstr(s, ".."), *colon = strchr(s, ':');
-	const char *b_at = dots ? dots + 2 : s, *end = s + strlen(s);
-	unsigned long a, b, step = 1;
 
-	if ((colon && (!dots || colon < b_at)) ||
-	    offset_field(s, (size_t)((dots ? dots : end) - s), &a) ||
-	    offset_field(b_at, (size_t)((colon ? colon : end) - b_at), &b) ||
-	    (colon && offset_field(colon + 1, (size_t)(end - colon - 1), &step))) {
-		complain(opt, "'%s' is not A..B[:STEP] or A", s);
-		return -1;
-	}
-	if (b < a || b > 4095 || step == 0 || step > 4095) {
-		complain(opt, "'%s': need 0 <= A <= B <= 4095 and 1 <= STEP <= 4095", s);
-		return -1;
-	}
-	c->first = (uint32_t)a;
-	c->last = (uint32_t)b;
-	c->step = (uint32_t)step;
-	return 0;
+	return parse_offsets(opt, s, &c->first, &c->last, &c->step);
 }
 
 static int cmd_sweep(int argc, char **argv);
@@ -166,6 +97,7 @@ static const struct cmd_option sweep_options[] = {
 	OPT_MATERIAL(F, s.material, SWEEP_MATERIAL, "how much slower counts"),
 	OPT_UARCH_MANY(F, uarch, 4, "the profiles of the prediction: the first fills the\n"
 		       "column, each gets an agreement line"),
+	OPT_LLVM_MCA(F, s.llvm_mca),
 	OPT_SEED(F, s.seed, "the random order"),
 	{ .letter = 'o', .value = "FILE.json", .kind = OPT_OUTPUT,
 	  .field = F(out_json), .help = "the result file, every raw sample in it ('-': stdout)" },
@@ -293,28 +225,6 @@ static int add_controls(struct sweep_cmd *c)
 	return 0;
 }
 
-/* One variant per (kernel, offset); libc's references only once. */
-static int make_variants(struct sweep_cmd *c)
-{
-	size_t n = 0;
-
-	c->s.v = xcalloc(MAX_VARIANTS, sizeof *c->s.v);
-	for (size_t k = 0; k < c->nkernels; k++)
-		for (uint32_t off = c->first; off <= c->last; off += c->step) {
-			if (n == MAX_VARIANTS) {
-				complain("sweep", "more than %d kernel placements at once", MAX_VARIANTS);
-				return -1;
-			}
-			if (c->kernels[k]->arch == ARCH_AARCH64 && off % 4)
-				continue;       /* instructions are 4-byte aligned */
-			c->s.v[n++] = (struct variant){ .k = c->kernels[k], .offset = off };
-			if (!c->kernels[k]->placeable)
-				break;
-		}
-	c->s.n = n;
-	return 0;
-}
-
 /* ---- output ---- */
 
 static int write_json(const struct sweep_cmd *c)
@@ -341,10 +251,10 @@ static int cmd_sweep(int argc, char **argv)
 	struct err e = { "" };
 	int status = EXIT_USAGE;
 
-	if (parse_options(&c, argc, argv) || pick_kernels(&c, argc, argv) || add_controls(&c) ||
-	    make_variants(&c))
+	if (parse_options(&c, argc, argv) || pick_kernels(&c, argc, argv) || add_controls(&c))
 		goto out;
-	if (sweep_prepare(&c.s, &e) || sweep_run(&c.s, &e)) {
+	if (sweep_variants(&c.s, c.kernels, c.nkernels, c.first, c.last, c.step, &e) ||
+	    sweep_prepare(&c.s, &e) || sweep_run(&c.s, &e)) {
 		complain("sweep", "%s", e.msg);
 		goto out;
 	}

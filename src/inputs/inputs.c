@@ -284,13 +284,17 @@ static void add_lines(char *text, size_t len, char ***ops, size_t *n, size_t *ca
 	}
 }
 
-int inputs_list(const char *path, char ***ops, size_t *n, struct err *e)
+int inputs_list(const char *path, const char *const *given, size_t ngiven, char ***ops, size_t *n,
+		struct err *e)
 {
 	char *text = NULL;
 	size_t len = 0, cap = 0;
 
 	*ops = NULL;
 	*n = 0;
+	GROW(*ops, cap, ngiven + 1);
+	for (; *n < ngiven; (*n)++)
+		(*ops)[*n] = xstrdup(given[*n]);
 	if (strcmp(path, "-") == 0) {
 		FILE *mem = open_memstream(&text, &len);
 		int c;
@@ -299,9 +303,11 @@ int inputs_list(const char *path, char ***ops, size_t *n, struct err *e)
 			fputc(c, mem);
 		if (!mem || fclose(mem) != 0 || ferror(stdin)) {
 			free(text);
+			inputs_list_free(*ops, *n);
 			return err_set(e, "cannot read the standard input");
 		}
 	} else if (read_input(path, INPUT_LIMIT, &text, &len, e)) {
+		inputs_list_free(*ops, *n);
 		return -1;
 	}
 	add_lines(text, len, ops, n, &cap);

@@ -48,10 +48,12 @@ struct shard_info {
 
 /* ---- a run's files, one at a time (scan) ---- */
 
-/* Operands one a line of the file at path ("-": standard input), for a
- * run of more packages than a command line holds (Debian's amd64 main:
- * ~60,000 paths, past ARG_MAX); empty lines skipped. -1 with e. */
-int inputs_list(const char *path, char ***ops, size_t *n, struct err *e);
+/* The operands given, then those one a line of the file at path ("-":
+ * standard input), for a run of more packages than a command line holds
+ * (Debian's amd64 main: ~60,000 paths, past ARG_MAX); empty lines
+ * skipped. *ops copies, inputs_list_free them; -1 with e. */
+int inputs_list(const char *path, const char *const *given, size_t ngiven, char ***ops, size_t *n,
+		struct err *e);
 void inputs_list_free(char **ops, size_t n);
 
 struct operand;

@@ -68,6 +68,21 @@ void sampling_close(struct sampling *s);
  * events sampling_open opens at up to max_hz, alternated, ~0.2 s of CPU;
  * -1 with one line in e when the events cannot be opened. */
 int sample_cost_ns(double *cost, unsigned long max_hz, struct err *e);
+/* Sampling slows the program by at most 2% at the default rate (the
+ * promise doc/record.md makes). The rate is chosen for half of that: the
+ * slowdown predicted for 250 Hz here (48 us a sample) was 1.2%, and
+ * bench-record measured it at +0.8% to +2.6% in six runs of 31 to 61 pairs
+ * on the loaded guest, so the other half is room for what a run adds. */
+#define SAMPLING_COST_GOAL 0.02
+#define SAMPLING_COST_BUDGET (SAMPLING_COST_GOAL / 2)
+/* Fewer samples than this and record says how far a share can be off. */
+#define SAMPLING_FEW 1000
+/* The highest rate whose cost here is within SAMPLING_COST_BUDGET
+ * (default_rate), what a sample costs measured first, in *cost_ns (-1
+ * when the events cannot be opened: then the ladder's top, and
+ * sampling_open says why, as it would have anyway). Before the program
+ * starts, so that none of it is the program's time. */
+unsigned long sampling_chosen_rate(double *cost_ns);
 /* The kernel's perf_event_max_sample_rate (100000 when unreadable). */
 unsigned long sample_max_rate(void);
 /* How much sampling at hz slows a program when one sample costs
@@ -98,5 +113,20 @@ void sampled_kernel(const struct sampling *s, struct hot_run *h);
 
 /* The thread ids of a process (/proc/PID/task); *out malloc'd. */
 size_t process_threads(pid_t pid, pid_t **out);
+
+/* The sampled program (sample_run.c). sampling_run: argv run with its
+ * standard input in (-1: ours), held until s's events are open, sampled
+ * until it ends; the terminating signals that arrive meanwhile are passed
+ * to it. *exit_status its exit status (128 + a signal); -1 with e and
+ * *where the name the error is of (argv[0] when it could not be run).
+ * sampling_watch: the running process pid sampled for duration seconds
+ * (0: until it ends) or a SIGINT or SIGTERM. */
+int sampling_run(struct sampling *s, char **argv, int in, int *exit_status, const char **where,
+		 struct err *e);
+int sampling_watch(struct sampling *s, pid_t pid, double duration, struct err *e);
+/* The signal that interrupted sampling_run's program, 0 none;
+ * *passed_on when it was passed to the program (the caller dies of it
+ * once its record is written), not when the terminal sent it to both. */
+int sampling_interrupted(bool *passed_on);
 
 #endif

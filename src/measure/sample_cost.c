@@ -158,3 +158,12 @@ unsigned long sample_max_rate(void)
 		fclose(f);
 	return v;
 }
+
+unsigned long sampling_chosen_rate(double *cost_ns)
+{
+	struct err e = { "" };
+
+	if (sample_cost_ns(cost_ns, sample_max_rate(), &e))
+		*cost_ns = -1;
+	return default_rate(*cost_ns > 0 ? *cost_ns : 0, SAMPLING_COST_BUDGET, sample_max_rate());
+}

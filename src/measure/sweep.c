@@ -301,7 +301,7 @@ static void back_ends(const struct sweep *s, const struct profile *host, struct 
 		if (j < i)
 			be[i] = be[j];
 		else if (host && host->arch == s->v[i].k->arch)
-			sweep_back_end(getenv("STRADDLE_LLVM_MCA"), host, s->v[i].k, &be[i]);
+			sweep_back_end(s->llvm_mca, host, s->v[i].k, &be[i]);
 	}
 }
 
@@ -335,6 +335,28 @@ void sweep_analyse(struct sweep *s, const struct profile *host)
 		if (hw > s->worst_halfwidth)
 			s->worst_halfwidth = hw;
 	}
+}
+
+#define MAX_VARIANTS 1024
+
+int sweep_variants(struct sweep *s, const struct kernel *const *k, size_t nk, uint32_t first,
+		   uint32_t last, uint32_t step, struct err *e)
+{
+	size_t n = 0;
+
+	s->v = xcalloc(MAX_VARIANTS, sizeof *s->v);
+	for (size_t i = 0; i < nk; i++)
+		for (uint32_t off = first; off <= last; off += step) {
+			if (n == MAX_VARIANTS)
+				return err_set(e, "more than %d kernel placements at once", MAX_VARIANTS);
+			if (k[i]->arch == ARCH_AARCH64 && off % 4)
+				continue;       /* instructions are 4-byte aligned */
+			s->v[n++] = (struct variant){ .k = k[i], .offset = off };
+			if (!k[i]->placeable)
+				break;
+		}
+	s->n = n;
+	return 0;
 }
 
 void sweep_free(struct sweep *s)

@@ -47,6 +47,7 @@ struct sweep {
 	double min_place_s;             /* measured seconds each placement needs first */
 	uint64_t seed;
 	double alpha, material;         /* the "slow" mark: p < alpha, ratio >= 1 + material */
+	const char *llvm_mca;           /* the prediction's back end (--llvm-mca), NULL: in process */
 	/* set by sweep_prepare / sweep_run */
 	struct clock clock;
 	int cpu;
@@ -59,6 +60,11 @@ struct sweep {
 	double worst_halfwidth;         /* relative, at the end */
 };
 
+/* s->v: one variant per kernel of k and offset first, first + step, ...
+ * up to last (a kernel that cannot be placed once, AArch64's at 4-byte
+ * offsets only); free(s->v) after sweep_free. -1 with e past 1024. */
+int sweep_variants(struct sweep *s, const struct kernel *const *k, size_t nk, uint32_t first,
+		   uint32_t last, uint32_t step, struct err *e);
 /* Place every variant, map the buffers, pin, start the clock, size the
  * batches so one sample lasts far above the clock's resolution. */
 int sweep_prepare(struct sweep *s, struct err *e);

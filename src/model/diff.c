@@ -672,3 +672,28 @@ bool layout_diff_gate(const struct layout_diff *d, unsigned rules, unsigned caus
 	}
 	return false;
 }
+
+const char *diff_build_scan(struct diff_build *b, const struct scan_opts *o,
+			    const struct hot_run *hot, struct err *e)
+{
+	if (scan_image(&b->img, o, &b->r, e))
+		return elf_changed(&b->img) ? "changed while reading" : e->msg;
+	if (hot)
+		hot_attribute_image(hot, &b->img, &b->r);
+	return NULL;
+}
+
+const char *diff_builds(struct diff_build *old, struct diff_build *new, const struct diff_opts *o,
+			struct layout_diff *d, struct diff_build **bad, char *buf, size_t n)
+{
+	*bad = new;
+	if (old->img.arch != new->img.arch) {
+		snprintf(buf, n, "is %s but %s is %s: nothing to compare", arch_name(new->img.arch),
+			 old->arg, arch_name(old->img.arch));
+		return buf;
+	}
+	layout_diff(&(struct diff_side){ &old->img, &old->r }, &(struct diff_side){ &new->img, &new->r },
+		    o, d);
+	*bad = elf_changed(&old->img) ? old : new;
+	return elf_changed(&old->img) || elf_changed(&new->img) ? "changed while reading" : NULL;
+}

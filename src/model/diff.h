@@ -68,6 +68,24 @@ struct diff_opts {
 void layout_diff(const struct diff_side *old, const struct diff_side *new,
 		 const struct diff_opts *o, struct layout_diff *d);
 void layout_diff_free(struct layout_diff *d);
+
+/* A build as diff takes it: the operand, its image, its scan. */
+struct diff_build {
+	const char *arg;
+	struct elf_image img;
+	struct scan_result r;
+};
+/* b's image scanned with o (with keep_all), hot's samples attributed
+ * unless hot is NULL: NULL, or why not (e's, or "changed while
+ * reading"). */
+struct hot_run;
+const char *diff_build_scan(struct diff_build *b, const struct scan_opts *o,
+			    const struct hot_run *hot, struct err *e);
+/* Two scanned builds diffed with o into d: NULL, or why not, *bad the
+ * build it is of: they are of two architectures (in buf), or one changed
+ * while read. */
+const char *diff_builds(struct diff_build *old, struct diff_build *new, const struct diff_opts *o,
+			struct layout_diff *d, struct diff_build **bad, char *buf, size_t n);
 /* A new hazard of rules (1 << enum rule), gained for causes (1 << enum
  * diff_cause): the gate fails. */
 bool layout_diff_gate(const struct layout_diff *d, unsigned rules, unsigned causes);

@@ -235,3 +235,29 @@ const char **hot_run_files(const struct hot_run *h, int *n)
 	free(order);
 	return v;
 }
+
+void hot_attribute_image(const struct hot_run *h, struct elf_image *img, struct scan_result *r)
+{
+	char id[129], *real = realpath(img->path, NULL);
+	const struct hot_file *f = hot_run_find(h, real ? real : img->path,
+						elf_build_id_hex(img, id));
+
+	if (!f && real)
+		f = hot_run_find(h, img->path, NULL);
+	free(real);
+	hot_attribute(r, f, h->total);
+}
+
+enum hot_kernel_fit hot_kernel_in_image(const struct hot_run *h, const struct elf_image *img,
+					const char *path, char id[static 129], struct hot_file *out)
+{
+	uint64_t text;
+
+	elf_build_id_hex(img, id);
+	if (h->kernel_build_id[0] && strcmp(id, h->kernel_build_id) != 0)
+		return HOT_KERNEL_OTHER_BUILD;
+	if (!h->kernel_text || elf_symbol_value(img, "_text", &text))
+		return HOT_KERNEL_NO_TEXT;
+	hot_kernel_rebased(h, path, text, out);
+	return HOT_KERNEL_FITS;
+}

@@ -79,6 +79,15 @@ double hot_saves(const struct scan_result *r, const struct loop_report *l);
  * image (borrowed); free out->addrs.v after use. */
 void hot_kernel_rebased(const struct hot_run *h, const char *image, uint64_t image_text,
 			struct hot_file *out);
+/* Whether the kernel's samples land in a kernel image's loops: they do
+ * when it is the recorded kernel (its build-id, id's hex) and where the
+ * running kernel's _text was is known; else by symbol only. */
+enum hot_kernel_fit { HOT_KERNEL_FITS, HOT_KERNEL_OTHER_BUILD, HOT_KERNEL_NO_TEXT,
+		      HOT_KERNEL_NO_IMAGE };
+/* img, the image at path: HOT_KERNEL_FITS with *out (hot_kernel_rebased),
+ * or why not. */
+enum hot_kernel_fit hot_kernel_in_image(const struct hot_run *h, const struct elf_image *img,
+					const char *path, char id[static 129], struct hot_file *out);
 
 /* Kernel samples to the kernel symbols (sorted by address) they fall
  * in: each symbol's samples; those before the first symbol count nowhere. */
@@ -92,5 +101,9 @@ int hot_order(double share_x, unsigned severity_x, double share_y, unsigned seve
  * ("vdso" for the vDSO): *n of them, the array malloc'd (scan --hot with
  * no FILE; the kernel comes after them). */
 const char **hot_run_files(const struct hot_run *h, int *n);
+
+/* The samples of h (by build-id, else by path as opened or resolved,
+ * else by name) in the loops and functions of img's scan r. */
+void hot_attribute_image(const struct hot_run *h, struct elf_image *img, struct scan_result *r);
 
 #endif

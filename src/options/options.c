@@ -3,6 +3,7 @@
 #include "options.h"
 #include "../model/cost.h"
 #include "../results/profile.h"
+#include "../results/json.h"
 
 #include <getopt.h>
 #include <stdarg.h>
@@ -195,6 +196,7 @@ static int apply(const struct cmd_option *o, void *target, const char *value)
 	case OPT_SECONDS: return parse_seconds(opt, value, at);
 	case OPT_FRACTION: return parse_fraction(opt, value, o->lo, o->hi, at);
 	case OPT_RULES: return parse_rules(opt, value, at);
+	case OPT_CHOICE: return parse_choice(opt, value, o->choices, at);
 	case OPT_PROFILES: ((struct profiles_arg *)at)->spec = value; return 0;
 	case OPT_BACK_END: *(const char **)at = value; return 0;
 	case OPT_SHARD: return parse_shard(opt, value, at);
@@ -344,4 +346,143 @@ unsigned jobs_default(void)
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	return cpus > 0 ? (unsigned)(cpus < JOBS_MAX ? cpus : JOBS_MAX) : 1;
+}
+
+int write_result(struct json_t *doc, const char *path)
+{
+	struct err e;
+	int rc = results_write(doc, path, &e);
+
+	if (rc)
+		complain(strcmp(path, "-") ? path : "stdout", "%s", e.msg);
+	json_decref(doc);
+	return rc;
+}
+
+int parse_size(const char *opt, const char *s, size_t *out)
+{
+	char *end;
+	unsigned long long v;
+	unsigned long long mul = 1;
+
+	if (!*s || *s == '-' || *s == '+') {
+		complain(opt, "'%s' is not a size in bytes", s);
+		return -1;
+	}
+	v = strtoull(s, &end, 10);
+	if (*end == 'K' || *end == 'k')
+		mul = 1024, end++;
+	else if (*end == 'M' || *end == 'm')
+		mul = 1024 * 1024, end++;
+	else if (*end == 'G' || *end == 'g')
+		mul = 1024 * 1024 * 1024, end++;
+	if (*end || end == s) {
+		complain(opt, "'%s' is not a size in bytes (K, M, G suffixes)", s);
+		return -1;
+	}
+	if (v == 0 || v > (1ull << 30) / mul) {
+		complain(opt, "'%s': a call clears or copies 1 byte to 1 GiB", s);
+		return -1;
+	}
+	*out = (size_t)(v * mul);
+	return 0;
+}
+
+/* One field of --offsets: decimal digits only (a sign is not one), its value
+ * saturated past 4096 so that a range check sees it. The sscanf ("%lu") it
+ * replaces took "-1" as 2^64 - 1 and 4294967296 as a step of 0 once cut to 32
+ * bits. */
+static int offset_field(const char *s, size_t n, unsigned long *out)
+{
+	unsigned long v = 0;
+
+	if (n == 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v > 4096 ? v : v * 10 + (unsigned long)(s[i] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+int parse_offsets(const char *opt, const char *s, uint32_t *first, uint32_t *last, uint32_t *step)
+{
+	const char *dots = strstr(s, ".."), *colon = strchr(s, ':');
+	const char *b_at = dots ? dots + 2 : s, *end = s + strlen(s);
+	unsigned long a, b, n = 1;
+
+	if ((colon && (!dots || colon < b_at)) ||
+	    offset_field(s, (size_t)((dots ? dots : end) - s), &a) ||
+	    offset_field(b_at, (size_t)((colon ? colon : end) - b_at), &b) ||
+	    (colon && offset_field(colon + 1, (size_t)(end - colon - 1), &n))) {
+		complain(opt, "'%s' is not A..B[:STEP] or A", s);
+		return -1;
+	}
+	if (b < a || b > 4095 || n == 0 || n > 4095) {
+		complain(opt, "'%s': need 0 <= A <= B <= 4095 and 1 <= STEP <= 4095", s);
+		return -1;
+	}
+	*first = (uint32_t)a;
+	*last = (uint32_t)b;
+	*step = (uint32_t)n;
+	return 0;
+}
+
+int parse_choice(const char *opt, const char *s, const char *const *names, int *out)
+{
+	struct strbuf list = { 0 };
+
+	for (int i = 0; names[i]; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*out = i;
+			return 0;
+		}
+	for (int i = 0; names[i]; i++)
+		sb_addf(&list, "%s%s", i ? ", " : "", names[i]);
+	complain(opt, "'%s' is none of %s", s, sb_str(&list));
+	sb_free(&list);
+	return -1;
+}
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return (x > y) - (x < y);
+}
+
+int parse_counts(const char *opt, const char *s, const char *what, unsigned max, unsigned *v,
+		 size_t *n)
+{
+	char *copy = xstrdup(s), *save = NULL;
+	size_t k = 0;
+	int rc = 0;
+
+	for (char *t = strtok_r(copy, ",", &save); t && rc == 0; t = strtok_r(NULL, ",", &save)) {
+		unsigned a, b;
+		int used = 0;
+
+		if (!(sscanf(t, "%u-%u%n", &a, &b, &used) == 2 && !t[used]) &&
+		    !(sscanf(t, "%u%n", &a, &used) == 1 && !t[used] && (b = a, 1)))
+			rc = -1;
+		else if (t[0] == '-' || t[0] == '+' || a < 1 || b < a || b > max)
+			rc = -1;
+		for (unsigned x = a; rc == 0 && x <= b; x++)
+			if (k < max)
+				v[k++] = x;
+	}
+	free(copy);
+	if (rc || k == 0) {
+		complain(opt, "'%s' is not a list of %s from 1 to %u (like 1,2,4 or 1-4)", s, what,
+			 max);
+		return -1;
+	}
+	qsort(v, k, sizeof v[0], cmp_unsigned);
+	*n = 0;
+	for (size_t i = 0; i < k; i++)
+		if (*n == 0 || v[*n - 1] != v[i])
+			v[(*n)++] = v[i];
+	return 0;
 }

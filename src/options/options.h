@@ -10,6 +10,7 @@
 #include "../inputs/inputs.h"
 #include "../model/profile.h"
 #include "../model/scan.h"
+#include "../model/hot.h"
 #include "../stats/stats.h"
 
 #include <stddef.h>
@@ -38,6 +39,7 @@ enum opt_kind {
 	OPT_SECONDS,    /* double: "20", "0.5s" (parse_seconds) */
 	OPT_FRACTION,   /* double: "2%", "0.02" in [lo, hi] (parse_fraction) */
 	OPT_RULES,      /* unsigned mask: RULE,...|any (parse_rules) */
+	OPT_CHOICE,     /* an enum: the index of the value in choices */
 	OPT_PROFILES,   /* struct profiles_arg: NAME,...|host|all|FILE.json, at most
 			   max of them, resolved once the command line is read */
 	OPT_BACK_END,   /* const char *: in-process, none or an llvm-mca that runs
@@ -59,6 +61,7 @@ struct cmd_option {
 	size_t field;
 	unsigned long min, max;         /* OPT_UNSIGNED, OPT_ULONG, OPT_U64; OPT_PROFILES: max */
 	double lo, hi;                  /* OPT_FRACTION */
+	const char *const *choices;     /* OPT_CHOICE: the values, NULL-ended */
 	int (*call)(void *cmd, const char *opt, const char *value);
 	const char *dflt;               /* the default, as a value given: "(default DFLT)" */
 	const char *env;                /* a variable whose value, set, is the default */
@@ -111,6 +114,9 @@ int parse_name_list(const char *opt, const char *spec, int (*lookup)(const char 
 /* --fail-on RULE,...|any into a mask of (1 << enum rule). */
 int parse_rules(const char *opt, const char *spec, unsigned *mask);
 
+/* The index of s in names (NULL-ended) in *out (an enum), or one line on
+ * stderr naming them and -1. */
+int parse_choice(const char *opt, const char *s, const char *const *names, int *out);
 /* A decimal number in [min, max], or one line on stderr and -1. */
 int parse_number(const char *opt, const char *s, unsigned long min, unsigned long max,
 		 unsigned long *out);
@@ -119,6 +125,15 @@ int parse_number(const char *opt, const char *s, unsigned long min, unsigned lon
 int parse_seconds(const char *opt, const char *s, double *out);
 /* "2%", "0.02", within [min, max]. */
 int parse_fraction(const char *opt, const char *s, double min, double max, double *out);
+/* "1,2,4", "1-4", "1-2,8" into v[0..*n): ascending, each once, 1 to max
+ * (v holds max); what: "task counts", for the message. */
+int parse_counts(const char *opt, const char *s, const char *what, unsigned max, unsigned *v,
+		 size_t *n);
+/* A call's bytes: "4096", "64K", "1M"; 1 byte to 1 GiB. */
+int parse_size(const char *opt, const char *s, size_t *out);
+/* Code offsets from a page: "A..B", "A..B:STEP", "A" into first, last
+ * and step, 0 <= A <= B <= 4095, 1 <= STEP <= 4095. */
+int parse_offsets(const char *opt, const char *s, uint32_t *first, uint32_t *last, uint32_t *step);
 
 /* getopt_long returned '?' or ':' (option strings start with ':' and
  * opterr is 0, so getopt says nothing itself): one line, returns -1. */
@@ -237,5 +252,55 @@ unsigned jobs_default(void);
  * is given, *higher for a metric better higher. -1 after one line when
  * either is bad (re then not compiled). */
 int metric_option(const char *metric, const char *direction, regex_t *re, bool *higher);
+
+/* A result document to path ("-": standard output), whole or not at all
+ * (results_write), and freed; 0, or -1 after one line naming the file
+ * (or "stdout"). Every command's -o and --json write through it. */
+struct json_t;                  /* jansson's json_t */
+int write_result(struct json_t *doc, const char *path);
+
+/* --hot RECORD or --perf-script FILE (hot.c): *h empty when neither is
+ * given; -1 after one line when the file is bad or both are given. */
+int hot_load(const char *record, const char *perf_script, struct hot_run *h);
+
+/* --file VMLINUX --func NAME [--call SPEC] [--loop ADDR] [--alternative
+ * FEATURE]... (routine.c): a kernel image's routine, for sweep and
+ * kernels. ROUTINE_OPTIONS(F, set_alternative) lays the options down in a
+ * command's table (F: its offsetof of a field; set_alternative: its
+ * OPT_CALL passing its struct routine_args to routine_args_alternative). */
+#define ROUTINE_MAX_ALTERNATIVES 8
+
+struct routine_args {
+	const char *file, *func, *call, *loop;
+	const char *alternative[ROUTINE_MAX_ALTERNATIVES];
+	size_t nalternatives;
+};
+
+#define ROUTINE_OPTIONS(F, set_alternative) \
+	{ .name = "file", .value = "VMLINUX", .kind = OPT_STRING, .field = F(ra.file), \
+	  .help = "a kernel image (the -dbg package's vmlinux): run its\n" \
+		  "own routine --func instead of a built-in kernel" }, \
+	{ .name = "func", .value = "NAME", .kind = OPT_STRING, .field = F(ra.func), \
+	  .help = "the routine of --file (clear_user_original,\n" \
+		  "rep_movs_alternative, __put_user_2, ...)" }, \
+	{ .name = "call", .value = "SPEC", .kind = OPT_STRING, .field = F(ra.call), \
+	  .help = "its registers when it has no built-in call:\n" \
+		  "KIND,dst=REG,src=REG,len=REG,ret=REG,REG=N,...\n" \
+		  "(KIND: clear, copy, put1|2|4|8, get1|2|4|8, csum)" }, \
+	{ .name = "loop", .value = "ADDR", .kind = OPT_STRING, .field = F(ra.loop), \
+	  .help = "its hot loop: an address in it (0x... of the file,\n" \
+		  "+OFF from the entry); default the innermost loop\n" \
+		  "of the most bytes" }, \
+	{ .name = "alternative", .value = "FEATURE", .kind = OPT_CALL, .call = set_alternative, \
+	  .help = "apply the .altinstructions entries of FEATURE\n" \
+		  "(ERMS, FSRM, REP_GOOD, !FEATURE for ALT_NOT ones,\n" \
+		  "WORD*32+BIT); default the file's bytes" }
+
+struct routine;
+int routine_args_alternative(struct routine_args *a, const char *opt, const char *value);
+/* The routine the arguments name: 1 with *out, 0 when no --file was
+ * given (and no --func either), -1 after one line (no symbols, no such
+ * routine, refused, no call known). label: its name in tables, or NULL. */
+int routine_args_open(const struct routine_args *a, const char *label, struct routine **out);
 
 #endif

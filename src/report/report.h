@@ -26,6 +26,7 @@
 #include "../results/compare.h"
 #include "../kernels/kernels.h"
 #include "../stats/stats.h"
+#include "../measure/sample.h"
 #include <stdio.h>
 
 /* As many columns as asked for (compare has one a file, and any number
@@ -202,6 +203,11 @@ struct hot_summary {
 
 void hot_summary(const struct scan_result *r, double min_share, struct hot_summary *s);
 void hot_summary_free(struct hot_summary *s);
+/* The line before the kernel's samples by symbol: why not in its loops
+ * (image: the kernel image given, or the debug image looked for; id: the
+ * image's build-id). */
+void report_kernel_unplaced(FILE *out, const struct hot_run *h, enum hot_kernel_fit why,
+			    const char *image, const char *id);
 /* The kernel functions with at least min_share of the samples. */
 void report_kernel_symbols(FILE *out, const struct hot_run *h, double min_share);
 /* The rest of the run, so that the summaries add up to all its samples:
@@ -466,5 +472,12 @@ void prove_row(struct table *t, const struct loop_trial *x);
  * measurement, the hot loops at their best, and the agreement. */
 void report_prove_text(const struct loop_trial *x, size_t n, size_t at_best, double min_share,
 		       const char *profile, FILE *out);
+
+/* record's words on its sampling (record.c), "" when there are none:
+ * what one sample cost the program at hz (cost_ns, < 0 unknown), said for
+ * a rate record chose, and for -F (given) only over SAMPLING_COST_GOAL;
+ * how far a share of `samples` can be off, when they are few. */
+void record_cost_words(char *buf, size_t n, unsigned long hz, bool given, double cost_ns);
+void record_few_words(char *buf, size_t n, uint64_t samples, unsigned long hz);
 
 #endif

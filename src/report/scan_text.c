@@ -223,6 +223,28 @@ void report_scan_text(FILE *out, const struct elf_image *img, const struct scan_
 		entries);
 }
 
+void report_kernel_unplaced(FILE *out, const struct hot_run *h, enum hot_kernel_fit why,
+			    const char *image, const char *id)
+{
+	double pct = 100.0 * (double)h->kernel.samples / (double)h->total;
+
+	if (why == HOT_KERNEL_OTHER_BUILD)
+		fprintf(out, "kernel: %" PRIu64 " samples (%.1f%%); %s is build-id %s, the recorded "
+			"kernel (%s) was %s: not its image, so by symbol only:\n", h->kernel.samples,
+			pct, image, *id ? id : "none", h->kernel_release[0] ? h->kernel_release : "?",
+			h->kernel_build_id);
+	else if (why == HOT_KERNEL_NO_TEXT)
+		fprintf(out, "kernel: %" PRIu64 " samples; where _text was (KASLR) is not known, so "
+			"by symbol only:\n", h->kernel.samples);
+	else if (h->kernel_release[0])
+		fprintf(out, "kernel: %" PRIu64 " samples (%.1f%%), by symbol only: loops need the "
+			"kernel's image (--vmlinux FILE, or %s from linux-image-%s-dbg)\n",
+			h->kernel.samples, pct, image, h->kernel_release);
+	else
+		fprintf(out, "kernel: %" PRIu64 " samples (%.1f%%), by symbol only: loops need the "
+			"kernel's image (--vmlinux FILE)\n", h->kernel.samples, pct);
+}
+
 void report_kernel_symbols(FILE *out, const struct hot_run *h, double min_share)
 {
 	static const char *const cols[] = { ">samples %", "function", "address" };

@@ -20,7 +20,6 @@
 #include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -114,18 +113,15 @@ static void cpu_mask(const struct wis_job *j, unsigned i, cpu_set_t *set)
 	CPU_SET(j->cpus[i % j->ncpus], set);
 }
 
-/* A forked task: dies with the parent (PR_SET_PDEATHSIG, in place of
+/* A forked task: dies with the parent (spawn_fork, in place of
  * will-it-scale's watchdog), takes the default action on the terminating
  * signals (the parent sends SIGTERM when interrupted; tmpfile.c holds them
  * off while a name exists), never runs the parent's exit handlers. */
-static void child(struct wis_job *j, unsigned i, pid_t parent)
+static void child(struct wis_job *j, unsigned i)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 	cpu_set_t set;
 
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)
-		_exit(1);
 	for (size_t k = 0; k < sizeof sigs / sizeof sigs[0]; k++)
 		signal(sigs[k], SIG_DFL);
 	close(j->gate[1]);
@@ -178,11 +174,11 @@ static int start_tasks(struct wis_job *j, struct thread_arg *args, struct err *e
 		if (j->threads) {
 			rc = start_thread(j, i, &args[i], e);
 		} else {
-			pid_t parent = getpid(), pid = fork();
+			pid_t pid = spawn_fork();
 
 			if (pid == 0) {
 				pthread_sigmask(SIG_SETMASK, &old, NULL);
-				child(j, i, parent);
+				child(j, i);
 			}
 			if (pid < 0)
 				rc = err_set(e, "cannot fork task %u: %s", i, strerror(errno));

@@ -1,7 +1,8 @@
 /* straddle running its own commands as children (bench --invocations;
  * prove's record and place): this binary, not whichever straddle PATH
  * finds, with a command line built word by word. */
-#include "cmd.h"
+#include "self.h"
+#include "../options/options.h"
 
 #include <errno.h>
 #include <fcntl.h>

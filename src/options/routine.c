@@ -1,6 +1,6 @@
 /* What sweep and kernels share: the options that take a kernel image's
  * own routine instead of a built-in kernel (kernels/routine.c). */
-#include "cmd.h"
+#include "options.h"
 #include "../kernels/kernels.h"
 
 #include <string.h>

@@ -1,6 +1,6 @@
-/* What scan --hot and diff --hot share: reading the samples (a record, or
- * perf script text) and finding a scanned file's among them. */
-#include "cmd.h"
+/* What scan --hot and diff --hot share: the samples read (a record, or
+ * perf script text). */
+#include "options.h"
 #include "../results/record.h"
 
 #include <stdlib.h>
@@ -28,17 +28,4 @@ int hot_load(const char *record, const char *perf_script, struct hot_run *h)
 		return -1;
 	}
 	return 0;
-}
-
-/* By build-id, else by path (as opened, or resolved), else by name. */
-void hot_attribute_image(const struct hot_run *h, struct elf_image *img, struct scan_result *r)
-{
-	char id[129], *real = realpath(img->path, NULL);
-	const struct hot_file *f = hot_run_find(h, real ? real : img->path,
-						elf_build_id_hex(img, id));
-
-	if (!f && real)
-		f = hot_run_find(h, img->path, NULL);
-	free(real);
-	hot_attribute(r, f, h->total);
 }
