@@ -4,6 +4,7 @@
  * loops. relocate.h says what is refused and why. */
 #include "internal.h"
 #include "../cfg/cfg.h"
+#include "../inputs/inputs.h"
 
 #include <elf.h>
 #include <stdarg.h>
@@ -891,19 +892,15 @@ static void walk_free(struct walk *w)
 	kmodule_free(&w->mod);
 }
 
-/* The file's image; a module's linked (module.c). */
+/* The file's image (a compressed module decompressed, a package's
+ * member read out of it); a module's linked (module.c). */
 static int open_image(struct walk *w, const char *path, struct err *e)
 {
 	struct elf_image obj;
 	int rc;
 
-	if (elf_open_file(&obj, path, e)) {
-		char msg[sizeof e->msg];
-
-		snprintf(msg, sizeof msg, "%s", e->msg);
-		elf_close(&obj);
-		return err_set(e, "%s: %s", path, msg);
-	}
+	if (inputs_open_one(path, &obj, e))
+		return -1;
 	if (obj.type != ET_REL) {
 		w->img = obj;
 		return 0;

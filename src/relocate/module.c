@@ -47,6 +47,9 @@ static const char *sym_name(const struct linker *l, const Elf64_Sym *s)
 {
 	uint32_t off = s->st_name;
 
+	if (ELF64_ST_TYPE(s->st_info) == STT_SECTION && s->st_shndx < l->h.e_shnum)
+		return sec_name(l, s->st_shndx);
+
 	return l->strtab && off < l->strsize && memchr(l->strtab + off, 0, l->strsize - off) ?
 	       l->strtab + off : "?";
 }
