@@ -59,6 +59,15 @@ static bool range_ok(const struct linker *l, uint64_t off, uint64_t len)
 	return off <= l->size && len <= l->size - off;
 }
 
+/* A string table in the file (a section of another type, NOBITS among
+ * them, has no bytes there to read). */
+static bool table_ok(const struct linker *l, size_t i)
+{
+	const Elf64_Shdr *s = &l->sh[i];
+
+	return s->sh_type == SHT_STRTAB && range_ok(l, s->sh_offset, s->sh_size);
+}
+
 /* The image's own checks (elf_open_*) passed: the section table and
  * every section lie in the file. */
 static int find_tables(struct linker *l)
@@ -67,15 +76,18 @@ static int find_tables(struct linker *l)
 	l->sh = (Elf64_Shdr *)(void *)(l->buf + l->h.e_shoff);
 	if (l->h.e_shoff % 8 || l->h.e_shstrndx >= l->h.e_shnum)
 		return err_set(l->e, "its section table is not aligned or has no names");
-	l->shstr = (const char *)l->buf + l->sh[l->h.e_shstrndx].sh_offset;
-	l->shstrsize = l->sh[l->h.e_shstrndx].sh_size;
+	if (table_ok(l, l->h.e_shstrndx)) {
+		l->shstr = (const char *)l->buf + l->sh[l->h.e_shstrndx].sh_offset;
+		l->shstrsize = l->sh[l->h.e_shstrndx].sh_size;
+	}
 	for (size_t i = 0; i < l->h.e_shnum; i++) {
 		const Elf64_Shdr *s = &l->sh[i];
 
 		if (s->sh_type != SHT_SYMTAB)
 			continue;
 		if (s->sh_entsize != sizeof(Elf64_Sym) || s->sh_offset % 8 ||
-		    s->sh_link >= l->h.e_shnum || !range_ok(l, s->sh_offset, s->sh_size))
+		    s->sh_link >= l->h.e_shnum || !range_ok(l, s->sh_offset, s->sh_size) ||
+		    !table_ok(l, s->sh_link))
 			return err_set(l->e, "its symbol table is malformed");
 		l->sym = (Elf64_Sym *)(void *)(l->buf + s->sh_offset);
 		l->nsym = s->sh_size / sizeof(Elf64_Sym);
