@@ -474,8 +474,10 @@ int inputs_open_one(const char *op, struct elf_image *img, struct err *e)
 	if (rc)
 		return err_set(e, "%s: not one file (a member of a package is PACKAGE:/path/in/it)",
 			       op);
-	if (inputs_open(&in, ops, 1, &whole, NULL, e))
+	if (inputs_open(&in, ops, 1, &whole, NULL, e)) {
+		inputs_close(&in);      /* what it opened before it failed */
 		return named(e, op);
+	}
 	rc = inputs_next(&in, &f);
 	if (rc == 1 && f.img) {
 		*img = in.img;

@@ -86,6 +86,13 @@ case "$(printf '%s\n' "$OUT" | grep -m1 '^FAIL')" in
 *) fail "fx_oops: first failure: $(printf '%s\n' "$OUT" | grep -m1 '^FAIL')" ;;
 esac
 
+# a retpoline call through a register the call spec leaves at 0: every
+# call leaves the copy for address 0, an oops each, not straddle's crash
+kr_check "fx_retpoline through an unset %r11" "0 passed, 1806 failed" 1 \
+	--func fx_retpoline --call "$kr_call"
+expect_eq "fx_retpoline: the first failure" "$(printf '%s\n' "$OUT" | grep -m1 '^FAIL')" \
+	"FAIL fx_retpoline at offset 0, checksum, len 0, 0 accessible: a fault at 0 outside its copy: a call through a register its call does not set?"
+
 # refused, one line, exit 2, nothing on stdout
 kr_refused() { # DESCRIPTION WANT-LINE ARGS...
 	kr_d=$1 kr_w=$2
@@ -253,6 +260,9 @@ kr_refused "module: a call of the kernel" \
 kr_refused "module: a tail call of the kernel" \
 	"straddle: $KM: km_tail: a tail call of 0xffffffffc0002040 (memcpy) at 0xffffffffc00000b0: it leaves for another kernel function" \
 	sweep --file "$KM" --func km_tail --call "$kr_call"
+kr_refused "module sweep: a call through an unset register" \
+	"straddle: sweep: km_retpoline at offset 0: a fault at 0 outside its copy: a call through a register its call does not set?" \
+	sweep --file "$KM" --func km_retpoline --call "$kr_call" --offsets 0..1 --time 0.1
 kr_refused "module: a relocation not applied" \
 	"straddle: $KM: km_got: a relocation R_X86_64_REX_GOTPCRELX of km_counter at .text+0xc3 (0xffffffffc00000c3), which straddle does not apply" \
 	kernels --check --file "$KM" --func km_got --call "$kr_call"
@@ -266,6 +276,27 @@ printf '\053' | dd of="$TMP/badrel.ko" bs=1 seek=$((0x$kr_rela + 8)) conv=notrun
 kr_refused "module: a table's relocation not applied" \
 	"straddle: $TMP/badrel.ko: km_put: a relocation type 43 of .text at __ex_table+0 (0xffffffffc00000d0), which straddle does not apply" \
 	kernels --file "$TMP/badrel.ko" --func km_put --call put2,dst=rcx,value=rax,ret=rcx
+# zstd-compressed (6.x with CONFIG_MODULE_COMPRESS_ZSTD), and a member of a
+# package (as Debian's image packages hold them): the same routine
+zstd -q -c "$KM" >"$TMP/kmodule.ko.zst"
+run "$STRADDLE" kernels --check --file "$TMP/kmodule.ko.zst" --func km_put --call put2,dst=rcx,value=rax,ret=rcx
+expect_eq "module .ko.zst: checked" "$RC|$(printf '%s\n' "$OUT" | tail -1)" "0|60 passed, 0 failed"
+mkdir -p "$TMP/pkg/DEBIAN" "$TMP/pkg/lib/modules/9.9.0-fixture/kernel/lib"
+cp "$KM.xz" "$TMP/pkg/lib/modules/9.9.0-fixture/kernel/lib/"
+printf 'Package: k\nVersion: 1\nArchitecture: amd64\nMaintainer: k <k@example.org>\nDescription: k\n' \
+	>"$TMP/pkg/DEBIAN/control"
+dpkg-deb --root-owner-group -Zxz -b "$TMP/pkg" "$TMP/k.deb" >/dev/null
+kr_member="$TMP/k.deb:/lib/modules/9.9.0-fixture/kernel/lib/kmodule.ko.xz"
+run "$STRADDLE" kernels --check --file "$kr_member" --func km_clear --call "$km_clear"
+expect_eq "module in a package: its head, checked" \
+	"$RC|$(printf '%s\n' "$OUT" | sed -n 1p)|$(printf '%s\n' "$OUT" | tail -1)" \
+	"0|km_clear: km_clear of $kr_member (Linux 9.9.0-fixture), 75 bytes copied from 0xffffffffc0000000, entry at +0|267031 passed, 0 failed"
+kr_refused "module: a package's member that is not there" \
+	"straddle: $TMP/k.deb:/lib/nonesuch.ko: no such file in $TMP/k.deb" \
+	kernels --file "$TMP/k.deb:/lib/nonesuch.ko" --func km_clear
+kr_refused "module: a package whole is not one file" \
+	"straddle: $TMP/k.deb: not one file (a member of a package is PACKAGE:/path/in/it)" \
+	kernels --file "$TMP/k.deb" --func km_clear
 kr_refused "module: a directory is not one file" \
 	"straddle: $FIXTURES/kernel: not one file (a member of a package is PACKAGE:/path/in/it)" \
 	kernels --file "$FIXTURES/kernel" --func km_clear
