@@ -20,7 +20,7 @@ trap 'rm -rf "$work"' EXIT
 "$straddle" sweep --offsets 0..1 --time 0.1 --min-rounds 2 -o "$r/sweep.json" clear_movq_imm >/dev/null
 "$straddle" bench fault-write --dir "$work" -o "$r/bench.json" >/dev/null || true
 "$straddle" scan --json --no-source /bin/true >"$r/scan.json"
-# the other kinds a page shows (issue 25: a corpus of all seven)
+# the other kinds a page shows (a corpus of all seven)
 "$straddle" diff --json /bin/true /bin/false >"$r/diff.json" || true
 "$straddle" record -o "$r/record.json" -- /bin/true 2>/dev/null || true
 cp tests/fixtures/calibrate/zen5-quick.json "$r/calibrate.json"

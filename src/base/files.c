@@ -1,8 +1,8 @@
-/* Files in and out, as a careful tool must treat them (issue 9): an input is
- * checked to be a regular file before anything reads it, so a FIFO with no
- * writer cannot hang the run and a device is never opened; an output
- * replaces only a regular file, appears whole or not at all, and leaves no
- * temporary name behind, even when a signal ends the run mid-write. */
+/* Files in and out, as a careful tool must treat them: an input is checked to
+ * be a regular file before anything reads it, so a FIFO with no writer cannot
+ * hang the run and a device is never opened; an output replaces only a
+ * regular file, appears whole or not at all, and leaves no temporary name
+ * behind, even when a signal ends the run mid-write. */
 #include "base.h"
 
 #include <errno.h>

@@ -5,10 +5,10 @@
  * -falign-functions): seed 004's "-5.8%" answered without a rebuild. The
  * experiment is measure/ab.c's; this parses, calls and prints. */
 #include "cmd.h"
-#include "../measure/measure.h"
+#include "../measure/ab.h"
+#include "../measure/command.h"
 #include "../report/report.h"
-#include "../results/results.h"
-#include "../stats/stats.h"
+#include "../results/ab.h"
 
 #include <limits.h>
 #include <math.h>
@@ -75,28 +75,21 @@ static const struct cmd_option ab_options[] = {
 		  "offset 0 of an N-byte block (the run-time\n"
 		  "-falign-functions=N): does the change survive?" },
 	{ .name = "runs", .value = "N", .kind = OPT_UNSIGNED, .field = F(t.runs), .min = 2,
-	  .max = 100000, .help = "rounds: every arm of both builds once each (default 20)" },
-	{ .name = "time", .value = "S", .kind = OPT_SECONDS, .field = F(t.budget_s),
-	  .help = "or stop after S seconds (default 300)" },
+	  .max = 100000, .dflt = "20", .help = "rounds: every arm of both builds once each" },
+	{ .name = "time", .value = "S", .kind = OPT_SECONDS, .field = F(t.budget_s), .dflt = "300",
+	  .help = "or stop after S seconds" },
 	{ .name = "precision", .value = "P", .kind = OPT_FRACTION, .field = F(t.precision),
 	  .lo = 1e-6, .hi = 0.5,
 	  .help = "or stop when the change's 95% CI (and the aligned\n"
 		  "one's) is within +-P (after 5 rounds; default: off)" },
-	{ .name = "wall", .kind = OPT_SET, .field = F(t.wall),
-	  .help = "measure wall time, not the CPU time used" },
-	{ .name = "metric", .value = "REGEX", .kind = OPT_STRING, .field = F(metric),
-	  .help = "measure the number the program prints: the first\n"
-		  "match of REGEX in its output (its first group, if any)" },
-	{ .name = "direction", .value = "lower|higher", .kind = OPT_STRING, .field = F(direction),
-	  .help = "which --metric is better (default lower)" },
+	OPT_WALL(F, t.wall),
+	OPT_METRIC(F, metric),
+	OPT_DIRECTION(F, direction),
 	{ .name = "stdin", .value = "FILE", .kind = OPT_STRING, .field = F(stdin_path),
 	  .help = "every run's standard input (default /dev/null)" },
-	{ .name = "alpha", .value = "A", .kind = OPT_FRACTION, .field = F(t.alpha), .lo = 1e-9,
-	  .hi = 0.5, .help = "significance level (default 0.05)" },
-	{ .name = "material", .value = "P", .kind = OPT_FRACTION, .field = F(t.material), .lo = 0,
-	  .hi = 10, .help = "the smallest change that counts (default 2%)" },
-	{ .name = "seed", .value = "N", .kind = OPT_U64, .field = F(t.seed), .max = ULONG_MAX,
-	  .help = "seed of the random order and offsets (default 1)" },
+	OPT_ALPHA(F, t.alpha, "significance level"),
+	OPT_MATERIAL(F, t.material, PLACE_MATERIAL, "the smallest change that counts"),
+	OPT_SEED(F, t.seed, "the random order and offsets"),
 	{ .name = "no-output-check", .kind = OPT_SET, .field = F(t.no_output_check),
 	  .help = "do not check that every run's output is A's first\n"
 		  "(builds whose output differs, or differs run to run)" },
@@ -162,8 +155,6 @@ static int parse_options(struct ab_cmd *c, int argc, char **argv)
 {
 	struct err e;
 
-	c->t.runs = 20, c->t.budget_s = 300, c->t.alpha = 0.05, c->t.material = 0.02;
-	c->t.seed = 1, c->direction = "lower";
 	c->t.build[0].name = 'A', c->t.build[1].name = 'B';
 	if (parse_command_line(&ab_command, c, argc, argv) || split_commands(c, argc, argv))
 		return -1;
@@ -171,158 +162,19 @@ static int parse_options(struct ab_cmd *c, int argc, char **argv)
 		complain("--align-all", "%u is not a power of two", c->align_all);
 		return -1;
 	}
-	if (strcmp(c->direction, "lower") && strcmp(c->direction, "higher")) {
-		complain("--direction", "'%s' is not lower or higher", c->direction);
-		return -1;
-	}
-	if (c->metric && regcomp(&c->metric_re, c->metric, REG_EXTENDED)) {
-		complain("--metric", "'%s' is not an extended regular expression", c->metric);
-		c->metric = NULL;
+	if (metric_option(c->metric, c->direction, &c->metric_re, &c->t.higher)) {
+		c->metric = NULL;       /* nothing compiled to free */
 		return -1;
 	}
 	if (command_input_open(&c->input, c->stdin_path ? c->stdin_path : "-", &e)) {
 		complain("--stdin", "%s", e.msg);
 		return -1;
 	}
-	c->t.higher = c->metric && strcmp(c->direction, "higher") == 0;
 	c->t.metric = c->metric ? &c->metric_re : NULL, c->t.metric_text = c->metric;
 	c->t.layout = !c->no_layout, c->t.align_all = c->align_all;
 	c->t.input = &c->input;
 	c->t.preload = find_preload();
 	return 0;
-}
-
-/* ---- output ---- */
-
-static const char *unit(const struct ab_cmd *c)
-{
-	return c->metric ? "" : "s";
-}
-
-static void print_build(const struct ab_build *b)
-{
-	printf("%c:", b->name);
-	for (size_t i = 0; b->argv[i]; i++)
-		printf(" %s", b->argv[i]);
-	printf("\n");
-	if (!b->movable) {
-		printf("   runs unmoved only: %s\n", b->why_not);
-		return;
-	}
-	printf("   %s%s: %zu function%s moved", b->files[0], b->nfiles > 1 ? " and more" : "",
-	       b->refused[RELOC_OK], b->refused[RELOC_OK] == 1 ? "" : "s");
-	for (int r = 1; r < RELOC_NREFUSALS; r++)
-		if (b->refused[r])
-			printf(", %zu refused (%s)", b->refused[r], reloc_refusal_name(r));
-	printf("\n");
-}
-
-static void print_table(const struct ab_cmd *c)
-{
-	static const char *const cols[] = { "arm", ">runs", ">median", ">95% CI", ">cv" };
-	struct table t;
-
-	table_init(&t, 5, cols);
-	for (int b = 0; b < 2; b++)
-		for (size_t i = 0; i < c->t.build[b].x.narms; i++) {
-			const struct place_arm *a = &c->t.build[b].x.arm[i];
-			char name[48], runs[16], med[32], ci[64], cv[16];
-
-			if (a->kind == PLACE_UNMOVED)
-				snprintf(name, sizeof name, "%c", c->t.build[b].name);
-			else if (a->align)
-				snprintf(name, sizeof name, "%c %s%u", c->t.build[b].name, a->name, a->align);
-			else
-				snprintf(name, sizeof name, "%c %s", c->t.build[b].name, a->name);
-			snprintf(runs, sizeof runs, "%zu", a->n);
-			snprintf(med, sizeof med, "%.4f%s", a->sum.median, unit(c));
-			snprintf(ci, sizeof ci, "[%.4f, %.4f]", a->sum.ci_lo, a->sum.ci_hi);
-			snprintf(cv, sizeof cv, "%.2f%%", 100 * a->sum.cv);
-			table_row(&t, name, runs, med, ci, cv);
-		}
-	table_print(&t, stdout);
-	table_free(&t);
-}
-
-static void change_text(const struct paired *p, char *buf, size_t n)
-{
-	snprintf(buf, n, "%+.1f%% [%+.1f, %+.1f]", 100 * (p->ratio - 1), 100 * (p->lo - 1),
-		 100 * (p->hi - 1));
-}
-
-/* slower/faster of a time, worse/better of a metric: B's side of 1. */
-static const char *direction_word(const struct ab_cmd *c, double ratio)
-{
-	bool up = ratio > 1, worse = c->t.higher ? !up : up;
-
-	if (ratio == 1)
-		return "the same";
-	if (!c->metric)
-		return up ? "slower" : "faster";
-	return worse ? "worse" : "better";
-}
-
-static void print_band(const struct ab_cmd *c)
-{
-	const struct ab_judgement *j = &c->t.j;
-	char sides[160] = "";
-	size_t at = 0;
-
-	if (!j->has_band) {
-		bool ran = ab_arm_of(&c->t, 0, AB_RANDOM) || ab_arm_of(&c->t, 1, AB_RANDOM);
-
-		if (ran)
-			printf("layout noise: %u rounds are too few for a band (%d or more)\n",
-			       c->t.rounds, AB_BAND_MIN_ROUNDS);
-		return;
-	}
-	for (int b = 0; b < 2; b++)
-		if (j->band[b].n >= AB_BAND_MIN_ROUNDS)
-			at += (size_t)snprintf(sides + at, sizeof sides - at, "%s%c's %+.1f..%+.1f",
-					       at ? ", " : "; ", c->t.build[b].name,
-					       100 * (j->band[b].lo - 1), 100 * (j->band[b].hi - 1));
-	printf("moving the builds' functions alone moves B over A by %+.1f%% to %+.1f%% (95%%%s): "
-	       "%s\n", 100 * (j->lo - 1), 100 * (j->hi - 1), sides,
-	       j->change.lo > j->hi || j->change.hi < j->lo ? "beyond layout noise" :
-	       "within layout noise");
-}
-
-static void print_answer(const struct ab_cmd *c)
-{
-	const struct ab_judgement *j = &c->t.j;
-	char line[96];
-
-	change_text(&j->change, line, sizeof line);
-	printf("\nB is %s against A (p %.2g): %s; the noise: B over A varies by %.2f%% from round "
-	       "to round\n", line, j->change.p, direction_word(c, j->change.ratio),
-	       100 * c->t.round_sd);
-	print_band(c);
-	if (j->aligned.n) {
-		change_text(&j->aligned, line, sizeof line);
-		printf("aligned (every function at offset 0 of a %u-byte block), B is %s (p %.2g); "
-		       "the change unaligned over aligned %+.1f%% (p %.2g)\n", c->t.align_all, line,
-		       j->aligned.p, 100 * (j->shrink.ratio - 1), j->shrink.p);
-	}
-	printf("verdict: %s (%s)\n", ab_verdict_name(j->verdict), ab_reason_text(j->reason));
-}
-
-static void print_text(const struct ab_cmd *c)
-{
-	unsigned runs = 0, identical = 0;
-
-	print_build(&c->t.build[0]);
-	print_build(&c->t.build[1]);
-	for (int b = 0; b < 2; b++)
-		runs += c->t.build[b].x.checked - 1, identical += c->t.build[b].x.identical;
-	printf("measured: %s; stopped by %s after %u rounds (%.1f s); ", c->metric ? c->metric :
-	       c->t.wall ? "wall time" : "CPU time (user + system)", c->t.stopped_by, c->t.rounds,
-	       c->t.elapsed_s);
-	if (c->t.no_output_check)
-		printf("output not checked\n");
-	else
-		printf("output identical in %u of %u runs, A's and B's the same\n", identical, runs);
-	print_table(c);
-	print_answer(c);
 }
 
 /* ---- the command ---- */
@@ -385,7 +237,7 @@ static int cmd_ab(int argc, char **argv)
 	}
 	ab_analyse(&c.t);
 	if (!c.out_json || strcmp(c.out_json, "-") != 0)
-		print_text(&c);
+		report_ab_text(stdout, &c.t);
 	if (c.out_json && write_result(results_ab(&c.t, c.argc, c.argv), c.out_json))
 		rc = EXIT_USAGE;
 out:

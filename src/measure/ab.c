@@ -7,7 +7,9 @@
  * performance changes" apart (seed 004); the aligned arms do that without
  * a rebuild, and the random layouts measure the spread it guards against
  * (Mytkowicz et al., ASPLOS 2009). */
-#include "measure.h"
+#include "ab.h"
+#include "clock.h"
+#include "../arena/arena.h"
 
 #include <limits.h>
 #include <math.h>
@@ -132,7 +134,7 @@ static int find_files(struct ab_build *b, struct err *e)
 
 	if (b->nfiles)
 		return 0;
-	if (!(exe = command_find(b->argv[0], buf, sizeof buf)))
+	if (!(exe = spawn_find(b->argv[0], buf, sizeof buf)))
 		return err_set(e, "%s: no such command in PATH", b->argv[0]);
 	b->files[b->nfiles++] = b->exe = xstrdup(exe);
 	return 0;
@@ -148,9 +150,9 @@ static int open_build(struct ab_build *b, struct err *e)
 		struct reloc_file *rf = &b->rf[b->x.nrf];
 		int rc = reloc_open(rf, b->files[i], &why);
 
-		if (rc == 0 && rf->img.arch != place_host_arch()) {
+		if (rc == 0 && rf->img.arch != arena_host_arch()) {
 			rc = err_set(&why, "%s: %s code: only the host's (%s) runs moved", b->files[i],
-				     arch_name(rf->img.arch), arch_name(place_host_arch()));
+				     arch_name(rf->img.arch), arch_name(arena_host_arch()));
 			reloc_close(rf);
 		}
 		if (rc == 0) {
@@ -243,7 +245,7 @@ static int warm_up(struct ab_build *b, struct command_run *r, struct err *e)
 	 * found in the output of a failure */
 	if ((rc == 0 || rc == 2) && b->x.checked &&
 	    !(WIFEXITED(r->status) && WEXITSTATUS(r->status) == 0)) {
-		command_status_text(r->status, st, sizeof st);
+		spawn_status_text(r->status, st, sizeof st);
 		return err_set(e, "%c: '%s' ends with %s (stderr: %.*s): ab measures commands that "
 			       "succeed", b->name, b->argv[0], st, (int)strcspn(r->err_head, "\n"),
 			       r->err_head), 2;

@@ -1,7 +1,7 @@
 /* `straddle compare`: rows of metrics, BASE against each NEW, tested run
- * against run (issue 12), and how they print: mmtests' table, the kernel
- * test robot's, markdown, CSV, JSON; the verdict under the text table;
- * warnings as one line each for the machine and one summary for noise. */
+ * against run, and how they print: mmtests' table, the kernel test robot's,
+ * markdown, CSV, JSON; the verdict under the text table; warnings as one line
+ * each for the machine and one summary for noise. */
 #include "report.h"
 
 #include <math.h>
@@ -17,9 +17,9 @@
  * BASE written by bench --invocations recorded, else the band this host
  * keeps (bench --invocations measured it here) when BASE and NEW ran on
  * the machine it was measured on; NAN when not measured. Two invocations
- * of one build differ by up to this with no change in the code (issue
- * 22: 2 of 3 A/A pairs of `bench --tasks 1` flagged at -10.75% and
- * -7.75%). o: where it came from and of how many invocations. */
+ * of one build differ by up to this with no change in the code (2 of 3
+ * A/A pairs of `bench --tasks 1` flagged at -10.75% and -7.75%). o:
+ * where it came from and of how many invocations. */
 static double drift_of(const struct compare *c, const struct metric *m, enum stat_kind k,
 		       const struct result_file *new, struct compare_opts *o)
 {
@@ -80,10 +80,10 @@ static void compare_machines(struct compare *c, const struct result_file *base,
 	sb_free(&diff);
 }
 
-/* Issue 22: invocations a side are compared as units only fairly when
- * they were taken alternately (A B A B): a drift of the machine over the
- * hour then falls on both sides. All of one side before all of the other
- * is said, not refused. */
+/* Invocations a side are compared as units only fairly when they
+ * were taken alternately (A B A B): a drift of the machine over the hour then
+ * falls on both sides. All of one side before all of the other is said, not
+ * refused. */
 static void compare_alternation(struct compare *c, const struct result_file *base,
 				const struct result_file *new)
 {
@@ -99,9 +99,9 @@ static void compare_alternation(struct compare *c, const struct result_file *bas
 				  compare_label(base), b0, b1, compare_label(new), n0, n1);
 }
 
-/* Issue 12: "steal 0.2% -> 11%: the change may be the machine's". The
- * limits are what moved times on this project's 2-vCPU guest: a few
- * points of steal, ten points of other tenants' CPU, a load of one. */
+/* "steal 0.2% -> 11%: the change may be the machine's". The limits
+ * are what moved times on this project's 2-vCPU guest: a few points of steal,
+ * ten points of other tenants' CPU, a load of one. */
 static bool compare_states(struct compare *c, const struct result_file *base,
 			   const struct result_file *new)
 {

@@ -1,11 +1,11 @@
-/* The page of `straddle report` (issue 14): one HTML file that needs
- * nothing else. Inline CSS, inline SVG, no script, no URL: it is mailed,
- * attached to a CI run, printed. The colours are chosen to survive a
- * grey-scale printout (dark/light, with patterns and labels, never hue
- * alone). This file is the page driver: the page, its header and
- * contents, and one section per input through the kinds' functions
- * (html_layout.c, html_measure.c, html_bench.c); the markup they all
- * write with is html_markup.c's, so no section calls back into here. */
+/* The page of `straddle report`: one HTML file that needs nothing else.
+ * Inline CSS, inline SVG, no script, no URL: it is mailed, attached to a CI
+ * run, printed. The colours are chosen to survive a grey-scale printout
+ * (dark/light, with patterns and labels, never hue alone). This file is the
+ * page driver: the page, its header and contents, and one section per input
+ * through the kinds' functions (html_layout.c, html_measure.c, html_bench.c);
+ * the markup they all write with is html_markup.c's, so no section calls back
+ * into here. */
 #include "internal.h"
 
 #include <stdlib.h>

@@ -1,10 +1,10 @@
-/* The inputs of the page of `straddle report`, each read once: parsed
- * with its kind found (results_load_any), then read by its kind's own
- * reader as its command reads it, so that a file the page
- * cannot show is refused before any page is written and the sections
- * render what was read. A calibrate file was parsed four times while the
- * page was written (issue 23). */
+/* The inputs of the page of `straddle report`, each read once: parsed with
+ * its kind found (results_open), then read by its kind's own reader as its
+ * command reads it, so that a file the page cannot show is refused before any
+ * page is written and the sections render what was read. A calibrate file was
+ * parsed four times while the page was written. */
 #include "internal.h"
+#include "../results/profile.h"
 
 #include <string.h>
 
@@ -49,7 +49,7 @@ int report_input_read(const char *path, struct report_input *in, struct err *e)
 
 	memset(in, 0, sizeof *in);
 	in->path = path;
-	if (!(in->doc = results_load_any(path, &kind, e)))
+	if (!(in->doc = results_open(path, RESULT_ANY, &kind, e)))
 		return -1;
 	in->kind = (enum result_kind)kind;
 	in->command = result_kind(in->kind)->command;

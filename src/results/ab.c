@@ -4,7 +4,10 @@
  * every raw sample, in place's shape (a build, as "kernel", at an
  * offset), so compare and report read it as they read place's. Read
  * back typed for the page (results_ab_doc). */
-#include "results.h"
+#include "ab.h"
+#include "head.h"
+#include "json.h"
+#include "metrics.h"
 
 #include <math.h>
 #include <stdlib.h>

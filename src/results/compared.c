@@ -3,7 +3,9 @@
  * metric's comparison against every NEW file as compare recorded it
  * (results_compare below writes it), checked as it is read; what a
  * hand-edited file lacks beyond that is NAN, NULL or false. */
-#include "results.h"
+#include "json.h"
+#include "metrics.h"
+#include "compare.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -50,7 +52,7 @@ static void entry_of(const json_t *m, const json_t *e, struct compared *c)
 
 /* A compare document has its base and metrics, and each comparison's run
  * counts are counts: fuzz_report found a missing "base_runs" made NaN and
- * then a size_t (UBSan, issue 25). */
+ * then a size_t (UBSan). */
 static int check(const char *path, const json_t *doc, struct err *e)
 {
 	const json_t *metrics = json_object_get(doc, "metrics"), *m, *x;

@@ -1,14 +1,16 @@
 /* The drift between a host's A/A invocations, kept. Runs of one
  * invocation share its machine state, so only invocations of the same
  * command with nothing changed say how far two invocations drift apart
- * (issue 22: two single A/A bench files on this project's guest differed
- * by 3-10%). bench --invocations measures that band (its side a) and
+ * (two single A/A bench files on a shared 2-vCPU guest differed by
+ * 3-10%). bench --invocations measures that band (its side a) and
  * keeps it here, one file per host under $XDG_DATA_HOME/straddle/drift/
  * with the machine it was measured on; compare holds a change between
  * two single invocations of that machine against it. A file measured on
  * another machine, or this one with another kernel or microcode, stands
  * for nothing. */
-#include "results.h"
+#include "compare.h"
+#include "head.h"
+#include "json.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,9 +1,11 @@
-/* The machine a result was measured on (DESIGN: Result files): CPU vendor,
- * family, model, stepping, name, microcode, the rep-string features, and
- * the kernel release. Two results from different machines are compared
- * only with a warning, so every field that could explain a difference is
- * here. */
-#include "results.h"
+/* The machine a result was measured on: CPU vendor, family, model, stepping,
+ * name, microcode, the rep-string features, and the kernel release. Two
+ * results from different machines are compared only with a warning, so every
+ * field that could explain a difference is here. */
+#include "json.h"
+#include "head.h"
+#include "../kernels/kernels.h"
+#include "../model/host.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
-/* Two sides of one metric, each a list of runs: how much it changed, in
- * both signs (seed 004: the robot's "-5.8%" with its +-stddev%), and
- * whether the change is real, run against run (issue 12). */
+/* Two sides of one metric, each a list of runs: how much it changed, in both
+ * signs (seed 004: the robot's "-5.8%" with its +-stddev%), and whether the
+ * change is real, run against run. */
 #include "stats.h"
 
 #include <math.h>
@@ -78,14 +78,13 @@ static double spread_of(const double *v, size_t n)
 	return hi - lo;
 }
 
-/* The verdict needs three things of the runs (issue 12): enough of them
- * on both sides; a Welch t test on their statistics below alpha, because
- * each run's statistic is one observation and the sides may differ in
- * spread; and a change larger than the whole run-to-run range of either
- * side, because runs of one invocation sit closer in time than runs of
- * two, and the machine's drift between invocations is what two A/A
- * `bench` runs on a shared machine differ by most (issue 12: two of two
- * A/A pairs flagged on samples). */
+/* The verdict needs three things of the runs: enough of them on both sides; a
+ * Welch t test on their statistics below alpha, because each run's statistic
+ * is one observation and the sides may differ in spread; and a change larger
+ * than the whole run-to-run range of either side, because runs of one
+ * invocation sit closer in time than runs of two, and the machine's drift
+ * between invocations is what two A/A `bench` runs on a shared machine differ
+ * by most (two of two A/A pairs flagged on samples). */
 static void change_ci(struct comparison *c, const struct welch *w, size_t nb, size_t nn,
 		      double alpha)
 {

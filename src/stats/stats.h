@@ -1,9 +1,13 @@
-/* stats: the statistics of DESIGN.md, defined once. Every function works
- * on samples (lower is better for times) and allocates only where it says. */
+/* stats: the statistics, each defined once. Every function works on
+ * samples (lower is better for times) and allocates only where it says. */
 #ifndef STRADDLE_STATS_H
 #define STRADDLE_STATS_H
 
 #include "../base/base.h"
+
+/* The significance level every test is held to unless a command is told
+ * otherwise (--alpha). */
+#define STATS_ALPHA 0.05
 
 struct summary {
 	size_t n;
@@ -189,13 +193,13 @@ struct compare_opts {
 	bool lower_is_better;
 	double alpha;                   /* significance level of the t test */
 	double threshold;               /* a fraction: how much worse is a regression */
-	/* Issue 22: sides from different invocations. drift_pct: how far
+	/* Sides from different invocations. drift_pct: how far
 	 * apart this machine's A/A invocations were (100 range / mean of
 	 * their statistics), NAN when not measured; a change inside it is no
 	 * verdict. state_changed: the recorded machine states differ beyond
 	 * the warning's limits; no verdict either. */
 	double drift_pct;
-	/* Issue 26: how far a new layout of the program's code moves it (a
+	/* How far a new layout of the program's code moves it (a
 	 * place --offsets random band, %), 0 when not given; a change inside
 	 * it is no verdict either */
 	double layout_pct;

@@ -3,7 +3,7 @@
 # the machine's state, and every input check. Expected numbers are worked
 # out in the comments (t-test p values by Simpson's rule on Student's t).
 CF=tests/fixtures/compare
-# Two single files are two invocations, one a side (issue 22): a verdict
+# Two single files are two invocations, one a side: a verdict
 # needs the drift between invocations. The rules of the run-level test
 # below are checked against an A/A pair that did not drift at all (two
 # copies of base.json: 0% for both metrics); the drift's own rules after.
@@ -103,7 +103,7 @@ expect_eq "state: the warning" "$(printf '%s\n' "$OUT" | grep -c '^warning')" 1
 expect_eq "state: the line" "$(printf '%s\n' "$OUT" | grep '^warning')" \
 	"warning: base.json -> stolen.json: steal 0.2% -> 11.0%, other tenants' CPU 3% -> 45%, load 0.50 -> 2.50: the change may be the machine's; no verdict"
 
-# Issue 22: a regression measured in another machine state is no verdict
+# A regression measured in another machine state is no verdict
 # and no exit 1: slow.json's samples with stolen.json's states.
 jq --slurpfile s "$CF/stolen.json" '.runs = $s[0].runs' "$CF/slow.json" >"$TMP/slow-stolen.json"
 run $C "$CF/base.json" "$TMP/slow-stolen.json"
@@ -292,7 +292,7 @@ expect_eq "alternated A B A B: no warning" "$(printf '%s\n' "$OUT$ERR" | grep -c
 run $C0 "$TMP/seqB" "$TMP/seqA"
 expect_eq "not alternated, NEW first: the warning" "$(printf '%s\n' "$OUT" | grep -c 'were not alternated')" 1
 
-# --layout-noise (issue 26): a change no larger than what new layouts of the
+# --layout-noise: a change no larger than what new layouts of the
 # code do to the program is layout noise. The band of a place --offsets
 # random run whose metric moves with the layout (the place fixture prints
 # where in its line its code runs) covers the +20.95%; narrowed to 5% it
@@ -368,7 +368,7 @@ cmp_bad "bench metric without workload" "$TMP/nowl.json" "straddle: $TMP/nowl.js
 printf '{"schema":1,"command":"sweep","metrics":[{"name":"k@0","unit":"ns","direction":"lower","samples":[1]}]}' >"$TMP/sw.json"
 cmp_bad "sweep metric without kernel" "$TMP/sw.json" "straddle: $TMP/sw.json: metric 0 (k@0): a sweep metric without \"kernel\" and \"offset\""
 printf '{"schema":1,"command":"scan","files":[]}' >"$TMP/scan.json"
-cmp_bad "a scan result" "$TMP/scan.json" "straddle: $TMP/scan.json: a scan result; compare reads bench, sweep, place and ab results"
+cmp_bad "a scan result" "$TMP/scan.json" "straddle: $TMP/scan.json: a scan result, not a bench, sweep, place or ab result"
 cmp_bad "bench against sweep" "$CF/fast/1.json" "straddle: $CF/fast/1.json: a sweep result; BASE $CF/base.json is a bench one"
 printf '%s%s,"n":3,"runs":[{"samples":[1,2]}]}]}' "$B1" "$M1" >"$TMP/n.json"
 cmp_bad "n does not match" "$TMP/n.json" "straddle: $TMP/n.json: metric 0 (t): \"n\" is 3, the samples 2"
@@ -379,6 +379,14 @@ cmp_bad "not JSON" "$TMP/notjson.json" \
 	"straddle: $TMP/notjson.json: not a result file: '[' or '{' expected near 'not' (line 1)"
 printf '{"schema":2,"metrics":[]}' >"$TMP/schema2.json"
 cmp_bad "schema 2" "$TMP/schema2.json" "straddle: $TMP/schema2.json: schema 2; this straddle reads schema 1"
+# every reader opens a file alike (results_open): a key twice is refused
+# by compare as by report, and a record read as one
+printf '{"schema":1,"schema":1,"command":"bench","metrics":[]}' >"$TMP/twice.json"
+cmp_bad "a key twice" "$TMP/twice.json" \
+	"straddle: $TMP/twice.json: not a result file: duplicate object key near '\"schema\"' (line 1)"
+run "$STRADDLE" scan --hot "$TMP/twice.json" "$FIXTURES/x86/hotcold"
+expect_eq "scan --hot: a key twice refused, one line" "$RC:$ERR" \
+	"2:straddle: $TMP/twice.json: not a record: duplicate object key near '\"schema\"' (line 1)"
 printf '{"schema":1,"command":"bench"}' >"$TMP/nometrics.json"
 cmp_bad "no metrics" "$TMP/nometrics.json" "straddle: $TMP/nometrics.json: no \"metrics\" in a bench result"
 printf '%s{"unit":"ns","direction":"lower","runs":[{"samples":[1]}]}]}' "$B1" >"$TMP/noname.json"

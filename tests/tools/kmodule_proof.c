@@ -83,7 +83,7 @@ static int crc32c(struct routine *rt)
 		if (off == 0)
 			printf("crc32c(\"123456789\") = %#x (its check value 0xe3069283)\n",
 			       ~crc_of(rt, &p, ~0u, "123456789", 9));
-		place_free(&p);
+		arena_free(&p);
 	}
 	return 0;
 }
@@ -132,7 +132,7 @@ static int i915(struct routine *rt)
 					printf("FAIL offset %u, %u entries, %zu bytes before the page\n",
 					       off, n, k);
 			}
-		place_free(&p);
+		arena_free(&p);
 	}
 	printf("%lu calls made a fault\n", faults);
 	munmap(m, 2 * (size_t)page);

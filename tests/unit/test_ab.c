@@ -9,7 +9,7 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "measure/measure.h"
+#include "measure/ab.h"
 
 #define N(v) (sizeof(v) / sizeof((v)[0]))
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-4)

@@ -213,7 +213,7 @@ static void clear_counts_in(struct routine *rt)
 	}
 	/* seed 001's case: 66 before the page */
 	assert_int_equal(kernel_run(&rt->k, &p, end - 66, src, 130), 66);
-	place_free(&p);
+	arena_free(&p);
 	routine_free(rt);
 }
 
@@ -246,7 +246,7 @@ static void copy_counts_at_every_position(void)
 		for (size_t i = 0; i < sizeof dst; i++)
 			assert_int_equal(dst[i], i < k ? (uint8_t)k : 0xee);
 	}
-	place_free(&p);
+	arena_free(&p);
 	routine_free(rt);
 }
 
@@ -274,8 +274,8 @@ static void access_counts(void)
 	assert_int_equal(out[0], 0xee);
 	assert_int_equal(kernel_run(&get->k, &q, out, end - 8, 8), 0);
 	assert_int_equal(out[6], 0x34);
-	place_free(&p);
-	place_free(&q);
+	arena_free(&p);
+	arena_free(&q);
 	routine_free(put);
 	routine_free(get);
 }
@@ -297,7 +297,7 @@ static void unlisted_fault_is_an_oops(void)
 	/* the byte loop's entry is listed: 3 bytes cleared, 2 left */
 	assert_int_equal(kernel_run_guarded(&rt->k, &p, end - 3, NULL, 5, &left, &oops), 0);
 	assert_int_equal(left, 2);
-	place_free(&p);
+	arena_free(&p);
 	routine_free(rt);
 }
 

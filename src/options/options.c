@@ -1,13 +1,16 @@
 /* The command line from a command's option table, and the options more than
  * one command takes: --uarch, --fail-on, numbers. */
-#include "cmd.h"
-#include "../results/results.h"
+#include "options.h"
+#include "../model/cost.h"
+#include "../results/profile.h"
 
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int select_profiles(const char *spec, const struct profile **out, size_t max,
 		    size_t *n, char *why, size_t why_len)
@@ -117,6 +120,16 @@ int parse_fraction(const char *opt, const char *s, double min, double max, doubl
 	return 0;
 }
 
+static int parse_shard(const char *opt, const char *value, struct shard *s)
+{
+	struct err e;
+
+	if (shard_parse(value, s, &e) == 0)
+		return 0;
+	complain(opt, "%s", e.msg);
+	return -1;
+}
+
 /* ---- the table ---- */
 
 /* getopt_long's `val`: the letter, or 256 + the index for a long-only one. */
@@ -182,9 +195,42 @@ static int apply(const struct cmd_option *o, void *target, const char *value)
 	case OPT_SECONDS: return parse_seconds(opt, value, at);
 	case OPT_FRACTION: return parse_fraction(opt, value, o->lo, o->hi, at);
 	case OPT_RULES: return parse_rules(opt, value, at);
+	case OPT_PROFILES: ((struct profiles_arg *)at)->spec = value; return 0;
+	case OPT_BACK_END: *(const char **)at = value; return 0;
+	case OPT_SHARD: return parse_shard(opt, value, at);
 	case OPT_CALL: return o->call(target, opt, value);
 	}
 	return -1;
+}
+
+/* Each option's default, as its variable or its table give it. */
+static int set_defaults(const struct cmd_option *opts, size_t n, void *target)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *v = opts[i].env && getenv(opts[i].env) ? getenv(opts[i].env) :
+				opts[i].dflt;
+
+		if (v && apply(&opts[i], target, v))
+			return -1;
+	}
+	return 0;
+}
+
+/* What is checked once the whole line is read, in the table's order: the
+ * profiles named, the back end. */
+static int finish(const struct cmd_option *opts, size_t n, void *target)
+{
+	for (size_t i = 0; i < n; i++) {
+		void *at = (char *)target + opts[i].field;
+		struct profiles_arg *p = at;
+
+		if (opts[i].kind == OPT_PROFILES && p->spec &&
+		    select_profiles(p->spec, p->v, opts[i].max, &p->n, p->why, sizeof p->why))
+			return -1;
+		if (opts[i].kind == OPT_BACK_END && check_back_end(*(const char **)at))
+			return -1;
+	}
+	return 0;
 }
 
 int parse_command_line(const struct command *cmd, void *target, int argc, char **argv)
@@ -213,6 +259,7 @@ int parse_command_line(const struct command *cmd, void *target, int argc, char *
 	letters[k++] = option_help.letter;
 	opterr = 0;
 	optind = 1;
+	rc = set_defaults(opts, n, target);
 	while (rc == 0 && (ch = getopt_long(argc, argv, letters, longopts, NULL)) != -1) {
 		size_t i = 0;
 
@@ -226,7 +273,7 @@ int parse_command_line(const struct command *cmd, void *target, int argc, char *
 	}
 	free(longopts);
 	free(letters);
-	return rc;
+	return rc ? rc : finish(opts, n, target);
 }
 
 int check_back_end(const char *llvm_mca)
@@ -242,4 +289,59 @@ void note_back_end(const char *file, const struct scan_result *r)
 {
 	if (r->cost_note[0])
 		complain(file, "%s", r->cost_note);
+}
+
+int metric_option(const char *metric, const char *direction, regex_t *re, bool *higher)
+{
+	if (strcmp(direction, "lower") && strcmp(direction, "higher")) {
+		complain("--direction", "'%s' is not lower or higher", direction);
+		return -1;
+	}
+	*higher = metric && strcmp(direction, "higher") == 0;
+	if (metric && regcomp(re, metric, REG_EXTENDED)) {
+		complain("--metric", "'%s' is not an extended regular expression", metric);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every line to stderr goes out escaped: its text holds paths, names and
+ * values from files. */
+static void say_v(const char *what, const char *fmt, va_list ap)
+{
+	char *msg = xvasprintf(fmt, ap);
+
+	fputs("straddle: ", stderr);
+	if (what) {
+		fputs_escaped(what, stderr);
+		fputs(": ", stderr);
+	}
+	fputs_escaped(msg, stderr);
+	fputc('\n', stderr);
+	free(msg);
+}
+
+void complain(const char *what, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say_v(what, fmt, ap);
+	va_end(ap);
+}
+
+void say(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	say_v(NULL, fmt, ap);
+	va_end(ap);
+}
+
+unsigned jobs_default(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return cpus > 0 ? (unsigned)(cpus < JOBS_MAX ? cpus : JOBS_MAX) : 1;
 }

@@ -1,33 +1,10 @@
-/* What scan and diff both say of a row (a subject's hazards of one rule):
- * the fix in the words of the compiler that built it, and the row as a
- * SARIF result (results/sarif.c writes the log), for code scanning (issue
- * 24). The words are report/'s (fix, placement, windows), so the row is
- * made here, one layer above the writer. */
-#include "report.h"
+/* A row of scan or diff (model/rows.h: a subject's hazards of one rule)
+ * as a SARIF result, in the words the tables use (model/words.c), with a
+ * fingerprint that survives a relink; sarif.c writes the log. */
+#include "sarif.h"
 
 #include <inttypes.h>
 #include <string.h>
-
-/* vmlinux and modules: the kernel's exported-symbol table or .modinfo. */
-bool image_is_kernel(const struct elf_image *img)
-{
-	for (size_t i = 0; i < img->nsec; i++)
-		if (img->sec[i].name && (!strcmp(img->sec[i].name, "__ksymtab") ||
-					 !strcmp(img->sec[i].name, ".modinfo")))
-			return true;
-	return false;
-}
-
-void compiler_fix(struct elf_image *img, uint32_t sec, uint64_t addr, unsigned align, bool loop,
-		  const struct hazard *lead, char *buf, size_t n)
-{
-	char producer[1024];
-	bool jcc = lead->branch && lead->profile &&
-		   lead->profile->branch_rule == BRANCH_RULE_JCC_ERRATUM;
-
-	format_compiler_fix(elf_producer(img, sec, addr, producer, sizeof producer), align, loop, jcc,
-			    image_is_kernel(img), buf, n);
-}
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
@@ -178,8 +155,7 @@ void sarif_add_row(struct sarif_log *log, const struct sarif_row *s)
 	int line = 0;
 	bool has_line = s->lines && elf_source_file(s->img, f->sec, addr, file, sizeof file, &line);
 	struct sarif_result res = {
-		.rule = lead->rule, .severity = lead->severity,
-		.severity_name = severity_name(lead->severity), .function = f->shown,
+		.rule = lead->rule, .severity = lead->severity, .function = f->shown,
 		.section = lead->section, .address = addr,
 		.bytes = s->loop ? s->loop->end - s->loop->start : f->size,
 		.windows = w, .nwindows = hazard_windows(s->h, s->n, w),
@@ -205,4 +181,41 @@ void sarif_add_row(struct sarif_log *log, const struct sarif_row *s)
 	sarif_add(log, &res);
 	sb_free(&profiles);
 	sb_free(&msg);
+}
+
+void sarif_add_scan(struct sarif_log *log, struct elf_image *img, const struct scan_result *r,
+		    const struct sarif_rows *o)
+{
+	struct scan_rows rows;
+	struct sarif_ordinals ord;
+
+	scan_rows(r, 0, o->min_share, false, &rows);
+	sarif_ordinals(r, &ord);
+	for (size_t i = 0; i < rows.n; i++)
+		sarif_add_row(log, &(struct sarif_row){ .img = img, .r = r, .func = rows.v[i].func,
+			.loop = rows.v[i].loop, .h = rows.v[i].h, .n = rows.v[i].nh,
+			.source_root = o->source_root, .lines = o->lines, .ord = &ord,
+			.input = o->input });
+	sarif_ordinals_free(&ord);
+	scan_rows_free(&rows);
+}
+
+void sarif_add_diff(struct sarif_log *log, struct elf_image *img, const struct scan_result *r,
+		    const struct layout_diff *d, const struct sarif_rows *o)
+{
+	struct diff_rows rows;
+	struct sarif_ordinals ord;
+
+	diff_rows(d, r, true, o->min_share, &rows);
+	sarif_ordinals(r, &ord);
+	for (size_t i = 0; i < rows.n; i++) {
+		const struct layout_change *ch = rows.v[i].ch;
+
+		sarif_add_row(log, &(struct sarif_row){ .img = img, .r = r, .func = ch->fnew,
+			.loop = ch->entry ? NULL : ch->lnew, .h = rows.v[i].h, .n = rows.v[i].n,
+			.cause = cause_name(ch->cause), .source_root = o->source_root,
+			.lines = o->lines, .ord = &ord, .input = o->input });
+	}
+	sarif_ordinals_free(&ord);
+	diff_rows_free(&rows);
 }

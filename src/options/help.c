@@ -1,6 +1,7 @@
 /* --help and the manual page, both made from the commands' option tables so
- * that neither can drift from what getopt accepts (issue 9). */
-#include "cmd.h"
+ * that neither can drift from what getopt accepts, nor a default from what
+ * the table sets. */
+#include "options.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,8 @@
 /* The options' help starts in this column; a longer label is followed by
  * two spaces instead. */
 #define HELP_COLUMN 21
+/* and its lines are at most this long (80 columns in all) */
+#define HELP_LINE 59
 
 const struct cmd_option option_help = { .name = "help", .letter = 'h', .help = "this help" };
 
@@ -24,10 +27,26 @@ static void option_label(const struct cmd_option *o, char *buf, size_t n)
 	snprintf(buf, n, "%s%s%s%s", letter, name, o->value ? " " : "", o->value ? o->value : "");
 }
 
+/* An option's help lines, "(default DFLT)" after the last when there is
+ * room for it there, else on a line of its own. */
+static char *help_text(const struct cmd_option *o)
+{
+	const char *last = strrchr(o->help, '\n');
+	size_t len = strlen(last ? last + 1 : o->help);
+	char *s;
+
+	if (!o->dflt)
+		return xstrdup(o->help);
+	if (asprintf(&s, "%s%s(default %s)", o->help,
+		     len + strlen(o->dflt) + 11 <= HELP_LINE ? " " : "\n", o->dflt) < 0)
+		out_of_memory(strlen(o->help));
+	return s;
+}
+
 static void help_option(const struct cmd_option *o, FILE *out)
 {
-	char label[128];
-	const char *line = o->help;
+	char label[128], *text = help_text(o);
+	const char *line = text;
 	int width = HELP_COLUMN - 2;
 
 	option_label(o, label, sizeof label);
@@ -43,6 +62,7 @@ static void help_option(const struct cmd_option *o, FILE *out)
 		line = nl + 1;
 		fprintf(out, "%*s", HELP_COLUMN, "");
 	}
+	free(text);
 }
 
 void print_help(const struct command *cmd, FILE *out)
@@ -132,7 +152,8 @@ static void man_paragraphs(const char *text, FILE *out)
 
 static void man_option(const struct cmd_option *o, FILE *out)
 {
-	const char *line = o->help;
+	char *text = help_text(o);
+	const char *line = text;
 
 	fputs(".TP\n", out);
 	if (o->letter)
@@ -158,6 +179,7 @@ static void man_option(const struct cmd_option *o, FILE *out)
 			break;
 		line = nl + 1;
 	}
+	free(text);
 }
 
 static void man_command(const struct command *cmd, FILE *out)

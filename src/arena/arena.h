@@ -1,10 +1,11 @@
-/* place: a W^X code arena. Position-independent code is copied to
- * base + offset of a fresh mapping, with trap bytes around it, and only then
- * made executable: no mapping is ever writable and executable at once.
+/* arena: the W^X code arena that sweep, calibrate and kernels --check
+ * place code in. Position-independent code is copied to base + offset of
+ * a fresh mapping, with trap bytes around it, and only then made
+ * executable: no mapping is ever writable and executable at once.
  * Every placement is registered so that a signal handler can tell which
  * placed code a faulting program counter belongs to. */
-#ifndef STRADDLE_PLACE_H
-#define STRADDLE_PLACE_H
+#ifndef STRADDLE_ARENA_H
+#define STRADDLE_ARENA_H
 
 #include "../base/base.h"
 
@@ -20,19 +21,19 @@ struct placement {
 /* Copy `size` bytes of code to a new mapping at `offset` (0..4095 and
  * beyond), fill the rest of the mapping with the architecture's trap
  * instruction and make it read+execute. */
-int place_code(const void *code, size_t size, uint32_t offset, enum arch arch,
+int arena_place(const void *code, size_t size, uint32_t offset, enum arch arch,
 	       const void *owner, struct placement *out, struct err *e);
-/* Make a placement known to place_find (and so to the fault handler). It
+/* Make a placement known to arena_find (and so to the fault handler). It
  * must not move while registered: keep it in storage that stays put. */
-int place_register(struct placement *p, struct err *e);
+int arena_register(struct placement *p, struct err *e);
 /* Unregister (if registered) and unmap. */
-void place_free(struct placement *p);
+void arena_free(struct placement *p);
 
 /* The registered placement whose copied code contains `pc`, or NULL.
  * Async-signal-safe: reads a fixed table, takes no lock, allocates nothing. */
-const struct placement *place_find(uintptr_t pc);
+const struct placement *arena_find(uintptr_t pc);
 
 /* The host's architecture (what placed code runs as). */
-enum arch place_host_arch(void);
+enum arch arena_host_arch(void);
 
 #endif

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "measure/measure.h"
+#include "measure/sweep.h"
 
 /* Every mapping's permissions; fails the test on one with both w and x,
  * and returns the permissions of the mapping holding `addr`. */
@@ -49,15 +49,15 @@ static void placed_code_is_read_exec(void **state)
 	assert_int_equal(p.code[k->size], 0xcc);
 	check_maps(p.code, perms);
 	assert_string_equal(perms, "r-xp");
-	assert_ptr_equal(place_find((uintptr_t)p.code + 5), &p);
-	assert_null(place_find((uintptr_t)p.code + k->size));
+	assert_ptr_equal(arena_find((uintptr_t)p.code + 5), &p);
+	assert_null(arena_find((uintptr_t)p.code + k->size));
 	/* it runs where it was put: clears and returns 0 */
 	memset(buf, 0xff, sizeof buf);
 	assert_int_equal(((kernel_clear_fn)(void *)p.code)(buf, 37), 0);
 	for (int i = 0; i < 64; i++)
 		assert_int_equal(buf[i], i < 37 ? 0 : 0xff);
-	place_free(&p);
-	assert_null(place_find((uintptr_t)p.code + 5));
+	arena_free(&p);
+	assert_null(arena_find((uintptr_t)p.code + 5));
 }
 
 static void sweep_never_maps_wx(void **state)

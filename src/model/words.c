@@ -1,12 +1,14 @@
-/* How hazards read in tables. */
-#include "report.h"
+/* A hazard in words, as the tables and the SARIF say it: its severity,
+ * fix, placement, cost, profiles and windows, and the fix in the words of
+ * the compiler that built the code. */
+#include "rows.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-const char *severity_name(unsigned s)
+const char *severity_name(enum severity s)
 {
-	return s >= 3 ? "high" : s == 2 ? "medium" : "low";
+	return s >= SEVERITY_HIGH ? "high" : s == SEVERITY_MEDIUM ? "medium" : "low";
 }
 
 static unsigned log2_of(unsigned a)
@@ -18,8 +20,7 @@ static unsigned log2_of(unsigned a)
 	return k;
 }
 
-/* "`.p2align 6` (+20 B); `.p2align 5` holds only here" (DESIGN: the fix
- * holds wherever the loop lands with that alignment). */
+/* "`.p2align 6` (+20 B); `.p2align 5` holds only here". */
 void format_fix(const struct hazard *h, char *buf, size_t n)
 {
 	int k = 0;
@@ -141,12 +142,12 @@ void format_window_list(const struct hazard *const *h, size_t n, char *buf, size
 		k += snprintf(buf + k, len - (size_t)k, "%s%u", i ? "," : "", w[i]);
 }
 
-/* Each hazard's fix holds wherever the subject lands at its .p2align, and
- * a placement aligned to 2A is aligned to A: the largest of them holds
- * for every profile and window (issue 24: one loop had .p2align 3 and
- * .p2align 5 in two rows). Its padding is that fix's own; "adds another"
- * is known per profile, so it is said when any with that alignment says
- * it. A hazard no alignment fixes leaves each profile's fix to be said. */
+/* Each hazard's fix holds wherever the subject lands at its .p2align, and a
+ * placement aligned to 2A is aligned to A: the largest of them holds for
+ * every profile and window (one loop had .p2align 3 and .p2align 5 in two
+ * rows). Its padding is that fix's own; "adds another" is known per profile,
+ * so it is said when any with that alignment says it. A hazard no alignment
+ * fixes leaves each profile's fix to be said. */
 unsigned fix_align_all(const struct hazard *const *h, size_t n)
 {
 	unsigned a = 0;
@@ -223,18 +224,17 @@ static void unit_flag(const char *producer, const char *flag, char *buf, size_t 
 		snprintf(buf, n, " (this unit: %.*s)", (int)len, f);
 }
 
-/* The fix in the words of what built the code (issue 24: "`.p2align N`"
- * is right for assembly; a C programmer needs the flag or attribute).
- * GCC: -falign-loops=N and -falign-functions=N align to N, skipping up
- * to N-1 bytes when no skip is given (GCC manual, Optimize Options);
- * __attribute__((aligned(N))) on a function aligns its entry. Clang:
- * -falign-loops=N for the unit (Clang 14 on this machine moved a loop
- * from 16 to 32 B with it; -mllvm -align-loops=32 left it where it was),
- * [[clang::code_align(N)]] on one loop from Clang 17 (Clang attribute
- * reference). The kernel: its
- * assembly is aligned by .p2align inside SYM_FUNC_START's body, and
- * CONFIG_DEBUG_FORCE_FUNCTION_ALIGN_64B aligns every function to 64.
- * jcc: a branch of Skylake's JCC erratum rule. */
+/* The fix in the words of what built the code ("`.p2align N`" is right for
+ * assembly; a C programmer needs the flag or attribute). GCC: -falign-loops=N
+ * and -falign-functions=N align to N, skipping up to N-1 bytes when no skip
+ * is given (GCC manual, Optimize Options); __attribute__((aligned(N))) on a
+ * function aligns its entry. Clang: -falign-loops=N for the unit (Clang 14 on
+ * this machine moved a loop from 16 to 32 B with it; -mllvm -align-loops=32
+ * left it where it was), [[clang::code_align(N)]] on one loop from Clang 17
+ * (Clang attribute reference). The kernel: its assembly is aligned by
+ * .p2align inside SYM_FUNC_START's body, and
+ * CONFIG_DEBUG_FORCE_FUNCTION_ALIGN_64B aligns every function to 64. jcc: a
+ * branch of Skylake's JCC erratum rule. */
 void format_compiler_fix(const char *producer, unsigned align, bool loop, bool jcc, bool kernel,
 			 char *buf, size_t n)
 {
@@ -277,4 +277,25 @@ void format_compiler_fix(const char *producer, unsigned align, bool loop, bool j
 	if (jcc && (gcc || clang || as) && !kernel && strlen(buf) + 80 < n)
 		snprintf(buf + strlen(buf), n - strlen(buf), "; or every branch: %s",
 			 clang ? "-mbranches-within-32B-boundaries" : "-Wa,-mbranches-within-32B-boundaries");
+}
+
+/* vmlinux and modules: the kernel's exported-symbol table or .modinfo. */
+bool image_is_kernel(const struct elf_image *img)
+{
+	for (size_t i = 0; i < img->nsec; i++)
+		if (img->sec[i].name && (!strcmp(img->sec[i].name, "__ksymtab") ||
+					 !strcmp(img->sec[i].name, ".modinfo")))
+			return true;
+	return false;
+}
+
+void compiler_fix(struct elf_image *img, uint32_t sec, uint64_t addr, unsigned align, bool loop,
+		  const struct hazard *lead, char *buf, size_t n)
+{
+	char producer[1024];
+	bool jcc = lead->branch && lead->profile &&
+		   lead->profile->branch_rule == BRANCH_RULE_JCC_ERRATUM;
+
+	format_compiler_fix(elf_producer(img, sec, addr, producer, sizeof producer), align, loop, jcc,
+			    image_is_kernel(img), buf, n);
 }

@@ -1,8 +1,9 @@
 /* The W^X arena. Each placement is its own mapping: written while it is
- * PROT_READ|PROT_WRITE, then switched to PROT_READ|PROT_EXEC (DESIGN:
- * "never RWX"). A fixed table of live placements serves the fault handler,
+ * PROT_READ|PROT_WRITE, then switched to PROT_READ|PROT_EXEC, never both:
+ * a mapping writable and executable at once is what an exploit writes
+ * code into. A fixed table of live placements serves the fault handler,
  * which must not lock or allocate. */
-#include "place.h"
+#include "arena.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -16,7 +17,7 @@
  * handler running on the same thread sees either the old or the new value. */
 static _Atomic(const struct placement *) table[MAX_PLACEMENTS];
 
-enum arch place_host_arch(void)
+enum arch arena_host_arch(void)
 {
 #if defined(__x86_64__)
 	return ARCH_X86_64;
@@ -50,7 +51,7 @@ static int register_placement(const struct placement *p)
 	return -1;
 }
 
-int place_code(const void *code, size_t size, uint32_t offset, enum arch arch,
+int arena_place(const void *code, size_t size, uint32_t offset, enum arch arch,
 	       const void *owner, struct placement *out, struct err *e)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -59,9 +60,9 @@ int place_code(const void *code, size_t size, uint32_t offset, enum arch arch,
 	uint8_t *map;
 
 	memset(out, 0, sizeof *out);
-	if (arch != place_host_arch())
+	if (arch != arena_host_arch())
 		return err_set(e, "cannot run %s code on this %s host", arch_name(arch),
-			       arch_name(place_host_arch()));
+			       arch_name(arena_host_arch()));
 	if (arch == ARCH_AARCH64 && offset % 4)
 		return err_set(e, "AArch64 code must be placed at a multiple of 4 (offset %u)",
 			       offset);
@@ -83,14 +84,14 @@ int place_code(const void *code, size_t size, uint32_t offset, enum arch arch,
 
 /* The placement must stay where it is while registered: callers keep it in
  * storage that does not move (not in an array that grows). */
-int place_register(struct placement *p, struct err *e)
+int arena_register(struct placement *p, struct err *e)
 {
 	if (register_placement(p))
 		return err_set(e, "more than %d placements at once", MAX_PLACEMENTS);
 	return 0;
 }
 
-void place_free(struct placement *p)
+void arena_free(struct placement *p)
 {
 	for (size_t i = 0; i < MAX_PLACEMENTS; i++) {
 		const struct placement *expected = p;
@@ -102,7 +103,7 @@ void place_free(struct placement *p)
 	memset(p, 0, sizeof *p);
 }
 
-const struct placement *place_find(uintptr_t pc)
+const struct placement *arena_find(uintptr_t pc)
 {
 	for (size_t i = 0; i < MAX_PLACEMENTS; i++) {
 		const struct placement *p = atomic_load(&table[i]);

@@ -1,11 +1,11 @@
-/* The one row model of scan and diff (issue 23): which hazards make a row,
- * the order of the rows with and without samples, which rows --min-share
- * folds, and the detail cell. Every renderer (text, markdown, SARIF, the
- * HTML page) takes its rows from here, so they cannot disagree (perf's
+/* The one row model of scan and diff: which hazards make a row, the order
+ * of the rows with and without samples, which rows --min-share folds, the
+ * windows a row touches. Every renderer (text, markdown, the HTML page,
+ * SARIF) takes its rows from here, so they cannot disagree (perf's
  * util/sort.c: each order defined once). The page renders a scan_result
  * read back from the document (results_read_scan), the terminal the one
  * just scanned: the same structs, the same rows. */
-#include "report.h"
+#include "rows.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -51,7 +51,7 @@ uint64_t scan_row_samples(const struct scan_row *x)
 	return x->loop ? x->loop->samples : x->func->samples;
 }
 
-static bool row_spins(const struct scan_row *x)
+bool scan_row_spins(const struct scan_row *x)
 {
 	return x->loop && x->loop->spin;
 }
@@ -70,11 +70,11 @@ static int by_price(const struct scan_row *x, const struct scan_row *y)
 	return 0;
 }
 
-/* Worst first: hot text before init/exit/unlikely/cold text (which runs
- * once or rarely, issue 8: 767 .init.text loops ranked like hot code),
- * every other row before a spin loop's (a wait: its iterations are not
- * work, issue 21), then by price (by_price), then severity, then smaller
- * (tighter) loops, then address. */
+/* Worst first: hot text before init/exit/unlikely/cold text (which runs once
+ * or rarely: a vmlinux's 767 .init.text loops ranked like hot code), every other
+ * row before a spin loop's (a wait: its iterations are not work), then by
+ * price (by_price), then severity, then smaller (tighter) loops, then
+ * address. */
 static int by_worst(const void *a, const void *b, void *ctx)
 {
 	const struct scan_result *r = ctx;
@@ -85,8 +85,8 @@ static int by_worst(const void *a, const void *b, void *ctx)
 
 	if (x->func->cold_text != y->func->cold_text)
 		return x->func->cold_text ? 1 : -1;
-	if (row_spins(x) != row_spins(y))
-		return row_spins(x) ? 1 : -1;
+	if (scan_row_spins(x) != scan_row_spins(y))
+		return scan_row_spins(x) ? 1 : -1;
 	if ((o = by_price(x, y)) != 0)
 		return o;
 	if (x->lead->severity != y->lead->severity)
@@ -121,7 +121,7 @@ static int by_hot(const void *a, const void *b, void *ctx)
 	const struct scan_result *r = ctx;
 	const struct scan_row *x = a, *y = b;
 	enum price_tier tx = price_tier(x->priced), ty = price_tier(y->priced);
-	int o = row_spins(x) != row_spins(y) ? (row_spins(x) ? 1 : -1) :
+	int o = scan_row_spins(x) != scan_row_spins(y) ? (scan_row_spins(x) ? 1 : -1) :
 		tx != ty ? (tx < ty ? -1 : 1) :
 		hot_order(row_key(r, x), x->lead->severity, row_key(r, y), y->lead->severity);
 
@@ -212,11 +212,11 @@ static void select_worst(struct scan_row *v, size_t n, size_t k, const struct sc
 	qsort_r(v, k, sizeof *v, by_worst, (void *)r);
 }
 
-/* Sort the rows; returns how many leading ones are read. Without samples
- * a table of `limit` rows needs only the worst few: selecting them, not
- * sorting all (52,083 rows for libLLVM-14 to show 40), took the sort off a
- * scan's profile (issue 8); limit + 1 rows hold the limit's rows and the
- * one that makes "... and more". */
+/* Sort the rows; returns how many leading ones are read. Without samples a
+ * table of `limit` rows needs only the worst few: selecting them, not sorting
+ * all (52,083 rows for libLLVM-14 to show 40), took the sort off a scan's
+ * profile; limit + 1 rows hold the limit's rows and the one that makes "...
+ * and more". */
 static size_t sort_rows(const struct scan_result *r, unsigned long limit, struct scan_row *v,
 			size_t n)
 {
@@ -277,19 +277,6 @@ void scan_rows_free(struct scan_rows *rs)
 	memset(rs, 0, sizeof *rs);
 }
 
-/* " in 2 pieces: 0x8ff70/5 0x8ff80/7" after what buf holds: the runs
- * every iteration fetches, each with its bytes (issue 21). */
-static void format_pieces(const struct scan_result *r, const struct loop_report *l, char *buf,
-			  size_t n)
-{
-	size_t k = strlen(buf);
-
-	k += (size_t)snprintf(buf + k, k < n ? n - k : 0, " in %u pieces:", l->npiece);
-	for (uint32_t i = l->piece; i < l->piece + l->npiece && k < n; i++)
-		k += (size_t)snprintf(buf + k, n - k, " %#" PRIx64 "/%" PRIu64, r->piece[i].start,
-				      r->piece[i].end - r->piece[i].start);
-}
-
 size_t scan_row_windows(const struct scan_result *r, const struct scan_row *x,
 			struct row_window out[static 16])
 {
@@ -305,76 +292,6 @@ size_t scan_row_windows(const struct scan_result *r, const struct scan_row *x,
 	return nw;
 }
 
-/* The branch at fault, else windows touched/best for each of the row's
- * windows in the order of its window column (issue 24). */
-static void format_detail(const struct scan_result *r, const struct scan_row *x, char *buf,
-			  size_t n)
-{
-	const struct hazard *h = x->lead;
-	struct row_window w[16];
-	size_t nw = scan_row_windows(r, x, w);
-	int k = 0;
-
-	buf[0] = 0;
-	if (h->branch && h->pair != h->branch)
-		snprintf(buf, n, "%s %#" PRIx64 " pair %#" PRIx64,
-			 branch_kind_name(h->branch_kind), h->branch, h->pair);
-	else if (h->branch)
-		snprintf(buf, n, "%s %#" PRIx64, branch_kind_name(h->branch_kind), h->branch);
-	else if (!h->window)
-		snprintf(buf, n, "-");  /* a document's nonsense: no window to count */
-	else
-		for (size_t i = 0; i < nw && k >= 0 && (size_t)k < n; i++)
-			k += !w[i].window ? 0 : snprintf(buf + k, n - (size_t)k, "%s%u/%u",
-							 i ? "," : "", w[i].touched, w[i].best);
-	if (x->loop && x->loop->npiece > 1)
-		format_pieces(r, x->loop, buf, n);
-	if (row_spins(x))
-		snprintf(buf + strlen(buf), n - strlen(buf), ", spin");
-}
-
-/* "0.5" */
-static void format_share(double share, char *buf, size_t n)
-{
-	snprintf(buf, n, "%.1f", 100 * share);
-}
-
-void scan_row_cells(const struct scan_result *r, const struct scan_row *x,
-		    struct scan_cells *c)
-{
-	const struct hazard *lead = x->lead, *priced = costliest_hazard(x->h, x->nh);
-	double share = hot_share(r, scan_row_samples(x));
-	size_t len;
-
-	c->profiles = (struct strbuf){ 0 };
-	format_profiles(x->h, x->nh, &c->profiles);
-	hex_addr(c->addr, scan_row_addr(r, x));
-	snprintf(c->bytes, sizeof c->bytes, "%" PRIu64, scan_row_bytes(r, x));
-	format_window_list(x->h, x->nh, c->windows, sizeof c->windows);
-	format_detail(r, x, c->detail, sizeof c->detail);
-	format_fix_all(x->h, x->nh, c->fix, sizeof c->fix);
-	len = strlen(c->fix);
-	if (x->compiler_fix && *x->compiler_fix)
-		snprintf(c->fix + len, sizeof c->fix - len, "; %s", x->compiler_fix);
-	format_loop_placement(lead, x->loop && x->loop->span_uncertain, c->placement,
-			      sizeof c->placement);
-	format_cost(priced, c->cost, sizeof c->cost);
-	format_share(share, c->samples, sizeof c->samples);
-	if (priced->slowdown > 0)
-		format_share(hazard_saves(priced, share), c->saves, sizeof c->saves);
-	else
-		snprintf(c->saves, sizeof c->saves, "-");
-	const char *cells[SCAN_COLS] = { c->samples, c->saves, severity_name(lead->severity),
-		r->funcs.v[x->func->func].shown, lead->section ? lead->section : "-", c->addr,
-		x->source && *x->source ? x->source : "-", c->bytes, c->windows, c->detail,
-		rule_name(lead->rule), sb_str(&c->profiles), c->placement, c->cost, c->fix };
-	memcpy(c->cell, cells, sizeof cells);
-}
-
-const char *const scan_cols[SCAN_COLS] = { ">samples %", ">saves %", "severity", "function",
-	"section", "address", "source", ">bytes", "window", "detail", "rule", "profile",
-	"placement", "cost", "fix" };
-
 /* ---- diff ---- */
 
 static uint64_t diff_row_bytes(const struct diff_row *v)
@@ -386,8 +303,8 @@ static uint64_t diff_row_bytes(const struct diff_row *v)
 
 /* Worst first: priced rows before bounds; with --hot the most a fix saves
  * (share and price), then severity (hot_order, as scan --hot); else hot
- * before cold text (a list walk in init code runs once: issue 10), the
- * costlier, severity, then smaller loops. */
+ * before cold text (a list walk in init code runs once), the costlier,
+ * severity, then smaller loops. */
 static int diff_by_worst(const void *a, const void *b, void *ctx)
 {
 	const struct scan_result *new = ctx;
@@ -413,9 +330,9 @@ static int diff_by_worst(const void *a, const void *b, void *ctx)
 	return (x->ch > y->ch) - (x->ch < y->ch);
 }
 
-/* The rows of the hazards gained (added) or lost: a change's hazards of
- * one rule, over profiles and windows, are one row (issue 24: one loop had
- * four rows and two fixes); d->refs holds each change's by rule. */
+/* The rows of the hazards gained (added) or lost: a change's hazards of one
+ * rule, over profiles and windows, are one row (one loop had four rows and
+ * two fixes); d->refs holds each change's by rule. */
 static size_t collect_diff_rows(const struct layout_diff *d, const struct scan_result *new,
 				bool added, struct diff_row **out)
 {
@@ -495,107 +412,71 @@ const char *diff_row_name(const struct diff_sides *s, const struct layout_change
 	return ch->fnew ? s->new->funcs.v[ch->fnew->func].shown : s->old->funcs.v[ch->fold->func].shown;
 }
 
-/* "0x401036 -> 0x401046", "- -> 0x401046" */
-static void format_pair(char *buf, size_t n, const char *fmt, bool has_old, uint64_t o,
-			bool has_new, uint64_t nw)
+
+/* ---- what a row says that only the image knows ---- */
+
+void scan_rows_resolve(struct scan_rows *rows, struct elf_image *img, const struct scan_result *r,
+		       bool source_lines)
 {
-	char a[24] = "-", b[24] = "-";
+	for (size_t i = 0; i < rows->n; i++) {
+		struct scan_row *x = &rows->v[i];
+		uint32_t sec = r->funcs.v[x->func->func].sec;
+		char src[128], buf[256];
 
-	if (has_old)
-		snprintf(a, sizeof a, fmt, o);
-	if (has_new)
-		snprintf(b, sizeof b, fmt, nw);
-	snprintf(buf, n, "%s -> %s", a, b);
-}
-
-static void entry_columns(const struct diff_sides *s, const struct layout_change *ch,
-			  unsigned w, char *addr, char *bytes, char *tb, size_t n)
-{
-	const struct elf_func *fo = ch->fold ? &s->old->funcs.v[ch->fold->func] : NULL;
-	const struct elf_func *fn = ch->fnew ? &s->new->funcs.v[ch->fnew->func] : NULL;
-
-	format_pair(addr, n, "%#" PRIx64, fo, fo ? fo->addr : 0, fn, fn ? fn->addr : 0);
-	format_pair(bytes, n, "%" PRIu64, fo, fo ? fo->size : 0, fn, fn ? fn->size : 0);
-	if (w)
-		format_pair(tb, n, "%" PRIu64, fo, fo ? windows_touched(fo->addr, fo->addr + fo->size, w) : 0,
-			    fn, fn ? windows_touched(fn->addr, fn->addr + fn->size, w) : 0);
-}
-
-void diff_subject_columns(const struct diff_sides *s, const struct layout_change *ch,
-			  unsigned w, char *addr, char *bytes, char *tb, size_t n)
-{
-	const struct loop_report *lo = ch->lold, *ln = ch->lnew;
-
-	if (ch->entry) {
-		entry_columns(s, ch, w, addr, bytes, tb, n);
-		return;
+		if (source_lines && *elf_source_line(img, sec, scan_row_addr(r, x), src, sizeof src))
+			x->source = xstrdup(src);
+		compiler_fix(img, sec, scan_row_addr(r, x), fix_align_all(x->h, x->nh), x->loop != NULL,
+			     x->lead, buf, sizeof buf);
+		if (*buf)
+			x->compiler_fix = xstrdup(buf);
 	}
-	format_pair(addr, n, "%#" PRIx64, lo, lo ? lo->start : 0, ln, ln ? ln->start : 0);
-	format_pair(bytes, n, "%" PRIu64, lo, lo ? lo->bytes : 0, ln, ln ? ln->bytes : 0);
-	if (!w)
-		return;
-	char o[24] = "-", nw[24] = "-";
-	if (lo)
-		snprintf(o, sizeof o, "%u/%u", loop_touched(s->old, lo, w), windows_best(lo->bytes, w));
-	if (ln)
-		snprintf(nw, sizeof nw, "%u/%u", loop_touched(s->new, ln, w), windows_best(ln->bytes, w));
-	snprintf(tb, n, "%s -> %s", o, nw);
 }
 
-/* touched/best of the old and new subject in each of the row's windows,
- * in the order of its window column: "1/1,1/1 -> 2/1,2/1". */
-static void windows_columns(const struct diff_sides *s, const struct diff_row *v, char *tb,
-			    size_t n)
+/* "st.c:5" of a change's subject, on the side it is on (the new one when
+ * both): a loop of one side is looked up in that side's image, not the
+ * function's entry on the other (a loop removed from a matched function
+ * was given the new build's entry line); NULL without DWARF. The image's
+ * DWARF is opened on first use, which changes only its cache, not what it
+ * reads. */
+static char *subject_source(const struct diff_images *im, const struct layout_change *ch)
 {
-	struct strbuf old = { 0 }, new = { 0 };
-	unsigned w[16];
-	size_t nw = hazard_windows(v->h, v->n, w);
+	bool new = ch->entry ? ch->fnew != NULL : ch->lnew != NULL;
+	const struct scan_result *r = new ? im->sides.new : im->sides.old;
+	const struct func_report *f = new ? ch->fnew : ch->fold;
+	const struct loop_report *l = ch->entry ? NULL : new ? ch->lnew : ch->lold;
+	/* a loop's side has its function; an entry is on the side it names */
+	const struct elf_func *fn = &r->funcs.v[f->func];
+	char buf[128];
 
-	for (size_t i = 0; i < nw; i++) {
-		char a[64], b[64], one[64] = "";
-		const char *arrow;
+	if (!*elf_source_line(new ? im->new : im->old, fn->sec, l ? l->start : fn->addr, buf,
+			      sizeof buf))
+		return NULL;
+	return xstrdup(buf);
+}
 
-		if (!w[i])
-			continue;       /* a document's nonsense: no window to count */
-		diff_subject_columns(s, v->ch, w[i], a, b, one, sizeof one);
-		arrow = strstr(one, " -> ");
-		if (!arrow)
-			continue;
-		sb_addf(&old, "%s%.*s", i ? "," : "", (int)(arrow - one), one);
-		sb_addf(&new, "%s%s", i ? "," : "", arrow + 4);
+/* "GCC: -falign-loops=16 for the unit", from the new build's DWARF (a fix
+ * is for the build that has the hazard); NULL when not known. */
+static char *subject_compiler_fix(const struct diff_images *im, const struct diff_row *v)
+{
+	const struct layout_change *ch = v->ch;
+	const struct scan_result *r = ch->fnew ? im->sides.new : im->sides.old;
+	const struct func_report *f = ch->fnew ? ch->fnew : ch->fold;
+	const struct loop_report *l = ch->entry ? NULL : ch->fnew ? ch->lnew : ch->lold;
+	const struct elf_func *fn = &r->funcs.v[f->func];
+	char cfix[256];
+
+	compiler_fix(ch->fnew ? im->new : im->old, fn->sec, l ? l->start : fn->addr,
+		     fix_align_all(v->h, v->n), l != NULL, v->lead, cfix, sizeof cfix);
+	return *cfix ? xstrdup(cfix) : NULL;
+}
+
+void diff_rows_resolve(struct diff_rows *rows, const struct diff_images *im, bool added,
+		       size_t limit, bool source_lines)
+{
+	for (size_t i = 0; i < rows->n && (!limit || i < limit); i++) {
+		if (source_lines)
+			rows->v[i].source = subject_source(im, rows->v[i].ch);
+		if (added)
+			rows->v[i].compiler_fix = subject_compiler_fix(im, &rows->v[i]);
 	}
-	/* a side the subject is not on is "-", not one "-" per window */
-	snprintf(tb, n, "%s -> %s", v->ch->lold || (v->ch->entry && v->ch->fold) ? sb_str(&old) : "-",
-		 v->ch->lnew || (v->ch->entry && v->ch->fnew) ? sb_str(&new) : "-");
-	sb_free(&old);
-	sb_free(&new);
 }
-
-void diff_row_cells(const struct diff_sides *s, const struct diff_row *v, bool added,
-		    struct diff_cells *c)
-{
-	const struct hazard *h = v->lead;
-	size_t len;
-
-	c->profiles = (struct strbuf){ 0 };
-	c->detail[0] = 0;
-	format_profiles(v->h, v->n, &c->profiles);
-	diff_subject_columns(s, v->ch, 0, c->addr, c->bytes, c->detail, sizeof c->addr);
-	windows_columns(s, v, c->detail, sizeof c->detail);
-	format_fix_all(v->h, v->n, c->fix, sizeof c->fix);
-	len = strlen(c->fix);
-	if (v->compiler_fix && *v->compiler_fix)
-		snprintf(c->fix + len, sizeof c->fix - len, "; %s", v->compiler_fix);
-	format_window_list(v->h, v->n, c->windows, sizeof c->windows);
-	snprintf(c->samples, sizeof c->samples, "%.1f", 100 * v->share);
-	format_cost(v->priced, c->cost, sizeof c->cost);
-	const char *cells[DIFF_COLS] = { c->samples, severity_name(h->severity),
-		diff_row_name(s, v->ch), cause_name(v->ch->cause), c->addr,
-		v->source && *v->source ? v->source : "-", c->bytes, c->windows, c->detail,
-		rule_name(h->rule), sb_str(&c->profiles), c->cost, added ? c->fix : "-" };
-	memcpy(c->cell, cells, sizeof cells);
-}
-
-/* touched/best is of the window of the row's worst hazard (v->lead) */
-const char *const diff_cols[DIFF_COLS] = { ">samples %", "severity", "function", "cause",
-	"address", "source", "bytes", "window", "touched/best", "rule", "profile", "cost", "fix" };
