@@ -165,12 +165,12 @@ $(B)/demo/bounds: tests/place/bounds.c
 	$(CC) -O2 -g -Wl,--build-id -o $@ $<
 
 # Debian's real 6.1 and 6.12 user-copy routines, their fault contract run
-# on their own bytes (scripts/kernel_proofs.sh). The debug kernels stay out
+# on their own bytes, and two routines of 6.1's modules (scripts/kernel_proofs.sh). The debug kernels stay out
 # of the repository and of make check: fetched once into KERNEL_CACHE.
 KERNEL_CACHE ?= $(HOME)/.cache/straddle/kernels
 
-kernel-proofs: $(B)/straddle
-	@sh scripts/kernel_proofs.sh $(B)/straddle $(KERNEL_CACHE)
+kernel-proofs: $(B)/straddle $(S)/tools/kmodule_proof
+	@sh scripts/kernel_proofs.sh $(B)/straddle $(KERNEL_CACHE) $(S)/tools/kmodule_proof
 
 include tests/tests.mk
 include fuzz/fuzz.mk

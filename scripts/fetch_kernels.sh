@@ -54,4 +54,16 @@ if [ ! -s "$cache/vmlinux-6.1" ] || [ ! -s "$cache/vmlinux-6.12" ]; then
 fi
 fetch vmlinux-6.1 '^linux-image-6\.1\.0-[0-9]+-amd64-dbg$' "${KERNEL_61_PKG:-}"
 fetch vmlinux-6.12 '^linux-image-6\.12\.[0-9]+\+deb12-amd64-dbg$' "${KERNEL_612_PKG:-}"
-echo "$cache/vmlinux-6.1 $cache/vmlinux-6.12"
+
+# 6.1's modules: the image package of the same release kept whole (70 MB),
+# its modules read out of it by straddle (PACKAGE:/path)
+modules=$(sed -n 's/^Package: \(.*\)-dbg$/\1-unsigned/p' "$cache/vmlinux-6.1.pkg")
+if [ ! -s "$cache/modules-6.1.deb" ]; then
+	work=$(mktemp -d "$cache/tmp.XXXXXX")
+	trap 'rm -rf "$work"' EXIT INT TERM HUP
+	(cd "$work" && apt-get $APT_OPTS -q download "$modules" >/dev/null) || exit 3
+	mv "$work"/*.deb "$cache/modules-6.1.deb"
+	rm -rf "$work"
+	trap - EXIT INT TERM HUP
+fi
+echo "$cache/vmlinux-6.1 $cache/vmlinux-6.12 $cache/modules-6.1.deb"

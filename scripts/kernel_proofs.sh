@@ -7,10 +7,11 @@
 # cannot be reached this says so in one line and passes. Timing is not
 # asserted here (doc/kernels.md has the sweeps, measured by hand).
 #
-#   scripts/kernel_proofs.sh STRADDLE CACHE_DIR
+#   scripts/kernel_proofs.sh STRADDLE CACHE_DIR KMODULE_PROOF
 set -u
-straddle=${1:?usage: kernel_proofs.sh STRADDLE CACHE_DIR}
-cache=${2:?usage: kernel_proofs.sh STRADDLE CACHE_DIR}
+straddle=${1:?usage: kernel_proofs.sh STRADDLE CACHE_DIR KMODULE_PROOF}
+cache=${2:?usage: kernel_proofs.sh STRADDLE CACHE_DIR KMODULE_PROOF}
+kmodule_proof=${3:?usage: kernel_proofs.sh STRADDLE CACHE_DIR KMODULE_PROOF}
 here=$(dirname "$0")
 
 paths=$("$here/fetch_kernels.sh" "$cache")
@@ -20,7 +21,7 @@ case $? in
 *) echo "kernel-proofs: could not fetch the kernels" >&2; exit 2 ;;
 esac
 set -- $paths
-v61=$1 v612=$2
+v61=$1 v612=$2 modules=$3
 failed=0
 
 # check VMLINUX LABEL ROUTINE [OPTIONS...]: one line, the routine and its count
@@ -53,6 +54,38 @@ for v in "$v61:6.1" "$v612:6.12"; do
 	for f in memset memcpy memmove csum_partial; do
 		check "${v%:*}" "${v##*:}" $f
 	done
+done
+
+# Modules of 6.1, read out of the image package and linked in memory: the
+# listing of a leaf routine with a loop (crc32c_intel_update: __fentry__
+# and the return thunk relocations made user-space) and of one with
+# UACCESS entries in its __ex_table (i915's copy_perf_config_registers_or_number),
+# each line as doc/kernels.md has it; then each run against its source's
+# contract (a CRC into a descriptor; an array stored or -EFAULT), which is
+# no clear's or copy's (tests/tools/kmodule_proof.c).
+km=/lib/modules/$(dpkg-deb -f "$modules" Package | sed 's/^linux-image-//; s/-unsigned$//')/kernel
+module() {
+	file=$1 func=$2 want=$3
+	out=$("$straddle" kernels --file "$modules:$km/$file" --func "$func" \
+		--call csum,src=rdi,len=rsi,ret=rax 2>&1)
+	got=$(printf '%s\n' "$out" | grep -E '^  (made user-space|exception table|loops):' | tr '\n' '|')
+	if [ "$got" = "$want" ]; then
+		printf '%-5s %-50s ok\n' 6.1 "$func ($file)"
+	else
+		printf '%-5s %-50s FAIL: %s\n' 6.1 "$func ($file)" "$(printf '%s\n' "$out" | head -3 | tr '\n' '|')"
+		failed=$((failed + 1))
+	fi
+}
+module arch/x86/crypto/crc32c-intel.ko crc32c_intel_update \
+"  made user-space: +0 __fentry__ -> nops, +0x48 __x86_return_thunk -> ret|  exception table: none|  loops: +0x1f..+0x2e (15 B, innermost, the sweep's), +0x35..+0x43 (14 B, innermost)|"
+module drivers/gpu/drm/i915/i915.ko copy_perf_config_registers_or_number \
+"  made user-space: +0 __fentry__ -> nops, +0x58 __x86_return_thunk -> ret, +0x65 __x86_return_thunk -> ret|  exception table: +0x41 -> +0x5d UACCESS, +0x47 -> +0x5d UACCESS|  loops: +0x3e..+0x53 (21 B, innermost, the sweep's)|"
+for p in "crc32c arch/x86/crypto/crc32c-intel.ko" "i915 drivers/gpu/drm/i915/i915.ko"; do
+	set -- $p
+	out=$("$kmodule_proof" "$1" "$modules:$km/$2" 2>&1)
+	rc=$?
+	printf '%s\n' "$out" | sed 's/^/6.1   /'
+	[ $rc -eq 0 ] || failed=$((failed + 1))
 done
 echo "kernel-proofs: $failed routine(s) failed"
 [ $failed -eq 0 ]

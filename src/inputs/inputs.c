@@ -455,6 +455,48 @@ void inputs_close(struct inputs *in)
 	memset(in, 0, sizeof *in);
 }
 
+/* e's line begun with the operand's name, once. */
+static int named(struct err *e, const char *op)
+{
+	size_t n = strlen(op);
+
+	if (strncmp(e->msg, op, n) == 0 && e->msg[n] == ':')
+		return -1;
+	return err_prefix(e, op);
+}
+
+int inputs_open_one(const char *op, struct elf_image *img, struct err *e)
+{
+	struct operand o = { 0 };
+	struct shard whole = { 0, 0 };
+	struct inputs in;
+	struct input_file f;
+	char *ops[1] = { (char *)op };
+	int rc;
+
+	classify(op, &o);
+	rc = o.kind == OP_TREE || o.kind == OP_PACKAGE || o.kind == OP_VDSO;
+	operand_free(&o);
+	if (rc)
+		return err_set(e, "%s: not one file (a member of a package is PACKAGE:/path/in/it)",
+			       op);
+	if (inputs_open(&in, ops, 1, &whole, NULL, e)) {
+		inputs_close(&in);      /* what it opened before it failed */
+		return named(e, op);
+	}
+	rc = inputs_next(&in, &f);
+	if (rc == 1 && f.img) {
+		*img = in.img;
+		memset(&in.img, 0, sizeof in.img);
+		rc = 0;
+	} else {
+		err_set(e, "%s", rc == 1 ? f.error : "no ELF file");
+		rc = named(e, op);
+	}
+	inputs_close(&in);
+	return rc;
+}
+
 /* ---- two operands' files matched by path (diff) ---- */
 
 static int open_side(struct pairs *p, int side, const struct member *m0, struct err *e)

@@ -92,6 +92,12 @@ struct input_file {
 int inputs_next(struct inputs *in, struct input_file *f);
 void inputs_close(struct inputs *in);
 
+/* One operand that is one file (an ELF file, a compressed module, a
+ * member PACKAGE:/path) opened as inputs_next opens it, the image the
+ * caller's (elf_close). A directory, a package whole or "vdso" is refused.
+ * 0, or -1 with one line in e naming it. */
+int inputs_open_one(const char *op, struct elf_image *img, struct err *e);
+
 /* ---- pairs of two operands' files (diff) ---- */
 
 /* Is the operand a directory or a package (its files are matched by

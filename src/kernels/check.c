@@ -171,6 +171,17 @@ static bool verify(struct run *r, const struct call *c, size_t got)
 	return true;
 }
 
+/* A fault the copy's table does not cover, as the kernel would oops. */
+static void report_oops(struct run *r, const struct call *c, const struct kernel_oops *oops)
+{
+	if (oops->outside)
+		report(r, c, "a fault at %#lx outside its copy: a call through a register its call "
+		       "does not set?", (unsigned long)oops->addr);
+	else
+		report(r, c, "a fault at %#lx in +%#x, which its exception table does not list (the "
+		       "kernel would oops)", (unsigned long)oops->addr, oops->offset);
+}
+
 static bool one_call(struct run *r, struct call *c)
 {
 	struct kernel_oops oops;
@@ -180,8 +191,7 @@ static bool one_call(struct run *r, struct call *c)
 	memset(c->lo, FILL, (size_t)(c->hi - c->lo));
 	c->done = done_before_fault(r->k, c->len, c->ok_bytes);
 	if (kernel_run_guarded(r->k, r->p, c->dst, c->src, c->len, &got, &oops)) {
-		report(r, c, "a fault at %#lx in +%#x, which its exception table does not list "
-		       "(the kernel would oops)", (unsigned long)oops.addr, oops.offset);
+		report_oops(r, c, &oops);
 		r->failed++;
 		return false;
 	}
@@ -256,8 +266,10 @@ static void csum_lengths(struct run *r)
 			want += (uint64_t)src[i] | (uint64_t)src[i + 1] << 8;
 		if (len % 2)
 			want += src[len - 1];
-		if (kernel_run_guarded(r->k, r->p, NULL, src, len, &got, &oops) ||
-		    fold16(got) != fold16(want)) {
+		if (kernel_run_guarded(r->k, r->p, NULL, src, len, &got, &oops)) {
+			report_oops(r, &c, &oops);
+			r->failed++;
+		} else if (fold16(got) != fold16(want)) {
 			report(r, &c, "sum %#x folded, want %#x", fold16(got), fold16(want));
 			r->failed++;
 		} else {

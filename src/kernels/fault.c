@@ -83,6 +83,19 @@ static void set_registers(ucontext_t *uc, const struct kex *x)
 }
 #endif
 
+/* To the guarded call's landing, with the address the fault touched. */
+static bool land(struct oops_landing *l, const siginfo_t *si)
+{
+	l->addr = (uintptr_t)si->si_addr;
+	/* the landing was set without the signal mask (a syscall a call):
+	 * the signal this handler blocks is unblocked by hand */
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, si->si_signo);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+	siglongjmp(l->jb, 1);
+}
+
 /* A fault at pc of a registered kernel: its table's entry applied (true),
  * or for a routine under a guarded call, the oops taken there. Only
  * async-signal-safe calls: arena_find reads a fixed table, the rest
@@ -95,8 +108,15 @@ static bool fix(ucontext_t *uc, const siginfo_t *si)
 	const struct kex *x;
 	struct oops_landing *l = kernels_oops_landing;
 
-	if (!k)
+	if (!k && !l)
 		return false;
+	if (!k) {
+		/* a guarded routine's call went out of its copy (through a
+		 * register its call spec left unset): that call's oops, not
+		 * straddle's crash */
+		l->outside = true;
+		return land(l, si);
+	}
 	x = kernel_fixup_at(k, (uint32_t)(pc - (uintptr_t)p->code));
 	if (x && x->kind != KEX_UNMODELLED) {
 		set_registers(uc, x);
@@ -106,14 +126,7 @@ static bool fix(ucontext_t *uc, const siginfo_t *si)
 	if (!k->call || !l)
 		return false;
 	l->offset = (uint32_t)(pc - (uintptr_t)p->code);
-	l->addr = (uintptr_t)si->si_addr;
-	/* the landing was set without the signal mask (a syscall a call):
-	 * the signal this handler blocks is unblocked by hand */
-	sigset_t set;
-	sigemptyset(&set);
-	sigaddset(&set, si->si_signo);
-	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-	siglongjmp(l->jb, 1);
+	return land(l, si);
 }
 
 static void on_fault(int sig, siginfo_t *si, void *ctx)
@@ -158,9 +171,10 @@ int kernel_run_guarded(const struct kernel *k, const struct placement *p, void *
 	struct oops_landing l;
 
 	/* no signal mask saved: fix() unblocks the signal before it jumps */
+	l.outside = false;
 	if (sigsetjmp(l.jb, 0)) {
 		kernels_oops_landing = NULL;
-		*oops = (struct kernel_oops){ l.offset, l.addr };
+		*oops = (struct kernel_oops){ l.offset, l.addr, l.outside };
 		return -1;
 	}
 	kernels_oops_landing = &l;

@@ -23,6 +23,7 @@ struct oops_landing {
 	sigjmp_buf jb;
 	uint32_t offset;
 	uintptr_t addr;
+	bool outside;           /* not in the copy: where a register call led */
 };
 
 extern __thread struct oops_landing *kernels_oops_landing;

@@ -125,6 +125,9 @@ size_t kernel_run(const struct kernel *k, const struct placement *p, void *dst,
 struct kernel_oops {
 	uint32_t offset;                /* in the copy */
 	uintptr_t addr;                 /* the address it touched */
+	/* the fault was not in the copy: a call or jump through a register
+	 * (a retpoline made `call *%reg`) led out of it, to addr */
+	bool outside;
 };
 
 /* kernel_run, but such a fault of a routine (k->call) returns -1 with

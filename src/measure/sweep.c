@@ -118,10 +118,15 @@ static int trial(const struct sweep *s, const struct variant *v, struct err *e)
 	size_t left;
 
 	if (kernel_run_guarded(v->k, &v->pl, s->dst, s->src, s->ncalls ? s->calls[0] : s->size,
-			       &left, &oops))
+			       &left, &oops)) {
+		if (oops.outside)
+			return err_set(e, "%s at offset %u: a fault at %#lx outside its copy: a call "
+				       "through a register its call does not set?", v->k->name,
+				       v->offset, (unsigned long)oops.addr);
 		return err_set(e, "%s at offset %u: a fault at %#lx in +%#x of its copy, which its "
 			       "exception table does not list (the kernel would oops)", v->k->name,
 			       v->offset, (unsigned long)oops.addr, oops.offset);
+	}
 	if (left && v->k->call->returns != KRET_SUM)
 		return err_set(e, "%s at offset %u returned %zu without a fault: is its call right?",
 			       v->k->name, v->offset, left);

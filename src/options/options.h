@@ -278,8 +278,9 @@ struct routine_args {
 
 #define ROUTINE_OPTIONS(F, set_alternative) \
 	{ .name = "file", .value = "VMLINUX", .kind = OPT_STRING, .field = F(ra.file), \
-	  .help = "a kernel image (the -dbg package's vmlinux): run its\n" \
-		  "own routine --func instead of a built-in kernel" }, \
+	  .help = "a kernel image (the -dbg package's vmlinux) or a module\n" \
+		  "(.ko, .ko.xz, PACKAGE:/path/x.ko): run its own routine\n" \
+		  "--func instead of a built-in kernel" }, \
 	{ .name = "func", .value = "NAME", .kind = OPT_STRING, .field = F(ra.func), \
 	  .help = "the routine of --file (clear_user_original,\n" \
 		  "rep_movs_alternative, __put_user_2, ...)" }, \

@@ -94,6 +94,34 @@ struct reloc_tail {
 	uint64_t eh_frame, eh_frame_size;
 };
 
+/* module.c: a kernel module (ET_REL) linked in memory, as the module
+ * loader links it, into an image kernel.c reads as a vmlinux: allocated
+ * sections at addresses of the module area, each undefined symbol
+ * (__x86_return_thunk, kmalloc) at an address of its own in
+ * [extern_lo, extern_hi) that elf_symbol_at names, the allocated
+ * sections' relocations applied. A relocation of a type not applied is
+ * kept in `unapplied` with its field's address: its bytes are the file's. */
+struct kmodule_reloc {
+	uint64_t place;         /* the field's address in the linked image */
+	uint32_t type;
+	char where[80];         /* ".text+0x4b" */
+	char sym[64];           /* the symbol it names */
+	char why[40];           /* "R_X86_64_GOTPCREL" */
+};
+
+struct kmodule {
+	uint32_t symtab;        /* its section index */
+	uint64_t extern_lo, extern_hi;
+	struct kmodule_reloc *unapplied;
+	size_t nunapplied, unapplied_cap;
+};
+
+/* obj: an ET_REL image; out: the linked one (ET_EXEC), its own bytes.
+ * 0, or -1 with one line in e naming obj. */
+int kmodule_link(const struct elf_image *obj, struct elf_image *out, struct kmodule *m,
+		 struct err *e);
+void kmodule_free(struct kmodule *m);
+
 void reloc_tail_build(const struct reloc_file *rf, const struct reloc_copy *cp, size_t n,
 		      uint64_t at, struct reloc_tail *t);
 void reloc_tail_free(struct reloc_tail *t);

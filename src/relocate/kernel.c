@@ -4,6 +4,7 @@
  * loops. relocate.h says what is refused and why. */
 #include "internal.h"
 #include "../cfg/cfg.h"
+#include "../inputs/inputs.h"
 
 #include <elf.h>
 #include <stdarg.h>
@@ -106,6 +107,8 @@ struct walk {
 	size_t ninsn, insn_cap, edit_cap;
 	uint8_t *pool;          /* relocated replacements of applied alternatives */
 	size_t npool;
+	struct kmodule mod;     /* a module's link: its symbols outside it, what was not applied */
+	bool module;
 };
 
 static const struct elf_section *section_of(const struct elf_image *img, const char *name)
@@ -154,6 +157,34 @@ static bool in_window(const struct walk *w, uint64_t a)
 	return a >= w->lo && a < w->hi;
 }
 
+/* A module's relocation not applied in [a, a + n) (module.c): its bytes
+ * are the file's, not the loader's; the first such, or NULL. */
+static const struct kmodule_reloc *unapplied_in(const struct walk *w, uint64_t a, uint64_t n)
+{
+	for (size_t i = 0; i < w->mod.nunapplied; i++) {
+		const struct kmodule_reloc *u = &w->mod.unapplied[i];
+
+		if (u->place >= a && u->place < a + n)
+			return u;
+	}
+	return NULL;
+}
+
+static int refuse_unapplied(struct walk *w, const struct kmodule_reloc *u)
+{
+	return fail(w, "a relocation %s of %s at %s (%#llx), which straddle does not apply",
+		    u->why, u->sym, u->where, (unsigned long long)u->place);
+}
+
+/* A table every entry of which is read (__ex_table, .altinstructions):
+ * any field not relocated refuses the module. */
+static int table_relocated(struct walk *w, const struct elf_section *s)
+{
+	const struct kmodule_reloc *u = unapplied_in(w, s->addr, s->size);
+
+	return u ? refuse_unapplied(w, u) : 0;
+}
+
 /* The entries of __ex_table whose instruction is in the window: three
  * 32-bit fields, each relative to its own address (x86's relative
  * extable since 4.6). */
@@ -165,6 +196,8 @@ static int read_extable(struct walk *w)
 
 	if (!s)
 		return 0;
+	if (table_relocated(w, s))
+		return -1;
 	p = elf_vaddr_bytes(&w->img, s->addr, s->size);
 	if (!p || s->size % 12)
 		return fail(w, "__ex_table of %llu bytes is not 12-byte entries",
@@ -239,13 +272,16 @@ static unsigned alt_entry_size(const struct walk *w, const struct elf_section *s
 
 static int read_alternatives(struct walk *w)
 {
-	const struct elf_section *s = section_of(&w->img, ".altinstructions");
+	const struct elf_section *s = section_of(&w->img, ".altinstructions"),
+				 *r = section_of(&w->img, ".altinstr_replacement");
 	const uint8_t *p;
 	unsigned size;
 	size_t cap = 0;
 
 	if (!s || !s->size)
 		return 0;
+	if (table_relocated(w, s) || (r && table_relocated(w, r)))
+		return -1;
 	p = elf_vaddr_bytes(&w->img, s->addr, s->size);
 	if (!p || !(size = alt_entry_size(w, s, p)))
 		return fail(w, ".altinstructions of %llu bytes: entries of no known size",
@@ -399,6 +435,12 @@ static bool returns_at_once(struct walk *w, uint64_t tramp)
 	       (in.kind == BR_JUMP && return_thunk(elf_symbol_at(&w->img, in.target)));
 }
 
+/* A symbol the module does not define (module.c gave it an address). */
+static bool is_extern(const struct walk *w, uint64_t a)
+{
+	return w->module && a >= w->mod.extern_lo && a < w->mod.extern_hi;
+}
+
 /* A direct jump: a ret through a return thunk, a tail call through a
  * retpoline (refused), or the routine's own code (followed). */
 static int on_jump(struct walk *w, const struct insn *in)
@@ -414,6 +456,9 @@ static int on_jump(struct walk *w, const struct insn *in)
 	    prefixed(s, "__x86_indirect_jump_thunk_", &reg))
 		return fail(w, "a tail call through %%%s at %#llx: it leaves for code of the "
 			    "running kernel", reg, (unsigned long long)in->addr);
+	if (is_extern(w, in->target))
+		return fail(w, "a tail call of %s at %#llx: it leaves for another kernel function",
+			    where(w, in->target, b, sizeof b), (unsigned long long)in->addr);
 	if (!in_window(w, in->target))
 		return fail(w, "it reaches %s from %#llx, beyond %d KiB of its entry or its "
 			    "section", where(w, in->target, b, sizeof b),
@@ -477,7 +522,10 @@ static int check_operands(struct walk *w, const struct insn *in, const uint8_t *
 static int step(struct walk *w, const struct insn *in)
 {
 	const struct ex_entry *x = extable_at(w, in->addr);
+	const struct kmodule_reloc *u = unapplied_in(w, in->addr, in->len);
 
+	if (u)
+		return refuse_unapplied(w, u);
 	if (check_operands(w, in, w->view + (in->addr - w->lo)))
 		return -1;
 	if (x)
@@ -744,9 +792,35 @@ static int finish(struct walk *w, const struct kroutine_opts *o)
 
 /* ---- opening ---- */
 
+/* A module's release: the first word of its vermagic (.modinfo's
+ * "vermagic=6.1.0-57-amd64 SMP preempt mod_unload modversions "). */
+static void read_vermagic(struct walk *w)
+{
+	const struct elf_section *s = section_of(&w->img, ".modinfo");
+	const char *p, *end;
+
+	if (!s || s->type == SHT_NOBITS || s->offset > w->img.size ||
+	    s->size > w->img.size - s->offset)
+		return;
+	p = (const char *)w->img.data + s->offset;
+	end = p + s->size;
+	for (; p < end; p += strnlen(p, (size_t)(end - p)) + 1)
+		if ((size_t)(end - p) > 9 && strncmp(p, "vermagic=", 9) == 0) {
+			size_t n = strcspn(p + 9, " ");
+
+			if (n < sizeof w->k->release && p + 9 + n < end)
+				snprintf(w->k->release, sizeof w->k->release, "%.*s", (int)n, p + 9);
+			return;
+		}
+}
+
 /* "6.1.0-57-amd64" from linux_banner ("Linux version 6.1.0-57-amd64 (...") */
 static void read_release(struct walk *w)
 {
+	if (w->module) {
+		read_vermagic(w);
+		return;
+	}
 	uint64_t at;
 	const uint8_t *p;
 	char fmt[] = "Linux version %63s";
@@ -775,8 +849,8 @@ static int check_image(struct walk *w, uint64_t *size)
 		return err_set(w->e, "%s: %s: straddle runs x86-64 kernels' routines (this is %s)",
 			       w->k->path, w->k->name, arch_name(img->arch));
 	if (img->type != ET_EXEC)
-		return err_set(w->e, "%s: not a linked kernel image (a module's relocations are not "
-			       "read: link it, or give the vmlinux)", w->k->path);
+		return err_set(w->e, "%s: a shared object or PIE, not a kernel image or module",
+			       w->k->path);
 	if (!section_of(img, ".symtab"))
 		return err_set(w->e, "%s: no symbols: give the unstripped vmlinux (Debian's "
 			       "linux-image-*-dbg)", w->k->path);
@@ -815,6 +889,28 @@ static void walk_free(struct walk *w)
 	free(w->insn), free(w->pool);
 	decoder_free(w->dec);
 	elf_close(&w->img);
+	kmodule_free(&w->mod);
+}
+
+/* The file's image (a compressed module decompressed, a package's
+ * member read out of it); a module's linked (module.c). */
+static int open_image(struct walk *w, const char *path, struct err *e)
+{
+	struct elf_image obj;
+	int rc;
+
+	if (inputs_open_one(path, &obj, e))
+		return -1;
+	if (obj.type != ET_REL) {
+		w->img = obj;
+		return 0;
+	}
+	w->module = true;
+	rc = kmodule_link(&obj, &w->img, &w->mod, e);
+	if (!rc && elf_changed(&obj))
+		rc = err_set(e, "%s: changed while reading", path);
+	elf_close(&obj);
+	return rc;
 }
 
 int kroutine_open(const char *path, const struct kroutine_opts *o, struct kroutine *out,
@@ -835,12 +931,7 @@ int kroutine_open(const char *path, const struct kroutine_opts *o, struct krouti
 			return -1;
 		}
 	}
-	if (elf_open_file(&w.img, path, e)) {
-		char msg[sizeof e->msg];
-
-		snprintf(msg, sizeof msg, "%s", e->msg);
-		err_set(e, "%s: %s", path, msg);
-		elf_close(&w.img);
+	if (open_image(&w, path, e)) {
 		kroutine_free(out);
 		return -1;
 	}

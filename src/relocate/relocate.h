@@ -161,7 +161,8 @@ int reloc_image(struct reloc_file *rf, const struct reloc_place *place, size_t n
 /* ---- a kernel's leaf routine made a user-space copy (kernel.c) ----
  *
  * A routine of a vmlinux (x86-64: its symbols, __ex_table and
- * .altinstructions) is the code its entry reaches: every instruction a
+ * .altinstructions), or of a module linked in memory first as the
+ * kernel's loader links it (module.c), is the code its entry reaches: every instruction a
  * branch, a fall-through or an exception-table fixup leads to, through
  * tail jumps into its neighbours (__put_user_1 falls into
  * __put_user_nocheck_1; copy_user_generic_unrolled jumps to
@@ -260,9 +261,11 @@ struct kroutine_opts {
 	size_t nalternatives;
 };
 
-/* The routine `o->func` of the kernel image at path, analysed. 0, or -1
- * with one line in e (no symbols, no such routine, what it calls, an
- * exception-table type or an alternative it does not know). */
+/* The routine `o->func` of the kernel image or module at path (a .ko,
+ * compressed or not, or a package's member PACKAGE:/path), analysed. 0,
+ * or -1 with one line in e (no symbols, no such routine, what it calls, an
+ * exception-table type, an alternative or a module's relocation it does
+ * not know). */
 int kroutine_open(const char *path, const struct kroutine_opts *o, struct kroutine *out,
 		  struct err *e);
 void kroutine_free(struct kroutine *k);

@@ -86,6 +86,13 @@ case "$(printf '%s\n' "$OUT" | grep -m1 '^FAIL')" in
 *) fail "fx_oops: first failure: $(printf '%s\n' "$OUT" | grep -m1 '^FAIL')" ;;
 esac
 
+# a retpoline call through a register the call spec leaves at 0: every
+# call leaves the copy for address 0, an oops each, not straddle's crash
+kr_check "fx_retpoline through an unset %r11" "0 passed, 1806 failed" 1 \
+	--func fx_retpoline --call "$kr_call"
+expect_eq "fx_retpoline: the first failure" "$(printf '%s\n' "$OUT" | grep -m1 '^FAIL')" \
+	"FAIL fx_retpoline at offset 0, checksum, len 0, 0 accessible: a fault at 0 outside its copy: a call through a register its call does not set?"
+
 # refused, one line, exit 2, nothing on stdout
 kr_refused() { # DESCRIPTION WANT-LINE ARGS...
 	kr_d=$1 kr_w=$2
@@ -118,9 +125,6 @@ kr_refused "an exception type not modelled" \
 kr_refused "no symbols" \
 	"straddle: $FIXTURES/kernel/kvmlinux-stripped: no symbols: give the unstripped vmlinux (Debian's linux-image-*-dbg)" \
 	kernels --file "$FIXTURES/kernel/kvmlinux-stripped" --func clear_user_original
-kr_refused "a relocatable object" \
-	"straddle: $FIXTURES/kernel/kvmlinux.o: not a linked kernel image (a module's relocations are not read: link it, or give the vmlinux)" \
-	sweep --file "$FIXTURES/kernel/kvmlinux.o" --func clear_user_original
 kr_refused "no such routine" "straddle: $KV: no function named nonesuch" \
 	kernels --check --file "$KV" --func nonesuch
 kr_refused "no built-in call" \
@@ -216,3 +220,106 @@ expect_eq "kernels --json --file: EFAULT into rcx" \
 expect_eq "kernels --json --file: the SMAP site" \
 	"$(jq_of '.routine.alternatives[0] | [.at, .feature, .replacement, .applied] | join(",")')" "0,SMAP,stac,false"
 expect_eq "kernels --json --file: the counts" "$(jq_of '[.check.passed, .check.failed] | join(",")')" "60,0"
+
+# A module (tests/fixtures/kernel/kmodule.S, gcc -c): linked in memory as
+# the loader links it, .text first at the module area's start; its calls
+# of __fentry__ (PLT32), __x86_return_thunk (PLT32 and PC32) and
+# __x86_indirect_thunk_r11 made user-space as a vmlinux's, its __ex_table
+# and .altinstructions read through their PC32 relocations.
+KM="$FIXTURES/kernel/kmodule.ko"
+km_clear=clear,dst=rdi,len=rcx,ret=rcx,rax=0,granule=8
+km_copy=copy,dst=rdi,src=rsi,len=rcx,ret=rcx
+run "$STRADDLE" kernels --file "$KM" --func km_clear --call "$km_clear"
+expect_eq "module: exit 0" "$RC" 0
+expect_eq "module: the head (its vermagic, the module area)" "$(printf '%s\n' "$OUT" | sed -n 1p)" \
+	"km_clear: km_clear of $KM (Linux 9.9.0-fixture), 75 bytes copied from 0xffffffffc0000000, entry at +0"
+expect_eq "module: __fentry__ a nop, both return thunks a ret" "$(printf '%s\n' "$OUT" | sed -n 3p)" \
+	"  made user-space: +0 __fentry__ -> nops, +0x31 __x86_return_thunk -> ret, +0x42 __x86_return_thunk -> ret"
+expect_eq "module: the exception table through its relocations" "$(printf '%s\n' "$OUT" | sed -n 4p)" \
+	"  exception table: +0x10 -> +0x36 UACCESS, +0x25 -> +0x47 UACCESS"
+expect_eq "module: loops" "$(printf '%s\n' "$OUT" | sed -n 5p)" \
+	"  loops: +0x10..+0x20 (16 B, innermost, the sweep's), +0x25..+0x2f (10 B, innermost)"
+run "$STRADDLE" kernels --file "$KM.xz" --func km_clear --call "$km_clear"
+expect_eq "module .ko.xz: the same routine" "$RC|$(printf '%s\n' "$OUT" | sed -n 1p)" \
+	"0|km_clear: km_clear of $KM.xz (Linux 9.9.0-fixture), 75 bytes copied from 0xffffffffc0000000, entry at +0"
+run "$STRADDLE" kernels --file "$KM" --func km_retpoline --call "$kr_call"
+expect_eq "module: a retpoline call" "$(printf '%s\n' "$OUT" | sed -n 3p)" \
+	"  made user-space: +0x3 __x86_indirect_thunk_r11 -> call *%r11, +0x8 __x86_return_thunk -> ret"
+kr_km() { # NAME WANT-LAST-LINE ARGS...
+	kr_name=$1 kr_want=$2
+	shift 2
+	run "$STRADDLE" kernels --check --file "$KM" "$@"
+	expect_eq "module check $kr_name: exit 0" "$RC" 0
+	expect_eq "module check $kr_name: the count" "$(printf '%s\n' "$OUT" | tail -1)" "$kr_want"
+}
+kr_km "km_clear (UACCESS, 8-byte counts)" "267031 passed, 0 failed" --func km_clear --call "$km_clear"
+expect_eq "module check km_clear: seed 001" "$(printf '%s\n' "$OUT" | grep '^seed 001')" \
+	"seed 001: km_clear, 130 bytes, destination 66 before an unmapped page: 64 cleared, 66 returned: ok"
+kr_km "km_copy" "532256 passed, 0 failed" --func km_copy --call "$km_copy"
+kr_km "km_copy, ERMS from .altinstructions" "532256 passed, 0 failed" --func km_copy --call "$km_copy" \
+	--alternative ERMS
+expect_eq "module: ERMS applied" "$(printf '%s\n' "$OUT" | grep '^    +0x1e')" \
+	"    +0x1e (2 B): ERMS: rep movsb (applied); the host's kernel runs: $(grep -qw erms /proc/cpuinfo && echo 'rep movsb' || echo "the file's bytes")"
+kr_km "km_put (IMM_REG)" "60 passed, 0 failed" --func km_put --call put2,dst=rcx,value=rax,ret=rcx
+# the same bytes linked by ld (kvmlinux) and by straddle (its object): the same counts
+kr_km_o() {
+	run "$STRADDLE" kernels --check --file "$FIXTURES/kernel/kvmlinux.o" --func clear_user_original
+	expect_eq "kvmlinux.o linked in memory: clear_user_original's count" \
+		"$RC|$(printf '%s\n' "$OUT" | tail -1)" "0|267031 passed, 0 failed"
+}
+kr_km_o
+kr_refused "module: a call of the kernel" \
+	"straddle: $KM: km_calls: it calls 0xffffffffc0002030 (kmalloc) at 0xffffffffc00000a0: a routine that calls another kernel function cannot run in user space" \
+	kernels --file "$KM" --func km_calls --call "$kr_call"
+kr_refused "module: a tail call of the kernel" \
+	"straddle: $KM: km_tail: a tail call of 0xffffffffc0002040 (memcpy) at 0xffffffffc00000b0: it leaves for another kernel function" \
+	sweep --file "$KM" --func km_tail --call "$kr_call"
+kr_refused "module sweep: a call through an unset register" \
+	"straddle: sweep: km_retpoline at offset 0: a fault at 0 outside its copy: a call through a register its call does not set?" \
+	sweep --file "$KM" --func km_retpoline --call "$kr_call" --offsets 0..1 --time 0.1
+kr_refused "module: a relocation not applied" \
+	"straddle: $KM: km_got: a relocation R_X86_64_REX_GOTPCRELX of km_counter at .text+0xc3 (0xffffffffc00000c3), which straddle does not apply" \
+	kernels --check --file "$KM" --func km_got --call "$kr_call"
+# a module whose __ex_table holds a relocation straddle does not apply:
+# every entry is read, so any routine is refused
+cp "$KM" "$TMP/badrel.ko"
+kr_rela=$(readelf -SW "$TMP/badrel.ko" |
+	sed -n 's/.*\] \.rela__ex_table  *RELA  *[0-9a-f]*  *\([0-9a-f]*\) .*/\1/p')
+# the first entry's r_info (offset 8 of it): type 2 (PC32) made 0x2b (R_X86_64_GOTPCRELX's next, 43)
+printf '\053' | dd of="$TMP/badrel.ko" bs=1 seek=$((0x$kr_rela + 8)) conv=notrunc 2>/dev/null
+kr_refused "module: a table's relocation not applied" \
+	"straddle: $TMP/badrel.ko: km_put: a relocation type 43 of .text at __ex_table+0 (0xffffffffc00000d0), which straddle does not apply" \
+	kernels --file "$TMP/badrel.ko" --func km_put --call put2,dst=rcx,value=rax,ret=rcx
+# zstd-compressed (6.x with CONFIG_MODULE_COMPRESS_ZSTD), and a member of a
+# package (as Debian's image packages hold them): the same routine
+zstd -q -c "$KM" >"$TMP/kmodule.ko.zst"
+run "$STRADDLE" kernels --check --file "$TMP/kmodule.ko.zst" --func km_put --call put2,dst=rcx,value=rax,ret=rcx
+expect_eq "module .ko.zst: checked" "$RC|$(printf '%s\n' "$OUT" | tail -1)" "0|60 passed, 0 failed"
+mkdir -p "$TMP/pkg/DEBIAN" "$TMP/pkg/lib/modules/9.9.0-fixture/kernel/lib"
+cp "$KM.xz" "$TMP/pkg/lib/modules/9.9.0-fixture/kernel/lib/"
+printf 'Package: k\nVersion: 1\nArchitecture: amd64\nMaintainer: k <k@example.org>\nDescription: k\n' \
+	>"$TMP/pkg/DEBIAN/control"
+dpkg-deb --root-owner-group -Zxz -b "$TMP/pkg" "$TMP/k.deb" >/dev/null
+kr_member="$TMP/k.deb:/lib/modules/9.9.0-fixture/kernel/lib/kmodule.ko.xz"
+run "$STRADDLE" kernels --check --file "$kr_member" --func km_clear --call "$km_clear"
+expect_eq "module in a package: its head, checked" \
+	"$RC|$(printf '%s\n' "$OUT" | sed -n 1p)|$(printf '%s\n' "$OUT" | tail -1)" \
+	"0|km_clear: km_clear of $kr_member (Linux 9.9.0-fixture), 75 bytes copied from 0xffffffffc0000000, entry at +0|267031 passed, 0 failed"
+kr_refused "module: a package's member that is not there" \
+	"straddle: $TMP/k.deb:/lib/nonesuch.ko: no such file in $TMP/k.deb" \
+	kernels --file "$TMP/k.deb:/lib/nonesuch.ko" --func km_clear
+kr_refused "module: a package whole is not one file" \
+	"straddle: $TMP/k.deb: not one file (a member of a package is PACKAGE:/path/in/it)" \
+	kernels --file "$TMP/k.deb" --func km_clear
+kr_refused "module: a directory is not one file" \
+	"straddle: $FIXTURES/kernel: not one file (a member of a package is PACKAGE:/path/in/it)" \
+	kernels --file "$FIXTURES/kernel" --func km_clear
+printf 'not a module' | xz >"$TMP/junk.ko.xz"
+kr_refused "module: a compressed file that is no ELF" \
+	"straddle: $TMP/junk.ko.xz: not an ELF file" \
+	kernels --file "$TMP/junk.ko.xz" --func km_clear
+# sweep of a module's routine: its offsets measured (no timing asserted)
+run "$STRADDLE" sweep --file "$KM" --func km_clear --call "$km_clear" --offsets 48..49 --time 0.1 \
+	--min-rounds 1 --uarch goldencove -o "$TMP/km.json"
+expect_eq "module sweep: exit 0, both placements" \
+	"$RC $(jq -r '.metrics | map(.name) | join(",")' "$TMP/km.json")" "0 km_clear@48,km_clear@49"

@@ -13,6 +13,8 @@
 #              filter (tests/cmd/t_record.sh)
 #   place_plan the plan of one arm of straddle place, written without
 #              running (AArch64 under qemu-user: tests/cmd/t_place_arm64.sh)
+#   kmodule_proof two routines of Debian's modules against their source's
+#              contract (make kernel-proofs: scripts/kernel_proofs.sh)
 
 TOOLS_SRC := $(wildcard tests/tools/*.c)
 TOOLS_BIN := $(patsubst tests/tools/%.c,$(S)/tools/%,$(TOOLS_SRC))

@@ -18,7 +18,8 @@
 
 #define BASE 0xffffffff81000000ull
 
-static struct routine *open_routine(const char *func, const char *call, const char *alt)
+static struct routine *open_in(const char *file, const char *func, const char *call,
+			       const char *alt)
 {
 	static char path[4096];
 	const char *alts[1] = { alt };
@@ -26,11 +27,18 @@ static struct routine *open_routine(const char *func, const char *call, const ch
 	struct routine *rt;
 	struct err e = { "" };
 
-	snprintf(path, sizeof path, "%s/kernel/kvmlinux", getenv("FIXTURES"));
+	snprintf(path, sizeof path, "%s/kernel/%s", getenv("FIXTURES"), file);
 	if (routine_open(&o, &rt, &e))
 		fail_msg("%s", e.msg);
 	return rt;
 }
+
+static struct routine *open_routine(const char *func, const char *call, const char *alt)
+{
+	return open_in("kvmlinux", func, call, alt);
+}
+
+#define KM_CLEAR "clear,dst=rdi,len=rcx,ret=rcx,rax=0,granule=8"
 
 static int32_t le32(const uint8_t *p)
 {
@@ -70,6 +78,52 @@ static void edits_are_the_kernels_own(void **state)
 	/* a static call whose trampoline returns: a nop */
 	rt = open_routine("fx_static", "csum,src=rdi,len=rsi,ret=rax", NULL);
 	assert_memory_equal(rt->code, nop5, 5);
+	routine_free(rt);
+}
+
+/* A module (kmodule.S, gcc -c) linked in memory: .text at the module
+ * area's start, call __fentry__ (R_X86_64_PLT32) a nop, the return
+ * thunk's jumps (PLT32 at +0x31, PC32 at +0x42) "ret; int3", the rest the
+ * file's bytes; its __ex_table entries read through their PC32
+ * relocations against .text. */
+static void module_is_linked(void **state)
+{
+	struct routine *rt = open_in("kmodule.ko", "km_clear", KM_CLEAR, NULL);
+	static const uint8_t nop5[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
+	static const uint8_t ret[] = { 0xc3, 0xcc, 0xcc, 0xcc, 0xcc };
+	/* movq $0,(%rdi): the 8-byte loop's store at +0x10 */
+	static const uint8_t store[] = { 0x48, 0xc7, 0x07, 0x00, 0x00, 0x00, 0x00 };
+
+	assert_int_equal(rt->r.base, 0xffffffffc0000000ull);
+	assert_int_equal(rt->k.size, 75);
+	assert_string_equal(rt->r.release, "9.9.0-fixture");
+	/* the displacements the link wrote: the undefined symbols in symbol
+	 * order a slot each from two pages past the sections' end (0xcc bytes
+	 * of .text, 2 of .altinstr_replacement, 0x48 of __ex_table, ...):
+	 * __fentry__ at +0x2000, __x86_return_thunk at +0x2010 */
+	assert_int_equal(le32(rt->r.code + 1), 0x2000 - 5);
+	assert_int_equal(le32(rt->r.code + 0x32), 0x2010 - 0x36);
+	assert_int_equal(le32(rt->r.code + 0x43), 0x2010 - 0x47);
+	assert_memory_equal(rt->code, nop5, 5);
+	assert_memory_equal(rt->code + 0x31, ret, 5);
+	assert_memory_equal(rt->code + 0x42, ret, 5);
+	assert_memory_equal(rt->code + 0x10, store, sizeof store);
+	assert_memory_equal(rt->code + 5, rt->r.code + 5, 0x31 - 5);
+	assert_int_equal(rt->r.nex, 2);
+	assert_int_equal(rt->r.ex[0].fault, 0x10);
+	assert_int_equal(rt->r.ex[0].fixup, 0x36);
+	assert_int_equal(rt->r.ex[1].fault, 0x25);
+	assert_int_equal(rt->r.ex[1].fixup, 0x47);
+	assert_int_equal(rt->r.ex[1].kind, KEX_JUMP);
+	routine_free(rt);
+
+	/* the ERMS site's replacement, reached through .altinstructions' PC32
+	 * relocation to .altinstr_replacement: rep movsb (f3 a4) */
+	rt = open_in("kmodule.ko", "km_copy", "copy,dst=rdi,src=rsi,len=rcx,ret=rcx", "ERMS");
+	assert_int_equal(rt->r.nalt, 1);
+	assert_int_equal(rt->r.alt[0].at, 0x1e);
+	assert_int_equal(rt->code[0x1e], 0xf3);
+	assert_int_equal(rt->code[0x1f], 0xa4);
 	routine_free(rt);
 }
 
@@ -142,10 +196,9 @@ static uint8_t *edge(void)
 /* A clear of 130 bytes starting k before the edge, at every k: 6.1's
  * clear_user_original counts whole 8-byte stores while 8 bytes are left
  * (16 of them here), then bytes: 130 - (k < 128 ? k & ~7 : k) left. */
-static void clear_counts_at_every_position(void)
+static void clear_counts_in(struct routine *rt)
 {
 	static struct placement p;
-	struct routine *rt = open_routine("clear_user_original", NULL, NULL);
 	uint8_t *end = edge(), src[8] = { 0 };
 	struct err e;
 
@@ -162,6 +215,13 @@ static void clear_counts_at_every_position(void)
 	assert_int_equal(kernel_run(&rt->k, &p, end - 66, src, 130), 66);
 	arena_free(&p);
 	routine_free(rt);
+}
+
+/* The same of the vmlinux's routine and of the module's, linked here. */
+static void clear_counts_at_every_position(void)
+{
+	clear_counts_in(open_routine("clear_user_original", NULL, NULL));
+	clear_counts_in(open_in("kmodule.ko", "km_clear", KM_CLEAR, NULL));
 }
 
 /* A copy whose source ends k bytes in, at every k: fx_copy_string's
@@ -256,6 +316,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(edits_are_the_kernels_own),
 		cmocka_unit_test(alternative_is_relocated),
+		cmocka_unit_test(module_is_linked),
 		cmocka_unit_test(exception_types),
 		cmocka_unit_test(fault_counts),
 	};
