@@ -192,6 +192,16 @@ int diff_measure(const struct diff_measure_input *in);
 bool place_vdso_asked(int argc, char **argv);
 int place_vdso(int argc, char **argv);
 
+/* straddle place --replay's words (place_replay.c): why the loop was not
+ * replayed, said on standard error (true: nothing to show), and its
+ * table. */
+struct place_experiment;
+struct place_arm;
+/* "loop-straddles-window@64,...": the hazards the model predicts for an arm. */
+void place_predicted_text(const struct place_arm *a, char *buf, size_t n);
+bool place_replay_refused(const struct place_experiment *x);
+void place_replay_print(const struct place_experiment *x, const char *file, size_t moved);
+
 struct routine;
 int routine_args_alternative(struct routine_args *a, const char *opt, const char *value);
 /* The routine the arguments name: 1 with *out, 0 when no --file was

@@ -30,7 +30,7 @@ struct place_cmd {
 	const char *files[PLACE_MAX_FILES];
 	char *exe;                      /* files[0] when it is the command's own */
 	size_t nfiles;
-	bool verbose;
+	bool verbose, replay, no_replay;
 	int argc;
 	char **argv;
 	struct reloc_file rf[PLACE_MAX_FILES];
@@ -38,6 +38,8 @@ struct place_cmd {
 	char host_why[HOST_WHY_MAX];
 	regex_t metric_re;
 	struct place_experiment x;
+	unsigned snapshots;
+	double replay_bound;
 };
 
 static int add_file(void *cmd, const char *opt, const char *value)
@@ -76,7 +78,8 @@ static const struct cmd_option place_options[] = {
 	{ .name = "align", .value = "N", .kind = OPT_UNSIGNED, .field = F(x.align), .min = 16,
 	  .max = 4096, .help = "offsets are modulo N: 64 a line (default), 4096 a page" },
 	{ .name = "runs", .value = "N", .kind = OPT_UNSIGNED, .field = F(x.runs), .min = 2,
-	  .max = 100000, .help = "runs of each arm (default 10)" },
+	  .max = 100000, .help = "runs of each arm (default 10; --replay: runs of the\n"
+		  "program, default 100)" },
 	{ .name = "time", .value = "S", .kind = OPT_SECONDS, .field = F(x.budget_s),
 	  .help = "or stop after S seconds (default 300)" },
 	{ .name = "precision", .value = "P", .kind = OPT_FRACTION, .field = F(x.precision),
@@ -103,6 +106,18 @@ static const struct cmd_option place_options[] = {
 	{ .name = "stdin", .value = "FILE|-", .kind = OPT_STRING, .field = F(stdin_path),
 	  .help = "every run's standard input, from its start ('-':\n"
 		  "/dev/null; default: straddle's own unless a terminal)" },
+	{ .name = "replay", .kind = OPT_SET, .field = F(replay),
+	  .help = "measure the loop itself, not the program: snapshots of\n"
+		  "the program's registers at its header, each run again\n"
+		  "to the loop's exit in a child at every offset, timed\n"
+		  "(cycles an iteration; x86-64)" },
+	{ .name = "no-replay", .kind = OPT_SET, .field = F(no_replay),
+	  .help = "measure the program's time (the default)" },
+	{ .name = "snapshots", .value = "N", .kind = OPT_UNSIGNED, .field = F(snapshots), .min = 4,
+	  .max = 100000, .help = "--replay: stop after N complete snapshots (default 200)" },
+	{ .name = "replay-bound", .value = "S", .kind = OPT_SECONDS, .field = F(replay_bound),
+	  .help = "--replay: a replay that has not left the loop after S\n"
+		  "seconds is killed and counted (default 2)" },
 	{ .name = "no-output-check", .kind = OPT_SET, .field = F(x.no_output_check),
 	  .help = "do not compare each run's output with the unmoved\n"
 		  "program's (output that differs from run to run); how\n"
@@ -162,8 +177,9 @@ static int parse_options(struct place_cmd *c, int argc, char **argv)
 
 	c->x.rf = c->rf;
 	c->offsets = "current,best,worst";
-	c->x.align = 64, c->x.runs = 10, c->x.budget_s = 300, c->x.alpha = 0.05, c->x.material = 0.02;
+	c->x.align = 64, c->x.runs = 0, c->x.budget_s = 300, c->x.alpha = 0.05, c->x.material = 0.02;
 	c->x.seed = 1, c->uarch = "host", c->direction = "lower";
+	c->snapshots = 200, c->replay_bound = 2;
 	c->x.llvm_mca = getenv("STRADDLE_LLVM_MCA");
 	if (parse_command_line(&place_command, c, argc, argv))
 		return -1;
@@ -180,10 +196,21 @@ static int parse_options(struct place_cmd *c, int argc, char **argv)
 		complain("place", "name what to move: --func GLOB or --loop ADDR");
 		return -1;
 	}
+	if (c->replay && c->no_replay) {
+		complain("--replay", "and --no-replay: one or the other");
+		return -1;
+	}
+	if (c->replay && (c->metric || c->x.wall)) {
+		complain("--replay", "times the loop in cycles: not with %s", c->metric ? "--metric" : "--wall");
+		return -1;
+	}
 	if (strcmp(c->direction, "lower") && strcmp(c->direction, "higher")) {
 		complain("--direction", "'%s' is not lower or higher", c->direction);
 		return -1;
 	}
+	/* a replay's runs are few: it stops when its snapshots are in */
+	if (!c->x.runs)
+		c->x.runs = c->replay ? 100 : 10;
 	c->x.higher = c->metric && strcmp(c->direction, "higher") == 0;
 	if (c->metric && regcomp(&c->metric_re, c->metric, REG_EXTENDED)) {
 		complain("--metric", "'%s' is not an extended regular expression", c->metric);
@@ -418,7 +445,7 @@ static int parse_offsets(struct place_cmd *c)
 
 /* ---- output ---- */
 
-static void predicted_text(const struct place_arm *a, char *buf, size_t n)
+void place_predicted_text(const struct place_arm *a, char *buf, size_t n)
 {
 	size_t at = 0;
 
@@ -476,7 +503,7 @@ static void print_table(const struct place_cmd *c)
 		snprintf(ci, sizeof ci, "[%.4f, %.4f]", a->sum.ci_lo, a->sum.ci_hi);
 		snprintf(ratio, sizeof ratio, "%.3f", a->ratio);
 		snprintf(p, sizeof p, a->mark.n ? "%.3g" : "-", a->p);
-		predicted_text(a, pred, sizeof pred);
+		place_predicted_text(a, pred, sizeof pred);
 		snprintf(model, sizeof model, a->predicted_slowdown ? "%.3f" : "-", a->predicted_slowdown);
 		table_row(&t, a->name, off, runs, med, ci, ratio, p, a->slow ? "slow" : "", model, pred);
 	}
@@ -712,6 +739,32 @@ static void interrupted(struct place_cmd *c)
 	_exit(128 + sig);
 }
 
+/* --replay: one loop that can be replayed, and the clock to time it. */
+static int prepare_replay(struct place_cmd *c)
+{
+	struct place_experiment *x = &c->x;
+	char why[256];
+
+	if (!x->subject || x->loop_start == x->subject->addr) {
+		complain("--replay", "needs one loop: name its function (--func) or the loop (--loop)");
+		return -1;
+	}
+	struct reloc_file *rf = &x->rf[0];
+
+	for (size_t i = 0; i < x->nrf; i++)
+		if (x->subject >= x->rf[i].fn && x->subject < x->rf[i].fn + x->rf[i].nfn)
+			rf = &x->rf[i];
+	if (reloc_replay_check(rf, x->subject, x->loop_start, x->loop_end, why, sizeof why)) {
+		complain(x->subject->name, "its loop cannot be replayed: %s", why);
+		return -1;
+	}
+	x->replay = xcalloc(1, sizeof *x->replay);
+	x->replay->snapshots = c->snapshots;
+	x->replay->bound_s = c->replay_bound;
+	replay_clock(x->replay);
+	return 0;
+}
+
 static int prepare(struct place_cmd *c, int argc, char **argv)
 {
 	struct err e;
@@ -723,8 +776,10 @@ static int prepare(struct place_cmd *c, int argc, char **argv)
 		return -1;
 	}
 	c->x.input = &c->input;
+	if (c->replay && prepare_replay(c))
+		return -1;
 	experiment_collect(&c->x);
-	if (parse_offsets(c))
+	if (parse_offsets(c) || (c->replay && add_arm(c, PLACE_REPLAY, c->x.current, "replay")))
 		return -1;
 	if (!(c->x.preload = find_preload())) {
 		complain("place", "libstraddle-place.so is not beside straddle nor in "
@@ -760,8 +815,16 @@ static int cmd_place(int argc, char **argv)
 			rc = EXIT_USAGE;
 		goto out;
 	}
+	if (c.x.replay && place_replay_refused(&c.x)) {
+		rc = EXIT_USAGE;
+		if (c.out_json && write_json(&c))
+			rc = EXIT_USAGE;
+		goto out;
+	}
 	experiment_analyse(&c.x);
-	if (!c.out_json || strcmp(c.out_json, "-") != 0)
+	if ((!c.out_json || strcmp(c.out_json, "-") != 0) && c.x.replay)
+		place_replay_print(&c.x, c.files[0], c.refused[RELOC_OK]);
+	else if (!c.out_json || strcmp(c.out_json, "-") != 0)
 		print_text(&c);
 	if (c.out_json && write_json(&c))
 		rc = EXIT_USAGE;

@@ -493,7 +493,7 @@ void command_status_text(int status, char *buf, size_t n);
 /* The arms of straddle place: the program unmoved, the control (a copy at
  * the loop's own offset), a placement at an offset, or a new random layout
  * every run. */
-enum place_arm_kind { PLACE_UNMOVED, PLACE_CONTROL, PLACE_OFFSET, PLACE_RANDOM };
+enum place_arm_kind { PLACE_UNMOVED, PLACE_CONTROL, PLACE_OFFSET, PLACE_RANDOM, PLACE_REPLAY };
 
 #define PLACE_MAX_ARMS 80
 #define PLACE_MAX_FILES 8
@@ -564,6 +564,9 @@ struct place_experiment {
 	} failure;
 	int interrupted;                /* the signal that stopped it, 0 none */
 	char base_note[320];            /* the unmoved program fails: how, or "" */
+	/* --replay: the loop timed in the program's own state (replay.c), the
+	 * arms' samples its rounds; NULL: the program's time */
+	struct replay_data *replay;
 };
 
 /* An arm, unless one like it is there. -1 with e when there is no room. */
@@ -598,6 +601,81 @@ void experiment_analyse(struct place_experiment *x);
 double experiment_apply_median_us(const struct place_experiment *x);
 double experiment_apply_max_us(const struct place_experiment *x);
 void experiment_free(struct place_experiment *x);
+
+/* An arm's one run: its plan applied (STRADDLE_PLAN, LD_PRELOAD; a
+ * replay's STRADDLE_REPLAY), the run checked against the unmoved
+ * program's, its measure added to the arm (a replay arm's: none). 0, or
+ * as experiment_run. */
+int experiment_run_arm(struct place_experiment *x, struct place_arm *a, struct command_run *r,
+		       struct err *e);
+/* On a terminal: the round, and the time left at this pace. */
+void experiment_progress(const struct place_experiment *x, double t0);
+
+/* ---- the loop replayed from the program's own state (replay.c) ----
+ *
+ * place --replay: the program runs with the loop's function copied as the
+ * control is, and a timed copy of it at each arm's offset beside
+ * (relocate/replay_plan.c); the preload library takes snapshots of the
+ * registers at the loop's header and runs each at every offset in a
+ * child of its own (relocate/replay.c), timing the loop to its exit.
+ * The arms' rounds are groups of snapshots: each arm's cycles an
+ * iteration over the group, the replays' fixed cost taken out. */
+struct replay_snapshot {
+	uint64_t iterations;
+	uint32_t run;
+	bool complete;                  /* every copy timed alike (same exit, registers) */
+	bool disturbed;                 /* one replay far off its line: left out */
+};
+
+/* What the runs' lines said of failed replays. */
+struct replay_counts {
+	unsigned probe_late, probe_killed, probe_signal;        /* snapshots lost */
+	unsigned timed_late, timed_diverged, timed_signalled, timed_filtered;
+	unsigned trapped;               /* snapshots whose exit was an int3 */
+	unsigned overflow;              /* snapshots that touched more pages than were kept */
+	unsigned forks;                 /* processes the program forked that met the trap */
+	unsigned arms, fired;           /* the header's trap armed, and taken */
+	unsigned children, reaped;      /* children forked for replays, and waited for */
+	unsigned runs, runs_started;    /* runs, and those the library replayed in */
+};
+
+struct replay_data {
+	size_t ncopies;                 /* timed copies, one an arm: */
+	size_t arm[PLACE_MAX_ARMS];     /*   copy k is arm[k]'s */
+	struct replay_snapshot *s;
+	int64_t *c;                     /* c[i * ncopies + k]: snapshot i's replay at copy k,
+					 * ticks; < 0 failed (replay.c's codes) */
+	size_t ns, cap;
+	struct replay_counts n;
+	char refused[240];              /* why the loop is not replayed ("" it is) */
+	/* the clock: the TSC, or clock_gettime where that cannot be used (why) */
+	bool clock_gettime;
+	char clock_why[sizeof((struct err *)0)->msg];
+	double ns_per_tick;
+	/* asked */
+	unsigned snapshots;             /* stop after this many complete ones */
+	double tick_ns, bound_s;
+	/* fitted (replay_fit) */
+	double fixed[PLACE_MAX_ARMS];   /* each copy's fixed cost of a replay, ticks */
+	bool fixed_known;               /* the iterations varied enough to tell it */
+	size_t per_round, used;         /* most snapshots in a round; complete and undisturbed ones */
+	uint64_t iter_min, iter_max;
+};
+
+/* Choose the clock: the TSC unless it is not invariant, lacks rdtscp or
+ * traps (a guest whose host intercepts it: its reads measured). */
+void replay_clock(struct replay_data *r);
+/* A run's report lines (relocate/replay.c's) into r; run numbers the run. */
+void replay_take(struct replay_data *r, const char *report, uint32_t run);
+/* Runs until --runs, the time, or r->snapshots complete snapshots: 0, or
+ * as experiment_run. */
+int replay_run(struct place_experiment *x, struct err *e);
+/* The arms' samples from the snapshots: per round of snapshots, each
+ * copy's ticks less its fixed cost over the iterations. x->rounds set. */
+void replay_fit(struct place_experiment *x);
+void replay_free(struct replay_data *r);
+/* "write", "futex" ...: an x86-64 system call's name, or NULL. */
+const char *replay_syscall_name(unsigned nr);
 
 /* ---- a hot loop's predicted cost held against its measured one (proof.c) ---- */
 
