@@ -38,7 +38,7 @@ struct place_cmd {
 	char host_why[HOST_WHY_MAX];
 	regex_t metric_re;
 	struct place_experiment x;
-	unsigned snapshots;
+	unsigned snapshots, repeats, warm;
 	double replay_bound;
 };
 
@@ -115,6 +115,13 @@ static const struct cmd_option place_options[] = {
 	  .help = "measure the program's time (the default)" },
 	{ .name = "snapshots", .value = "N", .kind = OPT_UNSIGNED, .field = F(snapshots), .min = 4,
 	  .max = 100000, .help = "--replay: stop after N complete snapshots (default 200)" },
+	{ .name = "repeats", .value = "N", .kind = OPT_UNSIGNED, .field = F(repeats), .min = 1,
+	  .max = 9, .help = "--replay: time each snapshot N times at each offset,\n"
+		  "keep the median (default 1)" },
+	{ .name = "warm", .value = "N", .kind = OPT_UNSIGNED, .field = F(warm), .max = 1000000,
+	  .help = "--replay: replay each snapshot untimed first until N\n"
+		  "iterations have run, its writes undone each time: the\n"
+		  "predictors warm, as the program's are (default 4096)" },
 	{ .name = "replay-bound", .value = "S", .kind = OPT_SECONDS, .field = F(replay_bound),
 	  .help = "--replay: a replay that has not left the loop after S\n"
 		  "seconds is killed and counted (default 2)" },
@@ -179,7 +186,7 @@ static int parse_options(struct place_cmd *c, int argc, char **argv)
 	c->offsets = "current,best,worst";
 	c->x.align = 64, c->x.runs = 0, c->x.budget_s = 300, c->x.alpha = 0.05, c->x.material = 0.02;
 	c->x.seed = 1, c->uarch = "host", c->direction = "lower";
-	c->snapshots = 200, c->replay_bound = 2;
+	c->snapshots = 200, c->repeats = 1, c->warm = 4096, c->replay_bound = 2;
 	c->x.llvm_mca = getenv("STRADDLE_LLVM_MCA");
 	if (parse_command_line(&place_command, c, argc, argv))
 		return -1;
@@ -760,6 +767,8 @@ static int prepare_replay(struct place_cmd *c)
 	}
 	x->replay = xcalloc(1, sizeof *x->replay);
 	x->replay->snapshots = c->snapshots;
+	x->replay->repeats = c->repeats;
+	x->replay->warm = c->warm;
 	x->replay->bound_s = c->replay_bound;
 	replay_clock(x->replay);
 	return 0;

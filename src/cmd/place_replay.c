@@ -12,10 +12,11 @@
 #include <math.h>
 #include <string.h>
 
-bool place_replay_refused(const struct place_experiment *x)
+bool place_replay_refused(struct place_experiment *x)
 {
-	const struct replay_data *r = x->replay;
+	struct replay_data *r = x->replay;
 	const char *name = x->subject->name;
+	size_t n = sizeof r->refused;
 
 	if (r->n.forks)
 		complain(x->argv[0], "the loop ran in %u process%s the program forked: snapshots are "
@@ -29,18 +30,20 @@ bool place_replay_refused(const struct place_experiment *x)
 	for (size_t i = 0; i < r->ns; i++)
 		if (r->s[i].complete)
 			return false;
+	/* said, and kept for the file (prove reads why) */
 	if (!r->n.runs_started)
-		complain(name, "no process of '%s' replayed its loop in %u run%s (the preload library "
-			 "started in none)", x->argv[0], r->n.runs, r->n.runs == 1 ? "" : "s");
+		snprintf(r->refused, n, "no process of '%s' replayed it in %u run%s (the preload "
+			 "library started in none)", x->argv[0], r->n.runs, r->n.runs == 1 ? "" : "s");
 	else if (!r->n.fired)
-		complain(name, "its loop was not reached: the trap on its header, armed in %u run%s, "
-			 "never fired", r->n.runs, r->n.runs == 1 ? "" : "s");
+		snprintf(r->refused, n, "the loop was not reached: the trap on its header, armed in "
+			 "%u run%s, never fired", r->n.runs, r->n.runs == 1 ? "" : "s");
 	else
-		complain(name, "no snapshot of its loop was replayed at every offset (%zu taken: %u "
+		snprintf(r->refused, n, "no snapshot was replayed at every offset (%zu taken: %u "
 			 "probes past the bound, %u killed, %u faulted; %u timed replays past the bound, "
 			 "%u diverged, %u killed by a signal, %u by the filter)", r->ns, r->n.probe_late,
 			 r->n.probe_killed, r->n.probe_signal, r->n.timed_late, r->n.timed_diverged,
 			 r->n.timed_signalled, r->n.timed_filtered);
+	complain(name, "%s", r->refused);
 	return true;
 }
 

@@ -38,7 +38,7 @@ struct prove_cmd {
 	unsigned top, runs;
 	double time_s, min_share, material, alpha;
 	double budget_left;             /* seconds: --time a loop, a skipped loop's passed on */
-	bool wall;
+	bool wall, no_replay, replay;
 	char input[PATH_MAX + 32];      /* --stdin for the steps */
 	char **argv;                    /* the command */
 	int argc;                       /* of straddle prove, for the file */
@@ -77,6 +77,13 @@ static const struct cmd_option prove_options[] = {
 	  .hi = 0.5, .help = "significance level of a measured cost (default 0.05)" },
 	{ .name = "wall", .kind = OPT_SET, .field = F(wall),
 	  .help = "measure wall time, not the CPU time it used" },
+	{ .name = "replay", .kind = OPT_SET, .field = F(replay),
+	  .help = "judge each loop by itself, replayed from the program's\n"
+		  "state at its header (place --replay), the program's\n"
+		  "time a check beside it (the default where the loop can\n"
+		  "be replayed)" },
+	{ .name = "no-replay", .kind = OPT_SET, .field = F(no_replay),
+	  .help = "judge each loop by the program's time alone" },
 	{ .name = "uarch", .value = "P", .kind = OPT_STRING, .field = F(uarch),
 	  .help = "profile of the prediction: a name, host or FILE.json" },
 	{ .name = "llvm-mca", .value = "in-process|PROGRAM|none", .kind = OPT_STRING,
@@ -150,6 +157,15 @@ static int parse_options(struct prove_cmd *c, int argc, char **argv)
 	if (select_profiles(c->uarch, p, 1, &np, c->host_why, sizeof c->host_why))
 		return -1;
 	c->profile = p[0];
+	if (c->replay && c->no_replay) {
+		complain("--replay", "and --no-replay: one or the other");
+		return -1;
+	}
+	if (c->replay && c->wall) {
+		complain("--replay", "times the loop in cycles: not with --wall");
+		return -1;
+	}
+	c->replay = !c->no_replay && !c->wall;
 	return 0;
 }
 
@@ -610,6 +626,37 @@ static int place_loop(const struct prove_cmd *c, const struct loop_trial *t, con
 	return step_run(c, &s, false);
 }
 
+/* Snapshots a replay of one loop takes for prove's verdict: as many as
+ * place's held-out mark wants rounds of (ROUNDS_WANTED, measure/replay.c)
+ * a few times over. */
+#define REPLAY_SNAPSHOTS 120
+
+/* place --replay of t's loop at the same offsets as the program's arms. */
+static int replay_step(const struct prove_cmd *c, const struct loop_trial *t, const char *path,
+		       double secs_max)
+{
+	char loop[24], secs[32], snaps[16], best[16 * (PROOF_LAYOUT_MAX + 1)];
+	struct step s = { 0 };
+	size_t at;
+
+	snprintf(loop, sizeof loop, "%#" PRIx64, t->start);
+	at = (size_t)snprintf(best, sizeof best, "%u", t->best);
+	for (size_t i = 0; i < t->nlayout; i++)
+		at += (size_t)snprintf(best + at, sizeof best - at, ",%u", t->layout[i]);
+	snprintf(secs, sizeof secs, "%.0f", fmax(1, secs_max));
+	snprintf(snaps, sizeof snaps, "%u", REPLAY_SNAPSHOTS);
+	for (const char *const *a = (const char *const[]){ "straddle", "place", "--replay",
+		"--file", t->file, "--loop", loop, "--offsets", best, "--snapshots", snaps, "--time",
+		secs, "--uarch", c->uarch, "--stdin", c->input, "-o", path, NULL }; *a; a++)
+		step_add(&s, *a);
+	if (c->llvm_mca)
+		step_add(&s, "--llvm-mca"), step_add(&s, c->llvm_mca);
+	say("replaying %s's loop at %s (%.1f%% of samples): straddle place --replay --file %s "
+	    "--loop %s --offsets %s ...", t->func, loop, 100.0 * (double)t->samples /
+	    (double)t->run_samples, t->file, loop, best);
+	return step_run(c, &s, false);
+}
+
 /* An arm of one or two place files (a pilot and the rounds after it),
  * its samples one after the other: each round pairs the arms alike. */
 struct arm_runs {
@@ -683,6 +730,43 @@ static void judge(const struct prove_cmd *c, struct loop_trial *t,
 	free(unmoved.v), free(control.v);
 }
 
+/* Place --replay's arms of t's loop, its rounds paired, turned into the
+ * loop's own proof: its share is the whole of what was timed. */
+static void judge_replay(const struct prove_cmd *c, struct loop_trial *t,
+			 const struct result_file *f)
+{
+	const struct result_file *one[1] = { f };
+	struct arm_runs control, best, same;
+	char name[16];
+
+	t->replay = (struct loop_proof){ .share = 1, .predicted = t->proof.predicted,
+		.material = c->material, .alpha = c->alpha };
+	snprintf(name, sizeof name, "%u", t->best);
+	if (arm_of(one, 1, "control", &control)) {
+		snprintf(t->replay_why, sizeof t->replay_why, "place --replay's result has no control arm");
+		return;
+	}
+	if (control.offset != t->current || arm_of(one, 1, name, &best)) {
+		snprintf(t->replay_why, sizeof t->replay_why, "place --replay's loop there has "
+			 "another span (its first byte at %u of its line, the scan's at %u)",
+			 control.offset, t->current);
+		free(control.v);
+		return;
+	}
+	paired(&control, &best, c->alpha, &t->replay.program);
+	for (size_t i = 0; i < t->nlayout; i++) {
+		snprintf(name, sizeof name, "%u", t->layout[i]);
+		if (arm_of(one, 1, name, &same))
+			continue;
+		paired(&control, &same, c->alpha, &t->replay.layout[t->replay.nlayout++]);
+		free(same.v);
+	}
+	proof_judge(&t->replay);
+	t->replayed = true;
+	t->snapshots = results_place_snapshots(f);
+	free(best.v), free(control.v);
+}
+
 /* The pilot's noise: the standard deviation of its rounds' log ratios,
  * best over today. */
 static double pilot_sd(const struct result_file *f, const struct loop_trial *t)
@@ -751,6 +835,32 @@ static unsigned rounds_to_run(struct prove_cmd *c, struct loop_trial *t,
 /* A pilot of PILOT_ROUNDS rounds (at most --runs), the rounds the
  * verdict needs from its noise, then the rest of them; the two files
  * judged as one. */
+/* The loop replayed (place --replay): its verdict, or why not; the
+ * program's measure is then a check of it. */
+static void replay_loop(struct prove_cmd *c, struct loop_trial *t, size_t k)
+{
+	char path[PATH_MAX + 32], name[40];
+	struct result_file f = { 0 };
+	int st;
+
+	snprintf(name, sizeof name, "place-%zu-replay.json", k + 1);
+	path_in_dir(c, name, path, sizeof path);
+	remember(c, path);
+	st = replay_step(c, t, path, c->budget_left / 2);
+	if (read_place(path, &f, t->replay_why, sizeof t->replay_why)) {
+		if (!t->replay_why[0])
+			snprintf(t->replay_why, sizeof t->replay_why, "straddle place --replay did not "
+				 "replay it (exit %d: see above)", st);
+		return;
+	}
+	if (!results_place_replay_refused(&f, t->replay_why, sizeof t->replay_why) && st != 0)
+		snprintf(t->replay_why, sizeof t->replay_why, "straddle place --replay did not replay "
+			 "it (exit %d: see above)", st);
+	else if (!t->replay_why[0])
+		judge_replay(c, t, &f);
+	results_file_free(&f);
+}
+
 static void measure_loop(struct prove_cmd *c, struct loop_trial *t, size_t k)
 {
 	char path[2][PATH_MAX + 32], name[40];
@@ -761,6 +871,8 @@ static void measure_loop(struct prove_cmd *c, struct loop_trial *t, size_t k)
 	size_t nf = 0;
 	int st;
 
+	if (c->replay)
+		replay_loop(c, t, k);
 	for (int i = 0; i < 2; i++) {
 		snprintf(name, sizeof name, "place-%zu%s.json", k + 1, i ? "-more" : "");
 		path_in_dir(c, name, path[i], sizeof path[i]);
@@ -775,7 +887,8 @@ static void measure_loop(struct prove_cmd *c, struct loop_trial *t, size_t k)
 	}
 	nf++;
 	judge(c, t, fp, nf);            /* the pilot's proof: its controls' spread */
-	if (t->why_not[0] || !(rounds = rounds_to_run(c, t, &f[0], pilot)))
+	/* replayed: the pilot is the program's check, no more rounds */
+	if (t->why_not[0] || t->replayed || !(rounds = rounds_to_run(c, t, &f[0], pilot)))
 		goto out;
 	if (rounds > pilot) {
 		char what[64];

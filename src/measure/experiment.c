@@ -326,11 +326,11 @@ int experiment_run_arm(struct place_experiment *x, struct place_arm *a, struct c
 		if (a->kind == PLACE_REPLAY) {
 			const struct replay_data *rd = x->replay;
 
-			/* TICK_NS,BOUND_NS,MAX,SEED,CLOCK,MOST (relocate/replay.c) */
+			/* TICK_NS,BOUND_NS,MAX,SEED,CLOCK,MOST,REPEATS,WARM (relocate/replay.c) */
 			snprintf(replay_env, sizeof replay_env, "STRADDLE_REPLAY=%.0f,%.0f,%u,%llu,%d,"
-				 "%llu", rd->tick_ns, rd->bound_s * 1e9, rd->snapshots,
+				 "%llu,%u,%u", rd->tick_ns, rd->bound_s * 1e9, rd->snapshots,
 				 (unsigned long long)(x->seed + rd->n.runs * 7919u + 1), rd->clock_gettime,
-				 (unsigned long long)rd->iter_max);
+				 (unsigned long long)rd->iter_max, rd->repeats, rd->warm);
 			env[2] = replay_env;
 		}
 	} else

@@ -654,6 +654,8 @@ struct replay_data {
 	double ns_per_tick;
 	/* asked */
 	unsigned snapshots;             /* stop after this many complete ones */
+	unsigned repeats;               /* timed replays of each copy a snapshot: their median */
+	unsigned warm;                  /* iterations a timed child replays before its timed one */
 	double tick_ns, bound_s;
 	/* fitted (replay_fit) */
 	double fixed[PLACE_MAX_ARMS];   /* each copy's fixed cost of a replay, ticks */
@@ -738,7 +740,14 @@ struct loop_trial {
 	unsigned rounds;
 	unsigned rounds_needed;         /* a verdict's, from the pilot's noise; 0 not known */
 	char why_not[300];              /* "" measured */
-	struct loop_proof proof;
+	struct loop_proof proof;        /* the program's time: its change, through the share */
+	/* the loop replayed (place --replay): its own cycles an iteration at
+	 * the best over today's, share 1; why not ("" when replayed or not
+	 * asked) */
+	bool replayed;
+	struct loop_proof replay;
+	unsigned snapshots;             /* complete ones the replay's rounds hold */
+	char replay_why[300];
 };
 /* "costs", "nothing", "inconclusive" */
 const char *proof_verdict_name(enum proof_verdict v);

@@ -74,10 +74,11 @@
 #define MAX_PAGES 65536
 #define CHILD_STACK 65536
 #define MAX_TRAPS 4096
+#define MAX_REPEATS 9
 #define DOWN_NEVER (1ull << 62)
 /* a timed child's bound: this many times the probe's time, at least */
 #define TIMED_BOUND_FACTOR 20
-#define TIMED_BOUND_MIN_NS 50000000ull
+#define TIMED_BOUND_MIN_NS 1000000000ull
 
 static __thread uint64_t slot[PLAN_SLOTS] __attribute__((tls_model("initial-exec")));
 
@@ -176,6 +177,17 @@ __asm__(".text\n"
 	"	call replay_child_left\n"
 	"	ud2\n");
 
+/* Back to the snapshot's registers and FP state from a copy of the
+ * signal's frame (rdi: its ucontext): rt_sigreturn, as a handler's
+ * return would. */
+void replay_resume(uint64_t uc) __attribute__((noreturn));
+__asm__(".text\n.globl replay_resume\n.hidden replay_resume\n"
+	"replay_resume:\n"
+	"	mov %rdi, %rsp\n"
+	"	mov $15, %eax\n"
+	"	syscall\n"
+	"	ud2\n");
+
 /* ---- raw system calls: nothing of libc while pages are out of reach ---- */
 
 static long sys6(long nr, long a, long b, long c, long d, long e, long f)
@@ -249,7 +261,7 @@ static struct {
 	int report_fd, mem_fd, tick_sig;
 	pid_t pid, mem_pid;
 	uint64_t tick_ns, bound_ns, rng;
-	unsigned max, clock;
+	unsigned max, clock, repeats;
 	atomic_int armed;
 	unsigned snapshots, fired, arms, children, reaped;
 	uint64_t most;                          /* the most iterations a replay ran: the skip's range */
@@ -263,6 +275,7 @@ static struct {
 	uint64_t page[MAX_PAGES];               /* bit 0: written */
 	uint32_t npage;
 	uint64_t rsp;
+	uint64_t probe_count, probe_ns, warm_iters;
 	/* in a child */
 	enum child_kind kind;
 	unsigned copy;
@@ -507,6 +520,113 @@ static __attribute__((noreturn)) void child_send(void)
 	sys_exit(0);
 }
 
+/* ---- warm-ups: the same replay again first, from the same state ----
+ *
+ * A loop runs in a fresh process as it does not in a warm one: seed 000's
+ * store loop across its line, forked and run at once, took 1.60 TSC
+ * cycles an iteration, and 1.70 after a few thousand iterations in that
+ * process, as in the program (this project's EMR guest); a cold branch
+ * predictor mispredicts what the program's has learnt. So a timed child
+ * first replays its snapshot until it has run warm_iters iterations, each
+ * time putting back what the run wrote (the pages the probe saw written,
+ * the stack around the loop's pointer) and the registers (a copy of the
+ * signal's frame, returned from again), then the timed replay. */
+#define WARM_MAX_RUNS 64
+#define SAVE_MAX (64ull << 20)
+#define STACK_WINDOW (16u << 10)
+#define FP_XSTATE_MAGIC 0x46505853u
+
+static struct {
+	uint8_t frame[32768] __attribute__((aligned(64)));
+	uint64_t uc;                    /* the copy's ucontext, in frame */
+	uint8_t *save;
+	uint64_t stack_lo, stack_hi;
+	unsigned left;
+} warm;
+
+/* The signal's frame copied: its ucontext after an 8-byte return
+ * address (where rt_sigreturn looks), its FP state after, aligned. */
+static bool keep_frame(const ucontext_t *uc)
+{
+	const uint8_t *fp = (const uint8_t *)uc->uc_mcontext.fpregs;
+	uint32_t magic, size = 512;
+	size_t fp_at = (8 + sizeof *uc + 63) & ~(size_t)63;
+	ucontext_t *copy = (ucontext_t *)(warm.frame + 8);
+
+	if (!fp)
+		return false;
+	memcpy(&magic, fp + 464, 4);
+	if (magic == FP_XSTATE_MAGIC)
+		memcpy(&size, fp + 468, 4);
+	if (fp_at + size > sizeof warm.frame)
+		return false;
+	memcpy(copy, uc, sizeof *uc);
+	memcpy(warm.frame + fp_at, fp, size);
+	copy->uc_mcontext.fpregs = (fpregset_t)(warm.frame + fp_at);
+	warm.uc = (uint64_t)(uintptr_t)copy;
+	return true;
+}
+
+/* What a replay writes: the pages the probe saw written, and the stack
+ * around its pointer (untracked: the handler's own is there). */
+static void save_or_restore(bool restore)
+{
+	uint8_t *at = warm.save;
+
+	for (uint32_t i = 0; i < rs.npage; i++)
+		if (rs.page[i] & 1) {
+			uint8_t *page = (uint8_t *)(uintptr_t)(rs.page[i] & ~(uint64_t)1);
+
+			memcpy(restore ? page : at, restore ? at : page, PAGE);
+			at += PAGE;
+		}
+	if (warm.stack_hi > warm.stack_lo)
+		memcpy(restore ? (uint8_t *)(uintptr_t)warm.stack_lo : at,
+		       restore ? at : (uint8_t *)(uintptr_t)warm.stack_lo, warm.stack_hi - warm.stack_lo);
+}
+
+/* The warm-ups a timed child runs: enough iterations, within half its
+ * bound at the probe's pace; none when its writes are too many to keep. */
+static void prepare_warm(const ucontext_t *uc, uint64_t bound)
+{
+	const struct map *stack = map_of(rs.rsp);
+	uint64_t written = 0, runs;
+	long p;
+
+	warm.left = 0;
+	if (!rs.warm_iters || !keep_frame(uc))
+		return;
+	for (uint32_t i = 0; i < rs.npage; i++)
+		written += rs.page[i] & 1;
+	warm.stack_lo = warm.stack_hi = 0;
+	if (stack && (stack->prot & PROT_WRITE)) {
+		warm.stack_lo = rs.rsp - STACK_WINDOW > stack->lo ? rs.rsp - STACK_WINDOW : stack->lo;
+		warm.stack_hi = rs.rsp + STACK_WINDOW < stack->hi ? rs.rsp + STACK_WINDOW : stack->hi;
+	}
+	if (written * PAGE > SAVE_MAX)
+		return;
+	p = sys6(SYS_mmap, 0, (long)(written * PAGE + 2 * STACK_WINDOW), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p < 0 && p > -4096)
+		return;
+	warm.save = (uint8_t *)p;
+	save_or_restore(false);
+	runs = (rs.warm_iters + rs.probe_count - 1) / (rs.probe_count ? rs.probe_count : 1);
+	if (rs.probe_ns && runs > bound / 2 / rs.probe_ns)
+		runs = bound / 2 / rs.probe_ns;
+	warm.left = (unsigned)(runs < WARM_MAX_RUNS ? runs : WARM_MAX_RUNS);
+}
+
+/* A warm-up ended: its writes undone, the snapshot's state again. */
+static void warm_again(void)
+{
+	if (rs.kind != TIMED || !warm.left)
+		return;
+	warm.left--;
+	save_or_restore(true);
+	replay_resume(warm.uc);
+}
+
 static uint64_t clock_now(void)
 {
 	struct timespec t;
@@ -526,6 +646,7 @@ __attribute__((visibility("hidden"))) void replay_child_left(void)
 	uint64_t v[] = { r->rax, r->rbx, r->rcx, r->rdx, r->rsi, r->rdi, r->rbp, r->rsp, r->r8,
 			 r->r9, r->r10, r->r11, r->r12, r->r13, r->r14, r->r15 };
 
+	warm_again();
 	if (rs.kind == TIMED && rs.clock)
 		replay_r.t1 = clock_now();
 	rs.rec.status = LEFT;
@@ -598,8 +719,10 @@ static void on_child_signal(int sig, siginfo_t *si, void *ucv)
 
 	if (sig == SIGSEGV && first_touch(si, uc))
 		return;
-	if (sig == SIGTRAP && trapped_exit(uc))
+	if (sig == SIGTRAP && trapped_exit(uc)) {
+		warm_again();
 		child_send();
+	}
 	if (sig == SIGSYS) {
 		rs.rec = (struct replay_record){ .status = SYSCALL, .detail = (uint32_t)si->si_syscall,
 			.addr = (uint64_t)(uintptr_t)si->si_call_addr };
@@ -723,7 +846,8 @@ static const int gpr[] = { REG_RAX, REG_RBX, REG_RCX, REG_RDX, REG_RSI, REG_RDI,
 /* In the child: its pipe, handlers, the thread-local slots, the
  * registers in its copy, pages prepared, the filter; the signal's return
  * starts the replay. */
-static void child_enter(ucontext_t *uc, enum child_kind kind, unsigned k, int fd, int cpu)
+static void child_enter(ucontext_t *uc, enum child_kind kind, unsigned k, int fd, int cpu,
+			uint64_t bound)
 {
 	greg_t *g = uc->uc_mcontext.gregs;
 	uint64_t to = rs.arena + (kind == PROBE ? rs.p.r->probe : rs.p.copy[k].at);
@@ -750,10 +874,15 @@ static void child_enter(ucontext_t *uc, enum child_kind kind, unsigned k, int fd
 	sigfillset(&uc->uc_sigmask);
 	for (size_t i = 0; i < sizeof child_signals / sizeof *child_signals; i++)
 		sigdelset(&uc->uc_sigmask, child_signals[i]);
-	if (kind == PROBE)
+	/* the signal's return sets the alternate stack from the frame: ours,
+	 * not the program's (its memory may be a page the probe takes away) */
+	uc->uc_stack = (stack_t){ .ss_sp = replay_stack, .ss_size = CHILD_STACK };
+	if (kind == PROBE) {
 		hide_tracked();
-	else
+	} else {
 		prepare_timed(to);
+		prepare_warm(uc, bound);
+	}
 	seal();
 }
 
@@ -808,7 +937,7 @@ static int run_child(ucontext_t *uc, enum child_kind kind, unsigned k, uint64_t 
 	rs.children += pid > 0;
 	if (pid == 0) {
 		sys3(SYS_close, p[0], 0, 0);
-		child_enter(uc, kind, k, p[1], cpu);
+		child_enter(uc, kind, k, p[1], cpu, bound_ns);
 		return CHILD_IS_ME;
 	}
 	sys3(SYS_close, p[1], 0, 0);
@@ -858,13 +987,24 @@ static void say_probe_failure(unsigned seq, int why, const struct replay_record 
 	send_line(&l);
 }
 
+static int64_t median_of(int64_t *v, unsigned n)
+{
+	for (unsigned i = 1; i < n; i++)         /* a few: insertion */
+		for (unsigned j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			int64_t t = v[j];
+
+			v[j] = v[j - 1], v[j - 1] = t;
+		}
+	return n ? (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : -3;
+}
+
 /* 0 in the parent when done, CHILD_IS_ME in a child. */
 static int snapshot(ucontext_t *uc)
 {
 	/* static: a handler may run on a small alternate stack */
 	static struct replay_record probe, rec;
-	static int64_t ticks[PLAN_REPLAY_MAX_COPIES];
-	static unsigned order[PLAN_REPLAY_MAX_COPIES];
+	static int64_t ticks[PLAN_REPLAY_MAX_COPIES], each[PLAN_REPLAY_MAX_COPIES * MAX_REPEATS];
+	static unsigned order[PLAN_REPLAY_MAX_COPIES * MAX_REPEATS], got[PLAN_REPLAY_MAX_COPIES];
 	static struct line l;
 	unsigned n = rs.p.r->ncopies, seq = ++rs.snapshots;
 	uint64_t took, bound;
@@ -882,25 +1022,39 @@ static int snapshot(ucontext_t *uc)
 	}
 	if (probe.count > rs.most)
 		rs.most = probe.count;
+	rs.probe_count = probe.count, rs.probe_ns = took;
 	bound = took * TIMED_BOUND_FACTOR > TIMED_BOUND_MIN_NS ? took * TIMED_BOUND_FACTOR :
 		TIMED_BOUND_MIN_NS;
-	for (unsigned i = 0; i < n; i++)
-		order[i] = i;
-	for (unsigned i = n; i > 1; i--) {
+	/* each copy `repeats` times, all in one random order; each copy's
+	 * median kept: an interference that lengthens one replay does not
+	 * move it */
+	for (unsigned i = 0; i < n * rs.repeats; i++)
+		order[i] = i % n;
+	for (unsigned i = n * rs.repeats; i > 1; i--) {
 		unsigned j = (unsigned)(next_random() % i), t = order[i - 1];
 
 		order[i - 1] = order[j], order[j] = t;
 	}
-	for (unsigned i = 0; i < n; i++) {
+	for (unsigned k = 0; k < n; k++)
+		got[k] = 0, ticks[k] = 0;
+	for (unsigned i = 0; i < n * rs.repeats; i++) {
 		unsigned k = order[i];
 		uint64_t t;
+		int64_t v;
 
 		why = run_child(uc, TIMED, k, bound, &rec, &sig, &t);
 		if (why == CHILD_IS_ME)
 			return CHILD_IS_ME;
-		ticks[k] = why ? why : rec.status != LEFT ? -3 :
-			   rec.exit != probe.exit || rec.hash != probe.hash ? -2 : (int64_t)rec.ticks;
+		v = why ? why : rec.status != LEFT ? -3 :
+		    rec.exit != probe.exit || rec.hash != probe.hash ? -2 : (int64_t)rec.ticks;
+		if (v < 0)
+			ticks[k] = ticks[k] < 0 ? ticks[k] : v;         /* the first failure kept */
+		else if (ticks[k] >= 0)
+			each[k * MAX_REPEATS + got[k]++] = v;
 	}
+	for (unsigned k = 0; k < n; k++)
+		if (ticks[k] >= 0)
+			ticks[k] = median_of(each + k * MAX_REPEATS, got[k]);
 	start_line(&l, "replay");
 	put_num(&l, seq);
 	put_str(&l, " ok");
@@ -1042,24 +1196,28 @@ static int lib_range(struct dl_phdr_info *info, size_t size, void *ctx)
 	return 0;
 }
 
-/* STRADDLE_REPLAY=TICK_NS,BOUND_NS,MAX,SEED,CLOCK,MOST (place --replay;
- * MOST: the most iterations an earlier run's replay saw) */
+/* STRADDLE_REPLAY=TICK_NS,BOUND_NS,MAX,SEED,CLOCK,MOST,REPEATS,WARM
+ * (place --replay; MOST: the most iterations an earlier run's replay saw;
+ * REPEATS: timed replays of each copy a snapshot; WARM: the iterations a
+ * timed child runs first) */
 static bool parse_env(void)
 {
 	const char *e = getenv("STRADDLE_REPLAY");
-	unsigned long long v[6];
+	unsigned long long v[8];
 	char *end;
 
 	if (!e || !*e)
 		return false;
-	for (int i = 0; i < 6; i++) {
+	for (int i = 0; i < 8; i++) {
 		v[i] = strtoull(e, &end, 10);
-		if (end == e || (i < 5 && *end != ','))
+		if (end == e || (i < 7 && *end != ','))
 			return false;
 		e = end + 1;
 	}
+	rs.warm_iters = v[7];
 	rs.tick_ns = v[0], rs.bound_ns = v[1], rs.max = (unsigned)v[2];
 	rs.rng = v[3] ? v[3] : 1, rs.clock = (unsigned)v[4], rs.most = v[5];
+	rs.repeats = v[6] < 1 ? 1 : v[6] > MAX_REPEATS ? MAX_REPEATS : (unsigned)v[6];
 	return rs.tick_ns && rs.bound_ns;
 }
 

@@ -203,3 +203,20 @@ int results_place_layout_band(const struct result_file *f, double *band_pct)
 	*band_pct = json_number_value(band);
 	return 0;
 }
+
+int results_place_replay_refused(const struct result_file *f, char *why, size_t n)
+{
+	const char *r = doc_str(json_object_get(f->doc, "replay"), "refused");
+
+	if (!r)
+		return 0;
+	snprintf(why, n, "%s", r);
+	return 1;
+}
+
+unsigned results_place_snapshots(const struct result_file *f)
+{
+	const json_t *r = json_object_get(f->doc, "replay");
+
+	return r ? (unsigned)doc_int(r, "complete") : 0;
+}

@@ -527,6 +527,11 @@ int results_place_layout_band(const struct result_file *f, double *band_pct);
 /* A place file's pace: its rounds and the seconds they took. -1 when it
  * is no place file. */
 int results_place_pace(const struct result_file *f, unsigned *rounds, double *elapsed_s);
+/* A place --replay file's refusal of its loop ("replay"."refused") into
+ * why: 1, or 0 when it has none. */
+int results_place_replay_refused(const struct result_file *f, char *why, size_t n);
+/* The complete snapshots a place --replay file's rounds hold, 0 none. */
+unsigned results_place_snapshots(const struct result_file *f);
 
 
 /* ---- sweep's and place's documents, typed (measured.c) ---- */
