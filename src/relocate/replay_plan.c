@@ -180,8 +180,9 @@ static int find_displaced(struct replay_build *rb, struct reloc_file *rf,
 			return refuse(why, n, "a branch lands within the first 5 bytes of its header, "
 				      "where the jump to its iteration counter goes");
 		if (in->kind != BR_NONE && in->kind != BR_COND && in->kind != BR_JUMP)
-			return refuse(why, n, "its header begins with a call, an indirect branch or a "
-				      "return, which its iteration counter cannot move");
+			return refuse(why, n, "a call, an indirect branch or a return lies in the first "
+				      "5 bytes of its header, where the jump to its iteration counter "
+				      "goes");
 		if (!decode_address_fields(rf->dec, p, in->len, in->addr, &a))
 			return refuse(why, n, "its header's bytes at %#llx do not decode",
 				      (unsigned long long)in->addr);

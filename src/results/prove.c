@@ -39,10 +39,11 @@ static json_t *layout_json(const struct loop_trial *t)
 static json_t *replay_json(const struct loop_trial *t)
 {
 	const struct loop_proof *p = &t->replay;
-	json_t *arms = json_array();
+	json_t *arms;
 
 	if (!t->replayed)
 		return t->replay_why[0] ? json_pack("{s:s}", "not_replayed", t->replay_why) : json_null();
+	arms = json_array();
 	for (size_t i = 0; i < p->nlayout && i < t->nlayout; i++) {
 		json_t *a = paired_json(&p->layout[i]);
 

@@ -11,6 +11,9 @@
  *                         a replay (one thread) never leaves it, killed
  *   replay fork N         the loop runs in a child the program forks
  *   replay thread N       the loop runs in a second thread
+ *   replay refused N      goto_loop (a computed goto: its function cannot
+ *                         be copied) and callfirst_loop (a call in its
+ *                         header's first bytes: no counter there)
  *
  * Each prints a checksum every run prints alike. Built without vector
  * loops: each function has the one loop its name says. */
@@ -50,6 +53,26 @@ __attribute__((noinline)) long stdio_loop(FILE *f, long n)
 	for (long i = 0; i < n; i++)
 		putc('a' + (int)(i % 26), f);
 	return n;
+}
+
+__attribute__((noinline)) long goto_loop(long n)
+{
+	static void *const next[] = { &&again, &&done };
+	long s = 0;
+again:
+	s += n;
+	goto *next[--n <= 0];
+done:
+	return s;
+}
+
+__attribute__((noinline)) long callfirst_loop(long n)
+{
+	long s = 0;
+
+	for (long i = 0; i < n; i++)
+		s += getppid();
+	return s;
 }
 
 static volatile int flag;
@@ -137,6 +160,8 @@ int main(int argc, char **argv)
 		if (pid < 0 || waitpid(pid, &st, 0) != pid)
 			return 2;
 		s = WEXITSTATUS(st);
+	} else if (!strcmp(mode, "refused")) {
+		s = goto_loop(n) + callfirst_loop(n);
 	} else if (!strcmp(mode, "thread")) {
 		pthread_t t;
 
@@ -144,7 +169,7 @@ int main(int argc, char **argv)
 		pthread_create(&t, NULL, sums_thread, &s);
 		pthread_join(t, NULL);
 	} else {
-		fprintf(stderr, "usage: replay sum|syscall|spin|fork|thread N | stdio FILE N\n");
+		fprintf(stderr, "usage: replay sum|syscall|spin|fork|thread|refused N | stdio FILE N\n");
 		return 2;
 	}
 	printf("%ld\n", s);
