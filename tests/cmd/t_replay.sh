@@ -3,7 +3,15 @@
 # What a replay measures is noise and is not asserted; what it took, ran,
 # refused, counted and left behind is exact.
 P=$FIXTURES/place
-R=$P/replay
+# the fixture run from a name of this test's own: a perf map (/tmp/perf-PID.map,
+# perf's convention) names the file its copies came from, so any map naming
+# it, of the program, of a process it made or of a replay's child, is this
+# test's, and none may outlive a run
+cp "$P/replay" "$TMP/replay"
+R=$TMP/replay
+maps_left() {
+	grep -l -F "$R+" /tmp/perf-*.map 2>/dev/null | wc -l
+}
 
 # how many children a replay made, and waited for: every snapshot that
 # reached its timed copies made one probe and one child a copy; one whose
@@ -18,7 +26,12 @@ children_of() {
 # sum_loop (2048 iterations a call): replayed at today's offset and 32
 run "$STRADDLE" place --replay --func sum_loop --offsets current,32 --snapshots 20 --runs 6 \
 	-o "$TMP/sum.json" -- "$R" sum 20000
-expect_eq "replay sum: exit 0" "$RC" 0
+expect_eq "replay sum: exit 0, no perf map left of its runs or their children" "$RC $(maps_left)" "0 0"
+# the program's one line (its checksum), which place reads for its output
+# check, reaches neither of place's outputs, from a run or a replay's child
+SUM=$("$R" sum 20000)
+expect_eq "replay sum: the program's output in neither of place's" \
+	"$(cat "$TMP/out" "$TMP/err" | grep -c -F "$SUM")" 0
 OUT=$(cat "$TMP/sum.json")
 expect_eq "replay sum: measured so, in cycles or ns, the two copies' arms" \
 	"$(jq_of '"\(.place.measure) \([.metrics[].arm] | join(",")) \([.metrics[].unit] | unique | .[0] | IN("cycles", "ns"))"')" \
@@ -76,8 +89,8 @@ straddle: sum_loop: the loop was not reached: the trap on its header, armed in 3
 # the loop in a second thread: replayed from it
 run "$STRADDLE" place --replay --func sum_loop --offsets current --snapshots 10 -o "$TMP/thr.json" \
 	-- "$R" thread 20000
-expect_eq "replay thread: exit 0, the 10 snapshots replayed to the loop's exit, none lost" \
-	"$RC $(jq -r '.replay | "\([.snapshots[] | select(.complete)] | length) \(.lost | [.[]] | add)"' "$TMP/thr.json")" "0 10 0"
+expect_eq "replay thread: exit 0, at least the 10 snapshots asked replayed to the loop's exit, none lost" \
+	"$RC $(jq -r '.replay | "\([.snapshots[] | select(.complete)] | length >= 10) \(.lost | [.[]] | add)"' "$TMP/thr.json")" "0 true 0"
 
 # no usable TSC (a host that traps rdtsc, its read timed): clock_gettime
 STRADDLE_TEST_TRAPPED_TSC_NS=1500 run "$STRADDLE" place --replay --func sum_loop \
@@ -107,3 +120,5 @@ replay_err "--metric" "straddle: --replay: times the loop in cycles: not with --
 	--metric 'x' --func sum_loop -- "$R" sum 10
 replay_err "both" "straddle: --replay: and --no-replay: one or the other" \
 	--no-replay --func sum_loop -- "$R" sum 10
+
+expect_eq "replay: no perf map of any process a replay ran left behind" "$(maps_left)" 0
