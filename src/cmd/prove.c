@@ -800,7 +800,10 @@ static int read_place(const char *path, struct result_file *f, char *why, size_t
 	if (access(path, R_OK) != 0)
 		return -1;
 	if (results_read(path, f, &e)) {
-		snprintf(why, n, "%s", e.msg);
+		/* a replay refused measures nothing: its reason, not the
+		 * missing metrics, is why */
+		if (!results_place_replay_refused(f, why, n))
+			snprintf(why, n, "%s", e.msg);
 		results_file_free(f);
 		return -1;
 	}
@@ -832,9 +835,6 @@ static unsigned rounds_to_run(struct prove_cmd *c, struct loop_trial *t,
 	return t->why_not[0] ? 0 : run > piloted ? run : piloted;
 }
 
-/* A pilot of PILOT_ROUNDS rounds (at most --runs), the rounds the
- * verdict needs from its noise, then the rest of them; the two files
- * judged as one. */
 /* The loop replayed (place --replay): its verdict, or why not; the
  * program's measure is then a check of it. */
 static void replay_loop(struct prove_cmd *c, struct loop_trial *t, size_t k)
@@ -861,6 +861,9 @@ static void replay_loop(struct prove_cmd *c, struct loop_trial *t, size_t k)
 	results_file_free(&f);
 }
 
+/* A pilot of PILOT_ROUNDS rounds (at most --runs), the rounds the
+ * verdict needs from its noise, then the rest of them; the two files
+ * judged as one. */
 static void measure_loop(struct prove_cmd *c, struct loop_trial *t, size_t k)
 {
 	char path[2][PATH_MAX + 32], name[40];

@@ -112,6 +112,9 @@ static void summary(const struct loop_trial *x, size_t n, FILE *out)
 		const struct loop_trial *t = &x[i];
 		const struct loop_proof *v = verdict_of(t);
 
+		if (t->replay_why[0])
+			fprintf(out, "note: %s's loop was not replayed: %s; judged by the program's time\n",
+				t->func, t->replay_why);
 		if (t->why_not[0])
 			continue;
 		if (v->seen == PROOF_INCONCLUSIVE) {
@@ -121,9 +124,6 @@ static void summary(const struct loop_trial *x, size_t n, FILE *out)
 			agree += v->seen == v->said;
 			replayed += t->replayed;
 		}
-		if (t->replay_why[0])
-			fprintf(out, "note: %s's loop was not replayed: %s; judged by the program's time\n",
-				t->func, t->replay_why);
 		check_note(t, out);
 		if (t->control.p < 0.05 && fabs(t->control.ratio - 1) > 0.01)
 			fprintf(out, "note: %s's copy alone (the control against the unmoved program) "

@@ -122,3 +122,7 @@ replay_err "both" "straddle: --replay: and --no-replay: one or the other" \
 	--no-replay --func sum_loop -- "$R" sum 10
 
 expect_eq "replay: no perf map of any process a replay ran left behind" "$(maps_left)" 0
+# every run, probe and timed child ran $R (a child is the program's
+# clone, its command line the program's): none is left running
+expect_eq "replay: no process of the fixture left running" \
+	"$(ps -eo args= | awk -v r="$R " 'index($0, r) == 1' | wc -l)" 0
