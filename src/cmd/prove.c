@@ -853,7 +853,8 @@ static void replay_loop(struct prove_cmd *c, struct loop_trial *t, size_t k)
 				 "replay it (exit %d: see above)", st);
 		return;
 	}
-	if (!results_place_replay_refused(&f, t->replay_why, sizeof t->replay_why) && st != 0)
+	if (!results_place_replay_refused(&f, t->replay_why, sizeof t->replay_why) &&
+	    !results_place_replay_short(&f, t->replay_why, sizeof t->replay_why) && st != 0)
 		snprintf(t->replay_why, sizeof t->replay_why, "straddle place --replay did not replay "
 			 "it (exit %d: see above)", st);
 	else if (!t->replay_why[0])

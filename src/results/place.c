@@ -214,6 +214,19 @@ int results_place_replay_refused(const struct result_file *f, char *why, size_t 
 	return 1;
 }
 
+int results_place_replay_short(const struct result_file *f, char *why, size_t n)
+{
+	const json_t *r = json_object_get(f->doc, "replay"), *it = json_object_get(r, "iterations");
+
+	if (!r || json_is_true(json_object_get(r, "fixed_known")))
+		return 0;
+	snprintf(why, n, "its replays ran %lld..%lld iterations of the loop, too alike to tell a "
+		 "replay's own cost (its entry, exit and clock) from the iterations'",
+		 (long long)json_integer_value(json_array_get(it, 0)),
+		 (long long)json_integer_value(json_array_get(it, 1)));
+	return 1;
+}
+
 unsigned results_place_snapshots(const struct result_file *f)
 {
 	const json_t *r = json_object_get(f->doc, "replay");
