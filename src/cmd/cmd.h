@@ -200,6 +200,8 @@ struct place_arm;
 /* "loop-straddles-window@64,...": the hazards the model predicts for an arm. */
 void place_predicted_text(const struct place_arm *a, char *buf, size_t n);
 bool place_replay_refused(struct place_experiment *x);
+/* After the fit: no round of snapshots to judge by, said and kept (true). */
+bool place_replay_unmeasured(struct place_experiment *x);
 void place_replay_print(const struct place_experiment *x, const char *file, size_t moved);
 
 struct routine;

@@ -831,6 +831,12 @@ static int cmd_place(int argc, char **argv)
 		goto out;
 	}
 	experiment_analyse(&c.x);
+	if (c.x.replay && place_replay_unmeasured(&c.x)) {
+		rc = EXIT_USAGE;
+		if (c.out_json && write_json(&c))
+			rc = EXIT_USAGE;
+		goto out;
+	}
 	if ((!c.out_json || strcmp(c.out_json, "-") != 0) && c.x.replay)
 		place_replay_print(&c.x, c.files[0], c.refused[RELOC_OK]);
 	else if (!c.out_json || strcmp(c.out_json, "-") != 0)

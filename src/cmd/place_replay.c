@@ -47,6 +47,20 @@ bool place_replay_refused(struct place_experiment *x)
 	return true;
 }
 
+bool place_replay_unmeasured(struct place_experiment *x)
+{
+	struct replay_data *r = x->replay;
+
+	if (x->rounds)
+		return false;
+	/* replays so short that their fixed cost took all of every round */
+	snprintf(r->refused, sizeof r->refused, "no round of its %zu complete snapshots left a "
+		 "cost beyond the replays' fixed cost (%" PRIu64 "..%" PRIu64 " iterations a replay)",
+		 r->used, r->iter_min, r->iter_max);
+	complain(x->subject->name, "%s", r->refused);
+	return true;
+}
+
 static const char *unit(const struct replay_data *r)
 {
 	return r->clock_gettime ? "ns" : "cycles";
