@@ -92,6 +92,14 @@ run "$STRADDLE" place --replay --func sum_loop --offsets current --snapshots 10 
 expect_eq "replay thread: exit 0, at least the 10 snapshots asked replayed to the loop's exit, none lost" \
 	"$RC $(jq -r '.replay | "\([.snapshots[] | select(.complete)] | length >= 10) \(.lost | [.[]] | add)"' "$TMP/thr.json")" "0 true 0"
 
+# a loop run once a call: every replay one iteration, its fixed cost not
+# to be told from the loop's (prove does not judge such a loop by it)
+run "$STRADDLE" place --replay --func once_loop --offsets current,0 --snapshots 8 \
+	-o "$TMP/once.json" -- "$R" once 300000
+expect_eq "replay once: exit 0, one iteration a replay, the fixed cost not known, said" \
+	"$RC $(jq -c '.replay | [.iterations, .fixed_known]' "$TMP/once.json") $(grep -c 'iterations a replay; the iterations did not vary' "$TMP/out")" \
+	"0 [[1,1],false] 1"
+
 # no usable TSC (a host that traps rdtsc, its read timed): clock_gettime
 STRADDLE_TEST_TRAPPED_TSC_NS=1500 run "$STRADDLE" place --replay --func sum_loop \
 	--offsets current --snapshots 6 -o "$TMP/clk.json" -- "$R" sum 20000

@@ -11,6 +11,8 @@
  *                         a replay (one thread) never leaves it, killed
  *   replay fork N         the loop runs in a child the program forks
  *   replay thread N       the loop runs in a second thread
+ *   replay once N         once_loop, one iteration a call: its replays
+ *                         all alike
  *   replay refused N      goto_loop (a computed goto: its function cannot
  *                         be copied) and callfirst_loop (a call in its
  *                         header's first bytes: no counter there)
@@ -72,6 +74,19 @@ __attribute__((noinline)) long callfirst_loop(long n)
 
 	for (long i = 0; i < n; i++)
 		s += getppid();
+	return s;
+}
+
+/* Its loop runs once each call (k below 256): every replay is one
+ * iteration, its own cost as large as the loop's. */
+__attribute__((noinline)) long once_loop(const long *p, unsigned long k)
+{
+	long s = 0;
+
+	do {
+		s += p[k & 7];
+		k >>= 8;
+	} while (k);
 	return s;
 }
 
@@ -160,6 +175,9 @@ int main(int argc, char **argv)
 		if (pid < 0 || waitpid(pid, &st, 0) != pid)
 			return 2;
 		s = WEXITSTATUS(st);
+	} else if (!strcmp(mode, "once")) {
+		for (long c = 0; c < n; c++)
+			s += once_loop(data, (unsigned long)c & 255);
 	} else if (!strcmp(mode, "refused")) {
 		s = goto_loop(n) + callfirst_loop(n);
 	} else if (!strcmp(mode, "thread")) {
@@ -169,7 +187,7 @@ int main(int argc, char **argv)
 		pthread_create(&t, NULL, sums_thread, &s);
 		pthread_join(t, NULL);
 	} else {
-		fprintf(stderr, "usage: replay sum|syscall|spin|fork|thread|refused N | stdio FILE N\n");
+		fprintf(stderr, "usage: replay sum|syscall|spin|fork|thread|refused|once N | stdio FILE N\n");
 		return 2;
 	}
 	printf("%ld\n", s);
