@@ -9,8 +9,8 @@ LIBS     := -lZydis -lZycore -lcapstone -ldw -lelf -larchive -ljansson -lpthread
 SANFLAGS := -DSTRADDLE_TEST_HOOKS -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 # Layers bottom-up; a layer's files may include only the headers of the
-# layers before it (DESIGN: data flows down).
-LAYERS   := base elf inputs decode cfg sched model place relocate kernels stats measure workloads results report
+# layers before it.
+LAYERS   := base elf inputs decode cfg sched model arena relocate kernels stats measure workloads results report options
 # relocate/preload.c is not part of the library: it is the preload library
 # that runs inside the user's program (libstraddle-place.so below).
 PRELOAD_SRC := src/relocate/preload.c src/relocate/poke.c src/relocate/replay.c
@@ -104,7 +104,7 @@ $(B)/libstraddle-sched.so: src/sched/llvm.cpp src/sched/abi.h
 	$(CXX) $(SCHED_CXXFLAGS) -Wall -Wextra -Werror -O2 -fPIC -shared -o $@ $< \
 		-Wl,--gc-sections -Wl,--exclude-libs,ALL -Wl,--no-undefined $(SCHED_LDLIBS)
 
-# The manual page is made from the commands' option tables (src/cmd/help.c),
+# The manual page is made from the commands' option tables (src/options/help.c),
 # so it says what --help says.
 $(B)/straddle.1: $(B)/straddle
 	$(B)/straddle --man >$@.tmp && mv $@.tmp $@
@@ -119,12 +119,15 @@ deps:
 	@scripts/deps.sh
 
 # A lower layer must not use a symbol a higher one defines, nor include a
-# higher layer's header or another layer's internal.h (DESIGN: data flows
-# down): nm over the objects and the #include lines of the sources,
+# higher layer's header or another layer's internal.h: nm over the objects and the #include lines of the sources,
 # against LAYERS' order (cmd on top).
 check-layers: $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRC) $(CMD_SRC))
+	@# an object whose source moved or went would be judged as its old layer's
+	@find $(B)/obj -name '*.o' | while read -r o; do s=src/$${o#$(B)/obj/}; \
+		[ -e "$${s%.o}.c" ] || [ -e "$${s%.o}.S" ] || rm -f "$$o"; done
 	@sh scripts/check_layers.sh $(B)/obj $(LAYERS) cmd
 	@sh scripts/check_includes.sh src $(LAYERS) cmd
+	@sh scripts/check_headers.sh src
 
 # What make install ships obeys no test hook: they exist only in build/san
 # (SANFLAGS' -DSTRADDLE_TEST_HOOKS; base.h's test_hook). A source that
@@ -159,7 +162,7 @@ $(B)/demo/clear: tests/place/clear.c
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -Wl,--build-id -o $@ $<
 
-# Issue 26's four loops (front end, chain, divide, stores) in one program,
+# Four loops (front end, chain, divide, stores) in one program,
 # for `straddle prove -- build/demo/bounds KIND N` (doc/prove.md).
 $(B)/demo/bounds: tests/place/bounds.c
 	@mkdir -p $(dir $@)

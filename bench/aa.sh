@@ -1,5 +1,5 @@
 #!/bin/sh
-# make bench-aa: compare's truth test, as a user runs it (issues 12, 22).
+# make bench-aa: compare's truth test, as a user runs it.
 # N pairs of separate `straddle bench` invocations back to back (A then B,
 # nothing changed), each pair compared as two single files; in every
 # other pair a CPU hog runs on the other CPU for the whole of B. Goal: no
@@ -131,7 +131,7 @@ done
 echo "bench-aa: a synthetic 20% regression (each A against itself, times x1.2, rates /1.2): found with --drift in $dfound of $reps (goal: all); without, $found (one invocation a side: no verdict)"
 echo "  with --drift, metrics whose A/A drift is wider than 20% (inconclusive): $(grep -h 'inside the drift' "$tmp"/sd*.txt | awk '{ print $1 }' | sort | uniq -c | awk '{ printf "%s%s in %s", sep, $2, $1; sep = ", " }')"
 
-# bench's own alternation (issue 22): `bench --invocations N --versus ''`,
+# bench's own alternation: `bench --invocations N --versus ''`,
 # side B with nothing added, A B A B in one command, each invocation a
 # process of its own; every file carries its side's band, which compare
 # takes for a BASE of one invocation (no --drift).
@@ -160,7 +160,7 @@ echo "  pairs a/NN against b/NN with the band a recorded: $aflagged of $alt a RE
 sed -n 's/^\([ab]\): /  the band bench recorded, \1: /p' "$tmp/alt.txt"
 
 # The real changes: a kernel at a fast and a slow offset, measured in the
-# same interleaved rounds (DESIGN: Measuring), three sweeps; each sweep's
+# same interleaved rounds, three sweeps; each sweep's
 # result is split into its two placements, and the two sides are compared.
 # The "right size" is the sweeps' own ratio, printed beside. By default
 # clear_movq_imm's 15-byte loop at offset 0 (loop at 17 in its line)

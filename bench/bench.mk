@@ -1,4 +1,4 @@
-# `make bench`: the Performance figures of issue 2 on libLLVM-14.so.1 (see
+# `make bench`: the speed and memory figures on libLLVM-14.so.1 (see
 # bench/bench.sh): scan against a bare Zydis decode, against objdump -d,
 # -j 1 against -j 2, and peak memory against the file size. Not a test:
 # it prints figures and the goals they meet or miss.
@@ -15,7 +15,7 @@ $(B)/bench/measure: bench/measure.c
 bench: $(B)/straddle $(B)/bench/zydis_walk $(B)/bench/measure
 	@sh bench/bench.sh $(B)
 
-# Issue 3: diff against scanning both; issue 4: the sweep's findings and
+# diff against scanning both; the sweep's findings and
 # the arena's overhead. `make bench` runs every part.
 bench-scan: $(B)/straddle $(B)/bench/zydis_walk $(B)/bench/measure
 	@sh bench/bench.sh $(B)
@@ -28,17 +28,17 @@ bench-sweep: $(B)/straddle
 
 bench: bench-diff bench-sweep
 
-# Issue 5: the A/A false-positive rate of compare on bench's own runs.
+# The A/A false-positive rate of compare on bench's own runs.
 bench-aa: $(B)/straddle
 	@sh bench/aa.sh $(B)
 
 bench: bench-aa
 
-# Issue 11: calibrate, then every x86-64 kernel swept and judged by the
+# Calibrate, then every x86-64 kernel swept and judged by the
 # built-in and the calibrated profile (the held-out table of the README).
 bench-calibrate: $(B)/straddle
 	@sh bench/calibrate.sh $(B)
-# Issue 13: the cost of watching, a CPU-bound program under straddle record.
+# The cost of watching, a CPU-bound program under straddle record.
 $(B)/bench/spin: bench/spin.c
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(DEFS) -O2 -o $@ $<
@@ -48,7 +48,7 @@ bench-record: $(B)/straddle $(B)/bench/spin
 
 bench: bench-record
 
-# Issue 20: place's start-up cost with 1,200 functions moved, its power on
+# Place's start-up cost with 1,200 functions moved, its power on
 # a known 2% effect within 60 s, and the control's cost.
 bench-place: $(B)/straddle $(B)/libstraddle-place.so
 	@sh bench/place.sh $(B)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# make bench: the speed and memory goals of issue 2 (Performance), all
+# make bench: the speed and memory goals, all
 # measured in this one run on the same file:
 #   scan -j 1           <= 1.5x a bare Zydis minimal-mode decode of its bytes
 #                       (and, for what the analysis costs beyond decoding,

@@ -1,6 +1,6 @@
 #!/bin/sh
-# make bench-calibrate: issue 11's held-out check and issue 22's "the same
-# answer twice", on this machine.
+# make bench-calibrate: calibrate's held-out check and "the same answer
+# twice", on this machine.
 #  1. straddle calibrate (default budget, at most 5 minutes) CAL_RUNS times
 #     in a row (default 3) into profile files of this run (the user's saved
 #     profile is not touched); the profile lines side by side;
@@ -51,7 +51,7 @@ same=$(for r in $(seq 1 "$runs"); do jq -c '.profile | del(.evidence, .cpus)' "$
 echo "  distinct profiles among the $runs: $same (goal: 1)"
 kernels=$("$b/straddle" kernels | awk 'NR > 1 && $4 == "x86_64" && $5 == "placed" { print $1 }')
 # Two sweeps a kernel, of SWEEP_SIZE bytes a call and of four times that.
-# The model's rules are front-end cycles an iteration (DESIGN: Cost); a
+# The model's rules are front-end cycles an iteration; a
 # placement that costs the same nanoseconds a call at any length is not
 # one of them. On the Intel guest of 2026-12-02 copy_unrolled's 64-byte
 # loop took 4.7 ns more a call at 53 of 64 offsets, the same 4.7 ns at 2,

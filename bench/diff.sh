@@ -1,10 +1,10 @@
 #!/bin/sh
-# make bench-diff: issue 3's and issue 10's goals, measured in this one run:
+# make bench-diff: diff's goals, measured in this one run:
 #   diff OLD NEW  <= 1.3x the time of scanning both files
 #   peak RSS of diff --json <= 1.3x that of diff (text): the JSON is streamed
 # on libLLVM-14 against libLLVM-15 (both from Debian), one thread each; and
 # how many functions are matched, against 60,901 only in -14 and 64,163 only
-# in -15 when diff matched by name alone (issue 10).
+# in -15 when diff matched by name alone.
 #   bench/diff.sh BUILD_DIR
 set -eu
 b=${1:-build}

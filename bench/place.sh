@@ -1,5 +1,5 @@
 #!/bin/sh
-# make bench-place (issue 20): what moving costs and what place can find.
+# make bench-place: what moving costs and what place can find.
 # 1. start-up: a library of 1,200 functions, every one moved at once
 #    (--offsets random), against the unmoved program: the wall time the
 #    preload library adds to a program that does nothing else. Goal < 1 ms.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# make bench-record: issue 13's cost of watching. A CPU-bound program
+# make bench-record: record's cost of watching. A CPU-bound program
 # (bench/spin.c; its own wall and CPU time measured inside it, so record's
 # start-up, its measuring of what a sample costs and its scan are not
 # counted) run plain and, right after, under 'straddle record' at the

@@ -13,7 +13,9 @@
  * file and over all, the share within 10% of each reference. */
 #include "base/base.h"
 #include "elf/elf.h"
-#include "model/model.h"
+#include "model/profile.h"
+#include "model/rules.h"
+#include "model/scan.h"
 #include "sched/sched.h"
 
 #include <inttypes.h>
@@ -96,7 +98,7 @@ static int sample_file(const char *path, const char *mcpu, size_t want, struct t
 		struct sched_bounds b;
 		size_t n = loop_insns(cpu, &img, &r, l, insn, 4096, piece);
 
-		if (!n || sched_loop_bounds(cpu, insn, n, 0, &b, &e))
+		if (!n || sched_loop_bounds(cpu, insn, n, -1, &b, &e))
 			continue;
 		unsigned long c100 = sched_simulate(cpu, piece, l->npiece, 100);
 		unsigned long c200 = sched_simulate(cpu, piece, l->npiece, 200);

@@ -1,5 +1,4 @@
-/* The CPU-bound program of bench-record (issue 13, "the cost of
- * watching"): N rounds of a multiply-add chain, nothing else, then its own
+/* The CPU-bound program of bench-record: N rounds of a multiply-add chain, nothing else, then its own
  * wall and CPU time in ns on standard output, so that the cost of being
  * sampled is measured inside the program, without straddle record's own
  * start-up and scan. */

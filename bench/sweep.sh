@@ -1,5 +1,5 @@
 #!/bin/sh
-# make bench-sweep: issue 4's goals, on this machine:
+# make bench-sweep: the sweep's goals, on this machine:
 #  - a 64-offset sweep of clear_movq_imm on 4 KiB finds the offsets where the
 #    fused decl/jnz pair crosses the 64 B line about 2x slower, the same
 #    offsets run after run, within 20 s, every median's CI half-width <= 1%;

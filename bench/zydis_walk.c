@@ -1,5 +1,5 @@
 /* The floor for `straddle scan`: a bare Zydis minimal-mode decode of the
- * same bytes (issue 2, Performance). Every function range from
+ * same bytes. Every function range from
  * elf_functions is walked from its start with ZydisDecoderDecodeInstruction
  * and nothing else: no branch kinds, no CFG, no rules, no output. Bytes
  * that do not decode advance one, as in the scan.

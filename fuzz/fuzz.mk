@@ -1,5 +1,5 @@
-# `make fuzz`: the libFuzzer harness over the whole scan path (issue 2,
-# Bad input), run for FUZZ_SECONDS on a seed corpus of real and broken ELF
+# `make fuzz`: the libFuzzer harness over the whole scan path (bad
+# input), run for FUZZ_SECONDS on a seed corpus of real and broken ELF
 # files made here. Everything is built with clang: libFuzzer needs clang's
 # coverage instrumentation, so the library is compiled again, with
 # -fsanitize=fuzzer-no-link and ASan+UBSan, into build/fuzz/obj. A crash,
@@ -36,7 +36,7 @@ $(F)/fuzz_scan: fuzz/fuzz_scan.c $(F)/libstraddle.a $(HEADERS)
 		-o $@ $< $(F)/libstraddle.a $(LIBS)
 
 # Result files as compare reads them, and the DWARF of separate debug
-# files (issue 9): one harness each, the same instrumented library.
+# files: one harness each, the same instrumented library.
 $(F)/fuzz_%: fuzz/fuzz_%.c $(F)/libstraddle.a $(HEADERS)
 	$(FUZZ_CC) $(FUZZ_WARN) $(DEFS) $(FUZZ_FLAGS) -fsanitize=fuzzer -Isrc \
 		-o $@ $< $(F)/libstraddle.a $(LIBS)
@@ -54,7 +54,7 @@ fuzz-results: $(F)/fuzz_results fuzz-seeds-extra
 		-max_len=65536 -print_final_stats=1 -artifact_prefix=$(F)/artifacts/ \
 		$(F)/corpus-results $(F)/seeds-results
 
-# Every reader of result files (issue 25): the bytes as any of the seven
+# Every reader of result files: the bytes as any of the seven
 # kinds for report's page, as a record for --hot, as perf script text; the
 # seeds one file of each kind (make_seeds_extra.sh) and broken copies.
 fuzz-report: $(F)/fuzz_report fuzz-seeds-extra

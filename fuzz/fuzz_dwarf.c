@@ -1,5 +1,5 @@
-/* libFuzzer harness over the DWARF of separate debug files (issue 9, What
- * to build 8): the input bytes as the debug file a stripped image borrows
+/* libFuzzer harness over the DWARF of separate debug files: the input
+ * bytes as the debug file a stripped image borrows
  * (/usr/lib/debug/.build-id/..., opened as an elf_image and handed to
  * libdw from memory, dwarf.c), asked for the source line of every
  * function's first, middle and last byte and of every section's start, the

@@ -1,4 +1,4 @@
-/* libFuzzer harness over every reader of result files (issue 25, Proof):
+/* libFuzzer harness over every reader of result files:
  * the input bytes as a file given to 'straddle report' (any of the nine
  * kinds: scan, diff, record, bench, sweep, place, prove, calibrate,
  * compare), read by
@@ -7,9 +7,10 @@
  * (results_read_record) and as perf script text (--perf-script). A crash,
  * a sanitizer report, a leak or a hang is a finding. */
 #include "base/base.h"
-#include "model/model.h"
+#include "model/hot.h"
 #include "report/report.h"
-#include "results/results.h"
+#include "results/record.h"
+#include "results/profile.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* libFuzzer harness over compare's reader (issue 9, What to build 8): the
+/* libFuzzer harness over compare's reader: the
  * input bytes as a result file (bench's, sweep's, hand-edited or broken),
  * read by results_read as 'straddle compare' reads it, and when it is read,
  * compared against itself and printed as text and markdown. A crash, a
@@ -6,7 +6,8 @@
  * compares as anything but "no change" against itself. */
 #include "base/base.h"
 #include "report/report.h"
-#include "results/results.h"
+#include "results/metrics.h"
+#include "results/compare.h"
 
 #include <stdio.h>
 #include <stdlib.h>

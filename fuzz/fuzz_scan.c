@@ -1,15 +1,17 @@
-/* libFuzzer harness over the whole scan path (issue 2, Bad input): the
+/* libFuzzer harness over the whole scan path: the
  * input bytes as an ELF image, every function decoded and put through the
  * CFG and every profile's rules, the result as JSON with source lines, all
  * freed. A crash, a sanitizer report or a leak is a finding, and so is a
  * JSON document that does not parse back.
  *
  * One more oracle: the scan with two workers must give the same document
- * as with one (DESIGN: threads change the speed, never the answer). */
+ * as with one. */
 #include "base/base.h"
 #include "elf/elf.h"
-#include "model/model.h"
-#include "results/results.h"
+#include "model/profile.h"
+#include "model/scan.h"
+#include "results/json.h"
+#include "results/scan.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,6 @@
 #!/bin/sh
 # Make the fuzz seed corpus: real ELF files, small ones, and broken copies
-# of them (issue 2, Bad input: not ELF, truncated anywhere, wrong class,
-# endianness or machine, section or symbol tables pointing outside the
-# file, zero-size symbols, a .eh_frame that lies, an empty .text).
+# of them.
 #
 #   fuzz/make_corpus.sh OUTDIR STRADDLE
 #

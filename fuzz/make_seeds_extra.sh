@@ -3,7 +3,7 @@
 #   fuzz/make_seeds_extra.sh FUZZDIR STRADDLE
 # FUZZDIR/seeds-results: result files of each of the seven kinds (a short
 # sweep, bench fault-write, a scan's and a diff's JSON, a record, a
-# calibrate profile, a compare), a perf script, and broken copies (cut, a
+# calibrate profile, a compare, an ab), a perf script, and broken copies (cut, a
 # number made a string, schema 2). FUZZDIR/seeds-dwarf: small programs built with -g as
 # gcc's DWARF 5, DWARF 4 and clang's, each also stripped of .text (what a
 # separate debug file is: sections NOBITS, only the DWARF and symbols).
@@ -20,14 +20,15 @@ trap 'rm -rf "$work"' EXIT
 "$straddle" sweep --offsets 0..1 --time 0.1 --min-rounds 2 -o "$r/sweep.json" clear_movq_imm >/dev/null
 "$straddle" bench fault-write --dir "$work" -o "$r/bench.json" >/dev/null || true
 "$straddle" scan --json --no-source /bin/true >"$r/scan.json"
-# the other kinds a page shows (issue 25: a corpus of all seven)
+# the other kinds a page shows (a corpus of all seven)
 "$straddle" diff --json /bin/true /bin/false >"$r/diff.json" || true
 "$straddle" record -o "$r/record.json" -- /bin/true 2>/dev/null || true
 cp tests/fixtures/calibrate/zen5-quick.json "$r/calibrate.json"
 cp tests/fixtures/report/prove.json "$r/prove.json"
 [ -f "$r/sweep.json" ] && "$straddle" compare --format json "$r/sweep.json" "$r/sweep.json" >"$r/compare.json" || true
+"$straddle" ab --runs 2 --no-layout -o "$r/ab.json" -- /bin/true -- /bin/true >/dev/null || true
 cp tests/fixtures/record/hotcold.perf-script "$r/hotcold.perf-script"
-for f in sweep bench record calibrate diff prove; do
+for f in sweep bench record calibrate diff prove ab; do
 	[ -f "$r/$f.json" ] || continue
 	head -c 700 "$r/$f.json" >"$r/$f-cut.json"
 	sed 's/"schema": *1/"schema": 2/' "$r/$f.json" >"$r/$f-schema2.json"

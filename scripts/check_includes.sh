@@ -1,11 +1,10 @@
 #!/bin/sh
 # check_includes.sh SRCDIR LAYER...: the layers bottom-up (cmd last). Fails,
 # naming each file and header, when a file of a layer includes a header of
-# a higher layer, or another layer's internal.h (DESIGN: data flows down;
-# a layer's headers but its internal one are its interface). The compiler
+# a higher layer, or another layer's internal.h. The compiler
 # takes such an include without a word, and nm (check_layers.sh) sees
 # only the calls that reach an object, not a macro, a struct or an inline
-# function of the higher layer (issue 23).
+# function of the higher layer.
 set -e
 src=$(cd "$1" && pwd)
 shift

@@ -1,9 +1,7 @@
 #!/bin/sh
 # check_layers.sh OBJDIR LAYER...: the layers bottom-up. Fails, naming each
 # object and symbol, when an object of a layer uses (nm: undefined) a
-# symbol that an object of a higher layer defines (DESIGN: data flows
-# down; a call through an extern declaration is seen only here, a header
-# included from a lower layer by check_includes.sh).
+# symbol that an object of a higher layer defines.
 set -e
 objdir=$1
 shift

@@ -3,8 +3,7 @@
 # what `make install` ships) holds the name of a test hook. Hooks are
 # compiled only into the test build (-DSTRADDLE_TEST_HOOKS, build/san; as
 # Lua's ltests.h): a hook the plain build still reads would let an
-# environment variable truncate a user's file or raise a signal (issues 23,
-# 25). The names are what getenv would be asked for, so their absence from
+# environment variable truncate a user's file or raise a signal. The names are what getenv would be asked for, so their absence from
 # the binary's bytes means no code can read them.
 bad=0
 for bin in "$@"; do

@@ -1,5 +1,5 @@
 # The kernels' fault contract outside the straddle binary: kcheck
-# (tests/tools/kcheck_main.c) linked with only src/base, src/place and
+# (tests/tools/kcheck_main.c) linked with only src/base, src/arena and
 # src/kernels, built natively without sanitizers and cross-built for
 # AArch64 (static, run under qemu-aarch64 by tests/cmd/t_kernels.sh).
 # Both go beside the other test tools; `make test` builds them through
@@ -7,7 +7,7 @@
 # after the test rule, whose prerequisite list is expanded when read). The
 # sanitized kcheck_main of tests/tools/tools.mk serves the crash tests.
 
-KCHECK_C     := tests/tools/kcheck_main.c src/base/base.c src/place/arena.c \
+KCHECK_C     := tests/tools/kcheck_main.c src/base/base.c src/arena/arena.c \
                 $(filter-out src/kernels/routine.c,$(wildcard src/kernels/*.c))
 KCHECK_DEPS  := $(KCHECK_C) $(HEADERS) $(KERNEL_ASM_H)
 A64_ASM      := $(wildcard src/kernels/aarch64/*.S)

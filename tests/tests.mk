@@ -30,6 +30,7 @@ $(FIX)/arm64/%: $(FIX)/arm64/%.o
 -include tests/fixtures/extra.mk
 -include tests/fixtures/kernel/kernel.mk
 include tests/place/place.mk
+include tests/ab/ab.mk
 -include tests/fixtures/diff/diff.mk
 -include tests/fixtures/record/record.mk
 -include tests/fixtures/sarif/sarif.mk
@@ -54,7 +55,7 @@ unit: $(UNIT_BIN) fixtures $(B)/libstraddle-sched.so
 test: $(S)/straddle $(B)/straddle $(B)/libstraddle-place.so $(B)/libstraddle-sched.so fixtures unit $(TOOLS_BIN)
 	@STRADDLE=$(S)/straddle PLAIN=$(B)/straddle FIXTURES=$(FIX) TOOLS=$(S)/tools sh tests/cmd/run.sh $(T)
 
-# The real race of issue 9, timing-dependent, so not in make test: a large
+# The real race of a file truncated while read, timing-dependent, so not in make test: a large
 # library truncated while scan reads it (tests/stress/truncate_race.sh).
 stress: $(B)/straddle
 	sh tests/stress/truncate_race.sh $(B)/straddle

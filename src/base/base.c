@@ -24,8 +24,8 @@ int err_set(struct err *e, const char *fmt, ...)
 }
 
 /* Out of memory is one line and exit 2 like any input too large for this
- * machine (issue 9: never an abort, no core dump); stdout's complete rows
- * of earlier files are flushed by exit. */
+ * machine (never an abort, no core dump); stdout's complete rows of earlier
+ * files are flushed by exit. */
 void out_of_memory(size_t n)
 {
 	fprintf(stderr, "straddle: out of memory (%zu bytes more)\n", n);
@@ -61,6 +61,26 @@ char *xstrdup(const char *s)
 	return memcpy(xmalloc(n), s, n);
 }
 
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		out_of_memory(strlen(fmt));
+	return s;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = xvasprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
 /* The capacity that holds need elements of size bytes: cap doubled (from
  * 16) as often as it takes, so appending n elements costs O(n). */
 static size_t doubled(size_t cap, size_t need, size_t size)
@@ -82,15 +102,14 @@ void grow_array(void **buf, size_t *cap, size_t need, size_t size)
 	*buf = xrealloc(*buf, *cap * size);
 }
 
-/* A mapping's first bytes hold its length; the array starts BIG_HEAD
- * bytes in, aligned for any type. From 4 MiB up a mapping is a whole
- * number of 2 MiB pages, so that the kernel can back all of it with huge
- * pages. Why: touching fresh memory a fault per 4 KiB page cost 15 us a
- * fault on the Zen 5 KVM guest of issue 8 (33 MB: 120-150 ms, against
- * 6-14 ms with MADV_HUGEPAGE), 5% of a libLLVM scan's CPU time and 7% more
- * with --json. (madvise on a part of a malloc'd block would split its
- * mapping, and glibc's realloc would then copy it: mremap fails across
- * mappings.) */
+/* A mapping's first bytes hold its length; the array starts BIG_HEAD bytes
+ * in, aligned for any type. From 4 MiB up a mapping is a whole number of 2
+ * MiB pages, so that the kernel can back all of it with huge pages. Why:
+ * touching fresh memory a fault per 4 KiB page cost 15 us a fault on a Zen
+ * 5 KVM guest (33 MB: 120-150 ms, against 6-14 ms with
+ * MADV_HUGEPAGE), 5% of a libLLVM scan's CPU time and 7% more with --json.
+ * (madvise on a part of a malloc'd block would split its mapping, and glibc's
+ * realloc would then copy it: mremap fails across mappings.) */
 #define BIG_HEAD 64
 #define HUGE_PAGE ((size_t)2 << 20)
 

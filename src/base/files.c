@@ -1,8 +1,8 @@
-/* Files in and out, as a careful tool must treat them (issue 9): an input is
- * checked to be a regular file before anything reads it, so a FIFO with no
- * writer cannot hang the run and a device is never opened; an output
- * replaces only a regular file, appears whole or not at all, and leaves no
- * temporary name behind, even when a signal ends the run mid-write. */
+/* Files in and out, as a careful tool must treat them: an input is checked to
+ * be a regular file before anything reads it, so a FIFO with no writer cannot
+ * hang the run and a device is never opened; an output replaces only a
+ * regular file, appears whole or not at all, and leaves no temporary name
+ * behind, even when a signal ends the run mid-write. */
 #include "base.h"
 
 #include <errno.h>
@@ -356,5 +356,42 @@ done:
 	block_terminating(SIG_UNBLOCK);
 	release_terminating(&held);
 	free(tmp);
+	return rc;
+}
+
+int data_path(char *buf, size_t n, const char *what, const char *rel, struct err *e)
+{
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	const char *dir = xdg, *under = "", *var = "$XDG_DATA_HOME";
+	int len;
+
+	if (!xdg || xdg[0] != '/') {
+		if (!home || !*home)
+			return err_set(e, "neither $XDG_DATA_HOME nor $HOME is set");
+		dir = home;
+		under = "/.local/share";
+		var = "$HOME";
+	}
+	len = snprintf(buf, n, "%s%s/straddle/%s", dir, under, rel);
+	if (len < 0 || (size_t)len >= n)
+		return err_set(e, "the %s path under %s is %d bytes, more than the %zu a path may "
+			       "have", what, var, len, n - 1);
+	return 0;
+}
+
+int make_parents(const char *path)
+{
+	char *copy = xstrdup(path);
+	int rc = 0;
+
+	for (char *p = copy + 1; *p && rc == 0; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(copy, 0755) != 0 && errno != EEXIST)
+			rc = -1;
+		*p = '/';
+	}
+	free(copy);
 	return rc;
 }

@@ -1,6 +1,6 @@
-/* A growable string (issue 9): text is appended, never cut. It replaces the
- * snprintf(p + strlen(p), n - strlen(p), ...) chains into fixed buffers,
- * which dropped whatever did not fit, without a word. */
+/* A growable string: text is appended, never cut. It replaces the snprintf(p
+ * + strlen(p), n - strlen(p), ...) chains into fixed buffers, which dropped
+ * whatever did not fit, without a word. */
 #include "base.h"
 
 #include <stdarg.h>
@@ -94,7 +94,7 @@ FILE *sb_stream(struct strbuf *b)
  * byte's range depends on the first, which is what excludes overlong forms
  * (E0 80..9F, F0 80..8F), the surrogates U+D800..DFFF (ED A0..BF) and code
  * points above U+10FFFF (F4 90..BF): all three made a document jansson and
- * Python refuse (issue 25, finding 1). */
+ * Python refuse. */
 size_t utf8_length(const unsigned char *p, size_t n)
 {
 	unsigned char c = p[0], lo = 0x80, hi = 0xbf;

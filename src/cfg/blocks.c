@@ -22,12 +22,12 @@ static uint32_t insn_at(const struct cfg *g, uint64_t addr)
 }
 
 /* at[byte offset] = the instruction starting there. The offsets inside an
- * instruction keep what an earlier function left, which insn_at tells
- * apart: clearing the table for every function (4 bytes a byte of code)
- * was 17% of the instructions building the blocks took (callgrind,
- * libLLVM-14; issue 8). The same pass lists the instructions that are not
- * BR_NONE, in order: every later step of the blocks needs only those (a
- * fifth of the code), where each used to read every instruction again. */
+ * instruction keep what an earlier function left, which insn_at tells apart:
+ * clearing the table for every function (4 bytes a byte of code) was 17% of
+ * the instructions building the blocks took (callgrind, libLLVM-14). The same
+ * pass lists the instructions that are not BR_NONE, in order: every later
+ * step of the blocks needs only those (a fifth of the code), where each used
+ * to read every instruction again. */
 static void index_offsets(struct cfg *g)
 {
 	const struct insn *last = &g->insn[g->ninsn - 1];

@@ -23,8 +23,7 @@ struct cfg_block {
 	bool spin;                      /* holds a wait hint (insn.spin) */
 };
 
-/* A run of a loop's blocks that every iteration fetches (DESIGN, hazard
- * model: loops in pieces). */
+/* A run of a loop's blocks that every iteration fetches (loops in pieces). */
 struct cfg_piece {
 	uint64_t start, end;            /* [start, end) bytes */
 	uint32_t first, ninsn;          /* instructions inside it */
@@ -42,10 +41,9 @@ struct cfg_loop {
 	bool irreducible;
 	bool innermost;
 	bool has_call;
-	/* a block of it holds pause/yield/wfe: a wait, not a throughput loop
-	 * (issue 21) */
+	/* a block of it holds pause/yield/wfe: a wait, not a throughput loop */
 	bool spin;
-	/* DESIGN, hazard model: the footprint of an iteration, the runs of
+	/* the hazard model's footprint of an iteration: the runs of
 	 * the loop's blocks around its header and around each block that
 	 * dominates every latch, over padding between them (pieces, in
 	 * address order; one for a loop laid out in one run). [start, end) is

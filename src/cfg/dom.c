@@ -113,8 +113,8 @@ void cfg_dominators(struct cfg *g)
 	g->idom[vroot] = vroot;
 	/* Without a retreating edge there is no cycle, and only the loop
 	 * finder, edge by retreating edge, asks for dominators: a function
-	 * whose backward jumps all go to a shared exit skips the iteration
-	 * (issue 8), and its idom stays unset. */
+	 * whose backward jumps all go to a shared exit skips the iteration,
+	 * and its idom stays unset. */
 	if (g->nretreat == 0)
 		return;
 	while (changed) {
@@ -136,7 +136,7 @@ void cfg_dominators(struct cfg *g)
 			}
 		}
 		/* the confirming pass was half of this function's time on
-		 * libLLVM-14 (issue 8); an irreducible CFG iterates on */
+		 * libLLVM-14; an irreducible CFG iterates on */
 		if (first && retreats_dominated(g))
 			return;
 		first = false;

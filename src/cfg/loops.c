@@ -94,10 +94,9 @@ static void collect_body(struct cfg *g, struct cfg_loop *l, uint32_t stamp)
 	l->nbody = (uint32_t)(g->nmembers - l->body);
 }
 
-/* Can the run step from one block of the loop over block b, not the
- * loop's? Only when b is padding: nops put there to align what follows
- * (DESIGN, hazard model). Any other code ends the run: what lies beyond
- * is out of line. */
+/* Can the run step from one block of the loop over block b, not the loop's?
+ * Only when b is padding: nops put there to align what follows. Any other
+ * code ends the run: what lies beyond is out of line. */
 static bool is_padding(const struct cfg *g, uint32_t b)
 {
 	return g->block[b].padding;
@@ -118,11 +117,11 @@ static bool grow_once(const struct cfg *g, uint32_t stamp, uint32_t *edge, int d
 	return true;
 }
 
-/* DESIGN, hazard model: a run of the loop's blocks around block b (the
+/* The hazard model's piece: a run of the loop's blocks around block b (the
  * header, or the entry of an irreducible cycle, for the first): from b's
- * block, grow over every block of the loop that touches the run or is
- * apart from it only by padding (the padding comes with them). A rotated
- * loop entered in the middle keeps the body above its header: libc's
+ * block, grow over every block of the loop that touches the run or is apart
+ * from it only by padding (the padding comes with them). A rotated loop
+ * entered in the middle keeps the body above its header: libc's
  * find_derivation is 0x28220..0x28241, where "header and latches" said
  * 0x28224..0x28239. Any other code ends the run. The blocks of l carry
  * `stamp`; the run is blocks [*lo, *hi]. */
@@ -151,17 +150,16 @@ static bool in_pieces(const struct cfg *g, const struct cfg_loop *l, uint32_t b)
 	return false;
 }
 
-/* The blocks every iteration runs besides the header: those of the loop
- * that dominate every latch but not the header, the idom chain from the
- * latches' nearest common dominator up to the header (a natural loop's
- * header dominates the chain; an irreducible cycle's entry need not, and
- * its chain stops at the first block outside the cycle or dominating the
- * entry: a path to the entry avoids any other, so the way round from the
- * entry to a latch passes it). Each not yet in a piece starts one. An exit
- * laid out as the fall-through with the loop going on past it
- * (pthread_spin_lock, libc x86-64 0x8ff70: lock decl; jne body; xor; ret;
- * body: pause ... jg header) was reported as its header alone: the body
- * is such a block (issue 21). */
+/* The blocks every iteration runs besides the header: those of the loop that
+ * dominate every latch but not the header, the idom chain from the latches'
+ * nearest common dominator up to the header (a natural loop's header
+ * dominates the chain; an irreducible cycle's entry need not, and its chain
+ * stops at the first block outside the cycle or dominating the entry: a path
+ * to the entry avoids any other, so the way round from the entry to a latch
+ * passes it). Each not yet in a piece starts one. An exit laid out as the
+ * fall-through with the loop going on past it (pthread_spin_lock, libc x86-64
+ * 0x8ff70: lock decl; jne body; xor; ret; body: pause ... jg header) was
+ * reported as its header alone: the body is such a block. */
 static void add_body_pieces(struct cfg *g, struct cfg_loop *l, uint32_t stamp)
 {
 	uint32_t d = g->members[l->latch], lo, hi;

@@ -1,15 +1,18 @@
 /* straddle bench [WORKLOAD...]: the seeds' kernel workloads on the running
  * kernel, run the way libMicro, will-it-scale and the timens selftests run
- * them (issue 5), every raw sample kept in a result file that 'straddle
- * compare' reads (DESIGN: Result files). */
+ * them, every raw sample kept in a result file that 'straddle compare'
+ * reads. */
 #include "cmd.h"
 #include "../report/report.h"
-#include "../results/results.h"
+#include "../results/bench.h"
+#include "../results/metrics.h"
+#include "../results/compare.h"
 #include "../stats/stats.h"
 #include "../workloads/workloads.h"
-#include "../measure/measure.h"
+#include "../measure/state.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -336,9 +339,9 @@ static void progress_done(void)
 		fputs("\r\033[K", stderr);
 }
 
-/* The run is the unit of replication (issue 12): each run takes every
- * workload in turn, so a drift of the machine lands in one run of each,
- * and the machine's state is kept per run. The first error ends it. */
+/* The run is the unit of replication: each run takes every workload in turn,
+ * so a drift of the machine lands in one run of each, and the machine's state
+ * is kept per run. The first error ends it. */
 static int run_all(struct bench_cmd *c, size_t *failed_at, struct err *e)
 {
 	for (unsigned run = 0; run < c->runs; run++) {
@@ -397,79 +400,47 @@ struct invocations {
 	bool gate_failed;               /* an invocation exited 1 (fault-write failed) */
 };
 
-static void add_arg(char ***argv, size_t *n, char *s)
-{
-	*argv = xrealloc(*argv, (*n + 2) * sizeof **argv);
-	(*argv)[(*n)++] = s;
-	(*argv)[*n] = NULL;
-}
-
-static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
-
-static char *fmt(const char *f, ...)
-{
-	struct strbuf b = { 0 };
-	char *s;
-	va_list ap;
-	FILE *out = sb_stream(&b);
-
-	va_start(ap, f);
-	vfprintf(out, f, ap);
-	va_end(ap);
-	fclose(out);
-	s = xstrdup(sb_str(&b));
-	sb_free(&b);
-	return s;
-}
-
 /* One invocation's command line, made from the options as parsed (not
  * the words given: getopt takes abbreviations), side B's words last so
  * that they win. */
-static char **invocation_argv(const struct bench_cmd *c, const char *exe, bool side_b,
-			      const char *out)
+static int invocation_argv(const struct bench_cmd *c, bool side_b, const char *out,
+			   struct self_cmd *a)
 {
-	char **argv = NULL;
-	size_t n = 0;
-
-	add_arg(&argv, &n, xstrdup(exe));
-	add_arg(&argv, &n, xstrdup("bench"));
+	if (self_begin(a, "bench"))
+		return -1;
 	for (size_t i = 0; i < c->nsel; i++)
-		add_arg(&argv, &n, xstrdup(c->sel[i]->name));
-	add_arg(&argv, &n, fmt("--runs=%u", c->runs));
-	add_arg(&argv, &n, fmt("--align=%u", c->o.align));
-	add_arg(&argv, &n, fmt("--warmup=%u", c->o.warmup));
-	add_arg(&argv, &n, fmt("--dir=%s", c->o.dir));
-	add_arg(&argv, &n, fmt("--mode=%s", c->o.modes == WIS_PROCESSES ? "processes" :
-			       c->o.modes == WIS_THREADS ? "threads" : "both"));
+		self_arg(a, "%s", c->sel[i]->name);
+	self_arg(a, "--runs=%u", c->runs);
+	self_arg(a, "--align=%u", c->o.align);
+	self_arg(a, "--warmup=%u", c->o.warmup);
+	self_arg(a, "--dir=%s", c->o.dir);
+	self_arg(a, "--mode=%s", c->o.modes == WIS_PROCESSES ? "processes" :
+		 c->o.modes == WIS_THREADS ? "threads" : "both");
 	if (c->o.duration_s > 0) {
-		char *d = fmt("--duration=%g", c->o.duration_s);
+		char *d = xasprintf("%g", c->o.duration_s);
 
-		if (strtod(d + strlen("--duration="), NULL) != c->o.duration_s) {
-			free(d);        /* %g lost digits: every one */
-			d = fmt("--duration=%.17g", c->o.duration_s);
-		}
-		add_arg(&argv, &n, d);
+		/* %g lost digits: every one */
+		self_arg(a, strtod(d, NULL) != c->o.duration_s ? "--duration=%.17g" :
+			 "--duration=%g", c->o.duration_s);
+		free(d);
 	}
 	if (c->o.ntasks) {
 		struct strbuf t = { 0 };
 
 		for (size_t i = 0; i < c->o.ntasks; i++)
 			sb_addf(&t, "%s%u", i ? "," : "", c->o.tasks[i]);
-		add_arg(&argv, &n, fmt("--tasks=%s", sb_str(&t)));
+		self_arg(a, "--tasks=%s", sb_str(&t));
 		sb_free(&t);
 	}
-	for (size_t i = 0; side_b && i < versus_count(c); i++)
-		add_arg(&argv, &n, versus_word(c, i));
-	add_arg(&argv, &n, xstrdup("-o"));
-	add_arg(&argv, &n, xstrdup(out));
-	return argv;
-}
+	for (size_t i = 0; side_b && i < versus_count(c); i++) {
+		char *w = versus_word(c, i);
 
-static void free_argv(char **argv)
-{
-	for (size_t i = 0; argv && argv[i]; i++)
-		free(argv[i]);
-	free(argv);
+		self_arg(a, "%s", w);
+		free(w);
+	}
+	self_arg(a, "-o");
+	self_arg(a, "%s", out);
+	return 0;
 }
 
 /* Nothing of a run that did not finish stays behind. */
@@ -478,7 +449,7 @@ static void remove_partial(struct invocations *iv)
 	for (size_t i = 0; i < iv->npaths; i++)
 		unlink(iv->paths[i]);
 	for (const char *side = "ab"; *side; side++) {
-		char *d = fmt("%s/%c", iv->tmp, *side);
+		char *d = xasprintf("%s/%c", iv->tmp, *side);
 
 		rmdir(d);
 		free(d);
@@ -497,40 +468,40 @@ static void free_invocations(struct invocations *iv)
 static void on_signal_invocations(int sig)
 {
 	stop_signal = sig;
-	command_kill_current();
+	spawn_signal(SIGKILL);
 }
 
-/* One child: 0, or -1 with one line said (the child's own first line). */
-static int run_invocation(const struct bench_cmd *c, const char *exe, struct invocations *iv,
-			  unsigned i, bool side_b)
+/* One child, its output gone, its error's first line kept: 0, or -1 with
+ * one line said (the child's own first line). */
+static int run_invocation(const struct bench_cmd *c, struct invocations *iv, unsigned i,
+			  bool side_b)
 {
-	char *path = fmt("%s/%c/%02u.json", iv->tmp, side_b ? 'b' : 'a', i + 1);
-	char **argv = invocation_argv(c, exe, side_b, path);
-	struct command_spec spec = { .argv = argv, .out_max = 0 };
-	struct command_run r = { 0 };
+	char *path = xasprintf("%s/%c/%02u.json", iv->tmp, side_b ? 'b' : 'a', i + 1), line[512];
+	struct self_cmd a;
 	struct err e = { "" };
-	int rc = 0;
+	int status, rc = 0;
 
 	iv->paths = xrealloc(iv->paths, (iv->npaths + 1) * sizeof *iv->paths);
 	iv->paths[iv->npaths++] = path;
+	if (invocation_argv(c, side_b, path, &a))
+		return -1;
 	if (progress_tty)
 		fprintf(stderr, "\r\033[Kstraddle bench: %4.0f s  invocation %u of %u (%c)",
 			since_start(), i + 1, c->invocations, side_b ? 'b' : 'a');
-	if (command_run(&spec, &r, &e)) {
+	if ((status = self_run(&a, SPAWN_NULL, line, sizeof line, &e)) < 0) {
 		complain("bench", "%s", e.msg);
 		rc = -1;
-	} else if (WIFEXITED(r.status) && WEXITSTATUS(r.status) == EXIT_GATE) {
+	} else if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_GATE) {
 		iv->gate_failed = true;
-	} else if (!stop_signal && !(WIFEXITED(r.status) && WEXITSTATUS(r.status) == 0)) {
+	} else if (!stop_signal && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
 		char st[64];
 
-		command_status_text(r.status, st, sizeof st);
-		complain("bench", "invocation %u (%c) ended with %s: %.*s", i + 1,
-			 side_b ? 'b' : 'a', st, (int)strcspn(r.err_head, "\n"), r.err_head);
+		spawn_status_text(status, st, sizeof st);
+		complain("bench", "invocation %u (%c) ended with %s: %s", i + 1, side_b ? 'b' : 'a',
+			 st, line);
 		rc = -1;
 	}
-	command_run_free(&r);
-	free_argv(argv);
+	self_free(&a);
 	return rc;
 }
 
@@ -543,10 +514,25 @@ static bool has_metrics(const struct invocations *iv, const char *dir)
 	return false;
 }
 
+/* Side a's invocations are A/A of each other: their band is this host's
+ * drift between invocations, kept for compare (of two single files of
+ * this machine, later). Not kept is said, and the run stands. */
+static void keep_drift(const struct result_file *aa)
+{
+	char path[PATH_MAX] = "";
+	struct err e = { "" };
+
+	if (results_host_drift_save(aa, path, sizeof path, &e))
+		complain(path[0] ? path : "bench", "the drift band is not kept for this host: %s",
+			 e.msg);
+	else
+		printf("the band is kept for this host: %s\n", path);
+}
+
 /* Each side's band, written into every file of that side, and said. */
 static int record_drift(const struct bench_cmd *c, struct invocations *iv, char side)
 {
-	char *dir = fmt("%s/%c", iv->tmp, side), name[2] = { side, 0 };
+	char *dir = xasprintf("%s/%c", iv->tmp, side), name[2] = { side, 0 };
 	struct result_file aa = { 0 };
 	struct err e = { "" };
 	json_t *rec;
@@ -570,7 +556,7 @@ static int record_drift(const struct bench_cmd *c, struct invocations *iv, char 
 
 		if (strncmp(iv->paths[i], dir, strlen(dir)) != 0)
 			continue;
-		final_out = fmt("%s%s", c->out_json, iv->paths[i] + strlen(iv->tmp));
+		final_out = xasprintf("%s%s", c->out_json, iv->paths[i] + strlen(iv->tmp));
 		doc = results_drift_stamp(iv->paths[i], rec, i + 1, iv->npaths, final_out);
 		free(final_out);
 		if (!doc) {
@@ -590,6 +576,8 @@ static int record_drift(const struct bench_cmd *c, struct invocations *iv, char 
 		       results_drift_band(&aa, &aa.m[m], k), stat_name(k));
 	}
 	printf("\n");
+	if (rc == 0 && side == 'a')
+		keep_drift(&aa);
 	json_decref(rec);
 	results_file_free(&aa);
 	free(dir);
@@ -601,35 +589,27 @@ static int record_drift(const struct bench_cmd *c, struct invocations *iv, char 
  * DIR: the directory appears whole or not at all. */
 static int run_invocations(struct bench_cmd *c)
 {
-	struct invocations iv = { fmt("%s.partial-%d", c->out_json, (int)getpid()), NULL, 0,
+	struct invocations iv = { xasprintf("%s.partial-%d", c->out_json, (int)getpid()), NULL, 0,
 				  false };
-	char exe[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	bool gate_failed;
 	int rc = 0;
 
-	if (len <= 0) {
-		complain("/proc/self/exe", "cannot read it: %s", strerror(errno));
-		free_invocations(&iv);
-		return EXIT_USAGE;
-	}
-	exe[len] = 0;
 	if (mkdir(iv.tmp, 0755) != 0) {
 		complain(iv.tmp, "cannot make it: %s", strerror(errno));
 		free_invocations(&iv);
 		return EXIT_USAGE;
 	}
 	for (const char *side = c->versus ? "ab" : "a"; *side; side++) {
-		char *d = fmt("%s/%c", iv.tmp, *side);
+		char *d = xasprintf("%s/%c", iv.tmp, *side);
 
 		mkdir(d, 0755);
 		free(d);
 	}
 	handle_terminating(on_signal_invocations);
 	for (unsigned i = 0; i < c->invocations && rc == 0 && !stop_signal; i++) {
-		rc = run_invocation(c, exe, &iv, i, false);
+		rc = run_invocation(c, &iv, i, false);
 		if (c->versus && rc == 0 && !stop_signal)
-			rc = run_invocation(c, exe, &iv, i, true);
+			rc = run_invocation(c, &iv, i, true);
 	}
 	progress_done();
 	if (rc == 0 && !stop_signal)

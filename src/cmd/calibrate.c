@@ -1,12 +1,11 @@
 /* straddle calibrate: learn this CPU's layout rules from synthetic loops
- * measured at every offset of a line, and save them as a profile that
- * --uarch host then uses (issue 11: every built-in profile but one was a
- * manual's guess for the CPU in front of it; seed 002's maintainers asked
- * for measured evidence). */
+ * measured at every offset of a line, and save them as a profile that --uarch
+ * host then uses (every built-in profile but one was a manual's guess for the
+ * CPU in front of it; seed 002's maintainers asked for measured evidence). */
 #include "cmd.h"
-#include "../measure/measure.h"
+#include "../measure/calibrate.h"
 #include "../report/report.h"
-#include "../results/results.h"
+#include "../results/calibrate.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -55,8 +54,7 @@ static const struct cmd_option calibrate_options[] = {
 	{ .name = "from", .value = "FILE.json", .kind = OPT_STRING, .field = F(from),
 	  .help = "fit the experiments recorded in a profile file\n"
 		  "again, measuring nothing" },
-	{ .name = "seed", .value = "N", .kind = OPT_U64, .field = F(o.seed), .max = ULONG_MAX,
-	  .help = "seed of the random order and the bootstrap (default 1)" },
+	OPT_SEED(F, o.seed, "the random order and the bootstrap"),
 	{ 0 }
 };
 
@@ -79,8 +77,8 @@ const struct command calibrate_command = {
 
 static int parse_options(struct calibrate_cmd *c, int argc, char **argv)
 {
-	c->o = (struct calib_opts){ .arch = place_host_arch(), .budget_s = DEFAULT_BUDGET_S,
-		.precision = 0.005, .alpha = 0.05, .material = 0.05, .size = 4096, .seed = 1 };
+	c->o = (struct calib_opts){ .arch = arena_host_arch(), .budget_s = DEFAULT_BUDGET_S,
+		.precision = 0.005, .alpha = STATS_ALPHA, .material = 0.05, .size = 4096 };
 	if (parse_command_line(&calibrate_command, c, argc, argv))
 		return -1;
 	if (optind < argc) {
@@ -89,24 +87,6 @@ static int parse_options(struct calibrate_cmd *c, int argc, char **argv)
 	}
 	c->o.budget_s = c->time > 0 ? c->time : c->quick ? QUICK_BUDGET_S : DEFAULT_BUDGET_S;
 	return 0;
-}
-
-/* mkdir -p of path's directory (the default place may not exist yet). */
-static int make_parents(const char *path)
-{
-	char *copy = xstrdup(path);
-	int rc = 0;
-
-	for (char *p = copy + 1; *p && rc == 0; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(copy, 0755) != 0 && errno != EEXIST)
-			rc = -1;
-		*p = '/';
-	}
-	free(copy);
-	return rc;
 }
 
 /* Before minutes of measuring: can the profile be written where asked? */
@@ -132,9 +112,9 @@ static int check_profile_target(struct calibrate_cmd *c)
 	return 0;
 }
 
-/* Before minutes of measuring: can the plots be written? Nothing is made
- * yet: a run ended by a signal left the empty DIR it had made (issue 25);
- * make_plot_dir makes it once there is something to put in it. */
+/* Before minutes of measuring: can the plots be written? Nothing is made yet:
+ * a run ended by a signal left the empty DIR it had made; make_plot_dir makes
+ * it once there is something to put in it. */
 static int check_plot_dir(const char *dir)
 {
 	struct stat st;
@@ -198,116 +178,20 @@ static int measure(struct calibrate_cmd *c)
 	return rc;
 }
 
-static void cpu_text(const struct host *h, char *buf, size_t n)
-{
-	snprintf(buf, n, "%s (%s family 0x%x model 0x%x stepping 0x%x)",
-		 *h->model_name ? h->model_name : "?", h->vendor, h->family, h->model,
-		 h->stepping);
-}
-
-static void fit(struct calibrate_cmd *c)
-{
-	const struct profile *base = c->host.profile;
-	char cpu[160];
-
-	for (size_t i = 0; i < c->nx; i++)
-		calib_mark(&c->x[i], &c->o);
-	calib_fit(c->x, c->nx, &c->o, &c->fit);
-	if (!base || base->arch != c->o.arch)
-		base = profile_named(c->o.arch == ARCH_AARCH64 ? "generic-arm64" : "generic-x86");
-	c->o.arch = base->arch;
-	cpu_text(&c->host, cpu, sizeof cpu);
-	calib_profile(&c->fit, base, cpu, &c->text, &c->profile);
-}
-
-static void print_text(const struct calibrate_cmd *c)
-{
-	static const char *const cols[] = { "rule", ">window", "verdict" };
-	const struct profile *p = &c->profile;
-	unsigned w[3];
-	size_t nw = profile_straddle_windows(p, w);
-	struct table t;
-	double secs = 0;
-
-	for (size_t i = 0; i < c->nx; i++)
-		secs += c->x[i].elapsed_s;
-	printf("cpu: %s\n", p->cpus);
-	printf("%zu experiments, %.0f s of measuring%s\n", c->nx, secs,
-	       c->from ? " (recorded, fitted again)" : "");
-	table_init(&t, 3, cols);
-	for (size_t i = 0; i < c->fit.nrule; i++) {
-		const struct calib_rule *r = &c->fit.rule[i];
-		char win[8], verdict[200];
-
-		snprintf(win, sizeof win, "%u", r->window);
-		calib_rule_text(r, verdict, sizeof verdict);
-		table_row(&t, calib_effect_name(r->effect), win, verdict);
-	}
-	table_print(&t, stdout);
-	table_free(&t);
-	printf("back end: %s\n", c->fit.back_end_why);
-	printf("loop buffer: %s\n", c->fit.loop_buffer_why);
-	printf("a line more: %s\n", c->fit.window_why);
-	printf("profile: fetch %u, uop window %u, line %u; straddles:", p->fetch, p->uop_window,
-	       p->line);
-	for (size_t i = 0; i < nw; i++)
-		printf(" %u", w[i]);
-	printf("%s; branch rule: %s", nw ? "" : " none", branch_rule_name(p->branch_rule));
-	if (p->branch_rule != BRANCH_RULE_NONE)
-		printf(" (window %u)", p->branch_window);
-	printf("; loop buffer: %u; back end: %u a cycle, %u stores\n", p->loop_buffer,
-	       p->issue_width, p->stores_per_cycle);
-}
-
-/* ---- plots: one per experiment ---- */
-
-static int write_plot_file(FILE *f, void *ctx)
-{
-	return plot_svg(f, ctx);
-}
-
-static int plot_one(const struct calibrate_cmd *c, const struct calib_experiment *x)
-{
-	double xs[CALIB_SPAN], ys[CALIB_SPAN], lo[CALIB_SPAN], hi[CALIB_SPAN], sh[CALIB_SPAN];
-	bool mark[CALIB_SPAN];
-	size_t nsh = 0;
-	char path[1024], title[200];
-	struct err e;
-
-	for (size_t i = 0; i < x->npt; i++) {
-		const struct calib_point *pt = &x->pt[i];
-
-		xs[i] = pt->pos, ys[i] = pt->floor, lo[i] = pt->floor_lo, hi[i] = pt->floor_hi;
-		mark[i] = pt->slow;
-		if (calib_predicted(&c->profile, x, pt->pos))
-			sh[nsh++] = pt->pos;
-	}
-	struct plot_series s = { x->name, xs, ys, lo, hi, mark, x->npt };
-	snprintf(title, sizeof title, "straddle calibrate %s: %s", x->name, x->what);
-	struct plot p = { title, x->entry ? "the callee's entry, offset in a 64 B line" :
-			  "the loop's first byte, offset in a 64 B line",
-			  "ns per call (floor: 10th percentile, 95% CI)", &s, 1, NULL, 0, sh, nsh,
-			  "the calibrated profile predicts a hazard in the grey bands", NULL };
-	snprintf(path, sizeof path, "%s/%s.svg", c->plot_dir, x->name);
-	if (write_atomic(path, write_plot_file, &p, &e)) {
-		complain(path, "%s", e.msg);
-		return -1;
-	}
-	return 0;
-}
-
 static int write_outputs(struct calibrate_cmd *c)
 {
 	json_t *head = results_calibration_head(c->argc, c->argv, c->machine, c->from);
 	json_t *doc = results_calibration(head, &c->profile, &c->fit, c->x, c->nx);
 	int rc = write_result(doc, c->out);
+	struct err e;
 
 	if (rc == 0)
 		printf("saved: %s\n", c->out);
 	if (c->plot_dir && rc == 0)
 		rc = make_plot_dir(c->plot_dir);
 	for (size_t i = 0; c->plot_dir && rc == 0 && i < c->nx; i++)
-		rc = plot_one(c, &c->x[i]);
+		if ((rc = report_calibrate_plot(c->plot_dir, &c->profile, &c->x[i], &e)))
+			say("%s", e.msg);
 	return rc;
 }
 
@@ -329,8 +213,9 @@ static int cmd_calibrate(int argc, char **argv)
 		goto out;
 	if (!c.from && measure(&c))
 		goto out;
-	fit(&c);
-	print_text(&c);
+	calib_conclude(c.x, c.nx, &c.o, &c.host, &c.fit, &c.text, &c.profile);
+	report_calibrate_text(stdout, &(struct calib_report){ &c.profile, &c.fit, c.x, c.nx,
+							      c.from != NULL });
 	if (write_outputs(&c) == 0)
 		status = EXIT_OK;
 out:

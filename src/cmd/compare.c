@@ -1,11 +1,12 @@
 /* straddle compare BASE NEW...: tables of result files with their percent
  * change and whether it is real, the way mmtests and the kernel test robot
  * print them (seeds 000 and 004), and a gate: exit 1 on a significant
- * regression beyond the threshold. The run is the unit (issue 12): the
- * rows, the tests and the tables are report/compare.c's. */
+ * regression beyond the threshold. The run is the unit: the rows, the tests
+ * and the tables are report/compare.c's. */
 #include "cmd.h"
 #include "../report/report.h"
-#include "../results/results.h"
+#include "../results/metrics.h"
+#include "../results/compare.h"
 #include "../stats/stats.h"
 
 #include <stddef.h>
@@ -21,10 +22,7 @@ struct compare_cmd {
 	enum format format;
 	bool verbose;
 	struct compare cmp;
-	struct result_file *files;
-	size_t nfiles;
 	const char *drift_path;         /* --drift */
-	struct result_file drift;
 	const char *layout_path;        /* --layout-noise */
 };
 
@@ -89,8 +87,7 @@ static const struct cmd_option compare_options[] = {
 		  "median for times, mean for rates)" },
 	{ .name = "format", .value = "F", .kind = OPT_CALL, .call = set_format,
 	  .help = "text, markdown, csv or json (default text)" },
-	{ .name = "alpha", .value = "A", .kind = OPT_FRACTION, .field = F(cmp.alpha), .lo = 1e-9,
-	  .hi = 0.5, .help = "significance level (default 0.05)" },
+	OPT_ALPHA(F, cmp.alpha, "significance level"),
 	{ .name = "threshold", .value = "P", .kind = OPT_FRACTION, .field = F(cmp.threshold),
 	  .lo = 0, .hi = 0.99, .help = "how much worse a significant change must be to fail\n"
 				       "(default 2%)" },
@@ -98,7 +95,8 @@ static const struct cmd_option compare_options[] = {
 	  .help = "result files of 2 or more A/A invocations on this machine\n"
 		  "(the same command, nothing changed): a change of a side\n"
 		  "of one invocation inside their range is inconclusive\n"
-		  "(default: the band a BASE of bench --invocations recorded)" },
+		  "(default: the band a BASE of bench --invocations recorded,\n"
+		  "else the one it keeps for this host)" },
 	{ .name = "layout-noise", .value = "FILE.json", .kind = OPT_STRING, .field = F(layout_path),
 	  .help = "a place --offsets random result: a change inside the band\n"
 		  "new layouts of the code move the program is inconclusive" },
@@ -112,24 +110,27 @@ const struct command compare_command = {
 	.run = cmd_compare,
 	.summary = "tables of result files with % change and significance; exit 1 on regression",
 	.args = "[OPTIONS] BASE NEW...",
-	.about = "Compare result files of 'straddle bench' or 'straddle sweep': one row per metric\n"
-		 "of BASE, each NEW file's value and percent change, and whether the change is\n"
-		 "real. The run is the unit: each run's statistic is one observation, and a\n"
-		 "change is real when Welch's t test on them is below --alpha and the change\n"
-		 "stands out of the run-to-run range of both sides. With fewer than 3 runs on a\n"
-		 "side the change is printed as inconclusive. BASE or NEW may be a directory:\n"
-		 "its *.json results are one side. Runs of one invocation share its machine\n"
-		 "state, so when both sides are directories the unit is the invocation (each\n"
-		 "file's mean of its runs' statistic), 3 or more a side, best taken alternately\n"
-		 "(A B A B ...: bench --invocations N --versus OPTS; sides whose times do not\n"
-		 "interleave are warned of). A side of one invocation (two single files) gets a\n"
-		 "verdict only with --drift, or when BASE carries the band its bench\n"
-		 "--invocations recorded: run against run, and outside the range of A/A\n"
-		 "invocations; without, 'inconclusive: one invocation a side'. When the\n"
-		 "recorded machine states differ beyond the warning's limits (steal, other\n"
-		 "tenants' CPU, load, MHz, clock source, governor) every verdict is\n"
-		 "'inconclusive: machine state changed'. Each verdict says the noise it saw and\n"
-		 "the runs or invocations a side that would resolve --threshold at that noise.\n",
+	.about = "Compare result files of 'straddle bench', 'sweep', 'place' or 'ab': one row per\n"
+		 "metric of BASE, each NEW file's value and percent change, and whether the\n"
+		 "change is real. The run is the unit: each run's statistic is one observation,\n"
+		 "and a change is real when Welch's t test on them is below --alpha and the\n"
+		 "change stands out of the run-to-run range of both sides. With fewer than 3 runs\n"
+		 "on a side the change is printed as inconclusive. BASE or NEW may be a\n"
+		 "directory: its *.json results are one side. Runs of one invocation share its\n"
+		 "machine state, so when both sides are directories the unit is the invocation\n"
+		 "(each file's mean of its runs' statistic), 3 or more a side, best taken\n"
+		 "alternately (A B A B ...: bench --invocations N --versus OPTS; sides whose\n"
+		 "times do not interleave are warned of). A side of one invocation (two single\n"
+		 "files) gets a verdict only with --drift, or when BASE carries the band its\n"
+		 "bench --invocations recorded: run against run, and outside the range of A/A\n"
+		 "invocations; or against the band bench --invocations keeps for this host\n"
+		 "($XDG_DATA_HOME/straddle/drift/HOST.json) when both ran on its machine, and\n"
+		 "then no run of one side within the other's range; without any, 'inconclusive:\n"
+		 "one invocation a side'. When the recorded machine states differ beyond the\n"
+		 "warning's limits (steal, other tenants' CPU, load, MHz, clock source, governor)\n"
+		 "every verdict is 'inconclusive: machine state changed'. Each verdict says the\n"
+		 "noise it saw and the runs or invocations a side that would resolve --threshold\n"
+		 "at that noise.\n",
 	.options = compare_options,
 	.notes = "Exit status: 0 no significant regression beyond the threshold, 1 one or more,\n"
 		 "2 bad usage or a result file that cannot be read.\n",
@@ -137,107 +138,12 @@ const struct command compare_command = {
 
 static int parse_options(struct compare_cmd *c, int argc, char **argv)
 {
-	c->cmp.alpha = COMPARE_ALPHA;
 	c->cmp.threshold = COMPARE_THRESHOLD;
 	if (parse_command_line(&compare_command, c, argc, argv))
 		return -1;
 	if (argc - optind < 2) {
 		complain("compare", "needs a BASE and at least one NEW result file");
 		return -1;
-	}
-	return 0;
-}
-
-/* --layout-noise: the band of a place --offsets random result (issue 26:
- * a change no larger than what a new layout does is layout noise). */
-static int load_layout_noise(struct compare_cmd *c)
-{
-	struct result_file f;
-	struct err e = { "" };
-	int rc = 0;
-
-	if (results_read(c->layout_path, &f, &e)) {
-		complain("--layout-noise", "%s", e.msg);
-		return -1;
-	}
-	if (results_place_layout_band(&f, &c->cmp.layout_pct)) {
-		complain("--layout-noise", "%s: not a place --offsets random result (no layout_noise "
-			 "band)", c->layout_path);
-		rc = -1;
-	}
-	results_file_free(&f);
-	return rc;
-}
-
-/* --drift: A/A invocations, 2 or more, of BASE's command. */
-static int load_drift(struct compare_cmd *c, const struct result_file *base)
-{
-	struct err e = { "" };
-
-	if (results_read(c->drift_path, &c->drift, &e)) {
-		complain("--drift", "%s", e.msg);
-		return -1;
-	}
-	if (c->drift.nfiles < 2) {
-		complain("--drift", "%s: %zu invocation; the drift between invocations needs 2 "
-			 "or more result files in a directory", c->drift_path, c->drift.nfiles);
-		return -1;
-	}
-	if (strcmp(c->drift.command, base->command) != 0) {
-		complain("--drift", "%s: %s results; BASE %s is a %s one", c->drift_path,
-			 c->drift.command, base->path, base->command);
-		return -1;
-	}
-	c->cmp.drift = &c->drift;
-	return 0;
-}
-
-/* Every file read and checked; then each NEW against BASE: the same
- * command, and at least one metric in common. */
-static int load(struct compare_cmd *c, int argc, char **argv)
-{
-	const struct result_file *base;
-
-	c->nfiles = (size_t)(argc - optind);
-	c->files = xcalloc(c->nfiles, sizeof *c->files);
-	for (size_t f = 0; f < c->nfiles; f++) {
-		struct err e = { "" };
-
-		if (results_read(argv[optind + (int)f], &c->files[f], &e)) {
-			say("%s", e.msg);
-			return -1;
-		}
-	}
-	base = &c->files[0];
-	if (c->drift_path && load_drift(c, base))
-		return -1;
-	if (c->layout_path && load_layout_noise(c))
-		return -1;
-	for (size_t f = 1; f < c->nfiles; f++) {
-		size_t common = 0;
-
-		if (strcmp(c->files[f].command, base->command) != 0) {
-			complain(c->files[f].path, "a %s result; BASE %s is a %s one",
-				 c->files[f].command, base->path, base->command);
-			return -1;
-		}
-		for (size_t i = 0; i < base->n; i++) {
-			const struct metric *m = &base->m[i];
-			const struct metric *n = results_counterpart(base, m, &c->files[f]);
-
-			if (n && (n->lower_is_better != m->lower_is_better ||
-				  strcmp(n->unit, m->unit) != 0)) {
-				complain(c->files[f].path, "%s is %s, %s is better; in %s %s, %s",
-					 n->name, n->unit, n->lower_is_better ? "lower" : "higher",
-					 base->path, m->unit, m->lower_is_better ? "lower" : "higher");
-				return -1;
-			}
-			common += n != NULL;
-		}
-		if (!common) {
-			complain(c->files[f].path, "no metric in common with %s", base->path);
-			return -1;
-		}
 	}
 	return 0;
 }
@@ -261,18 +167,18 @@ static int print(const struct compare_cmd *c)
 static int cmd_compare(int argc, char **argv)
 {
 	struct compare_cmd c = { 0 };
+	struct err e = { "" };
 	int status = EXIT_USAGE;
 
-	if (parse_options(&c, argc, argv) == 0 && load(&c, argc, argv) == 0) {
-		c.cmp.files = c.files;
-		c.cmp.nfiles = c.nfiles;
+	if (parse_options(&c, argc, argv) == 0 &&
+	    results_compare_open(&c.cmp, argv + optind, (size_t)(argc - optind), c.drift_path,
+				 c.layout_path, &e) == 0) {
 		compare_build(&c.cmp);
 		status = print(&c) ? EXIT_USAGE : c.cmp.regression ? EXIT_GATE : EXIT_OK;
 		compare_free(&c.cmp);
 	}
-	for (size_t f = 0; f < c.nfiles; f++)
-		results_file_free(&c.files[f]);
-	free(c.files);
-	results_file_free(&c.drift);
+	else if (e.msg[0])
+		say("%s", e.msg);
+	results_compare_close(&c.cmp);
 	return status;
 }

@@ -3,7 +3,9 @@
  * both regressions were found weeks later and bisected by hand). */
 #include "cmd.h"
 #include "../report/report.h"
-#include "../results/results.h"
+#include "../results/scan.h"
+#include "../results/diff.h"
+#include "../results/sarif.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -23,14 +25,12 @@ enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_MARKDOWN, FORMAT_SARIF };
 struct diff_cmd {
 	struct scan_opts opts;
 	struct diff_opts dopts;
-	const struct profile *profiles[32];
-	char host_why[HOST_WHY_MAX];
+	struct profiles_arg uarch;
 	enum format format;
 	bool all, source_lines;
 	unsigned long limit;            /* rows per section, 0: all */
 	unsigned fail_rules;
 	unsigned fail_causes;           /* 1 << enum diff_cause */
-	const char *uarch;
 	const char *source_root;        /* --source-root: SARIF's SRCROOT */
 	struct side old, new;
 	struct layout_diff d;
@@ -90,17 +90,6 @@ static int gate_cause(const char *name)
 	return c == CAUSE_REMOVED ? -1 : c;
 }
 
-static int set_shard(void *cmd, const char *opt, const char *value)
-{
-	struct diff_cmd *c = cmd;
-	struct err e;
-
-	if (shard_parse(value, &c->shard, &e) == 0)
-		return 0;
-	complain(opt, "%s", e.msg);
-	return -1;
-}
-
 static int set_causes(void *cmd, const char *opt, const char *value)
 {
 	struct diff_cmd *c = cmd;
@@ -111,8 +100,7 @@ static int set_causes(void *cmd, const char *opt, const char *value)
 #define F(field) offsetof(struct diff_cmd, field)
 
 static const struct cmd_option diff_options[] = {
-	{ .name = "uarch", .value = "NAME[,NAME]|host|all", .kind = OPT_STRING, .field = F(uarch),
-	  .help = "profiles to apply (default host)" },
+	OPT_UARCH_MANY(F, uarch, MODEL_MAX_PROFILES, "the profiles to apply"),
 	{ .name = "fail-on", .value = "RULE,...", .kind = OPT_RULES, .field = F(fail_rules),
 	  .help = "the rules whose new hazards fail the gate (default any):\n"
 		  "loop-straddles-window, branch-crosses-window,\n"
@@ -123,8 +111,7 @@ static const struct cmd_option diff_options[] = {
 	{ .name = "section", .value = "hot|all", .kind = OPT_CALL, .call = set_section,
 	  .help = "hot: leave cold code out (init, exit, unlikely,\n"
 		  ".cold); default all" },
-	{ .name = "func", .value = "GLOB", .kind = OPT_STRING, .field = F(opts.func_glob),
-	  .help = "only functions whose name matches GLOB" },
+	OPT_FUNC(F, opts.func_glob),
 	{ .name = "all", .kind = OPT_SET, .field = F(all),
 	  .help = "also list functions found on one side only" },
 	{ .name = "limit", .value = "N", .kind = OPT_ULONG, .field = F(limit), .max = LONG_MAX,
@@ -134,42 +121,27 @@ static const struct cmd_option diff_options[] = {
 	  .help = "markdown: the summary and the worst rows as a\n"
 		  "table for a code-review comment; sarif: SARIF 2.1.0,\n"
 		  "one result per new hazard row (every row)" },
-	{ .name = "source-root", .value = "DIR", .kind = OPT_STRING, .field = F(source_root),
-	  .help = "with sarif: source paths relative to DIR (SRCROOT)" },
+	OPT_SOURCE_ROOT(F, source_root),
 	{ .name = "json", .kind = OPT_CALL, .call = set_json, .help = "the same as --format json" },
-	{ .name = "jobs", .letter = 'j', .value = "N", .kind = OPT_UNSIGNED, .field = F(opts.jobs),
-	  .min = 1, .max = 256, .help = "threads per scan (default: online CPUs)" },
-	{ .name = "llvm-mca", .value = "in-process|PROGRAM|none", .kind = OPT_STRING,
-	  .field = F(opts.llvm_mca), .help = LLVM_MCA_HELP },
-	{ .name = "exact-cost", .kind = OPT_SET, .field = F(opts.cost_exact),
-	  .help = "price each loop by llvm-mca's own simulation of it, as\n"
-		  "scan --exact-cost does" },
-	{ .name = "no-source", .kind = OPT_CLEAR, .field = F(source_lines),
-	  .help = "do not look up source lines (DWARF)" },
-	{ .name = "debug-dir", .value = "DIR", .kind = OPT_STRING, .field = F(debug_dir),
-	  .help = "separate debug files as DIR/.build-id/xx/yyyy.debug,\n"
-		  "looked in before /usr/lib/debug" },
-	{ .name = "shard", .value = "K/N", .kind = OPT_CALL, .call = set_shard,
-	  .help = "of two directories or packages, diff only shard K (0\n"
+	OPT_JOBS(F, opts.jobs),
+	OPT_LLVM_MCA(F, opts.llvm_mca),
+	OPT_EXACT_COST(F, opts.cost_exact),
+	OPT_NO_SOURCE(F, source_lines),
+	OPT_DEBUG_DIR(F, debug_dir),
+	OPT_SHARD(F, shard, "of two directories or packages, diff only shard K (0\n"
 		  "to N-1) of their files, picked by a hash of the path\n"
-		  "inside; 'straddle merge' joins the N documents" },
-	{ .name = "hot", .value = "RECORD", .kind = OPT_STRING, .field = F(hot_path),
-	  .help = "rank by the samples of 'straddle record' of OLD or NEW:\n"
-		  "a \"samples %\" column, the hottest first" },
-	{ .name = "perf-script", .value = "FILE", .kind = OPT_STRING, .field = F(perf_script),
-	  .help = "the same from the text of 'perf script [-F ip,dso,sym]';\n"
-		  "with --show-mmap-events every file is placed exactly" },
+		  "inside; 'straddle merge' joins the N documents"),
+	OPT_HOT(F, hot_path, "rank by the samples of 'straddle record' of OLD or NEW:\n"
+		"a \"samples %\" column, the hottest first"),
+	OPT_PERF_SCRIPT(F, perf_script),
 	{ .name = "measure", .kind = OPT_SET, .field = F(measure),
 	  .help = "kernel images: run each routine with a built-in call\n"
 		  "whose loops the change moved or resized, both builds'\n"
 		  "bytes at each build's placement, and print the measured\n"
 		  "change beside the predicted one (text only)" },
 	{ .name = "measure-time", .value = "S", .kind = OPT_SECONDS, .field = F(measure_s),
-	  .help = "--measure's budget per routine and workload (default 10)" },
-	{ .name = "min-share", .value = "P", .kind = OPT_FRACTION, .field = F(min_share),
-	  .lo = 0, .hi = 1,
-	  .help = "with --hot: fold hazards in code with less than P of the\n"
-		  "samples into one line (default 0.5%)" },
+	  .dflt = "10", .help = "--measure's budget per routine and workload" },
+	OPT_MIN_SHARE(F, min_share),
 	{ 0 }
 };
 
@@ -197,20 +169,14 @@ const struct command diff_command = {
 
 static int parse_options(struct diff_cmd *c, int argc, char **argv)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-	c->opts.jobs = cpus > 0 ? (unsigned)(cpus < 16 ? cpus : 16) : 1;
+	c->opts.jobs = jobs_default();
 	c->opts.keep_all = true;        /* every loop: the unchanged ones match the rest */
 	c->opts.shapes = true;          /* unnamed functions are matched by shape */
 	/* each side's loops priced as scan prices them: a straddle the back
 	 * end hides is no new hazard, and a row says what it costs */
 	c->opts.cost = true;
-	c->opts.llvm_mca = getenv("STRADDLE_LLVM_MCA");
 	c->source_lines = true;
 	c->limit = 40;
-	c->uarch = "host";
-	c->min_share = SCAN_MIN_SHARE;
-	c->measure_s = 10;
 	if (parse_command_line(&diff_command, c, argc, argv) ||
 	    hot_load(c->hot_path, c->perf_script, &c->hot))
 		return -1;
@@ -230,10 +196,8 @@ static int parse_options(struct diff_cmd *c, int argc, char **argv)
 		c->fail_rules = ~0u;
 	if (!c->fail_causes)
 		c->fail_causes = ~0u;
-	if (select_profiles(c->uarch, c->profiles, 32, &c->opts.nprofiles, c->host_why,
-			    sizeof c->host_why) || check_back_end(c->opts.llvm_mca))
-		return -1;
-	c->opts.profiles = c->profiles;
+	c->opts.profiles = c->uarch.v;
+	c->opts.nprofiles = c->uarch.n;
 	return 0;
 }
 
@@ -262,7 +226,7 @@ static int load(struct diff_cmd *c, struct side *s)
 	return why ? -1 : 0;
 }
 
-/* Either file truncated or rewritten since it was opened (issue 9). */
+/* Either file truncated or rewritten since it was opened. */
 static bool changed(const struct diff_cmd *c)
 {
 	const struct side *sides[2] = { &c->old, &c->new };
@@ -275,59 +239,6 @@ static bool changed(const struct diff_cmd *c)
 	return false;
 }
 
-/* ---- the rows, their source lines and fixes read before rendering ---- */
-
-/* "st.c:5" of a change's subject, on the side it is on (the new one when
- * both): a loop of one side is looked up in that side's image, not the
- * function's entry on the other (a loop removed from a matched function
- * was given the new build's entry line); NULL without DWARF. The image's
- * DWARF is opened on first use, which changes only its cache, not what it
- * reads. */
-static char *subject_source(const struct diff_cmd *c, const struct layout_change *ch)
-{
-	bool new = ch->entry ? ch->fnew != NULL : ch->lnew != NULL;
-	const struct side *s = new ? &c->new : &c->old;
-	const struct func_report *f = new ? ch->fnew : ch->fold;
-	const struct loop_report *l = ch->entry ? NULL : new ? ch->lnew : ch->lold;
-	/* a loop's side has its function; an entry is on the side it names */
-	const struct elf_func *fn = &s->r.funcs.v[f->func];
-	char buf[128];
-
-	if (!*elf_source_line((struct elf_image *)&s->img, fn->sec, l ? l->start : fn->addr, buf,
-			      sizeof buf))
-		return NULL;
-	return xstrdup(buf);
-}
-
-/* "GCC: -falign-loops=16 for the unit", from the new build's DWARF (a fix
- * is for the build that has the hazard); NULL when not known. */
-static char *subject_compiler_fix(const struct diff_cmd *c, const struct diff_row *v)
-{
-	const struct layout_change *ch = v->ch;
-	const struct side *s = ch->fnew ? &c->new : &c->old;
-	const struct func_report *f = ch->fnew ? ch->fnew : ch->fold;
-	const struct loop_report *l = ch->entry ? NULL : ch->fnew ? ch->lnew : ch->lold;
-	const struct elf_func *fn = &s->r.funcs.v[f->func];
-	char cfix[256];
-
-	compiler_fix((struct elf_image *)&s->img, fn->sec, l ? l->start : fn->addr,
-		     fix_align_all(v->h, v->n), l != NULL, v->lead, cfix, sizeof cfix);
-	return *cfix ? xstrdup(cfix) : NULL;
-}
-
-/* A section's rows (rows.c) with the source and fix of those shown. */
-static void resolved_rows(const struct diff_cmd *c, bool added, size_t limit,
-			  struct diff_rows *rows)
-{
-	diff_rows(&c->d, &c->new.r, added, c->min_share, rows);
-	for (size_t i = 0; i < rows->n && (!limit || i < limit); i++) {
-		if (c->source_lines)
-			rows->v[i].source = subject_source(c, rows->v[i].ch);
-		if (added)
-			rows->v[i].compiler_fix = subject_compiler_fix(c, &rows->v[i]);
-	}
-}
-
 static void print_report(const struct diff_cmd *c, bool fails)
 {
 	struct diff_report r = { .old_img = &c->old.img, .new_img = &c->new.img,
@@ -335,8 +246,14 @@ static void print_report(const struct diff_cmd *c, bool fails)
 		.min_share = c->min_share, .all = c->all, .hot_source = c->hot.source,
 		.hot_total = c->hot.total, .fails = fails };
 
-	resolved_rows(c, true, c->limit, &r.added);
-	resolved_rows(c, false, c->limit, &r.removed);
+	/* the images' DWARF is read on first use: a cache, not their content */
+	struct diff_images im = { (struct elf_image *)&c->old.img, (struct elf_image *)&c->new.img,
+				  r.sides };
+
+	diff_rows(&c->d, &c->new.r, true, c->min_share, &r.added);
+	diff_rows_resolve(&r.added, &im, true, c->limit, c->source_lines);
+	diff_rows(&c->d, &c->new.r, false, c->min_share, &r.removed);
+	diff_rows_resolve(&r.removed, &im, false, c->limit, c->source_lines);
 	if (c->format == FORMAT_MARKDOWN)
 		report_diff_markdown(stdout, &r);
 	else
@@ -362,27 +279,14 @@ static void print_json(struct diff_cmd *c, bool fails, int argc, char **argv)
 
 static struct sarif_log *new_sarif(const struct diff_cmd *c, const struct shard_info *shard)
 {
-	return sarif_new(&(struct sarif_head){ c->source_root, c->argc, c->argv, c->profiles,
+	return sarif_new(&(struct sarif_head){ c->source_root, c->argc, c->argv, c->uarch.v,
 					       c->opts.nprofiles, shard });
 }
 
 static void add_sarif(struct diff_cmd *c, struct sarif_log *log)
 {
-	struct diff_rows rows;
-	struct sarif_ordinals ord;
-
-	diff_rows(&c->d, &c->new.r, true, c->min_share, &rows);
-	sarif_ordinals(&c->new.r, &ord);
-	for (size_t i = 0; i < rows.n; i++) {
-		const struct layout_change *ch = rows.v[i].ch;
-
-		sarif_add_row(log, &(struct sarif_row){ .img = &c->new.img, .r = &c->new.r,
-			.func = ch->fnew, .loop = ch->entry ? NULL : ch->lnew, .h = rows.v[i].h,
-			.n = rows.v[i].n, .cause = cause_name(ch->cause), .source_root = c->source_root,
-			.lines = c->source_lines, .ord = &ord, .input = 1 });
-	}
-	sarif_ordinals_free(&ord);
-	diff_rows_free(&rows);
+	sarif_add_diff(log, &c->new.img, &c->new.r, &c->d, &(struct sarif_rows){ c->min_share,
+		       c->source_root, c->source_lines, 1 });
 }
 
 static void print_sarif(struct diff_cmd *c)
@@ -394,9 +298,8 @@ static void print_sarif(struct diff_cmd *c)
 		complain("stdout", "cannot write the SARIF output");
 }
 
-/* A misspelt --func must not pass the gate as "no layout change" (issue
- * 24): as in scan, a pattern that selects no function in either file is
- * an error. */
+/* A misspelt --func must not pass the gate as "no layout change": as in scan,
+ * a pattern that selects no function in either file is an error. */
 static bool no_match(const struct diff_cmd *c)
 {
 	const struct scan_result *o = &c->old.r, *n = &c->new.r;
@@ -412,16 +315,7 @@ static bool no_match(const struct diff_cmd *c)
 /* A new hazard of a selected rule, gained for a selected cause. */
 static bool gate_fails(const struct diff_cmd *c)
 {
-	for (size_t i = 0; i < c->d.n; i++) {
-		const struct layout_change *ch = &c->d.v[i];
-
-		if (!(c->fail_causes & (1u << ch->cause)))
-			continue;
-		for (uint32_t k = 0; k < ch->nadded; k++)
-			if (c->fail_rules & (1u << c->d.refs[ch->added + k]->rule))
-				return true;
-	}
-	return false;
+	return layout_diff_gate(&c->d, c->fail_rules, c->fail_causes);
 }
 
 static int diff_many(struct diff_cmd *c);
@@ -464,8 +358,8 @@ int cmd_diff(int argc, char **argv)
 	else
 		print_report(&c, status == EXIT_GATE);
 	if (c.measure)
-		diff_measure(&(struct diff_measure_input){ c.old.arg, c.new.arg, &c.old.img, &c.new.img,
-			c.profiles[0], c.host_why, c.measure_s });
+		diff_measure(&(struct routine_diff_input){ c.old.arg, c.new.arg, &c.old.img, &c.new.img,
+			c.uarch.v[0], c.uarch.why, c.opts.llvm_mca, c.measure_s });
 out:
 	hot_run_free(&c.hot);
 	layout_diff_free(&c.d);
@@ -598,7 +492,7 @@ static void begin_many(struct diff_cmd *c, struct many *m)
 
 	if (c->format == FORMAT_JSON)
 		results_diff_begin(&m->doc, stdout, results_diff_many_head(c->argc, c->argv,
-			m->op[0], m->op[1], c->profiles, c->opts.nprofiles, shard));
+			m->op[0], m->op[1], c->uarch.v, c->opts.nprofiles, shard));
 	if (c->format == FORMAT_SARIF)
 		m->sarif = new_sarif(c, shard);
 }

@@ -1,7 +1,7 @@
-/* What scan --hot and diff --hot share (issue 13): reading the samples
- * (a record, or perf script text) and finding a scanned file's among them. */
+/* What scan --hot and diff --hot share: reading the samples (a record, or
+ * perf script text) and finding a scanned file's among them. */
 #include "cmd.h"
-#include "../results/results.h"
+#include "../results/record.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +18,12 @@ int hot_load(const char *record, const char *perf_script, struct hot_run *h)
 	}
 	if (!path)
 		return 0;
+	/* a record's line names its file (results_open); perf script's does not */
 	if (record ? results_read_record(path, h, &e) : results_read_perf_script(path, h, &e)) {
-		complain(path, "%s", e.msg);
+		if (record)
+			say("%s", e.msg);
+		else
+			complain(path, "%s", e.msg);
 		hot_run_free(h);
 		return -1;
 	}

@@ -5,7 +5,7 @@
 #include "cmd.h"
 #include "../kernels/kernels.h"
 #include "../report/report.h"
-#include "../results/results.h"
+#include "../results/kernels.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -32,8 +32,7 @@ static const struct cmd_option kernels_options[] = {
 		  "PROT_NONE page for each length reaching it, on the destination\n"
 		  "and (copies) the source: return value and every byte compared.\n"
 		  "The last line is 'N passed, N failed'." },
-	{ .name = "json", .kind = OPT_SET, .field = F(json),
-	  .help = "JSON on standard output (--check's lines go to stderr)" },
+	OPT_JSON(F, json, " (--check's lines go to stderr)"),
 	ROUTINE_OPTIONS(F, set_alternative),
 	{ 0 }
 };
@@ -68,51 +67,6 @@ const struct command kernels_command = {
 		 "Exit status: 0 done, 1 a check failed, 2 bad usage, a routine refused or the\n"
 		 "check could not run.\n",
 };
-
-/* "ERMS FSRS (missing)", or "-". */
-static void format_features(unsigned want, unsigned have, char *buf, size_t n)
-{
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (unsigned i = 0; i < KFEAT_COUNT; i++) {
-		unsigned bit = 1u << i;
-
-		if (want & bit)
-			len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s%s",
-						len ? " " : "", kernel_feature_name(bit),
-						have & bit ? "" : " (missing)");
-	}
-	if (!len)
-		snprintf(buf, n, "-");
-}
-
-static void print_text(unsigned have)
-{
-	static const char *const cols[] = { "kernel", "seed", "kind", "arch", "runs", ">bytes",
-		"hot loop", "wants", "what" };
-	struct table t;
-	char feat[128];
-
-	table_init(&t, 9, cols);
-	for (size_t i = 0; i < kernel_count(); i++) {
-		const struct kernel *k = kernel_at(i);
-		char bytes[16] = "-", loop[32] = "-";
-
-		if (k->placeable) {
-			snprintf(bytes, sizeof bytes, "%zu", k->size);
-			snprintf(loop, sizeof loop, "+%u..+%u", k->loop_start, k->loop_end);
-		}
-		format_features(k->features, have, feat, sizeof feat);
-		table_row(&t, k->name, k->seed, kernel_kind_name(k->kind), arch_name(k->arch),
-			  k->placeable ? "placed" : "in place", bytes, loop, feat, k->summary);
-	}
-	table_print(&t, stdout);
-	table_free(&t);
-	format_features(KFEAT_ERMS | KFEAT_FSRM | KFEAT_FZRM | KFEAT_FSRS, have, feat,
-			sizeof feat);
-	printf("\nthis CPU: %s\n", feat);
-}
 
 static int print_json(unsigned have, const struct kernels_check_result *check)
 {
@@ -182,6 +136,6 @@ static int cmd_kernels(int argc, char **argv)
 		return jrc ? jrc : rc;
 	}
 	if (!c.check)
-		print_text(kernels_host_features());
+		report_kernels(stdout, kernels_host_features());
 	return rc;
 }

@@ -1,6 +1,6 @@
 /* straddle: finds, measures and explains code-layout hazards in hot loops. */
 #include "cmd.h"
-#include "../results/results.h"
+#include "../results/json.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 
 static const struct command *const commands[] = {
 	&scan_command, &diff_command, &kernels_command, &sweep_command, &place_command, &prove_command,
-	&record_command,
+	&ab_command, &record_command,
 	&bench_command,
 	&compare_command, &calibrate_command, &report_command, &merge_command, &uarch_command,
 };
@@ -24,33 +24,6 @@ static void usage(FILE *out)
 		     "the manual page (roff).\n");
 }
 
-/* Every line to stderr goes out escaped: its text holds paths, names and
- * values from files (issue 25, finding 9). */
-static void say_v(const char *what, const char *fmt, va_list ap)
-{
-	char *msg = NULL;
-
-	if (vasprintf(&msg, fmt, ap) < 0)
-		out_of_memory(strlen(fmt));
-	fputs("straddle: ", stderr);
-	if (what) {
-		fputs_escaped(what, stderr);
-		fputs(": ", stderr);
-	}
-	fputs_escaped(msg, stderr);
-	fputc('\n', stderr);
-	free(msg);
-}
-
-void complain(const char *what, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	say_v(what, fmt, ap);
-	va_end(ap);
-}
-
 int write_result(struct json_t *doc, const char *path)
 {
 	struct err e;
@@ -62,14 +35,6 @@ int write_result(struct json_t *doc, const char *path)
 	return rc;
 }
 
-void say(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	say_v(NULL, fmt, ap);
-	va_end(ap);
-}
 
 int main(int argc, char **argv)
 {

@@ -2,7 +2,7 @@
  * with --shard K/N, JSON or SARIF) joined into the one the run would have
  * written unsharded; results/merge.c reads, checks and writes them. */
 #include "cmd.h"
-#include "../results/results.h"
+#include "../results/merge.h"
 
 #include <string.h>
 

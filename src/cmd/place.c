@@ -1,16 +1,18 @@
-/* straddle place -- COMMAND: move a loop of the running, unmodified
- * program to chosen offsets of its line and measure what each placement
- * costs that program (issue 20). Each round runs every arm once in a new
- * random order: the program unmoved, the control (a copy at the loop's
- * own offset: it differs from the unmoved program only by the copy and
- * the entry jump), and each asked offset. Seed 002's maintainer asked for
- * "a measured difference in actual ... bandwidth", not a proxy. */
+/* straddle place -- COMMAND: move a loop of the running, unmodified program
+ * to chosen offsets of its line and measure what each placement costs that
+ * program. Each round runs every arm once in a new random order: the program
+ * unmoved, the control (a copy at the loop's own offset: it differs from the
+ * unmoved program only by the copy and the entry jump), and each asked
+ * offset. Seed 002's maintainer asked for "a measured difference in actual
+ * ... bandwidth", not a proxy. */
 #include "cmd.h"
-#include "../measure/measure.h"
-#include "../place/place.h"
+#include "../measure/command.h"
+#include "../measure/experiment.h"
+#include "../measure/replay.h"
+#include "../arena/arena.h"
 #include "../relocate/relocate.h"
 #include "../report/report.h"
-#include "../results/results.h"
+#include "../results/place.h"
 #include "../stats/stats.h"
 
 #include <ctype.h>
@@ -24,7 +26,8 @@
 #include <sys/stat.h>
 
 struct place_cmd {
-	const char *func, *loop_text, *offsets, *uarch, *out_json, *plot, *metric, *direction;
+	const char *func, *loop_text, *offsets, *out_json, *plot, *metric, *direction;
+	struct profiles_arg uarch;      /* one: the prediction's */
 	const char *stdin_path;
 	struct command_input input;
 	const char *files[PLACE_MAX_FILES];
@@ -35,7 +38,6 @@ struct place_cmd {
 	char **argv;
 	struct reloc_file rf[PLACE_MAX_FILES];
 	size_t refused[RELOC_NREFUSALS];
-	char host_why[HOST_WHY_MAX];
 	regex_t metric_re;
 	struct place_experiment x;
 	unsigned snapshots, repeats, warm;
@@ -80,29 +82,20 @@ static const struct cmd_option place_options[] = {
 	{ .name = "runs", .value = "N", .kind = OPT_UNSIGNED, .field = F(x.runs), .min = 2,
 	  .max = 100000, .help = "runs of each arm (default 10; --replay: runs of the\n"
 		  "program, default 100)" },
-	{ .name = "time", .value = "S", .kind = OPT_SECONDS, .field = F(x.budget_s),
-	  .help = "or stop after S seconds (default 300)" },
+	{ .name = "time", .value = "S", .kind = OPT_SECONDS, .field = F(x.budget_s), .dflt = "300",
+	  .help = "or stop after S seconds" },
 	{ .name = "precision", .value = "P", .kind = OPT_FRACTION, .field = F(x.precision),
 	  .lo = 1e-6, .hi = 0.5,
 	  .help = "or stop when every arm's 95% CI half-width is within\n"
 		  "P of its median (after 5 rounds; default: off)" },
-	{ .name = "wall", .kind = OPT_SET, .field = F(x.wall),
-	  .help = "measure wall time, not the CPU time it used" },
-	{ .name = "metric", .value = "REGEX", .kind = OPT_STRING, .field = F(metric),
-	  .help = "measure the number the program prints: the first\n"
-		  "match of REGEX in its output (its first group, if any)" },
-	{ .name = "direction", .value = "lower|higher", .kind = OPT_STRING, .field = F(direction),
-	  .help = "which --metric is better (default lower)" },
-	{ .name = "alpha", .value = "A", .kind = OPT_FRACTION, .field = F(x.alpha), .lo = 1e-9,
-	  .hi = 0.5, .help = "significance level of the slow mark (default 0.05)" },
-	{ .name = "material", .value = "P", .kind = OPT_FRACTION, .field = F(x.material), .lo = 0,
-	  .hi = 10, .help = "how much slower counts (default 2%)" },
-	{ .name = "uarch", .value = "P", .kind = OPT_STRING, .field = F(uarch),
-	  .help = "profile of the prediction: a name, host or FILE.json" },
-	{ .name = "llvm-mca", .value = "in-process|PROGRAM|none", .kind = OPT_STRING,
-	  .field = F(x.llvm_mca), .help = LLVM_MCA_HELP },
-	{ .name = "seed", .value = "N", .kind = OPT_U64, .field = F(x.seed), .max = ULONG_MAX,
-	  .help = "seed of the random order and offsets (default 1)" },
+	OPT_WALL(F, x.wall),
+	OPT_METRIC(F, metric),
+	OPT_DIRECTION(F, direction),
+	OPT_ALPHA(F, x.alpha, "significance level of the slow mark"),
+	OPT_MATERIAL(F, x.material, PLACE_MATERIAL, "how much slower counts"),
+	OPT_UARCH_ONE(F, uarch, "the profile of the prediction"),
+	OPT_LLVM_MCA(F, x.llvm_mca),
+	OPT_SEED(F, x.seed, "the random order and offsets"),
 	{ .name = "stdin", .value = "FILE|-", .kind = OPT_STRING, .field = F(stdin_path),
 	  .help = "every run's standard input, from its start ('-':\n"
 		  "/dev/null; default: straddle's own unless a terminal)" },
@@ -114,17 +107,17 @@ static const struct cmd_option place_options[] = {
 	{ .name = "no-replay", .kind = OPT_SET, .field = F(no_replay),
 	  .help = "measure the program's time (the default)" },
 	{ .name = "snapshots", .value = "N", .kind = OPT_UNSIGNED, .field = F(snapshots), .min = 4,
-	  .max = 100000, .help = "--replay: stop after N complete snapshots (default 200)" },
+	  .max = 100000, .dflt = "200", .help = "--replay: stop after N complete snapshots" },
 	{ .name = "repeats", .value = "N", .kind = OPT_UNSIGNED, .field = F(repeats), .min = 1,
-	  .max = 9, .help = "--replay: time each snapshot N times at each offset,\n"
-		  "keep the median (default 1)" },
+	  .max = 9, .dflt = "1", .help = "--replay: time each snapshot N times at each\n"
+		  "offset, keep the median" },
 	{ .name = "warm", .value = "N", .kind = OPT_UNSIGNED, .field = F(warm), .max = 1000000,
-	  .help = "--replay: replay each snapshot untimed first until N\n"
+	  .dflt = "4096", .help = "--replay: replay each snapshot untimed first until N\n"
 		  "iterations have run, its writes undone each time: the\n"
-		  "predictors warm, as the program's are (default 4096)" },
+		  "predictors warm, as the program's are" },
 	{ .name = "replay-bound", .value = "S", .kind = OPT_SECONDS, .field = F(replay_bound),
-	  .help = "--replay: a replay that has not left the loop after S\n"
-		  "seconds is killed and counted (default 2)" },
+	  .dflt = "2", .help = "--replay: a replay that has not left the loop after S\n"
+		  "seconds is killed and counted" },
 	{ .name = "no-output-check", .kind = OPT_SET, .field = F(x.no_output_check),
 	  .help = "do not compare each run's output with the unmoved\n"
 		  "program's (output that differs from run to run); how\n"
@@ -179,15 +172,9 @@ const struct command place_command = {
 
 static int parse_options(struct place_cmd *c, int argc, char **argv)
 {
-	const struct profile *p[1];
-	size_t np = 0;
-
 	c->x.rf = c->rf;
 	c->offsets = "current,best,worst";
-	c->x.align = 64, c->x.runs = 0, c->x.budget_s = 300, c->x.alpha = 0.05, c->x.material = 0.02;
-	c->x.seed = 1, c->uarch = "host", c->direction = "lower";
-	c->snapshots = 200, c->repeats = 1, c->warm = 4096, c->replay_bound = 2;
-	c->x.llvm_mca = getenv("STRADDLE_LLVM_MCA");
+	c->x.align = 64;
 	if (parse_command_line(&place_command, c, argc, argv))
 		return -1;
 	if (optind >= argc) {
@@ -211,50 +198,28 @@ static int parse_options(struct place_cmd *c, int argc, char **argv)
 		complain("--replay", "times the loop in cycles: not with %s", c->metric ? "--metric" : "--wall");
 		return -1;
 	}
-	if (strcmp(c->direction, "lower") && strcmp(c->direction, "higher")) {
-		complain("--direction", "'%s' is not lower or higher", c->direction);
-		return -1;
-	}
 	/* a replay's runs are few: it stops when its snapshots are in */
 	if (!c->x.runs)
 		c->x.runs = c->replay ? 100 : 10;
-	c->x.higher = c->metric && strcmp(c->direction, "higher") == 0;
-	if (c->metric && regcomp(&c->metric_re, c->metric, REG_EXTENDED)) {
-		complain("--metric", "'%s' is not an extended regular expression", c->metric);
+	if (metric_option(c->metric, c->direction, &c->metric_re, &c->x.higher))
 		return -1;
-	}
 	if (c->metric)
 		c->x.metric = &c->metric_re, c->x.metric_text = c->metric;
-	if (select_profiles(c->uarch, p, 1, &np, c->host_why, sizeof c->host_why))
-		return -1;
-	c->x.profile = p[0];
+	c->x.profile = c->uarch.v[0];
 	c->x.rng = c->x.seed ? c->x.seed : 1;
 	return 0;
 }
 
-/* The preload library: beside the binary (the build tree), or in the
- * libexec directory beside its bin/ (make install). */
-static const char *find_preload(void)
+/* The preload library: $STRADDLE_PRELOAD, else where straddle's own
+ * files are installed (beside_self). */
+const char *find_preload(void)
 {
 	static char buf[PATH_MAX + 64];
-	static const char *const rel[] = { "/libstraddle-place.so",
-		"/../libexec/straddle/libstraddle-place.so", "/../libstraddle-place.so" };
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	const char *env = getenv("STRADDLE_PRELOAD");
 
 	if (env && *env)
 		return access(env, R_OK) == 0 ? env : NULL;
-	if (n <= 0)
-		return NULL;
-	self[n] = 0;
-	*strrchr(self, '/') = 0;
-	for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
-		snprintf(buf, sizeof buf, "%s%s", self, rel[i]);
-		if (access(buf, R_OK) == 0)
-			return buf;
-	}
-	return NULL;
+	return beside_self("libstraddle-place.so", buf, sizeof buf);
 }
 
 /* ---- what is moved ---- */
@@ -262,7 +227,7 @@ static const char *find_preload(void)
 static int open_files(struct place_cmd *c)
 {
 	char buf[PATH_MAX];
-	const char *exe = command_find(c->x.argv[0], buf, sizeof buf);
+	const char *exe = spawn_find(c->x.argv[0], buf, sizeof buf);
 	struct stat st;
 	struct err e;
 
@@ -288,429 +253,37 @@ static int open_files(struct place_cmd *c)
 		c->x.nrf++;
 		/* the relocator plans AArch64 too, but place runs what it
 		 * moves (tests/tools/place_plan writes a plan for qemu-user) */
-		if (c->rf[i].img.arch != place_host_arch()) {
+		if (c->rf[i].img.arch != arena_host_arch()) {
 			complain(c->files[i], "%s code: place runs only the host's (%s)",
-				 arch_name(c->rf[i].img.arch), arch_name(place_host_arch()));
+				 arch_name(c->rf[i].img.arch), arch_name(arena_host_arch()));
 			return -1;
 		}
 	}
 	return 0;
 }
 
-/* The loop a single moved function is placed by: --loop's, else its only
- * innermost loop; none: its entry. */
-static int choose_loop(struct place_cmd *c, struct reloc_file *rf, const struct reloc_func *f,
-		       uint64_t want, bool asked)
+/* ---- files ---- */
+
+/* The text, and between its head and its rows what the runs showed that
+ * is a warning: the unmoved program failing, perf maps left alone. */
+static void render(const struct place_cmd *c)
 {
-	struct reloc_loop *l;
-	size_t n = reloc_loops(rf, f, &l), inner = 0, pick = SIZE_MAX;
-	char a[20];
+	struct place_view v = { &c->x, c->files[0], c->refused, c->metric, c->func };
 
-	for (size_t i = 0; i < n; i++) {
-		if (asked && (l[i].start == want || l[i].header == want) && pick == SIZE_MAX)
-			pick = i;
-		if (!asked && l[i].innermost)
-			inner++, pick = i;
-	}
-	if (!asked && inner != 1)
-		pick = SIZE_MAX;
-	if (asked && pick == SIZE_MAX) {
-		complain(c->loop_text, "no loop of %s starts there (it has %zu loop%s%s%s)", f->name,
-			 n, n == 1 ? "" : "s", n ? ", the first at " : "",
-			 n ? hex_addr(a, l[0].start) : "");
-		free(l);
-		return -1;
-	}
-	c->x.loop_start = pick == SIZE_MAX ? f->addr : l[pick].start;
-	c->x.loop_end = pick == SIZE_MAX ? f->addr + f->size : l[pick].end;
-	free(l);
-	return 0;
-}
-
-static void count_refused(struct place_cmd *c, const struct reloc_file *rf)
-{
-	for (size_t i = 0; i < rf->nfn; i++) {
-		const struct reloc_func *f = &rf->fn[i];
-		char a[20];
-
-		c->refused[f->refused]++;
-		if (f->refused && c->verbose)
-			fprintf(stderr, "straddle: %s: %s not moved: %s (at %s)\n", rf->img.path,
-				f->name, reloc_refusal_name(f->refused), hex_addr(a, f->refused_at));
-	}
-}
-
-static int choose_functions(struct place_cmd *c)
-{
-	uint64_t loop = 0;
-	size_t total = 0;
-
-	if (c->loop_text) {
-		char *end;
-
-		loop = strtoull(c->loop_text, &end, 16);
-		if (*end || end == c->loop_text) {
-			complain("--loop", "'%s' is not a hex address", c->loop_text);
-			return -1;
-		}
-		struct reloc_func *f = reloc_choose_at(&c->rf[0], loop);
-		if (!f) {
-			complain(c->loop_text, "%s has no function there", c->files[0]);
-			return -1;
-		}
-		total = 1;
-	}
-	for (size_t i = 0; c->func && i < c->x.nrf; i++)
-		total += reloc_choose(&c->rf[i], c->func);
-	if (!total) {
-		complain(c->func, "no function of %s matches", c->files[0]);
-		return -1;
-	}
-	for (size_t i = 0; i < c->x.nrf; i++)
-		count_refused(c, &c->rf[i]);
-	if (total == 1) {
-		struct reloc_file *rf = c->rf[0].nfn ? &c->rf[0] : NULL;
-
-		for (size_t i = 0; !rf && i < c->x.nrf; i++)
-			rf = c->rf[i].nfn ? &c->rf[i] : NULL;
-		c->x.subject = &rf->fn[0];
-		if (c->x.subject->refused) {
-			char a[20];
-
-			complain(c->x.subject->name, "cannot be moved: %s (at %s)",
-				 reloc_refusal_name(c->x.subject->refused), hex_addr(a, c->x.subject->refused_at));
-			return -1;
-		}
-		if (choose_loop(c, rf, c->x.subject, loop, c->loop_text != NULL))
-			return -1;
-	}
-	if (!c->refused[RELOC_OK]) {
-		complain(c->func, "none of the %zu functions can be moved (--verbose says why)", total);
-		return -1;
-	}
-	return 0;
-}
-
-/* ---- the arms ---- */
-
-static int add_arm(struct place_cmd *c, enum place_arm_kind k, uint32_t offset, const char *name)
-{
-	struct err e;
-
-	if (experiment_add_arm(&c->x, k, offset, name, &e)) {
-		complain("--offsets", "%s", e.msg);
-		return -1;
-	}
-	return 0;
-}
-
-static int parse_offsets(struct place_cmd *c)
-{
-	char *spec = xstrdup(c->offsets), *save = NULL;
-	uint32_t best = 0, worst = 0;
-	int rc = 0;
-
-	if (c->x.subject)
-		experiment_best_and_worst(&c->x, &best, &worst);
-	add_arm(c, PLACE_UNMOVED, 0, "unmoved");
-	add_arm(c, PLACE_CONTROL, c->x.current, "control");
-	for (char *t = strtok_r(spec, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
-		unsigned long a, b, step = 1;
-		int used = 0;
-		char name[32];
-
-		if (strcmp(t, "random") == 0)
-			rc = add_arm(c, PLACE_RANDOM, 0, "random");
-		else if (strcmp(t, "current") == 0)
-			;
-		else if ((strcmp(t, "best") == 0 || strcmp(t, "worst") == 0) && !c->x.subject) {
-			complain("--offsets", "'%s' needs one loop: name one function or --loop", t);
-			rc = -1;
-		} else if (strcmp(t, "best") == 0 || strcmp(t, "worst") == 0) {
-			snprintf(name, sizeof name, "%s", t);
-			rc = add_arm(c, PLACE_OFFSET, *t == 'b' ? best : worst, name);
-		} else if ((sscanf(t, "%lu..%lu:%lu%n", &a, &b, &step, &used) == 3 && !t[used]) ||
-			   (sscanf(t, "%lu..%lu%n", &a, &b, &used) == 2 && !t[used]) ||
-			   (sscanf(t, "%lu%n", &a, &used) == 1 && !t[used] && (b = a, 1))) {
-			if (t[0] == '-' || b < a || b >= c->x.align || !step) {
-				complain("--offsets", "'%s': need 0 <= A <= B < %u and STEP >= 1", t,
-					 c->x.align);
-				rc = -1;
-			}
-			for (unsigned long o = a; !rc && o <= b; o += step) {
-				snprintf(name, sizeof name, "%lu", o);
-				rc = add_arm(c, PLACE_OFFSET, (uint32_t)o, name);
-			}
-		} else {
-			complain("--offsets", "'%s' is not A..B[:STEP], current, best, worst or random", t);
-			rc = -1;
-		}
-	}
-	free(spec);
-	return rc;
-}
-
-/* ---- output ---- */
-
-void place_predicted_text(const struct place_arm *a, char *buf, size_t n)
-{
-	size_t at = 0;
-
-	buf[0] = 0;
-	if (a->kind == PLACE_UNMOVED || a->kind == PLACE_RANDOM) {
-		snprintf(buf, n, "n/a");
-		return;
-	}
-	for (size_t i = 0; i < a->npredicted && at < n; i++)
-		at += (size_t)snprintf(buf + at, n - at, "%s%s@%u", i ? "," : "",
-				       rule_name(a->predicted[i].rule), a->predicted[i].window);
-	if (!buf[0])
-		snprintf(buf, n, "-");
-}
-
-static const char *unit(const struct place_cmd *c)
-{
-	return c->metric ? "" : "s";
-}
-
-/* What the ratio, p and slow columns are. */
-static void print_marks_note(const struct place_cmd *c)
-{
-	const struct place_arm *ref = NULL;
-
-	for (size_t i = 0; i < c->x.narms; i++)
-		if (c->x.arm[i].mark.reference)
-			ref = &c->x.arm[i];
-	if (c->x.rounds < STATS_PLACEMENT_MIN_ROUNDS) {
-		printf("ratio: of medians to the best (%s); no slow mark under %d rounds\n",
-		       ref ? ref->name : "-", STATS_PLACEMENT_MIN_ROUNDS);
-		return;
-	}
-	printf("ratio, p: each arm against the best of the %u even rounds (%s) on the %u odd ones, "
-	       "p adjusted for the %zu arms tested (Holm); slow: p < %g and ratio > %g\n",
-	       (c->x.rounds + 1) / 2, ref ? ref->name : "-", c->x.rounds / 2, c->x.narms - 1,
-	       c->x.alpha, 1 + c->x.material);
-}
-
-static void print_table(const struct place_cmd *c)
-{
-	static const char *const cols[] = { "arm", ">offset", ">runs", ">median", ">95% CI",
-		">ratio", ">p", "slow", ">model", "predicted" };
-	struct table t;
-
-	table_init(&t, 10, cols);
-	for (size_t i = 0; i < c->x.narms; i++) {
-		const struct place_arm *a = &c->x.arm[i];
-		char off[16], runs[16], med[32], ci[64], ratio[16], p[16], pred[128], model[16];
-
-		snprintf(off, sizeof off, a->kind == PLACE_UNMOVED || a->kind == PLACE_RANDOM || !c->x.subject ?
-			 "-" : "%u", a->offset);
-		snprintf(runs, sizeof runs, "%zu", a->n);
-		snprintf(med, sizeof med, "%.4f%s", a->sum.median, unit(c));
-		snprintf(ci, sizeof ci, "[%.4f, %.4f]", a->sum.ci_lo, a->sum.ci_hi);
-		snprintf(ratio, sizeof ratio, "%.3f", a->ratio);
-		snprintf(p, sizeof p, a->mark.n ? "%.3g" : "-", a->p);
-		place_predicted_text(a, pred, sizeof pred);
-		snprintf(model, sizeof model, a->predicted_slowdown ? "%.3f" : "-", a->predicted_slowdown);
-		table_row(&t, a->name, off, runs, med, ci, ratio, p, a->slow ? "slow" : "", model, pred);
-	}
-	table_print(&t, stdout);
-	table_free(&t);
-	print_marks_note(c);
-}
-
-static const struct place_arm *arm_kind(const struct place_cmd *c, enum place_arm_kind k, const char *name)
-{
-	for (size_t i = 0; i < c->x.narms; i++)
-		if (c->x.arm[i].kind == k && (!name || strcmp(c->x.arm[i].name, name) == 0))
-			return &c->x.arm[i];
-	return NULL;
-}
-
-/* The change from one arm to another, round by round (paired: the drift
- * of the machine cancels in each round's ratio): % with its CI and p; on
- * the odd rounds alone for an arm chosen on the even ones. */
-static void change_line(const struct place_cmd *c, const struct place_arm *from,
-			const struct place_arm *to, bool chosen, char *buf, size_t n)
-{
-	struct paired pr;
-
-	if (chosen)
-		stats_paired_ratio_odd(from->v, to->v, from->n < to->n ? from->n : to->n,
-				       c->x.alpha, &pr);
-	else
-		stats_paired_ratio(from->v, to->v, from->n < to->n ? from->n : to->n, c->x.alpha, &pr);
-	/* significant but smaller than --material is no verdict either, as
-	 * for the slow mark: two invocations on this guest gave +1.1% (p
-	 * 0.008) and -0.3% (p 0.79) for the same move of fill.c's loop */
-	snprintf(buf, n, "%+.1f%% [%+.1f, %+.1f] (p %.2g%s)", 100 * (pr.ratio - 1),
-		 100 * (pr.lo - 1), 100 * (pr.hi - 1), pr.p, pr.p >= c->x.alpha ? ": inconclusive" :
-		 fabs(pr.ratio - 1) <= c->x.material ? ": below --material" : "");
-}
-
-/* One line per offset arm against the control; with more than a few,
- * the fastest and slowest only: chosen on the even rounds and measured on
- * the odd ones (chosen and measured on the same rounds, the fastest of 64
- * is fast by luck too). */
-static void print_moves(const struct place_cmd *c, const struct place_arm *ctl, const char *what)
-{
-	const struct place_arm *lo = NULL, *hi = NULL;
-	size_t n = 0;
-	char line[200];
-	bool split = c->x.rounds >= STATS_PLACEMENT_MIN_ROUNDS;
-
-	for (size_t i = 0; i < c->x.narms; i++) {
-		const struct place_arm *a = &c->x.arm[i];
-		double m = split ? stats_even_median(a->v, a->n) : a->sum.median;
-
-		if (a->kind != PLACE_OFFSET)
-			continue;
-		n++;
-		lo = !lo || m < (split ? stats_even_median(lo->v, lo->n) : lo->sum.median) ? a : lo;
-		hi = !hi || m > (split ? stats_even_median(hi->v, hi->n) : hi->sum.median) ? a : hi;
-	}
-	for (size_t i = 0; i < c->x.narms; i++) {
-		const struct place_arm *a = &c->x.arm[i];
-
-		if (a->kind != PLACE_OFFSET || (n > 4 && a != lo && a != hi))
-			continue;
-		char named[48] = "";
-
-		/* best and worst are the model's; a number is the user's */
-		if (!isdigit((unsigned char)a->name[0]))
-			snprintf(named, sizeof named, " (the model's %s)", a->name);
-		if (n > 4)
-			snprintf(named, sizeof named, " (the %s of the even rounds)",
-				 a == lo ? "fastest" : "slowest");
-		change_line(c, ctl, a, n > 4 && split, line, sizeof line);
-		printf("moving %s's %s from %u to %u of its %u-byte %s%s: %s of %s%s\n",
-		       c->x.subject->name, c->x.loop_start == c->x.subject->addr ? "entry" : "loop",
-		       c->x.current, a->offset, c->x.align, c->x.align == 64 ? "line" : "block", named,
-		       line, what, n > 4 && split ? " on the odd rounds" : "");
-	}
-}
-
-static void print_answer(const struct place_cmd *c)
-{
-	const struct place_arm *un = arm_kind(c, PLACE_UNMOVED, NULL), *ctl = arm_kind(c, PLACE_CONTROL, NULL);
-	const char *what = c->metric ? "its metric" : c->x.wall ? "its wall time" : "its CPU time";
-	char line[200], ctl_line[200];
-	size_t agree = 0, total = 0, open = 0;
-
-	/* only marks that hold count: slow, or surely not (its interval
-	 * within --material); the rest are said to be open */
-	for (size_t i = 0; i < c->x.narms; i++) {
-		const struct place_arm *a = &c->x.arm[i];
-
-		if (!c->x.subject || (a->kind != PLACE_OFFSET && a->kind != PLACE_CONTROL))
-			continue;
-		if (!a->mark.slow && !a->mark.fast) {
-			open++;
-			continue;
-		}
-		total++, agree += a->mark.slow == (a->predicted_slowdown > 1 + c->x.material);
-	}
-	change_line(c, un, ctl, false, ctl_line, sizeof ctl_line);
-	if (c->x.subject)
-		printf("\ncontrol (a copy at offset %u) against the unmoved program: %s\n", c->x.current,
-		       ctl_line);
-	else
-		printf("\ncontrol (each copy at its function's own offset) against the unmoved "
-		       "program: %s\n", ctl_line);
-	if (c->x.subject) {
-		print_moves(c, ctl, what);
-		printf("model (%s; back end %.2f cycles an iteration, %s) and measurement agree on "
-		       "%zu of %zu placements measured surely (model: costs more than %.0f%%); %zu "
-		       "neither slow nor surely not\n", c->x.profile->name, c->x.back_end.cycles,
-		       cost_source_name(c->x.back_end.source), agree, total, 100 * c->x.material, open);
-	} else if (arm_kind(c, PLACE_RANDOM, NULL)) {
-		const struct place_arm *r = arm_kind(c, PLACE_RANDOM, NULL);
-
-		change_line(c, ctl, r, false, line, sizeof line);
-		printf("random layouts against the control: %s of %s; layout noise (CV) %.2f%% "
-		       "against the control's %.2f%%\n", line, what, 100 * r->sum.cv, 100 * ctl->sum.cv);
-	}
-}
-
-static void print_text(const struct place_cmd *c)
-{
-	char a[20], b[20];
-
-	printf("%s: %zu function%s moved", c->files[0], c->refused[RELOC_OK],
-	       c->refused[RELOC_OK] == 1 ? "" : "s");
-	for (int r = 1; r < RELOC_NREFUSALS; r++)
-		if (c->refused[r])
-			printf(", %zu refused (%s)", c->refused[r], reloc_refusal_name(r));
-	printf("\n");
-	if (c->x.subject)
-		printf("%s: loop %s..%s, %" PRIu64 " bytes, at offset %u of its %u-byte block today\n",
-		       c->x.subject->name, hex_addr(a, c->x.loop_start), hex_addr(b, c->x.loop_end),
-		       c->x.loop_end - c->x.loop_start, c->x.current, c->x.align);
-	printf("measured: %s; stopped by %s after %u rounds (%.1f s); ", c->metric ? c->metric :
-	       c->x.wall ? "wall time" : "CPU time (user + system)", c->x.stopped_by, c->x.rounds,
-	       c->x.elapsed_s);
-	if (c->x.no_output_check)
-		printf("output not compared (--no-output-check), status the same in %u of %u runs\n",
-		       c->x.same_status, c->x.checked ? c->x.checked - 1 : 0);
-	else
-		printf("output identical in %u of %u runs\n", c->x.identical,
-		       c->x.checked ? c->x.checked - 1 : 0);
+	report_place_head(stdout, &v);
 	if (c->x.base_note[0])
 		complain(c->x.argv[0], "%s", c->x.base_note);
 	if (c->x.no_map)
 		complain("place", "%u run%s found /tmp/perf-PID.map taken by another file and left "
 			 "it alone: no perf map for %s", c->x.no_map, c->x.no_map == 1 ? "" : "s",
 			 c->x.no_map == 1 ? "it" : "them");
-	if (c->x.napply)
-		printf("the preload library applied the plan in %.0f us (median of %zu; max %.0f us)\n",
-		       experiment_apply_median_us(&c->x), c->x.napply, experiment_apply_max_us(&c->x));
-	print_table(c);
-	print_answer(c);
+	report_place_text(stdout, &v);
 }
-
-/* ---- files ---- */
 
 static int write_json(const struct place_cmd *c)
 {
 	return write_result(results_place(&c->x, c->x.subject ? c->x.subject->name : c->func,
 					  c->refused, c->argc, c->argv), c->out_json);
-}
-
-static int write_plot_file(FILE *f, void *ctx)
-{
-	return plot_svg(f, ctx);
-}
-
-/* The measure against the offset: the control and each offset arm. */
-static int write_plot(const struct place_cmd *c)
-{
-	double x[PLACE_MAX_ARMS], y[PLACE_MAX_ARMS], lo[PLACE_MAX_ARMS], hi[PLACE_MAX_ARMS];
-	double sh[PLACE_MAX_ARMS];
-	bool mark[PLACE_MAX_ARMS];
-	size_t n = 0, nsh = 0;
-	struct err e;
-
-	for (uint32_t o = 0; o < c->x.align; o++)         /* by offset: a line, not a zigzag */
-		for (size_t i = 0; i < c->x.narms; i++) {
-			const struct place_arm *a = &c->x.arm[i];
-
-			if ((a->kind != PLACE_OFFSET && a->kind != PLACE_CONTROL) || a->offset != o)
-				continue;
-			x[n] = a->offset, y[n] = a->sum.median, lo[n] = a->sum.ci_lo;
-			hi[n] = a->sum.ci_hi, mark[n] = a->slow;
-			if (a->npredicted)
-				sh[nsh++] = a->offset;
-			n++;
-		}
-	struct plot_series s = { c->x.subject ? c->x.subject->name : c->func, x, y, lo, hi, mark, n };
-	struct plot p = { "straddle place: the program's median per placement (95% CI)",
-		"offset of the loop in its line", c->metric ? c->metric : "seconds", &s, 1, NULL, 0,
-		sh, nsh, "grey bands: the model predicts a hazard there", NULL };
-	if (write_atomic(c->plot, write_plot_file, &p, &e)) {
-		complain(c->plot, "%s", e.msg);
-		return -1;
-	}
-	return 0;
 }
 
 /* ---- the command ---- */
@@ -778,8 +351,13 @@ static int prepare(struct place_cmd *c, int argc, char **argv)
 {
 	struct err e;
 
-	if (parse_options(c, argc, argv) || open_files(c) || choose_functions(c))
+	if (parse_options(c, argc, argv) || open_files(c))
 		return -1;
+	if (experiment_choose(&c->x, c->files[0], c->func, c->loop_text, c->verbose, c->refused,
+			      &e)) {
+		say("%s", e.msg);
+		return -1;
+	}
 	if (command_input_open(&c->input, c->stdin_path, &e)) {
 		complain("--stdin", "%s", e.msg);
 		return -1;
@@ -788,8 +366,11 @@ static int prepare(struct place_cmd *c, int argc, char **argv)
 	if (c->replay && prepare_replay(c))
 		return -1;
 	experiment_collect(&c->x);
-	if (parse_offsets(c) || (c->replay && add_arm(c, PLACE_REPLAY, c->x.current, "replay")))
+	if (experiment_arms(&c->x, c->offsets, &e) ||
+	    (c->replay && experiment_add_arm(&c->x, PLACE_REPLAY, c->x.current, "replay", &e))) {
+		say("%s", e.msg);
 		return -1;
+	}
 	if (!(c->x.preload = find_preload())) {
 		complain("place", "libstraddle-place.so is not beside straddle nor in "
 			 "../libexec/straddle (set STRADDLE_PRELOAD)");
@@ -837,14 +418,15 @@ static int cmd_place(int argc, char **argv)
 			rc = EXIT_USAGE;
 		goto out;
 	}
-	if ((!c.out_json || strcmp(c.out_json, "-") != 0) && c.x.replay)
-		place_replay_print(&c.x, c.files[0], c.refused[RELOC_OK]);
-	else if (!c.out_json || strcmp(c.out_json, "-") != 0)
-		print_text(&c);
+	if (!c.out_json || strcmp(c.out_json, "-") != 0)
+		render(&c);
 	if (c.out_json && write_json(&c))
 		rc = EXIT_USAGE;
-	if (c.plot && write_plot(&c))
+	if (c.plot && report_place_plot(c.plot, &(struct place_view){ &c.x, c.files[0], c.refused,
+						 c.metric, c.func }, &e)) {
+		complain(c.plot, "%s", e.msg);
 		rc = EXIT_USAGE;
+	}
 out:
 	cleanup(&c);
 	return rc;

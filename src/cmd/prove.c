@@ -1,14 +1,17 @@
-/* straddle prove -- COMMAND: record the program, find its hottest loops
- * that straddle a window (scan --hot's cost model), move each to its best
+/* straddle prove -- COMMAND: record the program, find its hottest loops that
+ * straddle a window (scan --hot's cost model), move each to its best
  * placement and back with place, and hold what the model predicted against
- * what the program measured (issue 26, part 4). The record and place are
- * run as they are run by hand (this binary's own commands, their output on
- * standard error as progress), so what prove says can be redone one step
- * at a time. */
+ * what the program measured. The record and place are run as they are run by
+ * hand (this binary's own commands, their output on standard error as
+ * progress), so what prove says can be redone one step at a time. */
 #include "cmd.h"
-#include "../measure/measure.h"
+#include "../measure/command.h"
+#include "../measure/proof.h"
 #include "../report/report.h"
-#include "../results/results.h"
+#include "../results/place.h"
+#include "../results/prove.h"
+#include "../results/metrics.h"
+#include "../results/record.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +21,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -34,7 +36,8 @@
 #define SAMPLES_AT_MIN_SHARE 20
 
 struct prove_cmd {
-	const char *uarch, *llvm_mca, *out_json, *keep, *stdin_path;
+	const char *llvm_mca, *out_json, *keep, *stdin_path;
+	struct profiles_arg uarch;      /* one: the prediction's */
 	unsigned top, runs;
 	double time_s, min_share, material, alpha;
 	double budget_left;             /* seconds: --time a loop, a skipped loop's passed on */
@@ -45,8 +48,6 @@ struct prove_cmd {
 	char **self_argv;
 	char dir[PATH_MAX];             /* the record and place files */
 	bool made_dir;
-	const struct profile *profile;
-	char host_why[HOST_WHY_MAX];
 	struct loop_trial trial[PROVE_MAX];
 	size_t ntrial;
 };
@@ -63,8 +64,8 @@ static const struct cmd_option prove_options[] = {
 	  .help = "a loop with less of the samples is not measured: its\n"
 		  "cost cannot show in the program's time (default 5%)" },
 	{ .name = "material", .value = "P", .kind = OPT_FRACTION, .field = F(material),
-	  .lo = 1e-4, .hi = 1,
-	  .help = "a loop slowdown that counts as a cost (default 3%)" },
+	  .lo = 1e-4, .hi = 1, .dflt = PROVE_MATERIAL,
+	  .help = "a loop slowdown that counts as a cost" },
 	{ .name = "runs", .value = "N", .kind = OPT_UNSIGNED, .field = F(runs), .min = 2,
 	  .max = 100000, .help = "at most N rounds of place for each loop (default 300)" },
 	{ .name = "time", .value = "S", .kind = OPT_SECONDS, .field = F(time_s),
@@ -73,10 +74,8 @@ static const struct cmd_option prove_options[] = {
 	{ .name = "stdin", .value = "FILE|-", .kind = OPT_STRING, .field = F(stdin_path),
 	  .help = "the program's standard input in every run ('-':\n"
 		  "/dev/null; default: straddle's own unless a terminal)" },
-	{ .name = "alpha", .value = "A", .kind = OPT_FRACTION, .field = F(alpha), .lo = 1e-9,
-	  .hi = 0.5, .help = "significance level of a measured cost (default 0.05)" },
-	{ .name = "wall", .kind = OPT_SET, .field = F(wall),
-	  .help = "measure wall time, not the CPU time it used" },
+	OPT_ALPHA(F, alpha, "significance level of a measured cost"),
+	OPT_WALL(F, wall),
 	{ .name = "replay", .kind = OPT_SET, .field = F(replay),
 	  .help = "judge each loop by itself, replayed from the program's\n"
 		  "state at its header (place --replay), the program's\n"
@@ -84,10 +83,8 @@ static const struct cmd_option prove_options[] = {
 		  "be replayed)" },
 	{ .name = "no-replay", .kind = OPT_SET, .field = F(no_replay),
 	  .help = "judge each loop by the program's time alone" },
-	{ .name = "uarch", .value = "P", .kind = OPT_STRING, .field = F(uarch),
-	  .help = "profile of the prediction: a name, host or FILE.json" },
-	{ .name = "llvm-mca", .value = "in-process|PROGRAM|none", .kind = OPT_STRING,
-	  .field = F(llvm_mca), .help = LLVM_MCA_HELP },
+	OPT_UARCH_ONE(F, uarch, "the profile of the prediction"),
+	OPT_LLVM_MCA(F, llvm_mca),
 	{ .name = "keep", .value = "DIR", .kind = OPT_STRING, .field = F(keep),
 	  .help = "keep the record and each loop's place file in DIR\n"
 		  "(default: a temporary directory, removed)" },
@@ -117,12 +114,13 @@ const struct command prove_command = {
 		 "progress; the table to standard output.\n",
 	.options = prove_options,
 	.notes = "A loop's share bounds what its program can show: at 5% of the samples a\n"
-		 "3% loop slowdown moves the program 0.15%, under this guest's 2-3% noise a\n"
-		 "run. So each loop is placed for a few rounds first, and from their noise,\n"
-		 "its share and the change predicted prove counts the rounds a verdict\n"
-		 "needs: a loop the time cannot resolve is skipped, said so ('needs ~N\n"
-		 "rounds; --time T to try'), and its time goes to the next. Loops whose span\n"
-		 "is uncertain (an unresolved indirect jump) are listed, not measured.\n"
+		 "3% loop slowdown moves the program 0.15%, under the 2-3% a run that a\n"
+		 "shared machine's noise can be. So each loop is placed for a few rounds\n"
+		 "first, and from their noise, its share and the change predicted prove\n"
+		 "counts the rounds a verdict needs: a loop the time cannot resolve is\n"
+		 "skipped, said so ('needs ~N rounds; --time T to try'), and its time goes\n"
+		 "to the next. Loops whose span is uncertain (an unresolved indirect jump)\n"
+		 "are listed, not measured.\n"
 		 "The program reads the same standard input in every run (--stdin, or what\n"
 		 "straddle's was redirected from) and its output is read (a program writing\n"
 		 "to /dev/null may stop early: GNU grep -c does).\n"
@@ -135,13 +133,9 @@ const struct command prove_command = {
 
 static int parse_options(struct prove_cmd *c, int argc, char **argv)
 {
-	const struct profile *p[1];
 	char path[PATH_MAX];
-	size_t np;
 
 	c->top = 3, c->runs = 300, c->time_s = 120, c->min_share = 0.05;
-	c->material = 0.03, c->alpha = 0.05, c->uarch = "host";
-	c->llvm_mca = getenv("STRADDLE_LLVM_MCA");
 	c->argc = argc, c->self_argv = argv;
 	if (parse_command_line(&prove_command, c, argc, argv))
 		return -1;
@@ -150,13 +144,10 @@ static int parse_options(struct prove_cmd *c, int argc, char **argv)
 		return -1;
 	}
 	c->argv = argv + optind;
-	if (!command_find(c->argv[0], path, sizeof path)) {
+	if (!spawn_find(c->argv[0], path, sizeof path)) {
 		complain(c->argv[0], "no such command in PATH");
 		return -1;
 	}
-	if (select_profiles(c->uarch, p, 1, &np, c->host_why, sizeof c->host_why))
-		return -1;
-	c->profile = p[0];
 	if (c->replay && c->no_replay) {
 		complain("--replay", "and --no-replay: one or the other");
 		return -1;
@@ -171,87 +162,29 @@ static int parse_options(struct prove_cmd *c, int argc, char **argv)
 
 /* ---- the steps, each a command of this binary ---- */
 
-static char self_exe[PATH_MAX];
 /* for a signal: files (the input, records, two place files a loop), then the directory */
 static char cleanup_paths[2 * PROVE_MAX + 4][PATH_MAX + 32];
 static volatile sig_atomic_t ncleanup;
-/* The step running, for a signal to end too: a prove sent SIGINT alone
- * (not its terminal's process group) left its place running 2 minutes
- * into a directory it had removed. */
-static volatile sig_atomic_t step_pid;
 
-/* Read a step's standard output to its end: the program's own output
- * under record, read as a terminal or a file would take it (on /dev/null
- * GNU grep -c stops at the first match: a record of nothing). */
-static void drain(int fd)
+/* This binary's command s, then "--" and the program: its standard input
+ * /dev/null (the program's comes by --stdin), its standard output on our
+ * standard error (progress; ours is the table), or (drained) read to its
+ * end, the program's own output under record as a terminal or a file
+ * would take it. It ends with prove, and a signal to prove reaches it: a
+ * prove sent SIGINT alone (not its terminal's process group) left its
+ * place running 2 minutes into a directory it had removed. Its exit
+ * status, 128+N for signal N, or -1 when it could not be started. */
+static int step_run(const struct prove_cmd *c, struct self_cmd *s, bool drained)
 {
-	char buf[65536];
-	ssize_t n;
-
-	while ((n = read(fd, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
-		;
-}
-
-/* This binary's command args[]: its standard input /dev/null (the
- * program's comes by --stdin), its standard output on our standard error
- * (progress; ours is the table), or (drained) a pipe read to its end. It
- * ends with prove. Its exit status, 128+N for signal N, or -1 when it
- * could not be started. */
-static int run_self(char *const *args, bool drained)
-{
-	pid_t parent = getpid(), pid;
-	int st, out[2];
-
-	if (pipe2(out, O_CLOEXEC) || (pid = fork()) < 0)
-		return -1;
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(127);
-		dup2(null, STDIN_FILENO);
-		dup2(drained ? out[1] : STDERR_FILENO, STDOUT_FILENO);
-		execv(self_exe, args);
-		_exit(127);
-	}
-	step_pid = pid;
-	close(out[1]);
-	drain(out[0]);
-	close(out[0]);
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR) {
-			step_pid = 0;
-			return -1;
-		}
-	step_pid = 0;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-/* A step's arguments, NULL-ended: this binary's command, its options,
- * then "--" and the program. */
-struct step {
-	const char **v;
-	size_t n, cap;
-};
-
-static void step_add(struct step *s, const char *arg)
-{
-	GROW(s->v, s->cap, s->n + 2);
-	s->v[s->n++] = arg;
-	s->v[s->n] = NULL;
-}
-
-static int step_run(const struct prove_cmd *c, struct step *s, bool quiet)
-{
+	struct err e = { "" };
 	int st;
 
-	step_add(s, "--");
+	self_arg(s, "--");
 	for (char **a = c->argv; *a; a++)
-		step_add(s, *a);
-	st = run_self((char *const *)s->v, quiet);
-	free(s->v);
-	return st;
+		self_arg(s, "%s", *a);
+	st = self_run(s, drained ? SELF_DRAIN : STDERR_FILENO, NULL, 0, &e);
+	self_free(s);
+	return st < 0 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 /* dir holds PATH_MAX bytes at most, names are short: never cut */
@@ -302,17 +235,19 @@ static int make_dir(struct prove_cmd *c)
  * status is the program's once the file is written. */
 static int record_at(struct prove_cmd *c, const char *path, unsigned long hz, int *program)
 {
-	struct step s = { 0 };
+	struct self_cmd s;
 	char rate[32];
 
 	snprintf(rate, sizeof rate, "%lu", hz);
 	say("recording: straddle record -o %s%s%s -- %s ...", path, hz ? " -F " : "", hz ? rate : "",
 	    c->argv[0]);
-	for (const char *const *a = (const char *const[]){ "straddle", "record", "-o", path,
-		"--uarch", c->uarch, "--stdin", c->input, NULL }; *a; a++)
-		step_add(&s, *a);
+	if (self_begin(&s, "record"))
+		return -1;
+	for (const char *const *a = (const char *const[]){ "-o", path, "--uarch", c->uarch.spec,
+		"--stdin", c->input, NULL }; *a; a++)
+		self_arg(&s, "%s", *a);
 	if (hz)
-		step_add(&s, "-F"), step_add(&s, rate);
+		self_arg(&s, "-F"), self_arg(&s, "%s", rate);
 	unlink(path);
 	*program = step_run(c, &s, true);
 	if (*program < 0 || access(path, R_OK) != 0) {
@@ -412,117 +347,11 @@ static int record(struct prove_cmd *c, char *path, size_t n, bool *cannot_tell)
 
 /* ---- the loops worth moving ---- */
 
-struct candidates {
-	struct loop_trial *v;
-	size_t n, cap;
-	size_t at_best;                 /* hot loops that straddle nothing more than they must */
-};
-
-/* The loop's first byte: place places a loop by it (its span's start),
- * where the scan names a loop by its header (paste's 0x2921, a header
- * 33 bytes into a span from 0x2900: the offsets asked were the header's,
- * place took them for the span's). */
-static uint64_t first_byte(const struct scan_result *r, const struct loop_report *l)
-{
-	return l->npiece ? r->piece[l->piece].start : l->start;
-}
-
-/* The most branches at fault a loop's placement model holds. */
-#define PROVE_MAX_BRANCHES 16
-
-/* The loop's placements as its profile prices them (model/rules.c): its
- * pieces' windows of the one deciding its cost (the line when a branch
- * alone does) and the branches at fault today under that profile that
- * it prices (not an outer loop's own: once an outer iteration); b holds
- * them. */
-static struct loop_moves moves_of(const struct scan_result *r, const struct loop_report *l,
-				     struct placed_branch b[PROVE_MAX_BRANCHES])
-{
-	const struct profile *p = r->profile[l->cost.profile];
-	struct loop_moves m = { .piece = r->piece + l->piece, .npiece = l->npiece,
-		.start = first_byte(r, l), .align = 64,
-		.window = l->cost.window ? l->cost.window : p->line,
-		.window_price = p->window_cycles > 0 ? p->window_cycles : 1, .branch = b,
-		.branch_window = p->branch_window, .branch_price = profile_branch_price(p, false),
-		.split_price = profile_branch_price(p, true) };
-
-	for (uint32_t h = l->hazard; h < l->hazard + l->nhazard; h++) {
-		const struct hazard *z = &r->hazard[h];
-
-		if (z->profile == p && z->branch_end && !z->outer_only &&
-		    m.nbranch < PROVE_MAX_BRANCHES)
-			b[m.nbranch++] = (struct placed_branch){ z->pair, z->branch, z->branch_end };
-	}
-	return m;
-}
-
-/* The offsets of its line prove measures a loop at: the best for its
- * pieces and branches (place's own "best" places the span as one piece,
- * which for lz4's, bzip2's and expand's loops fit today as well as
- * anywhere) and the layout controls. */
-static void offsets_of(const struct scan_result *r, const struct loop_report *l,
-		       struct loop_trial *t)
-{
-	struct placed_branch b[PROVE_MAX_BRANCHES];
-	struct loop_moves m = moves_of(r, l, b);
-
-	t->current = (uint32_t)(m.start % 64);
-	t->best = loop_moves_best(&m);
-	t->nlayout = loop_moves_controls(&m, t->best, t->layout, PROOF_LAYOUT_MAX);
-}
-
-/* No offset lowers the loop's priced front end (pieces with gaps:
- * windows_best counts their bytes as one run). */
-static bool at_its_best(const struct scan_result *r, const struct loop_report *l)
-{
-	struct placed_branch b[PROVE_MAX_BRANCHES];
-	struct loop_moves m = moves_of(r, l, b);
-
-	return loop_moves_best(&m) == m.start % 64;
-}
-
-static void add_loops(const struct prove_cmd *c, const char *path, const struct scan_result *r,
-		      struct candidates *out)
-{
-	for (size_t f = 0; f < r->nfunc; f++) {
-		const struct func_report *fr = &r->func[f];
-
-		for (uint32_t i = fr->loop; i < fr->loop + fr->nloop; i++) {
-			const struct loop_report *l = &r->loop[i];
-			struct loop_trial *t;
-
-			if (hot_share(r, l->samples) < c->min_share)
-				continue;
-			if (at_its_best(r, l)) {
-				out->at_best++;
-				continue;
-			}
-			GROW(out->v, out->cap, out->n + 1);
-			t = &out->v[out->n++];
-			*t = (struct loop_trial){ .file = xstrdup(path),
-				.func = xstrdup(r->funcs.v[fr->func].shown), .start = l->start,
-				.end = l->end, .samples = l->samples, .run_samples = r->run_samples,
-				.cost = l->cost };
-			offsets_of(r, l, t);
-			t->proof = (struct loop_proof){ .share = hot_share(r, l->samples),
-				.predicted = l->cost.slowdown, .material = c->material,
-				.alpha = c->alpha };
-			stats_share_ci(l->samples, r->run_samples, &t->proof.share_lo,
-				       &t->proof.share_hi);
-			proof_judge(&t->proof);         /* the model's verdict; nothing seen yet */
-			if (l->span_uncertain)
-				snprintf(t->why_not, sizeof t->why_not, "span uncertain (%u indirect "
-					 "jump%s unresolved in its function)", fr->unresolved,
-					 fr->unresolved == 1 ? "" : "s");
-		}
-	}
-}
-
 /* One sampled file, scanned with the cost model and its samples. */
 static void scan_file(const struct prove_cmd *c, const struct hot_run *h, const struct hot_file *f,
-		      struct candidates *out)
+		      struct proof_candidates *out)
 {
-	const struct profile *p[1] = { c->profile };
+	const struct profile *p[1] = { c->uarch.v[0] };
 	struct scan_opts o = { .profiles = p, .nprofiles = 1, .jobs = 2, .keep_all = true,
 		.cost = true, .llvm_mca = c->llvm_mca,
 		/* llvm-mca the program bounds a whole file's loops unless told
@@ -539,232 +368,116 @@ static void scan_file(const struct prove_cmd *c, const struct hot_run *h, const 
 		return;
 	}
 	hot_attribute(&r, f, h->total);
-	add_loops(c, f->path, &r, out);
+	proof_add_loops(out, f->path, &r, c->min_share, c->material, c->alpha);
 	scan_result_free(&r);
 	elf_close(&img);
 }
 
-static int by_samples(const void *a, const void *b)
-{
-	const struct loop_trial *x = a, *y = b;
-
-	if (x->samples != y->samples)
-		return x->samples > y->samples ? -1 : 1;
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
-static bool chosen(const struct prove_cmd *c, const struct loop_trial *t)
-{
-	for (size_t i = 0; i < c->ntrial; i++)
-		if (c->trial[i].start == t->start && strcmp(c->trial[i].file, t->file) == 0)
-			return true;
-	return false;
-}
-
-/* The files with at least 1% of the samples (issue 26, item 5's
- * default), their hot straddling loops, the most sampled first: the
- * first --top measurable ones, and the uncertain ones before them. */
-static int choose_loops(struct prove_cmd *c, const char *record_path, struct candidates *all)
+/* The files with at least 1% of the samples, their hot straddling loops,
+ * the most sampled first: the first --top measurable ones, and the
+ * uncertain ones before them. */
+static int choose_loops(struct prove_cmd *c, const char *record_path, struct proof_candidates *all)
 {
 	struct hot_run h;
 	struct err e = { "" };
-	size_t measurable = 0;
 
 	if (results_read_record(record_path, &h, &e)) {
-		complain(record_path, "%s", e.msg);
+		say("%s", e.msg);
 		return -1;
 	}
 	for (size_t i = 0; i < h.nfile; i++)
 		if (h.file[i].path[0] == '/' && (double)h.file[i].samples >= 0.01 * (double)h.total)
 			scan_file(c, &h, &h.file[i], all);
 	hot_run_free(&h);
-	if (all->n)
-		qsort(all->v, all->n, sizeof *all->v, by_samples);
-	for (size_t i = 0; i < all->n && c->ntrial < PROVE_MAX && measurable < c->top; i++) {
-		if (chosen(c, &all->v[i]))
-			continue;       /* nested loops of one header: place moves them as one */
-		c->trial[c->ntrial++] = all->v[i];
-		all->v[i].file = all->v[i].func = NULL;         /* moved */
-		measurable += !c->trial[c->ntrial - 1].why_not[0];
-	}
+	c->ntrial = proof_choose(all, c->trial, PROVE_MAX, c->top);
 	return 0;
 }
 
-static void candidates_free(struct candidates *all)
-{
-	for (size_t i = 0; i < all->n; i++)
-		free(all->v[i].file), free(all->v[i].func);
-	free(all->v);
-}
-
 /* ---- each loop moved and measured ---- */
-
-static int place_loop(const struct prove_cmd *c, const struct loop_trial *t, const char *path,
-		      unsigned rounds, double secs_max, const char *what)
-{
-	char loop[24], runs[16], secs[32], best[16 * (PROOF_LAYOUT_MAX + 1)];
-	struct step s = { 0 };
-	size_t at;
-
-	snprintf(loop, sizeof loop, "%#" PRIx64, t->start);
-	at = (size_t)snprintf(best, sizeof best, "%u", t->best);
-	for (size_t i = 0; i < t->nlayout; i++)
-		at += (size_t)snprintf(best + at, sizeof best - at, ",%u", t->layout[i]);
-	snprintf(runs, sizeof runs, "%u", rounds);
-	snprintf(secs, sizeof secs, "%.0f", fmax(1, secs_max));
-	for (const char *const *a = (const char *const[]){ "straddle", "place", "--file", t->file,
-		"--loop", loop, "--offsets", best, "--runs", runs, "--time", secs, "--uarch",
-		c->uarch, "--stdin", c->input, "-o", path, NULL }; *a; a++)
-		step_add(&s, *a);
-	if (c->wall)
-		step_add(&s, "--wall");
-	if (c->llvm_mca)
-		step_add(&s, "--llvm-mca"), step_add(&s, c->llvm_mca);
-	say("placing %s's loop at %s (%.1f%% of samples), %s: straddle place --file %s --loop %s "
-	    "--offsets %s --runs %s ...", t->func, loop, 100.0 * (double)t->samples /
-	    (double)t->run_samples, what, t->file, loop, best, runs);
-	return step_run(c, &s, false);
-}
 
 /* Snapshots a replay of one loop takes for prove's verdict: as many as
  * place's held-out mark wants rounds of (ROUNDS_WANTED, measure/replay.c)
  * a few times over. */
 #define REPLAY_SNAPSHOTS 120
 
-/* place --replay of t's loop at the same offsets as the program's arms. */
-static int replay_step(const struct prove_cmd *c, const struct loop_trial *t, const char *path,
-		       double secs_max)
+/* straddle place of t's loop at its best, today's and the layout
+ * controls' offsets: the program's time for `rounds` rounds, or with
+ * rounds 0 the loop itself replayed (place --replay). */
+static int place_loop(const struct prove_cmd *c, const struct loop_trial *t, const char *path,
+		      unsigned rounds, double secs_max, const char *what)
 {
-	char loop[24], secs[32], snaps[16], best[16 * (PROOF_LAYOUT_MAX + 1)];
-	struct step s = { 0 };
+	char loop[24], runs[16], secs[32], best[16 * (PROOF_LAYOUT_MAX + 1)];
+	struct self_cmd s;
 	size_t at;
 
 	snprintf(loop, sizeof loop, "%#" PRIx64, t->start);
 	at = (size_t)snprintf(best, sizeof best, "%u", t->best);
 	for (size_t i = 0; i < t->nlayout; i++)
 		at += (size_t)snprintf(best + at, sizeof best - at, ",%u", t->layout[i]);
+	snprintf(runs, sizeof runs, "%u", rounds ? rounds : REPLAY_SNAPSHOTS);
 	snprintf(secs, sizeof secs, "%.0f", fmax(1, secs_max));
-	snprintf(snaps, sizeof snaps, "%u", REPLAY_SNAPSHOTS);
-	for (const char *const *a = (const char *const[]){ "straddle", "place", "--replay",
-		"--file", t->file, "--loop", loop, "--offsets", best, "--snapshots", snaps, "--time",
-		secs, "--uarch", c->uarch, "--stdin", c->input, "-o", path, NULL }; *a; a++)
-		step_add(&s, *a);
+	if (self_begin(&s, "place"))
+		return -1;
+	if (!rounds)
+		self_arg(&s, "--replay");
+	for (const char *const *a = (const char *const[]){ "--file", t->file, "--loop", loop,
+		"--offsets", best, rounds ? "--runs" : "--snapshots", runs, "--time", secs,
+		"--uarch", c->uarch.spec, "--stdin", c->input, "-o", path, NULL }; *a; a++)
+		self_arg(&s, "%s", *a);
+	if (c->wall)
+		self_arg(&s, "--wall");
 	if (c->llvm_mca)
-		step_add(&s, "--llvm-mca"), step_add(&s, c->llvm_mca);
-	say("replaying %s's loop at %s (%.1f%% of samples): straddle place --replay --file %s "
-	    "--loop %s --offsets %s ...", t->func, loop, 100.0 * (double)t->samples /
-	    (double)t->run_samples, t->file, loop, best);
+		self_arg(&s, "--llvm-mca"), self_arg(&s, "%s", c->llvm_mca);
+	say("placing %s's loop at %s (%.1f%% of samples), %s: straddle place%s --file %s --loop %s "
+	    "--offsets %s %s %s ...", t->func, loop, 100.0 * (double)t->samples /
+	    (double)t->run_samples, what, rounds ? "" : " --replay", t->file, loop, best,
+	    rounds ? "--runs" : "--snapshots", runs);
 	return step_run(c, &s, false);
-}
-
-/* An arm of one or two place files (a pilot and the rounds after it),
- * its samples one after the other: each round pairs the arms alike. */
-struct arm_runs {
-	double *v;
-	size_t n;
-	double predicted;
-	uint32_t offset;
-};
-
-static int arm_of(const struct result_file *const *f, size_t nf, const char *name,
-		  struct arm_runs *out)
-{
-	*out = (struct arm_runs){ 0 };
-	for (size_t i = 0; i < nf; i++) {
-		struct place_arm_result a;
-
-		if (results_place_arm(f[i], name, &a)) {
-			free(out->v);
-			return -1;
-		}
-		out->v = xrealloc(out->v, (out->n + a.n + 1) * sizeof *out->v);
-		memcpy(out->v + out->n, a.v, a.n * sizeof *a.v);
-		out->n += a.n;
-		if (i == 0)
-			out->predicted = a.predicted, out->offset = a.offset;
-	}
-	return 0;
-}
-
-static void paired(const struct arm_runs *a, const struct arm_runs *b, double alpha,
-		   struct paired *out)
-{
-	stats_paired_ratio(a->v, b->v, a->n < b->n ? a->n : b->n, alpha, out);
 }
 
 /* Place's arms of t's loop, turned into t's proof. */
 static void judge(const struct prove_cmd *c, struct loop_trial *t,
 		  const struct result_file *const *f, size_t nf)
 {
-	struct arm_runs unmoved, control, best, same;
+	struct proof_arms a;
 	char name[16];
 
+	results_place_arms(f, nf, "unmoved", &a.unmoved);
+	results_place_arms(f, nf, "control", &a.control);
 	snprintf(name, sizeof name, "%u", t->best);
-	if (arm_of(f, nf, "unmoved", &unmoved) || arm_of(f, nf, "control", &control)) {
-		snprintf(t->why_not, sizeof t->why_not, "place's result has no control arm");
-		return;
+	results_place_arms(f, nf, name, &a.best);
+	for (size_t i = 0; i < PROOF_LAYOUT_MAX; i++) {
+		snprintf(name, sizeof name, "%u", i < t->nlayout ? t->layout[i] : 0);
+		a.layout[i] = (struct proof_arm){ 0 };
+		if (i < t->nlayout)
+			results_place_arms(f, nf, name, &a.layout[i]);
 	}
-	if (control.offset != t->current) {
-		/* paste's irreducible loop at 0x2921: place's span from 0x2900 */
-		snprintf(t->why_not, sizeof t->why_not, "place's loop there has another span (its "
-			 "first byte at %u of its line, the scan's at %u)", control.offset, t->current);
-	} else if (arm_of(f, nf, name, &best)) {
-		snprintf(t->why_not, sizeof t->why_not, "place's result has no arm at offset %u",
-			 t->best);
-	} else {
-		t->place_predicted = (float)control.predicted;
-		t->rounds = (unsigned)(control.n < best.n ? control.n : best.n);
-		paired(&unmoved, &control, c->alpha, &t->control);
-		paired(&control, &best, c->alpha, &t->proof.program);
-		t->proof.nlayout = 0;
-		for (size_t i = 0; i < t->nlayout; i++) {
-			snprintf(name, sizeof name, "%u", t->layout[i]);
-			if (arm_of(f, nf, name, &same))
-				continue;
-			paired(&control, &same, c->alpha, &t->proof.layout[t->proof.nlayout++]);
-			free(same.v);
-		}
-		proof_judge(&t->proof);
-		free(best.v);
-	}
-	free(unmoved.v), free(control.v);
+	proof_of_arms(t, &a, c->alpha);
+	free(a.unmoved.v), free(a.control.v), free(a.best.v);
+	for (size_t i = 0; i < PROOF_LAYOUT_MAX; i++)
+		free(a.layout[i].v);
 }
 
-/* Place --replay's arms of t's loop, its rounds paired, turned into the
- * loop's own proof: its share is the whole of what was timed. */
+/* Place --replay's arms of t's loop, turned into the loop's own proof. */
 static void judge_replay(const struct prove_cmd *c, struct loop_trial *t,
 			 const struct result_file *f)
 {
 	const struct result_file *one[1] = { f };
-	struct arm_runs control, best, same;
+	struct proof_arms a = { 0 };
 	char name[16];
 
-	t->replay = (struct loop_proof){ .share = 1, .predicted = t->proof.predicted,
-		.material = c->material, .alpha = c->alpha };
+	results_place_arms(one, 1, "control", &a.control);
 	snprintf(name, sizeof name, "%u", t->best);
-	if (arm_of(one, 1, "control", &control)) {
-		snprintf(t->replay_why, sizeof t->replay_why, "place --replay's result has no control arm");
-		return;
-	}
-	if (control.offset != t->current || arm_of(one, 1, name, &best)) {
-		snprintf(t->replay_why, sizeof t->replay_why, "place --replay's loop there has "
-			 "another span (its first byte at %u of its line, the scan's at %u)",
-			 control.offset, t->current);
-		free(control.v);
-		return;
-	}
-	paired(&control, &best, c->alpha, &t->replay.program);
+	results_place_arms(one, 1, name, &a.best);
 	for (size_t i = 0; i < t->nlayout; i++) {
 		snprintf(name, sizeof name, "%u", t->layout[i]);
-		if (arm_of(one, 1, name, &same))
-			continue;
-		paired(&control, &same, c->alpha, &t->replay.layout[t->replay.nlayout++]);
-		free(same.v);
+		results_place_arms(one, 1, name, &a.layout[i]);
 	}
-	proof_judge(&t->replay);
-	t->replayed = true;
+	proof_of_replay(t, &a, c->material, c->alpha);
 	t->snapshots = results_place_snapshots(f);
-	free(best.v), free(control.v);
+	free(a.control.v), free(a.best.v);
+	for (size_t i = 0; i < PROOF_LAYOUT_MAX; i++)
+		free(a.layout[i].v);
 }
 
 /* The pilot's noise: the standard deviation of its rounds' log ratios,
@@ -772,24 +485,15 @@ static void judge_replay(const struct prove_cmd *c, struct loop_trial *t,
 static double pilot_sd(const struct result_file *f, const struct loop_trial *t)
 {
 	const struct result_file *one[1] = { f };
-	struct arm_runs control, best;
+	struct proof_arm control, best;
 	char name[16];
-	double sum = 0, ss = 0, sd = -1;
-	size_t n;
+	double sd;
 
 	snprintf(name, sizeof name, "%u", t->best);
-	if (arm_of(one, 1, "control", &control))
-		return -1;
-	if (!arm_of(one, 1, name, &best)) {
-		n = control.n < best.n ? control.n : best.n;
-		for (size_t i = 0; i < n; i++)
-			sum += log(best.v[i] / control.v[i]);
-		for (size_t i = 0; i < n; i++)
-			ss += pow(log(best.v[i] / control.v[i]) - sum / (double)n, 2);
-		sd = n > 1 ? sqrt(ss / (double)(n - 1)) : -1;
-		free(best.v);
-	}
-	free(control.v);
+	results_place_arms(one, 1, "control", &control);
+	results_place_arms(one, 1, name, &best);
+	sd = proof_pilot_sd(&control, &best);
+	free(control.v), free(best.v);
 	return sd;
 }
 
@@ -846,7 +550,7 @@ static void replay_loop(struct prove_cmd *c, struct loop_trial *t, size_t k)
 	snprintf(name, sizeof name, "place-%zu-replay.json", k + 1);
 	path_in_dir(c, name, path, sizeof path);
 	remember(c, path);
-	st = replay_step(c, t, path, c->budget_left / 2);
+	st = place_loop(c, t, path, 0, c->budget_left / 2, "replayed");
 	if (read_place(path, &f, t->replay_why, sizeof t->replay_why)) {
 		if (!t->replay_why[0])
 			snprintf(t->replay_why, sizeof t->replay_why, "straddle place --replay did not "
@@ -929,12 +633,10 @@ static void remove_dir(void)
 
 static void on_signal(int sig)
 {
-	pid_t pid = (pid_t)step_pid;
-
-	if (pid > 0) {          /* the step removes its own temporary files */
-		kill(pid, sig);
-		waitpid(pid, NULL, 0);
-	}
+	/* the step removes its own temporary files: it is waited for */
+	if (spawn_signal(sig))
+		while (wait(NULL) < 0 && errno == EINTR)
+			;
 	remove_dir();
 	complain("prove", "interrupted by SIG%s: nothing written", sigabbrev_np(sig) ?
 		 sigabbrev_np(sig) : "?");
@@ -944,7 +646,7 @@ static void on_signal(int sig)
 
 static int write_json(const struct prove_cmd *c)
 {
-	return write_result(results_prove(c->trial, c->ntrial, c->profile->name, c->argc,
+	return write_result(results_prove(c->trial, c->ntrial, c->uarch.v[0]->name, c->argc,
 					  c->self_argv), c->out_json);
 }
 
@@ -992,15 +694,13 @@ static int keep_input(struct prove_cmd *c)
 
 static int prepare(struct prove_cmd *c, int argc, char **argv)
 {
-	ssize_t n = readlink("/proc/self/exe", self_exe, sizeof self_exe - 1);
+	struct self_cmd self;
 
 	if (parse_options(c, argc, argv))
 		return -1;
-	if (n <= 0) {
-		complain("/proc/self/exe", "cannot find this straddle to run its commands");
+	if (self_begin(&self, "prove"))          /* found now, not after a record */
 		return -1;
-	}
-	self_exe[n] = 0;
+	self_free(&self);
 	if (make_dir(c))
 		return -1;
 	if (c->made_dir)
@@ -1026,7 +726,7 @@ static void progress(const struct prove_cmd *c, size_t i)
 static int cmd_prove(int argc, char **argv)
 {
 	struct prove_cmd c = { 0 };
-	struct candidates all = { 0 };
+	struct proof_candidates all = { 0 };
 	char rec[PATH_MAX + 32];
 	bool cannot_tell = false;
 	int rc = EXIT_USAGE;
@@ -1047,11 +747,11 @@ static int cmd_prove(int argc, char **argv)
 			measure_loop(&c, &c.trial[i], i);
 		}
 	if (!c.out_json || strcmp(c.out_json, "-") != 0)
-		report_prove_text(c.trial, c.ntrial, all.at_best, c.min_share, c.profile->name, stdout);
+		report_prove_text(c.trial, c.ntrial, all.at_best, c.min_share, c.uarch.v[0]->name, stdout);
 	rc = c.out_json && write_json(&c) ? EXIT_USAGE : EXIT_OK;
 out:
 	remove_dir();
-	candidates_free(&all);
+	proof_candidates_free(&all);
 	for (size_t i = 0; i < c.ntrial; i++)
 		free(c.trial[i].file), free(c.trial[i].func);
 	return rc;

@@ -1,10 +1,9 @@
-/* straddle report [-o FILE.html] RESULT.json...: one self-contained HTML
- * page of any mix of result files (issue 14). The files are read and
- * checked here, the page is report/html.c's; it is written atomically, so
- * a bad input leaves no page behind. */
+/* straddle report [-o FILE.html] RESULT.json...: one self-contained HTML page
+ * of any mix of result files. The files are read and checked here, the page
+ * is report/html.c's; it is written atomically, so a bad input leaves no page
+ * behind. */
 #include "cmd.h"
 #include "../report/report.h"
-#include "../results/results.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,9 @@
  * (seeds 000, 002, 003). */
 #include "cmd.h"
 #include "../report/report.h"
-#include "../results/results.h"
+#include "../results/json.h"
+#include "../results/scan.h"
+#include "../results/sarif.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -15,8 +17,7 @@
 struct scan_cmd {
 	struct scan_opts opts;
 	bool list_all;                  /* --all (opts.keep_all is also set by --hot) */
-	const struct profile *profiles[32];
-	char host_why[HOST_WHY_MAX];
+	struct profiles_arg uarch;
 	bool json;
 	bool want_sarif;                /* --format sarif given */
 	struct sarif_log *sarif;        /* then the log, written at the end */
@@ -26,7 +27,6 @@ struct scan_cmd {
 	unsigned fail_rules;            /* bit per enum rule */
 	bool fail_uncertain;            /* ... also in loops whose span is uncertain */
 	const char *dump_vdso;
-	const char *uarch;
 	struct scan_doc doc;            /* --json */
 	bool gate_failed;
 	bool fail_spin;                 /* --fail-on counts spin loops' hazards too */
@@ -43,77 +43,16 @@ struct scan_cmd {
 	struct shard_info shard_info;   /* then what the shard took */
 };
 
-/* The rows of a file (rows.c), with the source line and the compiler's
- * fix of those shown read from the image before rendering. */
-static void resolved_rows(const struct scan_cmd *c, struct elf_image *img,
-			  const struct scan_result *r, struct scan_rows *rows)
-{
-	scan_rows(r, c->limit, c->min_share, c->list_all, rows);
-	for (size_t i = 0; i < rows->n; i++) {
-		struct scan_row *x = &rows->v[i];
-		uint32_t sec = r->funcs.v[x->func->func].sec;
-		char src[128], buf[256];
-
-		if (c->source_lines && *elf_source_line(img, sec, scan_row_addr(r, x), src, sizeof src))
-			x->source = xstrdup(src);
-		compiler_fix(img, sec, scan_row_addr(r, x), fix_align_all(x->h, x->nh), x->loop != NULL,
-			     x->lead, buf, sizeof buf);
-		if (*buf)
-			x->compiler_fix = xstrdup(buf);
-	}
-}
-
 static void print_text(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r,
 		       FILE *out)
 {
 	struct scan_rows rows;
 
-	resolved_rows(c, img, r, &rows);
+	scan_rows(r, c->limit, c->min_share, c->list_all, &rows);
+	scan_rows_resolve(&rows, img, r, c->source_lines);
 	report_scan_text(out, img, r, &rows,
 			 &(struct scan_text_opts){ .list_all = c->list_all, .min_share = c->min_share });
 	scan_rows_free(&rows);
-}
-
-/* Every row of a file (no --limit: an alert list is whole) into the log. */
-static void add_sarif(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r,
-		      size_t input)
-{
-	struct scan_rows rows;
-	struct sarif_ordinals ord;
-
-	scan_rows(r, 0, c->min_share, false, &rows);
-	sarif_ordinals(r, &ord);
-	for (size_t i = 0; i < rows.n; i++)
-		sarif_add_row(c->sarif, &(struct sarif_row){ .img = img, .r = r,
-			.func = rows.v[i].func, .loop = rows.v[i].loop, .h = rows.v[i].h,
-			.n = rows.v[i].nh, .source_root = c->source_root,
-			.lines = c->source_lines, .ord = &ord, .input = input });
-	sarif_ordinals_free(&ord);
-	scan_rows_free(&rows);
-}
-
-static void gate_hazards(struct scan_cmd *c, const struct hazard *h, uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++)
-		if (c->fail_rules & (1u << h[i].rule))
-			c->gate_failed = true;
-}
-
-/* A spin loop's hazards gate only when --fail-on-spin asks (issue 21);
- * one in a loop whose span is uncertain only with --fail-on-uncertain
- * (issue 26): its bytes may not be the loop's. */
-static void check_gate(struct scan_cmd *c, const struct scan_result *r)
-{
-	for (size_t i = 0; i < r->nfunc; i++) {
-		const struct func_report *f = &r->func[i];
-
-		for (uint32_t k = f->loop; k < f->loop + f->nloop; k++)
-			if ((!r->loop[k].spin || c->fail_spin) &&
-			    (!r->loop[k].span_uncertain || c->fail_uncertain))
-				gate_hazards(c, r->loop[k].nhazard ? r->hazard + r->loop[k].hazard : NULL,
-					     r->loop[k].nhazard);
-		gate_hazards(c, f->nhazard ? r->hazard + f->hazard : NULL, f->nhazard);
-	}
 }
 
 /* kernel: the kernel's samples as addresses of this image (kernel_hot),
@@ -158,7 +97,8 @@ static bool print_unless_changed(struct scan_cmd *c, struct elf_image *img,
 		results_scan_file(&c->doc.out, img, r, c->source_lines, input);
 		c->doc.out.f = saved.f;
 	} else if (c->sarif) {
-		add_sarif(c, img, r, input);
+		sarif_add_scan(c->sarif, img, r, &(struct sarif_rows){ c->min_share, c->source_root,
+			       c->source_lines, input });
 	} else {
 		print_text(c, img, r, mem);
 	}
@@ -191,7 +131,7 @@ static int scan_one(struct scan_cmd *c, const struct input_file *f, const struct
 	if (c->have_hot)
 		attribute(c, img, &r, kernel);
 	if (print_unless_changed(c, img, &r, f->operand)) {
-		check_gate(c, &r);
+		c->gate_failed |= scan_gate(&r, c->fail_rules, c->fail_spin, c->fail_uncertain);
 		c->matched += r.functions_scanned + r.padding_symbols;
 		if (!kernel)
 			c->hot_in_files += r.file_samples;
@@ -222,17 +162,6 @@ static int dump_vdso(const char *path)
 
 static int cmd_scan(int argc, char **argv);
 
-static int set_shard(void *cmd, const char *opt, const char *value)
-{
-	struct scan_cmd *c = cmd;
-	struct err e;
-
-	if (shard_parse(value, &c->shard, &e) == 0)
-		return 0;
-	complain(opt, "%s", e.msg);
-	return -1;
-}
-
 static int set_format(void *cmd, const char *opt, const char *value)
 {
 	struct scan_cmd *c = cmd;
@@ -250,22 +179,18 @@ static int set_format(void *cmd, const char *opt, const char *value)
 #define F(field) offsetof(struct scan_cmd, field)
 
 static const struct cmd_option scan_options[] = {
-	{ .name = "uarch", .value = "NAME[,NAME]|host|all", .kind = OPT_STRING, .field = F(uarch),
-	  .help = "profiles to apply (default host; see 'straddle uarch')" },
+	OPT_UARCH_MANY(F, uarch, MODEL_MAX_PROFILES, "the profiles to apply"),
 	{ .name = "all", .kind = OPT_SET, .field = F(list_all),
 	  .help = "list every loop and irreducible cycle, not only hazards" },
-	{ .name = "func", .value = "GLOB", .kind = OPT_STRING, .field = F(opts.func_glob),
-	  .help = "only functions whose name matches GLOB" },
+	OPT_FUNC(F, opts.func_glob),
 	{ .name = "section", .value = "GLOB", .kind = OPT_STRING, .field = F(opts.section_glob),
 	  .help = "only functions in sections whose name matches GLOB" },
-	{ .name = "json", .kind = OPT_SET, .field = F(json), .help = "JSON on standard output" },
+	OPT_JSON(F, json, ""),
 	{ .name = "format", .value = "text|json|sarif", .kind = OPT_CALL, .call = set_format,
 	  .help = "sarif: SARIF 2.1.0 for code scanning, one result\n"
 		  "per row (every row: no --limit)" },
-	{ .name = "source-root", .value = "DIR", .kind = OPT_STRING, .field = F(source_root),
-	  .help = "with sarif: source paths relative to DIR (SRCROOT)" },
-	{ .name = "jobs", .letter = 'j', .value = "N", .kind = OPT_UNSIGNED, .field = F(opts.jobs),
-	  .min = 1, .max = 256, .help = "threads (default: online CPUs)" },
+	OPT_SOURCE_ROOT(F, source_root),
+	OPT_JOBS(F, opts.jobs),
 	{ .name = "limit", .value = "N", .kind = OPT_ULONG, .field = F(limit), .max = LONG_MAX,
 	  .help = "at most N hazard rows per file in the table (default 40, 0: all)" },
 	{ .name = "fail-on", .value = "RULE,..", .kind = OPT_RULES, .field = F(fail_rules),
@@ -278,38 +203,23 @@ static const struct cmd_option scan_options[] = {
 	{ .name = "fail-on-uncertain", .kind = OPT_SET, .field = F(fail_uncertain),
 	  .help = "--fail-on also gates on loops whose span is uncertain\n"
 		  "(an unresolved indirect jump in their function)" },
-	{ .name = "llvm-mca", .value = "in-process|PROGRAM|none", .kind = OPT_STRING,
-	  .field = F(opts.llvm_mca), .help = LLVM_MCA_HELP },
-	{ .name = "exact-cost", .kind = OPT_SET, .field = F(opts.cost_exact),
-	  .help = "price each loop by llvm-mca's own simulation of it (in process,\n"
-		  "or by the PROGRAM --llvm-mca names) instead of the model's\n"
-		  "bounds: the reference, some 100x slower a loop" },
-	{ .name = "no-source", .kind = OPT_CLEAR, .field = F(source_lines),
-	  .help = "do not look up source lines (DWARF)" },
-	{ .name = "debug-dir", .value = "DIR", .kind = OPT_STRING, .field = F(debug_dir),
-	  .help = "separate debug files as DIR/.build-id/xx/yyyy.debug,\n"
-		  "looked in before /usr/lib/debug: source lines and\n"
-		  "function names of stripped files" },
+	OPT_LLVM_MCA(F, opts.llvm_mca),
+	OPT_EXACT_COST(F, opts.cost_exact),
+	OPT_NO_SOURCE(F, source_lines),
+	OPT_DEBUG_DIR(F, debug_dir),
 	{ .name = "files-from", .value = "FILE", .kind = OPT_STRING, .field = F(files_from),
 	  .help = "more FILEs, one a line (-: standard input): a\n"
 		  "distribution's packages, more than a command line holds" },
-	{ .name = "shard", .value = "K/N", .kind = OPT_CALL, .call = set_shard,
-	  .help = "scan only shard K (0 to N-1) of the inputs, picked by\n"
+	OPT_SHARD(F, shard, "scan only shard K (0 to N-1) of the inputs, picked by\n"
 		  "a hash of their names; 'straddle merge' joins the N\n"
-		  "documents into the run's" },
+		  "documents into the run's"),
 	{ .name = "dump-vdso", .value = "FILE", .kind = OPT_OUTPUT, .field = F(dump_vdso),
 	  .help = "save the running vDSO image to FILE" },
-	{ .name = "hot", .value = "RECORD", .kind = OPT_STRING, .field = F(hot_path),
-	  .help = "rank by the samples of 'straddle record': a \"samples %\"\n"
-		  "column, the hottest first; with no FILE, the files the\n"
-		  "record touched, then its kernel samples" },
-	{ .name = "perf-script", .value = "FILE", .kind = OPT_STRING, .field = F(perf_script),
-	  .help = "the same from the text of 'perf script [-F ip,dso,sym]';\n"
-		  "with --show-mmap-events every file is placed exactly" },
-	{ .name = "min-share", .value = "P", .kind = OPT_FRACTION, .field = F(min_share),
-	  .lo = 0, .hi = 1,
-	  .help = "fold hazards in code with less than P of the samples into\n"
-		  "one line (default 0.5%)" },
+	OPT_HOT(F, hot_path, "rank by the samples of 'straddle record': a \"samples %\"\n"
+		"column, the hottest first; with no FILE, the files the\n"
+		"record touched, then its kernel samples"),
+	OPT_PERF_SCRIPT(F, perf_script),
+	OPT_MIN_SHARE(F, min_share),
 	{ .name = "vmlinux", .value = "FILE", .kind = OPT_STRING, .field = F(vmlinux),
 	  .help = "the recorded kernel's image, for its loops (default\n"
 		  "/usr/lib/debug/boot/vmlinux-RELEASE when it is there)" },
@@ -350,25 +260,14 @@ const struct command scan_command = {
 
 static int parse_options(struct scan_cmd *c, int argc, char **argv)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-	c->opts.jobs = cpus > 0 ? (unsigned)(cpus < 16 ? cpus : 16) : 1;
+	c->opts.jobs = jobs_default();
 	c->limit = 40;
 	c->source_lines = true;
-	c->uarch = "host";
-	c->min_share = SCAN_MIN_SHARE;
 	c->opts.cost = true;
-	c->opts.llvm_mca = getenv("STRADDLE_LLVM_MCA");
 	if (parse_command_line(&scan_command, c, argc, argv))
 		return -1;
-	if (select_profiles(c->uarch, c->profiles, 32, &c->opts.nprofiles, c->host_why,
-			    sizeof c->host_why))
-		return -1;
-	c->opts.profiles = c->profiles;
-	/* a back end asked for by name that does not run is a usage error,
-	 * not a silent fallback */
-	if (check_back_end(c->opts.llvm_mca))
-		return -1;
+	c->opts.profiles = c->uarch.v;
+	c->opts.nprofiles = c->uarch.n;
 	if (c->want_sarif) {
 		c->json = false;
 		c->opts.shapes = true;  /* an fde@ function's fingerprint is its shape */
@@ -453,33 +352,9 @@ static int kernel_hot(struct scan_cmd *c)
 	return 0;
 }
 
-/* With --hot and no FILE: every file the record has samples of, the
- * hottest first ("vdso" for the vDSO); the kernel comes after them. */
-static const char **hot_targets(const struct hot_run *h, int *n)
-{
-	const char **v = xcalloc(h->nfile + 1, sizeof *v);
-	size_t *order = xcalloc(h->nfile + 1, sizeof *order);
-
-	*n = 0;
-	for (size_t i = 0; i < h->nfile; i++)
-		if (h->file[i].samples)
-			order[(*n)++] = i;
-	for (int i = 1; i < *n; i++)    /* by samples, stable */
-		for (int j = i; j > 0 && h->file[order[j]].samples > h->file[order[j - 1]].samples; j--) {
-			size_t t = order[j];
-
-			order[j] = order[j - 1];
-			order[j - 1] = t;
-		}
-	for (int i = 0; i < *n; i++)
-		v[i] = strcmp(h->file[order[i]].path, "[vdso]") == 0 ? "vdso" : h->file[order[i]].path;
-	free(order);
-	return v;
-}
-
-/* A gate whose pattern is misspelt must not pass silently (issue 8): a
- * --func or --section that selected no function in any file is an error.
- * A shard cannot tell: its files may hold none of the run's matches. */
+/* A gate whose pattern is misspelt must not pass silently: a --func or
+ * --section that selected no function in any file is an error. A shard cannot
+ * tell: its files may hold none of the run's matches. */
 static bool no_match(const struct scan_cmd *c)
 {
 	if (c->matched || (!c->opts.func_glob && !c->opts.section_glob) || c->shard.count)
@@ -501,16 +376,16 @@ static void begin_output(struct scan_cmd *c, const struct inputs *in, int argc, 
 	const struct shard_info *shard = c->shard.count ? &c->shard_info : NULL;
 
 	c->shard_info = (struct shard_info){ c->shard, in->units, in->units_total };
-	if (c->host_why[0] && !c->json && !c->want_sarif)
-		printf("%s\n", c->host_why);
+	if (c->uarch.why[0] && !c->json && !c->want_sarif)
+		printf("%s\n", c->uarch.why);
 	if (c->want_sarif)
-		c->sarif = sarif_new(&(struct sarif_head){ c->source_root, argc, argv, c->profiles,
+		c->sarif = sarif_new(&(struct sarif_head){ c->source_root, argc, argv, c->uarch.v,
 			c->opts.nprofiles, shard });
 	if (c->json) {
 		/* tens of megabytes: write them in large blocks */
 		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-		results_scan_begin(&c->doc, stdout, &(struct scan_head){ argc, argv, c->profiles,
-			c->opts.nprofiles, c->host_why, c->have_hot, c->min_share, shard });
+		results_scan_begin(&c->doc, stdout, &(struct scan_head){ argc, argv, c->uarch.v,
+			c->opts.nprofiles, c->uarch.why, c->have_hot, c->min_share, shard });
 	}
 }
 
@@ -582,7 +457,7 @@ static int cmd_scan(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (ntargets == 0 && c.have_hot) {
-		targets = hot_targets(&c.hot, &ntargets);
+		targets = hot_run_files(&c.hot, &ntargets);
 		free_targets = true;
 	} else if (ntargets == 0) {
 		if (c.dump_vdso)

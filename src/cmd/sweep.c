@@ -4,9 +4,10 @@
  * maintainers wanted measured bandwidth, not a proxy; seed 000: the loop
  * that straddled a window). */
 #include "cmd.h"
-#include "../measure/measure.h"
+#include "../measure/sweep.h"
 #include "../report/report.h"
-#include "../results/results.h"
+#include "../results/sweep.h"
+#include "../workloads/workloads.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -28,16 +29,14 @@ struct sweep_cmd {
 	bool aa;
 	size_t nprimary;
 	struct kernel aa_kernel[32];
+	const struct kernel *controls[32];
 	char aa_name[32][112];
 	const struct kernel *kernels[32];
 	size_t nkernels;
 	uint32_t first, last, step;
-	const char *out_json, *plot, *uarch;
+	const char *out_json, *plot;
 	bool csv;
-	const struct profile *host;     /* the first of profiles: the predicted column */
-	const struct profile *profiles[4];
-	size_t nprofiles;
-	char host_why[HOST_WHY_MAX];
+	struct profiles_arg uarch;      /* the first: the predicted column */
 	int argc;
 	char **argv;
 };
@@ -93,10 +92,10 @@ static int set_alternative(void *cmd, const char *opt, const char *value)
 	return routine_args_alternative(&((struct sweep_cmd *)cmd)->ra, opt, value);
 }
 
-/* One field of --offsets: decimal digits only (a sign is not one), its
- * value saturated past 4096 so that a range check sees it. The sscanf
- * ("%lu") it replaces took "-1" as 2^64 - 1 and 4294967296 as a step of 0
- * once cut to 32 bits (issue 25, finding 11). */
+/* One field of --offsets: decimal digits only (a sign is not one), its value
+ * saturated past 4096 so that a range check sees it. The sscanf ("%lu") it
+ * replaces took "-1" as 2^64 - 1 and 4294967296 as a step of 0 once cut to 32
+ * bits. */
 static int offset_field(const char *s, size_t n, unsigned long *out)
 {
 	unsigned long v = 0;
@@ -153,26 +152,21 @@ static const struct cmd_option sweep_options[] = {
 		  "copy), poll2 (a 2-byte put_user)" },
 	ROUTINE_OPTIONS(F, set_alternative),
 	{ .name = "precision", .value = "P", .kind = OPT_FRACTION, .field = F(s.precision),
-	  .lo = 1e-6, .hi = 0.5,
+	  .lo = 1e-6, .hi = 0.5, .dflt = "1%",
 	  .help = "stop when every floor's 95% CI half-width is within P\n"
-		  "of it (default 1%)" },
-	{ .name = "time", .value = "S", .kind = OPT_SECONDS, .field = F(s.budget_s),
-	  .help = "or after S seconds (default 20)" },
+		  "of it" },
+	{ .name = "time", .value = "S", .kind = OPT_SECONDS, .field = F(s.budget_s), .dflt = "20",
+	  .help = "or after S seconds" },
 	{ .name = "min-rounds", .value = "N", .kind = OPT_UNSIGNED, .field = F(s.min_rounds),
-	  .min = 1, .max = 1000000, .help = "rounds before the precision is checked (default 50)" },
+	  .min = 1, .max = 1000000, .dflt = OPT_TEXT(SWEEP_MIN_ROUNDS),
+	  .help = "rounds before the precision is checked" },
 	{ .name = "min-time", .value = "S", .kind = OPT_SECONDS, .field = F(s.min_place_s),
-	  .help = "and seconds each offset must be measured first\n"
-		  "(default 0.25)" },
-	{ .name = "alpha", .value = "A", .kind = OPT_FRACTION, .field = F(s.alpha),
-	  .lo = 1e-9, .hi = 0.5, .help = "significance level of the slow mark (default 0.05)" },
-	{ .name = "material", .value = "P", .kind = OPT_FRACTION, .field = F(s.material),
-	  .lo = 0, .hi = 10, .help = "how much slower counts (default 5%)" },
-	{ .name = "uarch", .value = "P[,P...]", .kind = OPT_STRING, .field = F(uarch),
-	  .help = "profiles of the prediction: names, host or FILE.json;\n"
-		  "the first fills the column, each gets an agreement\n"
-		  "line (default host)" },
-	{ .name = "seed", .value = "N", .kind = OPT_U64, .field = F(s.seed), .max = ULONG_MAX,
-	  .help = "seed of the random order (default 1)" },
+	  .dflt = OPT_TEXT(SWEEP_MIN_PLACE_S), .help = "and seconds each offset must be measured first" },
+	OPT_ALPHA(F, s.alpha, "significance level of the slow mark"),
+	OPT_MATERIAL(F, s.material, SWEEP_MATERIAL, "how much slower counts"),
+	OPT_UARCH_MANY(F, uarch, 4, "the profiles of the prediction: the first fills the\n"
+		       "column, each gets an agreement line"),
+	OPT_SEED(F, s.seed, "the random order"),
 	{ .letter = 'o', .value = "FILE.json", .kind = OPT_OUTPUT,
 	  .field = F(out_json), .help = "the result file, every raw sample in it ('-': stdout)" },
 	{ .name = "aa", .kind = OPT_SET, .field = F(aa),
@@ -211,24 +205,7 @@ static int parse_options(struct sweep_cmd *c, int argc, char **argv)
 {
 	c->first = 0, c->last = 63, c->step = 1;
 	c->s.size = 4096;
-	c->s.precision = 0.01;
-	c->s.budget_s = 20;
-	/* the quantile test compares the lowest tenth of each side: with 20
-	 * samples that is 2, and a floor 15% higher was not significant
-	 * (p 0.136 at 10 rounds in h10's run); 50 gives it 5 */
-	c->s.min_rounds = SWEEP_MIN_ROUNDS;
-	c->s.min_place_s = SWEEP_MIN_PLACE_S;
-	c->s.alpha = 0.05;
-	c->s.material = 0.05;
-	c->s.seed = 1;
-	c->uarch = "host";
-	if (parse_command_line(&sweep_command, c, argc, argv))
-		return -1;
-	if (select_profiles(c->uarch, c->profiles, 4, &c->nprofiles, c->host_why,
-			    sizeof c->host_why))
-		return -1;
-	c->host = c->profiles[0];
-	return 0;
+	return parse_command_line(&sweep_command, c, argc, argv);
 }
 
 /* --workload's calls, or a put's or get's one size. */
@@ -280,7 +257,7 @@ static int pick_kernels(struct sweep_cmd *c, int argc, char **argv)
 
 		if (!k) {
 			complain(argv[i], "no such kernel on this %s host (see 'straddle kernels')",
-				 arch_name(place_host_arch()));
+				 arch_name(arena_host_arch()));
 			return -1;
 		}
 		if (c->nkernels == sizeof c->kernels / sizeof c->kernels[0]) {
@@ -311,21 +288,9 @@ static int add_controls(struct sweep_cmd *c)
 			return -1;
 		}
 		c->kernels[c->nkernels++] = &c->aa_kernel[i];
+		c->controls[i] = &c->aa_kernel[i];
 	}
 	return 0;
-}
-
-/* The control of kernel k at v's offset, or NULL. */
-static const struct variant *control_of(const struct sweep_cmd *c, const struct variant *v)
-{
-	for (size_t i = 0; c->aa && i < c->nprimary; i++) {
-		if (c->kernels[i] != v->k)
-			continue;
-		for (size_t j = 0; j < c->s.n; j++)
-			if (c->s.v[j].k == &c->aa_kernel[i] && c->s.v[j].offset == v->offset)
-				return &c->s.v[j];
-	}
-	return NULL;
 }
 
 /* One variant per (kernel, offset); libc's references only once. */
@@ -352,261 +317,27 @@ static int make_variants(struct sweep_cmd *c)
 
 /* ---- output ---- */
 
-/* "loop-straddles-window@16,..." (sep between), "-" or "n/a" into b. */
-static void predicted_text(const struct variant *v, const char *sep, struct strbuf *b)
-{
-	sb_reset(b);
-	if (!v->k->placeable) {
-		sb_addf(b, "n/a");
-		return;
-	}
-	for (size_t i = 0; i < v->npredicted; i++)
-		sb_addf(b, "%s%s@%u", i ? sep : "", rule_name(v->predicted[i].rule),
-			v->predicted[i].window);
-	if (!b->len)
-		sb_addf(b, "-");
-}
-
-static void kernel_table(const struct sweep_cmd *c, const struct kernel *k)
-{
-	static const char *const cols[] = { ">offset", ">loop@64", ">floor ns", ">95% CI",
-		">median ns", ">GB/s", ">ratio", ">p", "slow", ">model", "predicted", ">A/A" };
-	struct strbuf pred = { 0 };
-	struct table t;
-	bool aa = c->aa && k->placeable;
-
-	table_init(&t, aa ? 12 : 11, cols);
-	for (size_t i = 0; i < c->s.n; i++) {
-		const struct variant *v = &c->s.v[i], *ctl = control_of(c, v);
-		char off[16], loop[16], fl[32], ci[48], med[32], gbs[32], ratio[16], p[16], a[16];
-		char model[16];
-
-		if (v->k != k)
-			continue;
-		snprintf(off, sizeof off, k->placeable ? "%u" : "-", v->offset);
-		snprintf(loop, sizeof loop, k->placeable ? "%u" : "-",
-			 (v->offset + k->loop_start) % 64);
-		snprintf(fl, sizeof fl, "%.1f", v->sum.floor);
-		snprintf(ci, sizeof ci, "[%.1f, %.1f]", v->sum.floor_lo, v->sum.floor_hi);
-		snprintf(med, sizeof med, "%.1f", v->sum.median);
-		snprintf(gbs, sizeof gbs, "%.2f", (double)c->s.size / v->sum.floor);
-		snprintf(ratio, sizeof ratio, "%.3f", v->ratio);
-		snprintf(p, sizeof p, v->ratio == 1 ? "-" : "%.3g", v->p_vs_best);
-		snprintf(a, sizeof a, ctl ? "%.3f" : "-", ctl ? ctl->sum.floor / v->sum.floor : 0);
-		snprintf(model, sizeof model, v->predicted_ratio ? "%.2fx" : "-", v->predicted_ratio);
-		predicted_text(v, ",", &pred);
-		table_row_v(&t, (const char *const[]){ off, loop, fl, ci, med, gbs, ratio, p,
-						       v->slow ? "slow" : "", model, sb_str(&pred), a });
-	}
-	table_print(&t, stdout);
-	table_free(&t);
-	sb_free(&pred);
-}
-
-/* The controls' floors over the firsts': the spread of two copies of one
- * placement, what a ratio must clear to be the layout's. */
-static void control_summary(const struct sweep_cmd *c, const struct kernel *k)
-{
-	double lo = 0, hi = 0, *dev = xcalloc(c->s.n + 1, sizeof *dev);
-	size_t n = 0;
-
-	for (size_t i = 0; i < c->s.n; i++) {
-		const struct variant *v = &c->s.v[i], *ctl = v->k == k ? control_of(c, v) : NULL;
-		double r;
-
-		if (!ctl)
-			continue;
-		r = ctl->sum.floor / v->sum.floor;
-		lo = n ? (r < lo ? r : lo) : r;
-		hi = n ? (r > hi ? r : hi) : r;
-		dev[n++] = fabs(r - 1);
-	}
-	if (n)
-		printf("A/A: a second copy of each of %zu placements: floors %.3f..%.3f of the "
-		       "first's, median |1 - A/A| %.2f%%\n", n, lo, hi,
-		       100 * stats_median_select(dev, n));
-	free(dev);
-}
-
-static void kernel_summary(const struct sweep_cmd *c, const struct kernel *k)
-{
-	const struct variant *best = NULL, *worst = NULL;
-	size_t nslow = 0;
-	unsigned fix = sweep_measured_fix(&c->s, k);
-
-	printf("slow offsets:");
-	for (size_t i = 0; i < c->s.n; i++) {
-		const struct variant *v = &c->s.v[i];
-
-		if (v->k != k)
-			continue;
-		if (!best || v->sum.floor < best->sum.floor)
-			best = v;
-		if (!worst || v->sum.floor > worst->sum.floor)
-			worst = v;
-		if (v->slow) {
-			printf(" %u", v->offset);
-			nslow++;
-		}
-	}
-	printf("%s\n", nslow ? "" : " none");
-	printf("sensitivity: %.2fx (worst offset %u: floor %.1f ns, best offset %u: %.1f ns)\n",
-	       worst->sum.floor / best->sum.floor, worst->offset, worst->sum.floor,
-	       best->offset, best->sum.floor);
-	for (size_t p = 0; p < c->nprofiles; p++) {
-		size_t total, agree = sweep_profile_agreement(&c->s, c->profiles[p], k, &total);
-
-		printf("model (%s) and measurement agree on %zu of %zu offsets\n",
-		       c->profiles[p]->name, agree, total);
-	}
-	if (nslow && fix)
-		printf("fix: .p2align %d before the loop: no placement so aligned was slow here\n",
-		       __builtin_ctz(fix));
-}
-
-/* With several kernels: each at its best offset against the first. */
-static void compare_kernels(const struct sweep_cmd *c)
-{
-	struct sweep_at_best at[sizeof c->kernels / sizeof c->kernels[0]];
-	size_t n = sweep_at_best(&c->s, c->kernels, c->nprimary, at);
-
-	printf("\nat their best offsets:\n");
-	for (size_t i = 0; i < n; i++) {
-		const struct variant *best = at[i].best;
-
-		printf("  %-16s %10.1f ns  %.2f GB/s", best->k->name, best->sum.floor,
-		       (double)c->s.size / best->sum.floor);
-		if (i)
-			printf("  %.3fx %s (p %.3g)", at[i].vs_first_ratio, at[0].best->k->name,
-			       at[i].vs_first.p);
-		printf("\n");
-	}
-}
-
-static void print_text(const struct sweep_cmd *c)
-{
-	const struct sweep *s = &c->s;
-
-	printf("clock %s (%.3f ns/tick, resolution %.1f ns), pinned to CPU %d; counters: %s\n",
-	       s->clock.source, s->clock.ns_per_tick, s->clock.resolution_ns, s->cpu,
-	       s->counters.why);
-	printf("stopped by %s after %u rounds (%.1f s): widest 95%% CI half-width %.2f%% of "
-	       "its floor (asked: %.2f%%)\n", s->stopped_by, s->rounds, s->elapsed_s,
-	       100 * s->worst_halfwidth, 100 * s->precision);
-	for (size_t k = 0; k < c->nprimary; k++) {
-		const struct kernel *kn = c->kernels[k];
-
-		printf("\n%s (seed %s), ", kn->name, kn->seed);
-		if (s->ncalls > 1)
-			printf("%zu bytes per operation of %zu calls (%s)", s->size, s->ncalls,
-			       c->workload->name);
-		else
-			printf("%zu bytes per call", s->size);
-		if (kn->placeable && kn->loop_end > kn->loop_start)
-			printf(", hot loop at +%u..+%u of the kernel", kn->loop_start, kn->loop_end);
-		else if (kn->placeable)
-			printf(", no loop");
-		printf("\n");
-		if (kn->call)
-			printf("%s\n", kn->summary);
-		kernel_table(c, kn);
-		if (kn->placeable)
-			kernel_summary(c, kn);
-		control_summary(c, kn);
-	}
-	if (c->nprimary > 1)
-		compare_kernels(c);
-}
-
-static void print_csv(const struct sweep_cmd *c)
-{
-	struct strbuf pred = { 0 };
-
-	printf("kernel,offset,loop_offset,samples,median_ns,ci_lo_ns,ci_hi_ns,floor_ns,"
-	       "floor_lo_ns,floor_hi_ns,gbps,ratio,p,slow,model,predicted\n");
-	for (size_t i = 0; i < c->s.n; i++) {
-		const struct variant *v = &c->s.v[i];
-
-		predicted_text(v, " ", &pred);  /* no comma in a CSV field */
-		printf("%s,%u,%u,%zu,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.4f,%.4f,%.4g,%d,%.3f,%s\n",
-		       v->k->name, v->offset, (v->offset + v->k->loop_start) % 64, v->n,
-		       v->sum.median, v->sum.ci_lo, v->sum.ci_hi, v->sum.floor, v->sum.floor_lo,
-		       v->sum.floor_hi, (double)c->s.size / v->sum.floor, v->ratio, v->p_vs_best,
-		       v->slow, v->predicted_ratio, sb_str(&pred));
-	}
-	sb_free(&pred);
-}
-
-/* The offsets of kernel k where profile p predicts a hazard: with the
- * slow marks of the file, any agreement can be recomputed (bench-calibrate
- * joins two sweeps' marks this way). */
 static int write_json(const struct sweep_cmd *c)
 {
-	return write_result(results_sweep(&c->s, c->host->name, c->profiles, c->nprofiles,
+	return write_result(results_sweep(&c->s, c->uarch.v[0]->name, c->uarch.v, c->uarch.n,
 					  c->kernels, c->nkernels, c->argc, c->argv), c->out_json);
 }
 
-struct plot_job {
-	const struct sweep_cmd *c;
-	struct plot p;
-};
-
-static int write_plot_file(FILE *f, void *ctx)
+static void render(const struct sweep_cmd *c, struct sweep_view *w)
 {
-	return plot_svg(f, &((struct plot_job *)ctx)->p);
-}
-
-/* Time against offset per kernel; guides where the first kernel's loop
- * starts on a 16 B boundary. */
-static int write_plot(const struct sweep_cmd *c)
-{
-	struct plot_series *sr = xcalloc(c->nkernels, sizeof *sr);
-	size_t n = c->s.n;
-	double *x = xcalloc(n, sizeof *x), *y = xcalloc(n, sizeof *y), *lo = xcalloc(n, sizeof *lo);
-	double *hi = xcalloc(n, sizeof *hi), *vl = xcalloc(n + 1, sizeof *vl);
-	bool *mark = xcalloc(n, sizeof *mark);
-	size_t at = 0, nvl = 0;
-	struct err e;
-	int rc;
-
-	for (size_t k = 0; k < c->nkernels; k++) {
-		sr[k] = (struct plot_series){ c->kernels[k]->name, x + at, y + at, lo + at, hi + at,
-					      mark + at, 0 };
-		for (size_t i = 0; i < n; i++) {
-			const struct variant *v = &c->s.v[i];
-
-			if (v->k != c->kernels[k])
-				continue;
-			x[at] = v->offset, y[at] = v->sum.floor, lo[at] = v->sum.floor_lo;
-			hi[at] = v->sum.floor_hi, mark[at] = v->slow;
-			at++, sr[k].n++;
-		}
-	}
-	for (uint32_t off = c->first; off <= c->last; off++)
-		if ((off + c->kernels[0]->loop_start) % 16 == 0 && nvl < n)
-			vl[nvl++] = off;
-	/* shaded: where the model predicts a hazard for the first kernel */
-	double *sh = xcalloc(n + 1, sizeof *sh);
-	size_t nsh = 0;
-	for (size_t i = 0; i < n; i++)
-		if (c->s.v[i].k == c->kernels[0] && c->s.v[i].npredicted)
-			sh[nsh++] = c->s.v[i].offset;
-	char note[160];
-	snprintf(note, sizeof note, "grey bands: %s predicts a hazard for %s",
-		 c->host->name, c->kernels[0]->name);
-	struct plot_job job = { c, { "straddle sweep: floor (10th percentile) time per call (95% CI)",
-		"code offset (dashed: the hot loop starts on a 16 B boundary)", "ns per call",
-		sr, c->nkernels, vl, nvl, sh, nsh, note, NULL } };
-	rc = write_atomic(c->plot, write_plot_file, &job, &e);
-	if (rc)
-		complain(c->plot, "%s", e.msg);
-	free(sr), free(x), free(y), free(lo), free(hi), free(vl), free(mark), free(sh);
-	return rc;
+	*w = (struct sweep_view){ &c->s, c->kernels, c->nkernels, c->nprimary,
+		c->aa ? c->controls : NULL, c->uarch.v, c->uarch.n,
+		c->workload ? c->workload->name : NULL, c->first, c->last };
+	if (c->csv)
+		report_sweep_csv(stdout, &c->s);
+	else if (!c->out_json || strcmp(c->out_json, "-") != 0)
+		report_sweep_text(stdout, w);
 }
 
 static int cmd_sweep(int argc, char **argv)
 {
 	struct sweep_cmd c = { .argc = argc, .argv = argv };
+	struct sweep_view w;
 	struct err e = { "" };
 	int status = EXIT_USAGE;
 
@@ -617,18 +348,17 @@ static int cmd_sweep(int argc, char **argv)
 		complain("sweep", "%s", e.msg);
 		goto out;
 	}
-	sweep_analyse(&c.s, c.host);
-	if (c.csv)
-		print_csv(&c);
-	else if (!c.out_json || strcmp(c.out_json, "-") != 0)
-		print_text(&c);
+	sweep_analyse(&c.s, c.uarch.v[0]);
+	render(&c, &w);
 	status = EXIT_OK;
 	if (c.out_json && write_json(&c))
 		status = EXIT_USAGE;
 	/* the result file failed (a full disk): no plot of it either; outputs
-	 * appear whole or not at all (issue 25) */
-	if (c.plot && status == EXIT_OK && write_plot(&c))
+	 * appear whole or not at all */
+	if (c.plot && status == EXIT_OK && report_sweep_plot(c.plot, &w, &e)) {
+		complain(c.plot, "%s", e.msg);
 		status = EXIT_USAGE;
+	}
 out:
 	sweep_free(&c.s);
 	free(c.s.v);

@@ -223,7 +223,7 @@ bool decode_may_hold_ret(enum arch arch, const uint8_t *p, size_t n)
 {
 	/* from the end: a ret is most often the last bytes, and a search from
 	 * the start read nearly every byte of the file once more (memchr was
-	 * 2% of a libLLVM scan, issue 8) */
+	 * 2% of a libLLVM scan) */
 	if (arch == ARCH_X86_64)
 		return memrchr(p, 0xc3, n) || memrchr(p, 0xc2, n);
 	for (size_t off = 0; off + 4 <= n; off += 4) {

@@ -30,8 +30,8 @@ struct insn {
 	uint8_t fuse_first;     /* class as the first of a fused pair, 0 none */
 	uint8_t fuse_cond;      /* class of a conditional branch's condition */
 	uint8_t padding;        /* a nop or int3: filler when nothing reaches it */
-	/* a wait hint: x86 pause, AArch64 yield or wfe (a loop holding one
-	 * is a spin loop, issue 21) */
+	/* a wait hint: x86 pause, AArch64 yield or wfe (a loop holding one is
+	 * a spin loop) */
 	uint8_t spin;
 	/* AArch64: a word Capstone 4 cannot decode (SVE, MTE, newer
 	 * extensions). Every branch encoding is in the base ISA, which it
@@ -52,10 +52,10 @@ void decoder_free(struct decoder *d);
  * tail shorter than a word is BR_INVALID). n must be > 0. */
 void decode_one(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
 		struct insn *out);
-/* decode_one from p[0] on, instruction after instruction, into
- * out[0..max): the count decoded, and in *used the bytes they cover (less
- * than n when out filled first). The scan's loop: one call a run instead
- * of two an instruction (issue 8). */
+/* decode_one from p[0] on, instruction after instruction, into out[0..max):
+ * the count decoded, and in *used the bytes they cover (less than n when out
+ * filled first). The scan's loop: one call a run instead of two an
+ * instruction. */
 size_t decode_run(struct decoder *d, const uint8_t *p, size_t n, uint64_t addr,
 		  struct insn *out, size_t max, size_t *used);
 

@@ -1,6 +1,6 @@
-/* x86-64 through Zydis in minimal mode: length, mnemonic and the raw
- * fields are all layout analysis needs, and minimal mode is the cheapest
- * decode Zydis offers (issue 2's speed goal is measured against it). */
+/* x86-64 through Zydis in minimal mode: length, mnemonic and the raw fields
+ * are all layout analysis needs, and minimal mode is the cheapest decode
+ * Zydis offers (bench's speed goal is measured against it). */
 #include "decode.h"
 #include "internal.h"
 
@@ -187,15 +187,14 @@ static uint8_t branch_kind(const struct x86_facts *f)
 }
 
 /* Can the instruction write memory, as far as the scan's own decode (the
- * quick path or Zydis's minimal mode) tells? Decoding every loop's
- * operands to count its stores was the largest cost the scan added (issue
- * 8), so only these are decoded again.
- * Without a ModRM, and with a register ModRM, only the names listed write
- * (write_without_modrm, write_in_register_form). A memory ModRM operand
- * may be written, unless its name (read_memory_only) or its opcode
+ * quick path or Zydis's minimal mode) tells? Decoding every loop's operands
+ * to count its stores was the largest cost the scan added, so only these are
+ * decoded again. Without a ModRM, and with a register ModRM, only the names
+ * listed write (write_without_modrm, write_in_register_form). A memory ModRM
+ * operand may be written, unless its name (read_memory_only) or its opcode
  * (read_only_map0, read_only_map0f) says it is only read.
- * tests/unit/test_decode.c holds this to the full decode over every
- * opcode and prefix form. */
+ * tests/unit/test_decode.c holds this to the full decode over every opcode
+ * and prefix form. */
 static bool may_store(const struct x86_decoder *d, const struct x86_facts *f, uint8_t map,
 		      uint8_t opcode)
 {

@@ -1,19 +1,18 @@
 /* The x86-64 instructions most code is made of, decoded without Zydis.
  *
- * Why: a minimal-mode Zydis decode costs about 850 instructions of the
- * host per instruction decoded (callgrind, libc), the scan's whole budget
- * (issue 8: the scan within 1.5x of a bare Zydis walk). Integer code is
- * mostly a few dozen one-byte and 0F opcodes whose length and meaning
- * follow from the opcode, ModRM and SIB alone (Intel SDM vol. 2, 2.1 and
- * appendix A). Those are read here; everything else (other prefixes,
- * VEX/EVEX, SSE, x87, system instructions, any doubt) returns false and
- * goes to Zydis, as before.
+ * Why: a minimal-mode Zydis decode costs about 850 instructions of the host
+ * per instruction decoded (callgrind, libc), the scan's whole budget (the
+ * scan within 1.5x of a bare Zydis walk). Integer code is mostly a few dozen
+ * one-byte and 0F opcodes whose length and meaning follow from the opcode,
+ * ModRM and SIB alone (Intel SDM vol. 2, 2.1 and appendix A). Those are read
+ * here; everything else (other prefixes, VEX/EVEX, SSE, x87, system
+ * instructions, any doubt) returns false and goes to Zydis, as before.
  *
- * The answer must be Zydis's answer, mnemonic id included (shape hashes
- * mix the two paths): tests/unit/test_decode.c compares the two on two
- * million random instructions, tests/cmd/t_objdump.sh on every instruction
- * of the C library (`insn_dump --check`, which also ran clean over
- * libLLVM-14 and -15 and a 6.1 vmlinux: 0 of 29.7 million differ). */
+ * The answer must be Zydis's answer, mnemonic id included (shape hashes mix
+ * the two paths): tests/unit/test_decode.c compares the two on two million
+ * random instructions, tests/cmd/t_objdump.sh on every instruction of the C
+ * library (`insn_dump --check`, which also ran clean over libLLVM-14 and -15
+ * and a 6.1 vmlinux: 0 of 29.7 million differ). */
 #include "internal.h"
 
 #include <Zydis/Zydis.h>

@@ -3,7 +3,7 @@
  * stripped code is covered), build-id, source lines through libdw.
  *
  * Every offset and size read from the image is checked against the image
- * before use: the input is untrusted (issue 2, "Bad input"). */
+ * before use: the input is untrusted. */
 #ifndef STRADDLE_ELF_H
 #define STRADDLE_ELF_H
 
@@ -71,7 +71,7 @@ struct elf_funcs {
 	struct elf_func *labels;        /* zero-size function symbols, for FDEs */
 	size_t nlabels;
 	/* the names of symbols folded into a function of the same start
-	 * (libc's read into __read): --func matches them too (issue 24) */
+	 * (libc's read into __read): --func matches them too */
 	const char **alias_name;
 	size_t nalias, alias_cap;
 	char **demangled;               /* the shown names made here, to free */
@@ -88,8 +88,8 @@ int elf_open_file(struct elf_image *img, const char *path, struct err *e);
  * little-endian, x86-64 or AArch64, exec, dyn or rel)? n: at least 64. */
 #define ELF_HEADER_BYTES 64
 bool elf_header_ok(const void *p, size_t n);
-/* The file was truncated or rewritten since it was opened (issue 9): what
- * was read from it is not to be trusted; say "changed while reading". */
+/* The file was truncated or rewritten since it was opened: what was read from
+ * it is not to be trusted; say "changed while reading". */
 bool elf_changed(const struct elf_image *img);
 int elf_open_memory(struct elf_image *img, const void *p, size_t n,
 		    const char *label, struct err *e);
@@ -214,9 +214,8 @@ bool elf_cfa_position_free(const uint8_t *p, size_t n);
 /* The build-id in lowercase hex ("" when the image has none). */
 const char *elf_build_id_hex(const struct elf_image *img, char buf[static 129]);
 
-/* Placement certainty (DESIGN: Placement certainty). Loaded images keep
- * address mod 4096, so 4096 is returned; a relocatable object only knows its
- * section's sh_addralign. */
+/* Placement certainty. Loaded images keep address mod 4096, so 4096 is
+ * returned; a relocatable object only knows its section's sh_addralign. */
 uint64_t elf_placement_align(const struct elf_image *img, uint32_t sec);
 
 /* Source "file:line" for an address of section `sec`, "" when there is

@@ -1,12 +1,11 @@
-/* Files that change under us (issue 9). An image is mmap'd; if its file is
- * truncated while we read it, touching a page past the new end raises
- * SIGBUS, which used to kill the run with its output unprinted. The handler
- * puts a page of zeros in place of the lost one and marks the image, so the
- * thread that touched it (any worker) reads on: every offset is checked
- * against the image anyway, zeros decode harmlessly, and the command then
- * reports the file as "changed while reading" and goes on with the next.
- * No jump out of a worker is needed, so no lock or allocation is left half
- * done. */
+/* Files that change under us. An image is mmap'd; if its file is truncated
+ * while we read it, touching a page past the new end raises SIGBUS, which
+ * used to kill the run with its output unprinted. The handler puts a page of
+ * zeros in place of the lost one and marks the image, so the thread that
+ * touched it (any worker) reads on: every offset is checked against the image
+ * anyway, zeros decode harmlessly, and the command then reports the file as
+ * "changed while reading" and goes on with the next. No jump out of a worker
+ * is needed, so no lock or allocation is left half done. */
 #include "elf.h"
 #include "internal.h"
 

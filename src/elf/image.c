@@ -243,7 +243,7 @@ int elf_open_file(struct elf_image *img, const char *path, struct err *e)
 	img->from_file = true;
 	img->guard = -1;
 	/* size and time first: elf_changed compares them, and an empty file
-	 * was reported "changed while reading" (issue 25, finding 6) */
+	 * was reported "changed while reading" */
 	img->size = (size_t)st.st_size;
 	img->mtime = st.st_mtim;
 	if (st.st_size == 0)

@@ -66,11 +66,10 @@ static bool wanted(const struct stubs *st, uint64_t slot)
 }
 
 /* The relocations of a RELA section with a dynamic symbol table whose
- * r_offset is a slot some stub jumps through: the symbol's name, or
- * objdump's "*ABS*+0xADDEND" for IRELATIVE (no symbol). Only those: a
- * large library's .rela.dyn holds hundreds of thousands of RELATIVE
- * entries no stub uses (libLLVM-14: 354,000), and naming each was 5% of
- * a scan (issue 8). */
+ * r_offset is a slot some stub jumps through: the symbol's name, or objdump's
+ * "*ABS*+0xADDEND" for IRELATIVE (no symbol). Only those: a large library's
+ * .rela.dyn holds hundreds of thousands of RELATIVE entries no stub uses
+ * (libLLVM-14: 354,000), and naming each was 5% of a scan. */
 static void read_relocs(const struct elf_image *img, const struct elf_section *rela,
 			const struct stubs *st, struct slots *s, size_t *seq)
 {

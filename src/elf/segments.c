@@ -64,7 +64,7 @@ int elf_symbol_value(const struct elf_image *img, const char *name, uint64_t *va
 /* Every name a function has: perf names a sample by whichever symbol it
  * picked (libc's "read" is __read's alias, "__memmove_avx512_unaligned_erms"
  * __memcpy_avx512_unaligned_erms'), where the function list keeps one name
- * per address (issue 24). .symtab, then .dynsym. */
+ * per address. .symtab, then .dynsym. */
 int elf_function_symbol(const struct elf_image *img, const char *name, uint64_t *addr,
 			uint64_t *size)
 {

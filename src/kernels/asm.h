@@ -2,7 +2,7 @@
  * tell the C side where a kernel's bytes, hot loop and exception table are.
  *
  * Everything is an offset from the kernel's first byte, because the bytes
- * are copied to another address to run (place/): the code itself holds no
+ * are copied to another address to run (arena/): the code itself holds no
  * absolute address, and neither does this descriptor.
  *
  *	KERNEL_BEGIN name	descriptor straddle_kd_<name>, code straddle_k_<name>

@@ -1,8 +1,8 @@
-/* `straddle kernels --check`: the byte-exact fault contract, proved for
- * every placeable kernel by running it, placed, on buffers that end at a
- * PROT_NONE page (issue 4; seed 001: "write of 130 bytes across an unmapped
- * page returns 66"). One check is one call whose return value and every
- * byte around its buffers are compared with what the contract says. */
+/* `straddle kernels --check`: the byte-exact fault contract, proved for every
+ * placeable kernel by running it, placed, on buffers that end at a
+ * PROT_NONE page (seed 001: "write of 130 bytes across an unmapped
+ * page returns 66"). One check is one call whose return value and every byte
+ * around its buffers are compared with what the contract says. */
 #include "kernels.h"
 
 #include <errno.h>
@@ -23,7 +23,7 @@ static uint8_t pattern(size_t i)
 
 /* Two mappings that end at a PROT_NONE page (one for a faulting
  * destination, one for a faulting source) and two plain areas. */
-struct arena {
+struct buffers {
 	size_t page;
 	uint8_t *dst_edge, *src_edge;   /* first byte of the PROT_NONE page */
 	uint8_t *dst_area, *src_area;   /* GUARD + longest + 8 + GUARD, in the clear */
@@ -34,14 +34,14 @@ struct arena {
 
 struct run {
 	const struct kernels_check_opts *o;
-	struct arena a;
+	struct buffers a;
 	const struct kernel *k;
 	struct placement *p;
 	uint32_t offset;
 	unsigned long passed, failed, shown;
 };
 
-static uint8_t *map_rw(struct arena *a, int i, size_t len, struct err *e)
+static uint8_t *map_rw(struct buffers *a, int i, size_t len, struct err *e)
 {
 	uint8_t *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
@@ -55,7 +55,7 @@ static uint8_t *map_rw(struct arena *a, int i, size_t len, struct err *e)
 }
 
 /* [RW page(s) | PROT_NONE page]: returns the start of the PROT_NONE page. */
-static uint8_t *map_edge(struct arena *a, int i, size_t rw, struct err *e)
+static uint8_t *map_edge(struct buffers *a, int i, size_t rw, struct err *e)
 {
 	uint8_t *m = map_rw(a, i, rw + a->page, e);
 
@@ -68,7 +68,7 @@ static uint8_t *map_edge(struct arena *a, int i, size_t rw, struct err *e)
 	return m + rw;
 }
 
-static void arena_free(struct arena *a)
+static void buffers_free(struct buffers *a)
 {
 	for (int i = 0; i < 3; i++)
 		if (a->maps[i])
@@ -77,7 +77,7 @@ static void arena_free(struct arena *a)
 
 /* Room for lengths up to max_len and seed 001's 130, and for starts up to
  * `span` (and 66) bytes before the edge. */
-static int arena_init(struct arena *a, size_t max_len, size_t span, struct err *e)
+static int buffers_init(struct buffers *a, size_t max_len, size_t span, struct err *e)
 {
 	size_t area = 2 * GUARD + (max_len > 130 ? max_len : 130) + 8;
 	size_t rw;
@@ -89,7 +89,7 @@ static int arena_init(struct arena *a, size_t max_len, size_t span, struct err *
 	rw = ((span > 66 ? span : 66) + GUARD + a->page - 1) / a->page * a->page;
 	if (!(a->dst_edge = map_edge(a, 0, rw, e)) || !(a->src_edge = map_edge(a, 1, rw, e)) ||
 	    !(plain = map_rw(a, 2, 2 * area, e))) {
-		arena_free(a);
+		buffers_free(a);
 		return -1;
 	}
 	a->dst_area = plain;
@@ -369,7 +369,7 @@ static int check_kernel(struct run *r, const uint32_t *offsets, size_t n, struct
 		all_lengths(r);
 		if (i == 0)
 			seed001(r);
-		place_free(&placed);
+		arena_free(&placed);
 	}
 	if (r->shown > MAX_SHOWN)
 		fprintf(r->o->out, "FAIL %s: %lu more failures not shown\n", r->k->name,
@@ -396,7 +396,7 @@ int kernels_check(const struct kernels_check_opts *o, struct kernels_check_resul
 		opts.out = stdout;
 	if (o->only && !kernel_named(o->only))
 		return err_set(e, "no kernel named '%s'", o->only);
-	if (arena_init(&r.a, opts.max_len, opts.fault_span, e))
+	if (buffers_init(&r.a, opts.max_len, opts.fault_span, e))
 		return -1;
 	if (o->kernel) {
 		r.k = o->kernel;
@@ -408,7 +408,7 @@ int kernels_check(const struct kernels_check_opts *o, struct kernels_check_resul
 			continue;
 		rc = check_kernel(&r, offsets, n, e);
 	}
-	arena_free(&r.a);
+	buffers_free(&r.a);
 	res->passed = r.passed;
 	res->failed = r.failed;
 	return rc;

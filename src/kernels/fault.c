@@ -85,12 +85,12 @@ static void set_registers(ucontext_t *uc, const struct kex *x)
 
 /* A fault at pc of a registered kernel: its table's entry applied (true),
  * or for a routine under a guarded call, the oops taken there. Only
- * async-signal-safe calls: place_find reads a fixed table, the rest
+ * async-signal-safe calls: arena_find reads a fixed table, the rest
  * compares numbers. */
 static bool fix(ucontext_t *uc, const siginfo_t *si)
 {
 	uintptr_t pc = get_pc(uc);
-	const struct placement *p = place_find(pc);
+	const struct placement *p = arena_find(pc);
 	const struct kernel *k = p ? kernel_from_owner(p->owner) : NULL;
 	const struct kex *x;
 	struct oops_landing *l = kernels_oops_landing;

@@ -1,21 +1,20 @@
 /* kernels: the copy and clear routines of the seeds, as position-independent
  * leaf code with an exception table, and the byte-exact fault contract that
- * makes them behave like the kernel's user-copy routines (DESIGN: Kernels
- * and placement; seeds 000, 001, 002).
+ * makes them behave like the kernel's user-copy routines.
  *
  * Calling convention (the kernel's, with a C return):
- *	clear(dst, len)      -> bytes not cleared
- *	copy(dst, src, len)  -> bytes not copied
- * Contract: after a fault, every byte before the first inaccessible byte
- * (of the destination, or for a copy of the source) has been processed,
- * none after it has been written, and the return value counts from that
- * byte to the end. Seed 001: 130 bytes from 66 before an unmapped page ->
- * 66 processed, 64 returned. */
+ * 	clear(dst, len)      -> bytes not cleared
+ * 	copy(dst, src, len)  -> bytes not copied
+ * Contract: after a fault, every byte before the first inaccessible byte (of
+ * the destination, or for a copy of the source) has been processed, none
+ * after it has been written, and the return value counts from that byte to
+ * the end. Seed 001: 130 bytes from 66 before an unmapped page -> 66
+ * processed, 64 returned. */
 #ifndef STRADDLE_KERNELS_H
 #define STRADDLE_KERNELS_H
 
 #include "../base/base.h"
-#include "../place/place.h"
+#include "../arena/arena.h"
 #include "../relocate/relocate.h"
 
 /* clear(dst, len), copy(dst, src, len); a kernel image's routines also
@@ -112,7 +111,7 @@ int kernel_clone(const struct kernel *k, const char *name, struct kernel *out, s
 void kernel_unclone(struct kernel *k);
 
 /* Copy a placeable kernel to `offset` of a fresh mapping and register it
- * (place_code + place_register): *p must not move until place_free(p). */
+ * (arena_place + arena_register): *p must not move until arena_free(p). */
 int kernel_place(const struct kernel *k, uint32_t offset, struct placement *p,
 		 struct err *e);
 

@@ -1,7 +1,7 @@
-/* The kernel registry: the host architecture's assembly kernels (their
- * bytes, hot loop and exception table read from the descriptors the .S
- * files emit, see asm.h) and libc's memset/memcpy as the references a user
- * would pick instead (DESIGN: Kernels and placement). */
+/* The kernel registry: the host architecture's assembly kernels (their bytes,
+ * hot loop and exception table read from the descriptors the .S files emit,
+ * see asm.h) and libc's memset/memcpy as the references a user would pick
+ * instead. */
 #include "internal.h"
 
 #include <pthread.h>
@@ -100,7 +100,7 @@ static void fill(void)
 		struct entry *x = &registry[i];
 
 		if (!x->desc) {
-			x->k.arch = place_host_arch();
+			x->k.arch = arena_host_arch();
 			continue;
 		}
 		x->k.size = x->desc->size;
@@ -245,10 +245,10 @@ int kernel_place(const struct kernel *k, uint32_t offset, struct placement *p,
 			       k->name);
 	if (kernels_install_fault_handler(e))
 		return -1;
-	if (place_code(k->code, k->size, offset, k->arch, k, p, e))
+	if (arena_place(k->code, k->size, offset, k->arch, k, p, e))
 		return -1;
-	if (place_register(p, e)) {
-		place_free(p);
+	if (arena_register(p, e)) {
+		arena_free(p);
 		return -1;
 	}
 	return 0;

@@ -395,7 +395,7 @@ int routine_open(const struct routine_opts *o, struct routine **out, struct err 
 	struct routine *rt = xcalloc(1, sizeof *rt);
 
 	*out = NULL;
-	if (place_host_arch() != ARCH_X86_64) {
+	if (arena_host_arch() != ARCH_X86_64) {
 		free(rt);
 		return err_set(e, "%s: a kernel's routines run on an x86-64 host only", o->path);
 	}

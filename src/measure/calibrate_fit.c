@@ -11,7 +11,10 @@
  * the whole run and in each half of it (the first and the second half of
  * every point's samples): a neighbour's load that comes and goes on a
  * shared machine rarely fakes an effect twice. */
-#include "measure.h"
+#include "calibrate.h"
+#include "../model/geometry.h"
+#include "../model/rules.h"
+#include "../stats/stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -572,14 +575,14 @@ static void fit_back_end(const struct calib_experiment *xs, size_t nx, const str
 	describe_back_end(f, &w, &st, faster, partial, o);
 }
 
-/* ---- what a line more costs an iteration, in cycles (issue 26) ----
- * Time is all calibrate measures, so the imul chain is the ruler: its
- * iteration is 3 cycles a link wherever the front end keeps up (R_CHAIN,
- * kernels/synth.c), and every experiment runs as many iterations a call,
- * so a loop's cycles at its fastest placement are its floor over the
- * chain's, times the chain's cycles (the call's own few cycles counted in
- * both). A loop that paid for the line paid (ratio - 1) times those
- * cycles; the chain's own ratio says what a line costs behind a chain. */
+/* ---- what a line more costs an iteration, in cycles ---- Time is all
+ * calibrate measures, so the imul chain is the ruler: its iteration is 3
+ * cycles a link wherever the front end keeps up (R_CHAIN, kernels/synth.c),
+ * and every experiment runs as many iterations a call, so a loop's cycles at
+ * its fastest placement are its floor over the chain's, times the chain's
+ * cycles (the call's own few cycles counted in both). A loop that paid for
+ * the line paid (ratio - 1) times those cycles; the chain's own ratio says
+ * what a line costs behind a chain. */
 static double fastest_floor(const struct calib_experiment *x)
 {
 	double best = INFINITY;

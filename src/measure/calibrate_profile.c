@@ -1,6 +1,7 @@
 /* The profile calibrate's fit supports (calibrate_fit.c): the built-in's
- * windows (manuals), the measured rules, and evidence quoting every ratio. */
-#include "measure.h"
+ * windows (manuals), the measured rules, and evidence quoting every ratio;
+ * and the whole conclusion of a run, marks to profile. */
+#include "calibrate.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -49,8 +50,8 @@ void calib_profile(const struct calib_fit *f, const struct profile *base, const 
 		.loop_buffer = f->loop_buffer_claimed ? f->loop_buffer : 0,
 		.issue_width = f->issue_width, .stores_per_cycle = f->stores_per_cycle,
 		.window_cycles = f->window_cycles, .latency_window_cycles = f->latency_window_cycles,
-		/* calibrate measures no store-to-load figure: the built-in's */
-		.base = base->name, .store_load_cycles = base->store_load_cycles };
+		.base = base->name };
+	profile_prices_from_base(out);
 	for (size_t i = 0; i < MODEL_NWINDOWS; i++)
 		if (f->straddle_mask & (1u << i))
 			out->straddle_windows[nw++] = model_windows[i];
@@ -75,4 +76,25 @@ void calib_profile(const struct calib_fit *f, const struct profile *base, const 
 	append(st->evidence, sizeof st->evidence, "; loop buffer: %s; fetch %u, uop window %u, "
 	       "line %u: the %s profile's (manuals)", f->loop_buffer_why, base->fetch,
 	       base->uop_window, base->line, base->name);
+	append(st->evidence, sizeof st->evidence, "; a branch's bubble and a store to its load: "
+	       "the %s profile's", base->name);
+}
+
+void calib_conclude(struct calib_experiment *x, size_t n, struct calib_opts *o,
+		    const struct host *h, struct calib_fit *f, struct calib_profile_text *st,
+		    struct profile *out)
+{
+	const struct profile *base = h->profile;
+	char cpu[160];
+
+	for (size_t i = 0; i < n; i++)
+		calib_mark(&x[i], o);
+	calib_fit(x, n, o, f);
+	if (!base || base->arch != o->arch)
+		base = profile_named(o->arch == ARCH_AARCH64 ? "generic-arm64" : "generic-x86");
+	o->arch = base->arch;
+	snprintf(cpu, sizeof cpu, "%s (%s family 0x%x model 0x%x stepping 0x%x)",
+		 *h->model_name ? h->model_name : "?", h->vendor, h->family, h->model,
+		 h->stepping);
+	calib_profile(f, base, cpu, st, out);
 }

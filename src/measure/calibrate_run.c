@@ -3,7 +3,9 @@
  * offset of a line and measured by the sweep (interleaved rounds, the
  * stopping rule, every raw sample kept), and each point marked against
  * its experiment's best as sweep marks offsets. */
-#include "measure.h"
+#include "state.h"
+#include "sweep.h"
+#include "calibrate.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -37,8 +39,8 @@ static const struct synth_spec x86_specs[] = {
 	LOOP("nop-36x2", 36, false, false, true, 2),
 	LOOP("nop-40x2", 40, false, false, true, 2),
 	LOOP("nop-40x1", 40, false, false, true, 1),
-	/* a 3-cycle imul chain and nops: does a chain hide a line? (issue 26:
-	 * bounds.c's chain paid 0.2 cycle for one on goldencove's EMR guest) */
+	/* a 3-cycle imul chain and nops: does a chain hide a line? (bounds.c's
+	 * chain paid 0.2 cycle for one on goldencove's EMR guest) */
 	{ .name = "chain-imul-36", .bytes = 36, .fused = true, .fill = 8, .chain = 1 },
 	LOOP("nop-56", 56, false, false, true, 8),
 	LOOP("nop-96", 96, false, false, true, 8),

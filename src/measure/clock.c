@@ -3,7 +3,7 @@
  * lfence; rdtscp so that nothing before it is still executing; on AArch64
  * CNTVCT_EL0 after an isb. Ticks become ns through a frequency calibrated
  * against CLOCK_MONOTONIC_RAW. */
-#include "measure.h"
+#include "clock.h"
 
 #include <string.h>
 #include <time.h>

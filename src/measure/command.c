@@ -1,7 +1,9 @@
-/* One run of a whole program: fork, exec, every byte of its output read
- * while it runs, its resources from wait4 (the kernel's own count of the
- * CPU time it used, user and system, the default measure of place). */
-#include "measure.h"
+/* One run of a whole program (base's spawn: its own process group, ending
+ * with straddle), every byte of its output read while it runs, its
+ * resources from wait4 (the kernel's own count of the CPU time it used,
+ * user and system, the default measure of place). */
+#include "clock.h"
+#include "command.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,29 +21,6 @@
 /* More input than this is no program's test input (a device that never
  * ends, /dev/zero, given as one). */
 #define INPUT_MAX (4ull << 30)
-
-static volatile sig_atomic_t current_pid;
-
-void command_kill_current(void)
-{
-	pid_t p = (pid_t)current_pid;
-
-	if (p > 0) {
-		kill(-p, SIGKILL);      /* its group: sh -c's children too */
-		kill(p, SIGKILL);
-	}
-}
-
-void command_status_text(int status, char *buf, size_t n)
-{
-	if (WIFEXITED(status))
-		snprintf(buf, n, "exit %d", WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		snprintf(buf, n, "killed by SIG%s", sigabbrev_np(WTERMSIG(status)) ?
-			 sigabbrev_np(WTERMSIG(status)) : "?");
-	else
-		snprintf(buf, n, "status %#x", status);
-}
 
 /* ---- standard input ---- */
 
@@ -133,36 +112,6 @@ void command_input_close(struct command_input *in)
 
 /* ---- one run ---- */
 
-/* In the child: its own process group (a signal to straddle ends it and
- * all it started), ending with straddle, the pipes in place, the
- * variables set, then exec. */
-static void start_child(const struct command_spec *c, pid_t parent, int out[2], int err[2],
-			int rep[2])
-{
-	char fdnum[24];
-	const struct command_input *in = c->input;
-	int input = in && in->fd >= 0 ? in->fd : open("/dev/null", O_RDONLY);
-
-	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != parent)        /* straddle ended before the line above */
-		_exit(127);
-	if (in && in->fd >= 0 && lseek(input, in->start, SEEK_SET) != in->start)
-		_exit(127);
-	if (input < 0 || dup2(input, 0) < 0 || dup2(out[1], 1) < 0 || dup2(err[1], 2) < 0)
-		_exit(127);
-	close(out[0]), close(err[0]), close(rep[0]);
-	for (size_t i = 0; c->env && c->env[i]; i++)
-		putenv(c->env[i]);
-	if (c->report_env) {
-		snprintf(fdnum, sizeof fdnum, "%d", rep[1]);
-		setenv(c->report_env, fdnum, 1);
-	}
-	execvp(c->argv[0], c->argv);
-	dprintf(2, "%s: %s\n", c->argv[0], strerror(errno));
-	_exit(127);
-}
-
 static void fnv(uint64_t *h, const char *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -244,11 +193,32 @@ static void drain(int out, int err, int rep, const struct command_spec *c, struc
 	r->out[kept] = 0, r->err_head[errlen] = 0, r->err_tail[taillen] = 0;
 }
 
+/* The run's variables: the spec's, and the report's descriptor. */
+static char **environment(const struct command_spec *c, int report_fd, char *slot, size_t n)
+{
+	size_t k = 0;
+	char **env;
+
+	while (c->env && c->env[k])
+		k++;
+	env = xcalloc(k + 2, sizeof *env);
+	memcpy(env, c->env, k * sizeof *env);
+	if (c->report_env) {
+		snprintf(slot, n, "%s=%d", c->report_env, report_fd);
+		env[k] = slot;
+	}
+	return env;
+}
+
 int command_run(const struct command_spec *c, struct command_run *r, struct err *e)
 {
-	int out[2], err[2], rep[2];
+	int out[2], err[2], rep[2], status;
+	const struct command_input *in = c->input;
+	struct spawn s = { .argv = c->argv, .in = in && in->fd >= 0 ? in->fd : SPAWN_NULL,
+			   .in_start = in ? in->start : -1, .group = true, .forward = true,
+			   .as_shell = true };
 	struct rusage ru;
-	pid_t pid, self = getpid();
+	char slot[128];
 	double t0;
 
 	command_run_free(r);
@@ -257,23 +227,17 @@ int command_run(const struct command_spec *c, struct command_run *r, struct err 
 	if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC) || pipe2(rep, 0))
 		return err_set(e, "%s: cannot make a pipe: %s", c->argv[0], strerror(errno));
 	fcntl(rep[0], F_SETFD, FD_CLOEXEC);
+	s.out = out[1], s.err = err[1];
+	s.env = environment(c, rep[1], slot, sizeof slot);
 	t0 = monotonic_s();
-	pid = fork();
-	if (pid < 0)
-		return err_set(e, "%s: cannot fork: %s", c->argv[0], strerror(errno));
-	if (pid == 0)
-		start_child(c, self, out, err, rep);
-	setpgid(pid, pid);              /* as the child does: whoever is first */
-	current_pid = pid;
+	status = spawn_start(&s, e);
+	free((char **)s.env);
 	close(out[1]), close(err[1]), close(rep[1]);
-	drain(out[0], err[0], rep[0], c, r);
+	if (status == 0)
+		drain(out[0], err[0], rep[0], c, r);
 	close(out[0]), close(err[0]), close(rep[0]);
-	while (wait4(pid, &r->status, 0, &ru) < 0)
-		if (errno != EINTR) {
-			current_pid = 0;
-			return err_set(e, "%s: wait: %s", c->argv[0], strerror(errno));
-		}
-	current_pid = 0;
+	if (status || spawn_wait(&s, &r->status, &ru, e))
+		return -1;
 	r->wall_s = monotonic_s() - t0;
 	r->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
 		   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
@@ -312,21 +276,4 @@ const char *command_err_lines(const struct command_run *r, unsigned n, char *buf
 			break;
 	}
 	return buf;
-}
-
-const char *command_find(const char *name, char *buf, size_t n)
-{
-	const char *path = getenv("PATH");
-
-	if (strchr(name, '/'))
-		return name;
-	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
-		size_t len = strcspn(p, ":");
-
-		snprintf(buf, n, "%.*s/%s", (int)len, p, name);
-		if (access(buf, X_OK) == 0)
-			return buf;
-		p += len + (p[len] == ':');
-	}
-	return NULL;
 }

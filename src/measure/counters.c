@@ -1,7 +1,7 @@
 /* Hardware counters through perf_event_open, only as extra evidence (seed
  * 002: the maintainers wanted measured bandwidth, not icache-load counts).
  * Refused counters are said to be so and the measurement goes on. */
-#include "measure.h"
+#include "counters.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>

@@ -1,8 +1,11 @@
 /* straddle place's experiment: the arms, their plans, the rounds and what
  * they say. Each round runs every arm once in a new random order, so drift
- * hits them alike (DESIGN: Measuring); the unmoved program's output is
- * what every run must give. */
-#include "measure.h"
+ * hits them alike; the unmoved program's output is what every run must give. */
+#include "clock.h"
+#include "command.h"
+#include "experiment.h"
+#include "replay.h"
+#include "../model/geometry.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -120,11 +123,12 @@ static int make_plan(struct place_experiment *x, struct place_arm *a, struct err
 
 		for (size_t k = 0; k < x->nplace[i]; k++) {
 			uint64_t anchor = p[k].f == x->subject ? x->loop_start : p[k].f->addr;
+			uint32_t align = a->align ? a->align : x->align;
 
-			p[k].anchor = anchor, p[k].align = x->align;
-			p[k].offset = a->kind == PLACE_RANDOM ? (uint32_t)rng_below(&x->rng, x->align) :
+			p[k].anchor = anchor, p[k].align = align;
+			p[k].offset = a->kind == PLACE_RANDOM ? (uint32_t)rng_below(&x->rng, align) :
 				      a->kind == PLACE_CONTROL || a->kind == PLACE_REPLAY ?
-				      (uint32_t)(anchor % x->align) : a->offset;
+				      (uint32_t)(anchor % align) : a->offset;
 		}
 		if (x->nplace[i])
 			part[np++] = (struct reloc_plan_part){ &x->rf[i], p, x->nplace[i] };
@@ -167,7 +171,7 @@ static volatile sig_atomic_t interrupted;
 void experiment_interrupt(int sig)
 {
 	interrupted = sig;
-	command_kill_current();
+	spawn_signal(SIGKILL);
 }
 
 /* Why the experiment stops at this run: kept for the result file (the
@@ -236,7 +240,7 @@ static int check_report(struct place_experiment *x, const struct place_arm *a,
 			      (int)strcspn(err + 6, "\n"), err + 6);
 	for (size_t i = 0; i < x->nrf; i++)
 		want += x->nplace[i] > 0;
-	command_status_text(r->status, st, sizeof st);
+	spawn_status_text(r->status, st, sizeof st);
 	if (applied < want)
 		return failed(x, a, r, e, 2, "the plan of %s was not applied: no process of '%s' "
 			      "loaded it (or the build-id differs); it ended with %s%s%s",
@@ -279,7 +283,7 @@ static int same_output(struct place_experiment *x, const struct place_arm *a,
 
 	if (!x->checked++) {
 		x->base_hash = r->out_hash, x->base_status = r->status;
-		command_status_text(r->status, got, sizeof got);
+		spawn_status_text(r->status, got, sizeof got);
 		if (WIFSIGNALED(r->status))
 			return failed(x, a, r, e, 2, "the program itself was %s, not moved: nothing to "
 				      "measure", got);
@@ -297,14 +301,14 @@ static int same_output(struct place_experiment *x, const struct place_arm *a,
 		return failed(x, a, r, e, 1, "%s: the program's own %s differs from run to run, "
 			      "unmoved: nothing to compare a placement's with%s", x->argv[0],
 			      status ? "output" : "status", status ? " (--no-output-check)" : "");
-	command_status_text(x->base_status, want, sizeof want);
-	command_status_text(r->status, got, sizeof got);
+	spawn_status_text(x->base_status, want, sizeof want);
+	spawn_status_text(r->status, got, sizeof got);
 	return failed(x, a, r, e, 1, "the program noticed: %s (%s) where unmoved it gave %s",
 		      !status ? "its status differs" : "its output differs", got, want);
 }
 
-int experiment_run_arm(struct place_experiment *x, struct place_arm *a, struct command_run *r,
-		       struct err *e)
+static int run_arm(struct place_experiment *x, struct place_arm *a, struct command_run *r,
+		   struct err *e)
 {
 	char plan_env[64], preload_env[4200], replay_env[128];
 	const char *old = getenv("LD_PRELOAD");
@@ -422,14 +426,14 @@ static int rounds_run(struct place_experiment *x, struct err *e)
 	x->stopped_by = "runs";
 	/* the unmoved program twice first: the output every run must match,
 	 * and whether it is the same from run to run at all */
-	rc = experiment_run_arm(x, &x->arm[0], &r, e);
+	rc = run_arm(x, &x->arm[0], &r, e);
 	if (!rc)
-		rc = experiment_run_arm(x, &x->arm[0], &r, e);
+		rc = run_arm(x, &x->arm[0], &r, e);
 	x->arm[0].n = 0;
 	while (!rc && x->rounds < x->runs) {
 		shuffle(x, order);
 		for (size_t i = 0; i < x->narms && !rc; i++)
-			rc = experiment_run_arm(x, &x->arm[order[i]], &r, e);
+			rc = run_arm(x, &x->arm[order[i]], &r, e);
 		if (rc)
 			break;
 		x->rounds++;
@@ -463,9 +467,8 @@ int experiment_run(struct place_experiment *x, struct err *e)
 
 /* ---- what they say ---- */
 
-/* The cost model's ratio for the subject loop at each arm's offset, from
- * one back end of its bytes (issue 26: what place holds its measurement
- * against). */
+/* The cost model's ratio for the subject loop at each arm's offset, from one
+ * back end of its bytes (what place holds its measurement against). */
 /* The rules' verdict first, as the scan's: a loop they see no straddle
  * hazard in there (its loop buffer holds it) costs nothing there. */
 static bool straddles(const struct place_arm *a)
@@ -572,4 +575,155 @@ void experiment_free(struct place_experiment *x)
 	free(x->apply_ns);
 	replay_free(x->replay);
 	x->replay = NULL;
+}
+
+/* ---- what is moved, and the arms ---- */
+
+/* The loop a single moved function is placed by: --loop's, else its only
+ * innermost loop; none: its entry. */
+static int choose_loop(struct place_experiment *x, struct reloc_file *rf,
+		       const struct reloc_func *f, const char *loop_text, uint64_t want, struct err *e)
+{
+	struct reloc_loop *l;
+	size_t n = reloc_loops(rf, f, &l), inner = 0, pick = SIZE_MAX;
+	bool asked = loop_text != NULL;
+	char a[20];
+
+	for (size_t i = 0; i < n; i++) {
+		if (asked && (l[i].start == want || l[i].header == want) && pick == SIZE_MAX)
+			pick = i;
+		if (!asked && l[i].innermost)
+			inner++, pick = i;
+	}
+	if (!asked && inner != 1)
+		pick = SIZE_MAX;
+	if (asked && pick == SIZE_MAX) {
+		err_set(e, "%s: no loop of %s starts there (it has %zu loop%s%s%s)", loop_text,
+			f->name, n, n == 1 ? "" : "s", n ? ", the first at " : "",
+			n ? hex_addr(a, l[0].start) : "");
+		free(l);
+		return -1;
+	}
+	x->loop_start = pick == SIZE_MAX ? f->addr : l[pick].start;
+	x->loop_end = pick == SIZE_MAX ? f->addr + f->size : l[pick].end;
+	free(l);
+	return 0;
+}
+
+static void count_refused(const struct reloc_file *rf, bool verbose,
+			  size_t refused[RELOC_NREFUSALS])
+{
+	for (size_t i = 0; i < rf->nfn; i++) {
+		const struct reloc_func *f = &rf->fn[i];
+		char a[20];
+
+		refused[f->refused]++;
+		if (f->refused && verbose)
+			fprintf(stderr, "straddle: %s: %s not moved: %s (at %s)\n", rf->img.path,
+				f->name, reloc_refusal_name(f->refused), hex_addr(a, f->refused_at));
+	}
+}
+
+int experiment_choose(struct place_experiment *x, const char *file, const char *func,
+		      const char *loop_text, bool verbose, size_t refused[RELOC_NREFUSALS],
+		      struct err *e)
+{
+	uint64_t loop = 0;
+	size_t total = 0;
+	char a[20];
+
+	if (loop_text) {
+		char *end;
+
+		loop = strtoull(loop_text, &end, 16);
+		if (*end || end == loop_text)
+			return err_set(e, "--loop: '%s' is not a hex address", loop_text);
+		if (!reloc_choose_at(&x->rf[0], loop))
+			return err_set(e, "%s: %s has no function there", loop_text, file);
+		total = 1;
+	}
+	for (size_t i = 0; func && i < x->nrf; i++)
+		total += reloc_choose(&x->rf[i], func);
+	if (!total)
+		return err_set(e, "%s: no function of %s matches", func, file);
+	for (size_t i = 0; i < x->nrf; i++)
+		count_refused(&x->rf[i], verbose, refused);
+	if (total == 1) {
+		struct reloc_file *rf = x->rf[0].nfn ? &x->rf[0] : NULL;
+
+		for (size_t i = 0; !rf && i < x->nrf; i++)
+			rf = x->rf[i].nfn ? &x->rf[i] : NULL;
+		x->subject = &rf->fn[0];
+		if (x->subject->refused)
+			return err_set(e, "%s: cannot be moved: %s (at %s)", x->subject->name,
+				       reloc_refusal_name(x->subject->refused),
+				       hex_addr(a, x->subject->refused_at));
+		if (choose_loop(x, rf, x->subject, loop_text, loop, e))
+			return -1;
+	}
+	if (!refused[RELOC_OK])
+		return err_set(e, "%s%snone of the %zu functions can be moved (--verbose says why)",
+			       func ? func : "", func ? ": " : "", total);
+	return 0;
+}
+
+/* An arm; -1 with "--offsets: why" in e. */
+static int add_arm(struct place_experiment *x, enum place_arm_kind k, uint32_t offset,
+		   const char *name, struct err *e)
+{
+	struct err why;
+
+	if (experiment_add_arm(x, k, offset, name, &why))
+		return err_set(e, "--offsets: %s", why.msg);
+	return 0;
+}
+
+int experiment_arms(struct place_experiment *x, const char *offsets, struct err *e)
+{
+	char *spec = xstrdup(offsets), *save = NULL;
+	uint32_t best = 0, worst = 0;
+	int rc = 0;
+
+	if (x->subject)
+		experiment_best_and_worst(x, &best, &worst);
+	add_arm(x, PLACE_UNMOVED, 0, "unmoved", e);
+	add_arm(x, PLACE_CONTROL, x->current, "control", e);
+	for (char *t = strtok_r(spec, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
+		unsigned long a, b, step = 1;
+		int used = 0;
+		char name[32];
+
+		if (strcmp(t, "random") == 0)
+			rc = add_arm(x, PLACE_RANDOM, 0, "random", e);
+		else if (strcmp(t, "current") == 0)
+			;
+		else if ((strcmp(t, "best") == 0 || strcmp(t, "worst") == 0) && !x->subject) {
+			rc = err_set(e, "--offsets: '%s' needs one loop: name one function or --loop", t);
+		} else if (strcmp(t, "best") == 0 || strcmp(t, "worst") == 0) {
+			snprintf(name, sizeof name, "%s", t);
+			rc = add_arm(x, PLACE_OFFSET, *t == 'b' ? best : worst, name, e);
+		} else if ((sscanf(t, "%lu..%lu:%lu%n", &a, &b, &step, &used) == 3 && !t[used]) ||
+			   (sscanf(t, "%lu..%lu%n", &a, &b, &used) == 2 && !t[used]) ||
+			   (sscanf(t, "%lu%n", &a, &used) == 1 && !t[used] && (b = a, 1))) {
+			if (t[0] == '-' || b < a || b >= x->align || !step) {
+				rc = err_set(e, "--offsets: '%s': need 0 <= A <= B < %u and STEP >= 1", t,
+					     x->align);
+			}
+			for (unsigned long o = a; !rc && o <= b; o += step) {
+				snprintf(name, sizeof name, "%lu", o);
+				rc = add_arm(x, PLACE_OFFSET, (uint32_t)o, name, e);
+			}
+		} else {
+			rc = err_set(e, "--offsets: '%s' is not A..B[:STEP], current, best, worst or "
+				     "random", t);
+		}
+	}
+	free(spec);
+	return rc;
+}
+
+int experiment_run_arm(struct place_experiment *x, size_t i, struct command_run *r,
+		       struct err *e)
+{
+	return run_arm(x, &x->arm[i], r, e);
 }

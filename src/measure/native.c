@@ -1,8 +1,9 @@
-/* What calibrate refuses (issue 11): an emulator, whose times are its own
- * and not the CPU's, and a clock too coarse to time one sample. Apart
- * from the rest of calibrate so that tests/tools/native_main.c can be
- * cross-built with it alone and run under qemu-aarch64. */
-#include "measure.h"
+/* What calibrate refuses: an emulator, whose times are its own and not the
+ * CPU's, and a clock too coarse to time one sample. Apart from the rest of
+ * calibrate so that tests/tools/native_main.c can be cross-built with it
+ * alone and run under qemu-aarch64. */
+#include "clock.h"
+#include "calibrate.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,8 @@
 /* Two builds' routines against each other (diff --measure): each at the
  * placement its build gives it, the old one twice (the A/A control), in a
  * sweep's rounds; their change from the rounds' pairs. */
-#include "measure.h"
+#include "sweep.h"
+#include "pair.h"
 
 #include <stdlib.h>
 

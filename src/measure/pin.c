@@ -1,5 +1,5 @@
 /* Pinning: a sample interrupted by a migration measures two CPUs' caches. */
-#include "measure.h"
+#include "clock.h"
 
 #include <errno.h>
 #include <sched.h>

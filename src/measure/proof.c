@@ -1,11 +1,14 @@
 /* What a hot loop's placement cost its program, against the cost model's
- * prediction (issue 26, part 4: straddle prove). The program is what is
- * measured, the loop is what is predicted: one is turned into the other
- * through the loop's share of the samples. */
-#include "measure.h"
+ * prediction (straddle prove). The program is what is measured, the loop is
+ * what is predicted: one is turned into the other through the loop's share of
+ * the samples. */
+#include "proof.h"
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 const char *proof_verdict_name(enum proof_verdict v)
 {
@@ -130,4 +133,222 @@ unsigned proof_rounds_needed(const struct loop_proof *p, double sd, double *need
 		n = fmax(2, ceil(t * t * sd * sd / room));
 	}
 	return n > 1e6 ? 0 : (unsigned)n;
+}
+
+/* ---- the loops worth moving ---- */
+
+/* The loop's first byte: place places a loop by it (its span's start),
+ * where the scan names a loop by its header (paste's 0x2921, a header
+ * 33 bytes into a span from 0x2900: the offsets asked were the header's,
+ * place took them for the span's). */
+static uint64_t first_byte(const struct scan_result *r, const struct loop_report *l)
+{
+	return l->npiece ? r->piece[l->piece].start : l->start;
+}
+
+/* The most branches at fault a loop's placement model holds. */
+#define PROOF_MAX_BRANCHES 16
+
+/* The loop's placements as its profile prices them (model/rules.c): its
+ * pieces' windows of the one deciding its cost (the line when a branch
+ * alone does) and the branches at fault today under that profile that
+ * it prices (not an outer loop's own: once an outer iteration); b holds
+ * them. */
+static struct loop_moves moves_of(const struct scan_result *r, const struct loop_report *l,
+				  struct placed_branch b[PROOF_MAX_BRANCHES])
+{
+	const struct profile *p = r->profile[l->cost.profile];
+	struct loop_moves m = { .piece = r->piece + l->piece, .npiece = l->npiece,
+		.start = first_byte(r, l), .align = 64,
+		.window = l->cost.window ? l->cost.window : p->line,
+		.window_price = p->window_cycles > 0 ? p->window_cycles : 1, .branch = b,
+		.branch_window = p->branch_window, .branch_price = profile_branch_price(p, false),
+		.split_price = profile_branch_price(p, true) };
+
+	for (uint32_t h = l->hazard; h < l->hazard + l->nhazard; h++) {
+		const struct hazard *z = &r->hazard[h];
+
+		if (z->profile == p && z->branch_end && !z->outer_only &&
+		    m.nbranch < PROOF_MAX_BRANCHES)
+			b[m.nbranch++] = (struct placed_branch){ z->pair, z->branch, z->branch_end };
+	}
+	return m;
+}
+
+/* The offsets of its line prove measures a loop at: the best for its
+ * pieces and branches (place's own "best" places the span as one piece,
+ * which for lz4's, bzip2's and expand's loops fit today as well as
+ * anywhere) and the layout controls. */
+static void offsets_of(const struct scan_result *r, const struct loop_report *l,
+		       struct loop_trial *t)
+{
+	struct placed_branch b[PROOF_MAX_BRANCHES];
+	struct loop_moves m = moves_of(r, l, b);
+
+	t->current = (uint32_t)(m.start % 64);
+	t->best = loop_moves_best(&m);
+	t->nlayout = loop_moves_controls(&m, t->best, t->layout, PROOF_LAYOUT_MAX);
+}
+
+/* No offset lowers the loop's priced front end (pieces with gaps:
+ * windows_best counts their bytes as one run). */
+static bool at_its_best(const struct scan_result *r, const struct loop_report *l)
+{
+	struct placed_branch b[PROOF_MAX_BRANCHES];
+	struct loop_moves m = moves_of(r, l, b);
+
+	return loop_moves_best(&m) == m.start % 64;
+}
+
+void proof_add_loops(struct proof_candidates *out, const char *path, const struct scan_result *r,
+		     double min_share, double material, double alpha)
+{
+	for (size_t f = 0; f < r->nfunc; f++) {
+		const struct func_report *fr = &r->func[f];
+
+		for (uint32_t i = fr->loop; i < fr->loop + fr->nloop; i++) {
+			const struct loop_report *l = &r->loop[i];
+			struct loop_trial *t;
+
+			if (hot_share(r, l->samples) < min_share)
+				continue;
+			if (at_its_best(r, l)) {
+				out->at_best++;
+				continue;
+			}
+			GROW(out->v, out->cap, out->n + 1);
+			t = &out->v[out->n++];
+			*t = (struct loop_trial){ .file = xstrdup(path),
+				.func = xstrdup(r->funcs.v[fr->func].shown), .start = l->start,
+				.end = l->end, .samples = l->samples, .run_samples = r->run_samples,
+				.cost = l->cost };
+			offsets_of(r, l, t);
+			t->proof = (struct loop_proof){ .share = hot_share(r, l->samples),
+				.predicted = l->cost.slowdown, .material = material, .alpha = alpha };
+			stats_share_ci(l->samples, r->run_samples, &t->proof.share_lo,
+				       &t->proof.share_hi);
+			proof_judge(&t->proof);         /* the model's verdict; nothing seen yet */
+			if (l->span_uncertain)
+				snprintf(t->why_not, sizeof t->why_not, "span uncertain (%u indirect "
+					 "jump%s unresolved in its function)", fr->unresolved,
+					 fr->unresolved == 1 ? "" : "s");
+		}
+	}
+}
+
+static int by_samples(const void *a, const void *b)
+{
+	const struct loop_trial *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static bool chosen(const struct loop_trial *trial, size_t n, const struct loop_trial *t)
+{
+	for (size_t i = 0; i < n; i++)
+		if (trial[i].start == t->start && strcmp(trial[i].file, t->file) == 0)
+			return true;
+	return false;
+}
+
+size_t proof_choose(struct proof_candidates *all, struct loop_trial *trial, size_t max,
+		    unsigned top)
+{
+	size_t measurable = 0, n = 0;
+
+	if (all->n)
+		qsort(all->v, all->n, sizeof *all->v, by_samples);
+	for (size_t i = 0; i < all->n && n < max && measurable < top; i++) {
+		if (chosen(trial, n, &all->v[i]))
+			continue;       /* nested loops of one header: place moves them as one */
+		trial[n++] = all->v[i];
+		all->v[i].file = all->v[i].func = NULL;         /* moved */
+		measurable += !trial[n - 1].why_not[0];
+	}
+	return n;
+}
+
+void proof_candidates_free(struct proof_candidates *all)
+{
+	for (size_t i = 0; i < all->n; i++)
+		free(all->v[i].file), free(all->v[i].func);
+	free(all->v);
+}
+
+/* ---- place's arms judged ---- */
+
+static void paired(const struct proof_arm *a, const struct proof_arm *b, double alpha,
+		   struct paired *out)
+{
+	stats_paired_ratio(a->v, b->v, a->n < b->n ? a->n : b->n, alpha, out);
+}
+
+void proof_of_arms(struct loop_trial *t, const struct proof_arms *a, double alpha)
+{
+	if (!a->unmoved.v || !a->control.v) {
+		snprintf(t->why_not, sizeof t->why_not, "place's result has no control arm");
+		return;
+	}
+	if (a->control.offset != t->current) {
+		/* paste's irreducible loop at 0x2921: place's span from 0x2900 */
+		snprintf(t->why_not, sizeof t->why_not, "place's loop there has another span (its "
+			 "first byte at %u of its line, the scan's at %u)", a->control.offset, t->current);
+		return;
+	}
+	if (!a->best.v) {
+		snprintf(t->why_not, sizeof t->why_not, "place's result has no arm at offset %u",
+			 t->best);
+		return;
+	}
+	t->place_predicted = (float)a->control.predicted;
+	t->rounds = (unsigned)(a->control.n < a->best.n ? a->control.n : a->best.n);
+	paired(&a->unmoved, &a->control, alpha, &t->control);
+	paired(&a->control, &a->best, alpha, &t->proof.program);
+	t->proof.nlayout = 0;
+	for (size_t i = 0; i < t->nlayout; i++)
+		if (a->layout[i].v)
+			paired(&a->control, &a->layout[i], alpha,
+			       &t->proof.layout[t->proof.nlayout++]);
+	proof_judge(&t->proof);
+}
+
+void proof_of_replay(struct loop_trial *t, const struct proof_arms *a, double material,
+		     double alpha)
+{
+	t->replay = (struct loop_proof){ .share = 1, .predicted = t->proof.predicted,
+		.material = material, .alpha = alpha };
+	if (!a->control.v) {
+		snprintf(t->replay_why, sizeof t->replay_why, "place --replay's result has no "
+			 "control arm");
+		return;
+	}
+	if (a->control.offset != t->current || !a->best.v) {
+		snprintf(t->replay_why, sizeof t->replay_why, "place --replay's loop there has "
+			 "another span (its first byte at %u of its line, the scan's at %u)",
+			 a->control.offset, t->current);
+		return;
+	}
+	paired(&a->control, &a->best, alpha, &t->replay.program);
+	for (size_t i = 0; i < t->nlayout; i++)
+		if (a->layout[i].v)
+			paired(&a->control, &a->layout[i], alpha,
+			       &t->replay.layout[t->replay.nlayout++]);
+	proof_judge(&t->replay);
+	t->replayed = true;
+}
+
+double proof_pilot_sd(const struct proof_arm *control, const struct proof_arm *best)
+{
+	size_t n = control->n < best->n ? control->n : best->n;
+	double sum = 0, ss = 0;
+
+	if (!control->v || !best->v)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		sum += log(best->v[i] / control->v[i]);
+	for (size_t i = 0; i < n; i++)
+		ss += pow(log(best->v[i] / control->v[i]) - sum / (double)n, 2);
+	return n > 1 ? sqrt(ss / (double)(n - 1)) : -1;
 }

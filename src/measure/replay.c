@@ -13,7 +13,9 @@
  * copy replays the same snapshots, so the rounds pair the arms as place's
  * rounds of runs do, and its slow mark (stats_placement_marks) judges
  * them the same way. */
-#include "measure.h"
+#include "replay.h"
+#include "clock.h"
+#include "command.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -205,13 +207,13 @@ int replay_run(struct place_experiment *x, struct err *e)
 	x->stopped_by = "runs";
 	/* the unmoved program twice first, as place's rounds do: the output
 	 * every run must match, and the CPU time the snapshots spread over */
-	rc = experiment_run_arm(x, &x->arm[0], &r, e);
+	rc = experiment_run_arm(x, 0, &r, e);
 	if (!rc)
-		rc = experiment_run_arm(x, &x->arm[0], &r, e);
+		rc = experiment_run_arm(x, 0, &r, e);
 	x->arm[0].n = 0;
 	rd->tick_ns = fmax(TICK_MIN_NS, r.cpu_s * 1e9 / SNAPSHOTS_A_RUN);
 	while (!rc && rd->n.runs < x->runs && ra) {
-		rc = experiment_run_arm(x, ra, &r, e);
+		rc = experiment_run_arm(x, (size_t)(ra - x->arm), &r, e);
 		if (rc)
 			break;
 		replay_take(rd, r.report, rd->n.runs);

@@ -2,7 +2,7 @@
  * its release, its build-id (/sys/kernel/notes, to tell whether a vmlinux
  * is this kernel), where _text is (KASLR moves it) and its text symbols
  * from /proc/kallsyms, which is all there is without the image. */
-#include "measure.h"
+#include "sample.h"
 
 #include <stdlib.h>
 #include <string.h>

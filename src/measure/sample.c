@@ -1,16 +1,17 @@
-/* Sampling where a program spends its time (issue 13): instruction
- * pointers through perf_event_open, one event per CPU for each task with
- * inherit set (the kernel refuses to mmap an inherited per-task event not
- * bound to a CPU, perf_mmap()), each with its own ring buffer. The mmap
- * events (PERF_RECORD_MMAP2) name the file and offset behind every code
- * address, so libraries loaded late by dlopen and the vDSO are followed;
- * fork and exec records say whose address space a sample belongs to.
+/* Sampling where a program spends its time: instruction pointers through
+ * perf_event_open, one event per CPU for each task with inherit set (the
+ * kernel refuses to mmap an inherited per-task event not bound to a CPU,
+ * perf_mmap()), each with its own ring buffer. The mmap events
+ * (PERF_RECORD_MMAP2) name the file and offset behind every code address, so
+ * libraries loaded late by dlopen and the vDSO are followed; fork and exec
+ * records say whose address space a sample belongs to.
  *
  * The buffers of different CPUs are read one after another, so a child's
  * sample can be read before the fork record that gave it its parent's
  * mappings: every record carries its time (sample_id_all), and they are
  * replayed in time order when the run is over. */
-#include "measure.h"
+#include "sample.h"
+#include "../model/scan.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -23,6 +24,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #define RING_PAGES 64           /* 256 KiB a CPU: seconds of samples at 4 kHz */
@@ -420,7 +422,7 @@ static void read_copies(struct space *sp)
 	sp->copies_read = true;
 	snprintf(path, sizeof path, "/tmp/perf-%u.map", sp->pid);
 	/* anyone may put a FIFO or a link to /dev/zero at that name in /tmp:
-	 * open_input refuses what is not a regular file (issue 25) */
+	 * open_input refuses what is not a regular file */
 	if ((fd = open_input(path, &st, &e)) < 0)
 		return;
 	if (!(f = fdopen(fd, "r"))) {
@@ -624,4 +626,72 @@ void sampling_close(struct sampling *s)
 	free(s->kernel_ips.v);
 	free(s->ev);
 	memset(s, 0, sizeof *s);
+}
+
+/* ---- from file offsets to loops ---- */
+
+/* The sampled file is still the file that was mapped. */
+static int same_inode(const struct sampled_file *f, struct err *e)
+{
+	struct stat st;
+
+	if (stat(f->path, &st) != 0)
+		return err_set(e, "cannot stat: %s", strerror(errno));
+	if (st.st_ino != f->ino || major(st.st_dev) != f->maj || minor(st.st_dev) != f->min)
+		return err_set(e, "replaced since it was mapped (inode %llu, was %llu)",
+			       (unsigned long long)st.st_ino, (unsigned long long)f->ino);
+	return 0;
+}
+
+static int open_sampled(const struct sampled_file *f, struct elf_image *img, struct err *e)
+{
+	if (strcmp(f->path, "[vdso]") == 0)
+		return elf_open_vdso(img, e);   /* the same kernel's vDSO as the program's */
+	if (same_inode(f, e))
+		return -1;
+	return elf_open_file(img, f->path, e);
+}
+
+/* The file offsets of f as the ELF's virtual addresses; offsets no
+ * PT_LOAD maps are counted in *outside. */
+static void to_vaddrs(const struct elf_image *img, const struct sampled_file *sf,
+		      struct hot_file *hf, uint64_t *outside)
+{
+	for (size_t i = 0; i < sf->offsets.n; i++) {
+		uint64_t va;
+
+		if (elf_offset_vaddr(img, sf->offsets.v[i].key, &va) == 0) {
+			GROW(hf->addrs.v, hf->addrs.cap, hf->addrs.n + 1);
+			hf->addrs.v[hf->addrs.n++] = (struct sample_count){ va, sf->offsets.v[i].count };
+		} else {
+			*outside += sf->offsets.v[i].count;
+		}
+	}
+	sample_hist_merge(&hf->addrs);
+}
+
+int sampled_file_scan(const struct sampled_file *sf, const struct scan_opts *o,
+		      struct elf_image *img, struct hot_file *hf, struct scan_result *r,
+		      uint64_t *outside, struct err *e)
+{
+	memset(img, 0, sizeof *img);    /* elf_close is safe on it whatever failed */
+	*hf = (struct hot_file){ .path = sf->path, .samples = sf->samples };
+	/* a file that changed while it was read is an error, as in scan */
+	if (open_sampled(sf, img, e) || (to_vaddrs(img, sf, hf, outside), 0) ||
+	    scan_image(img, o, r, e) || (elf_changed(img) && (scan_result_free(r), 1))) {
+		if (elf_changed(img))
+			err_set(e, "changed while reading");
+		return -1;
+	}
+	elf_build_id_hex(img, hf->build_id);
+	return 0;
+}
+
+void sampled_kernel(const struct sampling *s, struct hot_run *h)
+{
+	memset(h, 0, sizeof *h);
+	running_kernel_describe(h);
+	h->kernel.addrs = s->kernel_ips;
+	h->kernel.samples = s->kernel_samples;
+	hot_attribute_ksyms(h);
 }

@@ -1,16 +1,16 @@
-/* What one sample costs the sampled program on this machine, and the
- * sampling rate that keeps that cost within a budget (issue 13, "the cost
- * of watching"). On bare metal a cpu-clock or cycles sample costs 1-2 us,
- * so perf's 4000 Hz costs under 1%; in a KVM/PVM guest each sample is a
- * timer interrupt that goes through the host, ~44 us of the program's time
- * on the Zen 5 guest this was written on, so 4000 Hz cost +21.6% (and perf
- * record itself +22.4%). The rate must fit the machine, so it is measured:
- * a spin loop's thread CPU time without and with the very events record
- * opens (sampling_open on the calling thread), alternated, the median of
- * the per-sample differences. CPU time, not wall time: another process
- * running in between does not count, the interrupt's time does (the
+/* What one sample costs the sampled program on this machine, and the sampling
+ * rate that keeps that cost within a budget. On bare metal a cpu-clock or
+ * cycles sample costs 1-2 us, so perf's 4000 Hz costs under 1%; in a KVM/PVM
+ * guest each sample is a timer interrupt that goes through the host, ~44 us
+ * of the program's time on the Zen 5 guest this was written on, so 4000 Hz
+ * cost +21.6% (and perf record itself +22.4%). The rate must fit the machine,
+ * so it is measured: a spin loop's thread CPU time without and with the very
+ * events record opens (sampling_open on the calling thread), alternated, the
+ * median of the per-sample differences. CPU time, not wall time: another
+ * process running in between does not count, the interrupt's time does (the
  * kernel charges it to the interrupted task, as it does the program's). */
-#include "measure.h"
+#include "sample.h"
+#include "../stats/stats.h"
 
 #include <math.h>
 #include <time.h>

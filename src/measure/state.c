@@ -1,8 +1,8 @@
-/* The machine's state over a stretch of time (issue 12): what else ran,
- * how much the hypervisor took, and the settings a time depends on. Two
- * results measured in different states can differ for that reason alone,
- * so bench records it per run and compare says when the sides differ. */
-#include "measure.h"
+/* The machine's state over a stretch of time: what else ran, how much the
+ * hypervisor took, and the settings a time depends on. Two results measured
+ * in different states can differ for that reason alone, so bench records it
+ * per run and compare says when the sides differ. */
+#include "state.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,11 +1,14 @@
-/* Measuring placed kernels (DESIGN: Measuring). One sample is one batch of
- * calls, timed as a whole and divided; every round runs each variant once,
- * in a new random order, so that drift (frequency, a neighbour's load) hits
- * all of them alike; rounds go on until the 95% CI of every floor (the
- * 10th percentile, stats/floor.c) is within the requested width or the
- * time budget is spent. An offset is slow when its floor is significantly
- * and materially above the best offset's. */
-#include "measure.h"
+/* Measuring placed kernels. One sample is one batch of calls, timed as a
+ * whole and divided; every round runs each variant once, in a new random
+ * order, so that drift (frequency, a neighbour's load) hits all of them
+ * alike; rounds go on until the 95% CI of every floor (the 10th percentile,
+ * stats/floor.c) is within the requested width or the time budget is spent.
+ * An offset is slow when its floor is significantly and materially above the
+ * best offset's. */
+#include "clock.h"
+#include "counters.h"
+#include "sweep.h"
+#include "../model/geometry.h"
 
 #include <errno.h>
 #include <math.h>
@@ -206,11 +209,11 @@ static int replace_all(struct sweep *s, struct err *e)
 
 		if (!v->k->placeable)
 			continue;
-		if (place_code(v->k->code, v->k->size, v->offset, v->k->arch, v->k, &fresh, e))
+		if (arena_place(v->k->code, v->k->size, v->offset, v->k->arch, v->k, &fresh, e))
 			return -1;
-		place_free(&v->pl);     /* unregisters the old one */
+		arena_free(&v->pl);     /* unregisters the old one */
 		v->pl = fresh;
-		if (place_register(&v->pl, e))
+		if (arena_register(&v->pl, e))
 			return -1;
 	}
 	return 0;
@@ -337,7 +340,7 @@ void sweep_analyse(struct sweep *s, const struct profile *host)
 void sweep_free(struct sweep *s)
 {
 	for (size_t i = 0; i < s->n; i++) {
-		place_free(&s->v[i].pl);
+		arena_free(&s->v[i].pl);
 		free(s->v[i].samples);
 	}
 	if (s->dst)

@@ -7,7 +7,7 @@
  * [vdso] is refused (EINVAL on this project's 6.18 kernel, whatever the
  * protection, but read and execute), and a writable window would stop
  * every clock_gettime in the process while it lasts. */
-#include "measure.h"
+#include "vdso_move.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -92,8 +92,9 @@ int vdso_move_to(struct vdso_move *m, uint32_t offset, struct err *e)
 	size_t size;
 	int32_t rel;
 
-	/* the image's size first (its fix-ups need the address), then made there */
-	if (reloc_image(&m->rf, &pl, 1, m->base, 0, &image, &size, &start, e))
+	/* the image's size first (its fix-ups need an address: the vDSO's,
+	 * near which the copy goes), then made there */
+	if (reloc_image(&m->rf, &pl, 1, m->base, m->base, &image, &size, &start, e))
 		return -1;
 	free(image);
 	if (!(arena = map_near(m->base, size)))

@@ -12,7 +12,8 @@
  * A loop the model cannot price (it calls, holds a string instruction or
  * one the model lacks) gets the model's dispatch width: a bound, said to
  * be one (llvm-mca-width, "<=" in text, at_most in JSON). */
-#include "model.h"
+#include "profile.h"
+#include "cost.h"
 #include "../sched/sched.h"
 
 #include <pthread.h>
@@ -152,8 +153,7 @@ static size_t describe_loop(struct sched_cpu *cpu, const struct sched_piece *p, 
  * forward with no renaming). */
 static double store_load_of(const struct profile *p, struct sched_cpu *cpu)
 {
-	return p->store_load_cycles > 0 ? p->store_load_cycles :
-	       sched_cpu_info(cpu)->load_latency;
+	return p->store_load_measured ? p->store_load_cycles : sched_cpu_info(cpu)->load_latency;
 }
 
 /* llvm-mca's simulation in process, its steady state: the cycles of 200
@@ -196,6 +196,11 @@ int model_loop(const struct profile *p, struct sched_cpu *cpu, const struct sche
 		return 0;
 	}
 	return -1;
+}
+
+double model_dispatch_cycles(uint32_t ninsn, uint32_t ncond, unsigned width)
+{
+	return width ? (double)(ninsn - (ninsn > ncond ? ncond : 0)) / width : 0;
 }
 
 unsigned model_dispatch_width(struct sched_cpu *cpu)
@@ -289,7 +294,7 @@ static void loop_in_process(const struct profile *p, const uint8_t *code, size_t
 	if (cpu && !calls)
 		model_loop(p, cpu, &one, 1, false, &m, &ignored);
 	out->dispatch = cpu && !p->issue_width ?
-			(double)(ninsn - ncond) / larger(1, model_dispatch_width(cpu)) : 0;
+			model_dispatch_cycles(ninsn, ncond, model_dispatch_width(cpu)) : 0;
 	model_unlock();
 	back_end_combine(p, ninsn, &m, out);
 }

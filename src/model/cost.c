@@ -7,7 +7,10 @@
  * for a straddle, and says which bound hides it. This file is the formula
  * alone (doc/scan.md, "What a hazard costs"); pricing.c applies it to a
  * whole scan. */
-#include "model.h"
+#include "profile.h"
+#include "rules.h"
+#include "cost.h"
+#include "scan.h"
 
 #include <stdio.h>
 #include <stdlib.h>

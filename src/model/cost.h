@@ -1,8 +1,6 @@
 /* model/cost.h: what a straddle costs (cost.c), a loop's back end (back_end.c:
  * LLVM's scheduling model in process, sched/), llvm-mca the program as its
- * reference (mca.c), and the pricing of a whole scan (pricing.c).
- * Internal to model/: the layer's interface is model.h, which includes
- * every one of them. */
+ * reference (mca.c), and the pricing of a whole scan (pricing.c). */
 #ifndef STRADDLE_MODEL_COST_H
 #define STRADDLE_MODEL_COST_H
 
@@ -10,9 +8,8 @@
 #include "../decode/decode.h"
 #include "../sched/sched.h"
 
-/* What decides a loop's iteration time (issue 26). A straddle costs only
- * under COST_FRONT_END; the others say why a loop across a window has no
- * hazard. */
+/* What decides a loop's iteration time. A straddle costs only under
+ * COST_FRONT_END; the others say why a loop across a window has no hazard. */
 enum cost_bound {
 	COST_AT_BEST,           /* at its best placement: nothing to price */
 	COST_FRONT_END,         /* fetching the windows it touches */
@@ -149,6 +146,10 @@ struct sched_cpu *model_cpu(const struct profile *p, const char **mcpu);
 const char *model_unavailable(void);
 const char *model_version(void);
 unsigned model_dispatch_width(struct sched_cpu *cpu);
+/* The cycles an iteration of ninsn instructions takes to dispatch at
+ * `width` a cycle, the ncond conditional branches fused into the compare
+ * before them taking no slot of their own; 0 when the width is not known. */
+double model_dispatch_cycles(uint32_t ninsn, uint32_t ncond, unsigned width);
 /* The loop whose pieces are pc[0..np) under p: its bounds, or with exact
  * llvm-mca's simulation in process. -1 with the reason when the model
  * cannot price it. */

@@ -1,16 +1,20 @@
 /* What a change did to the layout: two scans of builds of the same code,
- * matched function by function and loop by loop, with the hazards each
- * gained and lost and why (seed 000: a commit that only changed operand
- * encodings; seed 003: code added before the vDSO functions).
+ * matched function by function and loop by loop, with the hazards each gained
+ * and lost and why (seed 000: a commit that only changed operand encodings;
+ * seed 003: code added before the vDSO functions).
  *
  * Functions are matched by name first; what is left by the name without a
  * compiler suffix, by the shape of the code (stripped code has no names:
  * fde@0x... is an address), by the nearest shape and by order between two
- * functions already matched (issue 10: 60,901 of libLLVM-14's functions
- * had no partner in -15 by name alone). What still has none is new or
- * removed, and its hazards are new or gone like any other. Loops inside a
- * matched function are matched by shape, then by position. */
-#include "model.h"
+ * functions already matched (60,901 of libLLVM-14's functions had no partner
+ * in -15 by name alone). What still has none is new or removed, and its
+ * hazards are new or gone like any other. Loops inside a matched function are
+ * matched by shape, then by position. */
+#include "rules.h"
+#include "shape.h"
+#include "scan.h"
+#include "diff.h"
+#include "hot.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +41,9 @@ const char *match_how_name(enum match_how h)
 	return h < NMATCH ? how_names[h] : "?";
 }
 
-/* Kernel padding before each function (-fpatchable-function-entry's
- * __pfx_, kCFI's __cfi_ type hash) has symbols but is no function: 49,066
- * of them in a 6.12 vmlinux (issue 10). The scan leaves them out with issue
- * 8; until it does, diff does. */
+/* Kernel padding before each function (-fpatchable-function-entry's __pfx_,
+ * kCFI's __cfi_ type hash) has symbols but is no function: 49,066 of them in
+ * a 6.12 vmlinux. The scan leaves them out (scan.c); diff checks again. */
 static bool is_padding(const char *name)
 {
 	return !strncmp(name, "__pfx_", 6) || !strncmp(name, "__cfi_", 6);
@@ -436,9 +439,8 @@ static int by_rule(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* Hazards of b missing from a, appended to refs, those of one rule
- * together (a row of diff is a subject's rule: issue 24); returns how
- * many. */
+/* Hazards of b missing from a, appended to refs, those of one rule together
+ * (a row of diff is a subject's rule); returns how many. */
 static uint32_t missing(struct layout_diff *d, const struct hazard *a, uint32_t na,
 			const struct hazard *b, uint32_t nb)
 {
@@ -655,4 +657,18 @@ void layout_diff_free(struct layout_diff *d)
 	free(d->only_new);
 	free(d->renamed);
 	memset(d, 0, sizeof *d);
+}
+
+bool layout_diff_gate(const struct layout_diff *d, unsigned rules, unsigned causes)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct layout_change *ch = &d->v[i];
+
+		if (!(causes & (1u << ch->cause)))
+			continue;
+		for (uint32_t k = 0; k < ch->nadded; k++)
+			if (rules & (1u << d->refs[ch->added + k]->rule))
+				return true;
+	}
+	return false;
 }

@@ -1,13 +1,11 @@
-/* model/diff.h: comparing two scans (diff.c).
- * Internal to model/: the layer's interface is model.h, which includes
- * every one of them. */
+/* model/diff.h: comparing two scans (diff.c). */
 #ifndef STRADDLE_MODEL_DIFF_H
 #define STRADDLE_MODEL_DIFF_H
 
 #include "scan.h"
 
-/* Why a subject's hazards changed (issue 10): its own bytes changed (seed
- * 000), the same bytes moved (seed 003), or it is only on one side. */
+/* Why a subject's hazards changed: its own bytes changed (seed 000), the same
+ * bytes moved (seed 003), or it is only on one side. */
 enum diff_cause { CAUSE_CHANGED, CAUSE_MOVED, CAUSE_NEW, CAUSE_REMOVED, NCAUSE };
 
 /* How two functions were found to be the same function, in the order
@@ -70,6 +68,9 @@ struct diff_opts {
 void layout_diff(const struct diff_side *old, const struct diff_side *new,
 		 const struct diff_opts *o, struct layout_diff *d);
 void layout_diff_free(struct layout_diff *d);
+/* A new hazard of rules (1 << enum rule), gained for causes (1 << enum
+ * diff_cause): the gate fails. */
+bool layout_diff_gate(const struct layout_diff *d, unsigned rules, unsigned causes);
 /* The samples of a change's loop or function (diff --hot): a record is of
  * one build, so those of the side that has them. */
 uint64_t layout_change_samples(const struct layout_change *ch);

@@ -1,7 +1,9 @@
 /* What the rules need of a loop: its size and the branches in its span
  * (which close it, with their fused partners), as offsets from its start. Shared by the scan of
  * an image and the prediction for code placed in memory (sweep). */
-#include "model.h"
+#include "profile.h"
+#include "rules.h"
+#include "geometry.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -57,8 +59,8 @@ static void add_branch(struct loop_geometry *geo, const struct cfg *g, size_t i,
 		.end = (uint32_t)(br->addr + br->len - start), .kind = br->kind, .back = back };
 }
 
-/* The pieces as offsets from the loop's start (DESIGN, hazard model:
- * loops in pieces), which move together when the loop does. */
+/* The pieces as offsets from the loop's start (loops in pieces), which move
+ * together when the loop does. */
 static void set_pieces(struct loop_geometry *geo, const struct cfg *g, const struct cfg_loop *l)
 {
 	GROW(geo->piece, geo->piece_cap, l->npiece);
@@ -95,8 +97,8 @@ void loop_geometry(const struct cfg *g, const struct cfg_loop *l, struct loop_ge
 	 * is a call: only a block with a call is read through (walking every
 	 * instruction of every loop, outer loops again for each inner one,
 	 * read 5.1 million instructions of libLLVM-14 for 1.1 million
-	 * branches: issue 8). The exit code between pieces is not fetched
-	 * by an iteration, and its branches are not the loop's. */
+	 * branches). The exit code between pieces is not fetched by an
+	 * iteration, and its branches are not the loop's. */
 	for (uint32_t k = 0; k < l->npiece; k++) {
 		const struct cfg_piece *p = &g->pieces[l->piece + k];
 

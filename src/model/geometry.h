@@ -1,7 +1,5 @@
 /* model/geometry.h: a loop's geometry from its CFG, its stores counted, and the hazards
- * of a loop in bytes placed anywhere (geometry.c).
- * Internal to model/: the layer's interface is model.h, which includes
- * every one of them. */
+ * of a loop in bytes placed anywhere (geometry.c). */
 #ifndef STRADDLE_MODEL_GEOMETRY_H
 #define STRADDLE_MODEL_GEOMETRY_H
 
@@ -14,11 +12,11 @@ void loop_geometry_free(struct loop_geometry *geo);
  * placement modulo placement_align) that p's back-end bound hides? */
 bool back_end_hid_straddle(const struct profile *p, const struct loop_geometry *geo,
 			   uint64_t start, uint64_t placement_align);
-/* Count the stores of a loop whose bytes are code[0..geo->bytes), decoded
- * as insn[] (insn[0] at code[0]), at `start` with placements known modulo
- * `placement_align` (loop_hazards), when p's verdict depends on them and
- * they are not counted yet (decoding operands costs several times the
- * scan's decode: issue 8). */
+/* Count the stores of a loop whose bytes are code[0..geo->bytes), decoded as
+ * insn[] (insn[0] at code[0]), at `start` with placements known modulo
+ * `placement_align` (loop_hazards), when p's verdict depends on them and they
+ * are not counted yet (decoding operands costs several times the scan's
+ * decode). */
 void loop_count_stores(struct loop_geometry *geo, const struct profile *p, struct decoder *d,
 		       const struct insn *insn, const uint8_t *code, uint64_t start,
 		       uint64_t placement_align);

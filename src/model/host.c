@@ -1,7 +1,8 @@
 /* Which CPU is this, and which profile fits it. x86: cpuid family/model
  * (Intel SDM vol. 4 table 2-1 for Intel models; AMD's family 17h/19h/1Ah
  * model ranges). AArch64: MIDR_EL1 implementer and part number. */
-#include "model.h"
+#include "profile.h"
+#include "host.h"
 
 #include <stdio.h>
 #include <string.h>

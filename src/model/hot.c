@@ -1,9 +1,10 @@
-/* Hot code (issue 13): which loops and functions a run's samples fall in,
- * and the order scan --hot and diff --hot show hazards in. The seeds'
- * engineers found the one loop that mattered with a profiler first (seed
- * 000: __clear_user under pread of /dev/zero); a hazard in code that never
- * runs matters less than a smaller one in the loop that takes 40%. */
-#include "model.h"
+/* Hot code: which loops and functions a run's samples fall in, and the order
+ * scan --hot and diff --hot show hazards in. The seeds' engineers found the
+ * one loop that mattered with a profiler first (seed 000: __clear_user under
+ * pread of /dev/zero); a hazard in code that never runs matters less than a
+ * smaller one in the loop that takes 40%. */
+#include "scan.h"
+#include "hot.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -112,8 +113,8 @@ void hot_attribute(struct scan_result *r, const struct hot_file *f, uint64_t run
 	r->hot = true;
 	r->run_samples = run_samples;
 	r->file_samples = f ? f->samples : 0;
-	/* a loop's samples are its pieces': the exit code between them is
-	 * not the loop's (issue 21) */
+	/* a loop's samples are its pieces': the exit code between them is not
+	 * the loop's */
 	for (size_t i = 0; i < r->nloop; i++) {
 		const struct loop_report *l = &r->loop[i];
 
@@ -211,4 +212,26 @@ void hot_kernel_rebased(const struct hot_run *h, const char *image, uint64_t ima
 		out->addrs.v[out->addrs.n++] = (struct sample_count){
 			h->kernel.addrs.v[i].key - h->kernel_text + image_text,
 			h->kernel.addrs.v[i].count };
+}
+
+const char **hot_run_files(const struct hot_run *h, int *n)
+{
+	const char **v = xcalloc(h->nfile + 1, sizeof *v);
+	size_t *order = xcalloc(h->nfile + 1, sizeof *order);
+
+	*n = 0;
+	for (size_t i = 0; i < h->nfile; i++)
+		if (h->file[i].samples)
+			order[(*n)++] = i;
+	for (int i = 1; i < *n; i++)    /* by samples, stable */
+		for (int j = i; j > 0 && h->file[order[j]].samples > h->file[order[j - 1]].samples; j--) {
+			size_t t = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	for (int i = 0; i < *n; i++)
+		v[i] = strcmp(h->file[order[i]].path, "[vdso]") == 0 ? "vdso" : h->file[order[i]].path;
+	free(order);
+	return v;
 }

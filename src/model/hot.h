@@ -1,6 +1,4 @@
-/* model/hot.h: hot code: where the samples of a run fall (hot.c).
- * Internal to model/: the layer's interface is model.h, which includes
- * every one of them. */
+/* model/hot.h: hot code: where the samples of a run fall (hot.c). */
 #ifndef STRADDLE_MODEL_HOT_H
 #define STRADDLE_MODEL_HOT_H
 
@@ -89,5 +87,10 @@ void hot_attribute_ksyms(struct hot_run *h);
 /* The order of scan --hot and diff --hot: the larger share of samples
  * first, then the higher severity; 0 when both are equal. */
 int hot_order(double share_x, unsigned severity_x, double share_y, unsigned severity_y);
+
+/* The files h has samples of, the hottest first, as scan takes them
+ * ("vdso" for the vDSO): *n of them, the array malloc'd (scan --hot with
+ * no FILE; the kernel comes after them). */
+const char **hot_run_files(const struct hot_run *h, int *n);
 
 #endif

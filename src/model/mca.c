@@ -1,11 +1,12 @@
-/* llvm-mca as the cost model's back end (issue 26): LLVM's scheduling
- * models, kept by the people who write the compilers' schedulers, give the
- * cycles an iteration needs to execute (dependency chains through
- * registers, divides, ports), which a hand table would only guess. One
- * process a scan: every loop is a code region of one input (llvm-mca's
- * "# LLVM-MCA-BEGIN name" markers), so its start-up (~20 ms) is paid once,
- * not once a loop. */
-#include "model.h"
+/* llvm-mca as the cost model's back end: LLVM's scheduling models, kept by
+ * the people who write the compilers' schedulers, give the cycles an
+ * iteration needs to execute (dependency chains through registers, divides,
+ * ports), which a hand table would only guess. One process a scan: every loop
+ * is a code region of one input (llvm-mca's "# LLVM-MCA-BEGIN name" markers),
+ * so its start-up (~20 ms) is paid once, not once a loop. */
+#include "profile.h"
+#include "rules.h"
+#include "cost.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -59,24 +60,14 @@ static int run_program(char *const argv[], const char *in, size_t inlen, char **
 {
 	int fin = memory_file("mca-in", in, inlen), fout = memory_file("mca-out", NULL, 0),
 	    ferr = memory_file("mca-err", NULL, 0), status = -1;
-	pid_t pid = -1;
+	struct spawn child = { .argv = argv, .in = fin, .in_start = 0, .out = fout, .err = ferr };
+	struct err e;
 
 	*out = *err = NULL;
-	fflush(NULL);           /* the child's copy of stdio must not write it again */
 	if (fin >= 0 && fout >= 0 && ferr >= 0)
-		pid = fork();
-	if (pid == 0) {
-		dup2(fin, 0);
-		dup2(fout, 1);
-		dup2(ferr, 2);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	if (pid > 0) {
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
+		status = spawn_run(&child, &e);
+	if (status >= 0)
 		status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-	}
 	*out = fout >= 0 ? read_all(fout) : xstrdup("");
 	*err = ferr >= 0 ? read_all(ferr) : xstrdup("");
 	if (fin >= 0)
@@ -88,23 +79,15 @@ static int run_program(char *const argv[], const char *in, size_t inlen, char **
 	return status == 127 ? -1 : status;
 }
 
+/* The llvm-mca `name` names, in path: found in PATH, or a path that can
+ * be run. */
 static bool executable_on_path(const char *name, char *path, size_t cap)
 {
-	const char *p = getenv("PATH");
+	const char *found = spawn_find(name, path, cap);
 
-	if (strchr(name, '/')) {
-		snprintf(path, cap, "%s", name);
-		return access(path, X_OK) == 0;
-	}
-	for (p = p ? p : "/usr/bin:/bin"; *p;) {
-		size_t n = strcspn(p, ":");
-
-		snprintf(path, cap, "%.*s/%s", (int)n, p, name);
-		if (access(path, X_OK) == 0)
-			return true;
-		p += n + (p[n] == ':');
-	}
-	return false;
+	if (found && found != path)
+		snprintf(path, cap, "%s", found);
+	return found && access(path, X_OK) == 0;
 }
 
 /* The newest llvm-mca Debian installs first: later LLVM releases carry the

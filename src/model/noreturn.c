@@ -7,7 +7,8 @@
  * Two sources: names from glibc's and the kernel's noreturn declarations,
  * the C++ ABI and libgcc; and the code itself, for the many internal
  * helpers (__libc_dynarray_at_failure...) no list knows. */
-#include "model.h"
+#include "noreturn.h"
+#include "../decode/decode.h"
 
 #include <elf.h>
 #include <pthread.h>
@@ -51,8 +52,8 @@ static bool name_is_noreturn(const char *name)
 	    strstr(name, "__throw_"))
 		return true;
 	/* every function's name is asked: the first two bytes rule out most
-	 * entries without a call (strcmp here was 1.7% of a libLLVM scan,
-	 * issue 8); every entry is two bytes or longer */
+	 * entries without a call (strcmp here was 1.7% of a libLLVM scan);
+	 * every entry is two bytes or longer */
 	for (size_t i = 0; i < sizeof noreturn_names / sizeof noreturn_names[0]; i++)
 		if (name[0] == noreturn_names[i][0] && name[0] && name[1] == noreturn_names[i][1] &&
 		    strcmp(name, noreturn_names[i]) == 0)
@@ -92,10 +93,10 @@ static int ends(struct decoder *d, const uint8_t *p, const struct elf_func *f,
 	return ENDS_RETURNING;
 }
 
-/* How each function ends, read by several threads: this is the first
- * pass over the file's code, paid in page faults as much as in searching,
- * and it was a serial part of every scan -j 2 (issue 8). Threads take
- * interleaved chunks; each writes only its functions' entries. */
+/* How each function ends, read by several threads: this is the first pass
+ * over the file's code, paid in page faults as much as in searching, and it
+ * was a serial part of every scan -j 2. Threads take interleaved chunks; each
+ * writes only its functions' entries. */
 struct ending {
 	const struct elf_image *img;
 	const struct elf_funcs *f;
@@ -163,9 +164,8 @@ static int by_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Asked for every direct call of every function with a loop: a search
- * by hand, since bsearch's comparator calls were 1% of a libLLVM scan
- * (issue 8). */
+/* Asked for every direct call of every function with a loop: a search by
+ * hand, since bsearch's comparator calls were 1% of a libLLVM scan. */
 bool noreturn_has(const struct noreturn_set *s, uint64_t addr)
 {
 	size_t lo = 0, hi = s->n;

@@ -1,6 +1,4 @@
-/* model/noreturn.h: the functions that never return (noreturn.c).
- * Internal to model/: the layer's interface is model.h, which includes
- * every one of them. */
+/* model/noreturn.h: the functions that never return (noreturn.c). */
 #ifndef STRADDLE_MODEL_NORETURN_H
 #define STRADDLE_MODEL_NORETURN_H
 

@@ -6,7 +6,10 @@
  * (the reference, --llvm-mca PROGRAM), a whole-file scan simulates only
  * the loops whose price the simulation could change, as its time is
  * seconds a thousand loops (needs_simulation). */
-#include "model.h"
+#include "profile.h"
+#include "rules.h"
+#include "cost.h"
+#include "scan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,15 +33,16 @@ struct pricing {
 	const struct scan_opts *o;
 	struct scan_result *r;
 	bool in_process;                /* LLVM's model in process, else llvm-mca the program */
-	struct sched_cpu *model[32];    /* per profile, in process: NULL none */
-	struct modelled_loop *modelled[32];     /* per profile: per loop, in process */
+	/* per profile (MODEL_MAX_PROFILES of them): */
+	struct sched_cpu *model[MODEL_MAX_PROFILES];    /* in process: NULL none */
+	struct modelled_loop *modelled[MODEL_MAX_PROFILES];     /* per loop, in process */
 	struct mca_input in;
 	size_t *input;                  /* per loop: its index in `in`, SIZE_MAX none */
 	bool *divides;                  /* per input loop */
 	size_t divides_cap;
-	unsigned width[32];             /* per profile: its model's dispatch width, 0 none */
-	const char *cpu[32];            /* per profile: its model's -mcpu, NULL none */
-	struct mca_region *region[32];  /* per profile: per input loop, NULL none */
+	unsigned width[MODEL_MAX_PROFILES];     /* its model's dispatch width, 0 none */
+	const char *cpu[MODEL_MAX_PROFILES];    /* its model's -mcpu, NULL none */
+	struct mca_region *region[MODEL_MAX_PROFILES];  /* per input loop, NULL none */
 	bool *drop;                     /* per hazard: hidden by the back end */
 	size_t dropped;
 };
@@ -59,8 +63,8 @@ static void back_end_of(const struct pricing *c, size_t loop, size_t k, struct b
 
 	memset(b, 0, sizeof *b);
 	b->nstore = l->nstore;
-	if (c->width[k] && !c->r->profile[k]->issue_width)
-		b->dispatch = (double)(l->ninsn - (l->ninsn > l->ncond ? l->ncond : 0)) / c->width[k];
+	if (!c->r->profile[k]->issue_width)
+		b->dispatch = model_dispatch_cycles(l->ninsn, l->ncond, c->width[k]);
 	if (c->in_process && c->modelled[k]) {
 		mp = &c->modelled[k][loop];
 	} else if (!c->in_process && in != SIZE_MAX) {
@@ -90,9 +94,9 @@ static void back_end_of(const struct pricing *c, size_t loop, size_t k, struct b
  * A measured profile believes its own width, so only the model's chains
  * and divides could hide a straddle it kept: those are simulated. Nor,
  * in a whole-file scan, where the profile measured what a window costs:
- * its width's bound is then that measurement ("<=1.35x" on goldencove);
+ * its width's bound is then that measurement (goldencove's line);
  * simulating sent 19,915 of libLLVM-14's loops to llvm-mca under
- * goldencove's 0.35-cycle line, 13x the scan without it. */
+ * goldencove, 13x the scan without it. */
 static bool needs_simulation(const struct pricing *c, const struct loop_report *l)
 {
 	const struct scan_result *r = c->r;
@@ -403,7 +407,8 @@ static void model_loops(struct pricing *c, const struct elf_image *img)
 	for (size_t k = 0; k < r->nprofile; k++) {
 		for (size_t j = 0; c->model[k] && j < k && !c->modelled[k]; j++)
 			if (c->model[j] == c->model[k] && r->profile[j]->store_load_cycles ==
-			    r->profile[k]->store_load_cycles)
+			    r->profile[k]->store_load_cycles &&
+			    r->profile[j]->store_load_measured == r->profile[k]->store_load_measured)
 				c->modelled[k] = c->modelled[j];
 		if (c->model[k] && !c->modelled[k])
 			c->modelled[k] = xcalloc(r->nloop + 1, sizeof *c->modelled[k]);

@@ -1,13 +1,15 @@
 /* model/profile.h: profiles: what a CPU's front end cares about, each number with its
  * evidence (profiles.c), and the one selection of them for scan, diff and
- * sweep (profiles.c).
- * Internal to model/: the layer's interface is model.h, which includes
- * every one of them. */
+ * sweep (profiles.c). */
 #ifndef STRADDLE_MODEL_PROFILE_H
 #define STRADDLE_MODEL_PROFILE_H
 
 #include "../base/base.h"
 #include "../decode/decode.h"
+
+/* The most profiles one scan applies (--uarch all is fewer): a scan's
+ * arrays per profile are this long. */
+#define MODEL_MAX_PROFILES 32
 
 /* The window sizes the model knows, smallest first: a fetch block, a
  * uop-cache window, a cache line. Every table of windows uses these. */
@@ -45,11 +47,11 @@ struct profile {
 	 * (and may be empty) */
 	unsigned straddle_windows[3];
 	bool straddle_measured;
-	/* The back-end bound (issue 11): a loop whose iteration needs at
-	 * least as many cycles, at issue_width instructions and
-	 * stores_per_cycle stores a cycle, as fetching one window more than
-	 * it must (the front end fetches a window a cycle) pays nothing for
-	 * the straddle. 0: not measured, no bound. */
+	/* The back-end bound: a loop whose iteration needs at least as many
+	 * cycles, at issue_width instructions and stores_per_cycle stores a
+	 * cycle, as fetching one window more than it must (the front end
+	 * fetches a window a cycle) pays nothing for the straddle. 0: not
+	 * measured, no bound. */
 	unsigned issue_width, stores_per_cycle;
 	/* What one window fetched more than the best placement needs costs an
 	 * iteration, in cycles (cost.c, fetch_cycles); 0: not measured, a whole
@@ -71,15 +73,24 @@ struct profile {
 	double branch_cycles, split_cycles;
 	/* Cycles from a store's data to a load of the same address (store
 	 * forwarding, or memory renaming where the CPU has it): the link a
-	 * loop-carried chain through memory adds (sched/throughput.c). 0: not
-	 * measured, the model's load-to-use latency. */
+	 * loop-carried chain through memory adds (sched/throughput.c), where
+	 * store_load_measured; else the model's load-to-use latency. 0 where
+	 * the CPU renames memory (Golden Cove here: a load of what a store
+	 * just wrote costs no cycle). */
 	double store_load_cycles;
+	bool store_load_measured;
 };
 
 size_t profile_count(void);
 const struct profile *profile_at(size_t i);
 const struct profile *profile_named(const char *name);
 const char *branch_rule_name(enum branch_rule r);
+/* A calibrated profile's prices calibrate never measures, from its base
+ * built-in: a branch's bubble and a store's data to its load (a cycle
+ * each, the bound, where the base has none). A line's price stays the
+ * calibration's own: where it claimed a straddle but fitted no price,
+ * the base's may be the host's mistake it was run to correct. */
+void profile_prices_from_base(struct profile *p);
 /* The distinct windows a loop must not straddle under p (at most 3). */
 size_t profile_straddle_windows(const struct profile *p, unsigned out[3]);
 /* The branch rule as a word in profile files: "none", "jcc-erratum",

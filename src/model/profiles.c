@@ -1,6 +1,7 @@
 /* The profiles: data, with the source of every number. A number nobody has
- * measured says so (DESIGN, hazard model). */
-#include "model.h"
+ * measured says so. */
+#include "profile.h"
+#include "host.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -22,7 +23,7 @@ static const struct profile profiles[] = {
 		      "thread): same; seed 000: HSW/BDW unaffected, loop runs from the LSD; a store to a "
 		      "load of the same address 5.25 cycles (i7-4770, uarch-bench fw_write_read, "
 		      "T. Downs 2020)",
-	  .store_load_cycles = 5.25 },
+	  .store_load_cycles = 5.25, .store_load_measured = true },
 	{ .name = "skylake", .arch = ARCH_X86_64, .cpus = "Intel SKL, SKX, KBL, CFL, CML, CLX",
 	  .fetch = 16, .uop_window = 32,
 	  .line = 64, .branch_rule = BRANCH_RULE_JCC_ERRATUM, .branch_window = 32,
@@ -30,41 +31,37 @@ static const struct profile profiles[] = {
 		      "'Mitigations for Jump Conditional Code Erratum' (2019); LSD disabled by microcode "
 		      "(SKL150) except on CLX: not modelled; a store to a load of the same address 4.43 "
 		      "cycles (i7-6700HQ, uarch-bench fw_write_read, T. Downs 2020)",
-	  .store_load_cycles = 4.43 },
+	  .store_load_cycles = 4.43, .store_load_measured = true },
 	{ .name = "icelake", .arch = ARCH_X86_64, .cpus = "Intel ICL, TGL, RKL",
 	  .fetch = 16, .uop_window = 64, .line = 64, .loop_buffer = 35,
 	  .evidence = "fetch 16 B, DSB 64 B window: uiCA (Abel and Reineke 2022); LSD size unverified; a "
 		      "store to a load of the same address 0.58 cycle, memory renaming (i5-1035, "
 		      "uarch-bench fw_write_read, T. Downs 2020)",
-	  .store_load_cycles = 0.58 },
+	  .store_load_cycles = 0.58, .store_load_measured = true },
 	{ .name = "goldencove", .arch = ARCH_X86_64, .cpus = "Intel ADL-P, RPL-P, SPR, EMR",
 	  .fetch = 32, .uop_window = 64, .line = 64,
 	  .branch_rule = BRANCH_RULE_PAIR_CROSSES, .branch_window = 64, .straddle_windows = { 64 },
-	  .evidence = "fetch 32 B, DSB 64 B window: Intel Optimization Manual 2.1. Measured on EMR "
-		      "(family 6 model 207) with straddle sweep clear_movq_imm, 4 KiB: decl or jnz across "
-		      "a 64 B line 1.92x, the line between them 1.13x; the loop across a line 1.04x on a "
-		      "quiet KVM guest, 1.50x while its core was shared (every time 1.8x, the other vCPU "
-		      "compiling); across a 32 B fetch window no cost either way: only 64 B straddles "
-		      "count, and no loop buffer hides them. One line more costs an iteration 0.35 "
-		      "cycle, not 1 (EMR, model 207, straddle prove and place, 2026-12-02, load 0.3-1, "
-		      "no steal): fe's 1-cycle loop (tests/place/bounds.c) moved from 56 of its line "
-		      "to 0 paid 1.30x, 1.36x, 1.40x, and at 54, every instruction whole, 1.42x; "
-		      "bounds wide's 5 lines where 4 would do 1.05x-1.08x. The 0xa7 guest with AMX "
-		      "paid 0.05 (seed 000's loop, tests/place/clear.c, 1.044x-1.064x three times). "
-		      "Behind a slower back end 0.2 cycle stays: bounds chain's 3-cycle imul chain "
-		      "1.064x, 1.066x, 1.069x, pairchain's 1.040x, 1.066x, 1.072x, chain at 60 (every "
-		      "instruction whole) 1.03x; bounds stores' 8 stores hid theirs (0.967x-0.998x, "
-		      "inconclusive three times). A branch of the loop's fused pair across the line "
-		      "adds a bubble of 0.45 cycle an iteration to the line's: seed 000's loop, its jne "
-		      "across the line, 1.81x and 1.75x (tests/place/clear.c), fe's with its decl "
-		      "across 1.81x and 1.89x (bounds pair), the sweep's 1.92x; cut's 186 B loop "
-		      "(coreutils 9.1) 8-9% faster with its 4 lines and the pair whole; a 3-cycle imul "
-		      "chain hides the bubble (bounds pairchain: its controls with the decl whole ran "
-		      "as fast as with it across); the line between the pair's two instructions 0.1 "
-		      "cycle (1.06x-1.25x). The 0xa7 guest paid 1.05x for clear.c, its jne across the "
-		      "line as here: there the bubble was a line's price",
-	  .window_cycles = 0.35, .latency_window_cycles = 0.2, .branch_cycles = 0.45,
-	  .split_cycles = 0.1 },
+	  .evidence = "fetch 32 B, DSB 64 B window: Intel Optimization Manual 2.1. Only 64 B "
+		      "straddles count: across a 32 B fetch window no cost either way, and no loop "
+		      "buffer hides a line (straddle sweep clear_movq_imm, EMR). Each price is the "
+		      "median of three sessions on EMR guests (family 6 model 207; doc/uarch.md has "
+		      "each), for the host decides it: calibrate a host to price from what it pays. "
+		      "A line more costs a 1-cycle loop 0.03 cycle an iteration (2026-12-02: 0.35, "
+		      "tests/place/bounds.c fe moved 1.30x-1.42x; 12-04: 0.02-0.05, Debian 6.1's "
+		      "clear_user_original swept 1.02x-1.05x; 12-05: 0.01-0.02, four 1-cycle loops "
+		      "swept 1.011x-1.019x; a model 0xa7 guest: 0.05, seed 000's clear.c 1.044x-1.064x). "
+		      "A branch of the loop's fused pair across the line adds a bubble of 0.75 cycle "
+		      "(the loop 1.81x-1.92x on 12-02: bounds pair, clear.c, the sweep; 1.73x-1.82x on "
+		      "12-04: clear_user_original; 1.76x on 12-05); the line between the pair's two "
+		      "instructions 0.03 (1.06x-1.25x on 12-02, 1.034x on 12-05). A 3-cycle imul chain "
+		      "hides the bubble (bounds pairchain) and keeps 0.03 cycle of a line (1.064x-1.069x "
+		      "on 12-02, nothing on 12-05). cut's 186 B loop (coreutils 9.1) ran 8-9% faster "
+		      "with its 4 lines and the pair whole. A store's data reaches a load of the same "
+		      "address at no cost (memory renaming): a counter kept in memory (mov (%rdi),%rax; "
+		      "add $1,%rax; mov %rax,(%rdi)) runs at 1.00 cycle an iteration, its add's, against "
+		      "a 3-cycle imul chain (12-05, three runs, load 1.7)",
+	  .window_cycles = 0.03, .latency_window_cycles = 0.03, .branch_cycles = 0.75,
+	  .split_cycles = 0.03, .store_load_measured = true },
 	{ .name = "zen1", .arch = ARCH_X86_64, .cpus = "AMD family 17h models 00h-2Fh",
 	  .fetch = 16, .uop_window = 64, .line = 64,
 	  .evidence = "fetch 16 B, op cache 64 B lines: AMD SOG for family 17h 2.8; seed 000: -40% "
@@ -74,7 +71,7 @@ static const struct profile profiles[] = {
 	  .evidence = "fetch 32 B: AMD SOG for family 17h models 30h+; unverified here; a store to a load "
 		      "of the same address 1.0 cycle, memory renaming (EPYC 7262, uarch-bench "
 		      "fw_write_read, T. Downs 2020)",
-	  .store_load_cycles = 1.0 },
+	  .store_load_cycles = 1.0, .store_load_measured = true },
 	{ .name = "zen3", .arch = ARCH_X86_64, .cpus = "AMD family 19h models 00h-0Fh, 20h-5Fh",
 	  .fetch = 32, .uop_window = 64, .line = 64,
 	  .evidence = "fetch 32 B: AMD SOG for family 19h; unverified here" },
@@ -82,7 +79,7 @@ static const struct profile profiles[] = {
 	  .fetch = 32, .uop_window = 64,
 	  .line = 64, .straddle_windows = { 64 }, .straddle_measured = true,
 	  .evidence = "fetch 32 B: AMD SOG for family 19h. Measured on family 19h model 11h by make run's "
-		      "straddle sweep (issue 11): clear_movq_imm 1.55x at the 14 offsets where its "
+		      "straddle sweep: clear_movq_imm 1.55x at the 14 offsets where its "
 		      "15-byte loop crosses a 64 B line, clear_movq_reg 1.96x at its 9, no other offset "
 		      "slow: only 64 B straddles count, and no loop buffer hides these 4-instruction "
 		      "loops (the 36-op loop buffer this profile had from the SOG hid both). Branch "
@@ -148,6 +145,22 @@ const struct profile *profile_named(const char *name)
 	return NULL;
 }
 
+void profile_prices_from_base(struct profile *p)
+{
+	const struct profile *b = p->base ? profile_named(p->base) : NULL;
+
+	if (!b)
+		return;
+	if (p->branch_cycles <= 0)
+		p->branch_cycles = b->branch_cycles;
+	if (p->split_cycles <= 0)
+		p->split_cycles = b->split_cycles;
+	if (!p->store_load_measured) {
+		p->store_load_cycles = b->store_load_cycles;
+		p->store_load_measured = b->store_load_measured;
+	}
+}
+
 const char *branch_rule_name(enum branch_rule r)
 {
 	switch (r) {
@@ -196,24 +209,11 @@ int branch_rule_from_id(const char *id)
 
 int host_profile_path(const struct host *h, char *buf, size_t n, struct err *e)
 {
-	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
-	const char *dir = xdg, *under = "", *var = "$XDG_DATA_HOME";
-	int len;
+	char rel[128];
 
-	/* XDG: a relative $XDG_DATA_HOME is invalid and must be ignored */
-	if (!xdg || xdg[0] != '/') {
-		if (!home || !*home)
-			return err_set(e, "neither $XDG_DATA_HOME nor $HOME is set");
-		dir = home;
-		under = "/.local/share";
-		var = "$HOME";
-	}
-	len = snprintf(buf, n, "%s%s/straddle/profiles/%s-%x-%x-%x.json", dir, under, h->vendor,
-		       h->family, h->model, h->stepping);
-	if (len < 0 || (size_t)len >= n)
-		return err_set(e, "the profile's path under %s is %d bytes, more than the %zu "
-			       "a path may have", var, len, n - 1);
-	return 0;
+	snprintf(rel, sizeof rel, "profiles/%s-%x-%x-%x.json", h->vendor, h->family, h->model,
+		 h->stepping);
+	return data_path(buf, n, "profile's", rel, e);
 }
 
 static int add(const struct profile *p, const struct profile **out, size_t max, size_t *n)

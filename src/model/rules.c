@@ -1,8 +1,10 @@
-/* The hazard rules of DESIGN.md and the padding that fixes each hazard.
- * Every rule is a predicate on a placement, so the same code answers "is it
+/* The hazard rules and the padding that fixes each hazard. Every
+ * rule is a predicate on a placement, so the same code answers "is it
  * hazardous here", "at how many of the possible placements" (relocatable
  * objects) and "after which .p2align is it gone". */
-#include "model.h"
+#include "profile.h"
+#include "rules.h"
+#include "geometry.h"
 
 #include <string.h>
 
@@ -17,8 +19,8 @@ const char *rule_name(enum rule r)
 	return "?";
 }
 
-/* What each rule means, for readers of a code-scanning alert (SARIF's
- * rule help): DESIGN, the hazard model, and the seeds behind each. */
+/* What each rule means, for readers of a code-scanning alert (SARIF's rule
+ * help): the hazard model, and the seeds behind each. */
 const char *rule_summary(enum rule r)
 {
 	switch (r) {
@@ -234,9 +236,9 @@ static bool present(const struct profile *p, enum rule r, unsigned w,
 	}
 }
 
-/* A section aligned to `align` puts a subject at offset `start` at
- * addresses start + k*align: modulo w, w/align placements when align < w,
- * else only the one it is at (DESIGN, placement certainty). */
+/* A section aligned to `align` puts a subject at offset `start` at addresses
+ * start + k*align: modulo w, w/align placements when align < w, else only the
+ * one it is at. */
 static unsigned count_bad(const struct profile *p, enum rule r, unsigned w,
 			  const struct subject *x, uint64_t start, uint64_t align,
 			  unsigned *all)
@@ -383,8 +385,8 @@ static bool search_fix(const struct profile *p, const struct check *c, size_t n,
 	return f->align != 0;
 }
 
-/* DESIGN: the fix holds wherever the subject lands with that alignment;
- * a smaller one that works only at today's address is said as such. */
+/* the fix holds wherever the subject lands with that alignment; a smaller one
+ * that works only at today's address is said as such. */
 static void find_fix(const struct profile *p, const struct check *c, size_t n, size_t k,
 		     const struct subject *x, const struct subject *xk, uint64_t start,
 		     uint64_t align, struct hazard *h)
@@ -393,10 +395,10 @@ static void find_fix(const struct profile *p, const struct check *c, size_t n, s
 
 	search_fix(p, c, n, k, x, xk, start, align, true, &any);
 	h->fix_align = (uint16_t)any.align;
-	/* A loop in pieces moves whole under one .p2align; when none makes
-	 * it fit, the exit code between its pieces is what costs the window,
-	 * and the fix is in the layout (issue 21): one run of its bytes fits
-	 * windows_best wherever .p2align w puts it. */
+	/* A loop in pieces moves whole under one .p2align; when none makes it
+	 * fit, the exit code between its pieces is what costs the window, and
+	 * the fix is in the layout: one run of its bytes fits windows_best
+	 * wherever .p2align w puts it. */
 	h->fix_layout = !any.align && c[k].rule == RULE_LOOP_STRADDLES && x->loop->npiece > 1;
 	h->fix_pad = (uint16_t)any.pad;
 	h->fix_clean = any.clean;
@@ -410,13 +412,13 @@ static void find_fix(const struct profile *p, const struct check *c, size_t n, s
 	}
 }
 
-static uint8_t severity(const struct profile *p, enum rule r, unsigned w)
+static enum severity severity(const struct profile *p, enum rule r, unsigned w)
 {
 	if (is_branch_rule(r))
-		return 3;
+		return SEVERITY_HIGH;
 	if (r == RULE_LOOP_STRADDLES && w == p->line)
-		return 2;
-	return 1;
+		return SEVERITY_MEDIUM;
+	return SEVERITY_LOW;
 }
 
 static struct hazard make_hazard(const struct profile *p, const struct check *c, unsigned bad,

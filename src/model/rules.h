@@ -1,8 +1,6 @@
 /* model/rules.h: the hazard rules (rules.c): windows touched against the best, a
  * branch across or ending on a window, a small function's entry across a
- * line; a loop's geometry as the rules see it.
- * Internal to model/: the layer's interface is model.h, which includes
- * every one of them. */
+ * line; a loop's geometry as the rules see it. */
 #ifndef STRADDLE_MODEL_RULES_H
 #define STRADDLE_MODEL_RULES_H
 
@@ -67,10 +65,15 @@ bool is_branch_rule(enum rule r);
 /* A rule the cost model prices: a straddle, or a branch's. */
 bool is_priced_rule(enum rule r);
 
+/* How bad a hazard is: a branch rule's bubble every iteration, a loop on
+ * a line more, a loop on a window more or a function's entry. A document
+ * holds the number. */
+enum severity { SEVERITY_LOW = 1, SEVERITY_MEDIUM = 2, SEVERITY_HIGH = 3 };
+
 struct hazard {
 	const struct profile *profile;
 	uint8_t rule;                   /* enum rule */
-	uint8_t severity;               /* 3 branch rule, 2 line, 1 window or entry */
+	uint8_t severity;               /* enum severity */
 	uint16_t window;
 	bool certain;                   /* hazardous wherever it can be placed */
 	uint16_t bad_placements;        /* when not certain: of all_placements */
@@ -108,11 +111,10 @@ struct hazard {
 	bool slowdown_at_most;
 };
 
-/* Windows touched and the best any placement achieves (DESIGN). */
+/* Windows touched and the best any placement achieves. */
 unsigned windows_touched(uint64_t start, uint64_t end, unsigned w);
-/* The windows of w that the pieces p[0..n) (in address order) touch
- * together, each moved by `base` (DESIGN, hazard model: loops in
- * pieces). */
+/* The windows of w that the pieces p[0..n) (in address order) touch together,
+ * each moved by `base` (loops in pieces). */
 unsigned pieces_touched(const struct loop_piece *p, size_t n, uint64_t base, unsigned w);
 /* The same with the pieces moved whole so that the address `start` (the
  * loop's, as scan and place name it) sits at offset o of an `align`-byte

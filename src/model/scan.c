@@ -3,7 +3,12 @@
  * profile's rules. Workers take functions in chunks; each keeps its own
  * decoder, CFG scratch and output, so the hot path allocates nothing once
  * its buffers have grown to the largest function. */
-#include "model.h"
+#include "profile.h"
+#include "rules.h"
+#include "geometry.h"
+#include "noreturn.h"
+#include "shape.h"
+#include "scan.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -16,7 +21,7 @@ struct worker {
 	const struct elf_image *img;
 	const struct noreturn_set *noreturn;
 	const struct scan_opts *opts;
-	const struct profile *prof[32];
+	const struct profile *prof[MODEL_MAX_PROFILES];
 	size_t nprof;
 	atomic_size_t *next;
 	struct decoder *dec;
@@ -51,9 +56,9 @@ struct worker {
 
 enum cold { COLD_UNKNOWN, COLD_NO, COLD_YES };
 
-/* Room for instruction n: grown as instructions are decoded, never from
- * the symbol's size (a 64 MB claim once cost 1.28 GB up front: issue 9),
- * and never past the worker's bound. */
+/* Room for instruction n: grown as instructions are decoded, never from the
+ * symbol's size (a 64 MB claim once cost 1.28 GB up front), and never past
+ * the worker's bound. */
 static bool room_for(struct worker *w, size_t n)
 {
 	size_t cap = w->insn_cap ? 2 * w->insn_cap : 1024;
@@ -68,9 +73,9 @@ static bool room_for(struct worker *w, size_t n)
 	return true;
 }
 
-/* What the scan needs to know of each new instruction, asked once as it
- * is decoded: further passes over every instruction of libLLVM (a cycle
- * test, a search for calls) cost more than this one (issue 8). */
+/* What the scan needs to know of each new instruction, asked once as it is
+ * decoded: further passes over every instruction of libLLVM (a cycle test, a
+ * search for calls) cost more than this one. */
 static void note_decoded(struct worker *w, const struct elf_func *f, size_t from, size_t to)
 {
 	for (size_t i = from; i < to; i++) {
@@ -346,9 +351,9 @@ static uint64_t entry_alignment(uint64_t addr, uint64_t cap)
 	return a < cap ? a : cap;
 }
 
-/* The kernel's 16-byte __pfx_* (and kCFI's __cfi_*) symbols name the
- * padding before a function, not a function (issue 8: 49,066 of them in a
- * 6.12 vmlinux); nor is a symbol over nothing but nops and int3. */
+/* The kernel's 16-byte __pfx_* (and kCFI's __cfi_*) symbols name the padding
+ * before a function, not a function (49,066 of them in a 6.12 vmlinux); nor
+ * is a symbol over nothing but nops and int3. */
 static bool padding_symbol(const char *name)
 {
 	return strncmp(name, "__pfx_", 6) == 0 || strncmp(name, "__cfi_", 6) == 0;
@@ -365,11 +370,11 @@ static bool only_padding(const struct insn *insn, size_t n)
 }
 
 /* Text that runs once (init, exit) or rarely (the compiler's unlikely and
- * .cold parts): a hazard there must not outrank one in hot text. The
- * kernel's .init.text, .exit.text, .ref.text, .meminit.text; GCC's
- * .text.unlikely and .text.exit (-freorder-functions: code run only at
- * exit), their -ffunction-sections forms, and .text.init (issue 23: diff
- * had a list of its own with these two). */
+ * .cold parts): a hazard there must not outrank one in hot text. The kernel's
+ * .init.text, .exit.text, .ref.text, .meminit.text; GCC's .text.unlikely and
+ * .text.exit (-freorder-functions: code run only at exit), their
+ * -ffunction-sections forms, and .text.init (diff had a list of its own with
+ * these two). */
 static bool cold_section(const char *section)
 {
 	static const char *const cold_sections[] = { ".init.text*", ".exit.text*", ".text.unlikely*",
@@ -383,8 +388,8 @@ static bool cold_section(const char *section)
 }
 
 /* The section's answer is asked once per section, not per function, and a
- * name without ".cold" skips fnmatch: nine fnmatch calls a function were
- * 1% of a libLLVM scan (issue 8). */
+ * name without ".cold" skips fnmatch: nine fnmatch calls a function were 1%
+ * of a libLLVM scan. */
 static bool cold_text(struct worker *w, const struct elf_func *f)
 {
 	const char *sec = w->img->sec[f->sec].name;
@@ -410,10 +415,9 @@ static bool selected(const struct worker *w, const struct elf_func *f)
 }
 
 /* PLT stubs (.plt, .plt.sec, .plt.got): one indirect jump each, laid out
- * by the linker at 16 B, called through and never looped in; their FDE
- * covers the whole section, which made a stripped file report
- * "fde@0x1020 entry-misaligned" (issue 24). Decoded and counted, no
- * entry or loop hazard. */
+ * by the linker at 16 B, called through and never looped in; their FDE covers
+ * the whole section, which made a stripped file report "fde@0x1020
+ * entry-misaligned". Decoded and counted, no entry or loop hazard. */
 static bool plt_section(const char *sec)
 {
 	return sec && (!strcmp(sec, ".plt") || !strcmp(sec, ".plt.sec") || !strcmp(sec, ".plt.got"));
@@ -516,9 +520,9 @@ static void copy_hazards(struct scan_result *r, const struct hazard *src, uint32
 		r->hazard[r->nhazard + i] = src[first + i];
 }
 
-/* One worker's output is already the result: it took the functions in
- * order, and its indices are those of the whole. Moved, not copied (the
- * copy and its fresh pages were 2% of a libLLVM scan, issue 8). */
+/* One worker's output is already the result: it took the functions in order,
+ * and its indices are those of the whole. Moved, not copied (the copy and its
+ * fresh pages were 2% of a libLLVM scan). */
 static void take_arrays(struct scan_result *r, struct scan_result *o)
 {
 	r->func = o->func;
@@ -603,11 +607,11 @@ static void merge(struct scan_result *r, struct worker *w, unsigned nw)
 	qsort(r->func, r->nfunc, sizeof *r->func, by_func);
 }
 
-/* Peak memory within 2x of the input (issue 9): each worker's largest
- * function may use its share of the image's size, at least 16 MiB so that
- * small files are never refused, at INSN_COST bytes an instruction (the
- * instruction, the CFG's index of byte offsets and per-instruction scratch,
- * blocks and loops). A larger function is counted, not analysed. */
+/* Peak memory within 2x of the input: each worker's largest function may use
+ * its share of the image's size, at least 16 MiB so that small files are
+ * never refused, at INSN_COST bytes an instruction (the instruction, the
+ * CFG's index of byte offsets and per-instruction scratch, blocks and loops).
+ * A larger function is counted, not analysed. */
 #define INSN_COST 64
 #define MIN_BOUND (16u << 20)
 
@@ -651,7 +655,7 @@ int scan_image(const struct elf_image *img, const struct scan_opts *o,
 	memset(r, 0, sizeof *r);
 	if (elf_functions(img, &r->funcs, e))
 		return -1;
-	for (size_t i = 0; i < o->nprofiles && r->nprofile < 32; i++)
+	for (size_t i = 0; i < o->nprofiles && r->nprofile < MODEL_MAX_PROFILES; i++)
 		if (o->profiles[i]->arch == img->arch)
 			r->profile[r->nprofile++] = o->profiles[i];
 	if (r->nprofile == 0)
@@ -708,4 +712,32 @@ void scan_result_free(struct scan_result *r)
 unsigned loop_touched(const struct scan_result *r, const struct loop_report *l, unsigned w)
 {
 	return pieces_touched(r->piece + l->piece, l->npiece, 0, w);
+}
+
+/* A spin loop's hazards gate only when asked (spin): a spin loop waits by
+ * design; a loop whose span is uncertain only when asked (uncertain): its
+ * bytes may not be the loop's. */
+static bool gate_hazards(unsigned rules, const struct hazard *h, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (rules & (1u << h[i].rule))
+			return true;
+	return false;
+}
+
+bool scan_gate(const struct scan_result *r, unsigned rules, bool spin, bool uncertain)
+{
+	bool fails = false;
+
+	for (size_t i = 0; i < r->nfunc; i++) {
+		const struct func_report *f = &r->func[i];
+
+		for (uint32_t k = f->loop; k < f->loop + f->nloop; k++)
+			if ((!r->loop[k].spin || spin) && (!r->loop[k].span_uncertain || uncertain))
+				fails |= gate_hazards(rules, r->loop[k].nhazard ?
+						      r->hazard + r->loop[k].hazard : NULL,
+						      r->loop[k].nhazard);
+		fails |= gate_hazards(rules, f->nhazard ? r->hazard + f->hazard : NULL, f->nhazard);
+	}
+	return fails;
 }

@@ -1,7 +1,5 @@
 /* model/scan.h: scanning an image (scan.c: elf -> decode -> cfg -> rules) and pricing
- * its loops (scan_costs: cost.c).
- * Internal to model/: the layer's interface is model.h, which includes
- * every one of them. */
+ * its loops (scan_costs: cost.c). */
 #ifndef STRADDLE_MODEL_SCAN_H
 #define STRADDLE_MODEL_SCAN_H
 
@@ -29,8 +27,8 @@ struct scan_opts {
 };
 
 struct loop_report {
-	/* from its first piece's start to its last one's end (DESIGN,
-	 * hazard model: loops in pieces); bytes: the pieces' together */
+	/* from its first piece's start to its last one's end (loops in
+	 * pieces); bytes: the pieces' together */
 	uint64_t start, end, bytes;
 	uint32_t piece, npiece;         /* into scan_result.piece, in address order */
 	uint32_t sec;                   /* section of its function */
@@ -38,7 +36,7 @@ struct loop_report {
 	bool innermost, has_call, in_loop_buffer;
 	bool back_end_bound;            /* a straddle it makes, hidden by the back end (a profile's) */
 	bool irreducible;               /* a cycle with more than one entry */
-	bool spin;                      /* holds pause/yield/wfe: a wait (issue 21) */
+	bool spin;                      /* holds pause/yield/wfe: a wait */
 	uint32_t ninsn;                 /* in its pieces */
 	uint32_t cold_blocks;
 	uint64_t cold_bytes;
@@ -51,7 +49,7 @@ struct loop_report {
 	int32_t nstore;                 /* memory writes, -1 not counted */
 	uint32_t ncond;                 /* conditional branches in its span (each may fuse) */
 	/* its function has an indirect jump whose targets are unknown: a
-	 * cycle through it, or a longer span, cannot be seen (issue 26) */
+	 * cycle through it, or a longer span, cannot be seen */
 	bool span_uncertain;
 	struct loop_cost cost;          /* under the profile that prices it highest */
 };
@@ -79,7 +77,7 @@ struct scan_result {
 	struct elf_funcs funcs;
 	/* the profiles applied: those asked for that fit the image's
 	 * architecture, else that architecture's generic profile */
-	const struct profile *profile[32];
+	const struct profile *profile[MODEL_MAX_PROFILES];
 	size_t nprofile;
 	/* func, loop, hazard, irr: big_realloc's memory (base.h), freed by
 	 * scan_result_free */
@@ -118,6 +116,9 @@ unsigned loop_touched(const struct scan_result *r, const struct loop_report *l, 
 int scan_image(const struct elf_image *img, const struct scan_opts *o,
 	       struct scan_result *r, struct err *e);
 void scan_result_free(struct scan_result *r);
+/* Does r hold a hazard of rules (1 << enum rule)? A spin loop's count only
+ * with spin, a loop whose span is uncertain only with uncertain. */
+bool scan_gate(const struct scan_result *r, unsigned rules, bool spin, bool uncertain);
 /* Price every loop of a scan (scan_image calls it when o->cost): one
  * llvm-mca process per CPU model for the loops that straddle; a straddle
  * the back end hides is removed from the hazards (the loop says why). */

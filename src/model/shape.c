@@ -1,7 +1,7 @@
-/* The shape of code, for diff to match what a rebuild renamed, stripped
- * or moved (issue 10): FNV-1a over mnemonics, and over mnemonics with
- * lengths; a histogram of mnemonics for the nearest shape. */
-#include "model.h"
+/* The shape of code, for diff to match what a rebuild renamed, stripped or
+ * moved: FNV-1a over mnemonics, and over mnemonics with lengths; a histogram
+ * of mnemonics for the nearest shape. */
+#include "shape.h"
 
 #define FNV_BASIS 1469598103934665603ull
 #define FNV_PRIME 1099511628211ull

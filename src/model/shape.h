@@ -1,6 +1,4 @@
-/* model/shape.h: the shape of code, for diff to match it by (shape.c).
- * Internal to model/: the layer's interface is model.h, which includes
- * every one of them. */
+/* model/shape.h: the shape of code, for diff to match it by (shape.c). */
 #ifndef STRADDLE_MODEL_SHAPE_H
 #define STRADDLE_MODEL_SHAPE_H
 

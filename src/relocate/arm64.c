@@ -1,7 +1,7 @@
-/* What moving an AArch64 function takes (issue 20): its PC-relative
- * immediates sorted into fix-ups, its dispatch tables checked, and the
- * reasons it cannot move. Every field is a word's immediate (decode/'s
- * a64_form), re-encoded where the copy lands (plan.h, PLAN_A64_):
+/* What moving an AArch64 function takes: its PC-relative immediates sorted
+ * into fix-ups, its dispatch tables checked, and the reasons it cannot move.
+ * Every field is a word's immediate (decode/'s a64_form), re-encoded where
+ * the copy lands (plan.h, PLAN_A64_):
  * - b, bl out: rebased (imm26, +-128 MiB: the arena is mapped beside the
  *   object); b.cond, cbz, tbz out (imm19 +-1 MiB, imm14 +-32 KiB): to a
  *   `b target` stub after the copy, which clobbers no register (x16/x17

@@ -501,23 +501,17 @@ int reloc_image(struct reloc_file *rf, const struct reloc_place *place, size_t n
 	}
 	for (size_t i = 0; i < a.nfix; i++) {
 		const struct plan_fixup *f = &a.fix[i];
-		uint64_t v = (f->value_in == PLAN_IN_COPY ? arena : bias) + f->value;
+		uint64_t v;
 
 		if (f->at_in != PLAN_IN_COPY)
 			continue;
-		if (plan_a64_form(f->size)) {
-			int64_t d = plan_a64_delta(f->size, v, arena + f->ref);
+		if (plan_fixup_value(f, bias, arena, &v)) {
+			uint64_t at = f->at;
 
-			if (!plan_a64_fits(f->size, d)) {
-				arena_free(&a);
-				return err_set(e, "a fix-up at arena offset %#" PRIx64 " is out of reach",
-					       f->at);
-			}
-			arena_put_le(a.image + f->at, plan_a64_encode(get_le32(a.image + f->at), f->size, d), 4);
-			continue;
+			arena_free(&a);
+			return err_set(e, "a fix-up at arena offset %#" PRIx64 " is out of reach", at);
 		}
-		v -= f->ref_in == PLAN_ABSOLUTE ? 0 : (f->ref_in == PLAN_IN_COPY ? arena : bias) + f->ref;
-		arena_put_le(a.image + f->at, v, f->size);
+		plan_store(a.image + f->at, v, f->size);
 	}
 	*image = a.image, *size = a.size;
 	a.image = NULL;

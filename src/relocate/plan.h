@@ -139,6 +139,54 @@ static inline uint32_t plan_a64_encode(uint32_t word, uint8_t form, int64_t delt
 	}
 }
 
+/* Where a fix-up's field or value lies at run time: the arena at `arena`,
+ * the object at load bias `bias`; an absolute ref counts 0. */
+static inline uint64_t plan_address(uint8_t in, uint64_t x, uint64_t bias, uint64_t arena)
+{
+	return in == PLAN_IN_COPY ? arena + x : in == PLAN_IN_OBJECT ? bias + x : 0;
+}
+
+/* What fix-up f writes with the object at `bias` and the arena at
+ * `arena`: value - ref, or an AArch64 form's number (plan_a64_delta), in
+ * *out. 0; -1 when the field cannot hold it (4 bytes: int32; an AArch64
+ * form: its reach); -2 when its size is none a field has. The one
+ * evaluation of a fix-up: the preload library's, and the planner's image
+ * of an arena for the tests (reloc_image). */
+static inline int plan_fixup_value(const struct plan_fixup *f, uint64_t bias, uint64_t arena,
+				   uint64_t *out)
+{
+	uint64_t value = plan_address(f->value_in, f->value, bias, arena);
+	uint64_t ref = plan_address(f->ref_in, f->ref, bias, arena);
+	int64_t s = (int64_t)(value - ref);
+
+	*out = value - ref;
+	if (plan_a64_form(f->size)) {
+		s = plan_a64_delta(f->size, value, ref);
+		*out = (uint64_t)s;
+		return plan_a64_fits(f->size, s) ? 0 : -1;
+	}
+	if (f->size == 4)
+		return s >= INT32_MIN && s <= INT32_MAX ? 0 : -1;
+	return f->size == 8 ? 0 : -2;
+}
+
+/* v into the field at p: `size` bytes, least significant first; an
+ * AArch64 form's into its instruction word's immediate. */
+static inline void plan_store(volatile uint8_t *p, uint64_t v, uint8_t size)
+{
+	unsigned n = size;
+
+	if (plan_a64_form(size)) {
+		uint32_t w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+			     (uint32_t)p[3] << 24;
+
+		v = plan_a64_encode(w, size, (int64_t)v);
+		n = 4;
+	}
+	for (unsigned i = 0; i < n; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
 /* An instruction written over the object's own code, at ELF vaddr `at`:
  * the jump at each moved function's entry, or a branch from elsewhere
  * into a moved function's middle made to go to the copy's; the fix-ups

@@ -1,20 +1,18 @@
-/* libstraddle-place.so: applies a plan (plan.h) in the program before
- * main, and after a dlopen for an object loaded late. It decodes nothing:
- * the planner put every byte of every copy in the plan and every address
- * that depends on where things land as a fix-up.
+/* libstraddle-place.so: applies a plan (plan.h) in the program before main,
+ * and after a dlopen for an object loaded late. It decodes nothing: the
+ * planner put every byte of every copy in the plan and every address that
+ * depends on where things land as a fix-up.
  *
- * W^X at every instant (DESIGN: place/): the arena is written while it is
- * read+write and only then made read+execute; the object's own code pages
- * are made read+write (not executable) while the entry jumps are written,
- * then read+execute again. While those pages are not executable this file
- * calls nothing outside itself: the writes are its own loops and the
- * mprotect calls raw system calls, since libc's own mprotect may lie on
- * such a page.
+ * W^X at every instant: the arena is written while it is read+write and only
+ * then made read+execute; the object's own code pages are made read+write
+ * (not executable) while the entry jumps are written, then read+execute
+ * again. While those pages are not executable this file calls nothing outside
+ * itself: the writes are its own loops and the mprotect calls raw system
+ * calls, since libc's own mprotect may lie on such a page.
  *
- * Any failure is loud: a message on stderr (and on the report descriptor)
- * and _exit(PLAN_EXIT), never a run that silently measures unmoved code.
- * Built on its own (no libstraddle, no sanitizer: it runs inside the
- * user's program). */
+ * Any failure is loud: a message on stderr (and on the report descriptor) and
+ * _exit(PLAN_EXIT), never a run that silently measures unmoved code. Built on
+ * its own (no libstraddle, no sanitizer: it runs inside the user's program). */
 #include "plan.h"
 #include "poke.h"
 #include "replay.h"
@@ -207,49 +205,27 @@ static long raw_mprotect(void *addr, size_t len, int prot)
 #endif
 }
 
-static uint64_t where(uint8_t in, uint64_t x, uint64_t bias, uint64_t arena)
-{
-	return in == PLAN_IN_COPY ? arena + x : in == PLAN_IN_OBJECT ? bias + x :
-	       in == PLAN_IN_TLS ? (uint64_t)replay_slot_offset(x) : 0;
-}
-
-/* A fix-up's value, or fail: a 4-byte field must hold it as int32, an
- * AArch64 immediate (plan.h) its form's reach. */
+/* A fix-up's value (plan.h), or fail: a 4-byte field must hold it as
+ * int32, an AArch64 immediate its form's reach. */
 static uint64_t fixup_value(const struct object_plan *op, const struct plan_fixup *f,
 			    uint64_t bias, uint64_t arena)
 {
-	uint64_t v = where(f->value_in, f->value, bias, arena) - where(f->ref_in, f->ref, bias, arena);
-	int64_t s = (int64_t)v;
+	uint64_t v;
+	int rc;
 
-	if (plan_a64_form(f->size)) {
-		s = plan_a64_delta(f->size, where(f->value_in, f->value, bias, arena),
-				   where(f->ref_in, f->ref, bias, arena));
-		if (!plan_a64_fits(f->size, s))
-			fail("%s: a fix-up at %#llx is out of reach of its target (%lld)", op->path,
-			     (unsigned long long)f->at, (long long)s);
-		return (uint64_t)s;
-	}
+	/* a replay slot's offset from the thread pointer is this library's
+	 * own: known here, not to the plan */
+	if (f->value_in == PLAN_IN_TLS)
+		return (uint64_t)replay_slot_offset(f->value) -
+		       plan_address(f->ref_in, f->ref, bias, arena);
+	rc = plan_fixup_value(f, bias, arena, &v);
 
-	if (f->size == 4 && (s < INT32_MIN || s > INT32_MAX))
-		fail("%s: a fix-up at %#llx is out of reach of its target (%lld bytes)", op->path,
-		     (unsigned long long)f->at, (long long)s);
-	if (f->size != 4 && f->size != 8)
+	if (rc == -1)
+		fail("%s: a fix-up at %#llx is out of reach of its target (%lld%s)", op->path,
+		     (unsigned long long)f->at, (long long)v, plan_a64_form(f->size) ? "" : " bytes");
+	if (rc == -2)
 		fail("%s: a fix-up of %u bytes", op->path, f->size);
 	return v;
-}
-
-/* v as `size` bytes; an AArch64 form's v goes into the word's immediate. */
-static void store(volatile uint8_t *p, uint64_t v, unsigned size)
-{
-	if (plan_a64_form((uint8_t)size)) {
-		uint32_t w = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-			     (uint32_t)p[3] << 24;
-
-		v = plan_a64_encode(w, (uint8_t)size, (int64_t)v);
-		size = 4;
-	}
-	for (unsigned i = 0; i < size; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
 }
 
 /* The bytes a fix-up writes. */
@@ -398,7 +374,7 @@ static struct poke *make_pokes(const struct object_plan *op, uint64_t bias, uint
 			continue;
 		if (!(in = poke_holding(p, n, bias + f->at, field_len(f->size))))
 			fail("%s: a fix-up at %#llx is in no patch", op->path, (unsigned long long)f->at);
-		store(in->bytes + (bias + f->at - in->addr), fixup_value(op, f, bias, arena), f->size);
+		plan_store(in->bytes + (bias + f->at - in->addr), fixup_value(op, f, bias, arena), f->size);
 	}
 	for (size_t i = 0; i < n; i++)
 		if (p[i].kind == PLAN_PATCH_ENTRY)
@@ -618,8 +594,8 @@ static void apply(struct object_plan *op, const struct dl_phdr_info *info)
 		if (op->fixup[i].at_in == PLAN_IN_COPY) {
 			if (op->fixup[i].at + field_len(op->fixup[i].size) > op->o->arena_size)
 				fail("%s: a fix-up lies outside its arena", op->path);
-			store(arena + op->fixup[i].at,
-			      fixup_value(op, &op->fixup[i], bias, (uint64_t)arena), op->fixup[i].size);
+			plan_store(arena + op->fixup[i].at,
+				   fixup_value(op, &op->fixup[i], bias, (uint64_t)arena), op->fixup[i].size);
 		}
 	if (mprotect(arena, op->o->data_at, PROT_READ | PROT_EXEC) ||
 	    (op->o->arena_size > op->o->data_at &&

@@ -48,8 +48,7 @@ enum reloc_refusal {
 
 const char *reloc_refusal_name(enum reloc_refusal r);
 
-/* One of a function's loops: the span the scan reports (DESIGN, hazard
- * model) and its header block. */
+/* One of a function's loops: the span the scan reports and its header block. */
 struct reloc_loop {
 	uint64_t start, end, header;
 	uint32_t depth;
@@ -176,10 +175,11 @@ int reloc_replay_check(struct reloc_file *rf, const struct reloc_func *f, uint64
 int reloc_plan_write_replay(const struct reloc_plan_part *part, size_t nparts,
 			    const struct reloc_replay *rp, FILE *f, struct err *e);
 
-/* The plan's arena image of one file and where each copy starts in it,
- * for the tests: the bytes as the preload library would write them at
- * arena address `arena` with the object at bias `bias` (fix-ups applied).
- * *image is malloc'd; start[i] is place[i]'s offset in it. */
+/* The plan's arena image of one file and where each copy starts in it:
+ * the bytes the preload library writes at arena address `arena` with the
+ * object at bias `bias`, its fix-ups applied by the same evaluation
+ * (plan.h's plan_fixup_value), so the tests check the library's. *image
+ * is malloc'd; start[i] is place[i]'s offset in it. */
 int reloc_image(struct reloc_file *rf, const struct reloc_place *place, size_t n, uint64_t bias,
 		uint64_t arena, uint8_t **image, size_t *size, uint64_t *start, struct err *e);
 

@@ -2,7 +2,7 @@
  * how much its statistic moved from run to run), fault-write's verdict,
  * and what could not be measured. */
 #include "report.h"
-#include "../results/results.h"
+#include "../results/bench.h"
 #include "../stats/stats.h"
 
 #include <math.h>

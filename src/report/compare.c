@@ -1,7 +1,7 @@
 /* `straddle compare`: rows of metrics, BASE against each NEW, tested run
- * against run (issue 12), and how they print: mmtests' table, the kernel
- * test robot's, markdown, CSV, JSON; the verdict under the text table;
- * warnings as one line each for the machine and one summary for noise. */
+ * against run, and how they print: mmtests' table, the kernel test robot's,
+ * markdown, CSV, JSON; the verdict under the text table; warnings as one line
+ * each for the machine and one summary for noise. */
 #include "report.h"
 
 #include <math.h>
@@ -14,17 +14,30 @@
 
 /* The drift between this machine's A/A invocations of the metric: 100
  * (max - min) / mean of their statistics, from --drift, else the band a
- * BASE written by bench --invocations recorded; NAN when not measured.
- * Two invocations of one build differ by up to this with no change in the
- * code (issue 22: 2 of 3 A/A pairs of `bench --tasks 1` flagged at
- * -10.75% and -7.75%). */
-static double drift_of(const struct compare *c, const struct metric *m, enum stat_kind k)
+ * BASE written by bench --invocations recorded, else the band this host
+ * keeps (bench --invocations measured it here) when BASE and NEW ran on
+ * the machine it was measured on; NAN when not measured. Two invocations
+ * of one build differ by up to this with no change in the code (2 of 3
+ * A/A pairs of `bench --tasks 1` flagged at -10.75% and -7.75%). o:
+ * where it came from and of how many invocations. */
+static double drift_of(const struct compare *c, const struct metric *m, enum stat_kind k,
+		       const struct result_file *new, struct compare_opts *o)
 {
 	const struct metric *d = c->drift ? results_metric(c->drift, m->name) : NULL;
+	double v;
 
-	if (c->drift)
+	o->drift_from_host = false, o->drift_invocations = 0;
+	if (c->drift) {
+		o->drift_invocations = c->drift->nfiles;
 		return d ? results_drift_band(c->drift, d, k) : NAN;
-	return results_recorded_drift(&c->files[0], m->name, k);
+	}
+	v = results_recorded_drift(&c->files[0], m->name, k, &o->drift_invocations);
+	if (!isnan(v))
+		return v;
+	v = results_host_drift_of(c->host_drift, &c->files[0], new, m->name, k,
+				  &o->drift_invocations);
+	o->drift_from_host = !isnan(v);
+	return v;
 }
 
 const char *compare_label(const struct result_file *f)
@@ -67,10 +80,10 @@ static void compare_machines(struct compare *c, const struct result_file *base,
 	sb_free(&diff);
 }
 
-/* Issue 22: invocations a side are compared as units only fairly when
- * they were taken alternately (A B A B): a drift of the machine over the
- * hour then falls on both sides. All of one side before all of the other
- * is said, not refused. */
+/* Invocations a side are compared as units only fairly when they
+ * were taken alternately (A B A B): a drift of the machine over the hour then
+ * falls on both sides. All of one side before all of the other is said, not
+ * refused. */
 static void compare_alternation(struct compare *c, const struct result_file *base,
 				const struct result_file *new)
 {
@@ -86,9 +99,9 @@ static void compare_alternation(struct compare *c, const struct result_file *bas
 				  compare_label(base), b0, b1, compare_label(new), n0, n1);
 }
 
-/* Issue 12: "steal 0.2% -> 11%: the change may be the machine's". The
- * limits are what moved times on this project's 2-vCPU guest: a few
- * points of steal, ten points of other tenants' CPU, a load of one. */
+/* "steal 0.2% -> 11%: the change may be the machine's". The limits
+ * are what moved times on this project's 2-vCPU guest: a few points of steal,
+ * ten points of other tenants' CPU, a load of one. */
 static bool compare_states(struct compare *c, const struct result_file *base,
 			   const struct result_file *new)
 {
@@ -138,7 +151,7 @@ static void compare_row(struct compare *c, const struct metric *m)
 	struct compare_row *r = &c->rows[c->nrows];
 	struct compare_opts o = { .lower_is_better = m->lower_is_better, .alpha = c->alpha,
 				  .threshold = c->threshold, .layout_pct = c->layout_pct };
-	double *base, drift;
+	double *base;
 
 	r->base = m;
 	r->new = xcalloc(c->nfiles, sizeof *r->new);
@@ -149,7 +162,6 @@ static void compare_row(struct compare *c, const struct metric *m)
 	r->sd_pct = r->value && m->nruns > 1 ? 100 * stats_stddev(base, m->nruns) / r->value : 0;
 	noise(c, &c->files[0], m, base, m->nruns);
 	free(base);
-	drift = drift_of(c, m, r->stat);
 	for (size_t f = 1; f < c->nfiles; f++) {
 		const struct metric *n = results_counterpart(&c->files[0], m, &c->files[f]);
 		double *new, *units;
@@ -169,8 +181,8 @@ static void compare_row(struct compare *c, const struct metric *m)
 		o.by_invocation = c->files[0].nfiles > 1 && c->files[f].nfiles > 1;
 		/* a side of one invocation: its runs against the drift between
 		 * invocations; several a side: their spread is in the test */
-		o.drift_pct = o.by_invocation ? NAN : drift;
-		o.one_invocation = !o.by_invocation && isnan(drift);
+		o.drift_pct = o.by_invocation ? NAN : drift_of(c, m, r->stat, &c->files[f], &o);
+		o.one_invocation = !o.by_invocation && isnan(o.drift_pct);
 		o.state_changed = c->state_changed[f - 1];
 		base = results_unit_stats(&c->files[0], m, r->stat, o.by_invocation, &nb);
 		units = results_unit_stats(&c->files[f], n, r->stat, o.by_invocation, &nn);
@@ -184,6 +196,7 @@ static void compare_row(struct compare *c, const struct metric *m)
 
 void compare_build(struct compare *c)
 {
+	c->host_drift = results_host_drift_load();
 	c->rows = xcalloc(c->files[0].n, sizeof *c->rows);
 	c->state_changed = xcalloc(c->nfiles, sizeof *c->state_changed);
 	for (size_t f = 1; f < c->nfiles; f++) {
@@ -203,6 +216,7 @@ void compare_free(struct compare *c)
 	}
 	free(c->rows);
 	free(c->state_changed);
+	json_decref(c->host_drift);
 	compare_notes_free(&c->warnings);
 	compare_notes_free(&c->noise);
 }
@@ -221,12 +235,17 @@ void compare_reason(const struct comparison *cmp, double alpha, double threshold
 		snprintf(buf, n, "the machine's state differs between the sides (see the warning)");
 	else if (cmp->one_invocation)
 		snprintf(buf, n, "%s: a side of one invocation needs the drift between "
-			 "invocations (--drift DIR, or a BASE of bench --invocations), or 3 "
-			 "invocations a side",
+			 "invocations (--drift DIR, a BASE of bench --invocations, or the band "
+			 "bench --invocations keeps for this host), or 3 invocations a side",
 			 cmp->significant ? "p below alpha" : "no change either");
 	else if (cmp->significant && cmp->inside_drift)
 		snprintf(buf, n, "%+.2f%% is inside the %.2f%% this machine's A/A invocations "
-			 "differ by", cmp->change_robot, cmp->drift_pct);
+			 "differ by; %zu invocations a side resolve %g%%", cmp->change_robot,
+			 cmp->drift_pct, cmp->invocations_needed, 100 * threshold);
+	else if (cmp->significant && cmp->drift_from_host && !cmp->disjoint)
+		snprintf(buf, n, "the runs of the two invocations overlap: against a band kept "
+			 "from before, every run of one must be beyond the other's; %zu "
+			 "invocations a side resolve %g%%", cmp->invocations_needed, 100 * threshold);
 	else if (cmp->significant && cmp->inside_layout)
 		snprintf(buf, n, "%+.2f%% is inside the +-%.2f%% a new layout of the code moves "
 			 "the program (--layout-noise)", cmp->change_robot, cmp->layout_pct);
@@ -243,8 +262,9 @@ void compare_reason(const struct comparison *cmp, double alpha, double threshold
 }
 
 /* "noise 3.6% (sd of 3:3 runs); 52 runs a side resolve 2%; drift between
- * invocations 4.1% (--drift)" */
-void compare_noise(const struct comparison *cmp, double threshold, char *buf, size_t n)
+ * invocations 4.1% (--drift): 9 invocations a side resolve 2%" */
+void compare_noise(const struct comparison *cmp, double threshold, const char *source,
+		   char *buf, size_t n)
 {
 	int k = snprintf(buf, n, "noise %.2f%% (sd of %zu:%zu %s); ", cmp->noise_pct,
 			 cmp->base_runs, cmp->new_runs, compare_units(cmp));
@@ -262,9 +282,13 @@ void compare_noise(const struct comparison *cmp, double threshold, char *buf, si
 	if (isnan(cmp->drift_pct))
 		snprintf(buf + k, n - (size_t)k, "; drift between invocations not measured "
 			 "(--drift DIR, or bench --invocations)");
+	else if (cmp->invocations_needed)
+		snprintf(buf + k, n - (size_t)k, "; drift between invocations %.2f%%%s: %zu "
+			 "invocations a side resolve %g%%", cmp->drift_pct, source,
+			 cmp->invocations_needed, 100 * threshold);
 	else
-		snprintf(buf + k, n - (size_t)k, "; drift between invocations %.2f%%",
-			 cmp->drift_pct);
+		snprintf(buf + k, n - (size_t)k, "; drift between invocations %.2f%%%s",
+			 cmp->drift_pct, source);
 }
 
 static size_t fewest_runs(const struct comparison *cmp)
@@ -389,12 +413,15 @@ static void print_lkp(FILE *out, const struct compare *c)
 }
 
 /* Under the table, every pair's test and verdict. */
-/* Where a drift used came from: --drift's directory, or the band BASE
- * recorded (bench --invocations), so that a reader can tell them apart. */
+/* Where a drift used came from: --drift's directory, the band BASE
+ * recorded (bench --invocations), or the one this host keeps, so that a
+ * reader can tell them apart. */
 static const char *drift_source(const struct compare *c, const struct comparison *cmp)
 {
 	if (cmp->by_invocation || isnan(cmp->drift_pct))
 		return "";
+	if (cmp->drift_from_host)
+		return " (this host's, kept by bench --invocations)";
 	return c->drift ? " (--drift)" : " (recorded in BASE by bench --invocations)";
 }
 
@@ -403,8 +430,9 @@ static void print_verdicts(FILE *out, const struct compare *c)
 	fprintf(out, "\nverdict (run against run, or invocation against invocation when both "
 		"sides are several: Welch's t on each unit's statistic, alpha %g; a change must "
 		"also stand out of both sides' range, be outside the drift between invocations "
-		"(measured by --drift, or recorded in BASE by bench --invocations: a side of one "
-		"invocation needs it), come from alike "
+		"(measured by --drift, recorded in BASE by bench --invocations, or kept for this "
+		"host by it, and then the runs may not overlap: a side of one invocation needs "
+		"it), come from alike "
 		"machine states, and be worse by more than %g%% to fail):\n", c->alpha, 100 * c->threshold);
 	for (size_t i = 0; i < c->nrows; i++)
 		for (size_t f = 1; f < c->nfiles; f++) {
@@ -426,8 +454,9 @@ static void print_verdicts(FILE *out, const struct compare *c)
 					cmp->t, cmp->p, fabs(cmp->new - cmp->base), cmp->base_spread,
 					cmp->new_spread, cmp->stands_out ? "" : " (inside)",
 					compare_verdict(cmp));
-			compare_noise(cmp, c->threshold, noise_text, sizeof noise_text);
-			fprintf(out, "    %s%s\n", noise_text, drift_source(c, cmp));
+			compare_noise(cmp, c->threshold, drift_source(c, cmp), noise_text,
+				      sizeof noise_text);
+			fprintf(out, "    %s\n", noise_text);
 		}
 }
 

@@ -1,11 +1,11 @@
-/* The page of `straddle report` (issue 14): one HTML file that needs
- * nothing else. Inline CSS, inline SVG, no script, no URL: it is mailed,
- * attached to a CI run, printed. The colours are chosen to survive a
- * grey-scale printout (dark/light, with patterns and labels, never hue
- * alone). This file is the page driver: the page, its header and
- * contents, and one section per input through the kinds' functions
- * (html_layout.c, html_measure.c, html_bench.c); the markup they all
- * write with is html_markup.c's, so no section calls back into here. */
+/* The page of `straddle report`: one HTML file that needs nothing else.
+ * Inline CSS, inline SVG, no script, no URL: it is mailed, attached to a CI
+ * run, printed. The colours are chosen to survive a grey-scale printout
+ * (dark/light, with patterns and labels, never hue alone). This file is the
+ * page driver: the page, its header and contents, and one section per input
+ * through the kinds' functions (html_layout.c, html_measure.c, html_bench.c);
+ * the markup they all write with is html_markup.c's, so no section calls back
+ * into here. */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -173,7 +173,8 @@ typedef void section_fn(FILE *out, const struct report_input *in);
 static section_fn *const section_of[RESULT_KINDS] = {
 	[RESULT_SCAN] = html_section_scan, [RESULT_DIFF] = html_section_diff,
 	[RESULT_RECORD] = html_section_record, [RESULT_SWEEP] = html_section_sweep,
-	[RESULT_PLACE] = html_section_place, [RESULT_PROVE] = html_section_prove,
+	[RESULT_PLACE] = html_section_place, [RESULT_AB] = html_section_ab,
+	[RESULT_PROVE] = html_section_prove,
 	[RESULT_CALIBRATE] = html_section_calibrate,
 	[RESULT_COMPARE] = html_section_compare,
 };

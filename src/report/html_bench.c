@@ -1,10 +1,9 @@
-/* The sections of run-level measurements on the page of `straddle report`
- * (issue 14): bench results, compared with each other as `straddle
- * compare` would (the first is the base: compare_build, compare_verdict,
- * one way to do each), and compare's own JSON documents. Per metric the
- * distribution of every run's samples (a strip plot, the table behind
- * it), the change with its CI and verdict and why, and each side's
- * machine state. */
+/* The sections of run-level measurements on the page of `straddle report`:
+ * bench results, compared with each other as `straddle compare` would (the
+ * first is the base: compare_build, compare_verdict, one way to do each), and
+ * compare's own JSON documents. Per metric the distribution of every run's
+ * samples (a strip plot, the table behind it), the change with its CI and
+ * verdict and why, and each side's machine state. */
 #include "internal.h"
 
 #include <math.h>

@@ -1,9 +1,8 @@
-/* The diff section of the page of `straddle report` (issue 14): the
- * gate's verdict first, then the rows of report/rows.c from the document
- * read back into structs (results_read_diff; no json_t walked here), the
- * columns, order and folding of diff's text, "samples %" too with --hot
- * (issue 23); the worst new hazards' loops old above new on one scale; the
- * summary and the renames. */
+/* The diff section of the page of `straddle report`: the gate's verdict
+ * first, then the rows of report/rows.c from the document read back into
+ * structs (results_read_diff; no json_t walked here), the columns, order and
+ * folding of diff's text, "samples %" too with --hot; the worst new hazards'
+ * loops old above new on one scale; the summary and the renames. */
 #include "internal.h"
 
 #include <stdlib.h>

@@ -34,8 +34,8 @@ bool layout_fits(uint64_t addr, uint64_t bytes)
 	return bytes > 0 && bytes <= 4096 && addr <= UINT64_MAX - 8192;
 }
 
-/* scale: pixels a byte, one for every row of a plot (issue 23: a loop
- * of 10 bytes drawn as wide as one of 15 hid what grew). */
+/* scale: pixels a byte, one for every row of a plot (a loop of 10 bytes drawn
+ * as wide as one of 15 hid what grew). */
 static void layout_row(FILE *out, const struct layout_loop *L, size_t row, double scale)
 {
 	double y = TOP + (double)row * ROW_H;

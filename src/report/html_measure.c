@@ -1,10 +1,9 @@
-/* The sections of placement measurements on the page of `straddle
- * report` (issue 14): sweep and calibrate. Each shows time against offset
- * with CI whiskers, the window boundaries the loop's start crosses, the
- * measured slow marks and the model's predicted-slow bands, each plot
- * followed by the table behind it; calibrate adds its rules with their
- * measured ratios and the profile it made. bench and compare are
- * html_bench.c's. */
+/* The sections of placement measurements on the page of `straddle report`:
+ * sweep and calibrate. Each shows time against offset with CI whiskers, the
+ * window boundaries the loop's start crosses, the measured slow marks and the
+ * model's predicted-slow bands, each plot followed by the table behind it;
+ * calibrate adds its rules with their measured ratios and the profile it
+ * made. bench and compare are html_bench.c's. */
 #include "internal.h"
 
 #include <math.h>
@@ -112,26 +111,6 @@ static size_t judged_columns(const char *const *head, size_t n, bool floor, cons
 
 /* ---- sweep ---- */
 
-/* "loop-straddles-window@64,..." of a placement's predicted hazards. */
-static void predicted_text(const struct measured_point *m, char *buf, size_t n)
-{
-	size_t used = 0;
-
-	buf[0] = 0;
-	if (m->npredicted == 0) {
-		snprintf(buf, n, "-");
-		return;
-	}
-	for (size_t i = 0; i < m->npredicted; i++) {
-		int k = snprintf(buf + used, n - used, "%s%s@%lld", i ? ", " : "",
-				 m->predicted[i].rule ? m->predicted[i].rule : "", m->predicted[i].window);
-
-		if (k < 0 || (size_t)k >= n - used)
-			break;
-		used += (size_t)k;
-	}
-}
-
 static bool same_kernel(const struct measured_point *m, const char *kernel)
 {
 	return strcmp(m->kernel ? m->kernel : "", kernel) == 0;
@@ -195,13 +174,16 @@ static void sweep_by_line(FILE *out, const struct sweep_doc *sw, const char *ker
 
 static void sweep_table(FILE *out, const struct sweep_doc *sw, const char *kernel)
 {
-	static const char *const head[] = { ">offset", ">loop@64", ">samples", ">STAT",
-		">95% CI", ">MEDIAN", ">GB/s", ">ratio", ">p", "slow", "predicted" };
+	static const enum sweep_column with[] = { SWEEP_OFFSET, SWEEP_LOOP, SWEEP_SAMPLES,
+		SWEEP_STAT, SWEEP_CI, SWEEP_MEDIAN, SWEEP_GBPS, SWEEP_RATIO, SWEEP_P, SWEEP_SLOW,
+		SWEEP_PREDICTED };
+	/* an older file's, judged by the median: no column of it twice */
+	static const enum sweep_column without[] = { SWEEP_OFFSET, SWEEP_LOOP, SWEEP_SAMPLES,
+		SWEEP_STAT, SWEEP_CI, SWEEP_GBPS, SWEEP_RATIO, SWEEP_P, SWEEP_SLOW, SWEEP_PREDICTED };
 	bool floor = sw->n && sw->pt[0].by_floor;
-	const char *cols[11];
-	size_t ncols = judged_columns(head, 11, floor, cols);
+	const enum sweep_column *cols = floor ? with : without;
+	size_t ncols = floor ? 11 : 10, total = 0;
 	struct table t;
-	size_t total = 0;
 
 	for (size_t i = 0; i < sw->n; i++)
 		total += same_kernel(&sw->pt[i], kernel);
@@ -209,25 +191,14 @@ static void sweep_table(FILE *out, const struct sweep_doc *sw, const char *kerne
 		sweep_by_line(out, sw, kernel);
 		return;
 	}
-	table_init(&t, ncols, cols);
-	t.wrap[ncols - 1] = true;
+	sweep_table_init(&t, cols, ncols, floor);
 	for (size_t i = 0; i < sw->n; i++) {
-		const struct measured_point *m = &sw->pt[i];
-		char off[16], loop[16], gbs[32], pred[400];
-		struct point_text pt;
+		struct sweep_cells c;
 
-		if (!same_kernel(m, kernel))
+		if (!same_kernel(&sw->pt[i], kernel))
 			continue;
-		cell_text(off, sizeof off, "%.0f", m->offset);
-		cell_text(loop, sizeof loop, "%.0f", m->loop_offset);
-		cell_text(gbs, sizeof gbs, "%.2f", m->gbps);
-		point_text(m, false, &pt);
-		predicted_text(m, pred, sizeof pred);
-		const char *with[] = { off, loop, pt.n, pt.stat, pt.ci, pt.median, gbs, pt.ratio,
-				       pt.p, m->slow ? "slow" : "", pred };
-		const char *without[] = { off, loop, pt.n, pt.stat, pt.ci, gbs, pt.ratio, pt.p,
-					  with[9], pred };
-		table_row_v(&t, floor ? with : without);
+		sweep_row(&sw->pt[i], NULL, true, ", ", &c);
+		sweep_table_row(&t, cols, ncols, &c);
 	}
 	table_html(&t, out, "data");
 	table_free(&t);
@@ -566,26 +537,16 @@ static bool moved_arm(const struct measured_point *m)
 
 static void place_table(FILE *out, const struct place_doc *p)
 {
-	static const char *const head[] = { "arm", ">offset", ">runs", ">median", ">95% CI",
-		">ratio", ">p", "slow", "predicted" };
+	static const enum place_column cols[] = { PLACE_COL_ARM, PLACE_COL_OFFSET, PLACE_COL_RUNS,
+		PLACE_COL_MEDIAN, PLACE_COL_CI, PLACE_COL_RATIO, PLACE_COL_P, PLACE_COL_SLOW, PLACE_COL_PREDICTED };
 	struct table t;
 
-	table_init(&t, 9, head);
-	t.wrap[8] = true;
+	place_table_init(&t, cols, 9);
 	for (size_t i = 0; i < p->n; i++) {
-		const struct measured_point *m = &p->pt[i];
-		char off[16], pred[400], med[32], ci[64];
-		struct point_text pt;
+		struct place_cells c;
 
-		cell_text(off, sizeof off, moved_arm(m) ? "%.0f" : "-", m->offset);
-		point_text(m, true, &pt);
-		/* whole-program seconds: four places, where a kernel's ns need one */
-		cell_text(med, sizeof med, "%.4f", m->median);
-		snprintf(ci, sizeof ci, "[%.4f, %.4f]", m->ci_lo, m->ci_hi);
-		predicted_text(m, pred, sizeof pred);
-		const char *row[] = { text_or(m->arm, ""), off, pt.n, med, ci, pt.ratio, pt.p,
-				      m->slow ? "slow" : "", pred };
-		table_row_v(&t, row);
+		place_row(&p->pt[i], true, moved_arm(&p->pt[i]), "", ", ", &c);
+		place_table_row(&t, cols, 9, &c);
 	}
 	table_html(&t, out, "data");
 	table_free(&t);

@@ -1,6 +1,6 @@
-/* The record section of the page of `straddle report` (issue 14): where
- * the samples of a run fell, the hottest loops and functions first, each
- * loop with the hazards the record's scan saw. */
+/* The record section of the page of `straddle report`: where the samples of a
+ * run fell, the hottest loops and functions first, each loop with the hazards
+ * the record's scan saw. */
 #include "internal.h"
 
 #include <inttypes.h>

@@ -1,10 +1,9 @@
-/* The scan section of the page of `straddle report` (issue 14): a scan
- * document read back into structs (results_read_scan), never walked as
+/* The scan section of the page of `straddle report`: a scan document read
+ * back into structs (results_read_scan), never walked as
  * JSON here, and its rows from report/rows.c,
- * so the page lists the rows scan's text does, in its order, with its
- * folding and --hot's columns and summary (issue 23); then the counts a
- * reviewer asks for first (by rule, profile, section) and the worst loops
- * against the windows. */
+ * so the page lists the rows scan's text does, in its order, with its folding
+ * and --hot's columns and summary; then the counts a reviewer asks for first
+ * (by rule, profile, section) and the worst loops against the windows. */
 #include "internal.h"
 
 #include <inttypes.h>
@@ -22,7 +21,7 @@ struct counts {
 /* 0 high, 1 medium, 2 low (severity_name's words) */
 static size_t severity_index(long long severity)
 {
-	return severity >= 3 ? 0 : severity == 2 ? 1 : 2;
+	return severity >= SEVERITY_HIGH ? 0 : severity == SEVERITY_MEDIUM ? 1 : 2;
 }
 
 static void count(struct counts *c, const char *key, unsigned severity)

@@ -1,10 +1,10 @@
-/* The inputs of the page of `straddle report`, each read once: parsed
- * with its kind found (results_load_any), then read by its kind's own
- * reader as its command reads it, so that a file the page
- * cannot show is refused before any page is written and the sections
- * render what was read. A calibrate file was parsed four times while the
- * page was written (issue 23). */
+/* The inputs of the page of `straddle report`, each read once: parsed with
+ * its kind found (results_open), then read by its kind's own reader as its
+ * command reads it, so that a file the page cannot show is refused before any
+ * page is written and the sections render what was read. A calibrate file was
+ * parsed four times while the page was written. */
 #include "internal.h"
+#include "../results/profile.h"
 
 #include <string.h>
 
@@ -29,6 +29,8 @@ static int read_kind(struct report_input *in, struct err *e)
 		results_sweep_doc(in->doc, &in->sweep);
 	if (in->kind == RESULT_PLACE)
 		results_place_doc(in->doc, &in->place);
+	if (in->kind == RESULT_AB)
+		results_ab_doc(in->doc, &in->ab);
 	if (in->kind == RESULT_CALIBRATE) {
 		if (results_calibration_of(in->path, in->doc, &c->host, NULL, &c->x, &c->nx, e) ||
 		    !(c->profile = results_profile_of(in->path, in->doc, e)))
@@ -47,7 +49,7 @@ int report_input_read(const char *path, struct report_input *in, struct err *e)
 
 	memset(in, 0, sizeof *in);
 	in->path = path;
-	if (!(in->doc = results_load_any(path, &kind, e)))
+	if (!(in->doc = results_open(path, RESULT_ANY, &kind, e)))
 		return -1;
 	in->kind = (enum result_kind)kind;
 	in->command = result_kind(in->kind)->command;
@@ -72,6 +74,7 @@ void report_input_free(struct report_input *in)
 	results_prove_doc_free(&in->prove);
 	results_sweep_doc_free(&in->sweep);
 	results_place_doc_free(&in->place);
+	results_ab_doc_free(&in->ab);
 	calib_free(in->cal.x, in->cal.nx);
 	results_calib_doc_free(&in->cal.doc);
 	results_compare_doc_free(&in->compared);

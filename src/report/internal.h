@@ -42,6 +42,8 @@ void html_section_diff(FILE *out, const struct report_input *in);
 void html_section_record(FILE *out, const struct report_input *in);
 void html_section_sweep(FILE *out, const struct report_input *in);
 void html_section_place(FILE *out, const struct report_input *in);
+/* html_ab.c */
+void html_section_ab(FILE *out, const struct report_input *in);
 void html_section_prove(FILE *out, const struct report_input *in);
 void html_section_calibrate(FILE *out, const struct report_input *in);
 void html_section_compare(FILE *out, const struct report_input *in);
@@ -73,5 +75,12 @@ bool layout_fits(uint64_t addr, uint64_t bytes);
  * table after it. */
 void layout_plot(FILE *out, const char *id, const char *heading, const struct layout_loop *v,
 		 size_t n);
+
+/* ---- place --replay's text (place_replay.c) ---- */
+
+/* What was moved and how the runs went; then the clock, the snapshots,
+ * each copy's row, the moves against today's and the agreement. */
+void report_place_replay_head(FILE *out, const struct place_view *v);
+void report_place_replay_text(FILE *out, const struct place_view *v);
 
 #endif

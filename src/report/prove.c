@@ -1,5 +1,5 @@
-/* straddle prove's table (issue 26, part 4): each hot loop's predicted
- * slowdown beside the measured one, and whether the two say the same. */
+/* straddle prove's table: each hot loop's predicted slowdown beside the
+ * measured one, and whether the two say the same. */
 #include "report.h"
 
 #include <inttypes.h>

@@ -4,8 +4,27 @@
 #define STRADDLE_REPORT_H
 
 #include "../base/base.h"
-#include "../model/model.h"
-#include "../results/results.h"
+#include "../model/rows.h"
+#include "../model/profile.h"
+#include "../model/host.h"
+#include "../model/rules.h"
+#include "../model/scan.h"
+#include "../model/diff.h"
+#include "../model/hot.h"
+#include "../results/head.h"
+#include "../results/scan.h"
+#include "../results/bench.h"
+#include "../results/diff.h"
+#include "../results/sweep.h"
+#include "../results/place.h"
+#include "../results/ab.h"
+#include "../results/prove.h"
+#include "../results/metrics.h"
+#include "../results/kinds.h"
+#include "../results/calibrate.h"
+#include "../results/record.h"
+#include "../results/compare.h"
+#include "../kernels/kernels.h"
 #include "../stats/stats.h"
 #include <stdio.h>
 
@@ -29,6 +48,14 @@ void table_row(struct table *t, ...);
 void table_row_v(struct table *t, const char *const *cells);
 void table_print(const struct table *t, FILE *out);
 void table_free(struct table *t);
+/* The width of its rows as table_print prints them. */
+size_t table_width(const struct table *t);
+/* The width lines to fd must fit (one profile's evidence is a line of
+ * 1,277 characters): the terminal's, else $COLUMNS, else 80. */
+size_t text_width(int fd);
+/* text from column `indent` on, in words, no line past width; a word
+ * longer than a line has one of its own. */
+void print_wrapped(FILE *out, const char *text, size_t indent, size_t width);
 
 /* An SVG line plot (svg.c): points with optional whiskers, marked points
  * (filled and ringed), dashed vertical guides (window boundaries), shaded
@@ -107,102 +134,7 @@ struct change_plot {
 void change_svg_inline(FILE *out, const struct change_plot *p, const char *id);
 unsigned change_svg_height(const struct change_plot *p);
 
-/* How a hazard reads in a table (hazard.c). */
-const char *severity_name(unsigned severity);           /* high, medium, low */
-void format_fix(const struct hazard *h, char *buf, size_t n);      /* ".p2align 4 (+6 B)" */
-void format_placement(const struct hazard *h, char *buf, size_t n); /* "certain", "3 of 4" */
-/* ... of a loop's hazard: a loop whose span is uncertain (an unresolved
- * indirect jump in its function) is never called certain (issue 26). */
-void format_loop_placement(const struct hazard *h, bool span_uncertain, char *buf, size_t n);
-/* "1.92x", the predicted slowdown ("<=1.08x" a bound from above); "-"
- * for a rule the cost model does not price. */
-void format_cost(const struct hazard *h, char *buf, size_t n);
-/* The share of a run aligning would save, of a hazard in code with `share`
- * of it: share - share / slowdown; a rule not priced: its whole share. */
-double hazard_saves(const struct hazard *h, double share);
-/* The hazard of a row h[0..n) the cost model prices highest (the row's
- * cost, and what aligning saves), else h[0]. */
-const struct hazard *costliest_hazard(const struct hazard *const *h, size_t n);
-/* What ranks a row by its costliest hazard h: 0 a price above 1x, 1 a
- * bound ("<=") or a rule the model does not price, 2 a price of 1x: it
- * costs nothing here (a loop with loops in it, one run from the loop
- * buffer) and is folded like code with no samples. */
-enum price_tier { TIER_PRICED, TIER_BOUND, TIER_FREE };
-enum price_tier price_tier(const struct hazard *h);
-/* A row is one subject's hazards of one rule over every profile and
- * window, h[0..n) (issue 24): the hazard that leads it, its profiles
- * "skylake,zen5" (each once), its windows "16,64", and one fix that holds
- * for all of them when there is one, else each profile's. */
-const struct hazard *worst_hazard(const struct hazard *const *h, size_t n);
-void format_profiles(const struct hazard *const *h, size_t n, struct strbuf *out);
-/* The distinct windows of h[0..n), smallest first (at most 16). */
-size_t hazard_windows(const struct hazard *const *h, size_t n, unsigned out[16]);
-void format_window_list(const struct hazard *const *h, size_t n, char *buf, size_t len);
-void format_fix_all(const struct hazard *const *h, size_t n, char *buf, size_t len);
-/* The alignment of that one fix, 0 when some hazard has none. */
-unsigned fix_align_all(const struct hazard *const *h, size_t n);
-/* The same fix, .p2align of `align` bytes, in the words of what built the
- * code, from its unit's DW_AT_producer (elf_producer): GCC's and Clang's
- * flag for the unit and attribute for the function or loop, the kernel's
- * macro or config, and for a branch of Skylake's JCC erratum (jcc) the
- * assembler's branch padding; "" when the producer is unknown or align is 0. */
-void format_compiler_fix(const char *producer, unsigned align, bool loop, bool jcc, bool kernel,
-			 char *buf, size_t n);
-
-/* ---- the rows of scan and diff, for every renderer (rows.c) ---- */
-
-/* A row of scan: one subject's hazards of one rule over every profile and
- * window (issue 24: --uarch all gave one loop ten rows, "30 hazards" for
- * 3). source and compiler_fix are what the caller resolved before
- * rendering (DWARF: elf_source_line, compiler_fix; the page: the
- * document's), NULL for none; scan_rows_free frees them. */
-struct scan_row {
-	const struct func_report *func;
-	const struct loop_report *loop;         /* NULL: a function entry hazard */
-	const struct hazard *lead;              /* the worst of them (worst_hazard) */
-	const struct hazard *priced;            /* the costliest (costliest_hazard) */
-	const struct hazard *const *h;          /* the row's hazards, nh of them */
-	size_t nh;
-	char *source, *compiler_fix;
-};
-
-struct scan_rows {
-	struct scan_row *v;             /* the rows shown, in order */
-	size_t n;
-	size_t total;                   /* every row of the file */
-	size_t folded;                  /* in code with less than min_share of the samples */
-	size_t free;                    /* priced at nothing here (costs_nothing) */
-	size_t more;                    /* past the limit ("... and more": without samples
-					 * only the first past it is counted) */
-	const struct hazard **hazards;  /* the rows' h */
-};
-
-/* The rows of a scan in the one order (without samples worst first, cold
- * text and spin loops last; with them the most a fix saves first), with
- * --hot's folding (rows under min_share of the run, never without samples),
- * the rows that cost nothing here folded unless keep_free (scan --all),
- * and at most limit shown (0: all). */
-void scan_rows(const struct scan_result *r, unsigned long limit, double min_share,
-	       bool keep_free, struct scan_rows *out);
-void scan_rows_free(struct scan_rows *rs);
-/* The row's windows in the order of its window column, each with how many
- * of them the row touches and how many it needs (the detail cell's
- * "touched/best"; a loop in pieces: over its pieces): SARIF's message
- * says the same numbers in words. */
-struct row_window {
-	unsigned window, touched, best;
-};
-
-size_t scan_row_windows(const struct scan_result *r, const struct scan_row *x,
-			struct row_window out[static 16]);
-/* <0 when x comes before y in that order. */
-int scan_row_order(const struct scan_result *r, const struct scan_row *x, const struct scan_row *y);
-bool scan_row_folded(const struct scan_result *r, const struct scan_row *x, double min_share);
-size_t scan_row_hazards(const struct scan_result *r, const struct scan_row *x,
-			const struct hazard **out);
-uint64_t scan_row_addr(const struct scan_result *r, const struct scan_row *x);
-uint64_t scan_row_bytes(const struct scan_result *r, const struct scan_row *x);
-uint64_t scan_row_samples(const struct scan_row *x);
+/* ---- the cells of scan's and diff's rows, for every table (cells.c) ---- */
 
 /* A row's cells, in the order of scan_cols: samples %, saves %, severity,
  * function, section, address, source, bytes, window, detail, rule,
@@ -219,38 +151,6 @@ struct scan_cells {
 
 void scan_row_cells(const struct scan_result *r, const struct scan_row *x, struct scan_cells *c);
 
-/* The two scans of a diff. */
-struct diff_sides {
-	const struct scan_result *old, *new;
-};
-
-/* A row of diff: a change's hazards gained (or lost) of one rule. */
-struct diff_row {
-	const struct layout_change *ch;
-	const struct hazard *const *h;  /* n of them */
-	uint32_t n;
-	const struct hazard *lead;      /* the worst (worst_hazard) */
-	const struct hazard *priced;    /* the costliest (costliest_hazard) */
-	double share;                   /* of the samples (--hot), on whichever side has them */
-	char *source, *compiler_fix;    /* resolved by the caller, as scan_row's */
-};
-
-struct diff_rows {
-	struct diff_row *v;
-	size_t n;
-	size_t folded;                  /* --hot: under min_share, left out */
-	size_t free;                    /* priced at nothing here (price_tier), left out */
-	bool added;
-};
-
-/* The rows of the hazards gained (added) or lost, worst first (with
- * samples the hottest first), without those under min_share. */
-void diff_rows(const struct layout_diff *d, const struct scan_result *new, bool added,
-	       double min_share, struct diff_rows *out);
-void diff_rows_free(struct diff_rows *rs);
-/* Rows gained (or lost), folded or not, and by cause: the summary's. */
-size_t diff_row_count(const struct layout_diff *d, bool added, size_t by_cause[NCAUSE]);
-const char *diff_row_name(const struct diff_sides *s, const struct layout_change *ch);
 /* "old -> new" of the address and bytes, and with w the windows touched/best. */
 void diff_subject_columns(const struct diff_sides *s, const struct layout_change *ch,
 			  unsigned w, char *addr, char *bytes, char *tb, size_t n);
@@ -328,7 +228,7 @@ void report_diff_markdown(FILE *out, const struct diff_report *r);
 /* ---- compare (compare.c) ---- */
 
 /* compare's defaults, also the report's (--alpha, --threshold) */
-#define COMPARE_ALPHA 0.05
+#define COMPARE_ALPHA STATS_ALPHA
 #define COMPARE_THRESHOLD 0.02
 
 void compare_build(struct compare *c);
@@ -340,12 +240,161 @@ void compare_reason(const struct comparison *cmp, double alpha, double threshold
 		    size_t n);
 /* The noise the verdict saw and the units a side that resolve the
  * threshold at it, and the drift between invocations (or that it was not
- * measured) when the units are runs (issue 22). */
-void compare_noise(const struct comparison *cmp, double threshold, char *buf, size_t n);
+ * measured; source: where it came from, " (--drift)") with the
+ * invocations a side that resolve it, when the units are runs. */
+void compare_noise(const struct comparison *cmp, double threshold, const char *source,
+		   char *buf, size_t n);
 void report_compare_text(FILE *out, const struct compare *c, bool lkp, bool verbose);
 void report_compare_markdown(FILE *out, const struct compare *c, bool verbose);
 /* Warnings to `warn` (standard error), the CSV alone on out. */
 void report_compare_csv(FILE *out, FILE *warn, const struct compare *c, bool verbose);
+
+/* ---- sweep (sweep.c) ---- */
+
+/* A placement's cells, one column list for sweep's text and the page: each
+ * shows the columns it names, in the list's order. STAT is the floor, or
+ * an older file's median; MODEL the cost model's ratio there; A/A the
+ * floor of a second copy of the placement over the first's. */
+enum sweep_column {
+	SWEEP_OFFSET, SWEEP_LOOP, SWEEP_SAMPLES, SWEEP_STAT, SWEEP_CI, SWEEP_MEDIAN, SWEEP_GBPS,
+	SWEEP_RATIO, SWEEP_P, SWEEP_SLOW, SWEEP_MODEL, SWEEP_PREDICTED, SWEEP_AA, SWEEP_COLUMNS
+};
+extern const char *const sweep_columns[SWEEP_COLUMNS];
+
+struct sweep_cells {
+	char text[SWEEP_COLUMNS][48], predicted[400];
+	const char *cell[SWEEP_COLUMNS];
+};
+
+/* "loop-straddles-window@64,..." (sep between them), "-" for none. */
+void format_predicted(const struct measured_hazard *h, size_t nh, const char *sep, char *buf,
+		      size_t n);
+/* A placement of the sweep measured as its document reads back. */
+void sweep_point(const struct sweep *s, const struct variant *v, struct measured_point *m);
+/* m's cells: control, its A/A copy or NULL; a kernel that is not placed
+ * has no offsets and "n/a" predicted; sep between predicted hazards. */
+void sweep_row(const struct measured_point *m, const struct measured_point *control,
+	       bool placeable, const char *sep, struct sweep_cells *c);
+/* A table of the columns cols[0..n), and a row of it. */
+void sweep_table_init(struct table *t, const enum sweep_column *cols, size_t n, bool by_floor);
+void sweep_table_row(struct table *t, const enum sweep_column *cols, size_t n,
+		     const struct sweep_cells *c);
+
+/* What sweep's text, CSV and plot show: the sweep measured; its kernels,
+ * the first nprimary as asked, control[i] the A/A copy of kernels[i] or
+ * NULL (control NULL: no --aa); the profiles, the first the predicted
+ * column's; the workload when an operation is several calls; the
+ * offsets swept, first to last. */
+struct sweep_view {
+	const struct sweep *s;
+	const struct kernel *const *kernels;
+	size_t nkernels, nprimary;
+	const struct kernel *const *control;
+	const struct profile *const *profiles;
+	size_t nprofiles;
+	const char *workload;
+	uint32_t first, last;
+};
+
+/* The clock and the stop, each kernel's table, slow offsets, sensitivity,
+ * agreement and fix, the A/A spread, the kernels at their best. */
+void report_sweep_text(FILE *out, const struct sweep_view *w);
+void report_sweep_csv(FILE *out, const struct sweep *s);
+/* Time against offset, whole or not at all at path; 0, or -1 with e. */
+int report_sweep_plot(const char *path, const struct sweep_view *w, struct err *e);
+
+/* ---- uarch's text (uarch.c) ---- */
+
+/* A table of the profiles per architecture fitted to width (what each
+ * covers cut, or left out), cal (this CPU's calibrated profile, from
+ * path) last; the host line. */
+void report_uarch(FILE *out, const struct host *h, const struct profile *cal, const char *path,
+		  size_t width);
+/* One profile, every number and where it comes from; why: how "host" was
+ * resolved, or "". */
+void report_profile(FILE *out, const struct profile *p, const char *why, size_t width);
+
+/* ---- calibrate's text and plots (calibrate.c) ---- */
+
+struct calib_report {
+	const struct profile *profile;  /* made of the fit */
+	const struct calib_fit *fit;
+	const struct calib_experiment *x;
+	size_t nx;
+	bool from;                      /* recorded experiments, fitted again */
+};
+
+/* The CPU, the experiments' time, each rule's verdict, the back end,
+ * the loop buffer, a line more, the profile. */
+void report_calibrate_text(FILE *out, const struct calib_report *c);
+/* x's floors against the offset in its line, where profile predicts a
+ * hazard shaded: DIR/NAME.svg, whole or not at all; 0, or -1 with e
+ * naming the file. */
+int report_calibrate_plot(const char *dir, const struct profile *profile,
+			  const struct calib_experiment *x, struct err *e);
+
+/* ---- kernels' text (kernels.c) ---- */
+
+/* Every built-in kernel, its seed, kind, placement, hot loop and the
+ * features it wants, marked "(missing)" where have (KFEAT_*) lacks them. */
+void report_kernels(FILE *out, unsigned have);
+
+/* ---- place --file vdso's table (vdso_place.c) ---- */
+
+/* Each arm's median hot ns and cold ticks, each against the control
+ * (a[1]) round by round, and whether its clock_gettime was right. */
+void report_vdso_place(FILE *out, const struct vdso_move *m, const struct vdso_arm *a, size_t n);
+
+/* ---- place (place.c) ---- */
+
+/* An arm's cells, one column list for place's text and the page's place
+ * section: MODEL is the cost model's slowdown there (the text's). */
+enum place_column {
+	PLACE_COL_ARM, PLACE_COL_OFFSET, PLACE_COL_RUNS, PLACE_COL_MEDIAN, PLACE_COL_CI, PLACE_COL_RATIO, PLACE_COL_P,
+	PLACE_COL_SLOW, PLACE_COL_MODEL, PLACE_COL_PREDICTED, PLACE_COL_COLUMNS
+};
+extern const char *const place_columns[PLACE_COL_COLUMNS];
+
+struct place_cells {
+	char text[PLACE_COL_COLUMNS][64], predicted[400];
+	const char *cell[PLACE_COL_COLUMNS];
+};
+
+/* An arm of the experiment as its document reads back. */
+void place_point(const struct place_arm *a, struct measured_point *m);
+/* m's cells: placed, an arm at an offset (else no prediction: "n/a");
+ * offset, whether it has one to show; unit after the median; sep between
+ * predicted hazards. */
+void place_row(const struct measured_point *m, bool placed, bool offset, const char *unit,
+	       const char *sep, struct place_cells *c);
+void place_table_init(struct table *t, const enum place_column *cols, size_t n);
+void place_table_row(struct table *t, const enum place_column *cols, size_t n,
+		     const struct place_cells *c);
+
+/* What place's text and plot show: the experiment, the file named first,
+ * the functions moved and refused by reason, --metric (or NULL), --func. */
+struct place_view {
+	const struct place_experiment *x;
+	const char *file;
+	const size_t *refused;
+	const char *metric, *func;
+};
+
+/* What was moved and how the runs went (its notes on standard error come
+ * after this), then report_place_text: how fast the plan was applied,
+ * each arm's row, the marks, each move against the control, the model's
+ * agreement. */
+void report_place_head(FILE *out, const struct place_view *v);
+void report_place_text(FILE *out, const struct place_view *v);
+/* The measure against the offset, whole or not at all at path; 0, or -1
+ * with e. */
+int report_place_plot(const char *path, const struct place_view *v, struct err *e);
+
+/* ---- ab (ab.c) ---- */
+
+/* Each build and what of it moved, how the runs went, every arm's row,
+ * B's change over A against the layouts' band and aligned, the verdict. */
+void report_ab_text(FILE *out, const struct ab_experiment *t);
 
 /* ---- bench's table (bench.c) ---- */
 
@@ -386,6 +435,7 @@ struct report_input {
 	struct bench_doc bench;         /* bench: its settings and states */
 	struct sweep_doc sweep;         /* sweep: its placements */
 	struct place_doc place;         /* place: its arms */
+	struct ab_doc ab;               /* ab: its change, band and verdict */
 	struct prove_doc prove;         /* prove: its trials */
 	struct report_calibration cal;  /* calibrate */
 	struct compare_doc compared;    /* compare */
@@ -416,42 +466,5 @@ void prove_row(struct table *t, const struct loop_trial *x);
  * measurement, the hot loops at their best, and the agreement. */
 void report_prove_text(const struct loop_trial *x, size_t n, size_t at_best, double min_share,
 		       const char *profile, FILE *out);
-
-/* ---- what scan and diff say of a row (sarif_row.c) ---- */
-
-/* vmlinux or a kernel module (their fixes are the kernel's macros). */
-bool image_is_kernel(const struct elf_image *img);
-/* The .p2align of `align` bytes before a loop (or a function's entry) at
- * addr, in the words of its unit's compiler (format_compiler_fix); "" when
- * the unit is not known. */
-void compiler_fix(struct elf_image *img, uint32_t sec, uint64_t addr, unsigned align, bool loop,
-		  const struct hazard *lead, char *buf, size_t n);
-
-/* Which of the file's functions of one name (by_name, over funcs.v) and
- * of reported fde@ functions of one shape (by_shape, over func[]) each
- * is, in address order: the fingerprint tells them apart. */
-struct sarif_ordinals {
-	uint32_t *by_name, *by_shape;
-};
-
-void sarif_ordinals(const struct scan_result *r, struct sarif_ordinals *o);
-void sarif_ordinals_free(struct sarif_ordinals *o);
-
-/* A row of scan or diff: a subject's hazards h[0..n) of one rule. */
-struct sarif_row {
-	struct elf_image *img;
-	const struct scan_result *r;
-	const struct func_report *func;
-	const struct loop_report *loop;         /* NULL: the function's entry */
-	const struct hazard *const *h;
-	size_t n;
-	const char *cause;                      /* diff: "changed", "moved", "new"; scan NULL */
-	const char *source_root;                /* --source-root, or NULL */
-	bool lines;                             /* look the source line up (not --no-source) */
-	const struct sarif_ordinals *ord;       /* of r */
-	size_t input;                           /* the operand img came from (inputs.h) */
-};
-
-void sarif_add_row(struct sarif_log *log, const struct sarif_row *s);
 
 #endif

@@ -284,9 +284,9 @@ static void legend(FILE *out, const struct plot *p)
 	}
 }
 
-/* A series of more points than this (a sweep of every offset of a page)
- * draws its line only, no marker or whisker: 4096 of each made a 2 MB page
- * (issue 23); the table behind the plot and the result file have them. */
+/* A series of more points than this (a sweep of every offset of a page) draws
+ * its line only, no marker or whisker: 4096 of each made a 2 MB page; the
+ * table behind the plot and the result file have them. */
 #define PLOT_POINTS 512
 
 static void series(FILE *out, const struct plot_series *r, const struct frame *f, size_t index)
@@ -431,10 +431,10 @@ static void strip_frame(FILE *out, const struct strip_plot *p, const struct axis
 		     "logarithmic axis");
 }
 
-/* A plot of more than STRIP_DOTS samples (report.h) draws each run as
- * their density, one path, not a dot each: one bench file of gettime's
- * 10,000 cold calls a run made a 16 MB page of 144,000 paths, and 100 dots
- * a run still made 0.9 MB of two small bench files (issue 23). */
+/* A plot of more than STRIP_DOTS samples (report.h) draws each run as their
+ * density, one path, not a dot each: one bench file of gettime's 10,000 cold
+ * calls a run made a 16 MB page of 144,000 paths, and 100 dots a run still
+ * made 0.9 MB of two small bench files. */
 #define DENSITY_BIN 3.0 /* pixels */
 
 /* The samples' density over the row: the count in each DENSITY_BIN pixels

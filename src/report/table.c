@@ -1,9 +1,12 @@
-/* Text tables: columns sized to their widest cell, two spaces apart. */
+/* Text tables: columns sized to their widest cell, two spaces apart; and
+ * text fitted to a terminal's width. */
 #include "report.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 void table_init(struct table *t, size_t ncols, const char *const *cols)
 {
@@ -22,7 +25,7 @@ void table_init(struct table *t, size_t ncols, const char *const *cols)
 static char *cut_cell(const struct table *t, size_t c, const char *text)
 {
 	/* names and paths come from files: a newline or ESC in one would
-	 * break the row or drive the terminal (issue 25, finding 9) */
+	 * break the row or drive the terminal */
 	char *cell = escaped(text);
 
 	/* C++ names run to 200 characters: keep the head, mark the cut */
@@ -86,6 +89,59 @@ void table_print(const struct table *t, FILE *out)
 	for (size_t r = 0; r < t->nrows; r++)
 		print_line(t, out, (const char *const *)&t->cell[r * t->ncols], width);
 	free(width);
+}
+
+size_t table_width(const struct table *t)
+{
+	size_t sum = 0;
+
+	for (size_t c = 0; c < t->ncols; c++) {
+		size_t w = strlen(t->head[c]);
+
+		for (size_t r = 0; r < t->nrows; r++) {
+			size_t len = strlen(t->cell[r * t->ncols + c]);
+
+			w = len > w ? len : w;
+		}
+		sum += w + (c ? 2 : 0);
+	}
+	return sum;
+}
+
+size_t text_width(int fd)
+{
+	struct winsize ws;
+	const char *cols = getenv("COLUMNS");
+	long n;
+
+	if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+		return ws.ws_col;
+	n = cols ? strtol(cols, NULL, 10) : 0;
+	return n >= 40 && n <= 1000 ? (size_t)n : 80;
+}
+
+void print_wrapped(FILE *out, const char *text, size_t indent, size_t width)
+{
+	size_t col = indent;
+	bool first = true;
+
+	for (const char *w = text; *w;) {
+		size_t len = strcspn(w, " ");
+
+		if (!first && col + 1 + len > width) {
+			fprintf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (!first) {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", (int)len, w);
+		col += len;
+		first = false;
+		w += len;
+		w += strspn(w, " ");
+	}
+	fputc('\n', out);
 }
 
 void table_free(struct table *t)

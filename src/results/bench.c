@@ -1,7 +1,10 @@
-/* The result file of `straddle bench` (DESIGN: Result files; issue 12):
- * the settings, one entry per run with the machine's state over it, and
- * per metric its batch size and every raw sample, run by run. */
-#include "results.h"
+/* The result file of `straddle bench`: the settings, one entry per run with
+ * the machine's state over it, and per metric its batch size and every raw
+ * sample, run by run. */
+#include "json.h"
+#include "head.h"
+#include "bench.h"
+#include "metrics.h"
 #include "../stats/stats.h"
 
 #include <math.h>

@@ -3,7 +3,9 @@
  * metric's comparison against every NEW file as compare recorded it
  * (results_compare below writes it), checked as it is read; what a
  * hand-edited file lacks beyond that is NAN, NULL or false. */
-#include "results.h"
+#include "json.h"
+#include "metrics.h"
+#include "compare.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -50,7 +52,7 @@ static void entry_of(const json_t *m, const json_t *e, struct compared *c)
 
 /* A compare document has its base and metrics, and each comparison's run
  * counts are counts: fuzz_report found a missing "base_runs" made NaN and
- * then a size_t (UBSan, issue 25). */
+ * then a size_t (UBSan). */
 static int check(const char *path, const json_t *doc, struct err *e)
 {
 	const json_t *metrics = json_object_get(doc, "metrics"), *m, *x;
@@ -116,6 +118,8 @@ const char *compare_verdict(const struct comparison *cmp)
 		return "inconclusive: one invocation a side";
 	if (cmp->significant && cmp->inside_drift)
 		return "inconclusive: inside the drift between invocations";
+	if (cmp->significant && cmp->drift_from_host && !cmp->disjoint)
+		return "inconclusive: the runs overlap";
 	if (cmp->significant && cmp->inside_layout)
 		return "inconclusive: within layout noise";
 	return cmp->regression ? "REGRESSION" : cmp->improvement ? "better" :
@@ -159,6 +163,9 @@ static json_t *comparison_json(const struct compare *c, size_t f, const struct c
 	json_object_set_new(j, "needed", json_integer((json_int_t)cmp->needed));
 	json_object_set_new(j, "drift_pct", number_or_null(cmp->drift_pct));
 	json_object_set_new(j, "inside_drift", json_boolean(cmp->inside_drift));
+	json_object_set_new(j, "drift_from_host", json_boolean(cmp->drift_from_host));
+	json_object_set_new(j, "disjoint", json_boolean(cmp->disjoint));
+	json_object_set_new(j, "invocations_needed", json_integer((json_int_t)cmp->invocations_needed));
 	json_object_set_new(j, "state_changed", json_boolean(cmp->state_changed));
 	json_object_set_new(j, "one_invocation", json_boolean(cmp->one_invocation));
 	json_object_set_new(j, "t", number_or_null(cmp->t));

@@ -1,8 +1,10 @@
-/* The document of `straddle diff --format json`: the loops and functions
- * a change made worse or better with their causes, the renames, and the
- * summary, streamed (DESIGN: Result files; issue 12: results/ owns every
- * result schema). */
-#include "results.h"
+/* The document of `straddle diff --format json`: the loops and functions a
+ * change made worse or better with their causes, the renames, and the
+ * summary, streamed (results/ owns every result schema). */
+#include "json.h"
+#include "head.h"
+#include "scan.h"
+#include "diff.h"
 
 #include <string.h>
 
@@ -161,8 +163,8 @@ static size_t rows_of(const struct hazard *const *h, uint32_t n)
 	return rows;
 }
 
-/* The hazards of the changes folded away, new and fixed, and their rows
- * (the page's line for them says what the text's does: issue 23). */
+/* The hazards of the changes folded away, new and fixed, and their rows (the
+ * page's line for them says what the text's does). */
 static json_t *folded_counts(const struct diff_json *c)
 {
 	size_t added = 0, removed = 0, changes = 0, new_rows = 0, fixed_rows = 0;
@@ -210,8 +212,8 @@ static json_t *summary(const struct diff_json *c)
 	return s;
 }
 
-/* The gate as the exit status gives it, with what it was asked to fail
- * on, so a report of the file can say it (issue 14). */
+/* The gate as the exit status gives it, with what it was asked to fail on, so
+ * a report of the file can say it. */
 json_t *results_diff_gate(const struct diff_gate *g)
 {
 	json_t *rules = json_array(), *causes = json_array();
@@ -235,7 +237,7 @@ json_t *results_diff_head(int argc, char **argv, const struct diff_gate *g)
 }
 
 /* A side's path, its architecture and, with samples, the run's and each
- * side's counts (diff --hot: the page's "samples %", issue 23). */
+ * side's counts (diff --hot: the page's "samples %"). */
 static void put_sides(struct json_stream *out, const struct diff_json *c, bool with_profiles)
 {
 	jstream_put(out, "old", json_text(c->old->img->path));

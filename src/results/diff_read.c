@@ -1,8 +1,10 @@
-/* A document of `straddle diff --json` read back into a layout_diff over
- * two scan_results holding what its changes name (issue 23), so the page
- * renders the rows of report/rows.c as the terminal does. Absent fields
- * are zero, as in scan_read.c. */
-#include "results.h"
+/* A document of `straddle diff --json` read back into a layout_diff over two
+ * scan_results holding what its changes name, so the page renders the rows of
+ * report/rows.c as the terminal does. Absent fields are zero, as in
+ * scan_read.c. */
+#include "json.h"
+#include "scan.h"
+#include "diff.h"
 
 #include <stdlib.h>
 #include <string.h>

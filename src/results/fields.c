@@ -1,8 +1,8 @@
 /* A document's fields as every reader takes them: one copy of what
- * scan_read.c, diff_read.c, measured.c, compared.c and bench.c each wrote
- * for itself (issue 23). Absent or of another type: 0, NAN or NULL, so a
- * hand-edited file reads as "-", never as garbage. */
-#include "results.h"
+ * scan_read.c, diff_read.c, measured.c, compared.c and bench.c each wrote for
+ * itself. Absent or of another type: 0, NAN or NULL, so a hand-edited file
+ * reads as "-", never as garbage. */
+#include "json.h"
 
 #include <math.h>
 

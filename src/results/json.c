@@ -1,5 +1,7 @@
 /* JSON documents and their atomic writing. */
-#include "results.h"
+#include "json.h"
+#include "head.h"
+#include "scan.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -128,8 +130,8 @@ void results_scan_file(struct json_stream *s, struct elf_image *img,
 }
 
 /* A new line indented by depth (below 8: struct json_stream), by hand:
- * fprintf's "%*s", once per function, was 2.5% of the instructions of
- * writing libLLVM-14's scan (callgrind; issue 8). */
+ * fprintf's "%*s", once per function, was 2.5% of the instructions of writing
+ * libLLVM-14's scan (callgrind). */
 static void newline(struct json_stream *s, int depth)
 {
 	fputc('\n', s->f);

@@ -1,6 +1,7 @@
 /* straddle kernels --json: the built-in copy/clear kernels, what each
  * needs of the CPU and what this one lacks, and --check's counts. */
-#include "results.h"
+#include "json.h"
+#include "kernels.h"
 
 static json_t *features_json(unsigned mask)
 {

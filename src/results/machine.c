@@ -1,9 +1,11 @@
-/* The machine a result was measured on (DESIGN: Result files): CPU vendor,
- * family, model, stepping, name, microcode, the rep-string features, and
- * the kernel release. Two results from different machines are compared
- * only with a warning, so every field that could explain a difference is
- * here. */
-#include "results.h"
+/* The machine a result was measured on: CPU vendor, family, model, stepping,
+ * name, microcode, the rep-string features, and the kernel release. Two
+ * results from different machines are compared only with a warning, so every
+ * field that could explain a difference is here. */
+#include "json.h"
+#include "head.h"
+#include "../kernels/kernels.h"
+#include "../model/host.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,6 +111,17 @@ bool results_same_machine(const struct machine_doc *a, const struct machine_doc 
 	       same_text(a->profile, b->profile) && a->has_fms == b->has_fms &&
 	       a->family == b->family && a->model == b->model && a->stepping == b->stepping &&
 	       strcmp(a->features, b->features) == 0;
+}
+
+bool results_same_machine_json(const json_t *a, const json_t *b)
+{
+	struct machine_doc x, y;
+
+	if (!json_is_object(a) || !json_is_object(b))
+		return false;
+	machine_of(a, &x);
+	machine_of(b, &y);
+	return results_same_machine(&x, &y);
 }
 
 void results_head_of(const json_t *doc, struct result_head *h)

@@ -5,7 +5,11 @@
  * file was validated first (results_file_of: names, kernels, offsets,
  * samples); what a hand-edited file lacks here is NAN, NULL or false, and
  * the page prints "-" for it. */
-#include "results.h"
+#include "json.h"
+#include "sweep.h"
+#include "place.h"
+#include "measured.h"
+#include "calibrate.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -54,6 +58,8 @@ void results_measured_point(const json_t *o, const char *pkey, struct measured_p
 	p->gbps = doc_num(o, "gbps");
 	p->ratio = doc_num(o, "ratio");
 	p->p = doc_num(o, pkey);
+	p->model = doc_num(o, "predicted_ratio");
+	p->tested = p->ratio != 1;
 	p->slow = json_is_true(json_object_get(o, "slow"));
 	judged(o, p);
 	json_array_foreach(pred, i, h) {

@@ -13,7 +13,10 @@
  * elements are parsed; an element's bytes are copied, not rebuilt. A
  * document that ends before its closing line is a truncated shard, and
  * is refused. A SARIF log is written whole in one line: it is read whole. */
-#include "results.h"
+#include "json.h"
+#include "diff.h"
+#include "merge.h"
+#include "sarif.h"
 
 #include <stdlib.h>
 #include <string.h>

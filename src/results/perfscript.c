@@ -1,23 +1,22 @@
-/* Reading what users already have (issue 13): the text of `perf script
- * -F ip,dso,sym` (or its default output), so that a perf.data recorded on
- * another machine ranks scan --hot's rows like a record does.
+/* Reading what users already have: the text of `perf script -F ip,dso,sym`
+ * (or its default output), so that a perf.data recorded on another machine
+ * ranks scan --hot's rows like a record does.
  *
- * perf script prints runtime addresses. An executable (ET_EXEC) runs at
- * its own addresses; a PIE or a library runs at its own address plus a
- * load bias, a multiple of the page size, which the text does not say. It
- * is recovered from the samples: the symbol perf names contains the
- * sample, and a loaded image keeps every address mod 4096 (DESIGN,
- * Placement certainty), so each sample allows one bias per page of its
- * symbol; the bias most samples allow is the one. With sym+off (the
+ * perf script prints runtime addresses. An executable (ET_EXEC) runs at its
+ * own addresses; a PIE or a library runs at its own address plus a load bias,
+ * a multiple of the page size, which the text does not say. It is recovered
+ * from the samples: the symbol perf names contains the sample, and a loaded
+ * image keeps every address mod 4096, so each sample allows one bias per page
+ * of its symbol; the bias most samples allow is the one. With sym+off (the
  * default output) a sample gives its bias exactly. A symbol is any of the
  * file's names for its function (aliases: perf picks one of them).
  *
  * With --show-mmap-events the text says where each file was mapped
  * ("PERF_RECORD_MMAP2 pid/tid: [0xSTART(0xLEN) @ 0xPGOFF ...]: r-xp PATH"):
- * the bias is then exact, and a stripped PIE none of whose samples names
- * a symbol is placed too (issue 24: 22% of a sort profile was dropped).
- * The kernel's "[kernel.kallsyms]_text" map is where _text ran (KASLR). */
-#include "results.h"
+ * the bias is then exact, and a stripped PIE none of whose samples names a
+ * symbol is placed too (22% of a sort profile was dropped). The kernel's
+ * "[kernel.kallsyms]_text" map is where _text ran (KASLR). */
+#include "record.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -444,9 +443,9 @@ int results_read_perf_script(const char *path, struct hot_run *h, struct err *e)
 {
 	struct script s = { 0 };
 	struct stat st;
-	/* open_input: a FIFO waited for a writer, /dev/zero never ended (issue
-	 * 25, finding 2). No size bound: perf script of a long run is large,
-	 * and it is read a line at a time. */
+	/* open_input: a FIFO waited for a writer, /dev/zero never ended. No
+	 * size bound: perf script of a long run is large, and it is read a
+	 * line at a time. */
 	int fd = open_input(path, &st, e);
 	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 	int rc;

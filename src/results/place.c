@@ -1,8 +1,13 @@
-/* The result file of `straddle place` (issue 20): what was moved and
- * refused, how the runs went, and one metric per arm with every raw
- * sample, in a sweep's shape (a function, as "kernel", at an offset), so
- * compare and report read it as they read a sweep. */
-#include "results.h"
+/* The result file of `straddle place`: what was moved and refused, how the
+ * runs went, and one metric per arm with every raw sample, in a sweep's shape
+ * (a function, as "kernel", at an offset), so compare and report read it as
+ * they read a sweep. */
+#include "json.h"
+#include "head.h"
+#include "scan.h"
+#include "place.h"
+#include "../measure/replay.h"
+#include "metrics.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -122,7 +127,7 @@ static json_t *failure_json(const struct place_failure *f)
 	char st[48] = "";
 
 	if (f->has_status)
-		command_status_text(f->status, st, sizeof st);
+		spawn_status_text(f->status, st, sizeof st);
 	return json_pack("{s:s, s:s, s:s?, s:s}", "arm", f->arm, "why", f->why, "status",
 			 f->has_status ? st : NULL, "stderr", f->stderr_lines);
 }
@@ -181,6 +186,27 @@ int results_place_arm(const struct result_file *f, const char *arm, struct place
 		return 0;
 	}
 	return -1;
+}
+
+int results_place_arms(const struct result_file *const *f, size_t nf, const char *name,
+			struct proof_arm *out)
+{
+	*out = (struct proof_arm){ 0 };
+	for (size_t i = 0; i < nf; i++) {
+		struct place_arm_result a;
+
+		if (results_place_arm(f[i], name, &a)) {
+			free(out->v);
+			out->v = NULL;
+			return -1;
+		}
+		out->v = xrealloc(out->v, (out->n + a.n + 1) * sizeof *out->v);
+		memcpy(out->v + out->n, a.v, a.n * sizeof *a.v);
+		out->n += a.n;
+		if (i == 0)
+			out->predicted = a.predicted, out->offset = a.offset;
+	}
+	return 0;
 }
 
 int results_place_pace(const struct result_file *f, unsigned *rounds, double *elapsed_s)

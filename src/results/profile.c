@@ -1,9 +1,13 @@
 /* Profile files: what `straddle calibrate` writes (the profile, the rules
  * with their ratios and CIs, every experiment's raw samples) and reads
  * back for `--uarch host|FILE.json` and `straddle uarch`. model/ cannot
- * read JSON; it gets the profile through the profile_loader of model.h.
+ * read JSON; it gets the profile through the profile_loader of model/profile.h.
  * A file that fails any check is one line naming it and the reason. */
-#include "results.h"
+#include "json.h"
+#include "head.h"
+#include "kinds.h"
+#include "calibrate.h"
+#include "profile.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -34,7 +38,7 @@ json_t *results_profile(const struct profile *p)
 		json_object_set_new(doc, "branch_cycles", json_real(doc_three_places(p->branch_cycles)));
 	if (p->split_cycles > 0)
 		json_object_set_new(doc, "split_cycles", json_real(doc_three_places(p->split_cycles)));
-	if (p->store_load_cycles > 0)
+	if (p->store_load_measured)
 		json_object_set_new(doc, "store_load_cycles",
 				    json_real(doc_three_places(p->store_load_cycles)));
 	if (p->base)
@@ -248,6 +252,21 @@ static int read_windows(json_t *a, struct profile *p, struct err *e)
 	return 0;
 }
 
+/* Optional: cycles from a store's data to its load, 0 (renamed) to 16. */
+static int get_store_load(json_t *o, struct profile *p, struct err *e)
+{
+	json_t *v = json_object_get(o, "store_load_cycles");
+	double x = json_number_value(v);
+
+	if (!v)
+		return 0;
+	if (!json_is_number(v) || !(x >= 0 && x <= 16))
+		return err_set(e, "profile: \"store_load_cycles\" is not a number from 0 to 16");
+	p->store_load_cycles = x;
+	p->store_load_measured = true;
+	return 0;
+}
+
 /* Optional: the built-in profile a calibration was measured against. */
 static int get_base(json_t *o, struct profile *p, struct err *e)
 {
@@ -283,9 +302,10 @@ static int read_profile(json_t *o, struct profile *p, struct err *e)
 	    get_cycles(o, "latency_window_cycles", &p->latency_window_cycles, e) ||
 	    get_cycles(o, "branch_cycles", &p->branch_cycles, e) ||
 	    get_cycles(o, "split_cycles", &p->split_cycles, e) ||
-	    get_cycles(o, "store_load_cycles", &p->store_load_cycles, e) ||
+	    get_store_load(o, p, e) ||
 	    get_base(o, p, e))
 		return -1;
+	profile_prices_from_base(p);
 	if (strcmp(arch, "x86_64") == 0)
 		p->arch = ARCH_X86_64;
 	else if (strcmp(arch, "aarch64") == 0)
@@ -301,45 +321,17 @@ static int read_profile(json_t *o, struct profile *p, struct err *e)
 	if (!known_window(p->line) && p->line != 128)
 		return err_set(e, "profile: line %u is not 16, 32, 64 or 128", p->line);
 	/* printed in scan's and diff's header and uarch's table: escaped for
-	 * the terminal here, once (issue 25, finding 9) */
+	 * the terminal here, once */
 	p->name = escaped(name);
 	p->cpus = escaped(cpus);
 	p->evidence = escaped(evidence);
 	return 0;
 }
 
-/* The head every profile file has: schema 1 of command calibrate. */
-static int check_head(const char *path, const json_t *doc, struct err *e)
-{
-	const json_t *schema = json_object_get(doc, "schema");
-	const char *cmd = json_string_value(json_object_get(doc, "command"));
-
-	if (!json_is_object(doc) || !json_is_integer(schema) || json_integer_value(schema) != 1 ||
-	    !cmd || strcmp(cmd, "calibrate") != 0)
-		return err_set(e, "%s: not a profile file: want \"schema\": 1, \"command\": "
-			       "\"calibrate\"", path);
-	return 0;
-}
-
+/* A calibrate file, its head checked (results_open). */
 static json_t *load_doc(const char *path, struct err *e)
 {
-	json_error_t je;
-	json_t *doc;
-	struct err why;
-	char *buf;
-	size_t len;
-
-	if (read_input(path, INPUT_LIMIT, &buf, &len, &why)) {
-		err_set(e, "%s: %s", path, why.msg);
-		return NULL;
-	}
-	doc = json_loadb(buf, len, 0, &je);
-	free(buf);
-	if (!doc) {
-		err_set(e, "%s: not a profile file: %s (line %d)", path, je.text, je.line);
-		return NULL;
-	}
-	return doc;
+	return results_open(path, 1u << RESULT_CALIBRATE, NULL, e);
 }
 
 /* Loaded profiles stay until exit: scans hold pointers to them. */
@@ -372,8 +364,6 @@ const struct profile *results_profile_of(const char *path, const json_t *doc, st
 		err_set(e, "%s: more than %zu profile files", path, nloaded);
 		return NULL;
 	}
-	if (check_head(path, doc, e))
-		return NULL;
 	p = xcalloc(1, sizeof *p);
 	if (read_profile(json_object_get(doc, "profile"), p, &inner)) {
 		err_set(e, "%s: %s", path, inner.msg);
@@ -486,8 +476,6 @@ int results_calibration_of(const char *path, const json_t *doc, struct host *h,
 	*n = 0;
 	if (machine)
 		*machine = NULL;
-	if (check_head(path, doc, e))
-		return -1;
 	if (read_machine(json_object_get(doc, "machine"), h, &inner))
 		return err_set(e, "%s: %s", path, inner.msg);
 	if (machine)

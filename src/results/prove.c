@@ -1,6 +1,8 @@
-/* The result file of `straddle prove` (issue 26, part 4): each hot loop,
- * the cost model's prediction and what place measured of it. */
-#include "results.h"
+/* The result file of `straddle prove`: each hot loop, the cost model's
+ * prediction and what place measured of it. */
+#include "json.h"
+#include "head.h"
+#include "prove.h"
 
 #include <math.h>
 

@@ -1,7 +1,9 @@
 /* prove's result file read back (results_prove writes it, prove.c): the
  * trials as prove made them, so the page's prove section has the rows of
- * prove's own table (issue 23). */
-#include "results.h"
+ * prove's own table. */
+#include "json.h"
+#include "scan.h"
+#include "prove.h"
 
 #include <math.h>
 #include <stdlib.h>

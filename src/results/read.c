@@ -1,9 +1,11 @@
 /* Reading result files back (compare): every check a file can fail is one
- * line saying what is wrong, never a crash on a hand-edited file (issue
- * 12: negative, empty, NaN or infinite samples, a metric twice, metrics
- * that do not fit the command). A directory is one side made of several
- * files: their runs are pooled, in the order of the files' names. */
-#include "results.h"
+ * line saying what is wrong, never a crash on a hand-edited file (negative,
+ * empty, NaN or infinite samples, a metric twice, metrics that do not fit the
+ * command). A directory is one side made of several files: their runs are
+ * pooled, in the order of the files' names. */
+#include "json.h"
+#include "metrics.h"
+#include "kinds.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -13,11 +15,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The largest sample read: 1e15 ns is 11 days for one operation, 1e15
- * ops/s a million per nanosecond. Beyond it the statistics overflow: two
- * samples of 1e308 made the median inf and the change -nan%, and compare
- * --format json wrote "metrics": [] and exit 0 (issue 25, finding 4); the
- * squares of the stddev overflow from about 1e154. */
+/* The largest sample read: 1e15 ns is 11 days for one operation, 1e15 ops/s a
+ * million per nanosecond. Beyond it the statistics overflow: two samples of
+ * 1e308 made the median inf and the change -nan%, and compare --format json
+ * wrote "metrics": [] and exit 0; the squares of the stddev overflow from
+ * about 1e154. */
 #define SAMPLE_MAX 1e15
 
 static int read_run(json_t *a, struct metric_run *run, const char *what, struct err *e)
@@ -95,16 +97,18 @@ static int check_range(json_t *o, const char *key, json_int_t max, const char *w
 	return 0;
 }
 
-/* What each command's metrics must carry besides name, unit, direction.
- * A sweep's offsets are what sweep writes: a code offset in a page
- * (--offsets' bound) and the loop's place in a 64 B line; +-2^63 made the
- * report's arithmetic on them overflow (issue 25, finding 5). */
+/* What each command's metrics must carry besides name, unit, direction. A
+ * sweep's offsets are what sweep writes: a code offset in a page (--offsets'
+ * bound) and the loop's place in a 64 B line; +-2^63 made the report's
+ * arithmetic on them overflow. */
 static int check_kind(json_t *o, const char *command, const char *what, struct err *e)
 {
 	if (strcmp(command, "bench") == 0 && !json_is_string(json_object_get(o, "workload")))
 		return err_set(e, "%s: a bench metric without \"workload\"", what);
-	/* place's placements are a sweep's: a function (as "kernel") at an offset */
-	if ((strcmp(command, "sweep") == 0 || strcmp(command, "place") == 0) &&
+	/* place's placements are a sweep's: a function (as "kernel") at an
+	 * offset; ab's arms are a build's */
+	if ((strcmp(command, "sweep") == 0 || strcmp(command, "place") == 0 ||
+	     strcmp(command, "ab") == 0) &&
 	    (!json_is_string(json_object_get(o, "kernel")) ||
 					      !json_is_integer(json_object_get(o, "offset"))))
 		return err_set(e, "%s: a sweep metric without \"kernel\" and \"offset\"", what);
@@ -126,8 +130,8 @@ static int read_metric(json_t *o, const char *command, struct metric *m, size_t 
 	if (!json_is_object(o) || !name || !*name)
 		return err_set(e, "metric %zu has no name", index);
 	snprintf(what, sizeof what, "metric %zu (%s)", index, name);
-	/* escaped once here, so every table, line and page of them is safe for
-	 * a terminal (issue 25, finding 9); names stay distinct */
+	/* escaped once here, so every table, line and page of them is safe
+	 * for a terminal; names stay distinct */
 	m->name = escaped(name);
 	m->unit = escaped(unit ? unit : "");
 	m->kernel = kernel ? escaped(kernel) : NULL;
@@ -163,34 +167,9 @@ static void collect_states(struct result_file *r)
 	}
 }
 
-static json_t *load(const char *path, struct err *e)
-{
-	struct err why;
-	json_error_t je;
-	json_t *doc;
-	char *buf;
-	size_t len;
-
-	if (read_input(path, INPUT_LIMIT, &buf, &len, &why))
-		return err_set(e, "%s: %s", path, why.msg), NULL;
-	doc = json_loadb(buf, len, 0, &je);
-	free(buf);
-	if (doc)
-		return doc;
-	/* Python's json writes NaN and Infinity; jansson refuses them */
-	if (strstr(je.text, "'NaN") || strstr(je.text, "'Infinity") || strstr(je.text, "'-Infinity"))
-		err_set(e, "%s: line %d: NaN or Infinity, not a number (a sample must be finite)",
-			path, je.line);
-	else if (strstr(je.text, "overflow"))
-		err_set(e, "%s: line %d: a number too large for a double (infinite)", path, je.line);
-	else
-		err_set(e, "%s: not a result file: %s (line %d)", path, je.text, je.line);
-	return NULL;
-}
-
 static int read_file(const char *path, struct result_file *r, struct err *e)
 {
-	json_t *doc = load(path, e);
+	json_t *doc = results_open(path, RESULT_METRICS, NULL, e);
 	int rc;
 
 	if (!doc) {
@@ -206,30 +185,15 @@ static int read_file(const char *path, struct result_file *r, struct err *e)
 
 int results_file_of(const char *path, json_t *doc, struct result_file *r, struct err *e)
 {
-	json_t *metrics, *schema, *o;
-	char kinds[64];
+	json_t *metrics, *o;
 	size_t i;
-	int kind;
 
 	memset(r, 0, sizeof *r);
 	r->path = xstrdup(path);
 	r->nfiles = 1;
 	r->more = json_array();
 	r->doc = json_incref(doc);
-	schema = json_object_get(r->doc, "schema");
-	if (!json_is_object(r->doc) || !json_is_integer(schema))
-		return err_set(e, "%s: not a result file: no \"schema\"", path);
-	if (json_integer_value(schema) != 1)
-		return err_set(e, "%s: schema %lld; this straddle reads schema 1", path,
-			       (long long)json_integer_value(schema));
 	r->command = json_string_value(json_object_get(r->doc, "command"));
-	kind = result_kind_of(r->command);
-	result_kind_list(true, "or", kinds, sizeof kinds);
-	if (!r->command)
-		return err_set(e, "%s: no \"command\": not a %s result", path, kinds);
-	result_kind_list(true, "and", kinds, sizeof kinds);
-	if (kind < 0 || !result_kind(kind)->metrics)
-		return err_set(e, "%s: a %s result; compare reads %s results", path, r->command, kinds);
 	r->machine = json_object_get(r->doc, "machine");
 	metrics = json_object_get(r->doc, "metrics");
 	if (doc_str(json_object_get(r->doc, "failure"), "why")) {      /* a failed place's */

@@ -1,8 +1,12 @@
 /* The result file of straddle record: samples per file, function and loop,
  * and every sampled address with its count, so that scan --hot attributes
- * them again to whatever loops a later scan finds (DESIGN: every raw
- * sample kept). Addresses are the file's own virtual addresses. */
-#include "results.h"
+ * them again to whatever loops a later scan finds. Addresses are the file's
+ * own virtual addresses. */
+#include "json.h"
+#include "head.h"
+#include "scan.h"
+#include "record.h"
+#include "kinds.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -230,36 +234,21 @@ static int read_files(json_t *files, struct hot_run *h, struct err *e)
 
 int results_read_record(const char *path, struct hot_run *h, struct err *e)
 {
-	json_error_t je;
-	json_t *doc, *schema, *total;
-	const char *cmd;
-	char *buf;
-	size_t len;
+	json_t *doc, *total;
+	struct err why;
 	int rc = -1;
 
 	memset(h, 0, sizeof *h);
 	h->source = xstrdup(path);
-	if (read_input(path, INPUT_LIMIT, &buf, &len, e))
+	if (!(doc = results_open(path, 1u << RESULT_RECORD, NULL, e)))
 		return -1;
-	doc = json_loadb(buf, len, 0, &je);
-	free(buf);
-	if (!doc)
-		return err_set(e, "not a record: %s (line %d)", je.text, je.line);
-	schema = json_object_get(doc, "schema");
-	cmd = json_string_value(json_object_get(doc, "command"));
 	total = json_object_get(json_object_get(doc, "samples"), "total");
-	if (!json_is_object(doc) || !json_is_integer(schema))
-		err_set(e, "not a result file: no \"schema\"");
-	else if (json_integer_value(schema) != 1)
-		err_set(e, "schema %lld; this straddle reads schema 1",
-			(long long)json_integer_value(schema));
-	else if (!cmd || strcmp(cmd, "record") != 0)
-		err_set(e, "a %s result, not a record (make one with 'straddle record')",
-			cmd ? cmd : "unknown");
-	else if (!json_is_integer(total) || json_integer_value(total) < 0)
-		err_set(e, "no \"samples\": {\"total\": N} in the record");
-	else if (read_files(json_object_get(doc, "files"), h, e) == 0 &&
-		 read_kernel(json_object_get(doc, "kernel"), h, e) == 0) {
+	if (!json_is_integer(total) || json_integer_value(total) < 0)
+		err_set(e, "%s: no \"samples\": {\"total\": N} in the record", path);
+	else if (read_files(json_object_get(doc, "files"), h, &why) ||
+		 read_kernel(json_object_get(doc, "kernel"), h, &why))
+		err_set(e, "%s: %s", path, why.msg);
+	else {
 		h->total = (uint64_t)json_integer_value(total);
 		rc = 0;
 	}
@@ -390,15 +379,8 @@ void results_record_read(const json_t *doc, struct record_read *r)
 
 int results_record_load(const char *path, struct record_read *r, json_t **doc, struct err *e)
 {
-	int kind;
-
-	if (!(*doc = results_load_any(path, &kind, e)))
+	if (!(*doc = results_open(path, 1u << RESULT_RECORD, NULL, e)))
 		return -1;
-	if (kind != RESULT_RECORD) {
-		json_decref(*doc);
-		*doc = NULL;
-		return err_set(e, "%s: not a record", path);
-	}
 	results_record_read(*doc, r);
 	return 0;
 }

@@ -1,10 +1,12 @@
 /* SARIF 2.1.0 (OASIS, Static Analysis Results Interchange Format): the
  * hazards of scan and diff as code-scanning alerts, the format GitHub code
- * scanning, GitLab and review tools take (issue 24). One run, one rule per
- * hazard rule with its help, one result per row of the table. The log is
- * made in memory and written at the end in one piece. Checked against the
- * schema in make check (tests/cmd/t_sarif.sh, tests/sarif/). */
-#include "results.h"
+ * scanning, GitLab and review tools take. One run, one rule per hazard rule
+ * with its help, one result per row of the table. The log is made in memory
+ * and written at the end in one piece. Checked against the schema in make
+ * check (tests/cmd/t_sarif.sh, tests/sarif/). */
+#include "json.h"
+#include "scan.h"
+#include "sarif.h"
 
 #include <math.h>
 
@@ -115,9 +117,9 @@ static json_t *uri_of(const char *path)
 	return v;
 }
 
-static const char *level_of(unsigned severity)
+static const char *level_of(enum severity severity)
 {
-	return severity >= 3 ? "error" : severity == 2 ? "warning" : "note";
+	return severity >= SEVERITY_HIGH ? "error" : severity == SEVERITY_MEDIUM ? "warning" : "note";
 }
 
 static json_t *location(const struct sarif_result *f)
@@ -156,7 +158,7 @@ void sarif_add(struct sarif_log *log, const struct sarif_result *f)
 		"function", json_text(f->function), "address", addr, "bytes", (json_int_t)f->bytes,
 		"section", json_text(f->section ? f->section : ""), "profiles",
 		json_text(f->profiles), "windows", windows_of(f->windows, f->nwindows),
-		"placement", f->placement, "fix", json_text(f->fix), "severity", f->severity_name);
+		"placement", f->placement, "fix", json_text(f->fix), "severity", severity_name(f->severity));
 	json_object_set_new(props, "file", json_text(f->file));
 	json_object_set_new(props, "input", json_integer((json_int_t)f->input));
 	if (f->compiler_fix && *f->compiler_fix)

@@ -1,9 +1,11 @@
 /* A document of `straddle scan --json` read back into the structs the scan
- * made (issue 23): each file's scan_result, so the page renders the rows
- * of report/rows.c exactly as the terminal does. What the document lacks
- * is zero (a hand-edited file renders "-", never garbage); nothing here
- * frees through scan_result_free, which is for a scan's own memory. */
-#include "results.h"
+ * made: each file's scan_result, so the page renders the rows of
+ * report/rows.c exactly as the terminal does. What the document lacks is zero
+ * (a hand-edited file renders "-", never garbage); nothing here frees through
+ * scan_result_free, which is for a scan's own memory. */
+#include "json.h"
+#include "scan.h"
+#include "prove.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,10 +1,14 @@
-/* A side of `straddle compare` read from its result files (issue 23: the
- * compare document's fields had no owner in results/): its runs' or
- * invocations' statistics, the drift between its A/A invocations and the
- * band bench --invocations records, its machine states, its files' times
- * and how two sides' machines differ. report/compare.c builds the
- * comparison from these; results_compare writes it. */
-#include "results.h"
+/* A side of `straddle compare` read from its result files (the compare
+ * document's fields had no owner in results/): its runs' or invocations'
+ * statistics, the drift between its A/A invocations and the band bench
+ * --invocations records, its machine states, its files' times and how two
+ * sides' machines differ. report/compare.c builds the comparison from these;
+ * results_compare writes it. */
+#include "json.h"
+#include "metrics.h"
+#include "compare.h"
+#include "kinds.h"
+#include "place.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -20,9 +24,9 @@ double *results_run_stats(const struct metric *m, enum stat_kind k)
 	return v;
 }
 
-/* Issue 22: runs of one invocation share its machine state, so when a
- * side is several invocations (a directory), the unit is the invocation:
- * the mean of its runs' statistics, one number a file. *n: how many. */
+/* Runs of one invocation share its machine state, so when a side is
+ * several invocations (a directory), the unit is the invocation: the mean of
+ * its runs' statistics, one number a file. *n: how many. */
 static double *invocation_stats(const struct metric *m, enum stat_kind k, size_t nfiles,
 				size_t *n)
 {
@@ -95,7 +99,8 @@ json_t *results_drift_record(const struct result_file *aa, const char *side,
 
 bool results_has_metrics(const char *path)
 {
-	json_t *doc = json_load_file(path, 0, NULL);
+	struct err e;
+	json_t *doc = results_open(path, RESULT_ANY, NULL, &e);
 	bool yes = json_array_size(json_object_get(doc, "metrics")) > 0;
 
 	json_decref(doc);
@@ -119,7 +124,8 @@ static void final_path(json_t *doc, const char *final_out)
 json_t *results_drift_stamp(const char *path, const json_t *rec, size_t order, size_t of,
 			    const char *final_out)
 {
-	json_t *doc = json_load_file(path, 0, NULL), *mine;
+	struct err e;
+	json_t *doc = results_open(path, RESULT_ANY, NULL, &e), *mine;
 
 	final_path(doc, final_out);
 	mine = json_deep_copy(rec);
@@ -133,7 +139,7 @@ json_t *results_drift_stamp(const char *path, const json_t *rec, size_t order, s
 }
 
 double results_recorded_drift(const struct result_file *base, const char *metric,
-			      enum stat_kind k)
+			      enum stat_kind k, size_t *invocations)
 {
 	json_t *d = json_object_get(base->doc, "drift");
 	json_t *v = json_object_get(json_object_get(json_object_get(d, "band_pct"), metric),
@@ -143,6 +149,7 @@ double results_recorded_drift(const struct result_file *base, const char *metric
 	if (!json_is_number(v) || !json_is_integer(n) || json_integer_value(n) < 2 ||
 	    !(json_number_value(v) >= 0))
 		return NAN;
+	*invocations = (size_t)json_integer_value(n);
 	return json_number_value(v);
 }
 
@@ -249,4 +256,97 @@ void compare_notes_free(struct compare_notes *n)
 		free(n->v[i]);
 	free(n->v);
 	memset(n, 0, sizeof *n);
+}
+
+/* ---- a comparison's sides read ---- */
+
+/* --layout-noise: the band of a place --offsets random result (a change
+ * no larger than what a new layout does is layout noise). */
+static int layout_noise(struct compare *c, const char *path, struct err *e)
+{
+	struct result_file f;
+	struct err why;
+	int rc = 0;
+
+	if (results_read(path, &f, &why))
+		return err_set(e, "--layout-noise: %s", why.msg);
+	if (results_place_layout_band(&f, &c->layout_pct))
+		rc = err_set(e, "--layout-noise: %s: not a place --offsets random result (no "
+			     "layout_noise band)", path);
+	results_file_free(&f);
+	return rc;
+}
+
+/* --drift: A/A invocations, 2 or more, of BASE's command. */
+static int drift(struct compare *c, const char *path, struct err *e)
+{
+	struct result_file *d = xcalloc(1, sizeof *d);
+	const struct result_file *base = &c->files[0];
+	struct err why;
+
+	c->drift = d;
+	if (results_read(path, d, &why))
+		return err_set(e, "--drift: %s", why.msg);
+	if (d->nfiles < 2)
+		return err_set(e, "--drift: %s: %zu invocation; the drift between invocations "
+			       "needs 2 or more result files in a directory", path, d->nfiles);
+	if (strcmp(d->command, base->command) != 0)
+		return err_set(e, "--drift: %s: %s results; BASE %s is a %s one", path, d->command,
+			       base->path, base->command);
+	return 0;
+}
+
+/* NEW against BASE: the same command, and at least one metric in common
+ * of the same unit and direction. */
+static int comparable(const struct result_file *base, const struct result_file *f,
+		      struct err *e)
+{
+	size_t common = 0;
+
+	if (strcmp(f->command, base->command) != 0)
+		return err_set(e, "%s: a %s result; BASE %s is a %s one", f->path, f->command,
+			       base->path, base->command);
+	for (size_t i = 0; i < base->n; i++) {
+		const struct metric *m = &base->m[i], *n = results_counterpart(base, m, f);
+
+		if (n && (n->lower_is_better != m->lower_is_better || strcmp(n->unit, m->unit) != 0))
+			return err_set(e, "%s: %s is %s, %s is better; in %s %s, %s", f->path, n->name,
+				       n->unit, n->lower_is_better ? "lower" : "higher", base->path,
+				       m->unit, m->lower_is_better ? "lower" : "higher");
+		common += n != NULL;
+	}
+	if (!common)
+		return err_set(e, "%s: no metric in common with %s", f->path, base->path);
+	return 0;
+}
+
+int results_compare_open(struct compare *c, char *const *paths, size_t n, const char *drift_path,
+			 const char *layout_path, struct err *e)
+{
+	struct result_file *files = xcalloc(n, sizeof *files);
+
+	c->files = files;
+	c->nfiles = n;
+	for (size_t f = 0; f < n; f++)
+		if (results_read(paths[f], &files[f], e))
+			return -1;
+	if ((drift_path && drift(c, drift_path, e)) ||
+	    (layout_path && layout_noise(c, layout_path, e)))
+		return -1;
+	for (size_t f = 1; f < n; f++)
+		if (comparable(&files[0], &files[f], e))
+			return -1;
+	return 0;
+}
+
+void results_compare_close(struct compare *c)
+{
+	for (size_t f = 0; f < c->nfiles; f++)
+		results_file_free((struct result_file *)&c->files[f]);
+	free((void *)c->files);
+	if (c->drift)
+		results_file_free((struct result_file *)c->drift);
+	free((void *)c->drift);
+	c->files = c->drift = NULL;
+	c->nfiles = 0;
 }

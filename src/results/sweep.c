@@ -1,8 +1,9 @@
-/* The result file of `straddle sweep` (DESIGN: Result files): the clock,
- * the settings, and one metric per placed variant with every raw sample
- * and what the layout model predicted there. compare reads each sweep as
- * one run (read.c). */
-#include "results.h"
+/* The result file of `straddle sweep`: the clock, the settings, and one
+ * metric per placed variant with every raw sample and what the layout model
+ * predicted there. compare reads each sweep as one run (read.c). */
+#include "head.h"
+#include "scan.h"
+#include "sweep.h"
 
 static json_t *variant_json(const struct sweep *s, const struct variant *v)
 {
@@ -39,6 +40,17 @@ static json_t *predicted_offsets(const struct sweep *s, const struct profile *p,
 	return a;
 }
 
+/* The offsets of kernel k whose predicted mark (slow[i]) is slow. */
+static json_t *slow_offsets(const struct sweep *s, const struct kernel *k, const bool *slow)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].k == k && slow[i])
+			json_array_append_new(a, json_integer(s->v[i].offset));
+	return a;
+}
+
 json_t *results_sweep(const struct sweep *s, const char *profile,
 		      const struct profile *const *profiles, size_t nprofiles,
 		      const struct kernel *const *kernels, size_t nkernels, int argc, char **argv)
@@ -67,15 +79,19 @@ json_t *results_sweep(const struct sweep *s, const char *profile,
 	json_object_set_new(doc, "metrics", metrics);
 	/* each placed kernel against each profile: how many offsets the
 	 * prediction agreed with, and where it predicts a hazard */
+	bool *slow = xcalloc(s->n + 1, sizeof *slow);
+
 	for (size_t k = 0; k < nkernels; k++)
 		for (size_t p = 0; kernels[k]->placeable && p < nprofiles; p++) {
-			size_t total, n = sweep_profile_agreement(s, profiles[p], kernels[k], &total);
+			size_t total, n = sweep_profile_agreement(s, profiles[p], kernels[k], &total, slow);
 
-			json_array_append_new(agreement, json_pack("{s:s, s:s, s:i, s:i, s:o}", "kernel",
-				kernels[k]->name, "profile", profiles[p]->name, "agree", (int)n,
+			json_array_append_new(agreement, json_pack("{s:s, s:s, s:i, s:i, s:o, s:o}",
+				"kernel", kernels[k]->name, "profile", profiles[p]->name, "agree", (int)n,
 				"offsets", (int)total, "predicted",
-				predicted_offsets(s, profiles[p], kernels[k])));
+				predicted_offsets(s, profiles[p], kernels[k]),
+				"predicted_slow", slow_offsets(s, kernels[k], slow)));
 		}
+	free(slow);
 	json_object_set_new(doc, "agreement", agreement);
 	return doc;
 }

@@ -3,16 +3,18 @@
  * cost a second of the scan's three, formatting them directly a tenth.
  * The loops, functions and hazards of scan and diff are written here, and
  * only here; small documents (heads, result files) stay jansson values. */
-#include "results.h"
+#include "json.h"
+#include "scan.h"
+#include "../model/hot.h"
 
 #include <inttypes.h>
 #include <string.h>
 
-/* Bytes are staged in the jw's own buffer and go to the FILE in blocks:
- * a libLLVM scan writes 33 MB of JSON in a few million small pieces, and
- * a stdio call for each (even _unlocked, after flockfile) was a fifth of
- * the scan's CPU time with --json (issue 8). One fwrite per block also
- * takes the stream's lock once per block, not once per byte. */
+/* Bytes are staged in the jw's own buffer and go to the FILE in blocks: a
+ * libLLVM scan writes 33 MB of JSON in a few million small pieces, and a
+ * stdio call for each (even _unlocked, after flockfile) was a fifth of the
+ * scan's CPU time with --json. One fwrite per block also takes the stream's
+ * lock once per block, not once per byte. */
 static void flush(struct jw *w)
 {
 	fwrite(w->buf, 1, w->len, w->f);
@@ -57,12 +59,11 @@ static char *digits(char *end, unsigned long long u)
 	return end;
 }
 
-/* The comma before a value (none before the first of its object or
- * array) and its key, with room for `value` more bytes: returns where the
- * value goes, to be ended by done(). A key is the program's own short
- * plain-ASCII name (results.h), copied as it is: keys are 19 of the 26 MB
- * of a libLLVM-14 scan, and quote()'s scan of each for escapes was the
- * writer's largest cost (issue 8). */
+/* The comma before a value (none before the first of its object or array) and
+ * its key, with room for `value` more bytes: returns where the value goes, to
+ * be ended by done(). A key is the program's own short plain-ASCII name
+ * (json.h), copied as it is: keys are 19 of the 26 MB of a libLLVM-14 scan,
+ * and quote()'s scan of each for escapes was the writer's largest cost. */
 static char *begin(struct jw *w, const char *key, size_t value)
 {
 	size_t n = key ? strlen(key) : 0;
@@ -287,7 +288,7 @@ void results_write_hazards(struct jw *w, const char *key, const struct hazard *c
 	jw_close(w, ']');
 }
 
-/* A loop's windows, its pieces' together (DESIGN, hazard model). */
+/* A loop's windows, its pieces' together. */
 static void write_windows(struct jw *w, const struct scan_result *r, const struct loop_report *l)
 {
 	jw_open(w, "windows", '{');
@@ -303,10 +304,9 @@ static void write_windows(struct jw *w, const struct scan_result *r, const struc
 	jw_close(w, '}');
 }
 
-/* "cost": the predicted slowdown at today's placement against the best,
- * the bound that decides it, the cycles behind it, and with samples the
- * share of the run aligning would save (issue 26). Null when the scan was
- * not priced (diff). */
+/* "cost": the predicted slowdown at today's placement against the best, the
+ * bound that decides it, the cycles behind it, and with samples the share of
+ * the run aligning would save. Null when the scan was not priced (diff). */
 static void write_cost(struct jw *w, const struct scan_result *r, const struct loop_report *l)
 {
 	const struct loop_cost *c = &l->cost;

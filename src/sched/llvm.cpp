@@ -333,38 +333,31 @@ void copy_name(const cpu &c, unsigned opcode, struct sched_insn *out)
 	out->name[k] = 0;
 }
 
-void describe_instruction(cpu &c, const MCInst &mi, const mca::Instruction &inst,
-			  struct sched_insn *out)
+// What the instruction's description says of it, as flags.
+uint16_t flags_of(cpu &c, const MCInst &mi, const mca::Instruction &inst)
 {
-	const mca::InstrDesc &d = inst.getDesc();
 	const MCInstrDesc &md = c.mcii->get(mi.getOpcode());
-	const MCSchedModel &sm = c.sti->getSchedModel();
-	const MCSchedClassDesc *sc = sm.getSchedClassDesc(d.SchedClassID);
+	const MCSchedClassDesc *sc = c.sti->getSchedModel().getSchedClassDesc(inst.getDesc().SchedClassID);
+	uint16_t f = name_flags(c, mi.getOpcode());
 
-	out->uops = (uint16_t)d.NumMicroOps;
-	out->latency = (uint16_t)std::min(d.MaxLatency, 65535u);
-	out->sched_class = (uint16_t)d.SchedClassID;
-	copy_name(c, mi.getOpcode(), out);
-	out->flags |= name_flags(c, mi.getOpcode());
-	if (md.mayLoad())
-		out->flags |= SCHED_LOAD;
-	if (md.mayStore())
-		out->flags |= SCHED_STORE;
-	if (md.hasUnmodeledSideEffects() || inst.isALoadBarrier() || inst.isAStoreBarrier())
-		out->flags |= SCHED_BARRIER;
-	if (md.isCall())
-		out->flags |= SCHED_CALL;
-	if (md.isReturn())
-		out->flags |= SCHED_RETURN;
-	if (md.isBranch())
-		out->flags |= SCHED_BRANCH;
-	if (sc && sc->BeginGroup)
-		out->flags |= SCHED_BEGIN_GROUP;
-	if (sc && sc->EndGroup)
-		out->flags |= SCHED_END_GROUP;
-	if (eliminated_move(c, inst))
-		out->flags |= SCHED_MOVE_ELIMINATED;
-	for (const auto &ru : d.Resources) {
+	f |= md.mayLoad() ? SCHED_LOAD : 0;
+	f |= md.mayStore() ? SCHED_STORE : 0;
+	f |= md.hasUnmodeledSideEffects() || inst.isALoadBarrier() || inst.isAStoreBarrier() ?
+	     SCHED_BARRIER : 0;
+	f |= md.isCall() ? SCHED_CALL : 0;
+	f |= md.isReturn() ? SCHED_RETURN : 0;
+	f |= md.isBranch() ? SCHED_BRANCH : 0;
+	f |= sc && sc->BeginGroup ? SCHED_BEGIN_GROUP : 0;
+	f |= sc && sc->EndGroup ? SCHED_END_GROUP : 0;
+	f |= eliminated_move(c, inst) ? SCHED_MOVE_ELIMINATED : 0;
+	return f;
+}
+
+// The resources it holds, as llvm-mca's InstrDesc has them: each kind's
+// cycles (a group's what its units do not take themselves).
+void resources_of(const cpu &c, const mca::Instruction &inst, struct sched_insn *out)
+{
+	for (const auto &ru : inst.getDesc().Resources) {
 		auto it = c.mask_index.find(ru.first);
 
 		if (!ru.second.size() || it == c.mask_index.end() || it->second >= SCHED_MAX_RESOURCES)
@@ -375,6 +368,12 @@ void describe_instruction(cpu &c, const MCInst &mi, const mca::Instruction &inst
 		}
 		out->res[out->nres++] = { (uint8_t)it->second, (uint16_t)ru.second.size() };
 	}
+}
+
+// The registers it writes and reads; a zero idiom's reads depend on
+// nothing (llvm-mca marks them independent).
+void registers_of(const cpu &c, const mca::Instruction &inst, struct sched_insn *out)
+{
 	for (const mca::WriteState &w : inst.getDefs()) {
 		unsigned r = w.getRegisterID();
 
@@ -410,6 +409,20 @@ void describe_instruction(cpu &c, const MCInst &mi, const mca::Instruction &inst
 		       (uint16_t)rs.getDescriptor().UseIndex, 0, SCHED_WHOLE };
 		bytes_of(c, r, &o->lo, &o->hi);
 	}
+}
+
+void describe_instruction(cpu &c, const MCInst &mi, const mca::Instruction &inst,
+			  struct sched_insn *out)
+{
+	const mca::InstrDesc &d = inst.getDesc();
+
+	out->uops = (uint16_t)d.NumMicroOps;
+	out->latency = (uint16_t)std::min(d.MaxLatency, 65535u);
+	out->sched_class = (uint16_t)d.SchedClassID;
+	copy_name(c, mi.getOpcode(), out);
+	out->flags |= flags_of(c, mi, inst);
+	resources_of(c, inst, out);
+	registers_of(c, inst, out);
 }
 
 } // namespace

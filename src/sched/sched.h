@@ -71,7 +71,7 @@ struct sched_bounds {
 /* One iteration of the loop insn[0..n) (its instructions in the order an
  * iteration runs them, the back edge last), under cpu; store_load: the
  * cycles from a store's data to a load of the same address (the profile's;
- * 0: no chains through memory). -1 with the reason when an instruction
+ * negative: no chains through memory). -1 with the reason when an instruction
  * has no data (SCHED_UNSUPPORTED, SCHED_INVALID). */
 int sched_loop_bounds(struct sched_cpu *cpu, const struct sched_insn *insn, size_t n,
 		      double store_load, struct sched_bounds *out, struct err *e);

@@ -266,7 +266,7 @@ static size_t build_nodes(struct chain_graph *g, const struct sched_insn *insn, 
 			add_node(g, insn[i].write[k].reg, false);
 	size_t regs = g->n;
 
-	for (size_t i = 0; store_load > 0 && i < n; i++) {
+	for (size_t i = 0; store_load >= 0 && i < n; i++) {
 		bool first = true, loaded = false;
 
 		if (!plain_access(&insn[i], SCHED_STORE) || written_reg(g, regs, insn[i].mem.base) ||

@@ -1,6 +1,6 @@
-/* Two sides of one metric, each a list of runs: how much it changed, in
- * both signs (seed 004: the robot's "-5.8%" with its +-stddev%), and
- * whether the change is real, run against run (issue 12). */
+/* Two sides of one metric, each a list of runs: how much it changed, in both
+ * signs (seed 004: the robot's "-5.8%" with its +-stddev%), and whether the
+ * change is real, run against run. */
 #include "stats.h"
 
 #include <math.h>
@@ -78,14 +78,13 @@ static double spread_of(const double *v, size_t n)
 	return hi - lo;
 }
 
-/* The verdict needs three things of the runs (issue 12): enough of them
- * on both sides; a Welch t test on their statistics below alpha, because
- * each run's statistic is one observation and the sides may differ in
- * spread; and a change larger than the whole run-to-run range of either
- * side, because runs of one invocation sit closer in time than runs of
- * two, and the machine's drift between invocations is what two A/A
- * `bench` runs on a shared machine differ by most (issue 12: two of two
- * A/A pairs flagged on samples). */
+/* The verdict needs three things of the runs: enough of them on both sides; a
+ * Welch t test on their statistics below alpha, because each run's statistic
+ * is one observation and the sides may differ in spread; and a change larger
+ * than the whole run-to-run range of either side, because runs of one
+ * invocation sit closer in time than runs of two, and the machine's drift
+ * between invocations is what two A/A `bench` runs on a shared machine differ
+ * by most (two of two A/A pairs flagged on samples). */
 static void change_ci(struct comparison *c, const struct welch *w, size_t nb, size_t nn,
 		      double alpha)
 {
@@ -115,6 +114,29 @@ size_t stats_units_needed(double sd_pct, double threshold_pct, double alpha)
 	if (n > 1e9)
 		n = 1e9;
 	return n < STATS_MIN_RUNS ? STATS_MIN_RUNS : (size_t)n;
+}
+
+double stats_sd_of_range(double range, size_t n)
+{
+	/* E[range] / sigma of n normal samples (the control charts' d2) */
+	static const double d2[] = { 0, 0, 1.128, 1.693, 2.059, 2.326, 2.534, 2.704, 2.847, 2.970,
+				     3.078 };
+
+	if (n < 2)
+		return NAN;
+	return range / d2[n < 10 ? n : 10];
+}
+
+/* Every run of one side above, or below, all of the other's. */
+static bool disjoint(const double *a, size_t na, const double *b, size_t nb)
+{
+	double alo = INFINITY, ahi = -INFINITY, blo = INFINITY, bhi = -INFINITY;
+
+	for (size_t i = 0; i < na; i++)
+		alo = fmin(alo, a[i]), ahi = fmax(ahi, a[i]);
+	for (size_t i = 0; i < nb; i++)
+		blo = fmin(blo, b[i]), bhi = fmax(bhi, b[i]);
+	return na && nb && (blo > ahi || bhi < alo);
 }
 
 static double pooled_sd(const double *a, size_t na, const double *b, size_t nb)
@@ -162,8 +184,13 @@ void stats_compare_runs(const double *base, size_t nb, const double *new, size_t
 	c->state_changed = o->state_changed;
 	c->by_invocation = o->by_invocation;
 	c->one_invocation = o->one_invocation;
+	c->drift_from_host = o->drift_from_host;
+	c->disjoint = disjoint(base, nb, new, nn);
+	c->invocations_needed = isnan(o->drift_pct) || o->drift_invocations < 2 ? 0 :
+		stats_units_needed(stats_sd_of_range(o->drift_pct, o->drift_invocations),
+				   100 * o->threshold, o->alpha);
 	verdict = c->significant && !c->inside_drift && !c->inside_layout && !c->state_changed &&
-		  !c->one_invocation;
+		  !c->one_invocation && (!c->drift_from_host || c->disjoint);
 	/* worse: the mmtests-sign change is negative by more than the threshold */
 	c->regression = verdict && -c->change_mmtests > 100 * o->threshold;
 	c->improvement = verdict && c->change_mmtests > 100 * o->threshold;

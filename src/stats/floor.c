@@ -1,19 +1,19 @@
 /* A placement's floor: its 10th percentile, and the test that compares two
- * floors (issue 11).
+ * floors.
  *
- * Why not the median: on the AMD Zen 5 KVM guests of this project (family
- * 1Ah model 02h) a placed loop that straddles nothing runs in one of two
- * states, ~150 ns or ~169 ns per 4 KiB for seed 000's loop, and stays in
- * a state for tens to hundreds of rounds, each placement on its own
- * schedule; a placement across a line runs at ~173 ns in every sample.
- * The share of slow-state samples of a well-placed loop went from 0% to
- * 100% between runs, so medians marked a different scatter of offsets
- * slow each run (3 sweeps of clear_movq_imm: 41, 36, 20 slow offsets for
- * the 14 that cross the line). The lowest tenth of a placement's samples
- * is what its layout allows when the machine lets it run; it marked
- * exactly the 14 crossing offsets in 2 of the 3 runs and in a sweep that
- * spread the placements over 63 cache sets (bench/calibrate.sh, README).
- * A floor is not a minimum: one lucky sample cannot move it. */
+ * Why not the median: on the AMD Zen 5 KVM guests of this project (family 1Ah
+ * model 02h) a placed loop that straddles nothing runs in one of two states,
+ * ~150 ns or ~169 ns per 4 KiB for seed 000's loop, and stays in a state for
+ * tens to hundreds of rounds, each placement on its own schedule; a placement
+ * across a line runs at ~173 ns in every sample. The share of slow-state
+ * samples of a well-placed loop went from 0% to 100% between runs, so medians
+ * marked a different scatter of offsets slow each run (3 sweeps of
+ * clear_movq_imm: 41, 36, 20 slow offsets for the 14 that cross the line).
+ * The lowest tenth of a placement's samples is what its layout allows when
+ * the machine lets it run; it marked exactly the 14 crossing offsets in 2 of
+ * the 3 runs and in a sweep that spread the placements over 63 cache sets
+ * (bench/calibrate.sh, README). A floor is not a minimum: one lucky sample
+ * cannot move it. */
 #include "stats.h"
 
 #include <math.h>
@@ -109,12 +109,11 @@ static double floor_of(const double *v, size_t lo, size_t hi)
 
 /* One offset against the best of its kernel, as sweep and calibrate mark
  * them: the ratio of floors, the quantile test's p, and slow when both
- * significant and material, and material in each half of the samples
- * (round order: the first against the best's first, the second against
- * its second). Issue 22: a short sweep marked well-placed offsets 1.13x
- * slow in 2 of 5 runs; a state of the machine that lasts part of a run
- * moves one half, a layout moves both. The best against itself: 1, 1,
- * not slow. */
+ * significant and material, and material in each half of the samples (round
+ * order: the first against the best's first, the second against its second).
+ * A short sweep marked well-placed offsets 1.13x slow in 2 of 5
+ * runs; a state of the machine that lasts part of a run moves one half, a
+ * layout moves both. The best against itself: 1, 1, not slow. */
 void stats_floor_mark(const double *a, size_t na, double floor_a, const double *best,
 		      size_t nbest, double floor_best, double alpha, double material,
 		      struct floor_mark *out)

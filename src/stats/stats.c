@@ -39,7 +39,7 @@ double stats_median_sorted(const double *s, size_t n)
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
-/* DESIGN: the best max(1, floor(0.95 n)) samples. */
+/* the best max(1, floor(0.95 n)) samples. */
 static size_t best95(size_t n)
 {
 	size_t k = n * 95 / 100;

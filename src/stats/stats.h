@@ -1,9 +1,13 @@
-/* stats: the statistics of DESIGN.md, defined once. Every function works
- * on samples (lower is better for times) and allocates only where it says. */
+/* stats: the statistics, each defined once. Every function works on
+ * samples (lower is better for times) and allocates only where it says. */
 #ifndef STRADDLE_STATS_H
 #define STRADDLE_STATS_H
 
 #include "../base/base.h"
+
+/* The significance level every test is held to unless a command is told
+ * otherwise (--alpha). */
+#define STATS_ALPHA 0.05
 
 struct summary {
 	size_t n;
@@ -196,13 +200,13 @@ struct compare_opts {
 	bool lower_is_better;
 	double alpha;                   /* significance level of the t test */
 	double threshold;               /* a fraction: how much worse is a regression */
-	/* Issue 22: sides from different invocations. drift_pct: how far
+	/* Sides from different invocations. drift_pct: how far
 	 * apart this machine's A/A invocations were (100 range / mean of
 	 * their statistics), NAN when not measured; a change inside it is no
 	 * verdict. state_changed: the recorded machine states differ beyond
 	 * the warning's limits; no verdict either. */
 	double drift_pct;
-	/* Issue 26: how far a new layout of the program's code moves it (a
+	/* How far a new layout of the program's code moves it (a
 	 * place --offsets random band, %), 0 when not given; a change inside
 	 * it is no verdict either */
 	double layout_pct;
@@ -211,6 +215,11 @@ struct compare_opts {
 	/* runs, not invocations, and no drift_pct: a side is one invocation
 	 * and nothing says how far two invocations drift apart; no verdict */
 	bool one_invocation;
+	/* drift_pct is this host's kept band (bench --invocations, some time
+	 * before): measured apart from the two invocations, it is trusted
+	 * only for runs that do not overlap at all */
+	bool drift_from_host;
+	size_t drift_invocations;       /* the A/A invocations drift_pct is of, 0 unknown */
 };
 
 /* Two sides of one metric, each a list of run statistics (one number per
@@ -241,6 +250,12 @@ struct comparison {
 	bool state_changed;             /* as given */
 	bool by_invocation;             /* as given */
 	bool one_invocation;            /* as given */
+	bool drift_from_host;           /* as given */
+	bool disjoint;                  /* every run of one side beyond all of the other's */
+	/* invocations a side that resolve the threshold at the drift between
+	 * invocations (its sd from the A/A range: stats_sd_of_range); 0 when
+	 * the drift is not known */
+	size_t invocations_needed;
 	/* significant, beyond the threshold, outside a measured drift (or
 	 * invocations for units), the same machine state */
 	bool regression, improvement;
@@ -253,6 +268,42 @@ void stats_compare_runs(const double *base, size_t nb, const double *new, size_t
  * normal approximation: 2 ((z(alpha/2) + z(0.2)) sd / threshold)^2, at
  * least STATS_MIN_RUNS; 0 when threshold_pct is 0 and sd_pct is not. */
 size_t stats_units_needed(double sd_pct, double threshold_pct, double alpha);
+/* The standard deviation a range (max - min) of n normal samples says:
+ * range / d2(n), d2 the range's expected size in sd units (2: 1.128, ...,
+ * 10: 3.078; from 10 on 3.078, which overstates the sd); NAN for n < 2. */
+double stats_sd_of_range(double range, size_t n);
+
+/* ---- the spread a program's layout alone makes (layout.c) ---- */
+
+/* The variance of log(b[k][r] / a[k][r]) over the n rounds r of each of
+ * npairs pairs of arms measured in the same rounds, each pair about its
+ * own mean, pooled by degrees of freedom (*df: their sum); 0 with *df 0
+ * when no pair has 2 rounds. Pairs of fixed layouts: their variance is
+ * the runs' noise, which no layout adds to. */
+double stats_log_ratio_var(const double *const *a, const double *const *b, size_t npairs,
+			   size_t n, size_t *df);
+
+/* How far layouts of one program move it (straddle ab): each round, a
+ * run with its functions at new random offsets over a run of the control
+ * (the same copies at their own offsets), in logarithms. Their variance
+ * is the layouts' and the runs' noise (noise_var, of fixed layouts in the
+ * same rounds) together; the layouts' own spread is what is left, and the
+ * band the central 95% of a normal of it around the rounds' mean: where
+ * the program lands when a build moves its code and nothing else. A
+ * change of a mean over rounds is held against it, not against the
+ * spread of single runs, which the noise widens. */
+struct layout_band {
+	size_t n;                       /* rounds */
+	double center;                  /* log: mean of log(random / control) */
+	double observed_sd;             /* log: their sd */
+	double noise_sd;                /* log: sqrt(noise_var) */
+	double layout_sd;               /* log: sqrt(max(0, observed^2 - noise)) */
+	double lo, hi;                  /* ratios: exp(center -+ 1.96 layout_sd) */
+	double seen_lo, seen_hi;        /* ratios: the lowest and highest round's */
+};
+
+void stats_layout_band(const double *random, const double *control, size_t n, double noise_var,
+		       struct layout_band *out);
 
 /* ---- a share of samples (share.c) ---- */
 

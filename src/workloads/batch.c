@@ -1,9 +1,8 @@
-/* Batches timed the way libMicro times them (libmicro.c: a batch of -B
- * calls between two clock reads, the result per call), with the design's
- * measuring rules on top: pinned, the TSC or CNTVCT, each batch sized so a
- * sample lasts about 1 ms (far above the clock's resolution), and the
- * variants in a new random order every round so drift hits them alike
- * (DESIGN: Measuring). */
+/* Batches timed the way libMicro times them (libmicro.c: a batch of -B calls
+ * between two clock reads, the result per call), with straddle's measuring
+ * rules on top: pinned, the TSC or CNTVCT, each batch sized so a sample lasts
+ * about 1 ms (far above the clock's resolution), and the variants in a new
+ * random order every round so drift hits them alike. */
 #include "workloads.h"
 #include "../stats/stats.h"
 
@@ -11,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SAMPLE_NS 1e6                   /* about 1 ms a sample (issue 5) */
+#define SAMPLE_NS 1e6                   /* about 1 ms a sample */
 #define MAX_ITERS (1ull << 32)
 
 int wl_pin(cpu_set_t *saved, int *cpu, struct err *e)
@@ -67,9 +66,9 @@ static int by_count(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* One calibration under contention gave 2,194 to 4,400 calls a sample
- * between runs (issue 12): the median of several, once per metric, and
- * every later run keeps it, so runs differ in the machine, not the batch. */
+/* One calibration under contention gave 2,194 to 4,400 calls a sample between
+ * runs: the median of several, once per metric, and every later run keeps it,
+ * so runs differ in the machine, not the batch. */
 static void calibrate(struct wl_timed *v, const struct clock *c)
 {
 	uint64_t sorted[WL_CALIBRATIONS];

@@ -129,3 +129,27 @@ void wl_progress(const struct wl_options *o, const char *fmt, ...)
 	va_end(ap);
 	o->progress(buf);
 }
+
+/* The seeds' workloads as the calls the kernel makes for one of their
+ * operations: read_zero clears a pread's buffer in 4 KiB clear_user calls
+ * (drivers/char/mem.c, chunks of PAGE_SIZE; seed 000's pread_z*), read1
+ * copies a 4 KiB page to the user (seed 001), poll2 stores a 2-byte
+ * revents with __put_user (seed 004). */
+#define PAGES25 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, \
+	4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096, 4096
+
+static const struct workload_shape shapes[] = {
+	{ "pread_z1k", { 1024 }, 1 },
+	{ "pread_z10k", { 4096, 4096, 2048 }, 3 },
+	{ "pread_z100k", { PAGES25 }, 25 },
+	{ "read1", { 4096 }, 1 },
+	{ "poll2", { 2 }, 1 },
+};
+
+const struct workload_shape *workload_shape_named(const char *name)
+{
+	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+		if (strcmp(shapes[i].name, name) == 0)
+			return &shapes[i];
+	return NULL;
+}

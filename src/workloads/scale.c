@@ -497,7 +497,7 @@ int wis_run(const struct wis_test *t, const struct wl_options *o, double seconds
 	ops = xcalloc(p.ntasks * 2 * p.n, sizeof *ops);
 	rc = run_all(t, o, &p, ops, r, e);
 	/* one task: ops/s per task is the tasks=1 metric itself, and one
-	 * metric is printed once (issue 22) */
+	 * metric is printed once */
 	if (rc == 0 && !(p.ntasks == 1 && p.tasks[0] == 1))
 		per_task(t, &p, ops, r);
 	if (rc == 0) {

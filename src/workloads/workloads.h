@@ -1,6 +1,6 @@
 /* workloads: the kernel benchmarks the seeds argue from, run on the running
- * kernel with the semantics of the suites they come from (issue 5):
- * libMicro's pread_z* and read_z* (seed 000), will-it-scale's read1 (seed
+ * kernel with the semantics of the suites they come from: libMicro's pread_z*
+ * and read_z* (seed 000), will-it-scale's read1 (seed
  * 001) and poll2 (seed 004), the timens selftests' gettime_perf hot and
  * cold (seed 003), and seed 001's write() across an unmapped page.
  *
@@ -19,7 +19,7 @@
 #include <sys/types.h>
 
 #include "../base/base.h"
-#include "../measure/measure.h"
+#include "../measure/clock.h"
 
 /* Batch sizes are calibrated this many times; the median is kept. */
 #define WL_CALIBRATIONS 5
@@ -35,8 +35,8 @@ struct wl_metric {
 	size_t n, cap;
 	size_t *run_end;                /* run r is samples[run_end[r-1] .. run_end[r]) */
 	size_t nruns, run_cap;
-	/* batch-timed metrics: calls per sample, the median of the first run's
-	 * calibrations, then the same in every run (issue 12) */
+	/* batch-timed metrics: calls per sample, the median of the first
+	 * run's calibrations, then the same in every run */
 	uint64_t iters;
 	uint64_t calibrations[WL_CALIBRATIONS];
 };
@@ -226,5 +226,71 @@ int fault_probe_run(const char *dir, struct fault_probe probes[2], struct err *e
 
 extern const struct workload wl_pread_zero, wl_read_zero, wl_read1, wl_poll2, wl_gettime,
 	wl_fault_write;
+
+/* The seeds' workloads as the calls one operation of theirs makes
+ * (pread_z1k, pread_z10k, pread_z100k, read1, poll2); NULL: no such. */
+struct workload_shape {
+	const char *name;
+	uint32_t calls[25];
+	size_t ncalls;
+};
+const struct workload_shape *workload_shape_named(const char *name);
+
+/* diff --measure (routine_diff.c): the routines with a built-in call in
+ * the old image whose loops the change moved or resized, each with its
+ * counterpart in the new one (the same name, else the routine doing its
+ * job), when both run; at most ROUTINE_PAIRS_MAX. */
+#define ROUTINE_PAIRS_MAX 16
+#define ROUTINE_DIFF_HAZARDS 8
+
+struct elf_image;
+struct profile;
+struct hazard;
+struct routine;
+
+struct routine_pair {
+	const char *old, *new;
+};
+
+struct routine_diff_input {
+	const char *old_path, *new_path;
+	const struct elf_image *old_img, *new_img;
+	const struct profile *host;
+	const char *host_why, *llvm_mca;
+	double seconds;                 /* each pair's budget a workload */
+};
+
+size_t routine_diff_pairs(const struct routine_diff_input *in, struct routine_pair *p);
+/* The calls an operation of the routine `name` makes: read_zero's for a
+ * clear_user, read1's for a copy_user, a put's or get's size, else one
+ * 4 KiB call; out holds 3. Their number. */
+size_t routine_diff_shapes(const struct routine *rt, const char *name,
+			   const struct workload_shape **out);
+/* The cost model's time of the routine's loop at `offset` of a page,
+ * against its best placement; its hazards in h (ROUTINE_DIFF_HAZARDS at
+ * most), *nh of them. */
+double routine_diff_predicted(const struct profile *p, const char *llvm_mca,
+			      const struct routine *rt, uint32_t offset, struct hazard *h,
+			      size_t *nh);
+
+/* place --file vdso (vdso_place.c): an arm is the vDSO unmoved (offset
+ * -1), or its function moved so that its entry is `offset` into a line;
+ * each round runs bench's gettime once on every arm, in a new random
+ * order (seed), for `seconds` a clock, and checks that the vDSO's clock
+ * lies between two system calls'. */
+#define VDSO_MAX_ARMS 66
+
+struct vdso_arm {
+	char name[16];
+	int offset;                     /* -1: the vDSO unmoved */
+	double hot[64], cold[64];       /* a run's median each round: ns, TSC ticks */
+	size_t n;
+	bool intact;
+};
+
+struct vdso_move;
+/* The rounds, the vDSO's own bytes back after them: 0, or -1 with e. */
+int vdso_place_rounds(struct vdso_move *m, struct vdso_arm *a, size_t n, unsigned runs,
+		      double seconds, uint64_t seed, struct err *e);
 
 #endif

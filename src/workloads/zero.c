@@ -23,9 +23,9 @@ void zero_touch(struct zero_var *z)
 		((volatile char *)z->buf)[j] = 0;
 }
 
-/* A page-aligned allocation with the buffer --align bytes into it: where
- * the buffer starts in its page moved pread_z100k by 4% on Zen 4 (issue
- * 12), so it is chosen and recorded, never left to malloc. */
+/* A page-aligned allocation with the buffer --align bytes into it: where the
+ * buffer starts in its page moved pread_z100k by 4% on Zen 4, so it is chosen
+ * and recorded, never left to malloc. */
 static char *aligned_buffer(size_t size, unsigned align, char **buf)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);

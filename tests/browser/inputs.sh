@@ -59,7 +59,7 @@ make_one bench2 -- cp "$top/tests/fixtures/compare/slow.json" "$d/bench2.json"
 # From DIR, so the comparison names the files as the page does.
 in_dir() { (cd "$d" && "$@"); }
 # Each file is one invocation: a verdict needs the drift between
-# invocations (issue 22); an A/A pair of bench.json that did not drift.
+# invocations; an A/A pair of bench.json that did not drift.
 mkdir -p "$d/aa"
 cp "$d/bench.json" "$d/aa/1.json"
 cp "$d/bench.json" "$d/aa/2.json"

@@ -8,6 +8,9 @@ PASSED=0
 FAILED=0
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+# straddle's data (calibrated profiles, the drift bench keeps per host)
+# is the test's own: none of the user's is read, nothing of a test's kept
+export XDG_DATA_HOME="$TMP/xdg"
 
 ok()   { PASSED=$((PASSED + 1)); echo "  ok   $1"; }
 fail() { FAILED=$((FAILED + 1)); echo "  FAIL $1"; }

@@ -1,4 +1,4 @@
-# The back-end bound (issue 11): a loop whose own work takes as long as
+# The back-end bound: a loop whose own work takes as long as
 # fetching the line it straddles pays nothing for it (measured on Zen 5 by
 # straddle calibrate: tests/fixtures/calibrate/zen5-backend.json). The
 # fixture's loops are in tests/fixtures/x86/backend.S.
@@ -31,7 +31,7 @@ expect_eq "back end zen5 text: st3" "$(printf '%s\n' "$OUT" | sed -n 3p | tr -s 
 
 # the fit of a quiet --quick run: 2 stores a cycle from the store loops
 # (2 stores paid, 4 and 8 did not); 10 instructions the largest width its
-# nop loops allow, of 6 to 10 (issue 22: a range where the evidence leaves
+# nop loops allow, of 6 to 10 (a range where the evidence leaves
 # one); four nop loops faster across a line than inside one
 CAL_BE=tests/fixtures/calibrate/zen5-backend.json
 [ -f "$CAL_BE" ] || CAL_BE=$(dirname "$0")/../fixtures/calibrate/zen5-backend.json
@@ -62,10 +62,25 @@ run "$STRADDLE" scan --uarch "$TMP/bad.json" "$BE"
 expect_eq "back end bad file: exit 2" "$RC" 2
 expect_eq "back end bad file: the line" "$ERR" \
 	"straddle: $TMP/bad.json: profile: \"stores_per_cycle\" is not a whole number from 0 to 64"
+# a store's data to its load: given only where measured; 0 (renamed) is a
+# measured figure, not an absent one
+run "$STRADDLE" uarch --json
+expect_eq "uarch: store to load where measured" \
+	"$(jq_of '[.profiles[] | select(.store_load_cycles != null) | "\(.name):\(.store_load_cycles)"] | join(" ")')" \
+	"haswell:5.25 skylake:4.43 icelake:0.58 goldencove:0 zen2:1"
+jq '.profile.store_load_cycles = 0' "$TMP/be.json" >"$TMP/sl0.json"
+run "$STRADDLE" uarch "$TMP/sl0.json"
+expect_eq "uarch FILE: a renamed store to load read back" \
+	"$(printf '%s\n' "$OUT" | grep '^store to load' | tr -s ' ')" \
+	"store to load 0.00 cycles from a store's data to its load"
+jq '.profile.store_load_cycles = 17' "$TMP/be.json" >"$TMP/sl17.json"
+run "$STRADDLE" scan --uarch "$TMP/sl17.json" "$BE"
+expect_eq "store to load out of range: exit 2, the line" "$RC|$ERR" \
+	"2|straddle: $TMP/sl17.json: profile: \"store_load_cycles\" is not a number from 0 to 16"
 run env -u COLUMNS "$STRADDLE" uarch
 expect_eq "uarch: zen5's bound (insn/st)" "$(printf '%s\n' "$OUT" | grep '^zen5 ' | tr -s ' ' | cut -d' ' -f7-8)" \
 	"- 10/2"
-# issue 23: no line longer than the terminal (80 when there is none; one
+# no line longer than the terminal (80 when there is none; one
 # evidence line was 1,277 characters), the rest behind uarch NAME
 expect_eq "uarch: no line over 80 characters" "$(printf '%s\n' "$OUT" | awk 'length > 80' | wc -l)" 0
 expect_eq "uarch: a table per architecture" "$(printf '%s\n' "$OUT" | grep -c '^[a-z0-9_]*:$')" 2
@@ -88,7 +103,7 @@ expect_eq "uarch goldencove: what a window more costs, measured" "$(printf '%s\n
 	"a window more   $(printf '%.2f' "$WC") cycles an iteration (measured)"
 expect_eq "uarch goldencove: what of it a chain leaves, measured" \
 	"$(printf '%s\n' "$OUT" | grep '^behind a chain') $("$STRADDLE" uarch --json | jq -r '.profiles[] | select(.name == "goldencove") | .latency_window_cycles')" \
-	"behind a chain  0.20 cycles of it stay (measured) 0.2"
+	"behind a chain  0.03 cycles of it stay (measured) 0.03"
 run "$STRADDLE" uarch skylake
 expect_eq "uarch skylake: a window more, not measured" "$(printf '%s\n' "$OUT" | grep '^a window more')" \
 	"a window more   1 cycle an iteration (not measured: a window a cycle)"

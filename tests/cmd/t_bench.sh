@@ -218,6 +218,16 @@ expect_eq "bench --invocations: pread_z1k's band, exact" \
 	"$(jq '.drift.band_pct.pread_z1k.median * 1e6 | round' "$TMP/inv/a/02.json")" "$BE_BAND"
 expect_eq "bench --invocations: what it said" "$(printf '%s\n' "$OUT" | tail -n 1)" \
 	"written: $TMP/inv/a and $TMP/inv/b; compare $TMP/inv/a $TMP/inv/b tests invocation against invocation"
+# side a's band is kept for this host (its A/A invocations: B's options
+# differ), with the machine it was measured on: the same numbers
+BE_KEPT=$XDG_DATA_HOME/straddle/drift/$(uname -n | sed 's/[^A-Za-z0-9._-]/_/g').json
+expect_eq "bench --invocations: the band kept for this host, said" \
+	"$(printf '%s\n' "$OUT" | grep -c "^the band is kept for this host: $BE_KEPT$")" 1
+expect_eq "bench --invocations: the band kept, side a's" \
+	"$(jq -c '[.command, (.metrics | keys), (.metrics.pread_z1k | .invocations, (.band_pct.median * 1e6 | round))]' "$BE_KEPT")" \
+	"[\"drift\",[\"pread_z100k\",\"pread_z10k\",\"pread_z1k\",\"pread_zw100k\"],2,$BE_BAND]"
+expect_eq "bench --invocations: the band kept, its machine the files'" \
+	"$(jq -c .machine "$BE_KEPT")" "$(jq -c .machine "$TMP/inv/a/01.json")"
 # compare takes the recorded band for a BASE of one invocation: the same
 # number compare --drift DIR/a computes
 run "$STRADDLE" compare --format json "$TMP/inv/a/01.json" "$TMP/inv/b/01.json"

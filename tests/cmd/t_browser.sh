@@ -1,4 +1,4 @@
-# straddle report in a real browser (issue 14): a page of one result file
+# straddle report in a real browser: a page of one result file
 # of every kind (tests/browser/inputs.sh) loaded in headless Chromium from
 # Debian's package (make deps installs it; without it this test fails, it
 # does not skip), at 1280 px, then in print media in grey scale, and
@@ -111,7 +111,7 @@ expect_eq "page: each section starts with its <h2>" \
 	"$(offenders $P sections '.first != "H2" or (.h2 | length) == 0')" ""
 # The top rows as the browser renders them (innerText: what a reader
 # sees), against the CLI's own: scan's table, and compare's changes in
-# its sign (+ is better; issue 23).
+# its sign (+ is better).
 SCAN_CLI=$("$STRADDLE" scan --uarch zen4,skylake "$FIXTURES/x86/branches" | sed -n '3,$p' |
 	grep -v -e '^[0-9]* hazards' -e '^$' | head -5 | sed -E 's/ {2,}/ | /g' | tr '\n' ';')
 expect_eq "page: scan's top rows in the browser are the CLI's" \

@@ -72,7 +72,7 @@ expect_eq "profile file: seed 000's loop" \
 	"$(jq_of '.experiments[0] | "\(.name) \(.bytes) \(.ninsn) \(.pair) \(.branch) \(.end) \(.entry)"')" \
 	"store-imm-15 15 4 11 13 15 false"
 
-# issue 22: each experiment's machine state goes with the ratio it gave;
+# each experiment's machine state goes with the ratio it gave;
 # the recording above has none (older), so it said nothing. The same
 # recording with a state on every experiment: the claimed rule names it.
 jq '.experiments[].state = {"seconds": 4, "load": [1.5, 1.2, 1.0], "steal_pct": 0.8,
@@ -139,7 +139,7 @@ cal_err "extra argument" "$STRADDLE" calibrate extra
 CAL_WANT="straddle: --from: $TMP/none.json: cannot open: No such file or directory"
 cal_err "--from missing" "$STRADDLE" calibrate --from "$TMP/none.json" -o "$TMP/x.json"
 printf '{"schema": 1, "command": "sweep"}\n' >"$TMP/sweep.json"
-CAL_WANT="straddle: $TMP/sweep.json: not a profile file: want \"schema\": 1, \"command\": \"calibrate\""
+CAL_WANT="straddle: $TMP/sweep.json: a sweep result, not a profile file (make one with 'straddle calibrate')"
 cal_err "--uarch a sweep file" "$STRADDLE" scan --uarch "$TMP/sweep.json" "$FIXTURES/x86/seed000_after"
 printf 'not json\n' >"$TMP/garbage.json"
 CAL_WANT="straddle: $TMP/garbage.json: not a profile file: '[' or '{' expected near 'not' (line 1)"
@@ -174,7 +174,7 @@ expect_eq "sweep two profiles: agreement in the file" \
 expect_eq "sweep two profiles: zen5's predicted offsets" \
 	"$(jq_of '.agreement[] | select(.profile == "zen5") | .predicted | map(tostring) | join(",")')" "33"
 expect_eq "sweep two profiles: agree counts what the file's marks and predictions say" \
-	"$(jq '. as $d | [.agreement[] | .predicted as $p | .agree == ([$d.metrics[] |
+	"$(jq '. as $d | [.agreement[] | .predicted_slow as $p | .agree == ([$d.metrics[] |
 		select((.offset as $o | $p | index($o) != null) == .slow)] | length)] | all' "$TMP/sw.json")" true
 
 # what calibrate checks first: natively fine (a KVM guest runs the code

@@ -3,7 +3,7 @@
 # the machine's state, and every input check. Expected numbers are worked
 # out in the comments (t-test p values by Simpson's rule on Student's t).
 CF=tests/fixtures/compare
-# Two single files are two invocations, one a side (issue 22): a verdict
+# Two single files are two invocations, one a side: a verdict
 # needs the drift between invocations. The rules of the run-level test
 # below are checked against an A/A pair that did not drift at all (two
 # copies of base.json: 0% for both metrics); the drift's own rules after.
@@ -103,7 +103,7 @@ expect_eq "state: the warning" "$(printf '%s\n' "$OUT" | grep -c '^warning')" 1
 expect_eq "state: the line" "$(printf '%s\n' "$OUT" | grep '^warning')" \
 	"warning: base.json -> stolen.json: steal 0.2% -> 11.0%, other tenants' CPU 3% -> 45%, load 0.50 -> 2.50: the change may be the machine's; no verdict"
 
-# Issue 22: a regression measured in another machine state is no verdict
+# A regression measured in another machine state is no verdict
 # and no exit 1: slow.json's samples with stolen.json's states.
 jq --slurpfile s "$CF/stolen.json" '.runs = $s[0].runs' "$CF/slow.json" >"$TMP/slow-stolen.json"
 run $C "$CF/base.json" "$TMP/slow-stolen.json"
@@ -134,7 +134,10 @@ expect_eq "one invocation a side: the document" "$(jq_of '"\(.regression) \(.dri
 # --drift: A/A invocations. Three copies of base.json, one with every
 # sample x1.25: pread_z100k's invocations 10.5, 10.5, 13.125 differ by
 # 2.625 / 11.375 = 23.08%, read1's 100, 100, 125 by 25 / 108.33 = 23.08%:
-# slow.json's +20.95% and -5% are inside: inconclusive, exit 0.
+# slow.json's +20.95% and -5% are inside: inconclusive, exit 0. The
+# invocations a side that resolve 2% at that drift: its sd 23.08 / d2(3)
+# = 23.08 / 1.693 = 13.633%, 2 ((1.959964 + 0.841621) 13.633 / 2)^2 =
+# 729.4: 730.
 mkdir "$TMP/aa"
 cp "$CF/base.json" "$TMP/aa/1.json"
 cp "$CF/base.json" "$TMP/aa/2.json"
@@ -144,7 +147,7 @@ expect_eq "drift: exit 0" "$RC" 0
 expect_eq "drift: the verdict" "$(line '^  pread_z100k' | grep -o 'inconclusive.*')" \
 	"inconclusive: inside the drift between invocations"
 expect_eq "drift: its size" "$(printf '%s\n' "$OUT" | grep -A1 '^  pread_z100k' | tail -1 | sed 's/.*; //')" \
-	"drift between invocations 23.08% (--drift)"
+	"drift between invocations 23.08% (--drift): 730 invocations a side resolve 2%"
 run $C --drift "$TMP/aa" --format json "$CF/base.json" "$CF/slow.json"
 expect_eq "drift: json" "$(jq_of '[.metrics[].new[0] | "\(.drift_pct * 100 | round) \(.inside_drift) \(.regression)"] | join(",")')" \
 	"2308 true false,2308 true false"
@@ -177,7 +180,7 @@ expect_eq "recorded band: exit 0, both inside" \
 run $C0 "$TMP/banded.json" "$CF/slow.json"
 expect_eq "recorded band: the noise line names where the drift came from" \
 	"$(printf '%s\n' "$OUT" | grep -A1 '^  pread_z100k' | tail -1 | sed 's/.*; //')" \
-	"drift between invocations 23.08% (recorded in BASE by bench --invocations)"
+	"drift between invocations 23.08% (recorded in BASE by bench --invocations): 730 invocations a side resolve 2%"
 run $C0 --stats mean --format json "$TMP/banded.json" "$CF/slow.json"
 expect_eq "recorded band: the statistic's own band (--stats mean)" \
 	"$(jq_of '[.metrics[].new[0].drift_pct] | join(",")')" "1,9.68"
@@ -195,6 +198,66 @@ run $C0 --format json "$TMP/bandedneg.json" "$CF/slow.json"
 expect_eq "recorded band below 0: not a band" "$(jq_of '.metrics[0].new[0].one_invocation')" "true"
 run $C0 --format json "$CF/slow.json" "$TMP/banded.json"
 expect_eq "a band in NEW only: not BASE's drift" "$(jq_of '.metrics[0].new[0].one_invocation')" "true"
+
+# The drift bench --invocations keeps for this host (t_bench.sh: one
+# written), host-drift.json here, measured on base.json's machine: 5% for
+# pread_z100k over 5 A/A invocations, 4% for read1. Two single
+# invocations of that machine get a verdict when the change is beyond it
+# and no run of one is within the other's range: plus20.json is base.json
+# with every time x1.2 and rate /1.2 (runs 12, 12.6, 13.2 against 10,
+# 10.5, 11; rates 84.2, 82.5, 83.3 against 101, 99, 100): two REGRESSIONs,
+# exit 1. The invocations a side that resolve 2%: 5 / 2.326 = 2.1496%, 2
+# ((1.959964 + 0.841621) 2.1496 / 2)^2 = 18.13: 19; read1's 4% 11.6: 12.
+HOSTFILE=$(uname -n | sed 's/[^A-Za-z0-9._-]/_/g')
+mkdir -p "$XDG_DATA_HOME/straddle/drift"
+run $C0 "$CF/base.json" "$CF/plus20.json"
+expect_eq "A+20%, no band kept: exit 0, no verdict" "$RC $(line '^  pread_z100k' | grep -o 'inconclusive.*')" \
+	"0 inconclusive: one invocation a side"
+cp "$CF/host-drift.json" "$XDG_DATA_HOME/straddle/drift/$HOSTFILE.json"
+run $C0 "$CF/base.json" "$CF/plus20.json"
+expect_eq "A+20%, the host's band: exit 1" "$RC" 1
+expect_eq "A+20%, the host's band: the verdicts" \
+	"$(printf '%s\n' "$OUT" | grep -E '^  (pread|read1)' | grep -o 'REGRESSION' | tr '\n' ' ')" "REGRESSION REGRESSION "
+expect_eq "A+20%, the host's band: where it came from, the invocations a 2% change needs" \
+	"$(printf '%s\n' "$OUT" | grep -A1 -E '^  (pread|read1)' | grep noise | sed 's/.*; //' | tr '\n' '|')" \
+	"drift between invocations 5.00% (this host's, kept by bench --invocations): 19 invocations a side resolve 2%|drift between invocations 4.00% (this host's, kept by bench --invocations): 12 invocations a side resolve 2%|"
+run $C0 --format json "$CF/base.json" "$CF/plus20.json"
+expect_eq "A+20%, the host's band: json" \
+	"$(jq_of '[.metrics[].new[0] | "\(.drift_pct) \(.drift_from_host) \(.disjoint) \(.invocations_needed) \(.verdict)"] | join(",")')" \
+	"5 true true 19 REGRESSION,4 true true 12 REGRESSION"
+# A/A, two single invocations (again.json: base.json x1.01, its runs among
+# base's): no verdict
+run $C0 --format json "$CF/base.json" "$CF/again.json"
+expect_eq "A/A, the host's band: exit 0, no change" \
+	"$RC $(jq_of '[.metrics[].new[0] | "\(.drift_from_host) \(.verdict)"] | join(",")')" "0 true no change,true no change"
+# the band of another machine (another kernel) stands for nothing here
+jq '.machine.kernel = "6.12.0"' "$CF/host-drift.json" >"$XDG_DATA_HOME/straddle/drift/$HOSTFILE.json"
+run $C0 --format json "$CF/base.json" "$CF/plus20.json"
+expect_eq "A+20%, another machine's band: exit 0, none" \
+	"$RC $(jq_of '[.metrics[].new[0].verdict] | unique | join(",")')" "0 inconclusive: one invocation a side"
+cp "$CF/host-drift.json" "$XDG_DATA_HOME/straddle/drift/$HOSTFILE.json"
+# runs that overlap: base 10 10 10 10 11, new 10.9 12.5 12.5 12.5 12.5
+# (one sample a run): the gap 1.98 stands out of both ranges (1, 1.6),
+# Welch p 0.0014, outside 5%; but 10.9 is among base's runs. Against the
+# kept band, no verdict; against --drift (A/A invocations 10.2 and 10.71:
+# 4.88%), measured beside them, a REGRESSION.
+jq '.metrics = [.metrics[0] | .runs = ([10, 10, 10, 10, 11] | map({samples: [.]})) | del(.n)] | del(.runs)' \
+	"$CF/base.json" >"$TMP/obase.json"
+jq '.metrics = [.metrics[0] | .runs = ([10.9, 12.5, 12.5, 12.5, 12.5] | map({samples: [.]})) | del(.n)] | del(.runs)' \
+	"$CF/base.json" >"$TMP/onew.json"
+run $C0 --format json "$TMP/obase.json" "$TMP/onew.json"
+expect_eq "overlapping runs, the host's band: exit 0, said" \
+	"$RC $(jq_of '.metrics[0].new[0] | "\(.significant) \(.disjoint) \(.verdict)"')" "0 true false inconclusive: the runs overlap"
+run $C0 "$TMP/obase.json" "$TMP/onew.json"
+expect_eq "overlapping runs, the host's band: the verdict line" \
+	"$(line '^  pread_z100k' | grep -o 'inconclusive.*')" "inconclusive: the runs overlap"
+mkdir "$TMP/oaa"
+cp "$TMP/obase.json" "$TMP/oaa/1.json"
+jq '.metrics[0].runs[].samples |= map(. * 1.05)' "$TMP/obase.json" >"$TMP/oaa/2.json"
+run $C0 --drift "$TMP/oaa" --format json "$TMP/obase.json" "$TMP/onew.json"
+expect_eq "overlapping runs, --drift: a REGRESSION" \
+	"$RC $(jq_of '.metrics[0].new[0] | "\(.drift_pct * 100 | round) \(.drift_from_host) \(.verdict)"')" "1 488 false REGRESSION"
+rm "$XDG_DATA_HOME/straddle/drift/$HOSTFILE.json"
 
 # Several invocations a side: the invocation is the unit. base.json and
 # slow.json each x1, x1.02, x0.98: pread_z100k's invocations 10.5, 10.71,
@@ -229,7 +292,7 @@ expect_eq "alternated A B A B: no warning" "$(printf '%s\n' "$OUT$ERR" | grep -c
 run $C0 "$TMP/seqB" "$TMP/seqA"
 expect_eq "not alternated, NEW first: the warning" "$(printf '%s\n' "$OUT" | grep -c 'were not alternated')" 1
 
-# --layout-noise (issue 26): a change no larger than what new layouts of the
+# --layout-noise: a change no larger than what new layouts of the
 # code do to the program is layout noise. The band of a place --offsets
 # random run whose metric moves with the layout (the place fixture prints
 # where in its line its code runs) covers the +20.95%; narrowed to 5% it
@@ -305,7 +368,7 @@ cmp_bad "bench metric without workload" "$TMP/nowl.json" "straddle: $TMP/nowl.js
 printf '{"schema":1,"command":"sweep","metrics":[{"name":"k@0","unit":"ns","direction":"lower","samples":[1]}]}' >"$TMP/sw.json"
 cmp_bad "sweep metric without kernel" "$TMP/sw.json" "straddle: $TMP/sw.json: metric 0 (k@0): a sweep metric without \"kernel\" and \"offset\""
 printf '{"schema":1,"command":"scan","files":[]}' >"$TMP/scan.json"
-cmp_bad "a scan result" "$TMP/scan.json" "straddle: $TMP/scan.json: a scan result; compare reads bench, sweep and place results"
+cmp_bad "a scan result" "$TMP/scan.json" "straddle: $TMP/scan.json: a scan result, not a bench, sweep, place or ab result"
 cmp_bad "bench against sweep" "$CF/fast/1.json" "straddle: $CF/fast/1.json: a sweep result; BASE $CF/base.json is a bench one"
 printf '%s%s,"n":3,"runs":[{"samples":[1,2]}]}]}' "$B1" "$M1" >"$TMP/n.json"
 cmp_bad "n does not match" "$TMP/n.json" "straddle: $TMP/n.json: metric 0 (t): \"n\" is 3, the samples 2"
@@ -316,6 +379,14 @@ cmp_bad "not JSON" "$TMP/notjson.json" \
 	"straddle: $TMP/notjson.json: not a result file: '[' or '{' expected near 'not' (line 1)"
 printf '{"schema":2,"metrics":[]}' >"$TMP/schema2.json"
 cmp_bad "schema 2" "$TMP/schema2.json" "straddle: $TMP/schema2.json: schema 2; this straddle reads schema 1"
+# every reader opens a file alike (results_open): a key twice is refused
+# by compare as by report, and a record read as one
+printf '{"schema":1,"schema":1,"command":"bench","metrics":[]}' >"$TMP/twice.json"
+cmp_bad "a key twice" "$TMP/twice.json" \
+	"straddle: $TMP/twice.json: not a result file: duplicate object key near '\"schema\"' (line 1)"
+run "$STRADDLE" scan --hot "$TMP/twice.json" "$FIXTURES/x86/hotcold"
+expect_eq "scan --hot: a key twice refused, one line" "$RC:$ERR" \
+	"2:straddle: $TMP/twice.json: not a record: duplicate object key near '\"schema\"' (line 1)"
 printf '{"schema":1,"command":"bench"}' >"$TMP/nometrics.json"
 cmp_bad "no metrics" "$TMP/nometrics.json" "straddle: $TMP/nometrics.json: no \"metrics\" in a bench result"
 printf '%s{"unit":"ns","direction":"lower","runs":[{"samples":[1]}]}]}' "$B1" >"$TMP/noname.json"

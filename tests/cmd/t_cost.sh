@@ -1,4 +1,4 @@
-# The cost model (issue 26): a loop's predicted slowdown is the larger of
+# The cost model: a loop's predicted slowdown is the larger of
 # the windows it fetches and its back end's cycles, today against its best
 # placement. tests/fixtures/x86/cost.S holds one 26-40 B loop across a
 # 64 B line seven ways (x87 and avx512: loops llvm-mca cannot price, each
@@ -26,7 +26,7 @@ expect_eq "cost llvm-mca-14 zen3: the back end named" "$(jq_of '.files[0].back_e
 	"llvm-mca 14.0.6 -mcpu=znver3"
 expect_eq "cost llvm-mca-14 zen3: every loop's cost and bound" "$(cost_rows)" \
 	"fe:1.143:front-end:1.75:llvm-mca:true:1.143 chain:1:latency:3.154:llvm-mca:true: divide:1:divide:17.077:llvm-mca:true: stores:1:store:8.074:llvm-mca:true: uncertain:1.143:front-end:1.75:llvm-mca:false:1.143 x87:2:front-end:0.667:llvm-mca-width:true:2+2 avx512:2:front-end:0.667:llvm-mca-width:true:2+2 strings:2:front-end:0.667:llvm-mca-width:true:2+2"
-# SARIF carries the same cost per result (issue 24: "the predicted cost once
+# SARIF carries the same cost per result ("the predicted cost once
 # it exists"); the loops with no hazard have no result
 run "$STRADDLE" scan --format sarif --uarch zen3 --llvm-mca "$MCA14" "$COST"
 expect_eq "cost: SARIF's predictedSlowdown per result" \
@@ -65,21 +65,21 @@ expect_eq "cost zen5: znver3 stands in" "$(jq_of '.files[0].back_end.zen5')" "ll
 expect_eq "cost zen5: the measured rates with the model's chains" "$(cost_rows)" \
 	"fe:1.15:front-end:0.5:profile:true:1.15 chain:1:latency:3.154:llvm-mca:true: divide:1:divide:17.077:llvm-mca:true: stores:1:store:4:profile:true: uncertain:1.15:front-end:0.5:profile:false:1.15 x87:1.15:front-end:0.5:profile:true:1.15 avx512:1.15:front-end:0.5:profile:true:1.15 strings:1.15:front-end:0.5:profile:true:1.15"
 
-# goldencove: one window more costs 0.35 cycle, 0.2 behind a chain (its
+# goldencove: one window more costs 0.03 cycle, 0.03 behind a chain (its
 # evidence in profiles.c). A whole-file scan gives the measured window's
 # bound at the model's width, never simulated (cost.c: simulating sent
-# 19,915 of libLLVM-14's loops to llvm-mca, 13x): "<=1.35x", the stores
-# (1.5 cycles at the width) 1.85 / 1.5 = 1.233x. --exact-cost (prove's
-# way) simulates: fe (1.25 cycles by LLVM 14) 1.6 / 1.25 = 1.28x; the imul
-# chain (3.077) keeps the line's 0.2, 3.277 / 3.077 = 1.065x, latency; the
+# 19,915 of libLLVM-14's loops to llvm-mca, 13x): "<=1.03x", the stores
+# (1.5 cycles at the width) 1.53 / 1.5 = 1.02x. --exact-cost (prove's
+# way) simulates: fe (1.25 cycles by LLVM 14) 1.28 / 1.25 = 1.024x; the imul
+# chain (3.077) keeps the line's 0.03, 3.107 / 3.077 = 1.01x, latency; the
 # divide and the 8 stores hide it all. What llvm-mca cannot model (x87,
 # AVX-512 here, string instructions) keeps the width's bound either way.
 run "$STRADDLE" scan --json --all --uarch goldencove --llvm-mca "$MCA14" "$COST"
 expect_eq "cost goldencove: a whole file, the measured window's bound" "$(cost_rows)" \
-	"fe:1.35:front-end:0.667:llvm-mca-width:true:1.35 chain:1.35:front-end:1:llvm-mca-width:true:1.35 divide:1.35:front-end:1:llvm-mca-width:true:1.35 stores:1.233:front-end:1.5:llvm-mca-width:true:1.233 uncertain:1.35:front-end:0.667:llvm-mca-width:false:1.35 x87:1.35:front-end:0.667:llvm-mca-width:true:1.35 avx512:1.35:front-end:0.667:llvm-mca-width:true:1.35 strings:1.35:front-end:0.667:llvm-mca-width:true:1.35"
+	"fe:1.03:front-end:0.667:llvm-mca-width:true:1.03 chain:1.03:front-end:1:llvm-mca-width:true:1.03 divide:1.03:front-end:1:llvm-mca-width:true:1.03 stores:1.02:front-end:1.5:llvm-mca-width:true:1.02 uncertain:1.03:front-end:0.667:llvm-mca-width:false:1.03 x87:1.03:front-end:0.667:llvm-mca-width:true:1.03 avx512:1.03:front-end:0.667:llvm-mca-width:true:1.03 strings:1.03:front-end:0.667:llvm-mca-width:true:1.03"
 run "$STRADDLE" scan --json --all --uarch goldencove --llvm-mca "$MCA14" --exact-cost "$COST"
-expect_eq "cost goldencove --exact-cost: a chain keeps the line's 0.2, stores and a divide hide it" "$(cost_rows)" \
-	"fe:1.28:front-end:1.25:llvm-mca:true:1.28 chain:1.065:latency:3.077:llvm-mca:true:1.065 divide:1:divide:76.077:llvm-mca:true: stores:1:store:8.111:llvm-mca:true: uncertain:1.28:front-end:1.25:llvm-mca:false:1.28 x87:1.35:front-end:0.667:llvm-mca-width:true:1.35 avx512:1.35:front-end:0.667:llvm-mca-width:true:1.35 strings:1.35:front-end:0.667:llvm-mca-width:true:1.35"
+expect_eq "cost goldencove --exact-cost: a chain keeps the line's 0.03, stores and a divide hide it" "$(cost_rows)" \
+	"fe:1.024:front-end:1.25:llvm-mca:true:1.024 chain:1.01:latency:3.077:llvm-mca:true:1.01 divide:1:divide:76.077:llvm-mca:true: stores:1:store:8.111:llvm-mca:true: uncertain:1.024:front-end:1.25:llvm-mca:false:1.024 x87:1.03:front-end:0.667:llvm-mca-width:true:1.03 avx512:1.03:front-end:0.667:llvm-mca-width:true:1.03 strings:1.03:front-end:0.667:llvm-mca-width:true:1.03"
 expect_eq "cost goldencove --exact-cost: the simulated chain's price is no bound, x87's is" \
 	"$(jq_of '[.files[0].functions[] | select(.name == "chain" or .name == "x87") | .loops[0].hazards[0].slowdown_at_most | tostring] | join(" ")')" "null true"
 
@@ -125,8 +125,9 @@ expect_eq "span certain: --fail-on gates as ever" "$RC" 1
 # every 10 iterations of its inner loop: the rule's row at 1x; its
 # straddle too: an outer loop's time is its inner loops', each priced on
 # its own (cost.c, outer_straddle_price; sum's fread loop measured 0.994x
-# and 1.002x where its span read 1.07x). Without a back end every bubble is paid: pair 1 + 0.35 + 0.45 =
-# 1.8x, split 1.45x.
+# and 1.002x where its span read 1.07x). Without a back end every bubble is paid: pair 1 + 0.03 + 0.75 =
+# 1.78x, split 1 + 0.03 + 0.03 = 1.06x. With LLVM 14's 1.25 cycles the
+# pair is 1.78 / 1.25 = 1.424x.
 BRANCH="$FIXTURES/x86/branchcost"
 branch_rows() {
 	jq_of '[.files[0].functions[] | .name as $n | .loops[]
@@ -135,18 +136,18 @@ branch_rows() {
 }
 run "$STRADDLE" scan --json --all --uarch goldencove --llvm-mca "$MCA14" --exact-cost "$BRANCH"
 expect_eq "branch cost goldencove: each loop's price and its hazards'" "$(branch_rows)" \
-	"pair:1.44:front-end:1.25:0.45:loop-straddles-window=1.28+branch-crosses-window=1.16 pairchain:1.065:latency:3.077:0.45:loop-straddles-window=1.065 split:1.28:front-end:1.25:0.1:loop-straddles-window=1.28 inside:1:at-best:0.667:null: outer:1:issue:8.167:null:loop-straddles-window=1+branch-crosses-window=1 outer:1:at-best:0.167:null:"
+	"pair:1.424:front-end:1.25:0.75:loop-straddles-window=1.024+branch-crosses-window=1.4 pairchain:1.01:latency:3.077:0.75:loop-straddles-window=1.01 split:1.024:front-end:1.25:0.03:loop-straddles-window=1.024 inside:1:at-best:0.667:null: outer:1:issue:8.167:null:loop-straddles-window=1+branch-crosses-window=1 outer:1:at-best:0.167:null:"
 run "$STRADDLE" scan --no-source --uarch goldencove --llvm-mca "$MCA14" "$BRANCH"
 expect_eq "branch cost text: a whole file, the pair's row a bound" \
 	"$(printf '%s\n' "$OUT" | grep '^high *pair ' | tr -s ' ')" \
-	"high pair .text 0x401021 - 34 64 jcc 0x401041 pair 0x40103f branch-crosses-window goldencove certain <=1.45x .p2align 6 (+31 B); .p2align 1 (+1 B) holds only here"
+	"high pair .text 0x401021 - 34 64 jcc 0x401041 pair 0x40103f branch-crosses-window goldencove certain <=1.75x .p2align 6 (+31 B); .p2align 1 (+1 B) holds only here"
 expect_eq "branch cost text: the outer loops' rows cost nothing, folded" \
 	"$(printf '%s\n' "$OUT" | grep '^high *outer ')$(printf '%s\n' "$OUT" | grep 'cost nothing')" \
 	"2 hazards that cost nothing here (of loops with loops in them, or run from the loop buffer): --all lists them"
 # without a back end nothing hides the bubble: the profile's bound
 run "$STRADDLE" scan --json --all --uarch goldencove --llvm-mca none "$BRANCH"
 expect_eq "branch cost none: every bubble paid" "$(branch_rows)" \
-	"pair:1.8:front-end:null:0.45:loop-straddles-window=1.35+branch-crosses-window=1.45 pairchain:1.8:front-end:null:0.45:loop-straddles-window=1.35+branch-crosses-window=1.45 split:1.45:front-end:null:0.1:loop-straddles-window=1.35+branch-crosses-window=1.1 inside:1:at-best:null:null: outer:1:front-end:null:null:loop-straddles-window=1+branch-crosses-window=1 outer:1:at-best:null:null:"
+	"pair:1.78:front-end:null:0.75:loop-straddles-window=1.03+branch-crosses-window=1.75 pairchain:1.78:front-end:null:0.75:loop-straddles-window=1.03+branch-crosses-window=1.75 split:1.06:front-end:null:0.03:loop-straddles-window=1.03+branch-crosses-window=1.03 inside:1:at-best:null:null: outer:1:front-end:null:null:loop-straddles-window=1+branch-crosses-window=1 outer:1:at-best:null:null:"
 # a profile that measured no price pays a cycle (skylake: the JCC erratum
 # at 32 B; the pair's decl crosses 0x401040)
 run "$STRADDLE" scan --json --all --uarch skylake --llvm-mca none --func pair "$BRANCH"
@@ -282,13 +283,13 @@ expect_eq "in process zen5 text: fe a price, strings a bound, chain and divide n
 run "$STRADDLE" scan --json --all --uarch goldencove --llvm-mca in-process "$COST"
 expect_eq "in process goldencove: every loop's cost" "$(jq_of '[.files[0].functions[] | .name as $n | .loops[]
 		| "\($n):\(.cost.slowdown):\(.cost.bound):\(.cost.back_end):\(.cost.back_end_source):\(.cost.at_most)"] | join(" ")')" \
-	"fe:1.35:front-end:1:llvm-model:null chain:1.067:latency:3:llvm-model:null divide:1:divide:18:llvm-model:null stores:1:store:4:llvm-model:null uncertain:1.35:front-end:1:llvm-model:null x87:1:issue:4:llvm-model:null avx512:1.35:front-end:0.667:llvm-mca-width:true strings:1.35:front-end:0.667:llvm-mca-width:true"
+	"fe:1.03:front-end:1:llvm-model:null chain:1.01:latency:3:llvm-model:null divide:1:divide:18:llvm-model:null stores:1:store:4:llvm-model:null uncertain:1.03:front-end:1:llvm-model:null x87:1:issue:4:llvm-model:null avx512:1.03:front-end:0.667:llvm-mca-width:true strings:1.03:front-end:0.667:llvm-mca-width:true"
 # --exact-cost: llvm-mca's own simulation, in process: fe's 1 cycle, the
 # chain's 3 (its steady state over 100 and 200 iterations)
 run "$STRADDLE" scan --json --all --uarch goldencove --llvm-mca in-process --exact-cost "$COST"
 expect_eq "in process --exact-cost: simulated" "$(jq_of '[.files[0].functions[] | select(.name == "fe" or .name == "chain") | .name as $n | .loops[]
 		| "\($n):\(.cost.slowdown):\(.cost.back_end):\(.cost.back_end_source)"] | join(" ")')" \
-	"fe:1.35:1:llvm-mca chain:1.067:3:llvm-mca"
+	"fe:1.03:1:llvm-mca chain:1.01:3:llvm-mca"
 expect_eq "in process --exact-cost: the back end named" "$(jq_of '.files[0].back_end.goldencove')" \
 	"llvm-mca 19.1.7 alderlake, in process"
 # No library: one line, every loop its bound, exit 0.
@@ -304,3 +305,19 @@ run "$STRADDLE" scan --uarch "$TMP/nobase.json" --llvm-mca in-process "$COST"
 expect_eq "profile with no model: exit 0" "$RC" 0
 expect_eq "profile with no model: one line" "$ERR" \
 	"straddle: $COST: LLVM knows none of calibrated's CPUs: its loops are priced by their bounds"
+# A calibration measures no branch bubble: its base's (goldencove's 0.75
+# and 0.03), on top of the line's price it measured (0.1 here): pair
+# 1 + 0.1 + 0.75 = 1.85x, split 1 + 0.1 + 0.03 = 1.13x; with no base, a
+# cycle each.
+jq '.profile.base = "goldencove" | .profile.branch_rule = "pair-crosses" | .profile.branch_window = 64
+	| .profile.window_cycles = 0.1 | .profile.issue_width = 0 | .profile.stores_per_cycle = 0' \
+	"$TMP/nobase.json" >"$TMP/gcbase.json"
+run "$STRADDLE" scan --json --all --uarch "$TMP/gcbase.json" --llvm-mca none "$BRANCH"
+expect_eq "calibrated, base goldencove: the base's bubbles" \
+	"$(jq_of '[.files[0].functions[] | .name as $n | .loops[] | select($n == "pair" or $n == "split") | "\($n):\(.cost.slowdown):\(.cost.branch)"] | join(" ")')" \
+	"pair:1.85:0.75 split:1.13:0.03"
+jq 'del(.profile.base)' "$TMP/gcbase.json" >"$TMP/gcnobase.json"
+run "$STRADDLE" scan --json --all --uarch "$TMP/gcnobase.json" --llvm-mca none "$BRANCH"
+expect_eq "calibrated, no base: a cycle a bubble" \
+	"$(jq_of '[.files[0].functions[] | .name as $n | .loops[] | select($n == "pair" or $n == "split") | "\($n):\(.cost.slowdown):\(.cost.branch)"] | join(" ")')" \
+	"pair:2.1:1 split:2.1:1"

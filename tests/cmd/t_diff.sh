@@ -94,7 +94,7 @@ expect_eq "bad --fail-on: exit 2" "$RC" 2
 run $STRADDLE diff --help
 expect_eq "diff --help: exit 0" "$RC" 0
 
-# issue 24: one row per loop and rule over several profiles, one fix each
+# one row per loop and rule over several profiles, one fix each
 run $STRADDLE diff --uarch skylake,zen5,goldencove --no-source $X/diff000_before $X/diff000_after
 expect_eq "three profiles: two rows, the JCC rule and the straddle" \
 	"$(printf '%s\n' "$OUT" | grep -E '^(high|medium|low)' | tr -s ' ' | tr '\n' ';')" \

@@ -1,4 +1,4 @@
-# straddle diff judges every function (issue 10): new and removed ones,
+# straddle diff judges every function: new and removed ones,
 # ones renamed by the compiler or stripped of their names, and why each
 # hazard is new. Expected values are worked out in the fixtures' comments;
 # zen1: 16 B fetch window, 64 B uop window and line; skylake: 32 B JCC rule.

@@ -1,4 +1,4 @@
-# Files that are not what they seem (issue 9): an input truncated while it
+# Files that are not what they seem: an input truncated while it
 # is read, inputs that are FIFOs, sockets or devices, outputs that are not
 # regular files, signals in the middle of a write, the modes of results.
 # Each case: exit status, the exact line, that the other files were still

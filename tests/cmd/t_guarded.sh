@@ -1,4 +1,4 @@
-# Every reader as guarded as the ELF reader (issue 25): one regression test
+# Every reader as guarded as the ELF reader: one regression test
 # per finding of the robustness campaign, each with the exact line, status
 # and value it must give.
 
@@ -217,7 +217,7 @@ expect_eq "10: calibrate under a ${#HUGE}-byte \$XDG_DATA_HOME: exit 2, the line
 jq '.command = "sw\u001b[31meep\nx"' "$SW" >"$GD/cmd.json"
 run "$STRADDLE" compare "$GD/cmd.json" "$GD/cmd.json"
 expect_eq "9: a command with ESC and a newline: one escaped line" "$RC:$ERR" \
-	"2:straddle: $GD/cmd.json: a sw\\x1b[31meep\\x0ax result; compare reads bench, sweep and place results"
+	"2:straddle: $GD/cmd.json: a sw\\x1b[31meep\\x0ax result, not a bench, sweep, place or ab result"
 jq '.metrics[0].name = "a\u001b]0;title\u0007\u009bb"' "$SW" >"$GD/name.json"
 run "$STRADDLE" compare "$GD/name.json" "$GD/name.json"
 expect_eq "9: a metric name with OSC and CSI: its row escaped" \

@@ -1,4 +1,4 @@
-# The house kept honest (issue 9, What to build 7): check-layers fails on
+# The house kept honest: check-layers fails on
 # an object that uses a symbol of a higher layer, and passes the tree.
 
 H="$TMP/house"

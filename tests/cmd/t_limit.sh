@@ -1,9 +1,9 @@
 # --limit N (tests/fixtures/x86/sections.S): the table shows the first N
 # rows of the full ranking, in its order, and says "... and more" when rows
-# were left out. Without samples the rows are selected, not all sorted
-# (issue 8): every N must give the head of --limit 0. Under skylake and
-# zen1 the 22 hazards are 8 rows, one per loop or entry and rule (issue
-# 24), 5 of them under both profiles.
+# were left out. Without samples the rows are selected, not all sorted:
+# every N must give the head of --limit 0. Under skylake and
+# zen1 the 22 hazards are 8 rows, one per loop or entry and rule, 5 of
+# them under both profiles.
 
 SC="$FIXTURES/x86/sections"
 # the rows' cells, one row a line (column widths follow the rows shown)

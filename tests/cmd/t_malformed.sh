@@ -1,4 +1,4 @@
-# Bad input (issue 2, "Bad input"). A file that cannot be scanned: exit 2,
+# Bad input. A file that cannot be scanned: exit 2,
 # exactly one line on stderr, "straddle: FILE: reason", and the good file
 # given after it (or before it) is still scanned and in files[]. A file
 # that is valid but odd (bad or odd symbols, a garbage .eh_frame, an empty

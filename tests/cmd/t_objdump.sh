@@ -1,5 +1,5 @@
 # Instruction boundaries agree with objdump -d on every function of the C
-# library (issue 2, What to build 3). Sourced by run.sh: lib.sh's helpers,
+# library. Sourced by run.sh: lib.sh's helpers,
 # $TMP; $TOOLS holds the test tools (tests/tools/), built with ASan+UBSan.
 #
 # objdump decodes a section linearly and starts afresh at each symbol, so

@@ -1,4 +1,4 @@
-# One option table per command (issue 9, What to build 5): getopt's list,
+# One option table per command: getopt's list,
 # --help and the manual page come from it, so an option in one is in all;
 # --fail-on "" is an error in scan and diff alike.
 

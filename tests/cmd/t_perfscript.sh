@@ -1,4 +1,4 @@
-# scan --perf-script, issue 24: mmap events (perf script --show-mmap-events)
+# scan --perf-script: mmap events (perf script --show-mmap-events)
 # place a stripped shared object none of whose samples names a symbol,
 # exactly (its executable segment is file offset 0x1000 at 0x2000, mapped
 # at 0x7f0000012000: bias 0x7f0000010000); a sample named by an alias of a
@@ -69,7 +69,7 @@ for name in real_fn alias_fn; do
 		"$(jq_of '.files[0].functions[0].loops[0]|"\(.start) \(.samples)"') $ERR" "0x2003 2 "
 done
 
-# --func matches every name of a function (issue 24: libc's
+# --func matches every name of a function (libc's
 # '*memmove_avx512_unaligned_erms' is __memcpy_avx512_unaligned_erms)
 for name in real_fn alias_fn 'real_*'; do
 	run $STRADDLE scan --uarch zen1 --json --func "$name" "$TMP/alias.so"

@@ -1,4 +1,4 @@
-# Loops in pieces (issue 21; tests/fixtures/x86/pieces.S, arm64/pieces.S):
+# Loops in pieces (tests/fixtures/x86/pieces.S, arm64/pieces.S):
 # a loop whose exit the compiler laid out between its header and its body
 # is judged by the bytes every iteration runs, the header's run and the
 # body's, windows counted over both, best over their bytes together. Every

@@ -1,4 +1,4 @@
-# straddle place on AArch64, under qemu-user (issue 20): the plan of each
+# straddle place on AArch64, under qemu-user: the plan of each
 # arm written by place_plan (place runs only the host's code), applied by
 # the AArch64 preload library. The fixture's `work` (a loop, a call out, an
 # adrp+ldr of a global, an adr of its own code, a recursive call, a tail

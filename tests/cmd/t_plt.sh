@@ -42,7 +42,7 @@ for f in "$FIXTURES/so/plt.so" "$FIXTURES/so/plt-ibt.so" /lib/x86_64-linux-gnu/l
 		"$(diff "$TMP/plt.od" "$TMP/plt.ours" | grep -c '^[<>]')" 0
 done
 
-# PLT stubs are not functions for entry or loop hazards (issue 24): the
+# PLT stubs are not functions for entry or loop hazards: the
 # stripped PIE's .plt (its FDE: fde@0x1020, 48 bytes across the line at
 # 0x1040) and .plt.got are decoded but flag nothing; .text's still do.
 run $STRADDLE scan --uarch zen1 --all --json $FIXTURES/so/pltpie

@@ -1,4 +1,4 @@
-# straddle record and scan --hot (issue 13). Samples are counted, never
+# straddle record and scan --hot. Samples are counted, never
 # timed: the assertions are where they land (files, functions, loops at
 # known addresses), shares against the fixtures' 10:1 split of work, and
 # the exact percentages scan prints for the counts a record holds.

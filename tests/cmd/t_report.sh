@@ -1,4 +1,4 @@
-# straddle report (issue 14): one self-contained HTML page of result files.
+# straddle report: one self-contained HTML page of result files.
 # The result files are made here from fixtures whose addresses are known
 # (x86/branches, x86/hotcold, x86/diff000_*, a function with a hostile
 # name assembled below), then the page is read back structurally by
@@ -182,7 +182,7 @@ for bad in "$TMP/missing.json" "$TMP/bad.json" "$TMP/nocmd.json" "$TMP/nofiles.j
 		"$(ls "$TMP" | grep -c '^bad\.html')" 0
 done
 expect_eq "bad input: what is wrong said" "$ERR" \
-	"straddle: $TMP/uarch.json: a 'uarch' result has no section in a report (one of scan, diff, record, bench, sweep, place, prove, calibrate or compare)"
+	"straddle: $TMP/uarch.json: a uarch result, not a scan, diff, record, bench, sweep, place, ab, prove, calibrate or compare result"
 run $R -o "$TMP/bad.html" "$TMP/nofiles.json"
 expect_eq "a scan result without its files" "$ERR" "straddle: $TMP/nofiles.json: a scan result without \"files\""
 
@@ -212,7 +212,7 @@ expect_eq "nonsense values: the 10^15-byte loop is not drawn" \
 run $R -o "$TMP/none.html"
 expect_eq "no result file: exit 2" "$RC" 2
 
-# ---- the page of make run, under 1 MB (issue 23) ----
+# ---- the page of make run, under 1 MB ----
 # make run's steps (Makefile: run), shorter: the default scan (this
 # machine's vDSO and C library), seed 000's loop swept, the same loop in a
 # user program moved by place (make run's comes from prove --keep, a place

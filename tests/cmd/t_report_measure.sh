@@ -1,4 +1,4 @@
-# straddle report's measured sections (issue 14): sweep, calibrate, bench
+# straddle report's measured sections: sweep, calibrate, bench
 # and compare rendered from fixture result files, read back by
 # html_cells.py (the standard library's HTML and XML parsers): every section
 # there, exact cells, every SVG well-formed with its title and its table
@@ -135,7 +135,7 @@ expect_eq "bench 1: the states of its 3 runs" "$(cells bench-1 states '[0-9]*' |
 	"1|10.0|0.50|0.2;2|10.0|0.50|0.2;3|10.0|0.50|0.2;"
 # As bench writes it: the settings name every workload (fault-write has no
 # metric), the runs agree and the task counts are a list (printed "-"
-# once, issue 23); steady.json's 6th run has no state: dashes.
+# once); steady.json's 6th run has no state: dashes.
 python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 d["bench"].update(workloads=["read1", "fault-write"], runs=3, tasks=[1, 2])
@@ -159,18 +159,18 @@ expect_eq "bench 1: a rate run's row" "$(cells bench-1 data base.json | sed -n 5
 # As t_compare.sh works them out: 10.5 -> 12.7 ns, Welch t 7.0759, df
 # 2.6240, p 0.0088908; the 95% CI of the change 2.2 -+ t(0.025, 2.624)
 # 3.45662 x se 0.310913 ns of 10.5: +10.72% to +31.19% slower, which in
-# compare's sign (+ is better, what its table prints; issue 23: the page
-# drew +3.07 where the table said -3.07%) is -20.95 [-31.19, -10.72].
+# compare's sign (+ is better, what its table prints; the page once drew
+# +3.07 where the table said -3.07%) is -20.95 [-31.19, -10.72].
 # read1: 100 -> 95, df 4, -5 -+ 2.776445 x 0.8165%: -7.27% to -2.73%,
 # worse, and a rate: the same in both signs. Each file is one
-# invocation and the page has no drift between invocations: no verdict
-# (issue 22), the test's figures shown.
+# invocation and the page has no drift between invocations: no verdict,
+# the test's figures shown.
 expect_eq "bench compared: the regression row" \
 	"$(cells bench-compare-1 changes pread_z100k | sed -n 1p)" \
-	"pread_z100k|slow.json|median|10.5|12.7|-20.95|[-31.19, -10.72]|0.00889|inconclusive: one invocation a side|p below alpha: a side of one invocation needs the drift between invocations (--drift DIR, or a BASE of bench --invocations), or 3 invocations a side"
+	"pread_z100k|slow.json|median|10.5|12.7|-20.95|[-31.19, -10.72]|0.00889|inconclusive: one invocation a side|p below alpha: a side of one invocation needs the drift between invocations (--drift DIR, a BASE of bench --invocations, or the band bench --invocations keeps for this host), or 3 invocations a side"
 expect_eq "bench compared: the rate row" \
 	"$(cells bench-compare-1 changes read1.per_process_ops | sed -n 1p)" \
-	"read1.per_process_ops|slow.json|mean|100|95|-5.00|[-7.27, -2.73]|0.0036|inconclusive: one invocation a side|p below alpha: a side of one invocation needs the drift between invocations (--drift DIR, or a BASE of bench --invocations), or 3 invocations a side"
+	"read1.per_process_ops|slow.json|mean|100|95|-5.00|[-7.27, -2.73]|0.0036|inconclusive: one invocation a side|p below alpha: a side of one invocation needs the drift between invocations (--drift DIR, a BASE of bench --invocations, or the band bench --invocations keeps for this host), or 3 invocations a side"
 expect_eq "bench compared: inconclusive, and why" \
 	"$(cells bench-compare-1 changes pread_z100k | sed -n 2p)" \
 	"pread_z100k|slow1.json|median|10.5|12.5|-19.05|-|-|inconclusive|3:1 runs: a verdict needs 3 on each side"
@@ -227,7 +227,7 @@ expect_eq "report back end: why" \
 expect_eq "report back end: none in the old file" \
 	"$(grep -cE '^row calibrate-1 profile [0-9]* (issue_width|stores_per_cycle) ' "$TMP/cells")" 0
 
-# ---- real bench files: a page under 1 MB (issue 23) ----
+# ---- real bench files: a page under 1 MB ----
 # Three runs of gettime and pread-zero on this machine: gettime's cold
 # clocks take up to 10,000 calls a run, one dot each made a 16 MB page of
 # one file and 60 MB of two. A plot of more than 150 samples draws each

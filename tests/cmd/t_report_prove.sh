@@ -1,4 +1,4 @@
-# straddle report of a prove document (issue 23): a section with prove's
+# straddle report of a prove document: a section with prove's
 # own table, row for row. tests/fixtures/report/prove.json is make run's
 # prove file (build/run-prove.json, goldencove, clear_loop measured) with
 # two layout controls and three loops added by hand: one inconclusive whose measured slowdown is

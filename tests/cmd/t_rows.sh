@@ -1,9 +1,9 @@
-# One row model under every renderer (issue 23): the same scan and diff
+# One row model under every renderer: the same scan and diff
 # rendered as text, as the page of their JSON (read back by results/) and
 # as the JSON itself list the same rows, in the same order, with the same
 # values. The fixture below has a hot loop in .text (warm, 0x40103e), a
 # hotter one in init text (boot_loop, 0x4010be, .init.text: cold by
-# section) and one under --min-share (tepid, 0x40107f): before issue 23
+# section) and one under --min-share (tepid, 0x40107f): once
 # the terminal ranked boot_loop first, the page put it last and listed
 # tepid, which the terminal folds. Every loop is `dec; jnz` (4 bytes)
 # across a 16 and a 64 B boundary (objdump -d of the fixture).

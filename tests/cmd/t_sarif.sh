@@ -1,4 +1,4 @@
-# scan and diff --format sarif (issue 24): SARIF 2.1.0 checked against the
+# scan and diff --format sarif: SARIF 2.1.0 checked against the
 # published schema (tests/sarif/validate.py, python3-jsonschema), exact
 # results on fixtures whose layouts are known (tests/fixtures/sarif/), the
 # fingerprint across two builds that only moved the loop, and the fix in
@@ -57,7 +57,7 @@ FP_A=$(jq_of '.runs[0].results[0].partialFingerprints["straddleLoopShape/v1"]')
 
 # a loop in pieces (x86/pieces' far: 0x401140/4 and 0x401180/6 across a
 # 70-byte span): its windows counted over its pieces, as the text's detail
-# cell "2/1,2/1,2/1 in 2 pieces" counts them (issue 23: the message counted
+# cell "2/1,2/1,2/1 in 2 pieces" counts them (the message counted
 # the span, "5 windows of 16 B (5 needed)", for the same hazard)
 run $STRADDLE scan --uarch zen1,skylake,goldencove --llvm-mca none --format sarif "$X/pieces"
 printf '%s\n' "$OUT" >"$TMP/scan_a.sarif"
@@ -203,7 +203,7 @@ expect_eq "two helpers: both loops" \
 expect_eq "two helpers: two fingerprints" \
 	"$(jq_of '[.runs[0].results[].partialFingerprints[]]|unique|length')" 2
 
-# A binary's region (issue 39): a stripped file's result points at the
+# A binary's region: a stripped file's result points at the
 # loop's bytes in it (gcc_loop's .text is at file offset 0x1000, its loop
 # at 0x40100c, 21 bytes: 4108), the -g build's at its source line; one log
 # holding both validates against the 2.1.0 schema, and each result names

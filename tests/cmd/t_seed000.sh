@@ -91,7 +91,7 @@ expect_eq "000 after: goldencove" "$(s0_hz clear_user_after goldencove)" \
 expect_eq "000 after: zen1" "$(s0_hz clear_user_after zen1)" \
 	"loop-straddles-window/16/true/16+12 loop-straddles-window/64/true/16+12"
 # zen2/zen3: fetch 32, 64: both straddled. zen4 and zen5: measured, only
-# the line counts and no loop buffer hides the loop (issue 11).
+# the line counts and no loop buffer hides the loop.
 for p in zen2 zen3; do
 	expect_eq "000 after: $p" "$(s0_hz clear_user_after $p)" \
 		"loop-straddles-window/32/true/16+12 loop-straddles-window/64/true/16+12"

@@ -138,6 +138,9 @@ expect_eq "the errors: one a pair, in the pairs' order, each shard some" \
 # ssh hosts (the transport stood in for by a script that runs the
 # command here, as ssh would there; what parallel sends is unchanged)
 export HOME="$TMP"      # parallel keeps its state in ~/.parallel
+# parallel writes the command a remote login shell runs in the language
+# of $SHELL; without one (a CI container) it sends an empty command
+export SHELL=/bin/sh
 mkdir -p "$TMP/par"
 run parallel -j2 --halt now,fail=1 --results "$TMP/par/shard-{}" \
 	$STRADDLE scan $M --json --shard {}/4 "$TMP/tree" "$TMP/t.deb" ::: 0 1 2 3

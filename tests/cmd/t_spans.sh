@@ -1,6 +1,5 @@
 # Loop spans (tests/fixtures/x86/spans.S, arm64/spans.S): the contiguous
-# run of a loop's blocks around its header, over padding (DESIGN, hazard
-# model). Every address checked against objdump -d of the fixture.
+# run of a loop's blocks around its header, over padding. Every address checked against objdump -d of the fixture.
 
 sp_loops() {
 	jq_of "[.files[0].functions[] | select(.name == \"$1\") | .loops[] | $2] | join(\" \")"
@@ -54,7 +53,7 @@ expect_eq "top_by_back: one loop, nothing out of line" \
 # exit_between: H's only way on is jne B past the exit E (mov; ret) and a
 # nop. E is code, not padding: the header's run is H alone (test, jne);
 # B (decl, add, jmp: 6 B) runs every iteration, so it is the loop's
-# second piece (issue 21), not out of line: 4 + 6 = 10 B, 5 instructions,
+# second piece, not out of line: 4 + 6 = 10 B, 5 instructions,
 # pieces [0x401290, 0x401294) and [0x401298, 0x40129e).
 expect_eq "exit_between: span" "$(sp_loops exit_between "$SP_RANGE")" "0x401290-0x40129e/10/5"
 expect_eq "exit_between: pieces" "$(sp_loops exit_between '.pieces | map("\(.start)-\(.end)/\(.bytes)") | join(" ")')" \
@@ -82,10 +81,10 @@ expect_eq "arm64 mid_entry: windows" "$(sp_loops mid_entry "$SP_WIN")" "2/2 2/1 
 # the natural loop {H, L} and the cycle H, L, C entered at H (and at C from
 # B1) both grow from H [0x40103f, 0x401044), which the exit E ends. Judged
 # by that run alone they were the same bytes, one row standing for both;
-# judged by their pieces (issue 21) they are not.
+# judged by their pieces they are not.
 run "$STRADDLE" scan --json --all --uarch generic-x86 "$FIXTURES/x86/samespan"
 SP_FACTS='"\(.start)-\(.end)/\(.bytes) depth \(.depth) irreducible \(.irreducible) same \(.same_span_loops)"'
-# With pieces (issue 21) the two are no longer the same bytes: the natural
+# With pieces the two are no longer the same bytes: the natural
 # loop {H, L} runs H and L every iteration, [0x40103f, 0x401044) and
 # [0x401047, 0x40104b), 9 B; the cycle H, L, C runs H and then L and C,
 # [0x40103f, 0x401044) and [0x401047, 0x401053), 17 B. Two rows, each its

@@ -51,7 +51,7 @@ expect_eq "sweep short run: floor CI brackets the floor" \
 	"$(jq -r '[.metrics[] | .floor_ci[0] <= .floor and .floor <= .floor_ci[1]] | all' "$TMP/sw.json")" true
 expect_eq "sweep short run: ratio is of floors" \
 	"$(jq -r '([.metrics[0:4][] | .floor] | min) as $b | [.metrics[0:4][] | ((.floor / $b) - .ratio) as $d | $d < 1e-9 and $d > -1e-9] | all' "$TMP/sw.json")" true
-# issue 22: each half's floor against the best's same half; slow only
+# each half's floor against the best's same half; slow only
 # where both halves are materially slower too
 expect_eq "sweep short run: half ratios are of the halves' floors" \
 	"$(jq -r '(.metrics[0:4] | min_by(.floor)) as $b | ($b.samples | length / 2 | floor) as $h |

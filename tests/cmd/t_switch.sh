@@ -48,8 +48,8 @@ sw_check arm64 "400024 interp: 400004 400028 400030 400038;400044 unknown: unres
 # out of line. afterpad's header run is its header block alone,
 # 0x4010ce..0x4010d3, which the ret after it ends; the dispatch block
 # dominates both latches, so every iteration runs it: its run, the
-# dispatch and case 1 (0x4010d7..0x4010ef), is the loop's second piece
-# (issue 21), 5 + 24 = 29 B, and only case 2's jmp (2 B) is out of line.
+# dispatch and case 1 (0x4010d7..0x4010ef), is the loop's second piece,
+# 5 + 24 = 29 B, and only case 2's jmp (2 B) is out of line.
 run "$TOOLS/jump_dump" "$FIXTURES/x86/switch2"
 expect_eq "switch2: table targets" "$(printf '%s\n' "$OUT" | tr '\n' ';')" \
 	"401028 twolevel: 40102a 401030 401036;401056 inmemory: 401058 40105e 401064;40107f hoisted: 401081 401087;401094 absolute: 40109b 4010a1;4010bf inbyte: 4010c1 4010c6;4010e8 afterpad: 4010ea 4010f0;"

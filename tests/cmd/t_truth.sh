@@ -50,7 +50,7 @@ expect_eq "truth: the false loop is named" \
 expect_eq "truth: the figures" \
 	"$(printf '%s\n' "$OUT" | grep -o '^  [a-z]* *[0-9.]*%' | tr -s ' ' | tr '\n' ';')" \
 	" span 50.00%; precision 66.67%; recall 100.00%; strict 33.33%; goal 100.0%;"
-# the strict check (issue 21): a span that is its header alone holds no
+# the strict check: a span that is its header alone holds no
 # edge of its cycle, nor does a span that is no loop
 expect_eq "truth: the spans holding no edge of their cycle are named" \
 	"$(printf '%s\n' "$OUT" | grep 'strict: ' | tr -s ' ' | tr '\n' ';')" \

@@ -1,4 +1,4 @@
-/* Issue 26's four loops in a program, as a user's own C would hold them:
+/* Four loops in a program, as a user's own C would hold them:
  * each loop starts at 56 of its line (56..89: 2 lines where 1 would do),
  * the bytes of tests/fixtures/x86/cost.S with caller-saved registers, and
  * only their work differs: fe (three immediates, nothing to wait on: the
@@ -36,7 +36,7 @@ FUNC(stores, "movl %esi, %ecx\nmovq %rsi, %rax\n",
      "movq %rax, 8(%rdi)\nmovq %rax, 16(%rdi)\nmovq %rax, 24(%rdi)\nmovq %rax, 32(%rdi)\n"
      "movq %rax, 40(%rdi)\nmovq %rax, 48(%rdi)\nmovq %rax, 56(%rdi)\nmovq %rax, 64(%rdi)\n", "");
 
-/* The branch rule's two loops (issue 26): fe's and chain's bodies placed
+/* The branch rule's two loops: fe's and chain's bodies placed
  * so that their decl starts at 63 of the line and crosses it, the fused
  * decl/jnz pair with it. pair's 1-cycle loop pays the front end's bubble,
  * pairchain's 3-cycle imul chain hides it. */

@@ -10,7 +10,7 @@
 unsigned long clear_loop(void *dst, unsigned long len);
 
 /* The function starts a line; 49 bytes of prologue put the loop at 49..63
- * of it, so its last bytes fall in the next line (DESIGN: touched 2, best 1). */
+ * of it, so its last bytes fall in the next line. */
 __asm__(".text\n"
 	".p2align 6\n"
 	".globl clear_loop\n"

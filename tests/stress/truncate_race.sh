@@ -1,5 +1,5 @@
 #!/bin/sh
-# The real race of issue 9: a large file truncated by another process while
+# The real race: a large file truncated by another process while
 # scan reads it. `make stress` (not in make test: it copies a 117 MB
 # library and takes a minute).
 #   tests/stress/truncate_race.sh STRADDLE [ROUNDS] [BIG]

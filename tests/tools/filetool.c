@@ -1,5 +1,4 @@
-/* Inputs the command tests cannot make with the shell (tests/cmd/t_files.sh,
- * issue 9):
+/* Inputs the command tests cannot make with the shell (tests/cmd/t_files.sh):
  *   filetool sparse-elf PATH BYTES  an x86-64 ELF whose one function "big"
  *                                   claims BYTES of .text that the file has
  *                                   only as a hole (sparse: a few KiB on disk)

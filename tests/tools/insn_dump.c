@@ -1,5 +1,5 @@
 /* insn_dump: instruction boundaries as straddle decodes them, to check
- * against `objdump -d` (issue 2, What to build 3).
+ * against `objdump -d`.
  *
  *   insn_dump FILE
  *       every function (elf_functions) as "func START END NAME", then one

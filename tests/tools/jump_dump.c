@@ -1,5 +1,5 @@
 /* jump_dump: every indirect jump of every function and what straddle
- * resolves it to (issue 8, item 5: dispatch tables).
+ * resolves it to.
  *
  *   jump_dump FILE
  *       one line per indirect jump, hex without 0x:

@@ -1,7 +1,6 @@
 /* kcheck: `straddle kernels --check` without the rest of straddle. Links
  * only src/base, src/place and src/kernels, so it can be cross-built for
- * AArch64 (static) and run under qemu-aarch64 (DESIGN: "its kernels run
- * under qemu-user in tests"), and natively beside it (tests/kernels.mk).
+ * AArch64 (static) and run under qemu-aarch64, and natively beside it (tests/kernels.mk).
  *
  *	kcheck                   the contract check; last line "N passed, N failed"
  *	kcheck --crash plain     a fault in plain C code: must still kill
@@ -47,7 +46,7 @@ static int crash_unlisted(void)
 		return 2;
 	}
 	if (kernels_install_fault_handler(&e) ||
-	    place_code(code, sizeof code, 0, k->arch, k, &p, &e) || place_register(&p, &e)) {
+	    arena_place(code, sizeof code, 0, k->arch, k, &p, &e) || arena_register(&p, &e)) {
 		fprintf(stderr, "kcheck: %s\n", e.msg);
 		return 2;
 	}

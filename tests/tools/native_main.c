@@ -2,7 +2,7 @@
  * (src/measure/native.c), alone: "ok", or the refusal and exit 2. Built
  * natively, and cross-built for AArch64 to run under qemu-aarch64, where
  * it must refuse (tests/cmd/t_calibrate.sh). */
-#include "measure/measure.h"
+#include "measure/calibrate.h"
 
 #include <stdio.h>
 

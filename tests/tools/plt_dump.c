@@ -1,5 +1,5 @@
 /* plt_dump: the PLT stubs straddle names, in objdump's format, to check
- * against the `<name@plt>:` lines of `objdump -d` (issue 8, item 3).
+ * against the `<name@plt>:` lines of `objdump -d`.
  *
  *   plt_dump FILE
  *       one line per named stub of .plt, .plt.sec and .plt.got, in

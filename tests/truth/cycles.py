@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""An independent cycle finder for straddle's differential check (issue 8).
+"""An independent cycle finder for straddle's differential check.
 
 It shares no code with straddle: functions come from readelf (FUNC symbols,
 then .eh_frame FDEs for code no symbol covers), instructions from
@@ -7,10 +7,10 @@ then .eh_frame FDEs for code no symbol covers), instructions from
 loop spans are computed here from that text alone. Then it reads
 `straddle scan --all --json FILE` and prints three agreements:
 
-  span       of the truth's natural loops, the share whose pieces (issue
-             21: the run around the header, and the run around each block
-             that dominates every latch; issue 8, item 1, for how a run
-             grows) each lie inside a piece of straddle's loop of the same
+  span       of the truth's natural loops, the share whose pieces (the
+             run around the header, and the run around each block that
+             dominates every latch, grown over the loop's blocks and the
+             padding between them) each lie inside a piece of straddle's loop of the same
              header (the natural loop of fewest bytes with the header in a
              piece and lying within the loop's blocks); "equal" when the
              pieces are equal. The truth's run stops at the first code that
@@ -20,7 +20,7 @@ loop spans are computed here from that text alone. Then it reads
   precision  of straddle's loops, the share that holds a real cycle
   recall     of the truth's cycles, the share inside a reported loop
   strict     of straddle's loops, the share whose pieces hold both ends of
-             an edge of a cycle it holds (issue 21: a loop reported as its
+             an edge of a cycle it holds (a loop reported as its
              header alone, the body beyond the exit, holds none)
   twice      pieces straddle reports more than once in one function (the
              same bytes, so the same hazards twice; --exact wants none)
@@ -636,7 +636,7 @@ def gap_is_padding(fn, lo, hi):
 
 
 def loop_span(fn, blocks, header, body):
-    """Issue 8, item 1: from the header's block (or any block of the loop),
+    """From the header's block (or any block of the loop),
     grow over every loop block that touches the run or is separated from it
     only by padding."""
     s, e = blocks[header]["start"], blocks[header]["end"]
@@ -654,7 +654,7 @@ def loop_span(fn, blocks, header, body):
 
 
 def loop_pieces(fn, blocks, idom, h, latches, body):
-    """Issue 21: the runs every iteration fetches: the header's, and that
+    """The runs every iteration fetches: the header's, and that
     of each block dominating every latch (the dominators of each latch,
     intersected, are the header and the blocks between), in address
     order."""
@@ -677,7 +677,7 @@ def loop_pieces(fn, blocks, idom, h, latches, body):
 def cycle_edges(fn, blocks, body):
     """The edges between two blocks of a cycle, as (where the source's last
     instruction is, where the target starts): the stricter check wants one
-    of them inside the bytes a loop is judged by (issue 21)."""
+    of them inside the bytes a loop is judged by."""
     return [(fn.insns[blocks[u]["last"]].addr, blocks[v]["start"])
             for u in body for v in blocks[u]["succ"] if v in body]
 
@@ -814,7 +814,7 @@ def compare(path, binary, show, minimum, exact):
                    lo <= lp["start"] and lp["end"] <= hi and not lp["irreducible"]]
         own = min(holding, key=lambda lp: sum(pe - ps for ps, pe in lp["pieces"]),
                   default=None)
-        # issue 21: every piece of the truth's inside one of straddle's
+        # every piece of the truth's inside one of straddle's
         if own and all(any(os <= ps and pe <= oe for os, oe in own["pieces"])
                        for ps, pe in c["pieces"]):
             span_in += 1

@@ -1,4 +1,4 @@
-# The differential check of issue 8: tests/truth/cycles.py, a cycle finder
+# The differential check: tests/truth/cycles.py, a cycle finder
 # that shares no code with straddle (objdump and readelf only), against
 # `straddle scan --all --json`. tests/cmd/t_truth.sh runs it on every
 # fixture (exact agreement); `make truth` on this machine's two C libraries,

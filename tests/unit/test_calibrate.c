@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/results.h"
+#include "model/rules.h"
+#include "results/calibrate.h"
 
 static const struct calib_opts opts = { .alpha = 0.05, .material = 0.05, .seed = 1 };
 
@@ -60,7 +61,7 @@ static bool pair_crosses(const struct calib_experiment *x, uint32_t pos, unsigne
 	return (pos + x->pair) / w != (pos + x->end - 1) / w;
 }
 
-/* Zen-4-like (issue 11): a loop across a 64 B line 1.5x, nothing else. */
+/* Zen-4-like: a loop across a 64 B line 1.5x, nothing else. */
 static double line_cost(const struct calib_experiment *x, uint32_t pos, int half)
 {
 	return straddles(x, pos, 64) ? 1.5 : 1.0;
@@ -267,7 +268,7 @@ static void back_end_bound(void **state)
 	calib_profile(&f, profile_named("zen5"), "test cpu", &t, &p);
 	assert_int_equal(f.issue_width, 8);
 	assert_int_equal(f.stores_per_cycle, 2);
-	/* (6, 8] leaves 7 and 8: a range, the largest taken (issue 22) */
+	/* (6, 8] leaves 7 and 8: a range, the largest taken */
 	assert_int_equal(f.issue_width_least, 7);
 	assert_int_equal(f.stores_least, 2);
 	assert_string_equal(f.back_end_why, "7 to 8 instructions a cycle, taken: the largest "
@@ -421,7 +422,7 @@ static void recorded_zen5_back_end(void **state)
 	calib_free(x, n);
 }
 
-/* Goldencove's EMR guest (issue 26), in cycles a call: one line more
+/* Goldencove's EMR guest, in cycles a call: one line more
  * costs a 1-cycle loop 0.35 cycle, the 3-cycle imul chain 0.2. */
 static double emr_cost(const struct calib_experiment *x, uint32_t pos, int half)
 {

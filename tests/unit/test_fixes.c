@@ -1,4 +1,4 @@
-/* How a row's fix reads (report/hazard.c, issue 24): one .p2align for a
+/* How a row's fix reads (report/hazard.c): one .p2align for a
  * subject's hazards under several profiles and windows, or each profile's
  * when one has no fix by alignment; the windows and profiles each once;
  * and the fix in the words of the compiler named by DW_AT_producer. */

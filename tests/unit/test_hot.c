@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "model/model.h"
+#include "model/hot.h"
 
 static void merge_and_sum(void **state)
 {

@@ -7,7 +7,7 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "measure/measure.h"
+#include "measure/proof.h"
 
 static struct loop_proof judged(double share, double predicted, double ratio, double lo,
 				double hi, double p)

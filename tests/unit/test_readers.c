@@ -1,4 +1,4 @@
-/* results/' typed readers of what report/ renders (issue 23: report/ never
+/* results/' typed readers of what report/ renders (report/ never
  * walks json_t). A record: a fixture scanned, samples put in two of its
  * loops, written as `straddle record` writes it (results_record_add_file,
  * _set_kernel, results_record), read back and checked field by field.

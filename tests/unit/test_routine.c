@@ -160,7 +160,7 @@ static void clear_counts_at_every_position(void)
 	}
 	/* seed 001's case: 66 before the page */
 	assert_int_equal(kernel_run(&rt->k, &p, end - 66, src, 130), 66);
-	place_free(&p);
+	arena_free(&p);
 	routine_free(rt);
 }
 
@@ -186,7 +186,7 @@ static void copy_counts_at_every_position(void)
 		for (size_t i = 0; i < sizeof dst; i++)
 			assert_int_equal(dst[i], i < k ? (uint8_t)k : 0xee);
 	}
-	place_free(&p);
+	arena_free(&p);
 	routine_free(rt);
 }
 
@@ -214,8 +214,8 @@ static void access_counts(void)
 	assert_int_equal(out[0], 0xee);
 	assert_int_equal(kernel_run(&get->k, &q, out, end - 8, 8), 0);
 	assert_int_equal(out[6], 0x34);
-	place_free(&p);
-	place_free(&q);
+	arena_free(&p);
+	arena_free(&q);
 	routine_free(put);
 	routine_free(get);
 }
@@ -237,7 +237,7 @@ static void unlisted_fault_is_an_oops(void)
 	/* the byte loop's entry is listed: 3 bytes cleared, 2 left */
 	assert_int_equal(kernel_run_guarded(&rt->k, &p, end - 3, NULL, 5, &left, &oops), 0);
 	assert_int_equal(left, 2);
-	place_free(&p);
+	arena_free(&p);
 	routine_free(rt);
 }
 

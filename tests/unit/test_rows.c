@@ -1,7 +1,7 @@
 /* The typed reader of scan documents (results/scan_read.c) gives back the
  * scan that wrote them, so the page's rows (report/rows.c) are the
  * terminal's: a fixture scanned, written as scan --json writes it, read
- * back, and compared field by field and row by row (issue 23). */
+ * back, and compared field by field and row by row. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>

@@ -4,7 +4,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "model/model.h"
+#include "model/profile.h"
+#include "model/host.h"
+#include "model/rules.h"
+#include "model/geometry.h"
+#include "model/shape.h"
 
 static void windows_count(void **state)
 {
@@ -36,7 +40,7 @@ static struct loop_geometry tight_loop(uint32_t bytes, uint32_t pair, uint32_t b
 	return g;
 }
 
-/* Issue 21: windows over a loop's pieces together. pthread_spin_lock's
+/* Windows over a loop's pieces together. pthread_spin_lock's
  * (libc 0x8ff70): the header [0x8ff70, 0x8ff75) and the body [0x8ff80,
  * 0x8ff89). */
 static void pieces_count(void **state)
@@ -133,7 +137,7 @@ static void branch_moves(void **state)
 }
 
 /* A loop in pieces moves whole under one .p2align; when none removes the
- * straddle, the fix is the layout's (issue 21). */
+ * straddle, the fix is the layout's. */
 static void pieces_fix(void **state)
 {
 	const struct profile *p = profile_named("generic-x86");

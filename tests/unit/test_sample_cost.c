@@ -7,7 +7,7 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "measure/measure.h"
+#include "measure/sample.h"
 
 /* The slowdown: s / (1 - s) of s = rate x cost; from s = 1, no end. */
 static void slowdown(void **state)

@@ -218,7 +218,7 @@ static void runs_verdict(void **state)
 	assert_true(c.regression && fabs(c.change_mmtests - -60) < 1e-12);
 }
 
-/* Issue 22: the drift between invocations and the machine's state take
+/* The drift between invocations and the machine's state take
  * the verdict away, not the test; the noise and the runs it needs. */
 static void runs_verdict_between_invocations(void **state)
 {
@@ -365,7 +365,7 @@ static void floor_marks(void **state)
 	assert_true(m.ratio == 1 && m.p == 1 && !m.slow);
 }
 
-/* Issue 22: slow in one half only is the machine's, not the layout's. The
+/* Slow in one half only is the machine's, not the layout's. The
  * first 50 rounds at 173, then 8 of the last 50 at 150 (the best: 150
  * always): the floor of all 100 (the 10th lowest) is 173, 1.153x, p far
  * below alpha; the second half's floor (its 5th lowest) is 150, 1.00x:

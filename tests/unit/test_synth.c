@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "measure/measure.h"
+#include "measure/calibrate.h"
 
 /* Decode s's loop: instruction count, the branch and its target, whether
  * the instruction before it fuses with it. */
@@ -241,7 +241,7 @@ static void x86_runs_placed(void **state)
 		assert_int_equal(buf[0], specs[i].store ? 0 : 0xff);
 		assert_int_equal(buf[199], specs[i].store ? 0 : 0xff);
 		assert_int_equal(buf[200], 0xff);
-		place_free(&p);
+		arena_free(&p);
 		free(s);
 	}
 }

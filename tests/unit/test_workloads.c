@@ -1,5 +1,5 @@
-/* The workloads against the definitions of the suites they mirror (issue
- * 5): read1 reads 4096 bytes a call and wraps at 1 MiB, poll2 polls 128
+/* The workloads against the definitions of the suites they mirror:
+ * read1 reads 4096 bytes a call and wraps at 1 MiB, poll2 polls 128
  * files that are all writable, seed 001's probe moves 66 bytes and leaves
  * 64, temporary files never have a name left in their directory, and a
  * will-it-scale run, finished or interrupted, leaves no file descriptor,
@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "measure/state.h"
 #include "workloads/workloads.h"
 
 static char dir[64];
@@ -177,7 +178,7 @@ static void metrics_and_mode(void **state)
 
 /* read1 at 1 and 2 tasks, processes and threads: the exact metrics, one
  * sample per measured interval, and nothing left open or running. */
-/* Issue 12: each run's samples, and the machine's shares of a run. */
+/* Each run's samples, and the machine's shares of a run. */
 static void runs_and_state(void **state)
 {
 	struct wl_result r = { 0 };

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/results.h"
+#include "results/json.h"
 
 /* s as the writer quotes it: the one element of an array, brackets cut */
 static char *quoted(const char *s)
@@ -75,7 +75,7 @@ static void every_byte(void **state)
 		}
 }
 
-/* RFC 3629's well-formed forms only (issue 25, finding 1): overlong
+/* RFC 3629's well-formed forms only: overlong
  * forms, surrogates and code points above U+10FFFF are bytes, each one
  * U+FFFD; the edges of each range pass. */
 #define FFFD "\xef\xbf\xbd"
@@ -135,7 +135,7 @@ static void utf8_every_prefix(void **state)
 }
 
 /* json_text keeps a path whose bytes are not UTF-8: it was "" for a
- * surrogate, as jansson refused the copy (issue 25, finding 1). */
+ * surrogate, as jansson refused the copy. */
 static void text_of_bytes(void **state)
 {
 	json_t *j = json_text("/tmp/\xed\xa0\x80.o");
