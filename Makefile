@@ -13,7 +13,8 @@ SANFLAGS := -DSTRADDLE_TEST_HOOKS -O1 -g -fsanitize=address,undefined -fno-omit-
 LAYERS   := base elf inputs decode cfg sched model arena relocate kernels stats measure workloads results report options self
 # relocate/preload.c is not part of the library: it is the preload library
 # that runs inside the user's program (libstraddle-place.so below).
-PRELOAD_SRC := src/relocate/preload.c src/relocate/poke.c
+PRELOAD_SRC := src/relocate/preload.c src/relocate/poke.c src/relocate/replay.c
+PRELOAD_H := src/relocate/plan.h src/relocate/poke.h src/relocate/replay.h
 LIB_SRC  := $(filter-out $(PRELOAD_SRC),$(foreach l,$(LAYERS),$(wildcard src/$(l)/*.c)))
 CMD_SRC  := $(wildcard src/cmd/*.c)
 HEADERS  := $(wildcard src/*/*.h)
@@ -78,9 +79,12 @@ $(S)/straddle: $(patsubst src/%.c,$(S)/obj/%.o,$(CMD_SRC)) $(S)/libstraddle.a
 
 # The preload library of `straddle place`: on its own, never sanitized (it
 # is loaded into the user's unsanitized program), no libstraddle in it.
-$(B)/libstraddle-place.so: $(PRELOAD_SRC) src/relocate/plan.h src/relocate/poke.h
+# No stack protector: its canary is read through the thread pointer, whose
+# page a replay's probe may have taken away (replay.c).
+$(B)/libstraddle-place.so: $(PRELOAD_SRC) $(PRELOAD_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(DEFS) -O2 -g -fPIC -shared -fvisibility=hidden -o $@ $(PRELOAD_SRC) -ldl
+	$(CC) $(WARN) $(DEFS) -O2 -g -fPIC -shared -fvisibility=hidden -fno-stack-protector -o $@ \
+		$(PRELOAD_SRC) -ldl
 
 # The cost model's back end (src/sched/llvm.cpp): LLVM 19's disassemblers,
 # scheduling models and llvm-mca's library, linked in statically (only the

@@ -40,5 +40,12 @@ int diff_measure(const struct routine_diff_input *in);
 bool place_vdso_asked(int argc, char **argv);
 int place_vdso(int argc, char **argv);
 
+/* straddle place --replay (place_replay.c): why the loop was not
+ * replayed, said on standard error and kept for the file (true: nothing
+ * to show). */
+struct place_experiment;
+bool place_replay_refused(struct place_experiment *x);
+/* After the fit: no round of snapshots to judge by, said and kept (true). */
+bool place_replay_unmeasured(struct place_experiment *x);
 
 #endif

@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "../measure/command.h"
 #include "../measure/experiment.h"
+#include "../measure/replay.h"
 #include "../arena/arena.h"
 #include "../relocate/relocate.h"
 #include "../report/report.h"
@@ -32,13 +33,15 @@ struct place_cmd {
 	const char *files[PLACE_MAX_FILES];
 	char *exe;                      /* files[0] when it is the command's own */
 	size_t nfiles;
-	bool verbose;
+	bool verbose, replay, no_replay;
 	int argc;
 	char **argv;
 	struct reloc_file rf[PLACE_MAX_FILES];
 	size_t refused[RELOC_NREFUSALS];
 	regex_t metric_re;
 	struct place_experiment x;
+	unsigned snapshots, repeats, warm;
+	double replay_bound;
 };
 
 static int add_file(void *cmd, const char *opt, const char *value)
@@ -77,7 +80,8 @@ static const struct cmd_option place_options[] = {
 	{ .name = "align", .value = "N", .kind = OPT_UNSIGNED, .field = F(x.align), .min = 16,
 	  .max = 4096, .help = "offsets are modulo N: 64 a line (default), 4096 a page" },
 	{ .name = "runs", .value = "N", .kind = OPT_UNSIGNED, .field = F(x.runs), .min = 2,
-	  .max = 100000, .dflt = "10", .help = "runs of each arm" },
+	  .max = 100000, .help = "runs of each arm (default 10; --replay: runs of the\n"
+		  "program, default 100)" },
 	{ .name = "time", .value = "S", .kind = OPT_SECONDS, .field = F(x.budget_s), .dflt = "300",
 	  .help = "or stop after S seconds" },
 	{ .name = "precision", .value = "P", .kind = OPT_FRACTION, .field = F(x.precision),
@@ -95,6 +99,25 @@ static const struct cmd_option place_options[] = {
 	{ .name = "stdin", .value = "FILE|-", .kind = OPT_STRING, .field = F(stdin_path),
 	  .help = "every run's standard input, from its start ('-':\n"
 		  "/dev/null; default: straddle's own unless a terminal)" },
+	{ .name = "replay", .kind = OPT_SET, .field = F(replay),
+	  .help = "measure the loop itself, not the program: snapshots of\n"
+		  "the program's registers at its header, each run again\n"
+		  "to the loop's exit in a child at every offset, timed\n"
+		  "(cycles an iteration; x86-64)" },
+	{ .name = "no-replay", .kind = OPT_SET, .field = F(no_replay),
+	  .help = "measure the program's time (the default)" },
+	{ .name = "snapshots", .value = "N", .kind = OPT_UNSIGNED, .field = F(snapshots), .min = 4,
+	  .max = 100000, .dflt = "200", .help = "--replay: stop after N complete snapshots" },
+	{ .name = "repeats", .value = "N", .kind = OPT_UNSIGNED, .field = F(repeats), .min = 1,
+	  .max = 9, .dflt = "1", .help = "--replay: time each snapshot N times at each\n"
+		  "offset, keep the median" },
+	{ .name = "warm", .value = "N", .kind = OPT_UNSIGNED, .field = F(warm), .max = 1000000,
+	  .dflt = "4096", .help = "--replay: replay each snapshot untimed first until N\n"
+		  "iterations have run, its writes undone each time: the\n"
+		  "predictors warm, as the program's are" },
+	{ .name = "replay-bound", .value = "S", .kind = OPT_SECONDS, .field = F(replay_bound),
+	  .dflt = "2", .help = "--replay: a replay that has not left the loop after S\n"
+		  "seconds is killed and counted" },
 	{ .name = "no-output-check", .kind = OPT_SET, .field = F(x.no_output_check),
 	  .help = "do not compare each run's output with the unmoved\n"
 		  "program's (output that differs from run to run); how\n"
@@ -167,6 +190,17 @@ static int parse_options(struct place_cmd *c, int argc, char **argv)
 		complain("place", "name what to move: --func GLOB or --loop ADDR");
 		return -1;
 	}
+	if (c->replay && c->no_replay) {
+		complain("--replay", "and --no-replay: one or the other");
+		return -1;
+	}
+	if (c->replay && (c->metric || c->x.wall)) {
+		complain("--replay", "times the loop in cycles: not with %s", c->metric ? "--metric" : "--wall");
+		return -1;
+	}
+	/* a replay's runs are few: it stops when its snapshots are in */
+	if (!c->x.runs)
+		c->x.runs = c->replay ? 100 : 10;
 	if (metric_option(c->metric, c->direction, &c->metric_re, &c->x.higher))
 		return -1;
 	if (c->metric)
@@ -285,6 +319,34 @@ static void interrupted(struct place_cmd *c)
 	_exit(128 + sig);
 }
 
+/* --replay: one loop that can be replayed, and the clock to time it. */
+static int prepare_replay(struct place_cmd *c)
+{
+	struct place_experiment *x = &c->x;
+	char why[256];
+
+	if (!x->subject || x->loop_start == x->subject->addr) {
+		complain("--replay", "needs one loop: name its function (--func) or the loop (--loop)");
+		return -1;
+	}
+	struct reloc_file *rf = &x->rf[0];
+
+	for (size_t i = 0; i < x->nrf; i++)
+		if (x->subject >= x->rf[i].fn && x->subject < x->rf[i].fn + x->rf[i].nfn)
+			rf = &x->rf[i];
+	if (reloc_replay_check(rf, x->subject, x->loop_start, x->loop_end, why, sizeof why)) {
+		complain(x->subject->name, "its loop cannot be replayed: %s", why);
+		return -1;
+	}
+	x->replay = xcalloc(1, sizeof *x->replay);
+	x->replay->snapshots = c->snapshots;
+	x->replay->repeats = c->repeats;
+	x->replay->warm = c->warm;
+	x->replay->bound_s = c->replay_bound;
+	replay_clock(x->replay);
+	return 0;
+}
+
 static int prepare(struct place_cmd *c, int argc, char **argv)
 {
 	struct err e;
@@ -301,8 +363,11 @@ static int prepare(struct place_cmd *c, int argc, char **argv)
 		return -1;
 	}
 	c->x.input = &c->input;
+	if (c->replay && prepare_replay(c))
+		return -1;
 	experiment_collect(&c->x);
-	if (experiment_arms(&c->x, c->offsets, &e)) {
+	if (experiment_arms(&c->x, c->offsets, &e) ||
+	    (c->replay && experiment_add_arm(&c->x, PLACE_REPLAY, c->x.current, "replay", &e))) {
 		say("%s", e.msg);
 		return -1;
 	}
@@ -340,7 +405,19 @@ static int cmd_place(int argc, char **argv)
 			rc = EXIT_USAGE;
 		goto out;
 	}
+	if (c.x.replay && place_replay_refused(&c.x)) {
+		rc = EXIT_USAGE;
+		if (c.out_json && write_json(&c))
+			rc = EXIT_USAGE;
+		goto out;
+	}
 	experiment_analyse(&c.x);
+	if (c.x.replay && place_replay_unmeasured(&c.x)) {
+		rc = EXIT_USAGE;
+		if (c.out_json && write_json(&c))
+			rc = EXIT_USAGE;
+		goto out;
+	}
 	if (!c.out_json || strcmp(c.out_json, "-") != 0)
 		render(&c);
 	if (c.out_json && write_json(&c))

@@ -41,7 +41,7 @@ struct prove_cmd {
 	unsigned top, runs;
 	double time_s, min_share, material, alpha;
 	double budget_left;             /* seconds: --time a loop, a skipped loop's passed on */
-	bool wall;
+	bool wall, no_replay, replay;
 	char input[PATH_MAX + 32];      /* --stdin for the steps */
 	char **argv;                    /* the command */
 	int argc;                       /* of straddle prove, for the file */
@@ -76,6 +76,13 @@ static const struct cmd_option prove_options[] = {
 		  "/dev/null; default: straddle's own unless a terminal)" },
 	OPT_ALPHA(F, alpha, "significance level of a measured cost"),
 	OPT_WALL(F, wall),
+	{ .name = "replay", .kind = OPT_SET, .field = F(replay),
+	  .help = "judge each loop by itself, replayed from the program's\n"
+		  "state at its header (place --replay), the program's\n"
+		  "time a check beside it (the default where the loop can\n"
+		  "be replayed)" },
+	{ .name = "no-replay", .kind = OPT_SET, .field = F(no_replay),
+	  .help = "judge each loop by the program's time alone" },
 	OPT_UARCH_ONE(F, uarch, "the profile of the prediction"),
 	OPT_LLVM_MCA(F, llvm_mca),
 	{ .name = "keep", .value = "DIR", .kind = OPT_STRING, .field = F(keep),
@@ -141,6 +148,15 @@ static int parse_options(struct prove_cmd *c, int argc, char **argv)
 		complain(c->argv[0], "no such command in PATH");
 		return -1;
 	}
+	if (c->replay && c->no_replay) {
+		complain("--replay", "and --no-replay: one or the other");
+		return -1;
+	}
+	if (c->replay && c->wall) {
+		complain("--replay", "times the loop in cycles: not with --wall");
+		return -1;
+	}
+	c->replay = !c->no_replay && !c->wall;
 	return 0;
 }
 
@@ -379,6 +395,14 @@ static int choose_loops(struct prove_cmd *c, const char *record_path, struct pro
 
 /* ---- each loop moved and measured ---- */
 
+/* Snapshots a replay of one loop takes for prove's verdict: as many as
+ * place's held-out mark wants rounds of (ROUNDS_WANTED, measure/replay.c)
+ * a few times over. */
+#define REPLAY_SNAPSHOTS 120
+
+/* straddle place of t's loop at its best, today's and the layout
+ * controls' offsets: the program's time for `rounds` rounds, or with
+ * rounds 0 the loop itself replayed (place --replay). */
 static int place_loop(const struct prove_cmd *c, const struct loop_trial *t, const char *path,
 		      unsigned rounds, double secs_max, const char *what)
 {
@@ -390,21 +414,24 @@ static int place_loop(const struct prove_cmd *c, const struct loop_trial *t, con
 	at = (size_t)snprintf(best, sizeof best, "%u", t->best);
 	for (size_t i = 0; i < t->nlayout; i++)
 		at += (size_t)snprintf(best + at, sizeof best - at, ",%u", t->layout[i]);
-	snprintf(runs, sizeof runs, "%u", rounds);
+	snprintf(runs, sizeof runs, "%u", rounds ? rounds : REPLAY_SNAPSHOTS);
 	snprintf(secs, sizeof secs, "%.0f", fmax(1, secs_max));
 	if (self_begin(&s, "place"))
 		return -1;
+	if (!rounds)
+		self_arg(&s, "--replay");
 	for (const char *const *a = (const char *const[]){ "--file", t->file, "--loop", loop,
-		"--offsets", best, "--runs", runs, "--time", secs, "--uarch", c->uarch.spec,
-		"--stdin", c->input, "-o", path, NULL }; *a; a++)
+		"--offsets", best, rounds ? "--runs" : "--snapshots", runs, "--time", secs,
+		"--uarch", c->uarch.spec, "--stdin", c->input, "-o", path, NULL }; *a; a++)
 		self_arg(&s, "%s", *a);
 	if (c->wall)
 		self_arg(&s, "--wall");
 	if (c->llvm_mca)
 		self_arg(&s, "--llvm-mca"), self_arg(&s, "%s", c->llvm_mca);
-	say("placing %s's loop at %s (%.1f%% of samples), %s: straddle place --file %s --loop %s "
-	    "--offsets %s --runs %s ...", t->func, loop, 100.0 * (double)t->samples /
-	    (double)t->run_samples, what, t->file, loop, best, runs);
+	say("placing %s's loop at %s (%.1f%% of samples), %s: straddle place%s --file %s --loop %s "
+	    "--offsets %s %s %s ...", t->func, loop, 100.0 * (double)t->samples /
+	    (double)t->run_samples, what, rounds ? "" : " --replay", t->file, loop, best,
+	    rounds ? "--runs" : "--snapshots", runs);
 	return step_run(c, &s, false);
 }
 
@@ -427,6 +454,28 @@ static void judge(const struct prove_cmd *c, struct loop_trial *t,
 	}
 	proof_of_arms(t, &a, c->alpha);
 	free(a.unmoved.v), free(a.control.v), free(a.best.v);
+	for (size_t i = 0; i < PROOF_LAYOUT_MAX; i++)
+		free(a.layout[i].v);
+}
+
+/* Place --replay's arms of t's loop, turned into the loop's own proof. */
+static void judge_replay(const struct prove_cmd *c, struct loop_trial *t,
+			 const struct result_file *f)
+{
+	const struct result_file *one[1] = { f };
+	struct proof_arms a = { 0 };
+	char name[16];
+
+	results_place_arms(one, 1, "control", &a.control);
+	snprintf(name, sizeof name, "%u", t->best);
+	results_place_arms(one, 1, name, &a.best);
+	for (size_t i = 0; i < t->nlayout; i++) {
+		snprintf(name, sizeof name, "%u", t->layout[i]);
+		results_place_arms(one, 1, name, &a.layout[i]);
+	}
+	proof_of_replay(t, &a, c->material, c->alpha);
+	t->snapshots = results_place_snapshots(f);
+	free(a.control.v), free(a.best.v);
 	for (size_t i = 0; i < PROOF_LAYOUT_MAX; i++)
 		free(a.layout[i].v);
 }
@@ -455,7 +504,10 @@ static int read_place(const char *path, struct result_file *f, char *why, size_t
 	if (access(path, R_OK) != 0)
 		return -1;
 	if (results_read(path, f, &e)) {
-		snprintf(why, n, "%s", e.msg);
+		/* a replay refused measures nothing: its reason, not the
+		 * missing metrics, is why */
+		if (!results_place_replay_refused(f, why, n))
+			snprintf(why, n, "%s", e.msg);
 		results_file_free(f);
 		return -1;
 	}
@@ -487,6 +539,33 @@ static unsigned rounds_to_run(struct prove_cmd *c, struct loop_trial *t,
 	return t->why_not[0] ? 0 : run > piloted ? run : piloted;
 }
 
+/* The loop replayed (place --replay): its verdict, or why not; the
+ * program's measure is then a check of it. */
+static void replay_loop(struct prove_cmd *c, struct loop_trial *t, size_t k)
+{
+	char path[PATH_MAX + 32], name[40];
+	struct result_file f = { 0 };
+	int st;
+
+	snprintf(name, sizeof name, "place-%zu-replay.json", k + 1);
+	path_in_dir(c, name, path, sizeof path);
+	remember(c, path);
+	st = place_loop(c, t, path, 0, c->budget_left / 2, "replayed");
+	if (read_place(path, &f, t->replay_why, sizeof t->replay_why)) {
+		if (!t->replay_why[0])
+			snprintf(t->replay_why, sizeof t->replay_why, "straddle place --replay did not "
+				 "replay it (exit %d: see above)", st);
+		return;
+	}
+	if (!results_place_replay_refused(&f, t->replay_why, sizeof t->replay_why) &&
+	    !results_place_replay_short(&f, t->replay_why, sizeof t->replay_why) && st != 0)
+		snprintf(t->replay_why, sizeof t->replay_why, "straddle place --replay did not replay "
+			 "it (exit %d: see above)", st);
+	else if (!t->replay_why[0])
+		judge_replay(c, t, &f);
+	results_file_free(&f);
+}
+
 /* A pilot of PILOT_ROUNDS rounds (at most --runs), the rounds the
  * verdict needs from its noise, then the rest of them; the two files
  * judged as one. */
@@ -500,6 +579,8 @@ static void measure_loop(struct prove_cmd *c, struct loop_trial *t, size_t k)
 	size_t nf = 0;
 	int st;
 
+	if (c->replay)
+		replay_loop(c, t, k);
 	for (int i = 0; i < 2; i++) {
 		snprintf(name, sizeof name, "place-%zu%s.json", k + 1, i ? "-more" : "");
 		path_in_dir(c, name, path[i], sizeof path[i]);
@@ -514,7 +595,8 @@ static void measure_loop(struct prove_cmd *c, struct loop_trial *t, size_t k)
 	}
 	nf++;
 	judge(c, t, fp, nf);            /* the pilot's proof: its controls' spread */
-	if (t->why_not[0] || !(rounds = rounds_to_run(c, t, &f[0], pilot)))
+	/* replayed: the pilot is the program's check, no more rounds */
+	if (t->why_not[0] || t->replayed || !(rounds = rounds_to_run(c, t, &f[0], pilot)))
 		goto out;
 	if (rounds > pilot) {
 		char what[64];

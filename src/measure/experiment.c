@@ -4,6 +4,7 @@
 #include "clock.h"
 #include "command.h"
 #include "experiment.h"
+#include "replay.h"
 #include "../model/geometry.h"
 
 #include <ctype.h>
@@ -126,12 +127,27 @@ static int make_plan(struct place_experiment *x, struct place_arm *a, struct err
 
 			p[k].anchor = anchor, p[k].align = align;
 			p[k].offset = a->kind == PLACE_RANDOM ? (uint32_t)rng_below(&x->rng, align) :
-				      a->kind == PLACE_CONTROL ? (uint32_t)(anchor % align) : a->offset;
+				      a->kind == PLACE_CONTROL || a->kind == PLACE_REPLAY ?
+				      (uint32_t)(anchor % align) : a->offset;
 		}
 		if (x->nplace[i])
 			part[np++] = (struct reloc_plan_part){ &x->rf[i], p, x->nplace[i] };
 	}
-	rc = reloc_plan_write(part, np, f, e);
+	if (a->kind == PLACE_REPLAY) {
+		/* moved as the control is, and a timed copy at each arm's offset */
+		uint32_t off[PLACE_MAX_ARMS];
+		struct reloc_replay rp = { x->subject, x->loop_start, x->loop_end, off, 0, x->align };
+
+		for (size_t i = 0; i < x->narms; i++)
+			if (x->arm[i].kind == PLACE_CONTROL || x->arm[i].kind == PLACE_OFFSET) {
+				x->replay->arm[rp.noffset] = i;
+				off[rp.noffset++] = x->arm[i].offset;
+			}
+		x->replay->ncopies = rp.noffset;
+		rc = reloc_plan_write_replay(part, np, &rp, f, e);
+	} else {
+		rc = reloc_plan_write(part, np, f, e);
+	}
 	fclose(f);
 	if (a->plan_fd >= 0)
 		close(a->plan_fd);
@@ -142,8 +158,8 @@ static int make_plan(struct place_experiment *x, struct place_arm *a, struct err
 int experiment_make_plans(struct place_experiment *x, struct err *e)
 {
 	for (size_t i = 0; i < x->narms; i++)
-		if ((x->arm[i].kind == PLACE_OFFSET || x->arm[i].kind == PLACE_CONTROL) &&
-		    make_plan(x, &x->arm[i], e))
+		if ((x->arm[i].kind == PLACE_OFFSET || x->arm[i].kind == PLACE_CONTROL ||
+		     x->arm[i].kind == PLACE_REPLAY) && make_plan(x, &x->arm[i], e))
 			return -1;
 	return 0;
 }
@@ -294,9 +310,9 @@ static int same_output(struct place_experiment *x, const struct place_arm *a,
 static int run_arm(struct place_experiment *x, struct place_arm *a, struct command_run *r,
 		   struct err *e)
 {
-	char plan_env[64], preload_env[4200];
+	char plan_env[64], preload_env[4200], replay_env[128];
 	const char *old = getenv("LD_PRELOAD");
-	char *env[3] = { NULL };
+	char *env[4] = { NULL };
 	struct command_spec spec = { x->argv, env, "STRADDLE_PLACE_FD", OUT_MAX, x->input };
 	double v = 0;
 	size_t applied;
@@ -311,6 +327,16 @@ static int run_arm(struct place_experiment *x, struct place_arm *a, struct comma
 		snprintf(preload_env, sizeof preload_env, "LD_PRELOAD=%s%s%s", x->preload,
 			 old && *old ? ":" : "", old ? old : "");
 		env[0] = plan_env, env[1] = preload_env;
+		if (a->kind == PLACE_REPLAY) {
+			const struct replay_data *rd = x->replay;
+
+			/* TICK_NS,BOUND_NS,MAX,SEED,CLOCK,MOST,REPEATS,WARM (relocate/replay.c) */
+			snprintf(replay_env, sizeof replay_env, "STRADDLE_REPLAY=%.0f,%.0f,%u,%llu,%d,"
+				 "%llu,%u,%u", rd->tick_ns, rd->bound_s * 1e9, rd->snapshots,
+				 (unsigned long long)(x->seed + rd->n.runs * 7919u + 1), rd->clock_gettime,
+				 (unsigned long long)rd->iter_max, rd->repeats, rd->warm);
+			env[2] = replay_env;
+		}
 	} else
 		spec.report_env = NULL;
 	if (command_run(&spec, r, e))
@@ -326,6 +352,8 @@ static int run_arm(struct place_experiment *x, struct place_arm *a, struct comma
 		return rc;
 	if ((rc = same_output(x, a, r, e)))
 		return rc;
+	if (a->kind == PLACE_REPLAY)
+		return 0;               /* its measure is in its report (replay_take) */
 	if (metric_of(x, a, r, &v, e))
 		return 2;
 	GROW(a->v, a->cap, a->n + 1);
@@ -337,7 +365,7 @@ static int run_arm(struct place_experiment *x, struct place_arm *a, struct comma
 
 /* On a terminal: the round, and the time left at this pace (the budget's
  * end when that comes first). */
-static void progress(const struct place_experiment *x, double t0)
+void experiment_progress(const struct place_experiment *x, double t0)
 {
 	double spent = monotonic_s() - t0, left;
 
@@ -387,7 +415,8 @@ static void drop_partial_round(struct place_experiment *x)
 			x->arm[i].n = x->rounds;
 }
 
-int experiment_run(struct place_experiment *x, struct err *e)
+/* Every round each arm once, in a new random order. */
+static int rounds_run(struct place_experiment *x, struct err *e)
 {
 	struct command_run r = { 0 };
 	size_t order[PLACE_MAX_ARMS];
@@ -408,7 +437,7 @@ int experiment_run(struct place_experiment *x, struct err *e)
 		if (rc)
 			break;
 		x->rounds++;
-		progress(x, t0);
+		experiment_progress(x, t0);
 		if (monotonic_s() - t0 > x->budget_s && x->rounds >= 2) {
 			x->stopped_by = "time";
 			break;
@@ -420,11 +449,19 @@ int experiment_run(struct place_experiment *x, struct err *e)
 	}
 	if (isatty(2))
 		fprintf(stderr, "\r\033[K");
-	if (interrupted)
-		x->interrupted = interrupted, rc = 3;
-	drop_partial_round(x);
 	x->elapsed_s = monotonic_s() - t0;
 	command_run_free(&r);
+	return rc;
+}
+
+int experiment_run(struct place_experiment *x, struct err *e)
+{
+	int rc = x->replay ? replay_run(x, e) : rounds_run(x, e);
+
+	if (interrupted)
+		x->interrupted = interrupted, rc = 3;
+	if (!x->replay)
+		drop_partial_round(x);
 	return rc;
 }
 
@@ -469,28 +506,38 @@ static void predict_costs(struct place_experiment *x)
 	}
 }
 
+/* The arms measured: every one, or under --replay the placements replayed. */
+static bool measured(const struct place_experiment *x, const struct place_arm *a)
+{
+	return !x->replay || a->kind == PLACE_CONTROL || a->kind == PLACE_OFFSET;
+}
+
 void experiment_analyse(struct place_experiment *x)
 {
+	const double *v[PLACE_MAX_ARMS];
+	struct placement_mark m[PLACE_MAX_ARMS];
+	size_t idx[PLACE_MAX_ARMS], n = 0;
+
+	if (x->replay)
+		replay_fit(x);
 	for (size_t i = 0; i < x->narms; i++) {
 		struct place_arm *a = &x->arm[i];
 
+		if (!measured(x, a))
+			continue;
 		stats_summarize(a->v, a->n, x->seed, !x->higher, &a->sum);
 		if (x->subject && (a->kind == PLACE_OFFSET || a->kind == PLACE_CONTROL))
 			experiment_predict(x, a->offset, a->predicted, &a->npredicted);
+		idx[n] = i, v[n++] = a->v;
 	}
 	/* every arm ran once a round: each against the best of the even
 	 * rounds, on the odd ones, its p adjusted for the arms tested */
-	const double *v[PLACE_MAX_ARMS];
-	struct placement_mark m[PLACE_MAX_ARMS];
+	stats_placement_marks(v, n, x->rounds, x->higher, x->alpha, x->material, m);
+	for (size_t k = 0; k < n; k++) {
+		struct place_arm *a = &x->arm[idx[k]];
 
-	for (size_t i = 0; i < x->narms; i++)
-		v[i] = x->arm[i].v;
-	stats_placement_marks(v, x->narms, x->rounds, x->higher, x->alpha, x->material, m);
-	for (size_t i = 0; i < x->narms; i++) {
-		struct place_arm *a = &x->arm[i];
-
-		a->mark = m[i];
-		a->ratio = m[i].ratio, a->p = m[i].p, a->slow = m[i].slow;
+		a->mark = m[k];
+		a->ratio = m[k].ratio, a->p = m[k].p, a->slow = m[k].slow;
 	}
 	if (x->subject)
 		predict_costs(x);
@@ -526,6 +573,8 @@ void experiment_free(struct place_experiment *x)
 	for (size_t i = 0; i < x->nrf; i++)
 		free(x->place[i]);
 	free(x->apply_ns);
+	replay_free(x->replay);
+	x->replay = NULL;
 }
 
 /* ---- what is moved, and the arms ---- */

@@ -14,7 +14,9 @@
 /* The arms of straddle place: the program unmoved, the control (a copy at
  * the loop's own offset), a placement at an offset, or a new random layout
  * every run. */
-enum place_arm_kind { PLACE_UNMOVED, PLACE_CONTROL, PLACE_OFFSET, PLACE_RANDOM };
+enum place_arm_kind { PLACE_UNMOVED, PLACE_CONTROL, PLACE_OFFSET, PLACE_RANDOM, PLACE_REPLAY };
+
+struct replay_data;
 
 #define PLACE_MAX_ARMS 80
 #define PLACE_MAX_FILES 8
@@ -86,6 +88,9 @@ struct place_experiment {
 	} failure;
 	int interrupted;                /* the signal that stopped it, 0 none */
 	char base_note[320];            /* the unmoved program fails: how, or "" */
+	/* --replay: the loop timed in the program's own state (replay.h), the
+	 * arms' samples its rounds; NULL: the program's time */
+	struct replay_data *replay;
 };
 
 /* An arm, unless one like it is there. -1 with e when there is no room. */
@@ -126,6 +131,8 @@ void experiment_free(struct place_experiment *x);
  * experiment's first run sets the output every later run must match. */
 int experiment_run_arm(struct place_experiment *x, size_t i, struct command_run *r,
 		       struct err *e);
+/* On a terminal: the round, and the time left at this pace. */
+void experiment_progress(const struct place_experiment *x, double t0);
 
 /* The functions of x->rf[0..nrf) to move: those --func names, or the one
  * holding the loop at loop_text (hex, of file, the first of them); the

@@ -314,6 +314,31 @@ void proof_of_arms(struct loop_trial *t, const struct proof_arms *a, double alph
 	proof_judge(&t->proof);
 }
 
+void proof_of_replay(struct loop_trial *t, const struct proof_arms *a, double material,
+		     double alpha)
+{
+	t->replay = (struct loop_proof){ .share = 1, .predicted = t->proof.predicted,
+		.material = material, .alpha = alpha };
+	if (!a->control.v) {
+		snprintf(t->replay_why, sizeof t->replay_why, "place --replay's result has no "
+			 "control arm");
+		return;
+	}
+	if (a->control.offset != t->current || !a->best.v) {
+		snprintf(t->replay_why, sizeof t->replay_why, "place --replay's loop there has "
+			 "another span (its first byte at %u of its line, the scan's at %u)",
+			 a->control.offset, t->current);
+		return;
+	}
+	paired(&a->control, &a->best, alpha, &t->replay.program);
+	for (size_t i = 0; i < t->nlayout; i++)
+		if (a->layout[i].v)
+			paired(&a->control, &a->layout[i], alpha,
+			       &t->replay.layout[t->replay.nlayout++]);
+	proof_judge(&t->replay);
+	t->replayed = true;
+}
+
 double proof_pilot_sd(const struct proof_arm *control, const struct proof_arm *best)
 {
 	size_t n = control->n < best->n ? control->n : best->n;

@@ -66,7 +66,14 @@ struct loop_trial {
 	unsigned rounds;
 	unsigned rounds_needed;         /* a verdict's, from the pilot's noise; 0 not known */
 	char why_not[300];              /* "" measured */
-	struct loop_proof proof;
+	struct loop_proof proof;        /* the program's time: its change, through the share */
+	/* the loop replayed (place --replay): its own cycles an iteration at
+	 * the best over today's, share 1; why not ("" when replayed or not
+	 * asked) */
+	bool replayed;
+	struct loop_proof replay;
+	unsigned snapshots;             /* complete ones the replay's rounds hold */
+	char replay_why[300];
 };
 /* "costs", "nothing", "inconclusive" */
 const char *proof_verdict_name(enum proof_verdict v);
@@ -109,6 +116,11 @@ struct proof_arms {
 /* The arms turned into t's proof, each round paired; why_not when place's
  * result lacks an arm or placed another span. */
 void proof_of_arms(struct loop_trial *t, const struct proof_arms *a, double alpha);
+/* The replayed loop's arms (a place --replay file's: no unmoved arm)
+ * turned into t->replay, its share 1: the loop is all that was timed;
+ * replay_why when they lack an arm or placed another span. */
+void proof_of_replay(struct loop_trial *t, const struct proof_arms *a, double material,
+		     double alpha);
 /* A pilot's noise: the standard deviation of its rounds' log ratios,
  * best over control; -1 with fewer than 2 rounds. */
 double proof_pilot_sd(const struct proof_arm *control, const struct proof_arm *best);

@@ -218,37 +218,54 @@ static int by_start(const void *a, const void *b)
 	       x->end > y->end ? -1 : x->end < y->end;
 }
 
+/* The function's instructions and its CFG with its resolved dispatch
+ * tables: what its loops are found in (reloc_loops) and what a replay
+ * of one of them needs (replay_plan.c). */
+void reloc_func_cfg(struct reloc_file *rf, const struct reloc_func *f, struct reloc_func_cfg *c)
+{
+	const uint8_t *code = f->code;
+	size_t used;
+
+	*c = (struct reloc_func_cfg){ .insn = xcalloc(f->size + 1, sizeof *c->insn),
+		.jt = xcalloc(f->ntable + 1, sizeof *c->jt), .tg = xcalloc(f->ntable + 1, sizeof *c->tg) };
+	c->n = decode_run(rf->dec, code, f->size, f->addr, c->insn, f->size + 1, &used);
+	for (size_t j = 0; j < c->n && c->nt < f->ntable; j++) {
+		struct table_shape t;
+
+		if (c->insn[j].kind == BR_JUMP_IND &&
+		    decode_jump_table_shape(rf->dec, &rf->img, code, c->insn, c->n, j, &c->tg[c->nt],
+					    &t) == JUMP_TABLE) {
+			c->jt[c->nt] = (struct cfg_jump_table){ c->insn[j].addr, c->tg[c->nt].v,
+								c->tg[c->nt].n };
+			c->nt++;
+		}
+	}
+	cfg_build_tables(&c->g, c->insn, c->n, c->jt, c->nt);
+}
+
+void reloc_func_cfg_free(struct reloc_func_cfg *c)
+{
+	cfg_free(&c->g);
+	for (size_t t = 0; t < c->nt; t++)
+		free(c->tg[t].v);
+	free(c->tg), free(c->jt), free(c->insn);
+	*c = (struct reloc_func_cfg){ 0 };
+}
+
 /* The loops as the scan sees them: the CFG with the function's resolved
  * dispatch tables, spans grown as the hazard model grows them. */
 size_t reloc_loops(struct reloc_file *rf, const struct reloc_func *f, struct reloc_loop **out)
 {
-	const uint8_t *code = f->code;
-	struct insn *insn = xcalloc(f->size + 1, sizeof *insn);
-	struct cfg_jump_table *jt = xcalloc(f->ntable + 1, sizeof *jt);
-	struct jump_targets *tg = xcalloc(f->ntable + 1, sizeof *tg);
-	struct cfg g = { 0 };
-	size_t used, n, nt = 0;
+	struct reloc_func_cfg c;
+	size_t n;
 
-	n = decode_run(rf->dec, code, f->size, f->addr, insn, f->size + 1, &used);
-	for (size_t j = 0; j < n && nt < f->ntable; j++) {
-		struct table_shape t;
-
-		if (insn[j].kind == BR_JUMP_IND &&
-		    decode_jump_table_shape(rf->dec, &rf->img, code, insn, n, j, &tg[nt], &t) == JUMP_TABLE) {
-			jt[nt] = (struct cfg_jump_table){ insn[j].addr, tg[nt].v, tg[nt].n };
-			nt++;
-		}
-	}
-	cfg_build_tables(&g, insn, n, jt, nt);
-	*out = xcalloc(g.nloop + 1, sizeof **out);
-	for (size_t i = 0; i < g.nloop; i++)
-		(*out)[i] = (struct reloc_loop){ g.loop[i].start, g.loop[i].end,
-			g.block[g.loop[i].header].start, g.loop[i].depth, g.loop[i].innermost };
-	qsort(*out, g.nloop, sizeof **out, by_start);
-	n = g.nloop;
-	cfg_free(&g);
-	for (size_t t = 0; t < nt; t++)
-		free(tg[t].v);
-	free(tg), free(jt), free(insn);
+	reloc_func_cfg(rf, f, &c);
+	*out = xcalloc(c.g.nloop + 1, sizeof **out);
+	for (size_t i = 0; i < c.g.nloop; i++)
+		(*out)[i] = (struct reloc_loop){ c.g.loop[i].start, c.g.loop[i].end,
+			c.g.block[c.g.loop[i].header].start, c.g.loop[i].depth, c.g.loop[i].innermost };
+	qsort(*out, c.g.nloop, sizeof **out, by_start);
+	n = c.g.nloop;
+	reloc_func_cfg_free(&c);
 	return n;
 }

@@ -5,6 +5,9 @@
 
 #include "relocate.h"
 #include "plan.h"
+#include "../cfg/cfg.h"
+
+#include <stdio.h>
 
 enum fix_kind {
 	FIX_REL32,              /* a rel32 branch or RIP-relative operand to `target`
@@ -121,6 +124,68 @@ struct kmodule {
 int kmodule_link(const struct elf_image *obj, struct elf_image *out, struct kmodule *m,
 		 struct err *e);
 void kmodule_free(struct kmodule *m);
+
+/* A function's instructions and its CFG with its resolved dispatch tables
+ * (file.c). */
+struct reloc_func_cfg {
+	struct insn *insn;
+	size_t n;
+	struct cfg g;
+	struct cfg_jump_table *jt;
+	struct jump_targets *tg;
+	size_t nt;
+};
+
+void reloc_func_cfg(struct reloc_file *rf, const struct reloc_func *f, struct reloc_func_cfg *c);
+void reloc_func_cfg_free(struct reloc_func_cfg *c);
+
+/* The arena of one file being built (plan.c): its image, the copies by
+ * function address, the fix-ups and patches that tie it to the object. */
+struct arena {
+	uint8_t *image;
+	uint64_t size;
+	struct reloc_copy *p;               /* sorted by function address */
+	size_t n;
+	struct plan_fixup *fix;
+	size_t nfix, fix_cap;
+	struct plan_patch *patch;
+	size_t npatch, patch_cap;
+	uint64_t data_at, eh_frame_at, symfile_size;    /* the read-only part: plan.h */
+	struct replay_build *replay;        /* the loop to replay in it, or NULL */
+};
+
+void arena_put_fix(struct arena *a, struct plan_fixup f);
+void arena_put_le(uint8_t *p, uint64_t v, unsigned n);
+/* A rel32 field of the arena at `field` that refers to `target` (an ELF
+ * vaddr: in a copy when a moved function holds it), relative to `ref`. */
+void arena_rel32(struct arena *a, uint64_t field, uint64_t target, bool branch, uint64_t ref);
+/* Where a replay copy's branch out of its loop and its function goes
+ * instead: the exit stub's arena offset, or 0 (its own target). */
+struct exit_redirect {
+	uint64_t (*stub)(const void *ctx, uint64_t field, uint64_t target);
+	const void *ctx;
+};
+/* The function's bytes at p->at, its fix-ups and tables (x: NULL, or a
+ * replay copy's exits). */
+void arena_copy(struct arena *a, const struct reloc_file *rf, const struct reloc_copy *p,
+		const struct exit_redirect *x);
+/* n bytes to f, padded to 8; 0 or -1. */
+int plan_put(FILE *f, const void *p, size_t n);
+
+/* replay_plan.c: the copies a replay of one loop adds to its file's arena
+ * (plan.h, "a loop replayed"): analysed, laid out from `cursor` (the new
+ * cursor returned), written once the image is, and the plan's record. */
+struct replay_build;
+struct replay_build *replay_build_new(struct reloc_file *rf, const struct reloc_replay *rp,
+				      struct err *e);
+uint64_t replay_layout(struct replay_build *rb, uint64_t cursor);
+/* The copies the unwinder and debuggers are told of besides the moved
+ * ones: the skip copy, which runs in the program. */
+struct reloc_copy replay_skip_copy(const struct replay_build *rb);
+void replay_write(struct arena *a, const struct reloc_file *rf, struct replay_build *rb,
+		  uint64_t run);
+int replay_put(FILE *f, const struct replay_build *rb, uint32_t object);
+void replay_build_free(struct replay_build *rb);
 
 void reloc_tail_build(const struct reloc_file *rf, const struct reloc_copy *cp, size_t n,
 		      uint64_t at, struct reloc_tail *t);

@@ -52,18 +52,6 @@ void reloc_block_layout(struct reloc_file *rf, struct reloc_func *f)
 
 /* ---- the arena of one file ---- */
 
-struct arena {
-	uint8_t *image;
-	uint64_t size;
-	struct reloc_copy *p;               /* sorted by function address */
-	size_t n;
-	struct plan_fixup *fix;
-	size_t nfix, fix_cap;
-	struct plan_patch *patch;
-	size_t npatch, patch_cap;
-	uint64_t data_at, eh_frame_at, symfile_size;    /* the read-only part: plan.h */
-};
-
 static int by_addr(const void *a, const void *b)
 {
 	const struct reloc_copy *x = a, *y = b;
@@ -90,13 +78,13 @@ static const struct reloc_copy *moved_at(const struct arena *a, uint64_t addr)
 	return NULL;
 }
 
-static void put_fix(struct arena *a, struct plan_fixup f)
+void arena_put_fix(struct arena *a, struct plan_fixup f)
 {
 	GROW(a->fix, a->fix_cap, a->nfix + 1);
 	a->fix[a->nfix++] = f;
 }
 
-static void put_le(uint8_t *p, uint64_t v, unsigned n)
+void arena_put_le(uint8_t *p, uint64_t v, unsigned n)
 {
 	for (unsigned i = 0; i < n; i++)
 		p[i] = (uint8_t)(v >> (8 * i));
@@ -123,18 +111,18 @@ static bool bake(struct arena *a, uint64_t field, uint64_t value, uint8_t value_
 {
 	if (value_in != PLAN_IN_COPY)
 		return false;
-	put_le(a->image + field, value - ref, size);
+	arena_put_le(a->image + field, value - ref, size);
 	return true;
 }
 
-static void rel32(struct arena *a, uint64_t field, uint64_t target, bool branch, uint64_t ref)
+void arena_rel32(struct arena *a, uint64_t field, uint64_t target, bool branch, uint64_t ref)
 {
 	struct plan_fixup f = { .at = field, .ref = ref, .size = 4, .at_in = PLAN_IN_COPY,
 				.ref_in = PLAN_IN_COPY };
 
 	value_of(a, target, branch, &f.value, &f.value_in);
 	if (!bake(a, field, f.value, f.value_in, ref, 4))
-		put_fix(a, f);
+		arena_put_fix(a, f);
 }
 
 static uint32_t get_le32(const uint8_t *p)
@@ -156,12 +144,13 @@ static void a64_field(struct arena *a, uint64_t field, uint64_t target, bool bra
 		value_of(a, target, branch, &f.value, &f.value_in);
 	d = plan_a64_delta(form, f.value, field);
 	if (f.value_in == PLAN_IN_COPY && plan_a64_fits(form, d))
-		put_le(a->image + field, plan_a64_encode(get_le32(a->image + field), form, d), 4);
+		arena_put_le(a->image + field, plan_a64_encode(get_le32(a->image + field), form, d), 4);
 	else
-		put_fix(a, f);
+		arena_put_fix(a, f);
 }
 
-static void copy_fixes(struct arena *a, const struct reloc_file *rf, const struct reloc_copy *p)
+static void copy_fixes(struct arena *a, const struct reloc_file *rf, const struct reloc_copy *p,
+		       const struct exit_redirect *out)
 {
 	const struct reloc_func *f = p->f;
 	uint64_t stub = p->at + f->size;
@@ -169,12 +158,12 @@ static void copy_fixes(struct arena *a, const struct reloc_file *rf, const struc
 	/* falling off the copy's end goes where falling off the original's
 	 * would */
 	if (f->falls_off && rf->img.arch == ARCH_AARCH64) {
-		put_le(a->image + stub, A64_B, 4);
+		arena_put_le(a->image + stub, A64_B, 4);
 		a64_field(a, stub, f->addr + f->size, true, PLAN_A64_IMM26);
 		stub += A64_STUB_LEN;
 	} else if (f->falls_off) {
 		a->image[stub] = 0xe9;
-		rel32(a, stub + 1, f->addr + f->size, true, stub + STUB_LEN);
+		arena_rel32(a, stub + 1, f->addr + f->size, true, stub + STUB_LEN);
 		stub += STUB_LEN;
 	}
 	for (uint32_t i = f->first_fix; i < f->first_fix + f->nfix; i++) {
@@ -183,32 +172,40 @@ static void copy_fixes(struct arena *a, const struct reloc_file *rf, const struc
 		bool of_table = x->kind == FIX_RIP_TABLE || x->kind == FIX_ABS_TABLE;
 		uint64_t table = of_table ? p->at + rf->table[x->table].at : 0;
 
+		uint64_t exit = out && x->branch ? out->stub(out->ctx, x->field, x->target) : 0;
+
 		switch (x->kind) {
 		case FIX_REL32:
-			rel32(a, field, x->target, x->branch, end);
+			if (exit)
+				arena_put_le(a->image + field, exit - end, 4);
+			else
+				arena_rel32(a, field, x->target, x->branch, end);
 			break;
 		case FIX_REL8_STUB:
 			a->image[field] = (uint8_t)(int8_t)(stub - end);
 			a->image[stub] = 0xe9;
-			rel32(a, stub + 1, x->target, true, stub + STUB_LEN);
+			if (exit)
+				arena_put_le(a->image + stub + 1, exit - (stub + STUB_LEN), 4);
+			else
+				arena_rel32(a, stub + 1, x->target, true, stub + STUB_LEN);
 			stub += STUB_LEN;
 			break;
 		case FIX_A64:
 			a64_field(a, field, x->target, x->branch, x->size);
 			break;
 		case FIX_A64_STUB:      /* within reach: reloc_block_layout */
-			put_le(a->image + field, plan_a64_encode(get_le32(a->image + field), x->size,
+			arena_put_le(a->image + field, plan_a64_encode(get_le32(a->image + field), x->size,
 								 (int64_t)(stub - field)), 4);
-			put_le(a->image + stub, A64_B, 4);
+			arena_put_le(a->image + stub, A64_B, 4);
 			a64_field(a, stub, x->target, true, PLAN_A64_IMM26);
 			stub += A64_STUB_LEN;
 			break;
 		case FIX_RIP_TABLE:
-			put_le(a->image + field, table - end, 4);
+			arena_put_le(a->image + field, table - end, 4);
 			break;
 		case FIX_ABS_SELF:
 		case FIX_ABS_TABLE:
-			put_fix(a, (struct plan_fixup){ .at = field, .at_in = PLAN_IN_COPY,
+			arena_put_fix(a, (struct plan_fixup){ .at = field, .at_in = PLAN_IN_COPY,
 				.value = x->kind == FIX_ABS_TABLE ? table :
 					 p->at + (x->target - f->addr),
 				.value_in = PLAN_IN_COPY, .ref_in = PLAN_ABSOLUTE, .size = x->size });
@@ -240,14 +237,22 @@ static void copy_tables(struct arena *a, const struct reloc_file *rf, const stru
 					 &fx.value, &fx.value_in);
 				fx.ref = at, fx.ref_in = PLAN_IN_COPY;
 				if (!bake(a, field, fx.value, fx.value_in, at, 4))
-					put_fix(a, fx);
+					arena_put_fix(a, fx);
 			} else {
 				value_of(a, raw, true, &fx.value, &fx.value_in);
 				fx.ref_in = PLAN_ABSOLUTE;
-				put_fix(a, fx);
+				arena_put_fix(a, fx);
 			}
 		}
 	}
+}
+
+void arena_copy(struct arena *a, const struct reloc_file *rf, const struct reloc_copy *p,
+		const struct exit_redirect *x)
+{
+	memcpy(a->image + p->at, p->f->code, p->f->size);
+	copy_fixes(a, rf, p, x);
+	copy_tables(a, rf, p);
 }
 
 static void put_patch(struct arena *a, struct plan_patch p)
@@ -266,14 +271,14 @@ static void object_patches(struct arena *a, const struct reloc_file *rf, const s
 	if (rf->img.arch == ARCH_AARCH64) {      /* b copy */
 		put_patch(a, (struct plan_patch){ .at = f->addr, .bytes = { 0, 0, 0, A64_B >> 24 },
 			.len = 4, .kind = PLAN_PATCH_ENTRY });
-		put_fix(a, (struct plan_fixup){ .at = f->addr, .at_in = PLAN_IN_OBJECT, .value = p->at,
+		arena_put_fix(a, (struct plan_fixup){ .at = f->addr, .at_in = PLAN_IN_OBJECT, .value = p->at,
 			.value_in = PLAN_IN_COPY, .ref = f->addr, .ref_in = PLAN_IN_OBJECT,
 			.size = PLAN_A64_IMM26 });
 	} else {
 		put_patch(a, (struct plan_patch){ .at = f->addr, .bytes = { 0xe9 }, .len = 5,
 			.kind = PLAN_PATCH_ENTRY,
 			.flags = f->entry_is_target ? PLAN_PATCH_INNER_TARGET : 0 });
-		put_fix(a, (struct plan_fixup){ .at = f->addr + 1, .at_in = PLAN_IN_OBJECT, .value = p->at,
+		arena_put_fix(a, (struct plan_fixup){ .at = f->addr + 1, .at_in = PLAN_IN_OBJECT, .value = p->at,
 			.value_in = PLAN_IN_COPY, .ref = f->addr + 5, .ref_in = PLAN_IN_OBJECT, .size = 4 });
 	}
 	/* x is sorted by target: only f's run of it, not every branch of the
@@ -290,7 +295,7 @@ static void object_patches(struct arena *a, const struct reloc_file *rf, const s
 		if (orig && in.len <= sizeof in.bytes)  /* both: it was decoded there */
 			memcpy(in.bytes, orig, in.len);
 		put_patch(a, in);
-		put_fix(a, (struct plan_fixup){ .at = r->field, .at_in = PLAN_IN_OBJECT,
+		arena_put_fix(a, (struct plan_fixup){ .at = r->field, .at_in = PLAN_IN_OBJECT,
 			.value = p->at + (r->target - f->addr), .value_in = PLAN_IN_COPY,
 			.ref = r->end, .ref_in = PLAN_IN_OBJECT, .size = r->size });
 	}
@@ -298,16 +303,19 @@ static void object_patches(struct arena *a, const struct reloc_file *rf, const s
 
 static void arena_free(struct arena *a)
 {
+	replay_build_free(a->replay);
 	free(a->image), free(a->p), free(a->fix), free(a->patch);
 	*a = (struct arena){ 0 };
 }
 
-/* Each block where its placement asks, one after the other; int3 around. */
-static int arena_build(struct arena *a, const struct reloc_file *rf,
-		       const struct reloc_place *place, size_t n, uint64_t *start, struct err *e)
+/* Each block where its placement asks, one after the other; int3 around;
+ * then a replay's copies (rp, or NULL). */
+static int arena_build(struct arena *a, struct reloc_file *rf, const struct reloc_place *place,
+		       size_t n, const struct reloc_replay *rp, uint64_t *start, struct err *e)
 {
-	uint64_t cursor = 64;
+	uint64_t cursor = 64, run = 0;
 	struct reloc_tail tail;
+	struct reloc_copy *told;
 
 	*a = (struct arena){ 0 };
 	a->p = xcalloc(n + 1, sizeof *a->p);
@@ -323,6 +331,8 @@ static int arena_build(struct arena *a, const struct reloc_file *rf,
 		a->p[i].f = f;
 		a->p[i].at = cursor + (place[i].offset + al - (cursor + anchor) % al) % al;
 		start[i] = a->p[i].at;
+		if (rp && f == rp->f)
+			run = a->p[i].at;
 		cursor = a->p[i].at + f->block_size;
 	}
 	a->n = n;
@@ -330,8 +340,19 @@ static int arena_build(struct arena *a, const struct reloc_file *rf,
 	for (size_t i = 0; i + 1 < n; i++)
 		if (a->p[i].f == a->p[i + 1].f)
 			return err_set(e, "%s: placed twice", a->p[i].f->name);
+	if (rp && !(a->replay = replay_build_new(rf, rp, e)))
+		return -1;
+	if (a->replay)
+		cursor = replay_layout(a->replay, cursor);
+	/* the unwinder and debuggers are told of every copy that runs in the
+	 * program: the moved ones and a replay's skip copy */
+	told = xcalloc(n + 2, sizeof *told);
+	memcpy(told, a->p, n * sizeof *told);
+	if (a->replay)
+		told[n] = replay_skip_copy(a->replay);
 	a->data_at = align_up(cursor + 64, 4096);
-	reloc_tail_build(rf, a->p, n, a->data_at, &tail);
+	reloc_tail_build(rf, told, n + (a->replay != NULL), a->data_at, &tail);
+	free(told);
 	a->eh_frame_at = a->data_at + tail.eh_frame, a->symfile_size = tail.size;
 	a->size = a->data_at + align_up(tail.size, 4096);
 	a->image = xmalloc(a->size);
@@ -339,15 +360,14 @@ static int arena_build(struct arena *a, const struct reloc_file *rf,
 	memset(a->image + a->data_at, 0, a->size - a->data_at);
 	memcpy(a->image + a->data_at, tail.bytes, tail.size);
 	for (size_t i = 0; i < tail.nfix; i++)
-		put_fix(a, tail.fix[i]);
+		arena_put_fix(a, tail.fix[i]);
 	reloc_tail_free(&tail);
-	for (size_t i = 0; i < n; i++)
-		memcpy(a->image + a->p[i].at, a->p[i].f->code, a->p[i].f->size);
 	for (size_t i = 0; i < n; i++) {
-		copy_fixes(a, rf, &a->p[i]);
-		copy_tables(a, rf, &a->p[i]);
+		arena_copy(a, rf, &a->p[i], NULL);
 		object_patches(a, rf, &a->p[i]);
 	}
+	if (a->replay)
+		replay_write(a, rf, a->replay, run);
 	return 0;
 }
 
@@ -358,9 +378,10 @@ struct plan_job {
 	size_t nparts;
 	struct arena *arena;
 	uint64_t **start;
+	const struct reloc_replay *replay;
 };
 
-static int put(FILE *f, const void *p, size_t n)
+int plan_put(FILE *f, const void *p, size_t n)
 {
 	static const uint8_t zero[8];
 	size_t pad = (8 - n % 8) % 8;
@@ -389,19 +410,26 @@ static int put_object(FILE *f, const struct reloc_plan_part *part, const struct 
 	struct plan_object o = { .build_id_len = (uint32_t)img->build_id_len,
 		.path_len = (uint32_t)strlen(img->path) + 1, .arena_size = a->size,
 		.nfixup = (uint32_t)a->nfix, .npatch = (uint32_t)a->npatch,
-		.nfunc = (uint32_t)part->n, .nmap = (uint32_t)part->n, .data_at = a->data_at,
+		.nfunc = (uint32_t)part->n, .nmap = (uint32_t)part->n + (a->replay != NULL),
+		.data_at = a->data_at,
 		.eh_frame_at = a->eh_frame_at, .symfile_size = a->symfile_size };
 	int rc;
 
 	memcpy(o.build_id, img->build_id, img->build_id_len);
 	object_span(img, &o.span_lo, &o.span_hi);
-	rc = put(f, &o, sizeof o) | put(f, img->path, o.path_len) | put(f, a->image, a->size) |
-	     put(f, a->fix, a->nfix * sizeof *a->fix) | put(f, a->patch, a->npatch * sizeof *a->patch);
+	rc = plan_put(f, &o, sizeof o) | plan_put(f, img->path, o.path_len) | plan_put(f, a->image, a->size) |
+	     plan_put(f, a->fix, a->nfix * sizeof *a->fix) | plan_put(f, a->patch, a->npatch * sizeof *a->patch);
 	for (size_t i = 0; i < part->n; i++) {
 		const struct reloc_func *fn = part->place[i].f;
 		struct plan_map m = { start[i], fn->block, fn->addr, (uint32_t)strlen(fn->name), 0 };
 
-		rc |= put(f, &m, sizeof m) | put(f, fn->name, m.name_len);
+		rc |= plan_put(f, &m, sizeof m) | plan_put(f, fn->name, m.name_len);
+	}
+	if (a->replay) {        /* the skip copy runs in the program: perf names it too */
+		struct reloc_copy k = replay_skip_copy(a->replay);
+		struct plan_map m = { k.at, k.f->block, k.f->addr, (uint32_t)strlen(k.f->name), 0 };
+
+		rc |= plan_put(f, &m, sizeof m) | plan_put(f, k.f->name, m.name_len);
 	}
 	return rc;
 }
@@ -409,28 +437,45 @@ static int put_object(FILE *f, const struct reloc_plan_part *part, const struct 
 static int write_plan(FILE *f, void *ctx)
 {
 	const struct plan_job *j = ctx;
-	struct plan_header h = { PLAN_MAGIC, (uint32_t)j->nparts, 0 };
-	int rc = put(f, &h, sizeof h);
+	struct plan_header h = { PLAN_MAGIC, (uint32_t)j->nparts, j->replay ? PLAN_REPLAY : 0 };
+	int rc = plan_put(f, &h, sizeof h);
 
 	for (size_t i = 0; i < j->nparts; i++)
 		rc |= put_object(f, &j->part[i], &j->arena[i], j->start[i]);
+	for (size_t i = 0; i < j->nparts; i++)
+		if (j->arena[i].replay)
+			rc |= replay_put(f, j->arena[i].replay, (uint32_t)i);
 	return rc;
 }
 
-int reloc_plan_write(const struct reloc_plan_part *part, size_t nparts, FILE *f,
-		     struct err *e)
+/* Does the part place rp's function? */
+static bool holds(const struct reloc_plan_part *part, const struct reloc_replay *rp)
+{
+	for (size_t i = 0; rp && i < part->n; i++)
+		if (part->place[i].f == rp->f)
+			return true;
+	return false;
+}
+
+int reloc_plan_write_replay(const struct reloc_plan_part *part, size_t nparts,
+			    const struct reloc_replay *rp, FILE *f, struct err *e)
 {
 	struct arena *a = xcalloc(nparts + 1, sizeof *a);
 	uint64_t **start = xcalloc(nparts + 1, sizeof *start);
-	struct plan_job job = { part, nparts, a, start };
+	struct plan_job job = { part, nparts, a, start, rp };
+	size_t replayed = 0;
 	int rc = 0;
 
 	if (nparts > PLAN_MAX_OBJECTS)
 		rc = err_set(e, "a plan moves code of at most %d files", PLAN_MAX_OBJECTS);
 	for (size_t i = 0; i < nparts && !rc; i++) {
+		const struct reloc_replay *here = holds(&part[i], rp) && !replayed++ ? rp : NULL;
+
 		start[i] = xcalloc(part[i].n + 1, sizeof **start);
-		rc = arena_build(&a[i], part[i].rf, part[i].place, part[i].n, start[i], e);
+		rc = arena_build(&a[i], part[i].rf, part[i].place, part[i].n, here, start[i], e);
 	}
+	if (!rc && rp && !replayed)
+		rc = err_set(e, "%s: the loop to replay is in no function the plan moves", rp->f->name);
 	if (!rc && (write_plan(f, &job) || fflush(f)))
 		rc = err_set(e, "cannot write the plan");
 	for (size_t i = 0; i < nparts; i++)
@@ -439,12 +484,18 @@ int reloc_plan_write(const struct reloc_plan_part *part, size_t nparts, FILE *f,
 	return rc;
 }
 
+int reloc_plan_write(const struct reloc_plan_part *part, size_t nparts, FILE *f,
+		     struct err *e)
+{
+	return reloc_plan_write_replay(part, nparts, NULL, f, e);
+}
+
 int reloc_image(struct reloc_file *rf, const struct reloc_place *place, size_t n, uint64_t bias,
 		uint64_t arena, uint8_t **image, size_t *size, uint64_t *start, struct err *e)
 {
 	struct arena a;
 
-	if (arena_build(&a, rf, place, n, start, e)) {
+	if (arena_build(&a, rf, place, n, NULL, start, e)) {
 		arena_free(&a);
 		return -1;
 	}

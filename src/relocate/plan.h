@@ -23,7 +23,7 @@
 
 #include <stdint.h>
 
-#define PLAN_MAGIC "STRDPLN2"
+#define PLAN_MAGIC "STRDPLN3"
 #define PLAN_MAX_OBJECTS 64
 /* What the library reports on the descriptor STRADDLE_PLACE_FD names, one
  * line each: "applied INDEX COPIES ARENA_HEX NS PID MAP LIVE" for each
@@ -37,8 +37,13 @@
 struct plan_header {
 	char magic[8];
 	uint32_t nobjects;
-	uint32_t flags;                 /* 0 */
+	uint32_t flags;                 /* PLAN_REPLAY, or 0 */
 };
+
+/* The plan also holds a loop to replay (replay.c): after the objects, a
+ * struct plan_replay, its ncopies struct plan_replay_copy and its ntrap
+ * struct plan_replay_trap. */
+#define PLAN_REPLAY 1
 
 struct plan_object {
 	uint8_t build_id[64];
@@ -59,6 +64,9 @@ enum plan_where {
 	PLAN_IN_COPY = 0,               /* an offset in the arena: B + x */
 	PLAN_IN_OBJECT = 1,             /* an ELF vaddr of the object: L + x */
 	PLAN_ABSOLUTE = 2,              /* ref only: the field holds value itself */
+	/* value only: the thread pointer's offset of the preload library's
+	 * replay slot number `value` (enum plan_slot), as %fs:disp32 reads it */
+	PLAN_IN_TLS = 3,
 };
 
 /* field := value - ref, written as `size` bytes (4: must fit int32). */
@@ -210,6 +218,54 @@ struct plan_map {
 	uint64_t offset, size, orig;
 	uint32_t name_len;
 	uint32_t pad;
+};
+
+/* ---- a loop replayed from the program's own state (replay.c) ----
+ *
+ * Beside the moved functions the arena holds, for the one loop to replay:
+ * a timed copy of its function for each offset under test (the loop's
+ * first byte at `offset` of its line), whose every exit is a jump to an
+ * exit stub (or, with no room for one, an int3); a probe copy, the same
+ * with a counter at the loop's header, whose run counts the iterations
+ * and finds the pages they touch; and a skip copy, the function whole
+ * with a countdown at the header, in which the program runs a random
+ * number of iterations before a snapshot is taken (an int3 in the
+ * countdown's trampoline, at skip_trap). Counters, the exit's number and
+ * the exit routine's address are the preload library's thread-local
+ * slots, reached as %fs:disp32 (flags and registers untouched). */
+enum plan_slot {
+	PLAN_SLOT_SAVE,                 /* %rcx while a trampoline runs */
+	PLAN_SLOT_COUNT,                /* arrivals at the header */
+	PLAN_SLOT_DOWN,                 /* arrivals left before the skip copy traps */
+	PLAN_SLOT_EXIT,                 /* the exit taken (32 bits) */
+	PLAN_SLOT_LEAVE,                /* where an exit stub jumps */
+	PLAN_SLOTS
+};
+
+#define PLAN_REPLAY_MAX_COPIES 128
+
+struct plan_replay {
+	uint32_t object;                /* the plan's object holding the function */
+	uint32_t ncopies;               /* timed copies */
+	uint64_t func, func_size;       /* the function, ELF vaddr */
+	uint64_t header;                /* the loop's header, ELF vaddr */
+	uint64_t run;                   /* arena offsets of the function's first byte: */
+	uint64_t skip, probe;           /*   the running copy's, the skip copy's, the probe's */
+	uint64_t skip_trap;             /* arena offset of the skip trampoline's int3 */
+	uint32_t nexit;                 /* the loop's exits, numbered from 0 */
+	uint32_t ntrap;                 /* exits with no room for a jump: int3s */
+};
+
+struct plan_replay_copy {
+	uint64_t at;                    /* arena offset of the function's first byte */
+	uint32_t offset;                /* the loop's first byte's offset in its line */
+	uint32_t pad;
+};
+
+struct plan_replay_trap {
+	uint64_t at;                    /* arena offset of the int3 */
+	uint32_t exit;                  /* its exit's number */
+	uint32_t copy;                  /* its copy; ncopies: the probe */
 };
 
 #endif

@@ -15,6 +15,7 @@
  * its own (no libstraddle, no sanitizer: it runs inside the user's program). */
 #include "plan.h"
 #include "poke.h"
+#include "replay.h"
 
 #include <dlfcn.h>
 #include <elf.h>
@@ -49,6 +50,7 @@ static struct {
 	size_t size;
 	struct object_plan obj[PLAN_MAX_OBJECTS];
 	uint32_t nobj;
+	struct replay_plan replay;      /* .r NULL: no loop to replay */
 	int report_fd;
 	bool after_main;                /* the constructor is done: dlopen's turn */
 } plan = { .report_fd = -1 };
@@ -171,6 +173,15 @@ static void parse_plan(const char *path)
 	plan.nobj = h->nobjects;
 	for (uint32_t i = 0; i < plan.nobj; i++)
 		parse_object(&at, &plan.obj[i]);
+	if (h->flags & PLAN_REPLAY) {
+		const struct plan_replay *r = (const void *)take(&at, sizeof *r);
+
+		plan.replay = (struct replay_plan){ r,
+			(const void *)take(&at, (size_t)r->ncopies * sizeof *plan.replay.copy),
+			(const void *)take(&at, (size_t)r->ntrap * sizeof *plan.replay.trap) };
+		if (r->object >= plan.nobj)
+			fail("%s: the loop to replay is in no object of the plan", path);
+	}
 }
 
 /* ---- applying one object's plan ---- */
@@ -200,7 +211,14 @@ static uint64_t fixup_value(const struct object_plan *op, const struct plan_fixu
 			    uint64_t bias, uint64_t arena)
 {
 	uint64_t v;
-	int rc = plan_fixup_value(f, bias, arena, &v);
+	int rc;
+
+	/* a replay slot's offset from the thread pointer is this library's
+	 * own: known here, not to the plan */
+	if (f->value_in == PLAN_IN_TLS)
+		return (uint64_t)replay_slot_offset(f->value) -
+		       plan_address(f->ref_in, f->ref, bias, arena);
+	rc = plan_fixup_value(f, bias, arena, &v);
 
 	if (rc == -1)
 		fail("%s: a fix-up at %#llx is out of reach of its target (%lld%s)", op->path,
@@ -590,6 +608,13 @@ static void apply(struct object_plan *op, const struct dl_phdr_info *info)
 	op->applied = true;
 	bool map = write_perf_map(op, bias, (uint64_t)arena);
 
+	if (plan.replay.r && plan.replay.r->object == (uint32_t)(op - plan.obj)) {
+		char why[200] = "";
+
+		if (!replay_start(&plan.replay, (uint64_t)(uintptr_t)arena, op->o->arena_size, bias,
+				  plan.report_fd, why, sizeof why))
+			fail("%s: the loop cannot be replayed here: %s", op->path, why);
+	}
 	/* the process that moved code reports; the programs it runs do not
 	 * (a shell in between, which moved nothing, passes the pipe on) */
 	if (plan.report_fd >= 0) {

@@ -150,6 +150,31 @@ struct reloc_plan_part {
 int reloc_plan_write(const struct reloc_plan_part *part, size_t nparts, FILE *f,
 		     struct err *e);
 
+/* ---- a loop replayed from the program's own state ----
+ *
+ * The plan can also carry a loop to replay (plan.h, replay_plan.c): the
+ * preload library traps at its header in the running program, forks,
+ * and each child runs the rest of the loop from those registers in a
+ * copy of its function at one offset under test, timed, until it
+ * leaves. */
+struct reloc_replay {
+	const struct reloc_func *f;     /* movable, and one of the plan's */
+	uint64_t loop_start, loop_end;  /* the loop's span, as reloc_loops gives it */
+	const uint32_t *offset;         /* the loop's first byte's offset in its line, */
+	size_t noffset;                 /*   one timed copy each */
+	uint32_t align;
+};
+
+/* 0 when the loop [start, end) of f can be replayed: entered through its
+ * header, every way out a branch or a fall-through the copy can catch,
+ * its header's first instructions movable into a counter's trampoline.
+ * Else -1 with the reason (one line, no function name) in why. x86-64. */
+int reloc_replay_check(struct reloc_file *rf, const struct reloc_func *f, uint64_t start,
+		       uint64_t end, char *why, size_t n);
+/* reloc_plan_write, with rp's copies added to its function's file. */
+int reloc_plan_write_replay(const struct reloc_plan_part *part, size_t nparts,
+			    const struct reloc_replay *rp, FILE *f, struct err *e);
+
 /* The plan's arena image of one file and where each copy starts in it:
  * the bytes the preload library writes at arena address `arena` with the
  * object at bias `bias`, its fix-ups applied by the same evaluation

@@ -76,4 +76,11 @@ bool layout_fits(uint64_t addr, uint64_t bytes);
 void layout_plot(FILE *out, const char *id, const char *heading, const struct layout_loop *v,
 		 size_t n);
 
+/* ---- place --replay's text (place_replay.c) ---- */
+
+/* What was moved and how the runs went; then the clock, the snapshots,
+ * each copy's row, the moves against today's and the agreement. */
+void report_place_replay_head(FILE *out, const struct place_view *v);
+void report_place_replay_text(FILE *out, const struct place_view *v);
+
 #endif

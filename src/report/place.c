@@ -237,6 +237,11 @@ void report_place_head(FILE *out, const struct place_view *v)
 {
 	char a[20], b[20];
 
+	if (v->x->replay) {
+		report_place_replay_head(out, v);
+		return;
+	}
+
 	fprintf(out, "%s: %zu function%s moved", v->file, v->refused[RELOC_OK],
 		v->refused[RELOC_OK] == 1 ? "" : "s");
 	for (int r = 1; r < RELOC_NREFUSALS; r++)
@@ -260,6 +265,10 @@ void report_place_head(FILE *out, const struct place_view *v)
 
 void report_place_text(FILE *out, const struct place_view *v)
 {
+	if (v->x->replay) {
+		report_place_replay_text(out, v);
+		return;
+	}
 	if (v->x->napply)
 		fprintf(out, "the preload library applied the plan in %.0f us (median of %zu; max %.0f us)\n",
 			experiment_apply_median_us(v->x), v->x->napply, experiment_apply_max_us(v->x));

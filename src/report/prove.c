@@ -27,6 +27,12 @@ static void format_loop(const struct loop_proof *p, char *buf, size_t n)
 	snprintf(buf, n, "%.3fx [%.3f, %s]", p->loop, p->loop_lo, hi);
 }
 
+/* The verdict a row gives: the replayed loop's, else the program's. */
+static const struct loop_proof *verdict_of(const struct loop_trial *x)
+{
+	return x->replayed ? &x->replay : &x->proof;
+}
+
 static const char *agreement(const struct loop_proof *p)
 {
 	if (p->seen == PROOF_INCONCLUSIVE)
@@ -53,45 +59,72 @@ static void format_layout(const struct loop_proof *p, char *buf, size_t n)
 }
 
 const char *const prove_columns[PROVE_COLUMNS] = { ">samples %", "loop", "function",
-	"predicted", "moved", "program at best", "layout moves", "loop slowdown measured",
-	"measured", "model" };
+	"predicted", "moved", "loop replayed", "program at best", "layout moves",
+	"loop from the program", "measured", "model" };
 
 void prove_row(struct table *t, const struct loop_trial *x)
 {
-	char pct[16], loop[200], pred[48], prog[64], ls[64], place[32], layout[32];
+	char pct[16], loop[200], pred[48], prog[64], ls[64], place[32], layout[32], rp[64] = "-";
 
 	snprintf(pct, sizeof pct, "%.1f", 100.0 * (double)x->samples / (double)x->run_samples);
 	snprintf(loop, sizeof loop, "%s:%#" PRIx64, base_name(x->file), x->start);
 	snprintf(pred, sizeof pred, "%.3fx %s", x->cost.slowdown, cost_bound_name(x->cost.bound));
 	if (x->why_not[0]) {
-		table_row(t, pct, loop, x->func, pred, "-", "-", "-", "-", x->why_not, "-");
+		table_row(t, pct, loop, x->func, pred, "-", "-", "-", "-", "-", x->why_not, "-");
 		return;
 	}
+	if (x->replayed)
+		format_loop(&x->replay, rp, sizeof rp);
+	else if (x->replay_why[0])
+		snprintf(rp, sizeof rp, "not replayed");
 	format_layout(&x->proof, layout, sizeof layout);
 	snprintf(place, sizeof place, "%u -> %u", x->current, x->best);
 	snprintf(prog, sizeof prog, "%+.1f%% [%+.1f, %+.1f]", 100 * (x->proof.program.ratio - 1),
 		 100 * (x->proof.program.lo - 1), 100 * (x->proof.program.hi - 1));
 	format_loop(&x->proof, ls, sizeof ls);
-	table_row(t, pct, loop, x->func, pred, place, prog, layout, ls,
-		  proof_verdict_name(x->proof.seen), agreement(&x->proof));
+	table_row(t, pct, loop, x->func, pred, place, rp, prog, layout, ls,
+		  proof_verdict_name(verdict_of(x)->seen), agreement(verdict_of(x)));
+}
+
+/* The replayed loop against the program's time, the check: said when
+ * both are conclusive and differ, or their intervals do not meet. */
+static void check_note(const struct loop_trial *t, FILE *out)
+{
+	const struct loop_proof *r = &t->replay, *p = &t->proof;
+
+	if (!t->replayed)
+		return;
+	if (r->seen != PROOF_INCONCLUSIVE && p->seen != PROOF_INCONCLUSIVE && r->seen != p->seen)
+		fprintf(out, "note: %s's loop replayed says %s, the program's time %s: they disagree\n",
+			t->func, proof_verdict_name(r->seen), proof_verdict_name(p->seen));
+	else if (isfinite(p->loop) && (r->loop_hi < p->loop_lo || p->loop_hi < r->loop_lo))
+		fprintf(out, "note: %s's loop replayed, %.3fx [%.3f, %.3f], and from the program's "
+			"time, %.3fx [%.3f, %.3f], do not overlap\n", t->func, r->loop, r->loop_lo,
+			r->loop_hi, p->loop, p->loop_lo, p->loop_hi);
 }
 
 /* What the rows say together, and what a row's numbers do not show. */
 static void summary(const struct loop_trial *x, size_t n, FILE *out)
 {
-	size_t agree = 0, conclusive = 0, inconclusive = 0;
+	size_t agree = 0, conclusive = 0, inconclusive = 0, replayed = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct loop_trial *t = &x[i];
+		const struct loop_proof *v = verdict_of(t);
 
+		if (t->replay_why[0])
+			fprintf(out, "note: %s's loop was not replayed: %s; judged by the program's time\n",
+				t->func, t->replay_why);
 		if (t->why_not[0])
 			continue;
-		if (t->proof.seen == PROOF_INCONCLUSIVE) {
+		if (v->seen == PROOF_INCONCLUSIVE) {
 			inconclusive++;
 		} else {
 			conclusive++;
-			agree += t->proof.seen == t->proof.said;
+			agree += v->seen == v->said;
+			replayed += t->replayed;
 		}
+		check_note(t, out);
 		if (t->control.p < 0.05 && fabs(t->control.ratio - 1) > 0.01)
 			fprintf(out, "note: %s's copy alone (the control against the unmoved program) "
 				"changed the program by %+.1f%% (p %.2g)\n", t->func,
@@ -109,6 +142,8 @@ static void summary(const struct loop_trial *x, size_t n, FILE *out)
 		return;
 	fprintf(out, "the model and the measurement agree on %zu of %zu loops measured "
 		"conclusively", agree, conclusive);
+	if (replayed)
+		fprintf(out, " (%zu by replaying the loop)", replayed);
 	if (inconclusive)
 		fprintf(out, "; %zu inconclusive (more rounds, or a loop with more of the samples)",
 			inconclusive);
@@ -121,9 +156,11 @@ void report_prove_text(const struct loop_trial *x, size_t n, size_t at_best, dou
 	struct table t;
 
 	fprintf(out, "profile %s; predicted: the loop's slowdown today against the model's best "
-		"placement, and what bounds it; measured: the program moved there (95%% CI), as "
-		"the loop's slowdown through its share, beside the layout controls (the function "
-		"moved where the loop keeps its windows)\n", profile);
+		"placement, and what bounds it; measured: the loop replayed from the program's state "
+		"at its best and today's (its cycles an iteration, 95%% CI), and the program moved "
+		"there, as the loop's slowdown through its share, beside the layout controls (the "
+		"function moved where the loop keeps its windows); the verdict is the replay's where "
+		"there is one\n", profile);
 	table_init(&t, PROVE_COLUMNS, prove_columns);
 	for (size_t i = 0; i < n; i++)
 		prove_row(&t, &x[i]);

@@ -464,7 +464,7 @@ void report_input_free(struct report_input *in);
 
 /* prove's table, one trial a row (prove.c), for its text and the page's
  * prove section alike. */
-enum { PROVE_COLUMNS = 10 };
+enum { PROVE_COLUMNS = 11 };
 extern const char *const prove_columns[PROVE_COLUMNS];
 void prove_row(struct table *t, const struct loop_trial *x);
 

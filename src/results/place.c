@@ -6,6 +6,7 @@
 #include "head.h"
 #include "scan.h"
 #include "place.h"
+#include "../measure/replay.h"
 #include "metrics.h"
 
 #include <math.h>
@@ -23,11 +24,12 @@ static json_t *arm_json(const struct place_experiment *x, const char *subject,
 	for (size_t i = 0; i < a->npredicted; i++)
 		json_array_append_new(pred, results_hazard(&a->predicted[i]));
 	snprintf(name, sizeof name, "%s@%s", subject, a->name);
+	const char *u = x->replay ? (x->replay->clock_gettime ? "ns" : "cycles") : x->metric ? "" : "s";
 	/* ratio, its interval and p: against the best of the even rounds, on
 	 * the odd ones (tested_rounds), p adjusted for the arms tested */
 	return json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:f, s:[f,f], s:f, s:f, s:f, s:o, s:i,"
 			 " s:b, s:b, s:b, s:f, s:f, s:o, s:o}", "name", name, "kernel", subject,
-		"arm", a->name, "offset", (int)a->offset, "unit", x->metric ? "" : "s", "direction",
+		"arm", a->name, "offset", (int)a->offset, "unit", u, "direction",
 		x->higher ? "higher" : "lower", "median", a->sum.median, "ci", a->sum.ci_lo,
 		a->sum.ci_hi, "stddev", a->sum.stddev, "cv", a->sum.cv, "ratio", a->ratio,
 		"ratio_ci", a->mark.n >= 2 ? json_pack("[f,f]", a->mark.lo, a->mark.hi) : json_null(),
@@ -43,7 +45,8 @@ static json_t *place_json(const struct place_experiment *x, const char *loop)
 			 " s:{s:f, s:s}}",
 		"file", x->rf[0].img.path, "function", x->subject ? x->subject->name : NULL,
 		"loop", x->subject ? loop : NULL, "current", (int)x->current, "align",
-		(int)x->align, "measure", x->metric ? x->metric_text : x->wall ? "wall" : "cpu",
+		(int)x->align, "measure", x->replay ? "replay" : x->metric ? x->metric_text :
+		x->wall ? "wall" : "cpu",
 		"rounds", (int)x->rounds, "elapsed_s", x->elapsed_s, "stopped_by", x->stopped_by,
 		"profile", x->profile->name, "apply_us", "median", experiment_apply_median_us(x), "max",
 		experiment_apply_max_us(x), "back_end", "cycles", x->back_end.cycles, "source",
@@ -76,6 +79,45 @@ static json_t *layout_noise(const struct place_experiment *x)
 		100 * fmax(fabs(hi - ctl->sum.median), fabs(ctl->sum.median - lo)) / ctl->sum.median,
 		"low_pct", 100 * (lo - ctl->sum.median) / ctl->sum.median, "high_pct",
 		100 * (hi - ctl->sum.median) / ctl->sum.median, "cv", r->sum.cv, "runs", (int)r->n);
+}
+
+/* --replay: how the snapshots went, what failed, each copy's fixed cost,
+ * and every snapshot's raw ticks (-1 past the bound, -2 diverged, -3 a
+ * signal, -4 the filter). */
+static json_t *replay_json(const struct place_experiment *x)
+{
+	const struct replay_data *r = x->replay;
+	const struct replay_counts *n = &r->n;
+	json_t *copies = json_array(), *snaps = json_array();
+
+	for (size_t k = 0; k < r->ncopies; k++)
+		json_array_append_new(copies, json_pack("{s:s, s:i, s:f}", "arm",
+			x->arm[r->arm[k]].name, "offset", (int)x->arm[r->arm[k]].offset, "fixed",
+			r->fixed[k]));
+	for (size_t i = 0; i < r->ns; i++) {
+		json_t *c = json_array();
+
+		for (size_t k = 0; k < r->ncopies; k++)
+			json_array_append_new(c, json_integer(r->c[i * r->ncopies + k]));
+		json_array_append_new(snaps, json_pack("{s:i, s:I, s:b, s:b, s:o}", "run",
+			(int)r->s[i].run, "iterations", (json_int_t)r->s[i].iterations, "complete",
+			r->s[i].complete, "disturbed", r->s[i].disturbed, "ticks", c));
+	}
+	return json_pack("{s:s?, s:s, s:s?, s:f, s:i, s:i, s:i, s:i, s:[I,I], s:b, s:f, s:f,"
+			 " s:{s:i, s:i, s:i, s:i, s:i, s:i, s:i}, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:o}",
+		"refused", r->refused[0] ? r->refused : NULL, "clock", r->clock_gettime ?
+		"clock_gettime" : "tsc", "clock_why", r->clock_why[0] ? r->clock_why : NULL,
+		"tsc_ghz", r->ns_per_tick > 0 ? 1 / r->ns_per_tick : 0, "runs", (int)n->runs,
+		"complete", (int)r->used, "per_round", (int)r->per_round, "rounds", (int)x->rounds,
+		"iterations", (json_int_t)r->iter_min, (json_int_t)r->iter_max, "fixed_known",
+		r->fixed_known, "bound_s", r->bound_s, "tick_ms", r->tick_ns / 1e6, "lost",
+		"probe_late", (int)n->probe_late, "probe_killed", (int)n->probe_killed,
+		"probe_signal", (int)n->probe_signal, "timed_late", (int)n->timed_late,
+		"timed_diverged", (int)n->timed_diverged, "timed_signalled", (int)n->timed_signalled,
+		"timed_filtered", (int)n->timed_filtered, "trapped", (int)n->trapped, "overflow",
+		(int)n->overflow, "forks", (int)n->forks, "armed", (int)n->arms, "fired",
+		(int)n->fired, "children", (int)n->children, "reaped", (int)n->reaped, "copies", copies,
+		"snapshots", snaps);
 }
 
 /* What stopped a failed experiment: the arm, why, the run's end and the
@@ -117,8 +159,12 @@ json_t *results_place(const struct place_experiment *x, const char *subject,
 		(int)refused[RELOC_OK], "refused", why));
 	if (x->failure.failed)
 		json_object_set_new(doc, "failure", failure_json(&x->failure));
-	for (size_t i = 0; i < x->narms && !x->failure.failed; i++)
-		json_array_append_new(metrics, arm_json(x, subject, &x->arm[i]));
+	if (x->replay)
+		json_object_set_new(doc, "replay", replay_json(x));
+	for (size_t i = 0; i < x->narms && !x->failure.failed && !(x->replay && x->replay->refused[0]);
+	     i++)
+		if (!x->replay || x->arm[i].kind == PLACE_CONTROL || x->arm[i].kind == PLACE_OFFSET)
+			json_array_append_new(metrics, arm_json(x, subject, &x->arm[i]));
 	json_object_set_new(doc, "metrics", metrics);
 	return doc;
 }
@@ -182,4 +228,34 @@ int results_place_layout_band(const struct result_file *f, double *band_pct)
 		return -1;
 	*band_pct = json_number_value(band);
 	return 0;
+}
+
+int results_place_replay_refused(const struct result_file *f, char *why, size_t n)
+{
+	const char *r = doc_str(json_object_get(f->doc, "replay"), "refused");
+
+	if (!r)
+		return 0;
+	snprintf(why, n, "%s", r);
+	return 1;
+}
+
+int results_place_replay_short(const struct result_file *f, char *why, size_t n)
+{
+	const json_t *r = json_object_get(f->doc, "replay"), *it = json_object_get(r, "iterations");
+
+	if (!r || json_is_true(json_object_get(r, "fixed_known")))
+		return 0;
+	snprintf(why, n, "its replays ran %lld..%lld iterations of the loop, too alike to tell a "
+		 "replay's own cost (its entry, exit and clock) from the iterations'",
+		 (long long)json_integer_value(json_array_get(it, 0)),
+		 (long long)json_integer_value(json_array_get(it, 1)));
+	return 1;
+}
+
+unsigned results_place_snapshots(const struct result_file *f)
+{
+	const json_t *r = json_object_get(f->doc, "replay");
+
+	return r ? (unsigned)doc_int(r, "complete") : 0;
 }

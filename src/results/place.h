@@ -32,6 +32,16 @@ int results_place_layout_band(const struct result_file *f, double *band_pct);
 /* A place file's pace: its rounds and the seconds they took. -1 when it
  * is no place file. */
 int results_place_pace(const struct result_file *f, unsigned *rounds, double *elapsed_s);
+/* A place --replay file's refusal of its loop ("replay"."refused") into
+ * why: 1, or 0 when it has none. */
+int results_place_replay_refused(const struct result_file *f, char *why, size_t n);
+/* A place --replay file whose replays' iterations did not vary enough
+ * to tell their fixed cost (measure/replay.c's SPAN_FOR_FIXED): its
+ * cycles an iteration hold that cost, the same at every offset, and
+ * pull every ratio towards 1. 1 with why, else 0. */
+int results_place_replay_short(const struct result_file *f, char *why, size_t n);
+/* The complete snapshots a place --replay file's rounds hold, 0 none. */
+unsigned results_place_snapshots(const struct result_file *f);
 /* The arm `name` of place files f[0..nf) (a pilot and the rounds after
  * it), its samples one after the other: each round pairs the arms alike.
  * -1 (out->v NULL) when one file lacks it. */

@@ -36,21 +36,51 @@ static json_t *layout_json(const struct loop_trial *t)
 			 "ci", number_or_null(p->window_lo), number_or_null(p->window_hi));
 }
 
+/* The loop replayed: its best over today's cycles an iteration, the
+ * layout controls', the loop's slowdown and verdict; or why it was not. */
+static json_t *replay_json(const struct loop_trial *t)
+{
+	const struct loop_proof *p = &t->replay;
+	json_t *arms;
+
+	if (!t->replayed)
+		return t->replay_why[0] ? json_pack("{s:s}", "not_replayed", t->replay_why) : json_null();
+	arms = json_array();
+	for (size_t i = 0; i < p->nlayout && i < t->nlayout; i++) {
+		json_t *a = paired_json(&p->layout[i]);
+
+		json_object_set_new(a, "offset", json_integer(t->layout[i]));
+		json_array_append_new(arms, a);
+	}
+	return json_pack("{s:i, s:o, s:o, s:{s:o, s:[o,o]}, s:s, s:b}", "snapshots",
+			 (int)t->snapshots, "best", paired_json(&p->program), "controls", arms, "loop",
+			 "slowdown", number_or_null(p->loop), "ci", number_or_null(p->loop_lo),
+			 number_or_null(p->loop_hi), "verdict", proof_verdict_name(p->seen), "agree",
+			 p->seen != PROOF_INCONCLUSIVE && p->seen == p->said);
+}
+
 static json_t *measured_json(const struct loop_trial *t)
 {
-	const struct loop_proof *p = &t->proof;
+	const struct loop_proof *p = &t->proof, *v = t->replayed ? &t->replay : &t->proof;
+	json_t *m;
 
 	if (t->why_not[0])
-		return json_pack("{s:s, s:i}", "not_measured", t->why_not, "rounds_needed",
-				 (int)t->rounds_needed);
-	return json_pack("{s:i, s:i, s:i, s:i, s:f, s:o, s:o, s:o, s:{s:o, s:[o,o]}, s:s, s:b}",
+		return json_pack("{s:s, s:i, s:o}", "not_measured", t->why_not, "rounds_needed",
+				 (int)t->rounds_needed, "replay", replay_json(t));
+	/* verdict and agree: the replay's where there is one (by), the
+	 * program's own as program_verdict */
+	m = json_pack("{s:i, s:i, s:i, s:i, s:f, s:o, s:o, s:o, s:{s:o, s:[o,o]}, s:s, s:b}",
 			 "rounds", (int)t->rounds, "rounds_needed", (int)t->rounds_needed, "current",
 			 (int)t->current, "best", (int)t->best, "place_predicted",
 			 doc_three_places(t->place_predicted), "program", paired_json(&p->program), "control",
 			 paired_json(&t->control), "layout", layout_json(t), "loop", "slowdown",
 			 number_or_null(p->loop), "ci", number_or_null(p->loop_lo),
-			 number_or_null(p->loop_hi), "verdict", proof_verdict_name(p->seen), "agree",
-			 p->seen != PROOF_INCONCLUSIVE && p->seen == p->said);
+			 number_or_null(p->loop_hi), "verdict", proof_verdict_name(v->seen), "agree",
+			 v->seen != PROOF_INCONCLUSIVE && v->seen == v->said);
+	json_object_set_new(m, "by", json_string(t->replayed ? "replay" : "program"));
+	json_object_set_new(m, "program_verdict", json_string(proof_verdict_name(p->seen)));
+	json_object_set_new(m, "replay", replay_json(t));
+	return m;
 }
 
 static json_t *trial_json(const struct loop_trial *t)

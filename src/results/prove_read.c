@@ -51,11 +51,36 @@ static void layout_of(const json_t *o, struct loop_trial *t)
 	t->proof.window_hi = doc_num_at(w, "ci", 1);
 }
 
+/* The loop replayed, as results_prove wrote it. */
+static void replay_of(const json_t *r, struct loop_trial *t)
+{
+	const json_t *loop = json_object_get(r, "loop"), *arms = json_object_get(r, "controls");
+	const char *why = doc_str(r, "not_replayed");
+
+	if (why)
+		snprintf(t->replay_why, sizeof t->replay_why, "%s", why);
+	if (!json_is_object(r) || why)
+		return;
+	t->replayed = true;
+	t->snapshots = (unsigned)doc_int(r, "snapshots");
+	t->replay = (struct loop_proof){ .share = 1, .predicted = t->proof.predicted,
+		.said = t->proof.said };
+	paired_of(json_object_get(r, "best"), &t->replay.program);
+	for (size_t i = 0; i < json_array_size(arms) && i < PROOF_LAYOUT_MAX; i++)
+		paired_of(json_array_get(arms, i), &t->replay.layout[t->replay.nlayout++]);
+	t->replay.loop = slowdown_at(loop, "slowdown", (size_t)-1);
+	t->replay.loop_lo = slowdown_at(loop, "ci", 0);
+	t->replay.loop_hi = slowdown_at(loop, "ci", 1);
+	t->replay.seen = verdict_named(doc_str(r, "verdict"));
+}
+
 static void measured_of(const json_t *m, struct loop_trial *t)
 {
 	const json_t *loop = json_object_get(m, "loop");
 	const char *why = doc_str(m, "not_measured");
+	const char *prog = doc_str(m, "program_verdict");
 
+	replay_of(json_object_get(m, "replay"), t);
 	if (why || !json_is_object(m)) {
 		snprintf(t->why_not, sizeof t->why_not, "%s", why ? why : "not measured");
 		return;
@@ -70,7 +95,8 @@ static void measured_of(const json_t *m, struct loop_trial *t)
 	t->proof.loop = slowdown_at(loop, "slowdown", (size_t)-1);
 	t->proof.loop_lo = slowdown_at(loop, "ci", 0);
 	t->proof.loop_hi = slowdown_at(loop, "ci", 1);
-	t->proof.seen = verdict_named(doc_str(m, "verdict"));
+	/* older files: the verdict is the program's */
+	t->proof.seen = verdict_named(prog ? prog : doc_str(m, "verdict"));
 }
 
 static void trial_of(const json_t *o, struct loop_trial *t)

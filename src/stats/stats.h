@@ -133,6 +133,13 @@ struct paired {
 void stats_paired_ratio(const double *a, const double *b, size_t n, double alpha,
 			struct paired *out);
 
+/* ---- a robust line (slope.c) ---- */
+
+/* Theil-Sen's line through (x[i], y[i]): the median of the pairwise
+ * slopes, the median intercept at it. false when no two x differ. */
+bool stats_theil_sen(const double *x, const double *y, size_t n, double *slope,
+		     double *intercept);
+
 /* ---- many placements in the same rounds (placements.c) ---- */
 
 /* Which of narms placements (place's arms: each measured once in every

@@ -38,9 +38,14 @@ expect_eq "prove text: the row" \
 	"$(printf '%s\n' "$OUT" | awk '$2 ~ /^clear:/ { print $2, $3, $4, $5, $6, $7, $8 }')" \
 	"clear:$LOOP clear_loop 1.780x front-end 50 -> 0"
 expect_eq "prove text: the agreement line" \
-	"$(printf '%s\n' "$OUT" | tail -1 | sed 's/[0-9]* of [0-9]*/N of M/; s/; .*//')" \
+	"$(printf '%s\n' "$OUT" | tail -1 | sed 's/[0-9]* of [0-9]*/N of M/; s/ ([0-9]* by replaying the loop)//; s/; .*//')" \
 	"the model and the measurement agree on N of M loops measured conclusively"
-expect_eq "prove --keep: the record and the place file" "$(ls "$TMP/kept")" "place-1.json
+expect_eq "prove text: the verdict the replayed loop's, the program's time its check" \
+	"$(jq -r '.loops[0].measured | "\(.by) \(.replay.snapshots > 0) \(.program_verdict | IN("costs", "nothing", "inconclusive"))"' "$TMP/kept.json")" \
+	"replay true true"
+expect_eq "prove --keep: the record and the place files, the replay's beside the program's" \
+	"$(ls "$TMP/kept")" "place-1-replay.json
+place-1.json
 record.json"
 expect_eq "prove --keep: place moved the loop prove chose" \
 	"$(jq -r '"\(.command) \(.place.loop | split("..") | .[0]) \([.metrics[].name | sub(".*@"; "")] | join(" "))"' "$TMP/kept/place-1.json")" \

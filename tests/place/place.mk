@@ -5,7 +5,7 @@ PLACE := $(FIX)/place
 PLACE_FIX := $(PLACE)/moved-pie $(PLACE)/moved-nopie $(PLACE)/libmoved.so $(PLACE)/moved-lib \
 	$(PLACE)/fill $(PLACE)/static $(PLACE)/moved-dl $(PLACE)/clear $(PLACE)/bounds \
 	$(PLACE)/throw $(PLACE)/moved-threads $(PLACE)/libinner.so $(PLACE)/unwind-shared \
-	$(PLACE)/jit $(PLACE)/count
+	$(PLACE)/jit $(PLACE)/count $(PLACE)/replay
 
 $(PLACE)/moved-pie: tests/place/moved.c
 	@mkdir -p $(dir $@)
@@ -49,6 +49,10 @@ $(PLACE)/jit: tests/place/jit.c
 $(PLACE)/count: tests/place/count.c
 	@mkdir -p $(dir $@)
 	gcc -O2 -g -Wl,--build-id -o $@ $<
+# place --replay's loops (tests/cmd/t_replay.sh): one loop a function
+$(PLACE)/replay: tests/place/replay.c
+	@mkdir -p $(dir $@)
+	gcc -O2 -fno-tree-vectorize -g -Wl,--build-id -o $@ $< -lpthread
 $(PLACE)/fill: tests/place/fill.c
 	@mkdir -p $(dir $@)
 	gcc -O2 -fno-tree-vectorize -g -Wl,--build-id -o $@ $<
@@ -85,7 +89,7 @@ $(A64_PLACE)/libc_work: tests/place/libc_work.c
 $(A64_PLACE)/libm_work: tests/place/libm_work.c
 	@mkdir -p $(dir $@)
 	$(A64_CC) -o $@ $< -lm
-$(B)/arm64/libstraddle-place.so: $(PRELOAD_SRC) src/relocate/plan.h src/relocate/poke.h
+$(B)/arm64/libstraddle-place.so: $(PRELOAD_SRC) $(PRELOAD_H)
 	@mkdir -p $(dir $@)
 	aarch64-linux-gnu-gcc $(WARN) $(DEFS) -O2 -g -fPIC -shared -fvisibility=hidden -o $@ $(PRELOAD_SRC) -ldl
 

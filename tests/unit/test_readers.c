@@ -357,10 +357,10 @@ static void prove_read_back(void **state)
 		assert_string_equal(a, b);
 	}
 	text_row(want, 1, b, sizeof b);
-	assert_string_equal(b, "91.7|clear:0x1272|clear_loop|1.050x front-end|50 -> 0|"
+	assert_string_equal(b, "91.7|clear:0x1272|clear_loop|1.050x front-end|50 -> 0|-|"
 			    "-5.1% [-6.3, -3.9]|+-1.2% (2)|1.059x [1.043, 1.078]|costs|agree");
 	text_row(want, 2, b, sizeof b);
-	assert_string_equal(b, "6.2|clear:0x12c0|tail<&>|1.050x latency|50 -> 0|"
+	assert_string_equal(b, "6.2|clear:0x12c0|tail<&>|1.050x latency|50 -> 0|-|"
 			    "+0.2% [-0.9, +1.3]|-|more than its share|inconclusive|-");
 	assert_int_equal(in.prove.trial[0].nlayout, 2);
 	assert_int_equal(in.prove.trial[0].layout[1], 34);

@@ -1,0 +1,346 @@
+/* place --replay: the loop measured by itself, from the program's own
+ * state at its header, at every offset under test (relocate/replay.c
+ * takes the snapshots and runs them; this runs the program, reads what
+ * its runs said and fits it).
+ *
+ * A replay's ticks are its fixed cost (the exit's stub, the clock's
+ * reads, a jump mispredicted to enter, first touches of the copy's lines)
+ * plus the iterations' own: c = a + n b. Snapshots fall at random
+ * iterations of the loop (the skip copy's countdown), so n varies and
+ * Theil-Sen's line through (n, c) gives each copy's fixed cost a; what
+ * is left, summed over a round of snapshots and divided by their
+ * iterations, is the copy's cycles an iteration for that round. Every
+ * copy replays the same snapshots, so the rounds pair the arms as place's
+ * rounds of runs do, and its slow mark (stats_placement_marks) judges
+ * them the same way. */
+#include "replay.h"
+#include "clock.h"
+#include "command.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+/* A snapshot every so much of the program's CPU time: this many a run. */
+#define SNAPSHOTS_A_RUN 24
+#define TICK_MIN_NS 1000000.0
+/* A replay this far off its copy's line (in its residuals' MADs) was
+ * interrupted: its snapshot is left out, every copy's with it. */
+#define DISTURBED_MADS 8
+#define MAD_FLOOR 0.005
+/* Rounds to make of the snapshots, at most. */
+#define ROUNDS_WANTED 20
+/* The fixed cost is told only when the iterations span this much. */
+#define SPAN_FOR_FIXED 1.5
+
+void replay_clock(struct replay_data *r)
+{
+	struct clock c;
+	struct err e;
+
+	r->clock_gettime = true;
+#if defined(__x86_64__)
+	unsigned a, b, cx, d;
+
+	if (!__get_cpuid(0x80000001, &a, &b, &cx, &d) || !(d & (1u << 27))) {
+		snprintf(r->clock_why, sizeof r->clock_why, "this CPU has no rdtscp");
+		return;
+	}
+	if (clock_init(&c, &e)) {
+		snprintf(r->clock_why, sizeof r->clock_why, "%s", e.msg);
+		return;
+	}
+	r->ns_per_tick = c.ns_per_tick;
+#ifdef STRADDLE_TEST_HOOKS
+	if (test_hook("TRAPPED_TSC_NS"))
+		c.resolution_ns = atof(test_hook("TRAPPED_TSC_NS"));
+#endif
+	/* a read the host intercepts takes a microsecond, a CPU's tens of
+	 * nanoseconds: the smallest step between two reads shows it */
+	if (c.resolution_ns > 100) {
+		snprintf(r->clock_why, sizeof r->clock_why, "rdtsc traps here: a read takes %.0f ns "
+			 "(measured)", c.resolution_ns);
+		return;
+	}
+	r->clock_gettime = false;
+#else
+	(void)c, (void)e;
+	snprintf(r->clock_why, sizeof r->clock_why, "replay times x86-64 code only");
+#endif
+}
+
+/* ---- the runs' lines ---- */
+
+static const char *const syscall_names[] = { [0] = "read", [1] = "write", [2] = "open",
+	[3] = "close", [4] = "stat", [5] = "fstat", [7] = "poll", [8] = "lseek", [9] = "mmap",
+	[10] = "mprotect", [11] = "munmap", [12] = "brk", [13] = "rt_sigaction",
+	[14] = "rt_sigprocmask", [16] = "ioctl", [17] = "pread64", [18] = "pwrite64",
+	[19] = "readv", [20] = "writev", [23] = "select", [24] = "sched_yield", [25] = "mremap",
+	[28] = "madvise", [35] = "nanosleep", [39] = "getpid", [56] = "clone", [57] = "fork",
+	[59] = "execve", [60] = "exit", [62] = "kill", [72] = "fcntl", [96] = "gettimeofday", [102] = "getuid", [104] = "getgid", [107] = "geteuid", [110] = "getppid",
+	[186] = "gettid", [202] = "futex", [228] = "clock_gettime", [230] = "clock_nanosleep",
+	[231] = "exit_group", [232] = "epoll_wait", [257] = "openat", [262] = "newfstatat",
+	[270] = "pselect6", [271] = "ppoll", [281] = "epoll_pwait", [318] = "getrandom" };
+
+const char *replay_syscall_name(unsigned nr)
+{
+	return nr < sizeof syscall_names / sizeof *syscall_names ? syscall_names[nr] : NULL;
+}
+
+static void add_snapshot(struct replay_data *r, const long long *v, size_t nv, uint32_t run)
+{
+	struct replay_snapshot *s;
+
+	if (nv != 6 + r->ncopies)
+		return;         /* a line cut short: not this plan's */
+	GROW(r->s, r->cap, r->ns + 1);
+	r->c = xrealloc(r->c, (r->cap + 1) * (r->ncopies + 1) * sizeof *r->c);
+	s = &r->s[r->ns];
+	*s = (struct replay_snapshot){ .iterations = (uint64_t)v[0], .run = run, .complete = true };
+	r->n.trapped += v[5] != 0;
+	r->n.overflow += v[3] != 0;
+	for (size_t k = 0; k < r->ncopies; k++) {
+		long long c = v[6 + k];
+
+		r->c[r->ns * r->ncopies + k] = c;
+		s->complete &= c >= 0;
+		r->n.timed_late += c == -1, r->n.timed_diverged += c == -2;
+		r->n.timed_signalled += c == -3, r->n.timed_filtered += c == -4;
+	}
+	r->ns++;
+}
+
+/* "replay PID SEQ WHAT ...": a snapshot, or why its probe failed. */
+static void take_line(struct replay_data *r, const char *line, uint32_t run)
+{
+	long long v[PLACE_MAX_ARMS + 8];
+	char what[16];
+	size_t nv = 0;
+	int used = 0;
+	const char *p;
+
+	if (sscanf(line, "replay %*d %*u %15s%n", what, &used) != 1)
+		return;
+	for (p = line + used; nv < sizeof v / sizeof *v; nv++) {
+		char *end;
+
+		v[nv] = strtoll(p, &end, 10);
+		if (end == p)
+			break;
+		p = end;
+	}
+	if (strcmp(what, "ok") == 0) {
+		add_snapshot(r, v, nv, run);
+	} else if (strcmp(what, "syscall") == 0 && nv >= 1 && !r->refused[0]) {
+		const char *name = replay_syscall_name((unsigned)v[0]);
+
+		snprintf(r->refused, sizeof r->refused, "the loop makes a system call (%s%s%lld), "
+			 "which a replay cannot repeat without its side effects", name ? name : "",
+			 name ? ", " : "number ", v[0]);
+	} else if (strcmp(what, "shared") == 0 && nv >= 1 && !r->refused[0]) {
+		snprintf(r->refused, sizeof r->refused, "the loop writes memory it shares with a file "
+			 "or another process (at %#llx): a replay would write it too", v[0]);
+	} else if (strcmp(what, "timeout") == 0) {
+		r->n.probe_late++;
+	} else if (strcmp(what, "killed") == 0) {
+		r->n.probe_killed++;
+	} else if (strcmp(what, "signal") == 0) {
+		r->n.probe_signal++;
+	}
+}
+
+void replay_take(struct replay_data *r, const char *report, uint32_t run)
+{
+	bool started = false;
+
+	r->n.runs++;
+	for (const char *p = report; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		unsigned a, f, s, c, w;
+
+		if (strncmp(p, "replay ", 7) == 0)
+			take_line(r, p, run);
+		else if (strncmp(p, "replay-start ", 13) == 0)
+			started = true;
+		else if (strncmp(p, "replay-fork ", 12) == 0)
+			r->n.forks++;
+		else if (sscanf(p, "replay-end %*d %u %u %u %u %u", &a, &f, &s, &c, &w) == 5)
+			r->n.arms += a, r->n.fired += f, r->n.children += c, r->n.reaped += w;
+	}
+	r->n.runs_started += started;
+	/* the skip copy's range in the next run: the most a replay ran */
+	for (size_t i = 0; i < r->ns; i++)
+		r->iter_max = r->s[i].complete && r->s[i].iterations > r->iter_max ?
+			      r->s[i].iterations : r->iter_max;
+}
+
+static size_t complete(const struct replay_data *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->ns; i++)
+		n += r->s[i].complete;
+	return n;
+}
+
+/* ---- the runs ---- */
+
+static struct place_arm *replay_arm(struct place_experiment *x)
+{
+	for (size_t i = 0; i < x->narms; i++)
+		if (x->arm[i].kind == PLACE_REPLAY)
+			return &x->arm[i];
+	return NULL;
+}
+
+int replay_run(struct place_experiment *x, struct err *e)
+{
+	struct replay_data *rd = x->replay;
+	struct place_arm *ra = replay_arm(x);
+	struct command_run r = { 0 };
+	double t0 = monotonic_s();
+	int rc;
+
+	x->stopped_by = "runs";
+	/* the unmoved program twice first, as place's rounds do: the output
+	 * every run must match, and the CPU time the snapshots spread over */
+	rc = experiment_run_arm(x, 0, &r, e);
+	if (!rc)
+		rc = experiment_run_arm(x, 0, &r, e);
+	x->arm[0].n = 0;
+	rd->tick_ns = fmax(TICK_MIN_NS, r.cpu_s * 1e9 / SNAPSHOTS_A_RUN);
+	while (!rc && rd->n.runs < x->runs && ra) {
+		rc = experiment_run_arm(x, (size_t)(ra - x->arm), &r, e);
+		if (rc)
+			break;
+		replay_take(rd, r.report, rd->n.runs);
+		x->rounds = rd->n.runs;
+		experiment_progress(x, t0);
+		if (rd->refused[0]) {
+			x->stopped_by = "refusal";
+			break;
+		}
+		if (rd->n.runs >= 3 && !rd->ns && !rd->n.fired) {
+			x->stopped_by = "no snapshot";       /* the loop is not reached */
+			break;
+		}
+		if (complete(rd) >= rd->snapshots) {
+			x->stopped_by = "snapshots";
+			break;
+		}
+		if (monotonic_s() - t0 > x->budget_s) {
+			x->stopped_by = "time";
+			break;
+		}
+	}
+	if (isatty(2))
+		fprintf(stderr, "\r\033[K");
+	x->elapsed_s = monotonic_s() - t0;
+	command_run_free(&r);
+	return rc;
+}
+
+/* ---- the fit ---- */
+
+static double mad_of(const double *res, size_t n)
+{
+	double *a = xcalloc(n + 1, sizeof *a), m;
+
+	for (size_t i = 0; i < n; i++)
+		a[i] = fabs(res[i]);
+	m = n ? stats_median_select(a, n) : 0;
+	free(a);
+	return m;
+}
+
+/* Each copy's line through its complete snapshots; a snapshot one of
+ * whose replays lies far off its copy's line (relative to the line: the
+ * noise of a long replay is larger) is marked disturbed. */
+static void fit_lines(struct replay_data *r)
+{
+	size_t K = r->ncopies, n = 0;
+	double *x = xcalloc(r->ns + 1, sizeof *x), *y = xcalloc(r->ns + 1, sizeof *y);
+	size_t *at = xcalloc(r->ns + 1, sizeof *at);
+
+	r->iter_min = UINT64_MAX, r->iter_max = 0;
+	for (size_t i = 0; i < r->ns; i++)
+		if (r->s[i].complete) {
+			at[n] = i, x[n++] = (double)r->s[i].iterations;
+			r->iter_min = r->s[i].iterations < r->iter_min ? r->s[i].iterations : r->iter_min;
+			r->iter_max = r->s[i].iterations > r->iter_max ? r->s[i].iterations : r->iter_max;
+		}
+	r->fixed_known = n >= 4 && (double)r->iter_max >= SPAN_FOR_FIXED * (double)r->iter_min;
+	for (size_t k = 0; k < K; k++) {
+		double slope = 0, icpt = 0, mad;
+
+		for (size_t j = 0; j < n; j++)
+			y[j] = (double)r->c[at[j] * K + k];
+		if (!r->fixed_known || !stats_theil_sen(x, y, n, &slope, &icpt))
+			icpt = 0, slope = 0;
+		r->fixed[k] = r->fixed_known ? fmax(0, icpt) : 0;
+		if (!r->fixed_known)
+			continue;
+		for (size_t j = 0; j < n; j++)
+			y[j] = y[j] / fmax(icpt + slope * x[j], 1) - 1;
+		mad = fmax(mad_of(y, n), MAD_FLOOR);
+		for (size_t j = 0; j < n; j++)
+			if (fabs(y[j]) > DISTURBED_MADS * mad)
+				r->s[at[j]].disturbed = true;
+	}
+	free(x), free(y), free(at);
+}
+
+/* The arms' samples: rounds of consecutive snapshots holding about as
+ * many iterations each (a round of short replays would be noisier than
+ * one of long ones), every copy's ticks less its fixed cost over them. */
+void replay_fit(struct place_experiment *x)
+{
+	struct replay_data *r = x->replay;
+	size_t K = r->ncopies, *use = xcalloc(r->ns + 1, sizeof *use), rounds = 0, from = 0;
+	double total = 0, sum[PLACE_MAX_ARMS] = { 0 }, iters = 0;
+
+	fit_lines(r);
+	r->used = 0;
+	for (size_t i = 0; i < r->ns; i++)
+		if (r->s[i].complete && !r->s[i].disturbed) {
+			use[r->used++] = i;
+			total += (double)r->s[i].iterations;
+		}
+	for (size_t k = 0; k < K; k++)
+		x->arm[r->arm[k]].n = 0;
+	for (size_t q = 0; q < r->used; q++) {
+		bool ok = true;
+
+		iters += (double)r->s[use[q]].iterations;
+		for (size_t k = 0; k < K; k++)
+			sum[k] += (double)r->c[use[q] * K + k] - r->fixed[k];
+		if (iters < total / ROUNDS_WANTED && q + 1 < r->used)
+			continue;
+		for (size_t k = 0; k < K; k++)
+			ok &= sum[k] > 0;
+		/* a round its replays' fixed cost all but fills gives no ratio */
+		for (size_t k = 0; k < K && ok; k++) {
+			struct place_arm *a = &x->arm[r->arm[k]];
+
+			GROW(a->v, a->cap, a->n + 1);
+			a->v[a->n++] = sum[k] / iters;
+		}
+		rounds += ok;
+		r->per_round = q + 1 - from > r->per_round ? q + 1 - from : r->per_round;
+		from = q + 1, iters = 0;
+		memset(sum, 0, sizeof sum);
+	}
+	x->rounds = (unsigned)rounds;
+	free(use);
+}
+
+void replay_free(struct replay_data *r)
+{
+	if (!r)
+		return;
+	free(r->s), free(r->c);
+	free(r);
+}

@@ -1,0 +1,195 @@
+/* Loops for place --replay (tests/cmd/t_replay.sh), one a mode, each in a
+ * function of its own with one loop:
+ *
+ *   replay sum N          sum_loop over an array, N calls: replayed
+ *   replay syscall N      syscall_loop calls getppid() every iteration:
+ *                         refused (a system call), named
+ *   replay stdio FILE N   stdio_loop puts characters into FILE through a
+ *                         1 MiB stdio buffer, flushed at exit: replayed,
+ *                         and FILE holds the program's bytes alone
+ *   replay spin N         spin_loop waits for a flag another thread sets:
+ *                         a replay (one thread) never leaves it, killed
+ *   replay fork N         the loop runs in a child the program forks
+ *   replay thread N       the loop runs in a second thread
+ *   replay once N         once_loop, one iteration a call: its replays
+ *                         all alike
+ *   replay refused N      goto_loop (a computed goto: its function cannot
+ *                         be copied) and callfirst_loop (a call in its
+ *                         header's first bytes: no counter there)
+ *
+ * Each prints a checksum every run prints alike. Built without vector
+ * loops: each function has the one loop its name says. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define LEN 2048
+
+static long data[LEN];
+
+__attribute__((noinline)) long sum_loop(const long *a, long n)
+{
+	long s = 0;
+
+	for (long i = 0; i < n; i++)
+		s += a[i] ^ (s >> 3);
+	return s;
+}
+
+__attribute__((noinline)) long syscall_loop(long n)
+{
+	long s = 0;
+
+	for (long i = 0; i < n; i++) {
+		s = s * 0x5bd1e995 + (i ^ 0x7fffffff);
+		s ^= getppid() & 1;
+	}
+	return s;
+}
+
+__attribute__((noinline)) long stdio_loop(FILE *f, long n)
+{
+	for (long i = 0; i < n; i++)
+		putc('a' + (int)(i % 26), f);
+	return n;
+}
+
+__attribute__((noinline)) long goto_loop(long n)
+{
+	static void *const next[] = { &&again, &&done };
+	long s = 0;
+again:
+	s += n;
+	goto *next[--n <= 0];
+done:
+	return s;
+}
+
+__attribute__((noinline)) long callfirst_loop(long n)
+{
+	long s = 0;
+
+	for (long i = 0; i < n; i++)
+		s += getppid();
+	return s;
+}
+
+/* Its loop runs once each call (k below 256): every replay is one
+ * iteration, its own cost as large as the loop's. */
+__attribute__((noinline)) long once_loop(const long *p, unsigned long k)
+{
+	long s = 0;
+
+	do {
+		s += p[k & 7];
+		k >>= 8;
+	} while (k);
+	return s;
+}
+
+static volatile int flag;
+
+__attribute__((noinline)) long spin_loop(volatile int *f)
+{
+	long n = 0;
+
+	while (!*f)
+		n++;
+	return n;
+}
+
+static void *set_flag(void *arg)
+{
+	volatile long w = 0;
+
+	for (long i = 0; i < 200000; i++)
+		w += i;
+	flag = 1;
+	return arg;
+}
+
+static long sums(long calls)
+{
+	long s = 0;
+
+	for (long c = 0; c < calls; c++) {
+		data[c % LEN] = c;
+		s += sum_loop(data, LEN);
+	}
+	return s;
+}
+
+static void *sums_thread(void *arg)
+{
+	*(long *)arg = sums(*(long *)arg);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+	long n = argc > 2 ? strtol(argv[argc - 1], NULL, 10) : 1000, s = 0;
+
+	for (long i = 0; i < LEN; i++)
+		data[i] = i * 7919;
+	if (!strcmp(mode, "sum")) {
+		s = sums(n);
+	} else if (!strcmp(mode, "syscall")) {
+		for (long c = 0; c < n; c++)
+			s += syscall_loop(64);
+	} else if (!strcmp(mode, "stdio") && argc == 4) {
+		static char buf[1 << 20];
+		FILE *f = fopen(argv[2], "w");
+
+		if (!f || setvbuf(f, buf, _IOFBF, sizeof buf))
+			return 2;
+		for (long c = 0; c < n; c++)
+			s += stdio_loop(f, 20);
+		s += sums(n * 20);
+		if (fclose(f))
+			return 2;
+	} else if (!strcmp(mode, "spin")) {
+		/* odd rounds wait for the thread (a replay never sees it set the
+		 * flag), even ones find it set */
+		for (long c = 0; c < n; c++) {
+			pthread_t t;
+
+			flag = 0;
+			pthread_create(&t, NULL, set_flag, NULL);
+			if (c % 2 == 0)
+				pthread_join(t, NULL);
+			spin_loop(&flag);
+			if (c % 2)
+				pthread_join(t, NULL);
+			s++;
+		}
+	} else if (!strcmp(mode, "fork")) {
+		pid_t pid = fork();
+		int st;
+
+		if (pid == 0)
+			_exit(sums(n) == 42);
+		if (pid < 0 || waitpid(pid, &st, 0) != pid)
+			return 2;
+		s = WEXITSTATUS(st);
+	} else if (!strcmp(mode, "once")) {
+		for (long c = 0; c < n; c++)
+			s += once_loop(data, (unsigned long)c & 255);
+	} else if (!strcmp(mode, "refused")) {
+		s = goto_loop(n) + callfirst_loop(n);
+	} else if (!strcmp(mode, "thread")) {
+		pthread_t t;
+
+		s = n;
+		pthread_create(&t, NULL, sums_thread, &s);
+		pthread_join(t, NULL);
+	} else {
+		fprintf(stderr, "usage: replay sum|syscall|spin|fork|thread|refused|once N | stdio FILE N\n");
+		return 2;
+	}
+	printf("%ld\n", s);
+	return 0;
+}
