@@ -17,7 +17,7 @@
 set -e
 PKGS="gcc g++ gdb make binutils libc6-dev
 libzydis-dev libcapstone-dev libelf-dev libdw-dev libjansson-dev libcmocka-dev libarchive-dev
-dpkg xz-utils parallel
+dpkg xz-utils zstd strace parallel
 gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 clang libclang-rt-14-dev llvm llvm-19 llvm-19-dev g++ jq libllvm14 libllvm15 python3 python3-jsonschema mandoc
 chromium fonts-dejavu-core"
