@@ -76,6 +76,20 @@ bool layout_fits(uint64_t addr, uint64_t bytes);
 void layout_plot(FILE *out, const char *id, const char *heading, const struct layout_loop *v,
 		 size_t n);
 
+/* ---- place's moves (place.c), its text and place --replay's ---- */
+
+/* The offset arms of x one line each; with more than four, the fastest
+ * and slowest chosen on the even rounds (split: enough rounds to split)
+ * and measured on the odd ones, as *lo and *hi. How many offset arms. */
+struct place_experiment;
+struct place_arm;
+size_t place_offset_extremes(const struct place_experiment *x, bool split,
+			     const struct place_arm **lo, const struct place_arm **hi);
+/* Whether a's move line is printed, and its words after the offsets:
+ * " (the model's best)", " (the fastest of the even rounds)" or "". */
+bool place_move_named(const struct place_arm *a, size_t n, const struct place_arm *lo,
+		      const struct place_arm *hi, char *named, size_t len);
+
 /* ---- place --replay's text (place_replay.c) ---- */
 
 /* What was moved and how the runs went; then the clock, the snapshots,

@@ -148,6 +148,41 @@ static void change_line(const struct place_view *v, const struct place_arm *from
 		 fabs(pr.ratio - 1) <= v->x->material ? ": below --material" : "");
 }
 
+size_t place_offset_extremes(const struct place_experiment *x, bool split,
+			     const struct place_arm **lo, const struct place_arm **hi)
+{
+	size_t n = 0;
+
+	*lo = *hi = NULL;
+	for (size_t i = 0; i < x->narms; i++) {
+		const struct place_arm *a = &x->arm[i];
+		double m = split ? stats_even_median(a->v, a->n) : a->sum.median;
+
+		if (a->kind != PLACE_OFFSET)
+			continue;
+		n++;
+		*lo = !*lo || m < (split ? stats_even_median((*lo)->v, (*lo)->n) : (*lo)->sum.median) ?
+		      a : *lo;
+		*hi = !*hi || m > (split ? stats_even_median((*hi)->v, (*hi)->n) : (*hi)->sum.median) ?
+		      a : *hi;
+	}
+	return n;
+}
+
+bool place_move_named(const struct place_arm *a, size_t n, const struct place_arm *lo,
+		      const struct place_arm *hi, char *named, size_t len)
+{
+	if (a->kind != PLACE_OFFSET || (n > 4 && a != lo && a != hi))
+		return false;
+	*named = 0;
+	/* best and worst are the model's; a number is the user's */
+	if (!isdigit((unsigned char)a->name[0]))
+		snprintf(named, len, " (the model's %s)", a->name);
+	if (n > 4)
+		snprintf(named, len, " (the %s of the even rounds)", a == lo ? "fastest" : "slowest");
+	return true;
+}
+
 /* One line per offset arm against the control; with more than a few,
  * the fastest and slowest only: chosen on the even rounds and measured on
  * the odd ones (chosen and measured on the same rounds, the fastest of 64
@@ -155,34 +190,17 @@ static void change_line(const struct place_view *v, const struct place_arm *from
 static void print_moves(FILE *out, const struct place_view *v, const struct place_arm *ctl,
 			const char *what)
 {
-	const struct place_arm *lo = NULL, *hi = NULL;
-	size_t n = 0;
+	const struct place_arm *lo, *hi;
 	char line[200];
 	bool split = v->x->rounds >= STATS_PLACEMENT_MIN_ROUNDS;
+	size_t n = place_offset_extremes(v->x, split, &lo, &hi);
 
 	for (size_t i = 0; i < v->x->narms; i++) {
 		const struct place_arm *a = &v->x->arm[i];
-		double m = split ? stats_even_median(a->v, a->n) : a->sum.median;
+		char named[48];
 
-		if (a->kind != PLACE_OFFSET)
+		if (!place_move_named(a, n, lo, hi, named, sizeof named))
 			continue;
-		n++;
-		lo = !lo || m < (split ? stats_even_median(lo->v, lo->n) : lo->sum.median) ? a : lo;
-		hi = !hi || m > (split ? stats_even_median(hi->v, hi->n) : hi->sum.median) ? a : hi;
-	}
-	for (size_t i = 0; i < v->x->narms; i++) {
-		const struct place_arm *a = &v->x->arm[i];
-
-		if (a->kind != PLACE_OFFSET || (n > 4 && a != lo && a != hi))
-			continue;
-		char named[48] = "";
-
-		/* best and worst are the model's; a number is the user's */
-		if (!isdigit((unsigned char)a->name[0]))
-			snprintf(named, sizeof named, " (the model's %s)", a->name);
-		if (n > 4)
-			snprintf(named, sizeof named, " (the %s of the even rounds)",
-				 a == lo ? "fastest" : "slowest");
 		change_line(v, ctl, a, n > 4 && split, line, sizeof line);
 		fprintf(out, "moving %s's %s from %u to %u of its %u-byte %s%s: %s of %s%s\n",
 			v->x->subject->name, v->x->loop_start == v->x->subject->addr ? "entry" : "loop",

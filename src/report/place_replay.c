@@ -6,7 +6,6 @@
 #include "internal.h"
 #include "../measure/replay.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
@@ -110,33 +109,18 @@ static void table(FILE *out, const struct place_experiment *x)
  * offsets the fastest and slowest of the even rounds, on the odd ones. */
 static void moves(FILE *out, const struct place_experiment *x)
 {
-	const struct place_arm *ctl = control_of(x), *lo = NULL, *hi = NULL;
+	const struct place_arm *ctl = control_of(x), *lo, *hi;
 	bool split = x->rounds >= STATS_PLACEMENT_MIN_ROUNDS;
-	size_t n = 0;
+	size_t n = place_offset_extremes(x, split, &lo, &hi);
 
-	for (size_t i = 0; i < x->narms; i++) {
-		const struct place_arm *a = &x->arm[i];
-		double m = split ? stats_even_median(a->v, a->n) : a->sum.median;
-
-		if (a->kind != PLACE_OFFSET)
-			continue;
-		n++;
-		lo = !lo || m < (split ? stats_even_median(lo->v, lo->n) : lo->sum.median) ? a : lo;
-		hi = !hi || m > (split ? stats_even_median(hi->v, hi->n) : hi->sum.median) ? a : hi;
-	}
 	for (size_t i = 0; i < x->narms; i++) {
 		const struct place_arm *a = &x->arm[i];
 		bool chosen = n > 4 && split;
-		char named[48] = "";
+		char named[48];
 		struct paired pr;
 
-		if (a->kind != PLACE_OFFSET || (n > 4 && a != lo && a != hi))
+		if (!place_move_named(a, n, lo, hi, named, sizeof named))
 			continue;
-		if (!isdigit((unsigned char)a->name[0]))
-			snprintf(named, sizeof named, " (the model's %s)", a->name);
-		if (n > 4)
-			snprintf(named, sizeof named, " (the %s of the even rounds)",
-				 a == lo ? "fastest" : "slowest");
 		if (chosen)
 			stats_paired_ratio_odd(ctl->v, a->v, a->n, x->alpha, &pr);
 		else
