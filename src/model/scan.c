@@ -150,8 +150,11 @@ static bool resolve_tables(struct worker *w, const struct elf_func *f, size_t n,
 		}
 		fr->jump_tables++;
 		backward |= w->jt.n && w->jt.v[0] <= w->insn[i].addr;
-		GROW(w->target, w->target_cap, used + w->jt.n);
-		memcpy(w->target + used, w->jt.v, w->jt.n * sizeof *w->target);
+		/* every case may lie in the cold part: a table, no targets */
+		if (w->jt.n) {
+			GROW(w->target, w->target_cap, used + w->jt.n);
+			memcpy(w->target + used, w->jt.v, w->jt.n * sizeof *w->target);
+		}
 		GROW(w->tab, w->tab_cap, w->ntab + 1);
 		GROW(w->tab_first, w->tab_first_cap, w->ntab + 1);
 		w->tab[w->ntab] = (struct cfg_jump_table){ .jump = w->insn[i].addr, .n = w->jt.n };

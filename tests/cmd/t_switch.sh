@@ -63,6 +63,16 @@ expect_eq "switch2: afterpad's pieces" \
 expect_eq "switch2: per file" \
 	"$(jq_of '"\(.files[0].jump_tables)/\(.files[0].indirect_jumps_unresolved)"')" "6/0"
 
+# A switch whose cases all lie in the function's cold part
+# (tests/fixtures/x86/switchcold.S): the table at 0x401015 is read, no
+# target is inside hotpart, so it is a table with no successor here, not
+# an unresolved jump, and no loop.
+run "$TOOLS/jump_dump" "$FIXTURES/x86/switchcold"
+expect_eq "switchcold: a table without targets in the function" "$OUT" "401015 hotpart:"
+run "$STRADDLE" scan --json --all --no-source "$FIXTURES/x86/switchcold"
+expect_eq "switchcold: tables/unresolved/loops" \
+	"$(jq_of '"\(.files[0].jump_tables)/\(.files[0].indirect_jumps_unresolved)/\([.files[0].functions[].loops[]] | length)"')" "1/0/0"
+
 # An irreducible cycle that closes only through a switch
 # (tests/fixtures/x86/switchcycle.S): entered at the top 0x401006 (falling
 # in) and at the middle 0x401026 (jnz from the entry block); the top's
