@@ -412,7 +412,7 @@ static int place_loop(const struct prove_cmd *c, const struct loop_trial *t, con
 
 	snprintf(loop, sizeof loop, "%#" PRIx64, t->start);
 	at = (size_t)snprintf(best, sizeof best, "%u", t->best);
-	for (size_t i = 0; i < t->nlayout; i++)
+	for (size_t i = 0; i < (rounds ? proof_program_layouts(t) : t->nlayout); i++)
 		at += (size_t)snprintf(best + at, sizeof best - at, ",%u", t->layout[i]);
 	snprintf(runs, sizeof runs, "%u", rounds ? rounds : REPLAY_SNAPSHOTS);
 	snprintf(secs, sizeof secs, "%.0f", fmax(1, secs_max));
@@ -541,13 +541,13 @@ static unsigned rounds_to_run(struct prove_cmd *c, struct loop_trial *t,
 
 /* The loop replayed (place --replay): its verdict, or why not; the
  * program's measure is then a check of it. */
-static void replay_loop(struct prove_cmd *c, struct loop_trial *t, size_t k)
+static void replay_one(struct prove_cmd *c, struct loop_trial *t, size_t k, const char *which)
 {
-	char path[PATH_MAX + 32], name[40];
+	char path[PATH_MAX + 32], name[48];
 	struct result_file f = { 0 };
 	int st;
 
-	snprintf(name, sizeof name, "place-%zu-replay.json", k + 1);
+	snprintf(name, sizeof name, "place-%zu-replay%s.json", k + 1, which);
 	path_in_dir(c, name, path, sizeof path);
 	remember(c, path);
 	st = place_loop(c, t, path, 0, c->budget_left / 2, "replayed");
@@ -564,6 +564,18 @@ static void replay_loop(struct prove_cmd *c, struct loop_trial *t, size_t k)
 	else if (!t->replay_why[0])
 		judge_replay(c, t, &f);
 	results_file_free(&f);
+}
+
+/* ... or, where it makes a system call, its hottest inner loop's */
+static void replay_loop(struct prove_cmd *c, struct loop_trial *t, size_t k)
+{
+	struct loop_trial in;
+
+	replay_one(c, t, k, "");
+	if (proof_inner_trial(t, &in)) {
+		replay_one(c, &in, k, "-inner");
+		proof_take_inner(t, &in);
+	}
 }
 
 /* A pilot of PILOT_ROUNDS rounds (at most --runs), the rounds the

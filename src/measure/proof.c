@@ -3,6 +3,7 @@
  * what is predicted: one is turned into the other through the loop's share of
  * the samples. */
 #include "proof.h"
+#include <inttypes.h>
 
 #include <math.h>
 #include <stdbool.h>
@@ -200,6 +201,24 @@ static bool at_its_best(const struct scan_result *r, const struct loop_report *l
 	return loop_moves_best(&m) == m.start % 64;
 }
 
+/* The loop of l's function inside l's span with the most samples, at
+ * least half of l's (of equal samples the smaller span: the iteration a
+ * replay can end without the outer loop's system call). */
+static void inner_loop(const struct scan_result *r, const struct func_report *fr,
+		       const struct loop_report *l, struct loop_trial *t)
+{
+	for (uint32_t j = fr->loop; j < fr->loop + fr->nloop; j++) {
+		const struct loop_report *in = &r->loop[j];
+
+		if (in->start < l->start || in->end > l->end ||
+		    (in->start == l->start && in->end == l->end) || 2 * in->samples < l->samples)
+			continue;
+		if (in->samples > t->inner_samples || (in->samples == t->inner_samples &&
+		    in->end - in->start < t->inner_end - t->inner_start))
+			t->inner_start = in->start, t->inner_end = in->end, t->inner_samples = in->samples;
+	}
+}
+
 void proof_add_loops(struct proof_candidates *out, const char *path, const struct scan_result *r,
 		     double min_share, double material, double alpha)
 {
@@ -223,6 +242,7 @@ void proof_add_loops(struct proof_candidates *out, const char *path, const struc
 				.end = l->end, .samples = l->samples, .run_samples = r->run_samples,
 				.cost = l->cost };
 			offsets_of(r, l, t);
+			inner_loop(r, fr, l, t);
 			t->proof = (struct loop_proof){ .share = hot_share(r, l->samples),
 				.predicted = l->cost.slowdown, .material = material, .alpha = alpha };
 			stats_share_ci(l->samples, r->run_samples, &t->proof.share_lo,
@@ -351,4 +371,38 @@ double proof_pilot_sd(const struct proof_arm *control, const struct proof_arm *b
 	for (size_t i = 0; i < n; i++)
 		ss += pow(log(best->v[i] / control->v[i]) - sum / (double)n, 2);
 	return n > 1 ? sqrt(ss / (double)(n - 1)) : -1;
+}
+
+size_t proof_program_layouts(const struct loop_trial *t)
+{
+	return t->nlayout < PROOF_PROGRAM_LAYOUTS ? t->nlayout : PROOF_PROGRAM_LAYOUTS;
+}
+
+/* The replay's refusal of a loop making a system call (measure/replay.c) */
+#define REFUSED_SYSCALL "the loop makes a system call"
+
+bool proof_inner_trial(const struct loop_trial *t, struct loop_trial *in)
+{
+	uint32_t d = (uint32_t)((t->inner_start - t->start) % 64);
+
+	if (t->replayed || !t->inner_samples ||
+	    strncmp(t->replay_why, REFUSED_SYSCALL, strlen(REFUSED_SYSCALL)) != 0)
+		return false;
+	*in = *t;
+	in->start = t->inner_start, in->end = t->inner_end, in->samples = t->inner_samples;
+	in->current = (t->current + d) % 64, in->best = (t->best + d) % 64;
+	for (size_t i = 0; i < t->nlayout; i++)
+		in->layout[i] = (t->layout[i] + d) % 64;
+	in->replay_why[0] = 0;
+	return true;
+}
+
+void proof_take_inner(struct loop_trial *t, const struct loop_trial *in)
+{
+	snprintf(t->inner_why, sizeof t->inner_why, "%s", t->replay_why);
+	t->replay = in->replay, t->replayed = in->replayed, t->snapshots = in->snapshots;
+	snprintf(t->replay_why, sizeof t->replay_why, "%s", in->replay_why);
+	if (in->replay_why[0])
+		snprintf(t->replay_why, sizeof t->replay_why, "%.140s; its inner loop %#" PRIx64 ": %.120s",
+			 t->inner_why, t->inner_start, in->replay_why);
 }

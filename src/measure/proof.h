@@ -27,8 +27,15 @@ enum proof_verdict { PROOF_NOTHING, PROOF_COSTS, PROOF_INCONCLUSIVE, PROOF_SLOWE
 /* Layout controls: the function moved to offsets where the loop touches
  * as many windows as today (fold's and expand's best placements ran 4-8%
  * slower, a move of 3 bytes: the program is sensitive to moving its
- * function at all, and only the controls tell that from the window). */
-#define PROOF_LAYOUT_MAX 2
+ * function at all, and only the controls tell that from the window).
+ * Their spread widens the verdict's interval by t(k-1) * sd * sqrt(1 +
+ * 1/k) for k layouts: 4.97 sd with today's and two controls, 2.62 sd with
+ * six. A control of the program's time costs a run a round, two of them;
+ * a replayed one a child a snapshot, six (sha1sum's replay: the best's
+ * paired ratio known to +-0.5%, its verdict's interval +-6% from two
+ * controls 2% apart). */
+#define PROOF_LAYOUT_MAX 6
+#define PROOF_PROGRAM_LAYOUTS 2
 
 struct loop_proof {
 	double share, predicted, material, alpha;       /* in */
@@ -59,7 +66,8 @@ struct loop_trial {
 	uint64_t samples, run_samples;
 	uint32_t current, best;         /* its first byte's offset in its line today, the model's best */
 	uint32_t layout[PROOF_LAYOUT_MAX];      /* offsets touching today's windows: the controls */
-	size_t nlayout;
+	size_t nlayout;                 /* the replay's; the program's rounds place the first
+					   PROOF_PROGRAM_LAYOUTS */
 	struct loop_cost cost;          /* the scan's */
 	float place_predicted;          /* place's own prediction for today's offset */
 	struct paired control;          /* the control over the unmoved program: the copy's own cost */
@@ -74,6 +82,11 @@ struct loop_trial {
 	struct loop_proof replay;
 	unsigned snapshots;             /* complete ones the replay's rounds hold */
 	char replay_why[300];
+	/* its hottest inner loop (0 0: none with half its samples), replayed
+	 * in its stead when it makes a system call: inner_why, why it was
+	 * not ("" when it was, or the inner loop was not needed) */
+	uint64_t inner_start, inner_end, inner_samples;
+	char inner_why[300];
 };
 /* "costs", "nothing", "inconclusive" */
 const char *proof_verdict_name(enum proof_verdict v);
@@ -124,5 +137,17 @@ void proof_of_replay(struct loop_trial *t, const struct proof_arms *a, double ma
 /* A pilot's noise: the standard deviation of its rounds' log ratios,
  * best over control; -1 with fewer than 2 rounds. */
 double proof_pilot_sd(const struct proof_arm *control, const struct proof_arm *best);
+/* A loop whose replay was refused because it makes a system call (the
+ * outer loop of a filter: a buffer read, a file opened, written) and
+ * that holds an inner loop with half its samples: *in, t's trial of that
+ * inner loop at the same placements of its function (its offsets t's
+ * plus the distance between the two first bytes); true. in shares t's
+ * names: never freed. */
+bool proof_inner_trial(const struct loop_trial *t, struct loop_trial *in);
+/* in's replay (proof_inner_trial's) as t's verdict; t's own refusal kept
+ * in t->inner_why. */
+void proof_take_inner(struct loop_trial *t, const struct loop_trial *in);
+/* The layout controls the program's rounds place: t's first ones. */
+size_t proof_program_layouts(const struct loop_trial *t);
 
 #endif

@@ -115,6 +115,11 @@ static void summary(const struct loop_trial *x, size_t n, FILE *out)
 		if (t->replay_why[0])
 			fprintf(out, "note: %s's loop was not replayed: %s; judged by the program's time\n",
 				t->func, t->replay_why);
+		else if (t->inner_why[0])
+			fprintf(out, "note: %s's loop %#" PRIx64 " was not replayed: %s; its inner loop "
+				"%#" PRIx64 " (%.1f%% of the samples) was, at the same placements of "
+				"its function\n", t->func, t->start, t->inner_why, t->inner_start,
+				100.0 * (double)t->inner_samples / (double)t->run_samples);
 		if (t->why_not[0])
 			continue;
 		if (v->seen == PROOF_INCONCLUSIVE) {

@@ -41,7 +41,8 @@ static json_t *layout_json(const struct loop_trial *t)
 static json_t *replay_json(const struct loop_trial *t)
 {
 	const struct loop_proof *p = &t->replay;
-	json_t *arms;
+	json_t *arms, *r;
+	char lo[20], hi[20];
 
 	if (!t->replayed)
 		return t->replay_why[0] ? json_pack("{s:s}", "not_replayed", t->replay_why) : json_null();
@@ -52,11 +53,17 @@ static json_t *replay_json(const struct loop_trial *t)
 		json_object_set_new(a, "offset", json_integer(t->layout[i]));
 		json_array_append_new(arms, a);
 	}
-	return json_pack("{s:i, s:o, s:o, s:{s:o, s:[o,o]}, s:s, s:b}", "snapshots",
-			 (int)t->snapshots, "best", paired_json(&p->program), "controls", arms, "loop",
-			 "slowdown", number_or_null(p->loop), "ci", number_or_null(p->loop_lo),
-			 number_or_null(p->loop_hi), "verdict", proof_verdict_name(p->seen), "agree",
-			 p->seen != PROOF_INCONCLUSIVE && p->seen == p->said);
+	r = json_pack("{s:i, s:o, s:o, s:{s:o, s:[o,o]}, s:s, s:b}", "snapshots",
+		      (int)t->snapshots, "best", paired_json(&p->program), "controls", arms, "loop",
+		      "slowdown", number_or_null(p->loop), "ci", number_or_null(p->loop_lo),
+		      number_or_null(p->loop_hi), "verdict", proof_verdict_name(p->seen), "agree",
+		      p->seen != PROOF_INCONCLUSIVE && p->seen == p->said);
+	/* the loop made a system call: its inner loop replayed in its stead */
+	if (t->inner_why[0])
+		json_object_set_new(r, "inner", json_pack("{s:s, s:s, s:I, s:s}", "start",
+				    hex_addr(lo, t->inner_start), "end", hex_addr(hi, t->inner_end),
+				    "samples", (json_int_t)t->inner_samples, "outer_refused", t->inner_why));
+	return r;
 }
 
 static json_t *measured_json(const struct loop_trial *t)

@@ -207,6 +207,41 @@ static void today_the_odd_layout(void **state)
 	assert_int_equal(x.seen, PROOF_INCONCLUSIVE);
 }
 
+/* A replay's six controls (a child a snapshot each, where the program's
+ * time takes a run a round for each of its two): 0.99, 1.01, 0.99, 1.01,
+ * 1, 1 and today's 0, in logs mean -0.0000286, sd 0.0081653; the band
+ * t(6) 2.446912 * sd * sqrt(8/7) = 0.021359 in quadrature with the paired
+ * CI's ln 1.005: the window 1.0000286 [0.978333, 1.022205], at share 1 the
+ * loop 0.999971 [0.978277, 1.022147]: nothing. The first two controls
+ * alone leave it 0.950-1.05 wide (layout_noise_widens): inconclusive. */
+static void six_controls_narrow(void **state)
+{
+	struct loop_proof x = { .share = 1, .predicted = 1.0, .material = 0.03, .alpha = 0.05,
+		.program = { .ratio = 1, .lo = 1 / 1.005, .hi = 1.005, .p = 0.5, .n = 30 },
+		.layout = { { .ratio = 0.99, .n = 30 }, { .ratio = 1.01, .n = 30 },
+			    { .ratio = 0.99, .n = 30 }, { .ratio = 1.01, .n = 30 },
+			    { .ratio = 1, .n = 30 }, { .ratio = 1, .n = 30 } },
+		.nlayout = 6 };
+	struct loop_trial t = { .nlayout = 6 };
+
+	(void)state;
+	assert_int_equal(PROOF_LAYOUT_MAX, 6);
+	assert_int_equal(proof_program_layouts(&t), 2);
+	t.nlayout = 1;
+	assert_int_equal(proof_program_layouts(&t), 1);
+	proof_judge(&x);
+	assert_true(fabs(x.layout_sd - 0.0081653) < 1e-7);
+	assert_true(fabs(x.window - 1.0000286) < 1e-7);
+	assert_true(fabs(x.window_lo - 0.978333) < 1e-6);
+	assert_true(fabs(x.window_hi - 1.022205) < 1e-6);
+	assert_true(fabs(x.loop_lo - 0.978277) < 1e-6);
+	assert_true(fabs(x.loop_hi - 1.022147) < 1e-6);
+	assert_int_equal(x.seen, PROOF_NOTHING);
+	x.nlayout = 2;
+	proof_judge(&x);
+	assert_int_equal(x.seen, PROOF_INCONCLUSIVE);
+}
+
 /* The rounds a verdict needs. A loop of 6% the model says costs nothing:
  * the verdict needs the program known within 0.06 * (1 - 1/1.03) =
  * 0.0017476 (log); at a round-to-round sd of 1% that is t^2 sd^2 / h^2
@@ -247,6 +282,7 @@ int main(void)
 		cmocka_unit_test(layout_controls_that_stay),
 		cmocka_unit_test(layout_noise_widens),
 		cmocka_unit_test(today_the_odd_layout),
+		cmocka_unit_test(six_controls_narrow),
 		cmocka_unit_test(rounds_needed),
 	};
 
