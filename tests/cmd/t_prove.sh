@@ -98,6 +98,32 @@ expect_eq "prove bounds pair: the controls keep the pair across" \
 	"$(jq_of '.loops[0].measured | "\(.current) \(.best) \([.layout.controls[].offset])"')" \
 	"33 0 [31]"
 
+# replay.c's outer_loop: its header at 50, 45 bytes across two lines,
+# getppid every round: its replay is refused, and its inner loop [64, 75)
+# (2000 iterations a round) is replayed in its stead at the same
+# placements of the function: the outer's 0 and controls 63..58 put the
+# inner loop, 14 bytes on, at 14 and 13..8; the program's time keeps
+# the outer loop and its first two controls
+R=$P/replay
+run "$STRADDLE" prove --uarch goldencove --runs 2 --top 1 --time 20 --keep "$TMP/outerk" \
+	-o "$TMP/outer.json" -- "$R" outer 100000
+TEXT=$OUT OUT=$(cat "$TMP/outer.json")
+LOOPS=$("$PLAIN" scan --all --func outer_loop --json "$R" | jq -r '[.files[0].functions[0].loops[] | .start] | sort | join(" ")')
+OUTER=${LOOPS%% *} INNER=${LOOPS##* }
+expect_eq "prove outer: exit 0, the outer loop chosen" "$RC $(jq_of '.loops[0] | "\(.function) \(.start)"')" \
+	"0 outer_loop $OUTER"
+expect_eq "prove outer: judged by its inner loop's replay" \
+	"$(jq_of '.loops[0].measured | "\(.by) \(.replay.inner.start) \(.replay.inner.outer_refused)"')" \
+	"replay $INNER the loop makes a system call (getppid, 110), which a replay cannot repeat without its side effects"
+expect_eq "prove outer: six controls replayed, two for the program's time" \
+	"$(jq_of '.loops[0].measured | "\(.current) \(.best) \([.replay.controls[].offset]) \([.layout.controls[].offset])"')" \
+	"50 0 [63,62,61,60,59,58] [63,62]"
+expect_eq "prove outer: the inner loop placed where the function's placements put it" \
+	"$(jq -r '"\(.place.loop | split("..") | .[0]) \([.metrics[].name | sub(".*@"; "")] | join(" "))"' "$TMP/outerk/place-1-replay-inner.json")" \
+	"$INNER control 14 13 12 11 10 9 8"
+expect_eq "prove outer: the note says so" \
+	"$(printf '%s\n' "$TEXT" | grep -c "^note: outer_loop's loop $OUTER was not replayed: the loop makes a system call (getppid, 110), which a replay cannot repeat without its side effects; its inner loop $INNER (")" 1
+
 # records that cannot tell which loops are hot: said, exit 1, never the
 # all-clear ("no loop ... straddles") a record of nothing would give
 cannot_tell() {

@@ -16,6 +16,10 @@
  *   replay refused N      goto_loop (a computed goto: its function cannot
  *                         be copied) and callfirst_loop (a call in its
  *                         header's first bytes: no counter there)
+ *   replay outer N        outer_loop: N rounds of a 2000-iteration inner
+ *                         loop and a getppid(), as a filter's read loop
+ *                         around its scan of a buffer: the outer loop
+ *                         refused, its inner loop replayed (t_prove)
  *
  * Each prints a checksum every run prints alike. Built without vector
  * loops: each function has the one loop its name says. */
@@ -89,6 +93,36 @@ __attribute__((noinline)) long once_loop(const long *p, unsigned long k)
 	} while (k);
 	return s;
 }
+
+/* The outer loop's header at 50 of its line, its 45 bytes across two
+ * lines where one would do; the inner loop [64, 75) whole in the second:
+ * at its best. The outer loop makes a system call every round. */
+long outer_loop(long n);
+__asm__(".text\n"
+	".p2align 6\n"
+	".globl outer_loop\n"
+	".type outer_loop, @function\n"
+	"outer_loop:\n"
+	"	push %rbx\n"                   /* 0: 1 byte */
+	"	mov %rdi, %rbx\n"              /* 1: 3 */
+	"	xor %r8d, %r8d\n"              /* 4: 3 */
+	"	.nops 43\n"                    /* 7..50 */
+	"1:	mov $2000, %ecx\n"             /* 50: the outer header, 5 */
+	"	.nops 9\n"                     /* 55..64 */
+	"2:	add %rcx, %r8\n"               /* 64: the inner loop, 3 */
+	"	imul $3, %r8, %r8\n"           /* 67: 4 */
+	"	dec %ecx\n"                    /* 71: 2 */
+	"	jnz 2b\n"                      /* 73: 2 */
+	"	mov $110, %eax\n"              /* 75: getppid */
+	"	syscall\n"
+	"	and $1, %eax\n"
+	"	add %rax, %r8\n"
+	"	dec %rbx\n"
+	"	jnz 1b\n"
+	"	mov %r8, %rax\n"
+	"	pop %rbx\n"
+	"	ret\n"
+	".size outer_loop, .-outer_loop\n");
 
 static volatile int flag;
 
@@ -180,6 +214,8 @@ int main(int argc, char **argv)
 			s += once_loop(data, (unsigned long)c & 255);
 	} else if (!strcmp(mode, "refused")) {
 		s = goto_loop(n) + callfirst_loop(n);
+	} else if (!strcmp(mode, "outer")) {
+		s = outer_loop(n);
 	} else if (!strcmp(mode, "thread")) {
 		pthread_t t;
 
@@ -187,7 +223,7 @@ int main(int argc, char **argv)
 		pthread_create(&t, NULL, sums_thread, &s);
 		pthread_join(t, NULL);
 	} else {
-		fprintf(stderr, "usage: replay sum|syscall|spin|fork|thread|refused|once N | stdio FILE N\n");
+		fprintf(stderr, "usage: replay sum|syscall|spin|fork|thread|refused|once|outer N | stdio FILE N\n");
 		return 2;
 	}
 	printf("%ld\n", s);
