@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdio.h>
 
 #include "measure/proof.h"
 
@@ -242,6 +243,42 @@ static void six_controls_narrow(void **state)
 	assert_int_equal(x.seen, PROOF_INCONCLUSIVE);
 }
 
+/* A loop refused for a system call, with an inner loop 14 bytes on
+ * (replay.c's outer_loop): the inner loop's trial at the same placements
+ * of the function, offsets +14 mod 64; its replay taken as the loop's,
+ * the refusal kept. Refused for anything else, or with no inner loop
+ * holding half its samples: none. */
+static void inner_loop_in_its_stead(void **state)
+{
+	struct loop_trial t = { .start = 0x15f2, .end = 0x161d, .current = 50, .best = 0,
+		.layout = { 63, 62, 61 }, .nlayout = 3, .inner_start = 0x1600, .inner_end = 0x160b,
+		.inner_samples = 843 }, in;
+	const char *sys = "the loop makes a system call (getppid, 110), which a replay cannot "
+			  "repeat without its side effects";
+
+	(void)state;
+	snprintf(t.replay_why, sizeof t.replay_why, "%s", sys);
+	assert_true(proof_inner_trial(&t, &in));
+	assert_true(in.start == 0x1600 && in.end == 0x160b && in.samples == 843);
+	assert_int_equal(in.current, 0);
+	assert_int_equal(in.best, 14);
+	assert_int_equal(in.layout[0], 13);
+	assert_int_equal(in.layout[2], 11);
+	assert_int_equal(in.nlayout, 3);
+	assert_string_equal(in.replay_why, "");
+	in.replayed = true, in.snapshots = 95, in.replay.loop = 0.998;
+	proof_take_inner(&t, &in);
+	assert_true(t.replayed && t.snapshots == 95 && t.replay.loop == 0.998);
+	assert_string_equal(t.replay_why, "");
+	assert_string_equal(t.inner_why, sys);
+	t = (struct loop_trial){ .start = 0x15f2, .inner_start = 0x1600, .inner_samples = 843 };
+	snprintf(t.replay_why, sizeof t.replay_why, "it is entered other than through its header");
+	assert_false(proof_inner_trial(&t, &in));
+	snprintf(t.replay_why, sizeof t.replay_why, "%s", sys);
+	t.inner_samples = 0;
+	assert_false(proof_inner_trial(&t, &in));
+}
+
 /* The rounds a verdict needs. A loop of 6% the model says costs nothing:
  * the verdict needs the program known within 0.06 * (1 - 1/1.03) =
  * 0.0017476 (log); at a round-to-round sd of 1% that is t^2 sd^2 / h^2
@@ -283,6 +320,7 @@ int main(void)
 		cmocka_unit_test(layout_noise_widens),
 		cmocka_unit_test(today_the_odd_layout),
 		cmocka_unit_test(six_controls_narrow),
+		cmocka_unit_test(inner_loop_in_its_stead),
 		cmocka_unit_test(rounds_needed),
 	};
 
