@@ -203,7 +203,8 @@ static bool at_its_best(const struct scan_result *r, const struct loop_report *l
 
 /* The loop of l's function inside l's span with the most samples, at
  * least half of l's (of equal samples the smaller span: the iteration a
- * replay can end without the outer loop's system call). */
+ * replay can end without the outer loop's system call); not one entered
+ * other than through its header, which no replay can start (cut's). */
 static void inner_loop(const struct scan_result *r, const struct func_report *fr,
 		       const struct loop_report *l, struct loop_trial *t)
 {
@@ -211,7 +212,8 @@ static void inner_loop(const struct scan_result *r, const struct func_report *fr
 		const struct loop_report *in = &r->loop[j];
 
 		if (in->start < l->start || in->end > l->end ||
-		    (in->start == l->start && in->end == l->end) || 2 * in->samples < l->samples)
+		    (in->start == l->start && in->end == l->end) || 2 * in->samples < l->samples ||
+		    in->irreducible)
 			continue;
 		if (in->samples > t->inner_samples || (in->samples == t->inner_samples &&
 		    in->end - in->start < t->inner_end - t->inner_start))
