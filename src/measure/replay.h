@@ -57,8 +57,9 @@ struct replay_data {
 	/* fitted (replay_fit) */
 	double fixed[PLACE_MAX_ARMS];   /* each copy's fixed cost of a replay, ticks */
 	bool fixed_known;               /* the iterations varied enough to tell it */
-	size_t per_round, used;         /* most snapshots in a round; complete and undisturbed ones */
+	size_t per_round, used;         /* most snapshots in a round; those the rounds hold */
 	uint64_t iter_min, iter_max;
+	uint64_t iter_floor;            /* the fewest iterations of a replay the rounds hold */
 };
 
 /* Choose the clock: the TSC unless it is not invariant, lacks rdtscp or
@@ -70,7 +71,9 @@ void replay_take(struct replay_data *r, const char *report, uint32_t run);
  * as experiment_run. */
 int replay_run(struct place_experiment *x, struct err *e);
 /* The arms' samples from the snapshots: per round of snapshots, each
- * copy's ticks less its fixed cost over the iterations. x->rounds set. */
+ * copy's ticks less its fixed cost over the iterations; the complete,
+ * undisturbed snapshots whose replays ran at least the median of their
+ * iterations (all where the iterations did not vary). x->rounds set. */
 void replay_fit(struct place_experiment *x);
 void replay_free(struct replay_data *r);
 /* "write", "futex" ...: an x86-64 system call's name, or NULL. */

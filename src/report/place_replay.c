@@ -40,8 +40,10 @@ static void say_replays(FILE *out, const struct place_experiment *x)
 	       "replay far off its line: left out); %" PRIu64 "..%" PRIu64 " iterations a replay; ",
 	       complete, r->ns, disturbed, r->iter_min, r->iter_max);
 	if (r->fixed_known)
-		fprintf(out, "a replay's fixed cost, %.0f..%.0f %s, taken out; %u rounds of %zu\n", lo, hi,
-		       unit(r), x->rounds, r->per_round);
+		fprintf(out, "a replay's fixed cost, %.0f..%.0f %s, taken out; the %zu of %" PRIu64 " "
+		       "iterations or more (the longer half: a replay's first iterations are not the "
+		       "loop's steady state) in %u rounds of %zu\n", lo, hi, unit(r), r->used,
+		       r->iter_floor, x->rounds, r->per_round);
 	else
 		fprintf(out, "the iterations did not vary: a replay's fixed cost is in its %s; %u rounds of "
 		       "%zu\n", unit(r), x->rounds, r->per_round);

@@ -88,7 +88,7 @@ static json_t *replay_json(const struct place_experiment *x)
 {
 	const struct replay_data *r = x->replay;
 	const struct replay_counts *n = &r->n;
-	json_t *copies = json_array(), *snaps = json_array();
+	json_t *copies = json_array(), *snaps = json_array(), *j;
 
 	for (size_t k = 0; k < r->ncopies; k++)
 		json_array_append_new(copies, json_pack("{s:s, s:i, s:f}", "arm",
@@ -103,7 +103,7 @@ static json_t *replay_json(const struct place_experiment *x)
 			(int)r->s[i].run, "iterations", (json_int_t)r->s[i].iterations, "complete",
 			r->s[i].complete, "disturbed", r->s[i].disturbed, "ticks", c));
 	}
-	return json_pack("{s:s?, s:s, s:s?, s:f, s:i, s:i, s:i, s:i, s:[I,I], s:b, s:f, s:f,"
+	j = json_pack("{s:s?, s:s, s:s?, s:f, s:i, s:i, s:i, s:i, s:[I,I], s:b, s:f, s:f,"
 			 " s:{s:i, s:i, s:i, s:i, s:i, s:i, s:i}, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:o}",
 		"refused", r->refused[0] ? r->refused : NULL, "clock", r->clock_gettime ?
 		"clock_gettime" : "tsc", "clock_why", r->clock_why[0] ? r->clock_why : NULL,
@@ -118,6 +118,9 @@ static json_t *replay_json(const struct place_experiment *x)
 		(int)n->overflow, "forks", (int)n->forks, "armed", (int)n->arms, "fired",
 		(int)n->fired, "children", (int)n->children, "reaped", (int)n->reaped, "copies", copies,
 		"snapshots", snaps);
+	/* the rounds' shortest replay: the longer half's (replay_fit) */
+	json_object_set_new(j, "iter_floor", json_integer((json_int_t)r->iter_floor));
+	return j;
 }
 
 /* What stopped a failed experiment: the arm, why, the run's end and the
