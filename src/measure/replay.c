@@ -305,12 +305,12 @@ static void fit_lines(struct replay_data *r, uint64_t floor)
 /* The median of the complete replays' iterations: the fewest the fit
  * and the rounds take. A replay's first iterations are not the loop's
  * steady state: seed 000's store loop at 0 of its line (512 iterations a
- * call), replayed from a random one of them, ran 0.86-0.89 cycles an
- * iteration over all its replays and 0.77-0.80 over those of 256 or more,
- * as the program runs it (the sweep's floor 0.82): over all of them the
- * ratio across its line came out 1.65-1.80x in five runs, over the longer
- * half, their own line fitted, 1.94-2.01x (the sweep 1.92x, the
- * program's time 1.97x). */
+ * call), replayed from a random one of them, ran 0.86-0.89 TSC cycles an
+ * iteration by the slope over all its replays and 0.77-0.78 by the slope
+ * over those of 192 or more (the sweep's floor: 0.82). Fitted over all,
+ * its ratio across the line came out 1.75-1.78x in three runs; over the
+ * longer half, their own line fitted, 1.916x and 1.919x, the sweep of the
+ * same bytes 1.919x in the same hour (the program's time: 1.97x). */
 static uint64_t longer_half(const struct replay_data *r)
 {
 	double *v = xcalloc(r->ns + 1, sizeof *v), m;
