@@ -571,6 +571,8 @@ static void replay_loop(struct prove_cmd *c, struct loop_trial *t, size_t k)
 {
 	struct loop_trial in;
 
+	if (proof_not_replayable(t))
+		return;
 	replay_one(c, t, k, "");
 	if (proof_inner_trial(t, &in)) {
 		replay_one(c, &in, k, "-inner");

@@ -242,7 +242,7 @@ void proof_add_loops(struct proof_candidates *out, const char *path, const struc
 			*t = (struct loop_trial){ .file = xstrdup(path),
 				.func = xstrdup(r->funcs.v[fr->func].shown), .start = l->start,
 				.end = l->end, .samples = l->samples, .run_samples = r->run_samples,
-				.cost = l->cost };
+				.cost = l->cost, .irreducible = l->irreducible };
 			offsets_of(r, l, t);
 			inner_loop(r, fr, l, t);
 			t->proof = (struct loop_proof){ .share = hot_share(r, l->samples),
@@ -378,6 +378,14 @@ double proof_pilot_sd(const struct proof_arm *control, const struct proof_arm *b
 size_t proof_program_layouts(const struct loop_trial *t)
 {
 	return t->nlayout < PROOF_PROGRAM_LAYOUTS ? t->nlayout : PROOF_PROGRAM_LAYOUTS;
+}
+
+bool proof_not_replayable(struct loop_trial *t)
+{
+	if (t->irreducible)
+		snprintf(t->replay_why, sizeof t->replay_why, "it is entered other than through its "
+			 "header (an irreducible cycle): no one place starts an iteration");
+	return t->irreducible;
 }
 
 /* The replay's refusal of a loop making a system call (measure/replay.c) */

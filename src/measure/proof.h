@@ -87,6 +87,7 @@ struct loop_trial {
 	 * not ("" when it was, or the inner loop was not needed) */
 	uint64_t inner_start, inner_end, inner_samples;
 	char inner_why[300];
+	bool irreducible;               /* the scan's: no one header starts an iteration */
 };
 /* "costs", "nothing", "inconclusive" */
 const char *proof_verdict_name(enum proof_verdict v);
@@ -137,6 +138,9 @@ void proof_of_replay(struct loop_trial *t, const struct proof_arms *a, double ma
 /* A pilot's noise: the standard deviation of its rounds' log ratios,
  * best over control; -1 with fewer than 2 rounds. */
 double proof_pilot_sd(const struct proof_arm *control, const struct proof_arm *best);
+/* A loop no replay can start (entered other than through its header:
+ * irreducible): true, why in t->replay_why, before place is asked. */
+bool proof_not_replayable(struct loop_trial *t);
 /* A loop whose replay was refused because it makes a system call (the
  * outer loop of a filter: a buffer read, a file opened, written) and
  * that holds an inner loop with half its samples: *in, t's trial of that

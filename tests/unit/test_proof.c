@@ -277,6 +277,14 @@ static void inner_loop_in_its_stead(void **state)
 	snprintf(t.replay_why, sizeof t.replay_why, "%s", sys);
 	t.inner_samples = 0;
 	assert_false(proof_inner_trial(&t, &in));
+	/* an irreducible loop: said before place is asked (fold's, tac's) */
+	t = (struct loop_trial){ .irreducible = true };
+	assert_true(proof_not_replayable(&t));
+	assert_string_equal(t.replay_why, "it is entered other than through its header (an "
+			    "irreducible cycle): no one place starts an iteration");
+	t = (struct loop_trial){ 0 };
+	assert_false(proof_not_replayable(&t));
+	assert_string_equal(t.replay_why, "");
 }
 
 /* The rounds a verdict needs. A loop of 6% the model says costs nothing:
