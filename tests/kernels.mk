@@ -8,7 +8,7 @@
 # sanitized kcheck_main of tests/tools/tools.mk serves the crash tests.
 
 KCHECK_C     := tests/tools/kcheck_main.c src/base/base.c src/arena/arena.c \
-                $(filter-out src/kernels/routine.c,$(wildcard src/kernels/*.c))
+                $(filter-out src/kernels/routine.c src/kernels/emulate.c,$(wildcard src/kernels/*.c))
 KCHECK_DEPS  := $(KCHECK_C) $(HEADERS) $(KERNEL_ASM_H)
 A64_ASM      := $(wildcard src/kernels/aarch64/*.S)
 

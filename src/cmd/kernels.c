@@ -80,7 +80,8 @@ static int run_check(bool json, const struct routine *rt, struct kernels_check_r
 		.out = json ? stderr : stdout };
 	struct err e;
 
-	if (kernels_check(&o, r, &e)) {
+	if (rt && rt->emulated ? routine_check_emulated(rt, o.out, r, &e) < 0 :
+	    kernels_check(&o, r, &e)) {
 		complain("kernels", "%s", e.msg);
 		return EXIT_USAGE;
 	}

@@ -142,14 +142,20 @@ static uint8_t wanted(const struct run *r, const struct call *c, const uint8_t *
 
 /* The bytes a call processes before a fault `ok` bytes in: all of them,
  * or for a routine whose count is in whole wide accesses (kernel_call's
- * granule) the accesses done while a whole one was left. */
+ * granule) the accesses done while a whole one was left, or (narrows)
+ * the whole accesses of the width its length takes. */
 static size_t done_before_fault(const struct kernel *k, size_t len, size_t ok)
 {
 	const struct kernel_call *c = k->call;
-	size_t whole;
+	size_t whole, g;
 
 	if (!c || !c->granule || len >= c->exact_from || ok >= len)
 		return ok;
+	if (c->narrows) {
+		for (g = c->granule; g > len; g /= 2)
+			;
+		return ok / g * g;
+	}
 	whole = len / c->granule * c->granule;
 	return ok < whole ? ok / c->granule * c->granule : ok;
 }
