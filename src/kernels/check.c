@@ -303,7 +303,9 @@ static void all_lengths(struct run *r)
 	const struct kernels_check_opts *o = r->o;
 	enum kernel_kind kind = r->k->kind;
 	size_t lo = 0, hi = o->max_len;
-	bool dst_faults = kind != KERNEL_GET, src_faults = kind == KERNEL_COPY || kind == KERNEL_GET;
+	uint8_t user = r->k->call ? r->k->call->user : KUSER_BOTH;
+	bool dst_faults = kind != KERNEL_GET && user != KUSER_SRC,
+	     src_faults = (kind == KERNEL_COPY || kind == KERNEL_GET) && user != KUSER_DST;
 
 	if (kind == KERNEL_CSUM) {
 		csum_lengths(r);
@@ -341,6 +343,9 @@ static void seed001(struct run *r)
 		return;
 	for (int s = 0; s < (r->k->kind == KERNEL_COPY ? 2 : 1); s++) {
 		unsigned long failed = r->failed;
+
+		if (r->k->call && r->k->call->user == (s ? KUSER_DST : KUSER_SRC))
+			continue;
 
 		if (s == 0)
 			dst_fault(r, 130, 66);

@@ -63,7 +63,12 @@ struct kernel_call {
 	 * the largest power of two a shorter length holds (arm64's
 	 * __arch_clear_user: 8, then one 4-, 2- or 1-byte store from each end) */
 	bool narrows;
+	/* which side is the user's, the one a fault may hit (KUSER_*): a
+	 * fault on the kernel's side is the kernel's bug, an oops, not made */
+	uint8_t user;
 };
+
+enum { KUSER_BOTH, KUSER_DST, KUSER_SRC };
 
 typedef size_t (*kernel_clear_fn)(void *dst, size_t len);
 typedef size_t (*kernel_copy_fn)(void *dst, const void *src, size_t len);

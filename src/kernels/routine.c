@@ -95,11 +95,11 @@ static const struct spec a64_specs[] = {
 	  .out = NO, .returns = KRET_LEFT, .granule = 8, .exact_from = UINT32_MAX,
 	  .narrows = true }, "002", "arm64 clear_user: 8-byte sttr, then 4, 2, 1", "", NULL },
 	{ "__arch_copy_to_user", KERNEL_COPY, { .dst = 0, .src = 1, .len = 2, .value = NO, .ret = 0,
-	  .out = NO, .returns = KRET_LEFT, .exact_from = UINT32_MAX }, "001",
+	  .out = NO, .returns = KRET_LEFT, .exact_from = UINT32_MAX, .user = KUSER_DST }, "001",
 	  "arm64 copy_to_user: copy_template.S with sttr", "", NULL },
 	{ "__arch_copy_from_user", KERNEL_COPY, { .dst = 0, .src = 1, .len = 2, .value = NO,
-	  .ret = 0, .out = NO, .returns = KRET_LEFT, .exact_from = UINT32_MAX }, "001",
-	  "arm64 copy_from_user: copy_template.S with ldtr", "", NULL },
+	  .ret = 0, .out = NO, .returns = KRET_LEFT, .exact_from = UINT32_MAX, .user = KUSER_SRC },
+	  "001", "arm64 copy_from_user: copy_template.S with ldtr", "", NULL },
 };
 
 /* __put_user_N and __put_user_nocheck_N (value rax, address rcx; rcx 0 or
