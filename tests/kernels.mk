@@ -17,7 +17,7 @@ ifeq ($(shell uname -m),x86_64)
 KERNEL_TESTS += $(S)/tools/kcheck-aarch64
 endif
 
-test: $(KERNEL_TESTS)
+test: $(KERNEL_TESTS) $(KROUTINE_A64)
 
 $(S)/tools/kcheck-native: $(KCHECK_DEPS) $(KERNEL_ASM)
 	@mkdir -p $(dir $@)

@@ -510,7 +510,8 @@ static int check_operands(struct walk *w, const struct insn *in, const uint8_t *
 	 * its PC-relative branches move with the copy */
 	if (f.a64_form == A64_ADR || f.a64_form == A64_ADRP ||
 	    (f.a64_form == A64_IMM19 && in->kind == BR_NONE))
-		return fail(w, "it reads %s at %#llx: kernel data, not in the copy",
+		return fail(w, "it reads %s%s at %#llx: kernel data, not in the copy",
+			    f.a64_form == A64_ADRP ? "the page " : "",
 			    where(w, f.a64_target, b, sizeof b), (unsigned long long)in->addr);
 	if (f.rip_at)
 		return fail(w, "it reads %s at %#llx: kernel data, not in the copy",
@@ -752,7 +753,8 @@ static int alternatives(struct walk *w, const struct kroutine_opts *o)
 		return fail(w, "no alternative of %s%s in its code (without --alternative, "
 			    "'straddle kernels' lists those it has)", o->alternatives[0],
 			    o->nalternatives > 1 ? " or the others" : "");
-	qsort(k->edit, k->nedit, sizeof *k->edit, by_at);
+	if (k->nedit)           /* AArch64's copy has none: no array at all */
+		qsort(k->edit, k->nedit, sizeof *k->edit, by_at);
 	return 0;
 }
 
