@@ -123,14 +123,19 @@ const struct command sweep_command = {
 		 "the ratio of floors to the best offset, and 'slow' where the offset's floor is\n"
 		 "both significantly (quantile test, --alpha) and materially (--material) above\n"
 		 "the best's; beside it what the layout model predicts for that placement on\n"
-		 "this CPU. 'straddle kernels' lists the kernels.\n",
+		 "this CPU. 'straddle kernels' lists the kernels.\n"
+		 "\n"
+		 "An arm64 vmlinux's routine (--file, --func) runs under qemu-aarch64, which\n"
+		 "has no layout timing: every offset that is a multiple of 4 is run and its\n"
+		 "bytes checked, nothing is timed, and -o, --plot, --csv and --aa are refused.\n",
 	.options = sweep_options,
 	.notes = "Interrupted (SIGINT, SIGTERM, SIGHUP, SIGQUIT), sweep writes nothing, leaves\n"
 		 "no temporary file and dies of the signal, also when the signal comes while\n"
 		 "the result file or the plot is being written. -o and --plot replace only a\n"
 		 "regular file, keeping its mode.\n"
 		 "\n"
-		 "Exit status: 0 done, 2 bad usage or a measurement that could not run.\n",
+		 "Exit status: 0 done, 1 an emulated routine's call went wrong, 2 bad usage or\n"
+		 "a measurement that could not run.\n",
 };
 
 static int parse_options(struct sweep_cmd *c, int argc, char **argv)

@@ -66,9 +66,15 @@ struct kernel_call {
 	/* which side is the user's, the one a fault may hit (KUSER_*): a
 	 * fault on the kernel's side is the kernel's bug, an oops, not made */
 	uint8_t user;
+	/* KCOUNT_*: how the count after a fault is made, when granule does
+	 * not say it */
+	uint8_t count;
 };
 
 enum { KUSER_BOTH, KUSER_DST, KUSER_SRC };
+/* KCOUNT_A64_COPY: arm64's copy_template.S (copy_to_user.S and
+ * copy_from_user.S, 5.14 on; check.c walks its accesses) */
+enum { KCOUNT_BYTES, KCOUNT_A64_COPY };
 
 typedef size_t (*kernel_clear_fn)(void *dst, size_t len);
 typedef size_t (*kernel_copy_fn)(void *dst, const void *src, size_t len);

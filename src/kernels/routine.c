@@ -6,6 +6,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,10 +96,12 @@ static const struct spec a64_specs[] = {
 	  .out = NO, .returns = KRET_LEFT, .granule = 8, .exact_from = UINT32_MAX,
 	  .narrows = true }, "002", "arm64 clear_user: 8-byte sttr, then 4, 2, 1", "", NULL },
 	{ "__arch_copy_to_user", KERNEL_COPY, { .dst = 0, .src = 1, .len = 2, .value = NO, .ret = 0,
-	  .out = NO, .returns = KRET_LEFT, .exact_from = UINT32_MAX, .user = KUSER_DST }, "001",
+	  .out = NO, .returns = KRET_LEFT, .exact_from = UINT32_MAX, .user = KUSER_DST,
+	  .count = KCOUNT_A64_COPY }, "001",
 	  "arm64 copy_to_user: copy_template.S with sttr", "", NULL },
 	{ "__arch_copy_from_user", KERNEL_COPY, { .dst = 0, .src = 1, .len = 2, .value = NO,
-	  .ret = 0, .out = NO, .returns = KRET_LEFT, .exact_from = UINT32_MAX, .user = KUSER_SRC },
+	  .ret = 0, .out = NO, .returns = KRET_LEFT, .exact_from = UINT32_MAX, .user = KUSER_SRC,
+	  .count = KCOUNT_A64_COPY },
 	  "001", "arm64 copy_from_user: copy_template.S with ldtr", "", NULL },
 };
 
@@ -214,12 +217,34 @@ static int spec_kind(const char *s, size_t n, struct spec *out)
 	return -1;
 }
 
+/* returns=, user= or count= with one of its words: true when it was one. */
+static bool word_field(const char *key, size_t kn, const char *val, size_t vn,
+		       struct kernel_call *c)
+{
+	static const struct {
+		const char *key, *words[4];
+		size_t offset;
+	} fields[] = {
+		{ "returns", { "left", "dst", "error", "sum" }, offsetof(struct kernel_call, returns) },
+		{ "user", { "both", "dst", "src" }, offsetof(struct kernel_call, user) },
+		{ "count", { "bytes", "arm64-copy" }, offsetof(struct kernel_call, count) },
+	};
+
+	for (size_t f = 0; f < sizeof fields / sizeof *fields; f++)
+		for (int k = 0; k < 4 && fields[f].words[k]; k++)
+			if (strlen(fields[f].key) == kn && strncmp(key, fields[f].key, kn) == 0 &&
+			    strlen(fields[f].words[k]) == vn && strncmp(val, fields[f].words[k], vn) == 0) {
+				*((uint8_t *)c + fields[f].offset) = (uint8_t)k;
+				return true;
+			}
+	return false;
+}
+
 /* One key=value of the spec; its error in e. */
 static int spec_field(enum arch arch, const char *key, size_t kn, const char *val, size_t vn,
 		      struct spec *sp, struct err *e)
 {
 	static const char *const regkeys[] = { "dst", "src", "len", "value", "ret", "out" };
-	static const char *const rets[] = { "left", "dst", "error", "sum" };
 	struct kernel_call *c = &sp->call;
 	uint8_t *slot[] = { &c->dst, &c->src, &c->len, &c->value, &c->ret, &c->out };
 	int r = reg_from(arch, val, vn);
@@ -235,15 +260,13 @@ static int spec_field(enum arch arch, const char *key, size_t kn, const char *va
 			*slot[k] = (uint8_t)r;
 			return 0;
 		}
-	for (int k = 0; k < 4 && kn == 7 && strncmp(key, "returns", 7) == 0; k++)
-		if (strlen(rets[k]) == vn && strncmp(val, rets[k], vn) == 0) {
-			c->returns = (uint8_t)k;
-			return 0;
-		}
+	if (word_field(key, kn, val, vn, c))
+		return 0;
 	if (end != val + vn || vn == 0)
 		return err_set(e, "'%.*s=%.*s' is not one of dst, src, len, value, ret, out=REG, "
-			       "returns=left|dst|error|sum, granule=N, exact-from=N, narrows=0|1, REG=NUMBER",
-			       (int)kn, key, (int)vn, val);
+			       "returns=left|dst|error|sum, user=both|dst|src, count=bytes|arm64-copy, "
+			       "granule=N, exact-from=N, narrows=0|1, REG=NUMBER", (int)kn, key,
+			       (int)vn, val);
 	if (kn == 7 && strncmp(key, "granule", 7) == 0 && v <= 64)
 		c->granule = (uint8_t)v;
 	else if (kn == 7 && strncmp(key, "narrows", 7) == 0 && v <= 1)
@@ -556,7 +579,11 @@ static void describe_call(const struct routine *rt, FILE *out)
 	for (uint8_t i = 0; i < c->nset; i++)
 		fprintf(out, ", %s = %" PRIu64, reg_name(arch, c->set[i].reg), c->set[i].value);
 	fprintf(out, "; returns %s in %s", rets[c->returns], reg_name(arch, c->ret));
-	if (c->narrows)
+	if (c->user)
+		fprintf(out, "; faults on its %s only", c->user == KUSER_DST ? "destination" : "source");
+	if (c->count == KCOUNT_A64_COPY)
+		fprintf(out, "; after a fault, copy_template's groups");
+	else if (c->narrows)
 		fprintf(out, "; after a fault, whole %u-byte accesses, narrower below %u bytes",
 			c->granule, c->granule);
 	else if (c->granule && c->exact_from == UINT32_MAX)

@@ -7,7 +7,8 @@
  *	kroutine 1
  *	name __arch_clear_user
  *	kind 0 entry 0 loop 16 32 size 104
- *	call DST SRC LEN VALUE RET OUT RETURNS SIZE GRANULE EXACT_FROM NARROWS USER NSET R V R V
+ *	call DST SRC LEN VALUE RET OUT RETURNS SIZE GRANULE EXACT_FROM NARROWS USER COUNT
+ *	     NSET R V R V
  *	ex FAULT FIXUP KIND REG FLAGS TYPE IMM            (one an entry)
  *	code 5f2403d5...
  *	check OFFSET...   or   sweep OFFSET... calls SIZE...
@@ -31,9 +32,9 @@ void kernel_wire_write(FILE *f, const struct kernel *k, enum kernel_wire_mode mo
 	fprintf(f, "kroutine 1\nname %s\n", k->name);
 	fprintf(f, "kind %d entry %" PRIu32 " loop %" PRIu32 " %" PRIu32 " size %zu\n",
 		(int)k->kind, k->entry, k->loop_start, k->loop_end, k->size);
-	fprintf(f, "call %u %u %u %u %u %u %u %u %u %" PRIu32 " %d %u %u", c->dst, c->src, c->len,
-		c->value, c->ret, c->out, c->returns, c->size, c->granule, c->exact_from,
-		(int)c->narrows, c->user, c->nset);
+	fprintf(f, "call %u %u %u %u %u %u %u %u %u %" PRIu32 " %d %u %u %u", c->dst, c->src,
+		c->len, c->value, c->ret, c->out, c->returns, c->size, c->granule, c->exact_from,
+		(int)c->narrows, c->user, c->count, c->nset);
 	for (uint8_t i = 0; i < c->nset && i < 2; i++)
 		fprintf(f, " %u %" PRIu64, c->set[i].reg, c->set[i].value);
 	fputc('\n', f);
@@ -93,14 +94,14 @@ static int bad(struct reader *r, const char *what)
 
 static int read_call(struct reader *r, struct kernel_call *c)
 {
-	unsigned v[10], set[4] = { 0 }, user;
+	unsigned v[10], set[4] = { 0 }, user, count;
 	unsigned long long val[2] = { 0 };
 	int narrows, used;
 	const char *p = next_line(r, "call");
 
-	if (!p || sscanf(p, "%u %u %u %u %u %u %u %u %u %u %d %u %u%n", &v[0], &v[1], &v[2], &v[3],
-			 &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &narrows, &user, &set[0],
-			 &used) != 13 || user > KUSER_SRC)
+	if (!p || sscanf(p, "%u %u %u %u %u %u %u %u %u %u %d %u %u %u%n", &v[0], &v[1], &v[2],
+			 &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9], &narrows, &user, &count,
+			 &set[0], &used) != 14 || user > KUSER_SRC || count > KCOUNT_A64_COPY)
 		return p ? bad(r, "not a call") : -1;
 	if (set[0] > 2 || (set[0] >= 1 && sscanf(p + used, "%u %llu %u %llu", &set[1], &val[0],
 						   &set[2], &val[1]) < (int)set[0] * 2))
@@ -111,7 +112,7 @@ static int read_call(struct reader *r, struct kernel_call *c)
 	*c = (struct kernel_call){ (uint8_t)v[0], (uint8_t)v[1], (uint8_t)v[2], (uint8_t)v[3],
 		(uint8_t)v[4], (uint8_t)v[5], (uint8_t)(v[6] & 3), (uint8_t)v[7], (uint8_t)set[0],
 		{ { (uint8_t)(set[1] & 31), val[0] }, { (uint8_t)(set[2] & 31), val[1] } },
-		(uint8_t)v[8], v[9], narrows != 0, (uint8_t)user };
+		(uint8_t)v[8], v[9], narrows != 0, (uint8_t)user, (uint8_t)count };
 	return 0;
 }
 

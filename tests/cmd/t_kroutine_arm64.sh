@@ -79,6 +79,30 @@ ka_check "fx_put8 read from x3" "48 passed, 48 failed" 1 \
 	--func fx_put8 --call put8,dst=x0,value=x1,ret=x3
 ka_check "fx_get8 (error x2, zero x1)" "96 passed, 0 failed" 0 \
 	--func fx_get8 --call get8,src=x0,out=x1,ret=x2,x1=7
+# the copies (copy_template.S): the count check.c walks from the code's
+# groups, at every fault position on the user's side alone
+ka_check "__arch_copy_to_user (the destination's groups)" "267031 passed, 0 failed" 0 \
+	--func __arch_copy_to_user
+expect_eq "arm64 check __arch_copy_to_user: seed 001" "$(printf '%s\n' "$OUT" | grep '^seed 001')" \
+	"seed 001: __arch_copy_to_user, 130 bytes, destination 66 before an unmapped page: 58 copied, 72 returned: ok"
+expect_eq "arm64 listing __arch_copy_to_user: the call" "$(printf '%s\n' "$OUT" | sed -n 2p)" \
+	"  call: copy, dst x0, src x1, len x2; returns bytes left in x0; faults on its destination only; after a fault, copy_template's groups"
+ka_check "__arch_copy_from_user (loads ahead of stores)" "267031 passed, 0 failed" 0 \
+	--func __arch_copy_from_user
+expect_eq "arm64 check __arch_copy_from_user: seed 001" "$(printf '%s\n' "$OUT" | grep '^seed 001')" \
+	"seed 001: __arch_copy_from_user, 130 bytes, source 66 before an unmapped page: 18 copied, 112 returned: ok"
+ka_check "__arch_copy_from_user, --call spelling the built-in" "267031 passed, 0 failed" 0 \
+	--func __arch_copy_from_user --call copy,dst=x0,src=x1,len=x2,ret=x0,user=src,count=arm64-copy
+ka_check "__arch_copy_to_user to the byte" "23868 passed, 243163 failed" 1 \
+	--func __arch_copy_to_user --call copy,dst=x0,src=x1,len=x2,ret=x0,user=dst
+expect_eq "arm64 check copy to the byte: the first failure" "$(printf '%s\n' "$OUT" | grep -m1 '^FAIL')" \
+	"FAIL __arch_copy_to_user at offset 0, destination fault, len 4, 2 accessible: returned 3, want 2"
+# its source is the kernel's: a fault there is an oops, one FAIL line each
+ka_check "__arch_copy_to_user faulting its source" "1806 passed, 265225 failed" 1 \
+	--func __arch_copy_to_user --call copy,dst=x0,src=x1,len=x2,ret=x0,user=src,count=arm64-copy
+expect_eq "arm64 check copy's kernel side: an oops" "$(printf '%s\n' "$OUT" | grep -m1 '^FAIL' | sed 's/0x[0-9a-f]* in/ADDR in/')" \
+	"FAIL __arch_copy_to_user at offset 0, source fault, len 1, 0 accessible: a fault at ADDR in +0xe8, which its exception table does not list (the kernel would oops)"
+
 run "$STRADDLE" kernels --json --check --file "$KA" --func __arch_clear_user
 expect_eq "arm64 check --json: exit 0" "$RC" 0
 expect_eq "arm64 check --json: the counts" "$(jq_of '[.check.passed, .check.failed] | @tsv')" \
@@ -117,16 +141,16 @@ ka_refuse() { # WHAT WANT-ERR ARGS...
 }
 ka_call=clear,dst=x0,len=x1,ret=x0
 ka_refuse "a call of another function" \
-	"straddle: $KA: fx_calls: it calls 0xffff800008010040 (__arch_clear_user) at 0xffff8000080101c8: a routine that calls another kernel function cannot run in user space" \
+	"straddle: $KA: fx_calls: it calls 0xffff800008010040 (__arch_clear_user) at 0xffff800008010648: a routine that calls another kernel function cannot run in user space" \
 	"$STRADDLE" kernels --check --file "$KA" --func fx_calls --call "$ka_call"
 ka_refuse "a privileged instruction" \
-	"straddle: $KA: fx_priv: it holds msr at 0xffff800008010204, which user space cannot run" \
+	"straddle: $KA: fx_priv: it holds msr at 0xffff800008010684, which user space cannot run" \
 	"$STRADDLE" sweep --file "$KA" --func fx_priv --call "$ka_call"
 ka_refuse "kernel data" \
-	"straddle: $KA: fx_data: it reads the page 0xffff800008010000 (_text) at 0xffff800008010244: kernel data, not in the copy" \
+	"straddle: $KA: fx_data: it reads the page 0xffff800008010000 (_text) at 0xffff8000080106c4: kernel data, not in the copy" \
 	"$STRADDLE" kernels --file "$KA" --func fx_data --call "$ka_call"
 ka_refuse "an exception-table type it does not model" \
-	"straddle: $KA: fx_zeropad: the exception-table entry of 0xffff800008010284 has type 4, which is not UACCESS_ERR_ZERO (2), the user access straddle models on AArch64" \
+	"straddle: $KA: fx_zeropad: the exception-table entry of 0xffff800008010704 has type 4, which is not UACCESS_ERR_ZERO (2), the user access straddle models on AArch64" \
 	"$STRADDLE" kernels --check --file "$KA" --func fx_zeropad --call "$ka_call"
 ka_refuse "a module (its relocations are not linked)" \
 	"straddle: $KA.o: straddle links x86-64 modules (this is aarch64)" \
