@@ -36,10 +36,13 @@ all: $(B)/straddle $(B)/straddle.1 $(B)/libstraddle-place.so $(B)/libstraddle-sc
 # An AArch64 kernel image's routine runs in this program under qemu-aarch64
 # (src/kernels/emulate.c): static, cross-built from base, arena and the
 # kernels (not the image reader: it runs what straddle sends it), beside
-# straddle. Only on an x86-64 host, the one that emulates.
+# straddle. Only on an x86-64 host, the one that emulates, with the cross
+# compiler (scripts/deps.sh installs it; without, straddle says it is missing).
 ifeq ($(shell uname -m),x86_64)
+ifneq ($(shell command -v aarch64-linux-gnu-gcc 2>/dev/null),)
 KROUTINE_A64 := $(B)/straddle-kroutine-aarch64
 all: $(KROUTINE_A64)
+endif
 endif
 KROUTINE_A64_C := src/kernels/aarch64/runner.c src/base/base.c src/arena/arena.c \
 	$(filter-out src/kernels/routine.c src/kernels/emulate.c,$(wildcard src/kernels/*.c))

@@ -26,7 +26,7 @@ int routine_find_runner(struct routine *rt, struct err *e)
 			       r->name, arch_name(r->arch), arch_name(arena_host_arch()));
 	if (!beside_self(RUNNER, rt->runner, sizeof rt->runner))
 		return err_set(e, "%s: %s: an AArch64 routine runs in %s under qemu-aarch64, and "
-			       "that is not beside straddle (make builds it)", r->path, r->name,
+			       "that is not beside straddle (make builds it with aarch64-linux-gnu-gcc)", r->path, r->name,
 			       RUNNER);
 	if (!spawn_find("qemu-aarch64", rt->qemu, sizeof rt->qemu))
 		return err_set(e, "%s: %s: an AArch64 routine runs under qemu-aarch64, which is "
@@ -132,9 +132,11 @@ int routine_sweep_emulated(const struct routine *rt, uint32_t first, uint32_t la
 	if (rt->k.kind != KERNEL_CLEAR && rt->k.kind != KERNEL_COPY)
 		return err_set(e, "%s: %s: under emulation sweep runs a clear or a copy, not a %s",
 			       rt->r.path, rt->r.name, kernel_kind_name(rt->k.kind));
-	for (uint32_t o = first; o <= last && n < 64; o += step ? step : 1)
-		if (o % 4 == 0)
-			offsets[n++] = o;
+	for (uint32_t o = first; o <= last; o += step ? step : 1)
+		if (o % 4 == 0 && n++ < 64)
+			offsets[n - 1] = o;
+	if (n > 64)
+		return err_set(e, "%zu offsets under emulation, more than the 64 one run takes", n);
 	if (!n)
 		return err_set(e, "offsets %u..%u hold no AArch64 placement (a multiple of 4)", first,
 			       last);

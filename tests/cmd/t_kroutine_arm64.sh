@@ -175,5 +175,5 @@ ka_refuse "without qemu-aarch64" \
 mkdir -p "$TMP/alone/bin"
 cp "$STRADDLE" "$TMP/alone/bin/straddle"
 ka_refuse "without its runner" \
-	"straddle: $KA: __arch_clear_user: an AArch64 routine runs in straddle-kroutine-aarch64 under qemu-aarch64, and that is not beside straddle (make builds it)" \
+	"straddle: $KA: __arch_clear_user: an AArch64 routine runs in straddle-kroutine-aarch64 under qemu-aarch64, and that is not beside straddle (make builds it with aarch64-linux-gnu-gcc)" \
 	"$TMP/alone/bin/straddle" sweep --file "$KA" --func __arch_clear_user
