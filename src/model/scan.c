@@ -161,9 +161,10 @@ static bool resolve_tables(struct worker *w, const struct elf_func *f, size_t n,
 		w->tab_first[w->ntab++] = used;
 		used += w->jt.n;
 	}
-	/* the buffer has stopped moving */
+	/* the buffer has stopped moving (and is never grown when no table
+	 * has a target here) */
 	for (size_t k = 0; k < w->ntab; k++)
-		w->tab[k].target = w->target + w->tab_first[k];
+		w->tab[k].target = w->tab[k].n ? w->target + w->tab_first[k] : NULL;
 	return backward;
 }
 
