@@ -3,11 +3,7 @@
  * both regressions were found weeks later and bisected by hand). */
 #include "cmd.h"
 #include "../report/report.h"
-#include "../results/scan.h"
-#include "../results/diff.h"
-#include "../results/sarif.h"
 
-#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,11 +3,9 @@
  * (seeds 000, 002, 003). */
 #include "cmd.h"
 #include "../report/report.h"
-#include "../results/json.h"
 #include "../results/scan.h"
 #include "../results/sarif.h"
 
-#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
