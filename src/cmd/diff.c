@@ -360,7 +360,7 @@ static int diff_many(struct diff_cmd *c)
 			diff_pair(c, &ip, &matched);
 	if (c->opts.func_glob && !matched && !c->shard.count) {
 		complain("--func", "'%s' matches no function in %s or %s", c->opts.func_glob,
-			 c->old.arg, c->new.arg);
+			 c->out.op[0], c->out.op[1]);
 		c->out.failed = true;
 	}
 	status = c->out.failed ? EXIT_USAGE : c->out.fails ? EXIT_GATE : EXIT_OK;
