@@ -234,8 +234,8 @@ void report_kernel_unplaced(FILE *out, const struct hot_run *h, enum hot_kernel_
 			pct, image, *id ? id : "none", h->kernel_release[0] ? h->kernel_release : "?",
 			h->kernel_build_id);
 	else if (why == HOT_KERNEL_NO_TEXT)
-		fprintf(out, "kernel: %" PRIu64 " samples; where _text was (KASLR) is not known, so "
-			"by symbol only:\n", h->kernel.samples);
+		fprintf(out, "kernel: %" PRIu64 " samples (%.1f%%); where _text was (KASLR) is not "
+			"known, so by symbol only:\n", h->kernel.samples, pct);
 	else if (h->kernel_release[0])
 		fprintf(out, "kernel: %" PRIu64 " samples (%.1f%%), by symbol only: loops need the "
 			"kernel's image (--vmlinux FILE, or %s from linux-image-%s-dbg)\n",

@@ -242,6 +242,15 @@ expect_eq "kernel, an image of another build: said, and by symbol" \
 	"kernel: 90 samples (90.0%); $FIXTURES/record/kimage is build-id $KID, the recorded kernel (0.0-test) was 00ff: not its image, so by symbol only:"
 expect_eq "kernel by symbol: the function's share" \
 	"$(printf '%s\n' "$OUT" | sed -n 3p | awk '{ print $1, $2, $3 }')" "90.0 kspin 0xffffffff8a000000"
+# the record's image, but not where _text ran: KASLR cannot be undone
+kernel_record "$KID"
+sed -i 's/"text":"0xffffffff8a000000",//' "$TMP/k.json"
+run "$STRADDLE" scan --uarch zen1 --hot "$TMP/k.json" --vmlinux "$FIXTURES/record/kimage"
+expect_eq "kernel through --vmlinux, _text unknown: said, and by symbol" \
+	"$(printf '%s\n' "$OUT" | sed -n 1p)" \
+	"kernel: 90 samples (90.0%); where _text was (KASLR) is not known, so by symbol only:"
+expect_eq "kernel by symbol, _text unknown: the function's share" \
+	"$(printf '%s\n' "$OUT" | sed -n 3p | awk '{ print $1, $2, $3 }')" "90.0 kspin 0xffffffff8a000000"
 run "$STRADDLE" scan --uarch zen1 --hot "$TMP/k.json"
 expect_eq "kernel without an image: one note that loops need it" \
 	"$(printf '%s\n' "$OUT" | sed -n 1p)" \
