@@ -33,6 +33,26 @@ LIBEXECDIR := $(PREFIX)/libexec/straddle
 
 all: $(B)/straddle $(B)/straddle.1 $(B)/libstraddle-place.so $(B)/libstraddle-sched.so
 
+# An AArch64 kernel image's routine runs in this program under qemu-aarch64
+# (src/kernels/emulate.c): static, cross-built from base, arena and the
+# kernels (not the image reader: it runs what straddle sends it), beside
+# straddle. Only on an x86-64 host, the one that emulates, with the cross
+# compiler (scripts/deps.sh installs it; without, straddle says it is missing).
+ifeq ($(shell uname -m),x86_64)
+ifneq ($(shell command -v aarch64-linux-gnu-gcc 2>/dev/null),)
+KROUTINE_A64 := $(B)/straddle-kroutine-aarch64
+all: $(KROUTINE_A64)
+endif
+endif
+KROUTINE_A64_C := src/kernels/aarch64/runner.c src/base/base.c src/arena/arena.c \
+	$(filter-out src/kernels/routine.c src/kernels/emulate.c,$(wildcard src/kernels/*.c))
+KROUTINE_A64_S := $(wildcard src/kernels/aarch64/*.S)
+
+$(B)/straddle-kroutine-aarch64: $(KROUTINE_A64_C) $(KROUTINE_A64_S) $(HEADERS) $(KERNEL_ASM_H)
+	@mkdir -p $(dir $@)
+	aarch64-linux-gnu-gcc $(WARN) $(DEFS) -O2 -static -Isrc -o $@ $(KROUTINE_A64_C) \
+		$(KROUTINE_A64_S) -lpthread
+
 # Each object depends on the headers it includes, as the compiler saw them
 # (-MMD writes obj/x.d beside obj/x.o; -MP keeps a deleted header from
 # breaking the build).
@@ -109,9 +129,10 @@ $(B)/libstraddle-sched.so: src/sched/llvm.cpp src/sched/abi.h
 $(B)/straddle.1: $(B)/straddle
 	$(B)/straddle --man >$@.tmp && mv $@.tmp $@
 
-install: $(B)/straddle $(B)/straddle.1 $(B)/libstraddle-place.so $(B)/libstraddle-sched.so
+install: $(B)/straddle $(B)/straddle.1 $(B)/libstraddle-place.so $(B)/libstraddle-sched.so $(KROUTINE_A64)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(LIBEXECDIR)
 	install -m 0644 $(B)/libstraddle-place.so $(DESTDIR)$(LIBEXECDIR)/libstraddle-place.so
+	$(if $(KROUTINE_A64),install -m 0755 $(KROUTINE_A64) $(DESTDIR)$(LIBEXECDIR)/)
 	install -m 0755 $(B)/straddle $(DESTDIR)$(BINDIR)/straddle
 	install -m 0644 $(B)/straddle.1 $(DESTDIR)$(MAN1DIR)/straddle.1
 

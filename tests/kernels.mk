@@ -8,7 +8,7 @@
 # sanitized kcheck_main of tests/tools/tools.mk serves the crash tests.
 
 KCHECK_C     := tests/tools/kcheck_main.c src/base/base.c src/arena/arena.c \
-                $(filter-out src/kernels/routine.c,$(wildcard src/kernels/*.c))
+                $(filter-out src/kernels/routine.c src/kernels/emulate.c,$(wildcard src/kernels/*.c))
 KCHECK_DEPS  := $(KCHECK_C) $(HEADERS) $(KERNEL_ASM_H)
 A64_ASM      := $(wildcard src/kernels/aarch64/*.S)
 
@@ -17,7 +17,7 @@ ifeq ($(shell uname -m),x86_64)
 KERNEL_TESTS += $(S)/tools/kcheck-aarch64
 endif
 
-test: $(KERNEL_TESTS)
+test: $(KERNEL_TESTS) $(KROUTINE_A64)
 
 $(S)/tools/kcheck-native: $(KCHECK_DEPS) $(KERNEL_ASM)
 	@mkdir -p $(dir $@)

@@ -159,14 +159,10 @@ int data_path(char *buf, size_t n, const char *what, const char *rel, struct err
 /* mkdir -p of path's directory (a data path's may not exist yet): 0, or
  * -1 with errno. */
 int make_parents(const char *path);
-/* Can dir, a directory of outputs (what: "plot directory", for the
- * message), be written: a writable directory, or one its writable parent
- * can hold; -1 with why. make_output_dir makes it (there already is fine). */
-int check_output_dir(const char *dir, const char *what, struct err *e);
+/* Makes dir, a directory of outputs (what: "plot directory", for the
+ * message; there already is fine); -1 with why. options/'s
+ * check_output_dir says beforehand whether it can. */
 int make_output_dir(const char *dir, const char *what, struct err *e);
-/* A directory straddle makes its working files in: there, a directory,
- * writable; -1 with why (naming it). */
-int check_work_dir(const char *dir, struct err *e);
 
 /* A test hook: the value of STRADDLE_TEST_<name>, NULL when it is not set.
  * Tests use them to make a race or a failure happen on purpose. As Lua's

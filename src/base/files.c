@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -403,39 +402,6 @@ int make_parents(const char *path)
 	}
 	free(copy);
 	return rc;
-}
-
-/* Nothing is made yet: a run ended by a signal would leave the empty
- * directory behind; make_output_dir makes it once there is something to put in
- * it. */
-int check_output_dir(const char *dir, const char *what, struct err *e)
-{
-	struct stat st;
-	char *copy, *parent;
-	int rc = 0;
-
-	if (stat(dir, &st) == 0)
-		return !S_ISDIR(st.st_mode) || access(dir, W_OK) != 0 ?
-		       err_set(e, "is not a writable directory") : 0;
-	copy = xstrdup(dir);
-	parent = dirname(copy);
-	if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode) || access(parent, W_OK) != 0)
-		rc = err_set(e, "cannot make the %s: %s is not a writable directory", what, parent);
-	free(copy);
-	return rc;
-}
-
-int check_work_dir(const char *dir, struct err *e)
-{
-	struct stat st;
-
-	if (stat(dir, &st) != 0)
-		return err_set(e, "'%s': %s", dir, strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return err_set(e, "'%s' is not a directory", dir);
-	if (access(dir, W_OK | X_OK) != 0)
-		return err_set(e, "'%s': cannot make files in it: %s", dir, strerror(errno));
-	return 0;
 }
 
 int make_output_dir(const char *dir, const char *what, struct err *e)

@@ -62,14 +62,8 @@ static int set_tasks(void *cmd, const char *opt, const char *s)
 
 static int set_dir(void *cmd, const char *opt, const char *dir)
 {
-	struct err e = { "" };
-
 	((struct bench_cmd *)cmd)->o.dir = dir;
-	if (check_work_dir(dir, &e)) {
-		complain(opt, "%s", e.msg);
-		return -1;
-	}
-	return 0;
+	return check_work_dir(opt, dir);
 }
 
 static int set_mode(void *cmd, const char *opt, const char *s)

@@ -110,18 +110,6 @@ static int check_profile_target(struct calibrate_cmd *c)
 	return 0;
 }
 
-/* Before minutes of measuring: can the plots be written? */
-static int check_plot_dir(const char *dir)
-{
-	struct err e = { "" };
-
-	if (dir && check_output_dir(dir, "plot directory", &e)) {
-		complain(dir, "%s", e.msg);
-		return -1;
-	}
-	return 0;
-}
-
 static void progress(void *ctx, size_t i, size_t n, const char *name)
 {
 	(void)ctx;
@@ -181,7 +169,9 @@ static int cmd_calibrate(int argc, char **argv)
 		complain("--from", "%s", e.msg);
 		goto out;
 	}
-	if (check_profile_target(&c) || check_plot_dir(c.plot_dir))
+	/* before minutes of measuring: can the plots be written? */
+	if (check_profile_target(&c) ||
+	    (c.plot_dir && check_output_dir(c.plot_dir, "plot directory")))
 		goto out;
 	if (!c.from && measure(&c))
 		goto out;

@@ -58,7 +58,10 @@ const struct command kernels_command = {
 		 "reads kernel data or holds a privileged instruction is refused with one line\n"
 		 "naming it. With --check, its fault contract at every position: the count\n"
 		 "its exception table's fixups leave, the kernel's EX_TYPE semantics applied\n"
-		 "(UACCESS, FAULT and COPY set rax, IMM_REG and UCOPY_LEN their registers).\n",
+		 "(UACCESS, FAULT and COPY set rax, IMM_REG and UCOPY_LEN their registers).\n"
+		 "An arm64 vmlinux's routine (__arch_clear_user, __arch_copy_to_user,\n"
+		 "__arch_copy_from_user, or --call with x0..x28) runs under qemu-aarch64,\n"
+		 "for correctness only: arm64's UACCESS_ERR_ZERO entries applied.\n",
 	.options = kernels_options,
 	.notes = "A fault in a routine's copy that its exception table does not list is reported\n"
 		 "as the kernel would oops, one FAIL line naming the offset and the address, and\n"
@@ -80,7 +83,8 @@ static int run_check(bool json, const struct routine *rt, struct kernels_check_r
 		.out = json ? stderr : stdout };
 	struct err e;
 
-	if (kernels_check(&o, r, &e)) {
+	if (rt && rt->emulated ? routine_check_emulated(rt, o.out, r, &e) < 0 :
+	    kernels_check(&o, r, &e)) {
 		complain("kernels", "%s", e.msg);
 		return EXIT_USAGE;
 	}

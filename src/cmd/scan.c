@@ -3,11 +3,9 @@
  * (seeds 000, 002, 003). */
 #include "cmd.h"
 #include "../report/report.h"
-#include "../results/json.h"
 #include "../results/scan.h"
 #include "../results/sarif.h"
 
-#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,25 +14,18 @@
 
 struct scan_cmd {
 	struct scan_opts opts;
-	bool list_all;                  /* --all (opts.keep_all is also set by --hot) */
 	struct profiles_arg uarch;
-	bool json;
-	bool want_sarif;                /* --format sarif given */
-	struct sarif_log *sarif;        /* then the log, written at the end */
-	const char *source_root;
-	bool source_lines;
-	unsigned long limit;
+	/* the format, the rows (--all: list_all; opts.keep_all is also set
+	 * by --hot), the documents: report/scan_out.c */
+	struct scan_out out;
 	unsigned fail_rules;            /* bit per enum rule */
 	bool fail_uncertain;            /* ... also in loops whose span is uncertain */
 	const char *dump_vdso;
-	struct scan_doc doc;            /* --json */
 	bool gate_failed;
 	bool fail_spin;                 /* --fail-on counts spin loops' hazards too */
 	/* --hot: samples of a record (or --perf-script text) rank the rows */
 	const char *hot_path, *perf_script, *vmlinux;
 	struct hot_run hot;
-	bool have_hot;
-	double min_share;
 	size_t matched;                 /* functions --func/--section selected, all files */
 	uint64_t hot_in_files;          /* --hot: samples of the (user space) files scanned */
 	const char *debug_dir;          /* --debug-dir: separate debug files by build-id */
@@ -42,18 +33,6 @@ struct scan_cmd {
 	struct shard shard;             /* --shard K/N; count 0: none */
 	struct shard_info shard_info;   /* then what the shard took */
 };
-
-static void print_text(struct scan_cmd *c, struct elf_image *img, const struct scan_result *r,
-		       FILE *out)
-{
-	struct scan_rows rows;
-
-	scan_rows(r, c->limit, c->min_share, c->list_all, &rows);
-	scan_rows_resolve(&rows, img, r, c->source_lines);
-	report_scan_text(out, img, r, &rows,
-			 &(struct scan_text_opts){ .list_all = c->list_all, .min_share = c->min_share });
-	scan_rows_free(&rows);
-}
 
 /* kernel: the kernel's samples as addresses of this image (kernel_hot),
  * NULL for a file of user space. */
@@ -69,49 +48,8 @@ static void attribute(struct scan_cmd *c, struct elf_image *img, struct scan_res
 static int scan_failed(struct scan_cmd *c, const struct input_file *f, const char *msg)
 {
 	complain(f->name, "%s", msg);
-	if (c->json)
-		results_scan_error(&c->doc, f->name, f->operand, msg);
-	if (c->sarif)
-		sarif_notify(c->sarif, f->name, f->operand, NULL, msg);
+	scan_out_failed(&c->out, f->name, f->operand, msg);
 	return -1;
-}
-
-/* A file's output is made in memory and goes out only if the file did not
- * change while it was read, through the printing (names and source lines
- * are read from the image): a file changed mid-scan has no partial rows. */
-static bool print_unless_changed(struct scan_cmd *c, struct elf_image *img,
-				 const struct scan_result *r, size_t input)
-{
-	struct json_stream saved = c->doc.out;
-	struct strbuf buf = { 0 };
-	FILE *mem = sb_stream(&buf);
-	size_t nsarif = c->sarif ? sarif_count(c->sarif) : 0;
-	bool changed;
-
-	if (!mem) {
-		complain("stdout", "out of memory");
-		exit(EXIT_USAGE);
-	}
-	if (c->json) {
-		c->doc.out.f = mem;
-		results_scan_file(&c->doc.out, img, r, c->source_lines, input);
-		c->doc.out.f = saved.f;
-	} else if (c->sarif) {
-		sarif_add_scan(c->sarif, img, r, &(struct sarif_rows){ c->min_share, c->source_root,
-			       c->source_lines, input });
-	} else {
-		print_text(c, img, r, mem);
-	}
-	fclose(mem);
-	changed = elf_changed(img);
-	if (changed)
-		c->doc.out = saved;     /* the element never happened */
-	if (changed && c->sarif)
-		sarif_truncate(c->sarif, nsarif);
-	if (!changed && buf.len)
-		fwrite(buf.s, 1, buf.len, stdout);
-	sb_free(&buf);
-	return !changed;
 }
 
 /* Scan one file of the run (kernel: the kernel's samples rebased onto
@@ -121,16 +59,20 @@ static int scan_one(struct scan_cmd *c, const struct input_file *f, const struct
 	struct elf_image *img = f->img;
 	struct scan_result r;
 	struct err e = { "" };
-	int rc = 0;
+	int rc = 0, changed;
 
 	if (f->error)
 		return scan_failed(c, f, f->error);
 	if (scan_image(img, &c->opts, &r, &e))
 		return scan_failed(c, f, elf_changed(img) ? "changed while reading" : e.msg);
 	note_back_end(f->name, &r);
-	if (c->have_hot)
+	if (c->out.have_hot)
 		attribute(c, img, &r, kernel);
-	if (print_unless_changed(c, img, &r, f->operand)) {
+	if ((changed = scan_out_file(&c->out, img, &r, f->operand)) < 0) {
+		complain("stdout", "out of memory");
+		exit(EXIT_USAGE);
+	}
+	if (!changed) {
 		c->gate_failed |= scan_gate(&r, c->fail_rules, c->fail_spin, c->fail_uncertain);
 		c->matched += r.functions_scanned + r.padding_symbols;
 		if (!kernel)
@@ -170,9 +112,9 @@ static int set_format(void *cmd, const char *opt, const char *value)
 		complain(opt, "'%s' is none of text, json, sarif", value);
 		return -1;
 	}
-	c->json = !strcmp(value, "json");
+	c->out.json = !strcmp(value, "json");
 	if (!strcmp(value, "sarif"))
-		c->want_sarif = true;   /* the log is made once the options are read */
+		c->out.sarif_asked = true;      /* the log is made once the inputs are known */
 	return 0;
 }
 
@@ -180,18 +122,18 @@ static int set_format(void *cmd, const char *opt, const char *value)
 
 static const struct cmd_option scan_options[] = {
 	OPT_UARCH_MANY(F, uarch, MODEL_MAX_PROFILES, "the profiles to apply"),
-	{ .name = "all", .kind = OPT_SET, .field = F(list_all),
+	{ .name = "all", .kind = OPT_SET, .field = F(out.list_all),
 	  .help = "list every loop and irreducible cycle, not only hazards" },
 	OPT_FUNC(F, opts.func_glob),
 	{ .name = "section", .value = "GLOB", .kind = OPT_STRING, .field = F(opts.section_glob),
 	  .help = "only functions in sections whose name matches GLOB" },
-	OPT_JSON(F, json, ""),
+	OPT_JSON(F, out.json, ""),
 	{ .name = "format", .value = "text|json|sarif", .kind = OPT_CALL, .call = set_format,
 	  .help = "sarif: SARIF 2.1.0 for code scanning, one result\n"
 		  "per row (every row: no --limit)" },
-	OPT_SOURCE_ROOT(F, source_root),
+	OPT_SOURCE_ROOT(F, out.source_root),
 	OPT_JOBS(F, opts.jobs),
-	{ .name = "limit", .value = "N", .kind = OPT_ULONG, .field = F(limit), .max = LONG_MAX,
+	{ .name = "limit", .value = "N", .kind = OPT_ULONG, .field = F(out.limit), .max = LONG_MAX,
 	  .help = "at most N hazard rows per file in the table (default 40, 0: all)" },
 	{ .name = "fail-on", .value = "RULE,..", .kind = OPT_RULES, .field = F(fail_rules),
 	  .help = "exit 1 if a hazard of these rules is found ('any' for all):\n"
@@ -205,7 +147,7 @@ static const struct cmd_option scan_options[] = {
 		  "(an unresolved indirect jump in their function)" },
 	OPT_LLVM_MCA(F, opts.llvm_mca),
 	OPT_EXACT_COST(F, opts.cost_exact),
-	OPT_NO_SOURCE(F, source_lines),
+	OPT_NO_SOURCE(F, out.source_lines),
 	OPT_DEBUG_DIR(F, debug_dir),
 	{ .name = "files-from", .value = "FILE", .kind = OPT_STRING, .field = F(files_from),
 	  .help = "more FILEs, one a line (-: standard input): a\n"
@@ -219,7 +161,7 @@ static const struct cmd_option scan_options[] = {
 		"column, the hottest first; with no FILE, the files the\n"
 		"record touched, then its kernel samples"),
 	OPT_PERF_SCRIPT(F, perf_script),
-	OPT_MIN_SHARE(F, min_share),
+	OPT_MIN_SHARE(F, out.min_share),
 	{ .name = "vmlinux", .value = "FILE", .kind = OPT_STRING, .field = F(vmlinux),
 	  .help = "the recorded kernel's image, for its loops (default\n"
 		  "/usr/lib/debug/boot/vmlinux-RELEASE when it is there)" },
@@ -261,22 +203,26 @@ const struct command scan_command = {
 static int parse_options(struct scan_cmd *c, int argc, char **argv)
 {
 	c->opts.jobs = jobs_default();
-	c->limit = 40;
-	c->source_lines = true;
+	c->out.limit = 40;
+	c->out.source_lines = true;
 	c->opts.cost = true;
 	if (parse_command_line(&scan_command, c, argc, argv))
 		return -1;
 	c->opts.profiles = c->uarch.v;
 	c->opts.nprofiles = c->uarch.n;
-	if (c->want_sarif) {
-		c->json = false;
+	c->out.argc = argc, c->out.argv = argv;
+	c->out.profiles = c->uarch.v;
+	c->out.nprofiles = c->uarch.n;
+	c->out.uarch_why = c->uarch.why;
+	if (c->out.sarif_asked) {
+		c->out.json = false;
 		c->opts.shapes = true;  /* an fde@ function's fingerprint is its shape */
 	}
 	if (hot_load(c->hot_path, c->perf_script, &c->hot))
 		return -1;
-	c->have_hot = c->hot_path || c->perf_script;
+	c->out.have_hot = c->hot_path || c->perf_script;
 	/* --hot's summary judges every hot loop, hazard or not */
-	c->opts.keep_all = c->list_all || c->have_hot;
+	c->opts.keep_all = c->out.list_all || c->out.have_hot;
 	return 0;
 }
 
@@ -323,7 +269,7 @@ static int kernel_hot(struct scan_cmd *c)
 		return rc;
 	if (!vmlinux)
 		report_kernel_unplaced(stdout, h, HOT_KERNEL_NO_IMAGE, path, "");
-	report_kernel_symbols(stdout, &c->hot, c->min_share);
+	report_kernel_symbols(stdout, &c->hot, c->out.min_share);
 	return 0;
 }
 
@@ -344,30 +290,10 @@ static bool no_match(const struct scan_cmd *c)
 	return true;
 }
 
-/* The documents' heads, once the inputs are known (a shard's says what
- * it took of them). */
-static void begin_output(struct scan_cmd *c, const struct inputs *in, int argc, char **argv)
-{
-	const struct shard_info *shard = c->shard.count ? &c->shard_info : NULL;
-
-	c->shard_info = (struct shard_info){ c->shard, in->units, in->units_total };
-	if (c->uarch.why[0] && !c->json && !c->want_sarif)
-		printf("%s\n", c->uarch.why);
-	if (c->want_sarif)
-		c->sarif = sarif_new(&(struct sarif_head){ c->source_root, argc, argv, c->uarch.v,
-			c->opts.nprofiles, shard });
-	if (c->json) {
-		/* tens of megabytes: write them in large blocks */
-		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-		results_scan_begin(&c->doc, stdout, &(struct scan_head){ argc, argv, c->uarch.v,
-			c->opts.nprofiles, c->uarch.why, c->have_hot, c->min_share, shard });
-	}
-}
-
 /* Every file of the operands (inputs.h: directories and packages
  * expanded, a shard's only); EXIT_USAGE when one could not be scanned,
  * -1 when an operand is refused before any output. */
-static int scan_operands(struct scan_cmd *c, const char **ops, int n, int argc, char **argv)
+static int scan_operands(struct scan_cmd *c, const char **ops, int n)
 {
 	struct inputs in;
 	struct input_file f;
@@ -379,7 +305,8 @@ static int scan_operands(struct scan_cmd *c, const char **ops, int n, int argc, 
 		inputs_close(&in);
 		return -1;
 	}
-	begin_output(c, &in, argc, argv);
+	c->shard_info = (struct shard_info){ c->shard, in.units, in.units_total };
+	scan_out_begin(&c->out, c->shard.count ? &c->shard_info : NULL);
 	while (inputs_next(&in, &f))
 		if (scan_one(c, &f, NULL))
 			status = EXIT_USAGE;
@@ -425,7 +352,7 @@ static int cmd_scan(int argc, char **argv)
 		hot_run_free(&c.hot);
 		return EXIT_USAGE;
 	}
-	if (ntargets == 0 && c.have_hot) {
+	if (ntargets == 0 && c.out.have_hot) {
 		targets = hot_run_files(&c.hot, &ntargets);
 		free_targets = true;
 	} else if (ntargets == 0) {
@@ -434,7 +361,7 @@ static int cmd_scan(int argc, char **argv)
 		targets = defaults;
 		ntargets = defaults[1] ? 2 : 1;
 	}
-	status = scan_operands(&c, targets, ntargets, argc, argv);
+	status = scan_operands(&c, targets, ntargets);
 	if (free_targets)
 		free(targets);
 	inputs_list_free(listed, nlisted);
@@ -442,12 +369,12 @@ static int cmd_scan(int argc, char **argv)
 		hot_run_free(&c.hot);
 		return EXIT_USAGE;
 	}
-	if (free_targets && !c.json && !c.sarif && kernel_hot(&c))
+	if (free_targets && !c.out.json && !c.out.sarif && kernel_hot(&c))
 		status = EXIT_USAGE;
-	if (c.have_hot && !c.json)
+	if (c.out.have_hot && !c.out.json)
 		report_run_rest(stdout, &c.hot, c.hot_in_files);
 	hot_run_free(&c.hot);
-	if (c.json && results_scan_end(&c.doc)) {
+	if (c.out.json && results_scan_end(&c.out.doc)) {
 		complain("stdout", "cannot write the JSON output");
 		status = EXIT_USAGE;
 	}
@@ -455,7 +382,7 @@ static int cmd_scan(int argc, char **argv)
 		status = EXIT_GATE;
 	if (no_match(&c))
 		status = EXIT_USAGE;
-	if (c.sarif && sarif_write(c.sarif, stdout, status != EXIT_USAGE)) {
+	if (c.out.sarif && sarif_write(c.out.sarif, stdout, status != EXIT_USAGE)) {
 		complain("stdout", "cannot write the SARIF output");
 		status = EXIT_USAGE;
 	}

@@ -123,14 +123,19 @@ const struct command sweep_command = {
 		 "the ratio of floors to the best offset, and 'slow' where the offset's floor is\n"
 		 "both significantly (quantile test, --alpha) and materially (--material) above\n"
 		 "the best's; beside it what the layout model predicts for that placement on\n"
-		 "this CPU. 'straddle kernels' lists the kernels.\n",
+		 "this CPU. 'straddle kernels' lists the kernels.\n"
+		 "\n"
+		 "An arm64 vmlinux's routine (--file, --func) runs under qemu-aarch64, which\n"
+		 "has no layout timing: every offset that is a multiple of 4 is run and its\n"
+		 "bytes checked, nothing is timed, and -o, --plot, --csv and --aa are refused.\n",
 	.options = sweep_options,
 	.notes = "Interrupted (SIGINT, SIGTERM, SIGHUP, SIGQUIT), sweep writes nothing, leaves\n"
 		 "no temporary file and dies of the signal, also when the signal comes while\n"
 		 "the result file or the plot is being written. -o and --plot replace only a\n"
 		 "regular file, keeping its mode.\n"
 		 "\n"
-		 "Exit status: 0 done, 2 bad usage or a measurement that could not run.\n",
+		 "Exit status: 0 done, 1 an emulated routine's call went wrong, 2 bad usage or\n"
+		 "a measurement that could not run.\n",
 };
 
 static int parse_options(struct sweep_cmd *c, int argc, char **argv)
@@ -244,6 +249,27 @@ static void render(const struct sweep_cmd *c, struct sweep_view *w)
 		report_sweep_text(stdout, w);
 }
 
+/* Another architecture's routine, under qemu-user: every offset run and
+ * checked, nothing timed (kernels.h says why), so nothing to write. */
+static int sweep_emulated(const struct sweep_cmd *c)
+{
+	uint32_t one = (uint32_t)c->s.size;
+	struct err e = { "" };
+	int rc;
+
+	if (c->out_json || c->plot || c->csv || c->aa) {
+		complain("sweep", "%s runs under qemu-aarch64, which times nothing: no -o, --plot, "
+			 "--csv or --aa", c->routine->k.name);
+		return EXIT_USAGE;
+	}
+	rc = routine_sweep_emulated(c->routine, c->first, c->last, c->step,
+				    c->s.ncalls ? c->s.calls : &one, c->s.ncalls ? c->s.ncalls : 1,
+				    stdout, &e);
+	if (rc < 0)
+		complain("sweep", "%s", e.msg);
+	return rc < 0 ? EXIT_USAGE : rc ? EXIT_GATE : EXIT_OK;
+}
+
 static int cmd_sweep(int argc, char **argv)
 {
 	struct sweep_cmd c = { .argc = argc, .argv = argv };
@@ -253,6 +279,10 @@ static int cmd_sweep(int argc, char **argv)
 
 	if (parse_options(&c, argc, argv) || pick_kernels(&c, argc, argv) || add_controls(&c))
 		goto out;
+	if (c.routine && c.routine->emulated) {
+		status = sweep_emulated(&c);
+		goto out;
+	}
 	if (sweep_variants(&c.s, c.kernels, c.nkernels, c.first, c.last, c.step, &e) ||
 	    sweep_prepare(&c.s, &e) || sweep_run(&c.s, &e)) {
 		complain("sweep", "%s", e.msg);

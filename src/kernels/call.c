@@ -1,6 +1,6 @@
 /* Calling a kernel image's routine: its registers set from the call spec
  * (kernels.h, struct kernel_call) and read back, through the trampoline
- * of x86_64/kcall.S. Apart from routine.c, which reads the image, so that
+ * of x86_64/kcall.S or aarch64/kcall.S. Apart from routine.c, which reads the image, so that
  * kcheck links without relocate/. */
 #include "internal.h"
 
@@ -8,10 +8,10 @@
 
 #define NO KREG_NONE
 
-#if defined(__x86_64__)
-void straddle_kcall(uint64_t regs[16], const void *fn);     /* x86_64/kcall.S */
+#if defined(__x86_64__) || defined(__aarch64__)
+void straddle_kcall(uint64_t regs[32], const void *fn);     /* ARCH/kcall.S */
 #else
-static void straddle_kcall(uint64_t regs[16], const void *fn)
+static void straddle_kcall(uint64_t regs[32], const void *fn)
 {
 	(void)regs, (void)fn;
 }
@@ -25,7 +25,7 @@ size_t routine_run(const struct kernel *k, const struct placement *p, void *dst,
 		   const void *src, size_t len)
 {
 	const struct kernel_call *c = k->call;
-	uint64_t r[16] = { 0 }, v = 0;
+	uint64_t r[32] = { 0 }, v = 0;
 
 	for (uint8_t i = 0; i < c->nset; i++)
 		r[c->set[i].reg] = c->set[i].value;

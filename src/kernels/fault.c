@@ -76,6 +76,18 @@ static void set_registers(ucontext_t *uc, const struct kex *x)
 	if (x->flags & KEX_CLEAR_DX)
 		*reg_at(uc, 2) = 0;
 }
+#elif defined(__aarch64__)
+/* arch/arm64/mm/extable.c's ex_handler_uaccess_err_zero: the error
+ * register -EFAULT, the zero register 0 (xzr, 31: neither), then the jump. */
+static void set_registers(ucontext_t *uc, const struct kex *x)
+{
+	if (x->kind != KEX_ERR_ZERO)
+		return;
+	if (x->reg < 31)
+		uc->uc_mcontext.regs[x->reg] = (uint64_t)-EFAULT;
+	if (x->imm >= 0 && x->imm < 31)
+		uc->uc_mcontext.regs[x->imm] = 0;
+}
 #else
 static void set_registers(ucontext_t *uc, const struct kex *x)
 {

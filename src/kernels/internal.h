@@ -33,6 +33,11 @@ extern __thread struct oops_landing *kernels_oops_landing;
 size_t routine_run(const struct kernel *k, const struct placement *p, void *dst,
 		   const void *src, size_t len);
 
+/* An emulated routine's runner beside straddle and qemu-aarch64 in PATH,
+ * into rt->runner and rt->qemu (emulate.c); -1 with e naming what is
+ * missing. */
+int routine_find_runner(struct routine *rt, struct err *e);
+
 /* x86-64 (Intel SDM vol. 2B, NOP): a k-byte nop for k 1..8, synth.c's. */
 void kernels_x86_nops(uint8_t *p, size_t n);
 

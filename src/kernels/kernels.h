@@ -31,8 +31,8 @@ enum {
 };
 
 /* How a kernel image's routine is called (routine.c): which register
- * holds what, by number (rax 0 .. r15 15, relocate.h), and what it
- * returns. */
+ * holds what, by number (rax 0 .. r15 15, x0 0 .. x28 28, relocate.h),
+ * and what it returns. */
 #define KREG_NONE 0xff
 
 enum kernel_returns {
@@ -58,7 +58,23 @@ struct kernel_call {
 	 * edge clear 64) */
 	uint8_t granule;
 	uint32_t exact_from;
+	/* the access narrows to fit the length, and the count is in whole
+	 * accesses to the end: granule-byte ones from granule bytes, then
+	 * the largest power of two a shorter length holds (arm64's
+	 * __arch_clear_user: 8, then one 4-, 2- or 1-byte store from each end) */
+	bool narrows;
+	/* which side is the user's, the one a fault may hit (KUSER_*): a
+	 * fault on the kernel's side is the kernel's bug, an oops, not made */
+	uint8_t user;
+	/* KCOUNT_*: how the count after a fault is made, when granule does
+	 * not say it */
+	uint8_t count;
 };
+
+enum { KUSER_BOTH, KUSER_DST, KUSER_SRC };
+/* KCOUNT_A64_COPY: arm64's copy_template.S (copy_to_user.S and
+ * copy_from_user.S, 5.14 on; check.c walks its accesses) */
+enum { KCOUNT_BYTES, KCOUNT_A64_COPY };
 
 typedef size_t (*kernel_clear_fn)(void *dst, size_t len);
 typedef size_t (*kernel_copy_fn)(void *dst, const void *src, size_t len);
@@ -182,27 +198,33 @@ struct routine {
 	struct kernel_call call;
 	uint8_t *code;                  /* r's bytes with its edits made */
 	bool builtin;                   /* the call is a built-in spec */
+	/* another architecture's (AArch64 on x86-64): not placed here, run
+	 * under qemu-user by the runner beside straddle (emulate.c) */
+	bool emulated;
+	char runner[4096], qemu[4096];
 	const char *when;               /* host flags under which the kernel calls it */
 	const char *what;               /* the built-in call's description */
 	size_t hot;                     /* r.loop[hot] is the sweep's loop (r.nloop: none) */
 	char name[96], summary[192];
 };
 
-/* The routine o->func of the kernel image o->path, ready to place: x86-64
- * only (its routines run on this host); one line in e when it is refused
- * or its call is not known (give --call). */
+/* The routine o->func of the kernel image o->path, ready to place (the
+ * host's architecture) or to run under qemu-user (AArch64 on x86-64: its
+ * runner and qemu-aarch64 found, else refused); one line in e when it is
+ * refused or its call is not known (give --call). */
 int routine_open(const struct routine_opts *o, struct routine **out, struct err *e);
 void routine_free(struct routine *rt);
 /* For people: where it comes from, its call, what was made user-space,
  * its exception table, loops (the hot one marked), alternatives with the
  * host kernel's pick, and whether the host kernel's call site reaches it. */
 void routine_describe(const struct routine *rt, FILE *out);
-/* --call's grammar: "clear,dst=rdi,len=rcx,ret=rcx,rax=0" (KIND: clear,
+/* --call's grammar, registers of arch: "clear,dst=rdi,len=rcx,ret=rcx,rax=0"
+ * or "clear,dst=x0,len=x1,ret=x0" (KIND: clear,
  * copy, put1|2|4|8, get1|2|4|8, csum; REG=NUMBER sets a constant input;
- * returns=left|dst|error|sum; granule=N exact-from=N: the count after a
- * fault, kernel_call). */
-int kernel_call_parse(const char *text, enum kernel_kind *kind, struct kernel_call *call,
-		      struct err *e);
+ * returns=left|dst|error|sum; granule=N exact-from=N narrows=0|1: the
+ * count after a fault, kernel_call). */
+int kernel_call_parse(const char *text, enum arch arch, enum kernel_kind *kind,
+		      struct kernel_call *call, struct err *e);
 /* Has func a built-in call? *role: the job it does across releases
  * ("clear_user", "copy_user": the routine without fast strings), NULL
  * when its name stayed. The i-th routine of a role, NULL past the last. */
@@ -210,6 +232,49 @@ bool routine_builtin(const char *func, const char **role);
 /* The i-th name with a built-in call, NULL past the last. */
 const char *routine_builtin_at(size_t i);
 const char *routine_of_role(const char *role, size_t i);
+/* ---- another architecture's routine under qemu-user (emulate.c) ----
+ *
+ * An emulator has no layout timing: it translates the code, so fetch
+ * windows and lines mean nothing there. What it says is whether the
+ * routine's own bytes, placed at every offset, do what their contract
+ * says. The routine goes to the runner (straddle-kroutine-aarch64, a
+ * static AArch64 program built beside straddle) on its standard input
+ * as kernel_wire_write writes it. */
+
+/* kernels --check: the runner's lines to out, its count in *r. 0, 1 when
+ * a check failed, or -1 with e (the runner could not run). */
+int routine_check_emulated(const struct routine *rt, FILE *out,
+			   struct kernels_check_result *r, struct err *e);
+/* sweep: at offsets first..last (step; those not a multiple of 4 are no
+ * AArch64 placement and are skipped) the calls of these sizes, each
+ * checked byte for byte; a table to out. 0, 1 when a call failed, -1. */
+int routine_sweep_emulated(const struct routine *rt, uint32_t first, uint32_t last,
+			   uint32_t step, const uint32_t *calls, size_t ncalls, FILE *out,
+			   struct err *e);
+
+/* The wire between them: a routine and what to do with it, as text. */
+enum kernel_wire_mode { KWIRE_CHECK, KWIRE_SWEEP };
+
+struct kernel_wire {
+	struct kernel k;
+	struct kernel_call call;
+	char name[96];
+	uint8_t *code;
+	struct kex *ex;
+	enum kernel_wire_mode mode;
+	uint32_t offsets[64];
+	size_t noffsets;
+	size_t calls[64];
+	size_t ncalls;
+};
+
+void kernel_wire_write(FILE *f, const struct kernel *k, enum kernel_wire_mode mode,
+		       const uint32_t *offsets, size_t noffsets, const size_t *calls,
+		       size_t ncalls);
+/* 0, or -1 with e (the text is not the wire's); kernel_wire_free after. */
+int kernel_wire_read(FILE *f, struct kernel_wire *w, struct err *e);
+void kernel_wire_free(struct kernel_wire *w);
+
 /* Does the host kernel have this /proc/cpuinfo flag? -1: cannot tell. */
 int kernels_host_flag(const char *flag);
 

@@ -6,6 +6,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,19 @@ enum { AX, CX, DX, BX, SP, BP, SI, DI, NO = KREG_NONE };
 
 static const char *const reg_names[16] = { "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi",
 	"rdi", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15" };
+
+/* AArch64's x0..x28 as the trampoline loads them (aarch64/kcall.S): x29
+ * and x30 are the frame and the link the call itself sets. */
+#define A64_REGS 29
+
+static const char *reg_name(enum arch arch, unsigned r)
+{
+	static const char *const a64[32] = { "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8",
+		"x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20",
+		"x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29", "x30", "xzr" };
+
+	return arch == ARCH_AARCH64 ? a64[r & 31] : reg_names[r & 15];
+}
 
 /* The built-in calls. The registers are the routines' own (arch/x86/lib/
  * clear_page_64.S, copy_user_64.S, putuser.S, getuser.S, memset_64.S,
@@ -70,6 +84,27 @@ static const struct spec specs[] = {
 
 #define NSPECS (sizeof specs / sizeof specs[0])
 
+/* AArch64's (arch/arm64/lib/clear_user.S, copy_to_user.S,
+ * copy_from_user.S; 5.14 on): x0 the destination, x1 the size or the
+ * source, x2 the size, x0 the bytes left. __arch_clear_user stores 8 bytes
+ * while 8 are left and the last 8 overlapping, below 8 one 4-, 2- or
+ * 1-byte store from each end; a fault's fixup counts from the store's
+ * start, so what it returns is in whole stores of the width its length
+ * takes. */
+static const struct spec a64_specs[] = {
+	{ "__arch_clear_user", KERNEL_CLEAR, { .dst = 0, .src = NO, .len = 1, .value = NO, .ret = 0,
+	  .out = NO, .returns = KRET_LEFT, .granule = 8, .exact_from = UINT32_MAX,
+	  .narrows = true }, "002", "arm64 clear_user: 8-byte sttr, then 4, 2, 1", "", NULL },
+	{ "__arch_copy_to_user", KERNEL_COPY, { .dst = 0, .src = 1, .len = 2, .value = NO, .ret = 0,
+	  .out = NO, .returns = KRET_LEFT, .exact_from = UINT32_MAX, .user = KUSER_DST,
+	  .count = KCOUNT_A64_COPY }, "001",
+	  "arm64 copy_to_user: copy_template.S with sttr", "", NULL },
+	{ "__arch_copy_from_user", KERNEL_COPY, { .dst = 0, .src = 1, .len = 2, .value = NO,
+	  .ret = 0, .out = NO, .returns = KRET_LEFT, .exact_from = UINT32_MAX, .user = KUSER_SRC,
+	  .count = KCOUNT_A64_COPY },
+	  "001", "arm64 copy_from_user: copy_template.S with ldtr", "", NULL },
+};
+
 /* __put_user_N and __put_user_nocheck_N (value rax, address rcx; rcx 0 or
  * -EFAULT), __get_user_N and __get_user_nocheck_N (address rax; value
  * rdx, rax 0 or -EFAULT): one store or load, all or nothing. */
@@ -109,6 +144,11 @@ static bool builtin_spec(const char *name, struct spec *out)
 			out->name = name;
 			return true;
 		}
+	for (size_t i = 0; i < sizeof a64_specs / sizeof *a64_specs; i++)
+		if (strcmp(a64_specs[i].name, n) == 0) {
+			*out = a64_specs[i];
+			return true;
+		}
 	return access_spec(name, out);
 }
 
@@ -146,11 +186,11 @@ const char *routine_of_role(const char *role, size_t i)
 
 /* ---- --call SPEC ---- */
 
-static int reg_from(const char *s, size_t n)
+static int reg_from(enum arch arch, const char *s, size_t n)
 {
-	for (int r = 0; r < 16; r++)
-		if (strlen(reg_names[r]) == n && strncmp(reg_names[r], s, n) == 0)
-			return r;
+	for (unsigned r = 0; r < (arch == ARCH_AARCH64 ? A64_REGS : 16); r++)
+		if (strlen(reg_name(arch, r)) == n && strncmp(reg_name(arch, r), s, n) == 0)
+			return (int)r;
 	return -1;
 }
 
@@ -177,39 +217,64 @@ static int spec_kind(const char *s, size_t n, struct spec *out)
 	return -1;
 }
 
+/* returns=, user= or count= with one of its words: true when it was one. */
+static bool word_field(const char *key, size_t kn, const char *val, size_t vn,
+		       struct kernel_call *c)
+{
+	static const struct {
+		const char *key, *words[4];
+		size_t offset;
+	} fields[] = {
+		{ "returns", { "left", "dst", "error", "sum" }, offsetof(struct kernel_call, returns) },
+		{ "user", { "both", "dst", "src" }, offsetof(struct kernel_call, user) },
+		{ "count", { "bytes", "arm64-copy" }, offsetof(struct kernel_call, count) },
+	};
+
+	for (size_t f = 0; f < sizeof fields / sizeof *fields; f++)
+		for (int k = 0; k < 4 && fields[f].words[k]; k++)
+			if (strlen(fields[f].key) == kn && strncmp(key, fields[f].key, kn) == 0 &&
+			    strlen(fields[f].words[k]) == vn && strncmp(val, fields[f].words[k], vn) == 0) {
+				*((uint8_t *)c + fields[f].offset) = (uint8_t)k;
+				return true;
+			}
+	return false;
+}
+
 /* One key=value of the spec; its error in e. */
-static int spec_field(const char *key, size_t kn, const char *val, size_t vn, struct spec *sp,
-		      struct err *e)
+static int spec_field(enum arch arch, const char *key, size_t kn, const char *val, size_t vn,
+		      struct spec *sp, struct err *e)
 {
 	static const char *const regkeys[] = { "dst", "src", "len", "value", "ret", "out" };
-	static const char *const rets[] = { "left", "dst", "error", "sum" };
 	struct kernel_call *c = &sp->call;
 	uint8_t *slot[] = { &c->dst, &c->src, &c->len, &c->value, &c->ret, &c->out };
-	int r = reg_from(val, vn);
+	int r = reg_from(arch, val, vn);
 	char *end;
 	unsigned long long v = strtoull(val, &end, 0);
 
 	for (int k = 0; k < 6; k++)
 		if (strlen(regkeys[k]) == kn && strncmp(key, regkeys[k], kn) == 0) {
 			if (r < 0)
-				return err_set(e, "'%.*s' is not a register (rax .. r15)", (int)vn, val);
+				return err_set(e, "'%.*s' is not a register (%s)", (int)vn, val,
+					       arch == ARCH_AARCH64 ? "x0 .. x28: x29 and x30 are the "
+					       "frame and link the call sets" : "rax .. r15");
 			*slot[k] = (uint8_t)r;
 			return 0;
 		}
-	for (int k = 0; k < 4 && kn == 7 && strncmp(key, "returns", 7) == 0; k++)
-		if (strlen(rets[k]) == vn && strncmp(val, rets[k], vn) == 0) {
-			c->returns = (uint8_t)k;
-			return 0;
-		}
+	if (word_field(key, kn, val, vn, c))
+		return 0;
 	if (end != val + vn || vn == 0)
 		return err_set(e, "'%.*s=%.*s' is not one of dst, src, len, value, ret, out=REG, "
-			       "returns=left|dst|error|sum, granule=N, exact-from=N, REG=NUMBER",
-			       (int)kn, key, (int)vn, val);
+			       "returns=left|dst|error|sum, user=both|dst|src, count=bytes|arm64-copy, "
+			       "granule=N, exact-from=N, narrows=0|1, REG=NUMBER", (int)kn, key,
+			       (int)vn, val);
 	if (kn == 7 && strncmp(key, "granule", 7) == 0 && v <= 64)
 		c->granule = (uint8_t)v;
+	else if (kn == 7 && strncmp(key, "narrows", 7) == 0 && v <= 1)
+		c->narrows = v;
 	else if (kn == 10 && strncmp(key, "exact-from", 10) == 0 && v <= UINT32_MAX)
 		c->exact_from = (uint32_t)v;
-	else if ((r = reg_from(key, kn)) >= 0 && r != SP && c->nset < 2)
+	else if ((r = reg_from(arch, key, kn)) >= 0 && (arch == ARCH_AARCH64 || r != SP) &&
+		 c->nset < 2)
 		c->set[c->nset++] = (struct kernel_const){ (uint8_t)r, v };
 	else
 		return err_set(e, "'%.*s=%.*s': no such field, or a third constant", (int)kn, key,
@@ -241,8 +306,8 @@ static int spec_complete(const struct spec *sp, struct err *e)
 
 /* "clear,dst=rdi,len=rcx,ret=rcx,rax=0": KIND (clear, copy, put1..put8,
  * get1..get8, csum), then fields. */
-int kernel_call_parse(const char *text, enum kernel_kind *kind, struct kernel_call *call,
-		      struct err *e)
+int kernel_call_parse(const char *text, enum arch arch, enum kernel_kind *kind,
+		      struct kernel_call *call, struct err *e)
 {
 	struct spec sp = { .call = { .dst = NO, .src = NO, .len = NO, .value = NO, .ret = NO,
 				     .out = NO, .exact_from = UINT32_MAX } };
@@ -261,7 +326,7 @@ int kernel_call_parse(const char *text, enum kernel_kind *kind, struct kernel_ca
 		eq = memchr(p, '=', n);
 		if (!eq)
 			return err_set(e, "--call: '%.*s' is not KEY=VALUE", (int)n, p);
-		if (spec_field(p, (size_t)(eq - p), eq + 1, n - (size_t)(eq - p) - 1, &sp, e)) {
+		if (spec_field(arch, p, (size_t)(eq - p), eq + 1, n - (size_t)(eq - p) - 1, &sp, e)) {
 			char msg[sizeof e->msg];
 
 			snprintf(msg, sizeof msg, "%s", e->msg);
@@ -348,11 +413,15 @@ static int call_of(struct routine *rt, const struct routine_opts *o, struct err 
 
 	if (o->call) {
 		rt->when = "";
-		return kernel_call_parse(o->call, &rt->k.kind, &rt->call, e);
+		return kernel_call_parse(o->call, rt->r.arch, &rt->k.kind, &rt->call, e);
 	}
-	if (!builtin_spec(o->func, &sp))
+	/* AArch64's built-in calls are its own (__arch_*): memset's registers
+	 * there are not x86-64's */
+	if (!builtin_spec(o->func, &sp) ||
+	    (strncmp(o->func, "__arch_", 7) == 0) != (rt->r.arch == ARCH_AARCH64))
 		return err_set(e, "%s: no built-in call for %s: say which register holds what with "
-			       "--call (e.g. clear,dst=rdi,len=rcx,ret=rcx,rax=0)", o->path, o->func);
+			       "--call (e.g. %s)", o->path, o->func, rt->r.arch == ARCH_AARCH64 ?
+			       "clear,dst=x0,len=x1,ret=x0" : "clear,dst=rdi,len=rcx,ret=rcx,rax=0");
 	rt->builtin = true;
 	rt->k.kind = sp.kind;
 	rt->call = sp.call;
@@ -375,7 +444,7 @@ static void fill_kernel(struct routine *rt, const struct routine_opts *o)
 	if (!k->seed)
 		k->seed = "-";
 	k->summary = rt->summary;
-	k->placeable = true;
+	k->placeable = !rt->emulated;
 	k->code = rt->code;
 	k->size = r->size;
 	k->fixups = r->ex;
@@ -403,7 +472,9 @@ int routine_open(const struct routine_opts *o, struct routine **out, struct err 
 		free(rt);
 		return -1;
 	}
-	if (call_of(rt, o, e) || choose_loop(rt, o->loop, e)) {
+	rt->emulated = rt->r.arch != arena_host_arch();
+	if (call_of(rt, o, e) || choose_loop(rt, o->loop, e) ||
+	    (rt->emulated && routine_find_runner(rt, e))) {
 		kroutine_free(&rt->r);
 		free(rt);
 		return -1;
@@ -411,7 +482,7 @@ int routine_open(const struct routine_opts *o, struct routine **out, struct err 
 	rt->code = xmalloc(rt->r.size);
 	make_edits(rt);
 	fill_kernel(rt, o);
-	if (kernel_adopt(&rt->k, e)) {
+	if (!rt->emulated && kernel_adopt(&rt->k, e)) {
 		routine_free(rt);
 		return -1;
 	}
@@ -423,7 +494,8 @@ void routine_free(struct routine *rt)
 {
 	if (!rt)
 		return;
-	kernel_disown(&rt->k);
+	if (!rt->emulated)
+		kernel_disown(&rt->k);
 	kroutine_free(&rt->r);
 	free(rt->code);
 	free(rt);
@@ -478,8 +550,10 @@ static int host_meets(const char *when)
 
 /* ---- for people ---- */
 
-static const char *ex_type_name(unsigned t)
+static const char *ex_type_name(enum arch arch, unsigned t)
 {
+	if (arch == ARCH_AARCH64)
+		return t == 2 ? "UACCESS_ERR_ZERO" : "?";
 	static const char *const names[] = { [1] = "DEFAULT", [2] = "FAULT", [3] = "UACCESS",
 		[4] = "COPY", [14] = "DEFAULT_MCE_SAFE", [15] = "FAULT_MCE_SAFE", [16] = "POP_REG",
 		[17] = "IMM_REG", [19] = "UCOPY_LEN", [20] = "ZEROPAD" };
@@ -494,16 +568,25 @@ static void describe_call(const struct routine *rt, FILE *out)
 	const char *keys[] = { "dst", "src", "len", "value", "out" };
 	const uint8_t regs[] = { c->dst, c->src, c->len, c->value, c->out };
 
+	enum arch arch = rt->r.arch;
+
 	fprintf(out, "  call: %s%s", kernel_kind_name(rt->k.kind), c->size ? "" : "");
 	if (c->size)
 		fprintf(out, " of %u bytes", c->size);
 	for (int i = 0; i < 5; i++)
 		if (regs[i] != NO)
-			fprintf(out, ", %s %s", keys[i], reg_names[regs[i]]);
+			fprintf(out, ", %s %s", keys[i], reg_name(arch, regs[i]));
 	for (uint8_t i = 0; i < c->nset; i++)
-		fprintf(out, ", %s = %" PRIu64, reg_names[c->set[i].reg], c->set[i].value);
-	fprintf(out, "; returns %s in %s", rets[c->returns], reg_names[c->ret]);
-	if (c->granule && c->exact_from == UINT32_MAX)
+		fprintf(out, ", %s = %" PRIu64, reg_name(arch, c->set[i].reg), c->set[i].value);
+	fprintf(out, "; returns %s in %s", rets[c->returns], reg_name(arch, c->ret));
+	if (c->user)
+		fprintf(out, "; faults on its %s only", c->user == KUSER_DST ? "destination" : "source");
+	if (c->count == KCOUNT_A64_COPY)
+		fprintf(out, "; after a fault, copy_template's groups");
+	else if (c->narrows)
+		fprintf(out, "; after a fault, whole %u-byte accesses, narrower below %u bytes",
+			c->granule, c->granule);
+	else if (c->granule && c->exact_from == UINT32_MAX)
 		fprintf(out, "; after a fault, whole %u-byte accesses only", c->granule);
 	else if (c->granule)
 		fprintf(out, "; after a fault, whole %u-byte accesses below %u bytes", c->granule,
@@ -526,9 +609,13 @@ static void describe_edits(const struct kroutine *r, FILE *out)
 			fprintf(out, "%s", how[d->kind]);
 	}
 	fprintf(out, "\n  exception table:%s", r->nex ? "" : " none");
-	for (size_t i = 0; i < r->nex; i++)
+	for (size_t i = 0; i < r->nex; i++) {
 		fprintf(out, "%s +%#x -> +%#x %s", i ? "," : "", r->ex[i].fault, r->ex[i].fixup,
-			ex_type_name(r->ex[i].type));
+			ex_type_name(r->arch, r->ex[i].type));
+		if (r->ex[i].kind == KEX_ERR_ZERO)
+			fprintf(out, " (%s, %s)", reg_name(r->arch, r->ex[i].reg),
+				reg_name(r->arch, (unsigned)r->ex[i].imm));
+	}
 	fprintf(out, "\n");
 }
 
@@ -550,6 +637,10 @@ static void describe_alternatives(const struct kroutine *r, FILE *out)
 {
 	char fb[16];
 
+	if (r->arch == ARCH_AARCH64) {
+		fprintf(out, "  alternatives: not read (AArch64: the file's bytes run)\n");
+		return;
+	}
 	fprintf(out, "  alternatives:%s\n", r->nalt ? "" : " none");
 	for (size_t i = 0; i < r->nalt; i++) {
 		const struct kalt *a = &r->alt[i];
@@ -587,6 +678,9 @@ void routine_describe(const struct routine *rt, FILE *out)
 	describe_edits(r, out);
 	describe_loops(rt, out);
 	describe_alternatives(r, out);
+	if (rt->emulated)
+		fprintf(out, "  runs under qemu-aarch64: correctness only (an emulator has no "
+			"layout timing)\n");
 	if (rt->when[0])
 		fprintf(out, "  reached by the kernel's call on a CPU with %s: this host's kernel %s\n",
 			rt->when, meets < 0 ? "cannot tell (no /proc/cpuinfo flags)" :

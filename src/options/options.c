@@ -5,12 +5,15 @@
 #include "../results/profile.h"
 #include "../results/json.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int select_profiles(const char *spec, const struct profile **out, size_t max,
@@ -485,4 +488,41 @@ int parse_counts(const char *opt, const char *s, const char *what, unsigned max,
 		if (*n == 0 || v[*n - 1] != v[i])
 			v[(*n)++] = v[i];
 	return 0;
+}
+
+int check_output_dir(const char *dir, const char *what)
+{
+	struct stat st;
+	char *copy, *parent;
+	int rc = 0;
+
+	if (stat(dir, &st) == 0) {
+		if (S_ISDIR(st.st_mode) && access(dir, W_OK) == 0)
+			return 0;
+		complain(dir, "is not a writable directory");
+		return -1;
+	}
+	copy = xstrdup(dir);
+	parent = dirname(copy);
+	if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode) || access(parent, W_OK) != 0) {
+		complain(dir, "cannot make the %s: %s is not a writable directory", what, parent);
+		rc = -1;
+	}
+	free(copy);
+	return rc;
+}
+
+int check_work_dir(const char *opt, const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) != 0)
+		complain(opt, "'%s': %s", dir, strerror(errno));
+	else if (!S_ISDIR(st.st_mode))
+		complain(opt, "'%s' is not a directory", dir);
+	else if (access(dir, W_OK | X_OK) != 0)
+		complain(opt, "'%s': cannot make files in it: %s", dir, strerror(errno));
+	else
+		return 0;
+	return -1;
 }

@@ -259,6 +259,17 @@ int metric_option(const char *metric, const char *direction, regex_t *re, bool *
 struct json_t;                  /* jansson's json_t */
 int write_result(struct json_t *doc, const char *path);
 
+/* Before a long run, the directories it will write, each named whole in
+ * the line that says what is wrong (a path is as long as the user's):
+ * dir, a directory of outputs (what: "plot directory"), is a writable
+ * directory or one its writable parent can hold; nothing is made yet, as a
+ * run ended by a signal would leave the empty directory behind
+ * (make_output_dir makes it once there is something to put in it). And
+ * dir, given as opt, where straddle makes its working files: there, a
+ * directory, writable. 0, or -1 after one line. */
+int check_output_dir(const char *dir, const char *what);
+int check_work_dir(const char *opt, const char *dir);
+
 /* --hot RECORD or --perf-script FILE (hot.c): *h empty when neither is
  * given; -1 after one line when the file is bad or both are given. */
 int hot_load(const char *record, const char *perf_script, struct hot_run *h);

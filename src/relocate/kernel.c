@@ -187,14 +187,15 @@ static int table_relocated(struct walk *w, const struct elf_section *s)
 
 /* The entries of __ex_table whose instruction is in the window: three
  * 32-bit fields, each relative to its own address (x86's relative
- * extable since 4.6). */
+ * extable since 4.6); on AArch64 (5.16 on) the third is two 16-bit ones,
+ * the type and its data, read as one here and split by ex_action. */
 static int read_extable(struct walk *w)
 {
 	const struct elf_section *s = section_of(&w->img, "__ex_table");
 	const uint8_t *p;
 	size_t cap = 0;
 
-	if (!s)
+	if (!s || (w->img.arch == ARCH_AARCH64 && !s->size))
 		return 0;
 	if (table_relocated(w, s))
 		return -1;
@@ -278,7 +279,8 @@ static int read_alternatives(struct walk *w)
 	unsigned size;
 	size_t cap = 0;
 
-	if (!s || !s->size)
+	/* AArch64's entries name cpucaps, not x86 features: the file's bytes run */
+	if (!s || !s->size || w->img.arch == ARCH_AARCH64)
 		return 0;
 	if (table_relocated(w, s) || (r && table_relocated(w, r)))
 		return -1;
@@ -504,6 +506,13 @@ static int check_operands(struct walk *w, const struct insn *in, const uint8_t *
 			    (unsigned long long)in->addr);
 	if (!decode_address_fields(w->dec, p, in->len, in->addr, &f))
 		return fail(w, "the bytes at %#llx do not decode", (unsigned long long)in->addr);
+	/* AArch64's adr, adrp and literal loads name an address of the image;
+	 * its PC-relative branches move with the copy */
+	if (f.a64_form == A64_ADR || f.a64_form == A64_ADRP ||
+	    (f.a64_form == A64_IMM19 && in->kind == BR_NONE))
+		return fail(w, "it reads %s%s at %#llx: kernel data, not in the copy",
+			    f.a64_form == A64_ADRP ? "the page " : "",
+			    where(w, f.a64_target, b, sizeof b), (unsigned long long)in->addr);
 	if (f.rip_at)
 		return fail(w, "it reads %s at %#llx: kernel data, not in the copy",
 			    where(w, f.rip_target, b, sizeof b), (unsigned long long)in->addr);
@@ -586,6 +595,26 @@ static int walk(struct walk *w)
 
 /* ---- the copy: its span, edits, exception table, alternatives, loops ---- */
 
+/* AArch64's entry (arch/arm64/include/asm/asm-extable.h): the type in
+ * the low 16 bits, its data in the high. The types were renumbered (5.16:
+ * FIXUP 1, UACCESS_ERR_ZERO 2, BPF 3; 6.0 on: BPF 1, UACCESS_ERR_ZERO 2,
+ * KACCESS_ERR_ZERO 3, LOAD_UNALIGNED_ZEROPAD 4): 2 means the same in every
+ * release, and is the type of every user access. Its data: the register
+ * set to -EFAULT in bits 0-4, the one zeroed in 5-9 (31: xzr, none);
+ * ex_handler_uaccess_err_zero writes them, then goes to the fixup. */
+static int ex_action_a64(struct walk *w, const struct ex_entry *x, struct kex *out)
+{
+	unsigned type = (unsigned)x->data & 0xffff, data = (unsigned)x->data >> 16;
+
+	if (type != 2)
+		return fail(w, "the exception-table entry of %#llx has type %u, which is not "
+			    "UACCESS_ERR_ZERO (2), the user access straddle models on AArch64",
+			    (unsigned long long)x->insn, type);
+	*out = (struct kex){ .kind = KEX_ERR_ZERO, .reg = (uint8_t)(data & 31),
+			     .imm = (int32_t)(data >> 5 & 31), .type = (uint8_t)type };
+	return 0;
+}
+
 /* An entry's action. Since 5.16 the third field is EX_TYPE_ | reg << 8 |
  * flags << 12 | imm << 16 (arch/x86/include/asm/extable_fixup_types.h;
  * the numbers are kept when a type goes, COPY 4 stays unused); before, it
@@ -595,6 +624,8 @@ static int ex_action(struct walk *w, const struct ex_entry *x, struct kex *out)
 	const char *h = elf_symbol_at(&w->img, x->handler), *rest;
 	unsigned type = (unsigned)x->data & 0xff;
 
+	if (w->img.arch == ARCH_AARCH64)
+		return ex_action_a64(w, x, out);
 	*out = (struct kex){ .reg = (uint8_t)((unsigned)x->data >> 8 & 0xf),
 		.flags = (uint8_t)((unsigned)x->data >> 12 & 0xf), .type = (uint8_t)type,
 		.imm = x->data >> 16 };
@@ -722,7 +753,8 @@ static int alternatives(struct walk *w, const struct kroutine_opts *o)
 		return fail(w, "no alternative of %s%s in its code (without --alternative, "
 			    "'straddle kernels' lists those it has)", o->alternatives[0],
 			    o->nalternatives > 1 ? " or the others" : "");
-	qsort(k->edit, k->nedit, sizeof *k->edit, by_at);
+	if (k->nedit)           /* AArch64's copy has none: no array at all */
+		qsort(k->edit, k->nedit, sizeof *k->edit, by_at);
 	return 0;
 }
 
@@ -845,10 +877,15 @@ static int check_image(struct walk *w, uint64_t *size)
 {
 	const struct elf_image *img = &w->img;
 
-	if (img->arch != ARCH_X86_64)
-		return err_set(w->e, "%s: %s: straddle runs x86-64 kernels' routines (this is %s)",
-			       w->k->path, w->k->name, arch_name(img->arch));
-	if (img->type != ET_EXEC)
+	if (img->arch != ARCH_X86_64 && img->arch != ARCH_AARCH64)
+		return err_set(w->e, "%s: %s: straddle runs x86-64 and AArch64 kernels' routines "
+			       "(this is %s)", w->k->path, w->k->name, arch_name(img->arch));
+	/* arm64's vmlinux is linked -pie (CONFIG_RELOCATABLE, always on there):
+	 * a PIE that holds the kernel's banner or exception table is one */
+	uint64_t banner;
+	if (img->type != ET_EXEC && (img->arch != ARCH_AARCH64 || img->type != ET_DYN ||
+				     (elf_symbol_value(img, "linux_banner", &banner) != 0 &&
+				      !section_of(img, "__ex_table"))))
 		return err_set(w->e, "%s: a shared object or PIE, not a kernel image or module",
 			       w->k->path);
 	if (!section_of(img, ".symtab"))
@@ -938,6 +975,11 @@ int kroutine_open(const char *path, const struct kroutine_opts *o, struct krouti
 	out->arch = w.img.arch;
 	if (check_image(&w, &size))
 		goto out;
+	if (out->arch == ARCH_AARCH64 && o->nalternatives) {
+		err_set(e, "%s: --alternative applies x86-64 features; an AArch64 image's "
+			"routine runs the file's bytes", path);
+		goto out;
+	}
 	w.dec = decoder_new(w.img.arch);
 	window(&w);
 	read_release(&w);

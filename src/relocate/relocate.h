@@ -186,7 +186,8 @@ int reloc_image(struct reloc_file *rf, const struct reloc_place *place, size_t n
 /* ---- a kernel's leaf routine made a user-space copy (kernel.c) ----
  *
  * A routine of a vmlinux (x86-64: its symbols, __ex_table and
- * .altinstructions), or of a module linked in memory first as the
+ * .altinstructions; AArch64: its symbols and __ex_table, the file's
+ * bytes at every alternative), or of a module linked in memory first as the
  * kernel's loader links it (module.c), is the code its entry reaches: every instruction a
  * branch, a fall-through or an exception-table fixup leads to, through
  * tail jumps into its neighbours (__put_user_1 falls into
@@ -218,8 +219,9 @@ struct kedit {
 };
 
 /* An exception-table entry as the fault handler applies it (the kernel's
- * arch/x86/mm/extable.c, EX_TYPE_*): the register it sets, then on at
- * the fixup. Registers by number, rax 0 .. r15 15, as the kernel's. */
+ * arch/x86/mm/extable.c, arch/arm64/mm/extable.c, EX_TYPE_*): the
+ * register it sets, then on at the fixup. Registers by number, as the
+ * kernel's: rax 0 .. r15 15, x0 0 .. x30 30. */
 enum kex_kind {
 	KEX_JUMP,               /* DEFAULT, UACCESS */
 	KEX_FAULT_AX,           /* FAULT, COPY: rax = the trap number (14, #PF) */
@@ -229,6 +231,8 @@ enum kex_kind {
 	KEX_UNMODELLED,         /* ZEROPAD (load_unaligned_zeropad): the load's
 				 * register made from the aligned word before the
 				 * page; not done here, a fault there is an oops */
+	KEX_ERR_ZERO,           /* AArch64's UACCESS_ERR_ZERO: reg = -EFAULT, then
+				 * register imm = 0 (x0 .. x30; 31 is xzr: none) */
 };
 
 #define KEX_CLEAR_AX 1          /* EX_FLAG_CLEAR_AX: rax = 0 first */

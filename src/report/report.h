@@ -214,6 +214,33 @@ void report_kernel_symbols(FILE *out, const struct hot_run *h, double min_share)
  * the kernel's, and those of files not scanned (in_files: the scanned'). */
 void report_run_rest(FILE *out, const struct hot_run *h, uint64_t in_files);
 
+/* scan's output in the format asked, a file at a time (scan_out.c), on
+ * standard output; the JSON document and the SARIF log are ended by the
+ * caller (results_scan_end, sarif_write), who says what failed. */
+struct scan_out {
+	bool json;                      /* else SARIF when sarif_asked, else text */
+	bool sarif_asked;
+	struct sarif_log *sarif;        /* SARIF: the log, made by scan_out_begin */
+	struct scan_doc doc;            /* JSON */
+	int argc;                       /* scan's command line, for the documents */
+	char **argv;
+	const struct profile *const *profiles;
+	size_t nprofiles;
+	const char *uarch_why;          /* how "host" was resolved, "" when not named */
+	const char *source_root;        /* --source-root: SARIF's SRCROOT */
+	bool source_lines, list_all, have_hot;
+	unsigned long limit;            /* hazard rows per file, 0: all */
+	double min_share;
+};
+/* Once the inputs are known (a shard's document says what it took). */
+void scan_out_begin(struct scan_out *o, const struct shard_info *shard);
+/* A file (name, of operand input) that could not be scanned, and why. */
+void scan_out_failed(struct scan_out *o, const char *name, size_t input, const char *msg);
+/* A file scanned into r: 0 written, 1 not (img changed while it was
+ * read), -1 no memory to make it in. */
+int scan_out_file(struct scan_out *o, struct elf_image *img, const struct scan_result *r,
+		  size_t input);
+
 /* What diff's text and markdown need besides the rows. */
 struct diff_report {
 	const struct elf_image *old_img, *new_img;
@@ -230,6 +257,47 @@ struct diff_report {
 
 void report_diff_text(FILE *out, const struct diff_report *r);
 void report_diff_markdown(FILE *out, const struct diff_report *r);
+
+/* diff's output in the format asked (diff_out.c), on standard output: a
+ * pair of files (diff_out_one), or each pair of two directories
+ * (diff_out_begin, a call a pair, diff_out_end). What failed is the
+ * caller's to say on standard error. */
+enum diff_format { DIFF_TEXT, DIFF_JSON, DIFF_MARKDOWN, DIFF_SARIF };   /* --format's order */
+struct diff_out {
+	enum diff_format format;
+	int argc;                       /* diff's command line, for the documents */
+	char **argv;
+	const struct profile *const *profiles;
+	size_t nprofiles;
+	const char *source_root;        /* --source-root: SARIF's SRCROOT */
+	bool all, source_lines;
+	unsigned long limit;            /* rows per section, 0: all */
+	double min_share;
+	const struct hot_run *hot;      /* --hot's samples, or none (zeros) */
+	unsigned fail_rules, fail_causes;
+	/* two directories or packages */
+	const char *op[2];              /* OLD and NEW as given */
+	struct diff_doc doc;            /* JSON */
+	struct sarif_log *sarif;        /* SARIF */
+	bool failed;                    /* a file could not be read or diffed */
+	bool fails;                     /* a pair's new hazard fails the gate */
+	size_t diffed, changed, worse, only[2];
+	struct strbuf only_text;        /* the text's lines of files on one side */
+};
+/* A pair of files; fails: the gate, exit_status diff's. NULL, or "JSON"
+ * or "SARIF" when standard output could not take it. */
+const char *diff_out_one(struct diff_out *o, struct diff_build *old, struct diff_build *new,
+			 const struct layout_diff *d, bool fails, int exit_status);
+void diff_out_begin(struct diff_out *o, const struct shard_info *shard);
+/* Each pair of the directories' file member: diffed, not read or diffed
+ * (path, why), or a file on one side only (in_new: NEW's). */
+void diff_out_member(struct diff_out *o, const char *member, struct diff_build *old,
+		     struct diff_build *new, const struct layout_diff *d, bool fails);
+void diff_out_failed(struct diff_out *o, const char *member, const char *path, const char *why);
+void diff_out_only(struct diff_out *o, const char *member, bool in_new);
+/* The end, diff exiting with exit_status: NULL, or "JSON" or "SARIF"
+ * when standard output could not take the document. */
+const char *diff_out_end(struct diff_out *o, int exit_status);
 
 /* ---- compare (compare.c) ---- */
 

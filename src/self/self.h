@@ -1,12 +1,17 @@
 /* self: straddle running its own commands as children, this binary with a
- * command line built word by word (self.c), and bench --invocations, bench
+ * command line built word by word (self.c); bench --invocations, bench
  * run N times as a user would run it, into a directory of result files
- * with the band they drifted by (invocations.c). */
+ * with the band they drifted by (invocations.c); and prove's steps, the
+ * program recorded and each hot loop placed (prove.c). */
 #ifndef STRADDLE_SELF_H
 #define STRADDLE_SELF_H
 
 #include "../base/base.h"
+#include "../measure/proof.h"
+#include "../options/options.h"
 #include "../workloads/workloads.h"
+
+#include <limits.h>
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,5 +54,35 @@ int bench_invocations_check(const struct bench_invocations *b);
  * status (EXIT_GATE when an invocation's fault-write failed); a
  * terminating signal kills the child and ends straddle by it. */
 int bench_invocations_run(const struct bench_invocations *b);
+
+/* straddle prove -- COMMAND (prove.c): the command's options, and what
+ * its steps found and measured. */
+#define PROVE_MAX 16
+struct prove_run {
+	const char *llvm_mca, *out_json, *keep, *stdin_path;
+	struct profiles_arg uarch;      /* one: the prediction's */
+	unsigned top, runs;
+	double time_s, min_share, material, alpha;
+	double budget_left;             /* seconds: --time a loop, a skipped loop's passed on */
+	bool wall, no_replay, replay;
+	char input[PATH_MAX + 32];      /* --stdin for the steps */
+	char **argv;                    /* the command */
+	int argc;                       /* of straddle prove, for the file */
+	char **self_argv;
+	char dir[PATH_MAX];             /* the record and place files */
+	bool made_dir;
+	struct loop_trial trial[PROVE_MAX];
+	size_t ntrial;
+};
+/* The steps' directory made (--keep's, or a temporary one, which a
+ * terminating signal removes with the files in it), the program's
+ * standard input kept for every step: -1 after one line. */
+int prove_prepare(struct prove_run *p);
+/* The program recorded, its loops chosen into p->trial (all: every
+ * candidate), each measured: EXIT_OK, EXIT_GATE when the record cannot
+ * tell which loops are hot, EXIT_USAGE after one line. */
+int prove_loops(struct prove_run *p, struct proof_candidates *all);
+/* The steps' files and directory removed (--keep's kept), the trials freed. */
+void prove_end(struct prove_run *p, struct proof_candidates *all);
 
 #endif

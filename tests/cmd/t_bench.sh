@@ -37,6 +37,10 @@ be_err "dir missing" --dir "$TMP/nodir"
 : >"$TMP/plain"
 BE_WANT="straddle: --dir: '$TMP/plain' is not a directory"
 be_err "dir is a file" --dir "$TMP/plain"
+# a path of 300+ characters is named whole, not cut at a buffer's size
+LONG=$TMP/$(printf 'd%.0s' $(seq 1 150))/$(printf 'e%.0s' $(seq 1 150))
+BE_WANT="straddle: --dir: '$LONG': No such file or directory"
+be_err "dir missing, a 300+ character path: whole" --dir "$LONG"
 BE_WANT="straddle: --mode: 'fibers' is not processes, threads or both"
 be_err "mode garbage" --mode fibers
 BE_WANT="straddle: bench: unknown option '--bogus' (see 'straddle bench --help')"

@@ -247,6 +247,11 @@ expect_eq "calibrate --from --plot: DIR made, one plot per experiment" \
 run "$STRADDLE" calibrate --quick --plot "$GD/no/such/plots"
 expect_eq "calibrate --plot under a missing directory: refused before measuring" "$RC:$ERR" \
 	"2:straddle: $GD/no/such/plots: cannot make the plot directory: $GD/no/such is not a writable directory"
+# a path of 300+ characters, named whole in both places (not cut at a buffer's size)
+LONG=$GD/no/$(printf 'p%.0s' $(seq 1 150))/$(printf 'q%.0s' $(seq 1 150))
+run "$STRADDLE" calibrate --quick --plot "$LONG/plots"
+expect_eq "calibrate --plot under a missing 300+ character path: the line whole" "$RC:$ERR" \
+	"2:straddle: $LONG/plots: cannot make the plot directory: $LONG is not a writable directory"
 # sweep on a full disk: -o fails, so --plot is not written either (a tmpfs
 # of 4 KiB, filled; root only, as mount is)
 mkdir -p "$GD/full"

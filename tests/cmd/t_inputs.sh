@@ -184,6 +184,10 @@ expect_eq "diff trees: the text's last lines" "$(printf '%s\n' "$OUT" | tail -3)
 	"only in $TMP/new: usr/bin/added
 only in $TMP/old: usr/bin/gone
 2 files diffed, 2 changed, 2 with new hazards; 1 only in $TMP/old, 1 only in $TMP/new"
+# the pairs' files are closed by then: the line names the operands as given
+run $STRADDLE diff $M --no-source --func nosuch "$TMP/old" "$TMP/new"
+expect_eq "diff trees, --func matching nothing: exit 2, the operands named" "$RC|$ERR" \
+	"2|straddle: --func: 'nosuch' matches no function in $TMP/old or $TMP/new"
 run $STRADDLE diff $M "$TMP/old" "$X/pieces"
 expect_eq "diff a tree and a file: exit 2, one line" "$RC|$ERR|$OUT" \
 	"2|straddle: $X/pieces: is one file, but $TMP/old is a directory or package: diff two of those, or two files|"

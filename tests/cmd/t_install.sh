@@ -43,8 +43,19 @@ expect_eq "man: every option of every --help" "$missing" ""
 if [ -f Makefile ] && [ -x build/straddle ]; then
 	make -s install PREFIX=/usr/local DESTDIR="$TMP/inst" >"$TMP/inst.log" 2>&1
 	expect_eq "make install: exit 0" "$?" 0
+	# the AArch64 routines' runner, where the host emulates them
+	inst_a64=""
+	if [ "$(uname -m)" = x86_64 ] && command -v aarch64-linux-gnu-gcc >/dev/null; then
+		inst_a64="./usr/local/libexec/straddle/straddle-kroutine-aarch64 "
+	fi
 	expect_eq "make install: what it installs" "$(cd "$TMP/inst" && find . -type f | sort | tr '\n' ' ')" \
-		"./usr/local/bin/straddle ./usr/local/libexec/straddle/libstraddle-place.so ./usr/local/share/man/man1/straddle.1 "
+		"./usr/local/bin/straddle ./usr/local/libexec/straddle/libstraddle-place.so $inst_a64./usr/local/share/man/man1/straddle.1 "
+	if [ -n "$inst_a64" ] && command -v qemu-aarch64 >/dev/null; then
+		run "$TMP/inst/usr/local/bin/straddle" kernels --check --file "$FIXTURES/kernel/kvmlinux-arm64" \
+			--func __arch_clear_user
+		expect_eq "installed kernels: the runner found in libexec" "$RC:$(printf '%s\n' "$OUT" | tail -1)" \
+			"0:267031 passed, 0 failed"
+	fi
 	expect_eq "installed binary runs" "$("$TMP/inst/usr/local/bin/straddle" --version | head -n 1)" "straddle 0.1.0"
 	expect_eq "installed page: the mode" "$(stat -c %a "$TMP/inst/usr/local/share/man/man1/straddle.1")" 644
 	expect_eq "installed page: man reads it" \
