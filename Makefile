@@ -132,6 +132,7 @@ $(B)/straddle.1: $(B)/straddle
 install: $(B)/straddle $(B)/straddle.1 $(B)/libstraddle-place.so $(B)/libstraddle-sched.so $(KROUTINE_A64)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(LIBEXECDIR)
 	install -m 0644 $(B)/libstraddle-place.so $(DESTDIR)$(LIBEXECDIR)/libstraddle-place.so
+	install -m 0644 $(B)/libstraddle-sched.so $(DESTDIR)$(LIBEXECDIR)/libstraddle-sched.so
 	$(if $(KROUTINE_A64),install -m 0755 $(KROUTINE_A64) $(DESTDIR)$(LIBEXECDIR)/)
 	install -m 0755 $(B)/straddle $(DESTDIR)$(BINDIR)/straddle
 	install -m 0644 $(B)/straddle.1 $(DESTDIR)$(MAN1DIR)/straddle.1

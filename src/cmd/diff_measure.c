@@ -6,6 +6,7 @@
 #include "cmd.h"
 #include "../measure/sweep.h"
 #include "../measure/pair.h"
+#include "../arena/arena.h"
 #include "../workloads/workloads.h"
 #include "../report/report.h"
 
@@ -92,6 +93,14 @@ int diff_measure(const struct routine_diff_input *in)
 	struct routine_pair p[ROUTINE_PAIRS_MAX];
 	size_t n = routine_diff_pairs(in, p);
 
+	/* the sweep arena runs a routine natively: another architecture's
+	 * would run under an emulator, which has no layout timing */
+	if (in->old_img->arch != arena_host_arch()) {
+		printf("\nnot measured: %s routines run on this host only under an emulator, which "
+		       "times nothing of a layout (kernels --check --file checks them)\n",
+		       arch_name(in->old_img->arch));
+		return 0;
+	}
 	printf("\nmeasured on this CPU (%s), each build's routine where its build places it, "
 	       "the old one twice (A/A), one operation of each a round:\n", in->host_why);
 	if (!n)

@@ -49,7 +49,13 @@ if [ -f Makefile ] && [ -x build/straddle ]; then
 		inst_a64="./usr/local/libexec/straddle/straddle-kroutine-aarch64 "
 	fi
 	expect_eq "make install: what it installs" "$(cd "$TMP/inst" && find . -type f | sort | tr '\n' ' ')" \
-		"./usr/local/bin/straddle ./usr/local/libexec/straddle/libstraddle-place.so $inst_a64./usr/local/share/man/man1/straddle.1 "
+		"./usr/local/bin/straddle ./usr/local/libexec/straddle/libstraddle-place.so ./usr/local/libexec/straddle/libstraddle-sched.so $inst_a64./usr/local/share/man/man1/straddle.1 "
+	# the installed scan prices by LLVM's models, found in libexec, as the
+	# built one does (not by the bound, with a line that they are missing)
+	run env -u STRADDLE_LLVM_MCA "$TMP/inst/usr/local/bin/straddle" scan --uarch zen5 --json --no-source "$FIXTURES/x86/cost"
+	expect_eq "installed scan: the back end in process, nothing on stderr" \
+		"$RC:$(printf '%s' "$ERR" | wc -c):$(jq_of '.files[0].back_end.zen5 | sub("[0-9.]+ znver5"; "V znver5")')" \
+		"0:0:LLVM V znver5, in process"
 	if [ -n "$inst_a64" ] && command -v qemu-aarch64 >/dev/null; then
 		run "$TMP/inst/usr/local/bin/straddle" kernels --check --file "$FIXTURES/kernel/kvmlinux-arm64" \
 			--func __arch_clear_user

@@ -177,3 +177,8 @@ cp "$STRADDLE" "$TMP/alone/bin/straddle"
 ka_refuse "without its runner" \
 	"straddle: $KA: __arch_clear_user: an AArch64 routine runs in straddle-kroutine-aarch64 under qemu-aarch64, and that is not beside straddle (make builds it with aarch64-linux-gnu-gcc)" \
 	"$TMP/alone/bin/straddle" sweep --file "$KA" --func __arch_clear_user
+# diff --measure of two AArch64 images: nothing timed, said once, and why
+run "$STRADDLE" diff --no-source --measure "$KA" "$KA"
+expect_eq "diff --measure, AArch64: not measured, the reason" \
+	"$RC:$(printf '%s\n' "$OUT" | tail -n 1)" \
+	"0:not measured: aarch64 routines run on this host only under an emulator, which times nothing of a layout (kernels --check --file checks them)"
