@@ -268,9 +268,16 @@ static int open_files(struct place_cmd *c)
  * is a warning: the unmoved program failing, perf maps left alone. */
 static void render(const struct place_cmd *c)
 {
+	struct strbuf files = { 0 };
 	struct place_view v = { &c->x, c->files[0], c->refused, c->metric, c->func };
 
+	/* the counts are of every --file's functions: the line names them all */
+	for (size_t i = 0; i < c->nfiles; i++)
+		sb_addf(&files, "%s%s", i ? ", " : "", c->files[i]);
+	v.file = sb_str(&files);
 	report_place_head(stdout, &v);
+	v.file = c->files[0];
+	sb_free(&files);
 	if (c->x.base_note[0])
 		complain(c->x.argv[0], "%s", c->x.base_note);
 	if (c->x.no_map)

@@ -90,6 +90,13 @@ expect_eq "place fill: the loop" "$(printf '%s\n' "$OUT" | sed -n 2p | cut -d, -
 	  $(objdump -d "$P/fill" | awk '/<fill>:/,/ret/' | grep -m1 -B0 'jne\|jb\|ja' | sed 's/.*jne *\([0-9a-f]*\).*/0x\1/') \
 	  $(( $(objdump -d "$P/fill" | awk '/<fill>:/,/ret/' | grep -m1 'jne' | sed 's/^ *\([0-9a-f]*\):.*/0x\1/') + 2 )))"
 
+# two files at once, the program and its library: the counts are both
+# files' (2 of moved-lib's, 4 of libmoved.so's), and the line names both
+run "$STRADDLE" place --file "$P/moved-lib" --file "$P/libmoved.so" --func '*' --offsets random \
+	--runs 2 -- "$P/moved-lib" 10
+expect_eq "place two files: exit, both named, both counted" "$RC:$(printf '%s\n' "$OUT" | sed -n 1p)" \
+	"0:$P/moved-lib, $P/libmoved.so: 6 functions moved"
+
 # a whole real library at random offsets, all at once: xz's round trip
 head -c 200000 "$LZMA" >"$TMP/in"
 run "$STRADDLE" place --file "$LZMA" --func '*' --offsets random --runs 2 -o "$TMP/lzma.json" \
