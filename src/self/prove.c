@@ -459,6 +459,21 @@ static void replay_loop(struct prove_run *c, struct loop_trial *t, size_t k)
 	}
 }
 
+/* place_loop for `rounds` rounds, and the file it wrote read into f; -1
+ * with t->why_not said where place failed or its file cannot be read */
+static int place_and_read(struct prove_run *c, struct loop_trial *t, const char *path,
+			  unsigned rounds, double secs_max, const char *what, struct result_file *f)
+{
+	int st = place_loop(c, t, path, rounds, secs_max, what);
+
+	if (st == 0 && !read_place(path, f, t->why_not, sizeof t->why_not))
+		return 0;
+	if (!t->why_not[0])
+		snprintf(t->why_not, sizeof t->why_not, "straddle place did not measure it "
+			 "(exit %d: see above)", st);
+	return -1;
+}
+
 /* A pilot of PILOT_ROUNDS rounds (at most --runs), the rounds the
  * verdict needs from its noise, then the rest of them; the two files
  * judged as one. */
@@ -470,7 +485,6 @@ static void measure_loop(struct prove_run *c, struct loop_trial *t, size_t k)
 	unsigned pilot = c->runs < PILOT_ROUNDS ? c->runs : PILOT_ROUNDS, rounds = 0;
 	double t0 = monotonic_s();
 	size_t nf = 0;
-	int st;
 
 	if (c->replay)
 		replay_loop(c, t, k);
@@ -479,13 +493,8 @@ static void measure_loop(struct prove_run *c, struct loop_trial *t, size_t k)
 		path_in_dir(c, name, path[i], sizeof path[i]);
 		remember(c, path[i]);
 	}
-	st = place_loop(c, t, path[0], pilot, c->budget_left, "a pilot");
-	if (st != 0 || read_place(path[0], &f[nf], t->why_not, sizeof t->why_not)) {
-		if (!t->why_not[0])
-			snprintf(t->why_not, sizeof t->why_not, "straddle place did not measure it "
-				 "(exit %d: see above)", st);
+	if (place_and_read(c, t, path[0], pilot, c->budget_left, "a pilot", &f[nf]))
 		goto out;
-	}
 	nf++;
 	judge(c, t, fp, nf);            /* the pilot's proof: its controls' spread */
 	/* replayed: the pilot is the program's check, no more rounds */
@@ -495,14 +504,9 @@ static void measure_loop(struct prove_run *c, struct loop_trial *t, size_t k)
 		char what[64];
 
 		snprintf(what, sizeof what, "%u rounds more", rounds - pilot);
-		st = place_loop(c, t, path[1], rounds - pilot, c->budget_left -
-				(monotonic_s() - t0), what);
-		if (st != 0 || read_place(path[1], &f[nf], t->why_not, sizeof t->why_not)) {
-			if (!t->why_not[0])
-				snprintf(t->why_not, sizeof t->why_not, "straddle place did not "
-					 "measure it (exit %d: see above)", st);
+		if (place_and_read(c, t, path[1], rounds - pilot,
+				   c->budget_left - (monotonic_s() - t0), what, &f[nf]))
 			goto out;
-		}
 		nf++;
 	}
 	judge(c, t, fp, nf);
