@@ -31,6 +31,10 @@ static const struct cmd_option prove_options[] = {
 	{ .name = "time", .value = "S", .kind = OPT_SECONDS, .field = F(time_s),
 	  .help = "seconds of place for each loop; a loop skipped leaves\n"
 		  "its time to the next (default 120)" },
+	{ .name = "snapshots", .value = "N", .kind = OPT_UNSIGNED, .field = F(snapshots),
+	  .min = 4, .max = 100000, .dflt = "600",
+	  .help = "the replay's complete snapshots of each loop, at most\n"
+		  "(half of --time stops it first)" },
 	{ .name = "stdin", .value = "FILE|-", .kind = OPT_STRING, .field = F(stdin_path),
 	  .help = "the program's standard input in every run ('-':\n"
 		  "/dev/null; default: straddle's own unless a terminal)" },

@@ -41,7 +41,7 @@ static void window_change(struct loop_proof *p)
 
 	p->window = p->program.ratio, p->window_lo = p->program.lo;
 	p->window_hi = p->program.hi, p->layout_sd = 0;
-	if (!p->nlayout)
+	if (!p->nlayout || p->each_control)
 		return;
 	for (size_t i = 0; i < p->nlayout; i++)
 		mean += log(p->layout[i].ratio) / k;
@@ -76,6 +76,52 @@ static void widest(struct loop_proof *p)
 		}
 }
 
+/* R's verdict, its interval [lo, hi] taken as significant or not. */
+static enum proof_verdict verdict_of(double lo, double hi, double material, bool significant)
+{
+	if (lo >= 1 + material && significant)
+		return PROOF_COSTS;
+	if (hi <= 1 - material && significant)
+		return PROOF_SLOWER_AT_BEST;    /* expand's loop: 0.960x [0.952, 0.968] */
+	if (hi < 1 + material && lo > 1 - material)
+		return PROOF_NOTHING;
+	return PROOF_INCONCLUSIVE;
+}
+
+/* Each control of a replay: today's cycles over the control's (the
+ * paired ratio is the control's over today's), its interval already
+ * at alpha / k (proof_of_replay); the model prices it as today. */
+static void judge_controls(struct loop_proof *p)
+{
+	for (size_t i = 0; i < p->nlayout; i++) {
+		const struct paired *c = &p->layout[i];
+		struct control_verdict *v = &p->control[i];
+
+		v->seen = c->n < 2 ? PROOF_INCONCLUSIVE :
+			verdict_of(1 / c->hi, 1 / c->lo, p->material, true);
+		v->missed = v->seen == PROOF_COSTS || v->seen == PROOF_SLOWER_AT_BEST;
+	}
+}
+
+size_t proof_controls_missed(const struct loop_proof *p)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; p->each_control && i < p->nlayout; i++)
+		n += p->control[i].missed;
+	return n;
+}
+
+bool proof_conclusive(const struct loop_proof *p)
+{
+	return p->seen != PROOF_INCONCLUSIVE || proof_controls_missed(p);
+}
+
+bool proof_agrees(const struct loop_proof *p)
+{
+	return p->seen != PROOF_INCONCLUSIVE && p->seen == p->said && !proof_controls_missed(p);
+}
+
 void proof_judge(struct loop_proof *p)
 {
 	double costs = 1 + p->material;
@@ -83,6 +129,8 @@ void proof_judge(struct loop_proof *p)
 
 	p->said = p->predicted >= costs ? PROOF_COSTS : PROOF_NOTHING;
 	window_change(p);
+	if (p->each_control)
+		judge_controls(p);
 	if (p->share <= 0 || p->program.n < 2) {
 		p->loop = p->loop_lo = p->loop_hi = NAN;
 		p->seen = PROOF_INCONCLUSIVE;
@@ -91,17 +139,11 @@ void proof_judge(struct loop_proof *p)
 	p->loop = loop_slowdown(p->share, p->window);
 	widest(p);
 	/* the paired test's p, where the interval is the paired CI alone */
-	significant = p->nlayout || p->program.p < p->alpha;
+	significant = (p->nlayout && !p->each_control) || p->program.p < p->alpha;
 	if (isinf(p->loop))
 		p->seen = PROOF_INCONCLUSIVE;   /* more than the loop's time: not the loop */
-	else if (p->loop_lo >= costs && significant)
-		p->seen = PROOF_COSTS;
-	else if (p->loop_hi <= 1 - p->material && significant)
-		p->seen = PROOF_SLOWER_AT_BEST;   /* expand's loop: 0.960x [0.952, 0.968] */
-	else if (p->loop_hi < costs && p->loop_lo > 1 - p->material)
-		p->seen = PROOF_NOTHING;
 	else
-		p->seen = PROOF_INCONCLUSIVE;
+		p->seen = verdict_of(p->loop_lo, p->loop_hi, p->material, significant);
 }
 
 /* The half-width (log) of the program's change that tells the loop's
@@ -353,12 +395,18 @@ void proof_of_replay(struct loop_trial *t, const struct proof_arms *a, double ma
 		return;
 	}
 	paired(&a->control, &a->best, alpha, &t->replay.program);
+	t->replay.each_control = true;
 	for (size_t i = 0; i < t->nlayout; i++)
 		if (a->layout[i].v)
-			paired(&a->control, &a->layout[i], alpha,
+			paired(&a->control, &a->layout[i], alpha / (double)t->nlayout,
 			       &t->replay.layout[t->replay.nlayout++]);
 	proof_judge(&t->replay);
 	t->replayed = true;
+}
+
+const struct loop_proof *proof_of_trial(const struct loop_trial *t)
+{
+	return t->replayed ? &t->replay : &t->proof;
 }
 
 double proof_pilot_sd(const struct proof_arm *control, const struct proof_arm *best)

@@ -37,12 +37,31 @@ enum proof_verdict { PROOF_NOTHING, PROOF_COSTS, PROOF_INCONCLUSIVE, PROOF_SLOWE
 #define PROOF_LAYOUT_MAX 6
 #define PROOF_PROGRAM_LAYOUTS 2
 
+/* A replay's controls are not pooled as noise: each is the loop's own
+ * copy timed alone from the same snapshots as today's (paired, +-0.2-1%
+ * an offset), no other code moved, so what a control measures is the
+ * loop's layout, and the model, which prices every control as today
+ * (they keep its windows and branches), is held against each one.
+ * sha1sum's 4,761-byte loop, replayed twice with 600 snapshots at its
+ * controls 58-63: 0.919-0.990 of today's, known to +-1%, where the
+ * model prices all alike; pooled, that spread left its best's -1.5%
+ * [-2.4, -0.6] inconclusive, when it is the model that missed. Each
+ * control's interval is taken at alpha / k for k controls (Bonferroni),
+ * so the k tests together wrongly call a miss at most alpha of the time. */
+struct control_verdict {
+	enum proof_verdict seen;        /* today's over the control's: costs, nothing, slower */
+	bool missed;                    /* conclusive, and not the model's "nothing" */
+};
+
 struct loop_proof {
 	double share, predicted, material, alpha;       /* in */
 	double share_lo, share_hi;      /* in: the share's 95% interval (stats_share_ci), 0 0: exact */
 	struct paired program;                          /* in: best / today */
 	struct paired layout[PROOF_LAYOUT_MAX];         /* in: each control / today */
 	size_t nlayout;
+	bool each_control;      /* in: controls judged each against the model (a replay's),
+				   not pooled as the noise of moving the function */
+	struct control_verdict control[PROOF_LAYOUT_MAX];       /* out, with each_control */
 	double layout_sd;                               /* out: the controls' spread (log) */
 	double window, window_lo, window_hi;            /* out: the program's change the window made */
 	double loop, loop_lo, loop_hi;                  /* out: R and its CI; INFINITY beyond */
@@ -50,6 +69,14 @@ struct loop_proof {
 };
 
 void proof_judge(struct loop_proof *p);
+/* Whether p tells the model right or wrong: its verdict is conclusive, or
+ * a control it judged each was a miss (the model wrong there, whatever
+ * the best's interval says). */
+bool proof_conclusive(const struct loop_proof *p);
+/* Conclusive, the verdict the model's, and no control missed. */
+bool proof_agrees(const struct loop_proof *p);
+/* The controls p judged each that the model missed. */
+size_t proof_controls_missed(const struct loop_proof *p);
 /* How many paired rounds of place a verdict on p's loop needs, from the
  * noise of a pilot: sd, the standard deviation of its rounds' log ratios
  * (best over today), and p's layout_sd and nlayout (proof_judge of the
@@ -89,6 +116,8 @@ struct loop_trial {
 	char inner_why[300];
 	bool irreducible;               /* the scan's: no one header starts an iteration */
 };
+/* The verdict t's row gives: its replayed loop's, else its program's. */
+const struct loop_proof *proof_of_trial(const struct loop_trial *t);
 /* "costs", "nothing", "inconclusive" */
 const char *proof_verdict_name(enum proof_verdict v);
 

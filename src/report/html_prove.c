@@ -10,13 +10,13 @@ static void prove_summary(FILE *out, const struct prove_doc *p)
 	size_t agree = 0, conclusive = 0, inconclusive = 0;
 
 	for (size_t i = 0; i < p->n; i++) {
-		const struct loop_proof *x = &p->trial[i].proof;
+		const struct loop_proof *x = proof_of_trial(&p->trial[i]);
 
 		if (p->trial[i].why_not[0])
 			continue;
-		inconclusive += x->seen == PROOF_INCONCLUSIVE;
-		conclusive += x->seen != PROOF_INCONCLUSIVE;
-		agree += x->seen != PROOF_INCONCLUSIVE && x->seen == x->said;
+		inconclusive += !proof_conclusive(x);
+		conclusive += proof_conclusive(x);
+		agree += proof_agrees(x);
 	}
 	fputs("<p class=\"summary\">Profile ", out);
 	html_text(out, text_or(p->profile, "-"));

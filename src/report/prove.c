@@ -27,17 +27,29 @@ static void format_loop(const struct loop_proof *p, char *buf, size_t n)
 	snprintf(buf, n, "%.3fx [%.3f, %s]", p->loop, p->loop_lo, hi);
 }
 
-/* The verdict a row gives: the replayed loop's, else the program's. */
-static const struct loop_proof *verdict_of(const struct loop_trial *x)
-{
-	return x->replayed ? &x->replay : &x->proof;
-}
-
 static const char *agreement(const struct loop_proof *p)
 {
-	if (p->seen == PROOF_INCONCLUSIVE)
+	if (!proof_conclusive(p))
 		return "-";
-	return p->seen == p->said ? "agree" : "DISAGREE";
+	return proof_agrees(p) ? "agree" : "DISAGREE";
+}
+
+/* A replayed control the model missed: the loop ran at least the material
+ * mark faster or slower there than today, where the model prices it as
+ * today (measure/proof.h). */
+static void missed_controls_note(const struct loop_trial *t, FILE *out)
+{
+	const struct loop_proof *r = &t->replay;
+
+	for (size_t i = 0; t->replayed && i < r->nlayout && i < t->nlayout; i++) {
+		const struct paired *c = &r->layout[i];
+
+		if (r->control[i].missed)
+			fprintf(out, "note: %s's loop replayed at %u of its line took %.3fx today's "
+				"cycles [%.3f, %.3f] where the model prices it as today (its windows and "
+				"branches today's): a layout effect the model does not see\n", t->func,
+				t->layout[i], c->ratio, c->lo, c->hi);
+	}
 }
 
 /* The largest change a layout control made, the noise the verdict allows for. */
@@ -83,7 +95,7 @@ void prove_row(struct table *t, const struct loop_trial *x)
 		 100 * (x->proof.program.lo - 1), 100 * (x->proof.program.hi - 1));
 	format_loop(&x->proof, ls, sizeof ls);
 	table_row(t, pct, loop, x->func, pred, place, rp, prog, layout, ls,
-		  proof_verdict_name(verdict_of(x)->seen), agreement(verdict_of(x)));
+		  proof_verdict_name(proof_of_trial(x)->seen), agreement(proof_of_trial(x)));
 }
 
 /* The replayed loop against the program's time, the check: said when
@@ -110,7 +122,7 @@ static void summary(const struct loop_trial *x, size_t n, FILE *out)
 
 	for (size_t i = 0; i < n; i++) {
 		const struct loop_trial *t = &x[i];
-		const struct loop_proof *v = verdict_of(t);
+		const struct loop_proof *v = proof_of_trial(t);
 
 		if (t->replay_why[0])
 			fprintf(out, "note: %s's loop was not replayed: %s; judged by the program's time\n",
@@ -122,14 +134,15 @@ static void summary(const struct loop_trial *x, size_t n, FILE *out)
 				100.0 * (double)t->inner_samples / (double)t->run_samples);
 		if (t->why_not[0])
 			continue;
-		if (v->seen == PROOF_INCONCLUSIVE) {
+		if (!proof_conclusive(v)) {
 			inconclusive++;
 		} else {
 			conclusive++;
-			agree += v->seen == v->said;
+			agree += proof_agrees(v);
 			replayed += t->replayed;
 		}
 		check_note(t, out);
+		missed_controls_note(t, out);
 		if (t->control.p < 0.05 && fabs(t->control.ratio - 1) > 0.01)
 			fprintf(out, "note: %s's copy alone (the control against the unmoved program) "
 				"changed the program by %+.1f%% (p %.2g)\n", t->func,

@@ -47,17 +47,20 @@ static json_t *replay_json(const struct loop_trial *t)
 	if (!t->replayed)
 		return t->replay_why[0] ? json_pack("{s:s}", "not_replayed", t->replay_why) : json_null();
 	arms = json_array();
+	/* each control judged against the model (measure/proof.h) */
 	for (size_t i = 0; i < p->nlayout && i < t->nlayout; i++) {
 		json_t *a = paired_json(&p->layout[i]);
 
 		json_object_set_new(a, "offset", json_integer(t->layout[i]));
+		json_object_set_new(a, "verdict", json_string(proof_verdict_name(p->control[i].seen)));
+		json_object_set_new(a, "missed", json_boolean(p->control[i].missed));
 		json_array_append_new(arms, a);
 	}
-	r = json_pack("{s:i, s:o, s:o, s:{s:o, s:[o,o]}, s:s, s:b}", "snapshots",
+	r = json_pack("{s:i, s:o, s:o, s:{s:o, s:[o,o]}, s:s, s:i, s:b}", "snapshots",
 		      (int)t->snapshots, "best", paired_json(&p->program), "controls", arms, "loop",
 		      "slowdown", number_or_null(p->loop), "ci", number_or_null(p->loop_lo),
-		      number_or_null(p->loop_hi), "verdict", proof_verdict_name(p->seen), "agree",
-		      p->seen != PROOF_INCONCLUSIVE && p->seen == p->said);
+		      number_or_null(p->loop_hi), "verdict", proof_verdict_name(p->seen),
+		      "controls_missed", (int)proof_controls_missed(p), "agree", proof_agrees(p));
 	/* the loop made a system call: its inner loop replayed in its stead */
 	if (t->inner_why[0])
 		json_object_set_new(r, "inner", json_pack("{s:s, s:s, s:I, s:s}", "start",
@@ -68,7 +71,7 @@ static json_t *replay_json(const struct loop_trial *t)
 
 static json_t *measured_json(const struct loop_trial *t)
 {
-	const struct loop_proof *p = &t->proof, *v = t->replayed ? &t->replay : &t->proof;
+	const struct loop_proof *p = &t->proof, *v = proof_of_trial(t);
 	json_t *m;
 
 	if (t->why_not[0])
@@ -83,7 +86,7 @@ static json_t *measured_json(const struct loop_trial *t)
 			 paired_json(&t->control), "layout", layout_json(t), "loop", "slowdown",
 			 number_or_null(p->loop), "ci", number_or_null(p->loop_lo),
 			 number_or_null(p->loop_hi), "verdict", proof_verdict_name(v->seen), "agree",
-			 v->seen != PROOF_INCONCLUSIVE && v->seen == v->said);
+			 proof_agrees(v));
 	json_object_set_new(m, "by", json_string(t->replayed ? "replay" : "program"));
 	json_object_set_new(m, "program_verdict", json_string(proof_verdict_name(p->seen)));
 	json_object_set_new(m, "replay", replay_json(t));

@@ -64,10 +64,16 @@ static void replay_of(const json_t *r, struct loop_trial *t)
 	t->replayed = true;
 	t->snapshots = (unsigned)doc_int(r, "snapshots");
 	t->replay = (struct loop_proof){ .share = 1, .predicted = t->proof.predicted,
-		.said = t->proof.said };
+		.said = t->proof.said, .each_control = true };
 	paired_of(json_object_get(r, "best"), &t->replay.program);
-	for (size_t i = 0; i < json_array_size(arms) && i < PROOF_LAYOUT_MAX; i++)
-		paired_of(json_array_get(arms, i), &t->replay.layout[t->replay.nlayout++]);
+	for (size_t i = 0; i < json_array_size(arms) && i < PROOF_LAYOUT_MAX; i++) {
+		const json_t *a = json_array_get(arms, i);
+
+		/* older files judged no control alone: inconclusive, none missed */
+		t->replay.control[i] = (struct control_verdict){
+			verdict_named(doc_str(a, "verdict")), json_is_true(json_object_get(a, "missed")) };
+		paired_of(a, &t->replay.layout[t->replay.nlayout++]);
+	}
 	t->replay.loop = slowdown_at(loop, "slowdown", (size_t)-1);
 	t->replay.loop_lo = slowdown_at(loop, "ci", 0);
 	t->replay.loop_hi = slowdown_at(loop, "ci", 1);

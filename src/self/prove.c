@@ -273,11 +273,6 @@ static int choose_loops(struct prove_run *c, const char *record_path, struct pro
 
 /* ---- each loop moved and measured ---- */
 
-/* Snapshots a replay of one loop takes for prove's verdict: as many as
- * place's held-out mark wants rounds of (ROUNDS_WANTED, measure/replay.c)
- * a few times over. */
-#define REPLAY_SNAPSHOTS 120
-
 /* straddle place of t's loop at its best, today's and the layout
  * controls' offsets: the program's time for `rounds` rounds, or with
  * rounds 0 the loop itself replayed (place --replay). */
@@ -292,7 +287,7 @@ static int place_loop(const struct prove_run *c, const struct loop_trial *t, con
 	at = (size_t)snprintf(best, sizeof best, "%u", t->best);
 	for (size_t i = 0; i < (rounds ? proof_program_layouts(t) : t->nlayout); i++)
 		at += (size_t)snprintf(best + at, sizeof best - at, ",%u", t->layout[i]);
-	snprintf(runs, sizeof runs, "%u", rounds ? rounds : REPLAY_SNAPSHOTS);
+	snprintf(runs, sizeof runs, "%u", rounds ? rounds : c->snapshots);
 	snprintf(secs, sizeof secs, "%.0f", fmax(1, secs_max));
 	if (self_begin(&s, "place"))
 		return -1;

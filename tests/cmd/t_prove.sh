@@ -10,7 +10,7 @@ P=$FIXTURES/place
 # end: lib.sh's STRADDLE_LLVM_MCA=none) prices its second line at 0.35
 # cycle and the jne's bubble at 0.45 on top: 1.8x, "costs" at --material 3%.
 mkdir -p "$TMP/tmpd"
-TMPDIR=$TMP/tmpd run "$STRADDLE" prove --uarch goldencove --runs 3 --top 1 -o "$TMP/prove.json" \
+TMPDIR=$TMP/tmpd run "$STRADDLE" prove --uarch goldencove --runs 3 --snapshots 120 --top 1 -o "$TMP/prove.json" \
 	-- "$P/clear" 3000000
 expect_eq "prove clear: exit 0" "$RC" 0
 LOOP=$("$PLAIN" scan --all --func clear_loop --json "$P/clear" | jq -r '.files[0].functions[0].loops[0].start')
@@ -31,7 +31,7 @@ expect_eq "prove clear: its share of the samples, and the share's interval aroun
 	"$(jq_of '.loops[0] | (.share == .samples / .run_samples) and .share > 0.5 and .share_ci[0] < .share and .share < .share_ci[1]')" true
 
 # the table: the row's fixed cells, and the agreement line
-TMPDIR=$TMP/tmpd run "$STRADDLE" prove --uarch goldencove --runs 2 --top 1 --keep "$TMP/kept" \
+TMPDIR=$TMP/tmpd run "$STRADDLE" prove --uarch goldencove --runs 2 --snapshots 120 --top 1 --keep "$TMP/kept" \
 	-o "$TMP/kept.json" -- "$P/clear" 3000000
 expect_eq "prove text: exit 0" "$RC" 0
 expect_eq "prove text: the row" \
@@ -43,6 +43,13 @@ expect_eq "prove text: the agreement line" \
 expect_eq "prove text: the verdict the replayed loop's, the program's time its check" \
 	"$(jq -r '.loops[0].measured | "\(.by) \(.replay.snapshots > 0) \(.program_verdict | IN("costs", "nothing", "inconclusive"))"' "$TMP/kept.json")" \
 	"replay true true"
+# each replayed control judged against the model, which prices it as
+# today (test_proof has the judgement's values): its verdict, whether the
+# model missed it, the misses counted, the row's agreement none missed
+expect_eq "prove -o: each replayed control judged, the misses counted" \
+	"$(jq -r '.loops[0].measured.replay | ([.controls[] | (.verdict | IN("costs", "nothing", "inconclusive", "slower at best")) and (.missed == (.verdict | IN("costs", "slower at best")))] | all) and .controls_missed == ([.controls[] | select(.missed)] | length) and ((.agree | not) or (.controls_missed == 0))' "$TMP/kept.json")" true
+expect_eq "prove --keep: place --replay asked for prove's snapshots" \
+	"$(jq -r '.command_line | index("--snapshots") as $i | .[$i + 1]' "$TMP/kept/place-1-replay.json")" 120
 expect_eq "prove --keep: the record and the place files, the replay's beside the program's" \
 	"$(ls "$TMP/kept")" "place-1-replay.json
 place-1.json
@@ -70,7 +77,7 @@ expect_eq "prove -o: each control paired over the rounds" \
 for kind in chain:1.01:latency:nothing:400000 divide:1:divide:nothing:100000 \
 	    pairchain:1.01:latency:nothing:400000; do
 	k=${kind%%:*} rest=${kind#*:}
-	run "$STRADDLE" prove --uarch goldencove --llvm-mca llvm-mca-14 --runs 2 --top 1 \
+	run "$STRADDLE" prove --uarch goldencove --llvm-mca llvm-mca-14 --runs 2 --snapshots 120 --top 1 \
 		-o "$TMP/prove-$k.json" -- "$P/bounds" "$k" "${rest##*:}"
 	OUT=$(cat "$TMP/prove-$k.json")
 	expect_eq "prove bounds $k: predicted, and why" \
@@ -88,7 +95,7 @@ done
 # branchcost pair, (1 + 0.03 + 0.75) / 1.25 = 1.424x); the best (0) has one line and the pair whole,
 # the controls keep two lines and the pair across: 31 (the jne across;
 # 32 splits the pair between the lines, a smaller price)
-run "$STRADDLE" prove --uarch goldencove --llvm-mca llvm-mca-14 --runs 2 --top 1 \
+run "$STRADDLE" prove --uarch goldencove --llvm-mca llvm-mca-14 --runs 2 --snapshots 120 --top 1 \
 	-o "$TMP/prove-pair.json" -- "$P/bounds" pair 1000000
 OUT=$(cat "$TMP/prove-pair.json")
 expect_eq "prove bounds pair: predicted, the bubble in it" \
@@ -105,7 +112,7 @@ expect_eq "prove bounds pair: the controls keep the pair across" \
 # inner loop, 14 bytes on, at 14 and 13..8; the program's time keeps
 # the outer loop and its first two controls
 R=$P/replay
-run "$STRADDLE" prove --uarch goldencove --runs 2 --top 1 --time 20 --keep "$TMP/outerk" \
+run "$STRADDLE" prove --uarch goldencove --runs 2 --snapshots 120 --top 1 --time 20 --keep "$TMP/outerk" \
 	-o "$TMP/outer.json" -- "$R" outer 100000
 TEXT=$OUT OUT=$(cat "$TMP/outer.json")
 LOOPS=$("$PLAIN" scan --all --func outer_loop --json "$R" | jq -r '[.files[0].functions[0].loops[] | .start] | sort | join(" ")')
@@ -151,7 +158,7 @@ yes 'ab' | head -c 200000 >"$TMP/lines"
 "$STRADDLE" record -o "$TMP/null-out.json" --stdin "$TMP/lines" -- "$P/count" 4000 >/dev/null 2>&1
 expect_eq "record, the program's output on /dev/null: it stopped at once" \
 	"$? $(jq -r '.samples.total < 20' "$TMP/null-out.json")" "0 true"
-run "$STRADDLE" prove --uarch goldencove --runs 2 --top 1 --keep "$TMP/counted" -- "$P/count" 4000 <"$TMP/lines"
+run "$STRADDLE" prove --uarch goldencove --runs 2 --snapshots 120 --top 1 --keep "$TMP/counted" -- "$P/count" 4000 <"$TMP/lines"
 expect_eq "prove, input redirected: exit 0" "$RC" 0
 expect_eq "prove, input redirected: the record saw the work (its output read, not on /dev/null)" \
 	"$(jq -r '"\(.exit_status) \(.samples.total > 400)"' "$TMP/counted/record.json")" "0 true"
@@ -169,6 +176,8 @@ prove_err() {
 prove_err "no command" "straddle: prove: name the command to run after --"
 prove_err "unknown command" "straddle: no-such-command: no such command in PATH" -- no-such-command
 prove_err "--top 0" "straddle: --top: '0' is not a number from 1 to 16" --top 0 -- true
+prove_err "--snapshots 2" "straddle: --snapshots: '2' is not a number from 4 to 100000" \
+	--snapshots 2 -- true
 prove_err "--min-share" "straddle: --min-share: '2' is not from 0.01% to 100%" \
 	--min-share 2 -- true
 prove_err "-o in a missing directory" \
