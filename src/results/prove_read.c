@@ -40,8 +40,11 @@ static void layout_of(const json_t *o, struct loop_trial *t)
 	const json_t *arms = json_object_get(o, "controls"), *w = json_object_get(o, "window");
 	size_t n = json_array_size(arms);
 
-	t->nlayout = t->proof.nlayout = n < PROOF_LAYOUT_MAX ? n : PROOF_LAYOUT_MAX;
-	for (size_t i = 0; i < t->nlayout; i++) {
+	/* the program's controls are the first of the replay's (read first) */
+	t->proof.nlayout = n < PROOF_LAYOUT_MAX ? n : PROOF_LAYOUT_MAX;
+	if (t->nlayout < t->proof.nlayout)
+		t->nlayout = t->proof.nlayout;
+	for (size_t i = 0; i < t->proof.nlayout; i++) {
 		paired_of(json_array_get(arms, i), &t->proof.layout[i]);
 		t->layout[i] = (uint32_t)doc_int(json_array_get(arms, i), "offset");
 	}
@@ -49,6 +52,20 @@ static void layout_of(const json_t *o, struct loop_trial *t)
 	t->proof.window = doc_num(w, "ratio");
 	t->proof.window_lo = doc_num_at(w, "ci", 0);
 	t->proof.window_hi = doc_num_at(w, "ci", 1);
+}
+
+/* The inner loop replayed in the loop's stead, and why the loop was not
+ * (a system call), as results_prove wrote them. */
+static void inner_of(const json_t *in, struct loop_trial *t)
+{
+	const char *why = doc_str(in, "outer_refused");
+
+	if (!json_is_object(in) || !why)
+		return;
+	t->inner_start = results_addr(in, "start");
+	t->inner_end = results_addr(in, "end");
+	t->inner_samples = (uint64_t)doc_int(in, "samples");
+	snprintf(t->inner_why, sizeof t->inner_why, "%s", why);
 }
 
 /* The loop replayed, as results_prove wrote it. */
@@ -73,11 +90,14 @@ static void replay_of(const json_t *r, struct loop_trial *t)
 		t->replay.control[i] = (struct control_verdict){
 			verdict_named(doc_str(a, "verdict")), json_is_true(json_object_get(a, "missed")) };
 		paired_of(a, &t->replay.layout[t->replay.nlayout++]);
+		t->layout[i] = (uint32_t)doc_int(a, "offset");
 	}
+	t->nlayout = t->replay.nlayout;
 	t->replay.loop = slowdown_at(loop, "slowdown", (size_t)-1);
 	t->replay.loop_lo = slowdown_at(loop, "ci", 0);
 	t->replay.loop_hi = slowdown_at(loop, "ci", 1);
 	t->replay.seen = verdict_named(doc_str(r, "verdict"));
+	inner_of(json_object_get(r, "inner"), t);
 }
 
 static void measured_of(const json_t *m, struct loop_trial *t)

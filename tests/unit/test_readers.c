@@ -240,7 +240,19 @@ static size_t three_trials(struct loop_trial *t)
 	t[1].proof.program = (struct paired){ 1.0021, 0.991, 1.013, 0.71, 10 };
 	t[1].proof.loop = t[1].proof.loop_hi = INFINITY;
 	t[1].proof.seen = PROOF_INCONCLUSIVE;
-	t[1].proof.nlayout = t[1].nlayout = 0;
+	t[1].proof.nlayout = 0;
+	/* replayed by its inner loop (its own made a system call), the best
+	 * nothing, the control at 34 a miss (measure/proof.h) */
+	t[1].replayed = true;
+	t[1].snapshots = 300;
+	t[1].replay = (struct loop_proof){ .share = 1, .predicted = 1.05, .material = 0.03,
+		.alpha = 0.05, .each_control = true,
+		.program = { 0.985, 0.976, 0.994, 0.001, 20 },
+		.layout = { { 0.99, 0.985, 0.995, 0.01, 20 }, { 0.954, 0.948, 0.96, 1e-6, 20 } },
+		.nlayout = 2 };
+	proof_judge(&t[1].replay);
+	t[1].inner_start = 0x12d0, t[1].inner_end = 0x12e0, t[1].inner_samples = 7;
+	snprintf(t[1].inner_why, sizeof t[1].inner_why, "the loop makes a system call (read, 0)");
 	t[2] = t[0];
 	t[2].file = "/lib/libc.so.6";
 	t[2].func = "memset";
@@ -360,8 +372,18 @@ static void prove_read_back(void **state)
 	assert_string_equal(b, "91.7|clear:0x1272|clear_loop|1.050x front-end|50 -> 0|-|"
 			    "-5.1% [-6.3, -3.9]|+-1.2% (2)|1.059x [1.043, 1.078]|costs|agree");
 	text_row(want, 2, b, sizeof b);
-	assert_string_equal(b, "6.2|clear:0x12c0|tail<&>|1.050x latency|50 -> 0|-|"
-			    "+0.2% [-0.9, +1.3]|-|more than its share|inconclusive|-");
+	assert_string_equal(b, "6.2|clear:0x12c0|tail<&>|1.050x latency|50 -> 0|1.015x [1.006, 1.025]|"
+			    "+0.2% [-0.9, +1.3]|-|more than its share|nothing|DISAGREE");
+	assert_true(in.prove.trial[1].replayed && in.prove.trial[1].replay.control[1].missed &&
+		    !in.prove.trial[1].replay.control[0].missed);
+	assert_int_equal(proof_controls_missed(&in.prove.trial[1].replay), 1);
+	assert_true(in.prove.trial[1].inner_start == 0x12d0 && in.prove.trial[1].inner_end == 0x12e0 &&
+		    in.prove.trial[1].inner_samples == 7);
+	assert_string_equal(in.prove.trial[1].inner_why, "the loop makes a system call (read, 0)");
+	assert_non_null(strstr(want, "note: tail<&>'s loop replayed at 34 of its line took 0.954x "
+			       "today's cycles [0.948, 0.960] where the model prices it as today"));
+	assert_non_null(strstr(want, "note: tail<&>'s loop 0x12c0 was not replayed: the loop makes "
+			       "a system call (read, 0); its inner loop 0x12d0 (4.8% of the samples)"));
 	assert_int_equal(in.prove.trial[0].nlayout, 2);
 	assert_int_equal(in.prove.trial[0].layout[1], 34);
 	assert_true(fabs(in.prove.trial[0].proof.layout[0].ratio - 1.012) < 1e-12);
