@@ -374,7 +374,8 @@ static int prepare(struct place_cmd *c, int argc, char **argv)
 		return -1;
 	experiment_collect(&c->x);
 	if (experiment_arms(&c->x, c->offsets, &e) ||
-	    (c->replay && experiment_add_arm(&c->x, PLACE_REPLAY, c->x.current, "replay", &e))) {
+	    (c->replay && (experiment_add_aa(&c->x, &e) ||
+			   experiment_add_arm(&c->x, PLACE_REPLAY, c->x.current, "replay", &e)))) {
 		say("%s", e.msg);
 		return -1;
 	}

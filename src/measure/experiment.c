@@ -38,6 +38,15 @@ int experiment_add_arm(struct place_experiment *x, enum place_arm_kind k, uint32
 	return 0;
 }
 
+int experiment_add_aa(struct place_experiment *x, struct err *e)
+{
+	if (x->narms == PLACE_MAX_ARMS)
+		return err_set(e, "at most %d placements at once", PLACE_MAX_ARMS - 2);
+	x->arm[x->narms++] = (struct place_arm){ .kind = PLACE_OFFSET, .offset = x->current,
+		.plan_fd = -1, .name = "aa" };
+	return 0;
+}
+
 const char *experiment_arm_label(const struct place_arm *a, char *buf, size_t n)
 {
 	if (a->kind != PLACE_OFFSET)

@@ -96,6 +96,10 @@ struct place_experiment {
 /* An arm, unless one like it is there. -1 with e when there is no room. */
 int experiment_add_arm(struct place_experiment *x, enum place_arm_kind k, uint32_t offset,
 		  const char *name, struct err *e);
+/* The A/A arm of a replay: a second copy at today's offset, named "aa"
+ * (another address, the same placement in its line), which
+ * experiment_add_arm would take for the control. */
+int experiment_add_aa(struct place_experiment *x, struct err *e);
 /* "offset 12", "control", "best (offset 0)": an arm in a message. */
 const char *experiment_arm_label(const struct place_arm *a, char *buf, size_t n);
 /* The model's hazards for the subject loop started at `offset`, and a

@@ -378,6 +378,17 @@ void proof_of_arms(struct loop_trial *t, const struct proof_arms *a, double alph
 	proof_judge(&t->proof);
 }
 
+/* The A/A's copies conclusively the material mark or more apart. */
+static bool aa_apart(const struct loop_proof *p)
+{
+	enum proof_verdict v;
+
+	if (p->aa.n < 2)
+		return false;
+	v = verdict_of(1 / p->aa.hi, 1 / p->aa.lo, p->material, true);
+	return v == PROOF_COSTS || v == PROOF_SLOWER_AT_BEST;
+}
+
 void proof_of_replay(struct loop_trial *t, const struct proof_arms *a, double material,
 		     double alpha)
 {
@@ -400,7 +411,16 @@ void proof_of_replay(struct loop_trial *t, const struct proof_arms *a, double ma
 		if (a->layout[i].v)
 			paired(&a->control, &a->layout[i], alpha / (double)t->nlayout,
 			       &t->replay.layout[t->replay.nlayout++]);
+	if (a->aa.v)
+		paired(&a->control, &a->aa, alpha, &t->replay.aa);
 	proof_judge(&t->replay);
+	if (a->aa.v && aa_apart(&t->replay)) {
+		snprintf(t->replay_why, sizeof t->replay_why, "its A/A, a second copy at today's "
+			 "offset, ran %.3fx [%.3f, %.3f] of today's cycles: two copies of one placement "
+			 "differ by the material mark", t->replay.aa.ratio, t->replay.aa.lo,
+			 t->replay.aa.hi);
+		return;
+	}
 	t->replayed = true;
 }
 

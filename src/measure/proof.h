@@ -62,6 +62,7 @@ struct loop_proof {
 	bool each_control;      /* in: controls judged each against the model (a replay's),
 				   not pooled as the noise of moving the function */
 	struct control_verdict control[PROOF_LAYOUT_MAX];       /* out, with each_control */
+	struct paired aa;       /* in: a replay's A/A, a second copy at today's offset / today */
 	double layout_sd;                               /* out: the controls' spread (log) */
 	double window, window_lo, window_hi;            /* out: the program's change the window made */
 	double loop, loop_lo, loop_hi;                  /* out: R and its CI; INFINITY beyond */
@@ -154,6 +155,7 @@ struct proof_arm {
  * copy at today's offset), the best, and the layout controls. */
 struct proof_arms {
 	struct proof_arm unmoved, control, best, layout[PROOF_LAYOUT_MAX];
+	struct proof_arm aa;            /* a replay's second copy at today's offset */
 };
 
 /* The arms turned into t's proof, each round paired; why_not when place's
@@ -161,7 +163,11 @@ struct proof_arms {
 void proof_of_arms(struct loop_trial *t, const struct proof_arms *a, double alpha);
 /* The replayed loop's arms (a place --replay file's: no unmoved arm)
  * turned into t->replay, its share 1: the loop is all that was timed;
- * replay_why when they lack an arm or placed another span. */
+ * replay_why when they lack an arm or placed another span, or when its
+ * A/A arm, a second copy at today's offset, ran the material mark or more
+ * apart from today's copy, conclusively: then two copies of one placement
+ * differ as much as the verdict would tell, and no placement's can be
+ * believed (the row is the program's time's). */
 void proof_of_replay(struct loop_trial *t, const struct proof_arms *a, double material,
 		     double alpha);
 /* A pilot's noise: the standard deviation of its rounds' log ratios,

@@ -175,8 +175,11 @@ bool place_move_named(const struct place_arm *a, size_t n, const struct place_ar
 	if (a->kind != PLACE_OFFSET || (n > 4 && a != lo && a != hi))
 		return false;
 	*named = 0;
-	/* best and worst are the model's; a number is the user's */
-	if (!isdigit((unsigned char)a->name[0]))
+	/* best and worst are the model's; a number is the user's; aa the
+	 * replay's second copy at today's offset */
+	if (!strcmp(a->name, "aa"))
+		snprintf(named, len, " (a second copy, the A/A)");
+	else if (!isdigit((unsigned char)a->name[0]))
 		snprintf(named, len, " (the model's %s)", a->name);
 	if (n > 4)
 		snprintf(named, len, " (the %s of the even rounds)", a == lo ? "fastest" : "slowest");

@@ -83,6 +83,8 @@ static void replay_of(const json_t *r, struct loop_trial *t)
 	t->replay = (struct loop_proof){ .share = 1, .predicted = t->proof.predicted,
 		.said = t->proof.said, .each_control = true };
 	paired_of(json_object_get(r, "best"), &t->replay.program);
+	if (json_object_get(r, "aa"))
+		paired_of(json_object_get(r, "aa"), &t->replay.aa);
 	for (size_t i = 0; i < json_array_size(arms) && i < PROOF_LAYOUT_MAX; i++) {
 		const json_t *a = json_array_get(arms, i);
 

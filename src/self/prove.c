@@ -340,6 +340,7 @@ static void judge_replay(const struct prove_run *c, struct loop_trial *t,
 	char name[16];
 
 	results_place_arms(one, 1, "control", &a.control);
+	results_place_arms(one, 1, "aa", &a.aa);
 	snprintf(name, sizeof name, "%u", t->best);
 	results_place_arms(one, 1, name, &a.best);
 	for (size_t i = 0; i < t->nlayout; i++) {
@@ -348,7 +349,7 @@ static void judge_replay(const struct prove_run *c, struct loop_trial *t,
 	}
 	proof_of_replay(t, &a, c->material, c->alpha);
 	t->snapshots = results_place_snapshots(f);
-	free(a.control.v), free(a.best.v);
+	free(a.control.v), free(a.best.v), free(a.aa.v);
 	for (size_t i = 0; i < PROOF_LAYOUT_MAX; i++)
 		free(a.layout[i].v);
 }

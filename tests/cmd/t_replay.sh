@@ -33,16 +33,17 @@ SUM=$("$R" sum 20000)
 expect_eq "replay sum: the program's output in neither of place's" \
 	"$(cat "$TMP/out" "$TMP/err" | grep -c -F "$SUM")" 0
 OUT=$(cat "$TMP/sum.json")
-expect_eq "replay sum: measured so, in cycles or ns, the two copies' arms" \
+# the A/A arm: a second copy at today's offset, another address
+expect_eq "replay sum: measured so, in cycles or ns, the three copies' arms, the A/A's last" \
 	"$(jq_of '"\(.place.measure) \([.metrics[].arm] | join(",")) \([.metrics[].unit] | unique | .[0] | IN("cycles", "ns"))"')" \
-	"replay control,32 true"
-expect_eq "replay sum: every snapshot timed at both copies, none lost" \
-	"$(jq_of '.replay | "\([.snapshots[].ticks | length] | unique) \(.lost | [.[]] | add)"')" "[2] 0"
+	"replay control,32,aa true"
+expect_eq "replay sum: every snapshot timed at the three copies, none lost" \
+	"$(jq_of '.replay | "\([.snapshots[].ticks | length] | unique) \(.lost | [.[]] | add)"')" "[3] 0"
 expect_eq "replay sum: the children, one probe and one a copy each snapshot, all waited for" \
 	"$(children_of "$TMP/sum.json" | awk '{ print ($1 == $2 && $2 == $3) }')" 1
 expect_eq "replay sum: the copies the plan made" \
 	"$(jq_of '[.replay.copies[] | "\(.arm)@\(.offset)"] | join(" ")')" \
-	"control@$(jq_of '.place.current') 32@32"
+	"control@$(jq_of '.place.current') 32@32 aa@$(jq_of '.place.current')"
 expect_eq "replay sum: the program's output as unmoved in every run" \
 	"$(jq_of '.output_check | .identical == .runs and .runs == .runs')" true
 expect_eq "replay sum: its text says what it replayed" \

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "measure/proof.h"
 
@@ -340,6 +341,39 @@ static void replayed_controls_judged_each(void **state)
 	assert_false(proof_agrees(&x));
 }
 
+/* A replay's A/A: a second copy at today's offset. Ten rounds of today's
+ * copy at 100 cycles (+-1 alternately) and the best's at 98: the best
+ * 0.98, nothing at 3%. With the A/A at 105 and 95 alternately its
+ * interval holds 1, so it says nothing against the copies; at 106 (+-1
+ * with today's) the two copies of one placement are 6% apart, surely:
+ * the replay is not believed, and says why. */
+static void replay_aa_apart(void **state)
+{
+	double today[10], best[10], aa[10];
+	struct proof_arms a = { .control = { today, 10, 1.0, 40 }, .best = { best, 10, 1.0, 0 },
+		.aa = { aa, 10, 1.0, 40 } };
+	struct loop_trial t = { .current = 40, .best = 0 };
+
+	(void)state;
+	t.proof = (struct loop_proof){ .share = 0.5, .predicted = 1.0, .material = 0.03,
+		.alpha = 0.05 };
+	for (int i = 0; i < 10; i++)
+		today[i] = 100 + (i % 2 ? 1 : -1), best[i] = 0.98 * today[i],
+		aa[i] = i % 2 ? 105 : 95;
+	proof_of_replay(&t, &a, 0.03, 0.05);
+	assert_true(t.replayed);
+	assert_int_equal(t.replay.seen, PROOF_NOTHING);
+	assert_int_equal(t.replay.aa.n, 10);
+	t.replayed = false;
+	for (int i = 0; i < 10; i++)
+		aa[i] = 1.06 * today[i] + (i % 2 ? 0.1 : -0.1);
+	proof_of_replay(&t, &a, 0.03, 0.05);
+	assert_false(t.replayed);
+	assert_true(fabs(t.replay.aa.ratio - 1.06) < 0.001);
+	assert_non_null(strstr(t.replay_why, "its A/A, a second copy at today's offset, ran 1.060x ["));
+	assert_non_null(strstr(t.replay_why, "two copies of one placement differ by the material mark"));
+}
+
 /* The rounds a verdict needs. A loop of 6% the model says costs nothing:
  * the verdict needs the program known within 0.06 * (1 - 1/1.03) =
  * 0.0017476 (log); at a round-to-round sd of 1% that is t^2 sd^2 / h^2
@@ -382,6 +416,7 @@ int main(void)
 		cmocka_unit_test(today_the_odd_layout),
 		cmocka_unit_test(six_controls_narrow),
 		cmocka_unit_test(replayed_controls_judged_each),
+		cmocka_unit_test(replay_aa_apart),
 		cmocka_unit_test(inner_loop_in_its_stead),
 		cmocka_unit_test(rounds_needed),
 	};
