@@ -63,6 +63,8 @@ struct loop_proof {
 				   not pooled as the noise of moving the function */
 	struct control_verdict control[PROOF_LAYOUT_MAX];       /* out, with each_control */
 	struct paired aa;       /* in: a replay's A/A, a second copy at today's offset / today */
+	double aa_band;         /* the A/A's reach (log) that widened best's and the controls'
+				   intervals (proof_of_replay) */
 	double layout_sd;                               /* out: the controls' spread (log) */
 	double window, window_lo, window_hi;            /* out: the program's change the window made */
 	double loop, loop_lo, loop_hi;                  /* out: R and its CI; INFINITY beyond */

@@ -61,8 +61,10 @@ static json_t *replay_json(const struct loop_trial *t)
 		      "slowdown", number_or_null(p->loop), "ci", number_or_null(p->loop_lo),
 		      number_or_null(p->loop_hi), "verdict", proof_verdict_name(p->seen),
 		      "controls_missed", (int)proof_controls_missed(p), "agree", proof_agrees(p));
-	if (p->aa.n)
+	if (p->aa.n) {
 		json_object_set_new(r, "aa", paired_json(&p->aa));
+		json_object_set_new(r, "aa_band", number_or_null(p->aa_band));
+	}
 	/* the loop made a system call: its inner loop replayed in its stead */
 	if (t->inner_why[0])
 		json_object_set_new(r, "inner", json_pack("{s:s, s:s, s:I, s:s}", "start",

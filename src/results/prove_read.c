@@ -85,6 +85,7 @@ static void replay_of(const json_t *r, struct loop_trial *t)
 	paired_of(json_object_get(r, "best"), &t->replay.program);
 	if (json_object_get(r, "aa"))
 		paired_of(json_object_get(r, "aa"), &t->replay.aa);
+	t->replay.aa_band = json_is_number(json_object_get(r, "aa_band")) ? doc_num(r, "aa_band") : 0;
 	for (size_t i = 0; i < json_array_size(arms) && i < PROOF_LAYOUT_MAX; i++) {
 		const json_t *a = json_array_get(arms, i);
 

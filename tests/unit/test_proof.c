@@ -343,11 +343,16 @@ static void replayed_controls_judged_each(void **state)
 
 /* A replay's A/A: a second copy at today's offset. Ten rounds of today's
  * copy at 100 cycles (+-1 alternately) and the best's at 98: the best
- * 0.98, nothing at 3%. With the A/A at 105 and 95 alternately its
- * interval holds 1, so it says nothing against the copies; at 106 (+-1
- * with today's) the two copies of one placement are 6% apart, surely:
- * the replay is not believed, and says why. */
-static void replay_aa_apart(void **state)
+ * 0.98 of today's, its paired interval no wider than that. With the A/A
+ * at 100.3 (+-1 with today's) its interval is [1.003, 1.003]: two copies
+ * 0.3% apart at most, the best widened by ln 1.003 either way, [0.977,
+ * 0.983]: nothing at 3%. With the A/A at 105 and 95 alternately (over
+ * today's 101 and 99), its interval holds 1 but reaches e^-0.0313949
+ * (logs: mean -0.0012016, sd 0.0422073, t(9) 2.2621572 * sd / sqrt(10)
+ * = 0.0301933): the best widened to exp(ln 0.98 -+ 0.0313949), R within
+ * [0.98887, 1.05295]: inconclusive. At 106 the two copies are 6%
+ * apart, surely: the replay is not believed, and says why. */
+static void replay_aa(void **state)
 {
 	double today[10], best[10], aa[10];
 	struct proof_arms a = { .control = { today, 10, 1.0, 40 }, .best = { best, 10, 1.0, 0 },
@@ -359,11 +364,19 @@ static void replay_aa_apart(void **state)
 		.alpha = 0.05 };
 	for (int i = 0; i < 10; i++)
 		today[i] = 100 + (i % 2 ? 1 : -1), best[i] = 0.98 * today[i],
+		aa[i] = 1.003 * today[i];
+	proof_of_replay(&t, &a, 0.03, 0.05);
+	assert_true(t.replayed);
+	assert_true(fabs(t.replay.aa_band - log(1.003)) < 1e-9);
+	assert_true(fabs(t.replay.program.lo - 0.98 / 1.003) < 1e-9);
+	assert_int_equal(t.replay.seen, PROOF_NOTHING);
+	for (int i = 0; i < 10; i++)
 		aa[i] = i % 2 ? 105 : 95;
 	proof_of_replay(&t, &a, 0.03, 0.05);
 	assert_true(t.replayed);
-	assert_int_equal(t.replay.seen, PROOF_NOTHING);
-	assert_int_equal(t.replay.aa.n, 10);
+	assert_true(fabs(t.replay.aa_band - 0.0313949) < 1e-6);
+	assert_true(fabs(t.replay.loop_lo - 0.98887) < 1e-5 && fabs(t.replay.loop_hi - 1.05295) < 1e-5);
+	assert_int_equal(t.replay.seen, PROOF_INCONCLUSIVE);
 	t.replayed = false;
 	for (int i = 0; i < 10; i++)
 		aa[i] = 1.06 * today[i] + (i % 2 ? 0.1 : -0.1);
@@ -372,6 +385,12 @@ static void replay_aa_apart(void **state)
 	assert_true(fabs(t.replay.aa.ratio - 1.06) < 0.001);
 	assert_non_null(strstr(t.replay_why, "its A/A, a second copy at today's offset, ran 1.060x ["));
 	assert_non_null(strstr(t.replay_why, "two copies of one placement differ by the material mark"));
+	/* one round: no interval */
+	a.control.n = a.best.n = a.aa.n = 1;
+	t.replay_why[0] = 0;
+	proof_of_replay(&t, &a, 0.03, 0.05);
+	assert_false(t.replayed);
+	assert_string_equal(t.replay_why, "its replay held 1 round of snapshots: no interval to judge by");
 }
 
 /* The rounds a verdict needs. A loop of 6% the model says costs nothing:
@@ -416,7 +435,7 @@ int main(void)
 		cmocka_unit_test(today_the_odd_layout),
 		cmocka_unit_test(six_controls_narrow),
 		cmocka_unit_test(replayed_controls_judged_each),
-		cmocka_unit_test(replay_aa_apart),
+		cmocka_unit_test(replay_aa),
 		cmocka_unit_test(inner_loop_in_its_stead),
 		cmocka_unit_test(rounds_needed),
 	};
