@@ -48,8 +48,8 @@ expect_eq "prove text: the verdict the replayed loop's, the program's time its c
 # model missed it, the misses counted, the row's agreement none missed
 expect_eq "prove -o: each replayed control judged, the misses counted" \
 	"$(jq -r '.loops[0].measured.replay | ([.controls[] | (.verdict | IN("costs", "nothing", "inconclusive", "slower at best")) and (.missed == (.verdict | IN("costs", "slower at best")))] | all) and .controls_missed == ([.controls[] | select(.missed)] | length) and ((.agree | not) or (.controls_missed == 0))' "$TMP/kept.json")" true
-expect_eq "prove -o: the replay's A/A, a second copy at today's offset, paired over its rounds" \
-	"$(jq -r '.loops[0].measured.replay | "\(.aa.rounds == .best.rounds) \(.aa.ci | length)"' "$TMP/kept.json")" "true 2"
+expect_eq "prove -o: the replay's A/A, a second copy at today's offset, paired over its rounds, its reach the band" \
+	"$(jq -r '.loops[0].measured.replay | "\(.aa.rounds == .best.rounds) \(.aa.ci | length) \((.aa_band - ([.aa.ci[] | log | fabs] | max)) | fabs < 1e-12)"' "$TMP/kept.json")" "true 2 true"
 expect_eq "prove --keep: the A/A arm in place's file, at today's offset" \
 	"$(jq -r '[.replay.copies[] | select(.arm == "aa" or .arm == "control") | .offset] | "\(length) \(unique | length) \(.[0])"' "$TMP/kept/place-1-replay.json")" "2 1 50"
 expect_eq "prove --keep: place --replay asked for prove's snapshots" \
