@@ -131,7 +131,7 @@ expect_eq "prove outer: six controls replayed, two for the program's time" \
 	"50 0 [63,62,61,60,59,58] [63,62]"
 expect_eq "prove outer: the inner loop placed where the function's placements put it" \
 	"$(jq -r '"\(.place.loop | split("..") | .[0]) \([.metrics[].name | sub(".*@"; "")] | join(" "))"' "$TMP/outerk/place-1-replay-inner.json")" \
-	"$INNER control 14 13 12 11 10 9 8"
+	"$INNER control 14 13 12 11 10 9 8 aa"
 expect_eq "prove outer: the note says so" \
 	"$(printf '%s\n' "$TEXT" | grep -c "^note: outer_loop's loop $OUTER was not replayed: the loop makes a system call (getppid, 110), which a replay cannot repeat without its side effects; its inner loop $INNER (")" 1
 
