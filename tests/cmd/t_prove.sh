@@ -40,16 +40,22 @@ expect_eq "prove text: the row" \
 expect_eq "prove text: the agreement line" \
 	"$(printf '%s\n' "$OUT" | tail -1 | sed 's/[0-9]* of [0-9]*/N of M/; s/ ([0-9]* by replaying the loop)//; s/; .*//')" \
 	"the model and the measurement agree on N of M loops measured conclusively"
-expect_eq "prove text: the verdict the replayed loop's, the program's time its check" \
-	"$(jq -r '.loops[0].measured | "\(.by) \(.replay.snapshots > 0) \(.program_verdict | IN("costs", "nothing", "inconclusive"))"' "$TMP/kept.json")" \
-	"replay true true"
+# A replay is believed only where its A/A's two copies of today's
+# placement are not surely 3% apart, and judged only with two rounds
+# (test_proof): a loaded machine can deny either, and the row then says
+# so and is the program's time's. These assertions hold either way; the
+# judgement's own values are test_proof's.
+REPLAYED='if .by == "replay" then .replay.snapshots > 0 else (.replay.not_replayed | test("^its A/A, a second copy at today.s offset|^its replay held")) end'
+expect_eq "prove text: the verdict the replayed loop's (or why not), the program's time its check" \
+	"$(jq -r ".loops[0].measured | \"\\($REPLAYED) \\(.program_verdict | IN(\"costs\", \"nothing\", \"inconclusive\"))\"" "$TMP/kept.json")" \
+	"true true"
 # each replayed control judged against the model, which prices it as
 # today (test_proof has the judgement's values): its verdict, whether the
 # model missed it, the misses counted, the row's agreement none missed
 expect_eq "prove -o: each replayed control judged, the misses counted" \
-	"$(jq -r '.loops[0].measured.replay | ([.controls[] | (.verdict | IN("costs", "nothing", "inconclusive", "slower at best")) and (.missed == (.verdict | IN("costs", "slower at best")))] | all) and .controls_missed == ([.controls[] | select(.missed)] | length) and ((.agree | not) or (.controls_missed == 0))' "$TMP/kept.json")" true
+	"$(jq -r '.loops[0].measured.replay | if .not_replayed then true else ([.controls[] | (.verdict | IN("costs", "nothing", "inconclusive", "slower at best")) and (.missed == (.verdict | IN("costs", "slower at best")))] | all) and .controls_missed == ([.controls[] | select(.missed)] | length) and ((.agree | not) or (.controls_missed == 0)) end' "$TMP/kept.json")" true
 expect_eq "prove -o: the replay's A/A, a second copy at today's offset, paired over its rounds, its reach the band" \
-	"$(jq -r '.loops[0].measured.replay | "\(.aa.rounds == .best.rounds) \(.aa.ci | length) \((.aa_band - ([.aa.ci[] | log | fabs] | max)) | fabs < 1e-12)"' "$TMP/kept.json")" "true 2 true"
+	"$(jq -r '.loops[0].measured.replay | if .not_replayed then "true 2 true" else "\(.aa.rounds == .best.rounds) \(.aa.ci | length) \((.aa_band - ([.aa.ci[] | log | fabs] | max)) | fabs < 1e-12)" end' "$TMP/kept.json")" "true 2 true"
 expect_eq "prove --keep: the A/A arm in place's file, at today's offset" \
 	"$(jq -r '[.replay.copies[] | select(.arm == "aa" or .arm == "control") | .offset] | "\(length) \(unique | length) \(.[0])"' "$TMP/kept/place-1-replay.json")" "2 1 50"
 expect_eq "prove --keep: place --replay asked for prove's snapshots" \
@@ -124,7 +130,7 @@ OUTER=${LOOPS%% *} INNER=${LOOPS##* }
 expect_eq "prove outer: exit 0, the outer loop chosen" "$RC $(jq_of '.loops[0] | "\(.function) \(.start)"')" \
 	"0 outer_loop $OUTER"
 expect_eq "prove outer: judged by its inner loop's replay" \
-	"$(jq_of '.loops[0].measured | "\(.by) \(.replay.inner.start) \(.replay.inner.outer_refused)"')" \
+	"$(jq_of '.loops[0].measured | if .by == "replay" then "replay \(.replay.inner.start) \(.replay.inner.outer_refused)" else (.replay.not_replayed | capture("^(?<o>.*); its inner loop (?<i>0x[0-9a-f]+): (its A/A|its replay held)") | "replay \(.i) \(.o)") end')" \
 	"replay $INNER the loop makes a system call (getppid, 110), which a replay cannot repeat without its side effects"
 expect_eq "prove outer: six controls replayed, two for the program's time" \
 	"$(jq_of '.loops[0].measured | "\(.current) \(.best) \([.replay.controls[].offset]) \([.layout.controls[].offset])"')" \
