@@ -103,7 +103,8 @@ static const struct cmd_option place_options[] = {
 	  .help = "measure the loop itself, not the program: snapshots of\n"
 		  "the program's registers at its header, each run again\n"
 		  "to the loop's exit in a child at every offset, timed\n"
-		  "(cycles an iteration; x86-64)" },
+		  "(cycles an iteration; x86-64); arm aa, a second copy\n"
+		  "at today's offset, is the A/A" },
 	{ .name = "no-replay", .kind = OPT_SET, .field = F(no_replay),
 	  .help = "measure the program's time (the default)" },
 	{ .name = "snapshots", .value = "N", .kind = OPT_UNSIGNED, .field = F(snapshots), .min = 4,
