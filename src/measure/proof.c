@@ -88,19 +88,25 @@ static enum proof_verdict verdict_of(double lo, double hi, double material, bool
 	return PROOF_INCONCLUSIVE;
 }
 
-/* Each control of a replay: today's cycles over the control's (the
- * paired ratio is the control's over today's), its interval already
- * at alpha / k (proof_of_replay); the model prices it as today. */
+/* A copy held against today's, which the model prices alike: today's
+ * cycles over the copy's (the paired ratio is the copy's over today's),
+ * missed when surely the material mark or more apart. */
+static struct control_verdict against_today(const struct paired *c, double material)
+{
+	struct control_verdict v = { PROOF_INCONCLUSIVE, false };
+
+	if (c->n >= 2)
+		v.seen = verdict_of(1 / c->hi, 1 / c->lo, material, true);
+	v.missed = v.seen == PROOF_COSTS || v.seen == PROOF_SLOWER_AT_BEST;
+	return v;
+}
+
+/* Each control of a replay, its interval already at alpha / k
+ * (proof_of_replay). */
 static void judge_controls(struct loop_proof *p)
 {
-	for (size_t i = 0; i < p->nlayout; i++) {
-		const struct paired *c = &p->layout[i];
-		struct control_verdict *v = &p->control[i];
-
-		v->seen = c->n < 2 ? PROOF_INCONCLUSIVE :
-			verdict_of(1 / c->hi, 1 / c->lo, p->material, true);
-		v->missed = v->seen == PROOF_COSTS || v->seen == PROOF_SLOWER_AT_BEST;
-	}
+	for (size_t i = 0; i < p->nlayout; i++)
+		p->control[i] = against_today(&p->layout[i], p->material);
 }
 
 size_t proof_controls_missed(const struct loop_proof *p)
@@ -378,17 +384,6 @@ void proof_of_arms(struct loop_trial *t, const struct proof_arms *a, double alph
 	proof_judge(&t->proof);
 }
 
-/* The A/A's copies conclusively the material mark or more apart. */
-static bool aa_apart(const struct loop_proof *p)
-{
-	enum proof_verdict v;
-
-	if (p->aa.n < 2)
-		return false;
-	v = verdict_of(1 / p->aa.hi, 1 / p->aa.lo, p->material, true);
-	return v == PROOF_COSTS || v == PROOF_SLOWER_AT_BEST;
-}
-
 /* Two copies of one placement can differ by as much as the A/A's
  * interval reaches from 1 (the farther end, in logs): every replayed
  * comparison is of two copies, so each interval is widened by that
@@ -445,7 +440,8 @@ void proof_of_replay(struct loop_trial *t, const struct proof_arms *a, double ma
 			widen(&t->replay.layout[i], t->replay.aa_band);
 	}
 	proof_judge(&t->replay);
-	if (a->aa.v && aa_apart(&t->replay)) {
+	/* the A/A's two copies of today's placement surely apart */
+	if (a->aa.v && against_today(&t->replay.aa, material).missed) {
 		snprintf(t->replay_why, sizeof t->replay_why, "its A/A, a second copy at today's "
 			 "offset, ran %.3fx [%.3f, %.3f] of today's cycles: two copies of one placement "
 			 "differ by the material mark", t->replay.aa.ratio, t->replay.aa.lo,
@@ -458,6 +454,26 @@ void proof_of_replay(struct loop_trial *t, const struct proof_arms *a, double ma
 const struct loop_proof *proof_of_trial(const struct loop_trial *t)
 {
 	return t->replayed ? &t->replay : &t->proof;
+}
+
+struct proof_tally proof_tally(const struct loop_trial *t, size_t n)
+{
+	struct proof_tally c = { 0 };
+
+	for (size_t i = 0; i < n; i++) {
+		const struct loop_proof *v = proof_of_trial(&t[i]);
+
+		if (t[i].why_not[0])
+			continue;
+		if (!proof_conclusive(v)) {
+			c.inconclusive++;
+			continue;
+		}
+		c.conclusive++;
+		c.agree += proof_agrees(v);
+		c.replayed += t[i].replayed;
+	}
+	return c;
 }
 
 double proof_pilot_sd(const struct proof_arm *control, const struct proof_arm *best)

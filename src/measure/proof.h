@@ -121,6 +121,12 @@ struct loop_trial {
 };
 /* The verdict t's row gives: its replayed loop's, else its program's. */
 const struct loop_proof *proof_of_trial(const struct loop_trial *t);
+/* The measured rows' verdicts counted, as prove's text and page say them
+ * (replayed: the conclusive ones by their replay). */
+struct proof_tally {
+	size_t agree, conclusive, inconclusive, replayed;
+};
+struct proof_tally proof_tally(const struct loop_trial *t, size_t n);
 /* "costs", "nothing", "inconclusive" */
 const char *proof_verdict_name(enum proof_verdict v);
 

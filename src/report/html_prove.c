@@ -7,26 +7,17 @@
 
 static void prove_summary(FILE *out, const struct prove_doc *p)
 {
-	size_t agree = 0, conclusive = 0, inconclusive = 0;
+	struct proof_tally c = proof_tally(p->trial, p->n);
 
-	for (size_t i = 0; i < p->n; i++) {
-		const struct loop_proof *x = proof_of_trial(&p->trial[i]);
-
-		if (p->trial[i].why_not[0])
-			continue;
-		inconclusive += !proof_conclusive(x);
-		conclusive += proof_conclusive(x);
-		agree += proof_agrees(x);
-	}
 	fputs("<p class=\"summary\">Profile ", out);
 	html_text(out, text_or(p->profile, "-"));
-	if (conclusive + inconclusive)
+	if (c.conclusive + c.inconclusive)
 		fprintf(out, "; the model and the measurement agree on %zu of %zu loops measured "
-			"conclusively%s", agree, conclusive, inconclusive ? "" : ".");
-	if (inconclusive)
+			"conclusively%s", c.agree, c.conclusive, c.inconclusive ? "" : ".");
+	if (c.inconclusive)
 		fprintf(out, "; %zu inconclusive (more rounds, or a loop with more of the samples).",
-			inconclusive);
-	fputs(conclusive + inconclusive ? "</p>\n" : ": no loop measured.</p>\n", out);
+			c.inconclusive);
+	fputs(c.conclusive + c.inconclusive ? "</p>\n" : ": no loop measured.</p>\n", out);
 }
 
 void html_section_prove(FILE *out, const struct report_input *in)

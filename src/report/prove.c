@@ -118,11 +118,10 @@ static void check_note(const struct loop_trial *t, FILE *out)
 /* What the rows say together, and what a row's numbers do not show. */
 static void summary(const struct loop_trial *x, size_t n, FILE *out)
 {
-	size_t agree = 0, conclusive = 0, inconclusive = 0, replayed = 0;
+	struct proof_tally c = proof_tally(x, n);
 
 	for (size_t i = 0; i < n; i++) {
 		const struct loop_trial *t = &x[i];
-		const struct loop_proof *v = proof_of_trial(t);
 
 		if (t->replay_why[0])
 			fprintf(out, "note: %s's loop was not replayed: %s; judged by the program's time\n",
@@ -134,13 +133,6 @@ static void summary(const struct loop_trial *x, size_t n, FILE *out)
 				100.0 * (double)t->inner_samples / (double)t->run_samples);
 		if (t->why_not[0])
 			continue;
-		if (!proof_conclusive(v)) {
-			inconclusive++;
-		} else {
-			conclusive++;
-			agree += proof_agrees(v);
-			replayed += t->replayed;
-		}
 		check_note(t, out);
 		missed_controls_note(t, out);
 		if (t->control.p < 0.05 && fabs(t->control.ratio - 1) > 0.01)
@@ -156,15 +148,15 @@ static void summary(const struct loop_trial *x, size_t n, FILE *out)
 				"predicts %.3fx, the scan %.3fx\n", t->func, t->place_predicted,
 				t->cost.slowdown);
 	}
-	if (!conclusive && !inconclusive)
+	if (!c.conclusive && !c.inconclusive)
 		return;
 	fprintf(out, "the model and the measurement agree on %zu of %zu loops measured "
-		"conclusively", agree, conclusive);
-	if (replayed)
-		fprintf(out, " (%zu by replaying the loop)", replayed);
-	if (inconclusive)
+		"conclusively", c.agree, c.conclusive);
+	if (c.replayed)
+		fprintf(out, " (%zu by replaying the loop)", c.replayed);
+	if (c.inconclusive)
 		fprintf(out, "; %zu inconclusive (more rounds, or a loop with more of the samples)",
-			inconclusive);
+			c.inconclusive);
 	fputc('\n', out);
 }
 
