@@ -133,6 +133,34 @@ struct paired {
 void stats_paired_ratio(const double *a, const double *b, size_t n, double alpha,
 			struct paired *out);
 
+/* ---- one placement at several addresses (copies.c) ---- */
+
+/* A replay times each placement at k copies of the code, at k addresses
+ * with the same offset in their line: two copies of one placement differ
+ * (lz4 -dc's 0xcfe7: 1.07x, twice; sha3's keccak loop: nine copies at
+ * offset 32 of their lines within 2.7% of each other), so what a
+ * placement costs is the mean over its copies, and its interval counts
+ * their spread. v[c][r]: copy c's sample of round r (every copy timed in
+ * every round), all > 0. With odd, only the odd rounds are used (a choice
+ * made on the even ones). */
+struct copies {
+	const double *const *v;
+	size_t k;
+};
+struct copies_spread {
+	double var;                     /* a copy's mean log around its placement's */
+	double df;
+};
+/* The spread of the copies' mean logs within their placements, pooled
+ * over narms placements: *df the sum of their k - 1. */
+double stats_copies_variance(const struct copies *arm, size_t narms, size_t n, bool odd,
+			     double *df);
+/* b over a as the ratio of their copies' geometric means, its (1 - alpha)
+ * interval and p by Student's t on the spread (var (1/ka + 1/kb), df):
+ * out->n the rounds used. With df 0: the ratio only, p 1. */
+void stats_copies_ratio(const struct copies *a, const struct copies *b, size_t n, bool odd,
+			const struct copies_spread *s, double alpha, struct paired *out);
+
 /* ---- a robust line (slope.c) ---- */
 
 /* Theil-Sen's line through (x[i], y[i]): the median of the pairwise

@@ -414,6 +414,43 @@ static void paired_ratios(void **state)
 	assert_true(p.n == 1 && fabs(p.ratio - 1.1) < 1e-12 && p.p == 1);
 }
 
+/* One placement at several copies: arm a's two copies 0 and 0.02 in
+ * logs, arm b's 0.05 and 0.07, every round alike; their spread pooled,
+ * each copy 0.01 off its arm's mean: 4e-4 over 2 degrees of freedom, 2e-4.
+ * b over a: exp(0.05), its standard error sqrt(2e-4 (1/2 + 1/2)) =
+ * 0.0141421, Student's t for alpha 0.05 with 2 df 4.302653 (the table's
+ * 4.303): [exp(-0.0108491), exp(0.1108491)], t 3.5355 between the
+ * table's 2.920 (p 0.10) and 4.303 (0.05). On the odd rounds alone the
+ * even rounds' values (anything) are not read. */
+static void copies_ratio(void **state)
+{
+	const double a0[] = { 9, 1, 9, 1 }, a1[] = { 9, 1.0202013400267558, 9, 1.0202013400267558 };
+	const double b0[] = { 9, 1.0512710963760241, 9, 1.0512710963760241 };
+	const double b1[] = { 9, 1.0725081812542165, 9, 1.0725081812542165 };
+	const double *ra[] = { a0, a1 }, *rb[] = { b0, b1 };
+	struct copies arm[2] = { { ra, 2 }, { rb, 2 } };
+	struct copies_spread s;
+	struct paired p;
+
+	(void)state;
+	s.var = stats_copies_variance(arm, 2, 4, true, &s.df);
+	assert_true(fabs(s.var - 2e-4) < 1e-12 && s.df == 2);
+	stats_copies_ratio(&arm[0], &arm[1], 4, true, &s, 0.05, &p);
+	assert_int_equal(p.n, 2);
+	assert_true(fabs(p.ratio - exp(0.05)) < 1e-12);
+	assert_true(fabs(log(p.lo) + 0.0108491) < 1e-6 && fabs(log(p.hi) - 0.1108491) < 1e-6);
+	assert_true(p.p > 0.05 && p.p < 0.10);
+	/* every round: the even rounds' 9 in each copy's mean too */
+	s.var = stats_copies_variance(arm, 2, 4, false, &s.df);
+	assert_true(fabs(s.var - 2e-4 / 4) < 1e-12 && s.df == 2);
+	/* one copy each: no spread to judge by, the ratio alone */
+	arm[0].k = arm[1].k = 1;
+	s.var = stats_copies_variance(arm, 2, 4, true, &s.df);
+	assert_true(s.var == 0 && s.df == 0);
+	stats_copies_ratio(&arm[0], &arm[1], 4, true, &s, 0.05, &p);
+	assert_true(fabs(p.ratio - exp(0.05)) < 1e-12 && p.lo == p.ratio && p.p == 1);
+}
+
 /* place's slow marks: the reference chosen on the even rounds (arm 0,
  * median 1.00 there; arm 2's is 1.005), each arm tested on the odd ones
  * with the noise of all three pooled: the residual variance of the odd
@@ -546,6 +583,7 @@ int main(void)
 		cmocka_unit_test(floor_marks),
 		cmocka_unit_test(floor_marks_need_both_halves),
 		cmocka_unit_test(paired_ratios),
+		cmocka_unit_test(copies_ratio),
 		cmocka_unit_test(placement_marks),
 		cmocka_unit_test(placement_marks_by_chance),
 	};
