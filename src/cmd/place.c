@@ -40,7 +40,7 @@ struct place_cmd {
 	size_t refused[RELOC_NREFUSALS];
 	regex_t metric_re;
 	struct place_experiment x;
-	unsigned snapshots, repeats, warm;
+	unsigned snapshots, repeats, warm, copies;
 	double replay_bound;
 };
 
@@ -104,14 +104,20 @@ static const struct cmd_option place_options[] = {
 		  "the program's registers at its header, each run again\n"
 		  "to the loop's exit in a child at every offset, timed\n"
 		  "(cycles an iteration; x86-64); arm aa, a second copy\n"
-		  "at today's offset, is the A/A" },
+		  "at today's offset, is the A/A (with --copies 1)" },
 	{ .name = "no-replay", .kind = OPT_SET, .field = F(no_replay),
 	  .help = "measure the program's time (the default)" },
 	{ .name = "snapshots", .value = "N", .kind = OPT_UNSIGNED, .field = F(snapshots), .min = 4,
 	  .max = 100000, .dflt = "200", .help = "--replay: stop after N complete snapshots" },
+	{ .name = "copies", .value = "N", .kind = OPT_UNSIGNED, .field = F(copies), .min = 1,
+	  .max = 8, .dflt = "1", .help = "--replay: time each offset at N copies of the code,\n"
+		  "at N addresses: an offset's cycles are its copies'\n"
+		  "mean, its interval counts how far they spread (two\n"
+		  "copies of one placement can differ by several %)" },
 	{ .name = "repeats", .value = "N", .kind = OPT_UNSIGNED, .field = F(repeats), .min = 1,
-	  .max = 9, .dflt = "1", .help = "--replay: time each snapshot N times at each\n"
-		  "offset, keep the median" },
+	  .max = 9, .dflt = "5", .help = "--replay: time each snapshot N times at each\n"
+		  "offset, after the warm-ups in the same child, keep\n"
+		  "the median" },
 	{ .name = "warm", .value = "N", .kind = OPT_UNSIGNED, .field = F(warm), .max = 1000000,
 	  .dflt = "4096", .help = "--replay: replay each snapshot untimed first until N\n"
 		  "iterations have run, its writes undone each time: the\n"
@@ -375,7 +381,7 @@ static int prepare(struct place_cmd *c, int argc, char **argv)
 		return -1;
 	experiment_collect(&c->x);
 	if (experiment_arms(&c->x, c->offsets, &e) ||
-	    (c->replay && (experiment_add_aa(&c->x, &e) ||
+	    (c->replay && (experiment_replay_copies(&c->x, c->copies, &e) ||
 			   experiment_add_arm(&c->x, PLACE_REPLAY, c->x.current, "replay", &e)))) {
 		say("%s", e.msg);
 		return -1;

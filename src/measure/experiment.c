@@ -47,6 +47,21 @@ int experiment_add_aa(struct place_experiment *x, struct err *e)
 	return 0;
 }
 
+int experiment_replay_copies(struct place_experiment *x, unsigned copies, struct err *e)
+{
+	size_t timed = 0;
+
+	x->replay->copies = copies;
+	if (copies == 1 && experiment_add_aa(x, e))
+		return -1;
+	for (size_t i = 0; i < x->narms; i++)
+		timed += x->arm[i].kind == PLACE_CONTROL || x->arm[i].kind == PLACE_OFFSET;
+	if (timed * copies > PLACE_MAX_ARMS)
+		return err_set(e, "%zu placements at %u copies each: at most %d timed copies at once",
+			       timed, copies, PLACE_MAX_ARMS);
+	return 0;
+}
+
 const char *experiment_arm_label(const struct place_arm *a, char *buf, size_t n)
 {
 	if (a->kind != PLACE_OFFSET)
@@ -147,11 +162,14 @@ static int make_plan(struct place_experiment *x, struct place_arm *a, struct err
 		uint32_t off[PLACE_MAX_ARMS];
 		struct reloc_replay rp = { x->subject, x->loop_start, x->loop_end, off, 0, x->align };
 
-		for (size_t i = 0; i < x->narms; i++)
-			if (x->arm[i].kind == PLACE_CONTROL || x->arm[i].kind == PLACE_OFFSET) {
-				x->replay->arm[rp.noffset] = i;
-				off[rp.noffset++] = x->arm[i].offset;
-			}
+		/* each arm's copies a round apart: arm by arm, then again */
+		for (unsigned c = 0; c < x->replay->copies; c++)
+			for (size_t i = 0; i < x->narms; i++)
+				if ((x->arm[i].kind == PLACE_CONTROL || x->arm[i].kind == PLACE_OFFSET) &&
+				    rp.noffset < PLACE_MAX_ARMS) {      /* experiment_replay_copies */
+					x->replay->arm[rp.noffset] = i;
+					off[rp.noffset++] = x->arm[i].offset;
+				}
 		x->replay->ncopies = rp.noffset;
 		rc = reloc_plan_write_replay(part, np, &rp, f, e);
 	} else {

@@ -100,6 +100,11 @@ int experiment_add_arm(struct place_experiment *x, enum place_arm_kind k, uint32
  * (another address, the same placement in its line), which
  * experiment_add_arm would take for the control. */
 int experiment_add_aa(struct place_experiment *x, struct err *e);
+/* A replay's timed copies of each placement (at as many addresses): with
+ * one, arm aa (experiment_add_aa) is its A/A; with more, the copies of
+ * each placement are (stats_copies_variance). -1 with e when they are
+ * more than a plan holds. */
+int experiment_replay_copies(struct place_experiment *x, unsigned copies, struct err *e);
 /* "offset 12", "control", "best (offset 0)": an arm in a message. */
 const char *experiment_arm_label(const struct place_arm *a, char *buf, size_t n);
 /* The model's hazards for the subject loop started at `offset`, and a

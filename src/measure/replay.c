@@ -18,6 +18,7 @@
 #include "command.h"
 
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -32,11 +33,13 @@
 #define SNAPSHOTS_A_RUN 24
 #define TICK_MIN_NS 1000000.0
 /* A replay this far off its copy's line (in its residuals' MADs) was
- * interrupted: its snapshot is left out, every copy's with it. */
+ * disturbed: counted, and outvoted in its round (take_round). */
 #define DISTURBED_MADS 8
 #define MAD_FLOOR 0.005
-/* Rounds to make of the snapshots, at most. */
+/* Rounds to make of the snapshots, at most, and the fewest snapshots a
+ * round holds (its copies' medians outvote one slow child in three). */
 #define ROUNDS_WANTED 20
+#define ROUND_MIN 3
 /* The fixed cost is told only when the iterations span this much. */
 #define SPAN_FOR_FIXED 1.5
 
@@ -208,12 +211,33 @@ static double snapshots_a_run(const struct place_experiment *x, double cpu_s)
 	return fmax(SNAPSHOTS_A_RUN, ceil((double)x->replay->snapshots / fmax(runs, 1)));
 }
 
+/* The runs on one CPU, straddle's own (its affinity the runs inherit):
+ * a replay's children are timed on the CPU their program trapped on,
+ * and with the program free to move between the two CPUs of this
+ * project's EMR guest one timed child in four ran 1.3-2x slow as a whole
+ * (sha3's keccak loop: 28% of children, the copies' spread 3.4%; pinned
+ * to either CPU, 5-6% and 0.4-0.7%, three runs). -1 when the CPU cannot
+ * be told or kept: the runs go on unpinned (said). */
+static int pin_runs(struct replay_data *rd, cpu_set_t *was)
+{
+	struct err e;
+
+	rd->cpu = -1;
+	if (sched_getaffinity(0, sizeof *was, was) != 0 || pin_to_current_cpu(&rd->cpu, &e)) {
+		rd->cpu = -1;
+		return -1;
+	}
+	return 0;
+}
+
 int replay_run(struct place_experiment *x, struct err *e)
 {
 	struct replay_data *rd = x->replay;
 	struct place_arm *ra = replay_arm(x);
 	struct command_run r = { 0 };
 	double t0 = monotonic_s();
+	cpu_set_t was;
+	bool pinned = pin_runs(rd, &was) == 0;
 	int rc;
 
 	x->stopped_by = "runs";
@@ -251,6 +275,8 @@ int replay_run(struct place_experiment *x, struct err *e)
 	if (isatty(2))
 		fprintf(stderr, "\r\033[K");
 	x->elapsed_s = monotonic_s() - t0;
+	if (pinned)
+		sched_setaffinity(0, sizeof was, &was);
 	command_run_free(&r);
 	return rc;
 }
@@ -266,6 +292,30 @@ static double mad_of(const double *res, size_t n)
 	m = n ? stats_median_select(a, n) : 0;
 	free(a);
 	return m;
+}
+
+/* The fixed cost of a replay, one for every copy: the intercept of the
+ * line through each snapshot's median replay (over the copies). Each
+ * copy's own intercept is known only to +-15 cycles from 30 snapshots of
+ * 9..24 iterations (sha3's keccak loop, 28 cycles an iteration), and its
+ * error moves that copy's cycles an iteration alone: three copies of one
+ * placement read 27.0-28.9, their fitted fixed costs 71-97 in step. One
+ * intercept moves every copy alike, and their ratios hardly. */
+static void common_fixed(struct replay_data *r, const double *x, const size_t *at, size_t n)
+{
+	size_t K = r->ncopies;
+	double *y = xcalloc(n + 1, sizeof *y), *c = xcalloc(K + 1, sizeof *c), slope, icpt = 0;
+
+	for (size_t j = 0; j < n; j++) {
+		for (size_t k = 0; k < K; k++)
+			c[k] = (double)r->c[at[j] * K + k];
+		y[j] = stats_median_select(c, K);
+	}
+	if (!r->fixed_known || !stats_theil_sen(x, y, n, &slope, &icpt))
+		icpt = 0;
+	for (size_t k = 0; k < K; k++)
+		r->fixed[k] = fmax(0, icpt);
+	free(y), free(c);
 }
 
 /* Each copy's line through its complete snapshots of `floor` iterations
@@ -294,15 +344,13 @@ static void fit_lines(struct replay_data *r, uint64_t floor)
 		lo = it < lo ? it : lo, hi = it > hi ? it : hi;
 	}
 	r->fixed_known = n >= 4 && (double)hi >= SPAN_FOR_FIXED * (double)lo;
+	common_fixed(r, x, at, n);
 	for (size_t k = 0; k < K; k++) {
 		double slope = 0, icpt = 0, mad;
 
 		for (size_t j = 0; j < n; j++)
 			y[j] = (double)r->c[at[j] * K + k];
 		if (!r->fixed_known || !stats_theil_sen(x, y, n, &slope, &icpt))
-			icpt = 0, slope = 0;
-		r->fixed[k] = r->fixed_known ? fmax(0, icpt) : 0;
-		if (!r->fixed_known)
 			continue;
 		for (size_t j = 0; j < n; j++)
 			y[j] = y[j] / fmax(icpt + slope * x[j], 1) - 1;
@@ -336,6 +384,105 @@ static uint64_t longer_half(const struct replay_data *r)
 	return (uint64_t)ceil(m);
 }
 
+/* Round `round`'s samples from snapshots use[from..to): each copy's
+ * cycles an iteration, and each arm's, its copies' geometric mean. A
+ * child of a replay can run slow as a whole (sha3's keccak loop on this
+ * project's EMR guest: one child in six at 1.3-2x, each of its timed
+ * replays alike: the host's, not the loop's), so a copy's round is not
+ * its replays' sum: each replay is taken over its snapshot's median copy
+ * (the snapshot's own cost out), the copy's round is the median of those
+ * over the round times the round's median copy's cycles an iteration. A
+ * slow child is outvoted, and no snapshot is lost with it. false when a
+ * fixed cost all but fills a replay (no ratio). */
+static bool take_round(struct place_experiment *x, const size_t *use, size_t from, size_t to,
+		       size_t round)
+{
+	struct replay_data *r = x->replay;
+	size_t K = r->ncopies, n = to - from;
+	double *q = xcalloc(K * n + 1, sizeof *q), *c = xcalloc(K + 1, sizeof *c), rate = 0, iters = 0;
+	double logs[PLACE_MAX_ARMS] = { 0 };
+	unsigned na[PLACE_MAX_ARMS] = { 0 };
+	bool ok = true;
+
+	for (size_t j = 0; j < n; j++) {
+		size_t i = use[from + j];
+		double m;
+
+		for (size_t k = 0; k < K; k++)
+			c[k] = (double)r->c[i * K + k] - r->fixed[k];
+		for (size_t k = 0; k < K; k++)
+			q[k * n + j] = c[k];
+		m = stats_median_select(c, K);
+		ok &= m > 0;
+		for (size_t k = 0; k < K && ok; k++)
+			q[k * n + j] /= m;
+		rate += m, iters += (double)r->s[i].iterations;
+	}
+	for (size_t k = 0; k < K && ok; k++) {
+		double v = stats_median_select(q + k * n, n) * rate / iters;
+
+		ok &= v > 0;
+		r->copy_v[k * r->copy_stride + round] = v;
+		if (ok)
+			logs[r->arm[k]] += log(v), na[r->arm[k]]++;
+	}
+	for (size_t i = 0; i < x->narms && ok; i++) {
+		struct place_arm *a = &x->arm[i];
+
+		if (!na[i])
+			continue;
+		GROW(a->v, a->cap, a->n + 1);
+		a->v[a->n++] = exp(logs[i] / na[i]);
+	}
+	free(q), free(c);
+	return ok;
+}
+
+size_t replay_arm_copies(const struct replay_data *r, size_t arm, const double **rows)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < r->ncopies && r->copy_v; k++)
+		if (r->arm[k] == arm)
+			rows[n++] = r->copy_v + k * r->copy_stride;
+	return n;
+}
+
+void replay_spread(const struct place_experiment *x, bool odd, struct copies_spread *s)
+{
+	const double *rows[PLACE_MAX_ARMS];
+	struct copies arm[PLACE_MAX_ARMS];
+	size_t na = 0, at = 0;
+
+	for (size_t i = 0; i < x->narms; i++) {
+		size_t k = replay_arm_copies(x->replay, i, rows + at);
+
+		if (k)
+			arm[na++] = (struct copies){ rows + at, k }, at += k;
+	}
+	s->var = stats_copies_variance(arm, na, x->rounds, odd, &s->df);
+}
+
+void replay_ratio(const struct place_experiment *x, const struct place_arm *a,
+		  const struct place_arm *b, bool odd, struct paired *out)
+{
+	const double *ra[PLACE_MAX_ARMS], *rb[PLACE_MAX_ARMS];
+	struct copies ca = { ra, replay_arm_copies(x->replay, (size_t)(a - x->arm), ra) };
+	struct copies cb = { rb, replay_arm_copies(x->replay, (size_t)(b - x->arm), rb) };
+	struct copies_spread s;
+	size_t n = a->n < b->n ? a->n : b->n;
+
+	if (x->replay->copies < 2) {
+		if (odd)
+			stats_paired_ratio_odd(a->v, b->v, n, x->alpha, out);
+		else
+			stats_paired_ratio(a->v, b->v, n, x->alpha, out);
+		return;
+	}
+	replay_spread(x, odd, &s);
+	stats_copies_ratio(&ca, &cb, x->rounds, odd, &s, x->alpha, out);
+}
+
 /* The arms' samples: rounds of consecutive snapshots holding about as
  * many iterations each (a round of short replays would be noisier than
  * one of long ones), every copy's ticks less its fixed cost over them. */
@@ -343,7 +490,7 @@ void replay_fit(struct place_experiment *x)
 {
 	struct replay_data *r = x->replay;
 	size_t K = r->ncopies, *use = xcalloc(r->ns + 1, sizeof *use), rounds = 0, from = 0;
-	double total = 0, sum[PLACE_MAX_ARMS] = { 0 }, iters = 0;
+	double total = 0, iters = 0;
 
 	/* the longer half, where its iterations vary enough for a line;
 	 * else every complete replay */
@@ -353,33 +500,26 @@ void replay_fit(struct place_experiment *x)
 		fit_lines(r, r->iter_floor = 0);
 	r->used = 0;
 	for (size_t i = 0; i < r->ns; i++)
-		if (r->s[i].complete && !r->s[i].disturbed && r->s[i].iterations >= r->iter_floor) {
+		if (r->s[i].complete && r->s[i].iterations >= r->iter_floor) {
 			use[r->used++] = i;
 			total += (double)r->s[i].iterations;
 		}
 	for (size_t k = 0; k < K; k++)
 		x->arm[r->arm[k]].n = 0;
+	free(r->copy_v);
+	r->copy_stride = r->used + 1;
+	r->copy_v = xcalloc(K * r->copy_stride, sizeof *r->copy_v);
+	r->per_round = 0;
 	for (size_t q = 0; q < r->used; q++) {
-		bool ok = true;
-
 		iters += (double)r->s[use[q]].iterations;
-		for (size_t k = 0; k < K; k++)
-			sum[k] += (double)r->c[use[q] * K + k] - r->fixed[k];
-		if (iters < total / ROUNDS_WANTED && q + 1 < r->used)
+		if ((iters < total / ROUNDS_WANTED || q + 1 - from < ROUND_MIN) && q + 1 < r->used)
 			continue;
-		for (size_t k = 0; k < K; k++)
-			ok &= sum[k] > 0;
-		/* a round its replays' fixed cost all but fills gives no ratio */
-		for (size_t k = 0; k < K && ok; k++) {
-			struct place_arm *a = &x->arm[r->arm[k]];
-
-			GROW(a->v, a->cap, a->n + 1);
-			a->v[a->n++] = sum[k] / iters;
-		}
-		rounds += ok;
+		/* the last snapshots too few for a round of their own: the one before's */
+		if (r->used - (q + 1) < ROUND_MIN && q + 1 < r->used)
+			continue;
+		rounds += take_round(x, use, from, q + 1, rounds);
 		r->per_round = q + 1 - from > r->per_round ? q + 1 - from : r->per_round;
 		from = q + 1, iters = 0;
-		memset(sum, 0, sizeof sum);
 	}
 	x->rounds = (unsigned)rounds;
 	free(use);
@@ -389,6 +529,6 @@ void replay_free(struct replay_data *r)
 {
 	if (!r)
 		return;
-	free(r->s), free(r->c);
+	free(r->s), free(r->c), free(r->copy_v);
 	free(r);
 }

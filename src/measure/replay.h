@@ -21,7 +21,7 @@ struct replay_snapshot {
 	uint64_t iterations;
 	uint32_t run;
 	bool complete;                  /* every copy timed alike (same exit, registers) */
-	bool disturbed;                 /* one replay far off its line: left out */
+	bool disturbed;                 /* a replay far off its copy's line: outvoted */
 };
 
 /* What the runs' lines said of failed replays. */
@@ -49,8 +49,10 @@ struct replay_data {
 	bool clock_gettime;
 	char clock_why[sizeof((struct err *)0)->msg];
 	double ns_per_tick;
+	int cpu;                        /* the CPU the runs were pinned to, -1 none */
 	/* asked */
 	unsigned snapshots;             /* stop after this many complete ones */
+	unsigned copies;                /* timed copies of each arm's placement, a round apart */
 	unsigned repeats;               /* timed replays of each copy a snapshot: their median */
 	unsigned warm;                  /* iterations a timed child replays before its timed one */
 	double tick_ns, bound_s;
@@ -60,6 +62,9 @@ struct replay_data {
 	size_t per_round, used;         /* most snapshots in a round; those the rounds hold */
 	uint64_t iter_min, iter_max;
 	uint64_t iter_floor;            /* the fewest iterations of a replay the rounds hold */
+	double *copy_v;                 /* copy_v[k * copy_stride + r]: copy k's round r; an
+					 * arm's own sample of a round is its copies' geometric mean */
+	size_t copy_stride;
 };
 
 /* Choose the clock: the TSC unless it is not invariant, lacks rdtscp or
@@ -70,11 +75,23 @@ void replay_take(struct replay_data *r, const char *report, uint32_t run);
 /* Runs until --runs, the time, or r->snapshots complete snapshots: 0, or
  * as experiment_run. */
 int replay_run(struct place_experiment *x, struct err *e);
-/* The arms' samples from the snapshots: per round of snapshots, each
- * copy's ticks less its fixed cost over the iterations; the complete,
- * undisturbed snapshots whose replays ran at least the median of their
- * iterations (all where the iterations did not vary). x->rounds set. */
+/* The arms' samples from the snapshots: per round of snapshots (three at
+ * least), each copy's median replay over its snapshot's median copy,
+ * times the round's cycles an iteration, the fixed cost out; the complete
+ * snapshots whose replays ran at least the median of their iterations
+ * (all where the iterations did not vary). x->rounds set. */
 void replay_fit(struct place_experiment *x);
+/* Arm `arm`'s copies' rounds (rows of copy_v, at most PLACE_MAX_ARMS):
+ * how many. */
+size_t replay_arm_copies(const struct replay_data *r, size_t arm, const double **rows);
+/* The spread of every timed arm's copies (stats_copies_variance): df 0
+ * with one copy each. */
+void replay_spread(const struct place_experiment *x, bool odd, struct copies_spread *s);
+/* Arm b over arm a: the rounds paired (stats_paired_ratio, on the odd
+ * ones with odd), or with several copies of each, their means against
+ * their spread (stats_copies_ratio). */
+void replay_ratio(const struct place_experiment *x, const struct place_arm *a,
+		  const struct place_arm *b, bool odd, struct paired *out);
 void replay_free(struct replay_data *r);
 /* "write", "futex" ...: an x86-64 system call's name, or NULL. */
 const char *replay_syscall_name(unsigned nr);

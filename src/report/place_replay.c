@@ -17,6 +17,11 @@ static const char *unit(const struct replay_data *r)
 
 static void say_clock(FILE *out, const struct replay_data *r)
 {
+	if (r->cpu >= 0)
+		fprintf(out, "cpu: every run and its replays on CPU %d (straddle's)\n", r->cpu);
+	else
+		fprintf(out, "cpu: the runs unpinned (the CPU could not be kept): its replays' children "
+		       "can run slow as a whole\n");
 	if (r->clock_gettime)
 		fprintf(out, "clock: clock_gettime, not the TSC: %s\n", r->clock_why);
 	else
@@ -36,10 +41,16 @@ static void say_replays(FILE *out, const struct place_experiment *x)
 		complete += r->s[i].complete, disturbed += r->s[i].complete && r->s[i].disturbed;
 	for (size_t k = 0; k < r->ncopies; k++)
 		lo = fmin(lo, r->fixed[k]), hi = fmax(hi, r->fixed[k]);
-	fprintf(out, "snapshots: %zu of %zu replayed at every offset alike, %zu of them disturbed (a "
-	       "replay far off its line: left out); %" PRIu64 "..%" PRIu64 " iterations a replay; ",
+	fprintf(out, "snapshots: %zu of %zu replayed at every offset alike, %zu of them with a replay "
+	       "far off its line (outvoted: a copy's round is the median of its replays); %" PRIu64
+	       "..%" PRIu64 " iterations a replay; ",
 	       complete, r->ns, disturbed, r->iter_min, r->iter_max);
-	if (r->fixed_known)
+	if (r->fixed_known && lo == hi)
+		fprintf(out, "a replay's fixed cost, %.0f %s (the line through each snapshot's median "
+		       "copy), taken out of every copy's; the %zu of %" PRIu64 " iterations or more (the "
+		       "longer half: a replay's first iterations are not the loop's steady state) in %u "
+		       "rounds of %zu\n", lo, unit(r), r->used, r->iter_floor, x->rounds, r->per_round);
+	else if (r->fixed_known)
 		fprintf(out, "a replay's fixed cost, %.0f..%.0f %s, taken out; the %zu of %" PRIu64 " "
 		       "iterations or more (the longer half: a replay's first iterations are not the "
 		       "loop's steady state) in %u rounds of %zu\n", lo, hi, unit(r), r->used,
@@ -47,6 +58,15 @@ static void say_replays(FILE *out, const struct place_experiment *x)
 	else
 		fprintf(out, "the iterations did not vary: a replay's fixed cost is in its %s; %u rounds of "
 		       "%zu\n", unit(r), x->rounds, r->per_round);
+	if (r->copies > 1) {
+		struct copies_spread sp;
+
+		replay_spread(x, false, &sp);
+		fprintf(out, "copies: each offset timed at %u copies of the code, at %u addresses; a copy's "
+		       "cycles spread %.2f%% (sd, %.0f degrees of freedom) around its offset's mean, and "
+		       "every interval against today's counts it\n", r->copies, r->copies,
+		       100 * sqrt(sp.var), sp.df);
+	}
 	if (n->probe_late || n->probe_killed || n->probe_signal)
 		fprintf(out, "snapshots lost: %u whose loop had not left after %.3g s (killed), %u whose probe "
 		       "was killed, %u whose loop faulted in the replay\n", n->probe_late, r->bound_s,
@@ -88,7 +108,7 @@ static void table(FILE *out, const struct place_experiment *x)
 
 		if (a->kind != PLACE_CONTROL && a->kind != PLACE_OFFSET)
 			continue;
-		stats_paired_ratio(ctl->v, a->v, a->n < ctl->n ? a->n : ctl->n, x->alpha, &pr);
+		replay_ratio(x, ctl, a, false, &pr);
 		snprintf(off, sizeof off, "%u", a->offset);
 		snprintf(rounds, sizeof rounds, "%zu", a->n);
 		snprintf(med, sizeof med, "%.3f", a->sum.median);
@@ -123,10 +143,7 @@ static void moves(FILE *out, const struct place_experiment *x)
 
 		if (!place_move_named(a, n, lo, hi, named, sizeof named))
 			continue;
-		if (chosen)
-			stats_paired_ratio_odd(ctl->v, a->v, a->n, x->alpha, &pr);
-		else
-			stats_paired_ratio(ctl->v, a->v, a->n, x->alpha, &pr);
+		replay_ratio(x, ctl, a, chosen, &pr);
 		fprintf(out, "moving %s's loop from %u to %u of its %u-byte line%s: %+.1f%% [%+.1f, %+.1f] "
 		       "(p %.2g%s) of its %s an iteration%s\n", x->subject->name, x->current, a->offset,
 		       x->align, named, 100 * (pr.ratio - 1), 100 * (pr.lo - 1), 100 * (pr.hi - 1), pr.p,
@@ -187,8 +204,9 @@ void report_place_replay_text(FILE *out, const struct place_view *v)
 		fprintf(out, "per iter: %s an iteration, the median of the rounds; ratio, p: each arm "
 			"against the best of the even rounds on the odd ones, p adjusted for the %zu "
 			"arms tested (Holm); slow: p < %g and ratio > %g; vs today: over today's "
-			"placement, every round paired\n", unit(r), r->ncopies - 1, x->alpha,
-			1 + x->material);
+			"placement, %s\n", unit(r), r->ncopies / (r->copies > 1 ? r->copies : 1) - 1,
+			x->alpha, 1 + x->material, r->copies > 1 ? "its copies' mean against their "
+			"spread" : "every round paired");
 	fputc('\n', out);
 	moves(out, x);
 	agreement(out, x);

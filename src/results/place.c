@@ -89,11 +89,17 @@ static json_t *replay_json(const struct place_experiment *x)
 	const struct replay_data *r = x->replay;
 	const struct replay_counts *n = &r->n;
 	json_t *copies = json_array(), *snaps = json_array(), *j;
+	struct copies_spread sp;
 
-	for (size_t k = 0; k < r->ncopies; k++)
-		json_array_append_new(copies, json_pack("{s:s, s:i, s:f}", "arm",
+	for (size_t k = 0; k < r->ncopies; k++) {
+		json_t *rounds = json_array();
+
+		for (size_t i = 0; r->copy_v && i < x->rounds; i++)
+			json_array_append_new(rounds, json_real(r->copy_v[k * r->copy_stride + i]));
+		json_array_append_new(copies, json_pack("{s:s, s:i, s:f, s:o}", "arm",
 			x->arm[r->arm[k]].name, "offset", (int)x->arm[r->arm[k]].offset, "fixed",
-			r->fixed[k]));
+			r->fixed[k], "rounds", rounds));
+	}
 	for (size_t i = 0; i < r->ns; i++) {
 		json_t *c = json_array();
 
@@ -120,6 +126,11 @@ static json_t *replay_json(const struct place_experiment *x)
 		"snapshots", snaps);
 	/* the rounds' shortest replay: the longer half's (replay_fit) */
 	json_object_set_new(j, "iter_floor", json_integer((json_int_t)r->iter_floor));
+	replay_spread(x, false, &sp);
+	json_object_set_new(j, "copies_each", json_integer(r->copies ? r->copies : 1));
+	json_object_set_new(j, "cpu", r->cpu >= 0 ? json_integer(r->cpu) : json_null());
+	json_object_set_new(j, "copy_sd", json_real(sqrt(sp.var)));
+	json_object_set_new(j, "copy_df", json_real(sp.df));
 	return j;
 }
 
@@ -254,6 +265,28 @@ int results_place_replay_short(const struct result_file *f, char *why, size_t n)
 		 (long long)json_integer_value(json_array_get(it, 0)),
 		 (long long)json_integer_value(json_array_get(it, 1)));
 	return 1;
+}
+
+int results_place_copies(const struct result_file *f, const char *name, struct proof_arm *out)
+{
+	const json_t *copies = json_object_get(json_object_get(f->doc, "replay"), "copies"), *c;
+	size_t i, k = 0;
+
+	out->copy = NULL, out->ncopies = 0;
+	json_array_foreach(copies, i, c) {
+		const json_t *rounds = json_object_get(c, "rounds"), *v;
+		const char *arm = json_string_value(json_object_get(c, "arm"));
+		size_t r;
+
+		if (!arm || strcmp(arm, name) != 0 || json_array_size(rounds) != out->n)
+			continue;
+		out->copy = xrealloc(out->copy, (k + 1) * out->n * sizeof *out->copy + 1);
+		json_array_foreach(rounds, r, v)
+			out->copy[k * out->n + r] = json_number_value(v);
+		k++;
+	}
+	out->ncopies = k;
+	return 0;
 }
 
 unsigned results_place_snapshots(const struct result_file *f)

@@ -50,6 +50,26 @@ expect_eq "replay sum: its text says what it replayed" \
 	"$(printf '%s\n' "$(cat "$TMP/out")" | sed -n 3p | cut -d';' -f1)" \
 	"measured: the loop, replayed from the program's state at its header at every offset"
 
+# each offset at two copies: laid arm by arm, then again; no A/A arm (the
+# copies of today's are one); each arm's round its copies' geometric mean
+run "$STRADDLE" place --replay --copies 2 --func sum_loop --offsets current,32 --snapshots 12 \
+	--runs 6 -o "$TMP/copies.json" -- "$R" sum 20000
+CUR=$(jq -r '.place.current' "$TMP/copies.json")
+expect_eq "replay copies: exit 0, the arms without aa, the copies the plan made" \
+	"$RC $(jq -r '"\([.metrics[].arm] | join(",")) \([.replay.copies[] | "\(.arm)@\(.offset)"] | join(" "))"' "$TMP/copies.json")" \
+	"0 control,32 control@$CUR 32@32 control@$CUR 32@32"
+expect_eq "replay copies: every snapshot timed at the four, every copy a sample a round" \
+	"$(jq -r '. as $d | "\([.replay.snapshots[].ticks | length] | unique) \([.replay.copies[].rounds | length] | unique == [$d.place.rounds]) \(.replay.copies_each)"' "$TMP/copies.json")" \
+	"[4] true 2"
+expect_eq "replay copies: each arm's rounds its copies' geometric mean" \
+	"$(jq -r '. as $d | [.metrics[] | .arm as $a | .samples as $s | [$d.replay.copies[] | select(.arm == $a) | .rounds] as $c
+		| range(0; $s | length) | (($c[0][.] * $c[1][.]) | sqrt) / $s[.] - 1 | fabs < 1e-9] | all' "$TMP/copies.json")" true
+expect_eq "replay copies: the text says how the copies spread and what counts it" \
+	"$(grep -c "^copies: each offset timed at 2 copies of the code, at 2 addresses; a copy's cycles spread [0-9.]*% (sd, 2 degrees of freedom) around its offset's mean, and every interval against today's counts it$" "$TMP/out")" 1
+run "$STRADDLE" place --replay --copies 2 --func sum_loop --offsets 0..63 --runs 2 -- "$R" sum 20000
+expect_eq "replay copies: more than a plan holds, one line, exit 2" "$RC $ERR" \
+	"2 straddle: 64 placements at 2 copies each: at most 80 timed copies at once"
+
 # a system call in the loop: refused, named, the program's time the way
 run "$STRADDLE" place --replay --func syscall_loop --offsets current --runs 3 -o "$TMP/sys.json" \
 	-- "$R" syscall 2000
