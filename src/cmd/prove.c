@@ -35,6 +35,12 @@ static const struct cmd_option prove_options[] = {
 	  .min = 4, .max = 100000, .dflt = "600",
 	  .help = "the replay's complete snapshots of each loop, at most\n"
 		  "(half of --time stops it first)" },
+	{ .name = "copies", .value = "N", .kind = OPT_UNSIGNED, .field = F(copies), .min = 1,
+	  .max = PROOF_COPIES_MAX, .dflt = "3",
+	  .help = "the replay's copies of each placement, at as many\n"
+		  "addresses (place --copies): a placement's cycles are\n"
+		  "their mean, judged against their spread; 1: one copy\n"
+		  "and an A/A copy of today's, the A/A's reach added" },
 	{ .name = "stdin", .value = "FILE|-", .kind = OPT_STRING, .field = F(stdin_path),
 	  .help = "the program's standard input in every run ('-':\n"
 		  "/dev/null; default: straddle's own unless a terminal)" },

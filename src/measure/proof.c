@@ -403,6 +403,44 @@ static void widen(struct paired *p, double band)
 	p->hi = exp(c + sqrt(hi * hi + band * band));
 }
 
+static struct copies copies_of(const struct proof_arm *a, const double **rows)
+{
+	for (size_t c = 0; c < a->ncopies; c++)
+		rows[c] = a->copy + c * a->n;
+	return (struct copies){ rows, a->ncopies };
+}
+
+/* A replay of several copies a placement: best's and each control's
+ * interval against today's from their copies' means and the spread of
+ * every placement's copies (no A/A arm: today's copies are one). false
+ * with one copy each. */
+static bool replay_by_copies(struct loop_trial *t, const struct proof_arms *a, double alpha)
+{
+	const struct proof_arm *arm[PROOF_LAYOUT_MAX + 2] = { &a->control, &a->best };
+	const double *rows[(PROOF_LAYOUT_MAX + 2) * PROOF_COPIES_MAX];
+	struct copies c[PROOF_LAYOUT_MAX + 2] = { { 0 } };
+	size_t narm = 2, at = 0, n = a->control.n;
+	struct loop_proof *p = &t->replay;
+
+	if (a->control.ncopies < 2 || a->best.ncopies < 2)
+		return false;
+	for (size_t i = 0; i < t->nlayout; i++)
+		if (a->layout[i].v && a->layout[i].ncopies >= 2)
+			arm[narm++] = &a->layout[i];
+	for (size_t i = 0; i < narm; i++) {
+		if (arm[i]->n != n || arm[i]->ncopies > PROOF_COPIES_MAX)
+			return false;
+		c[i] = copies_of(arm[i], rows + at), at += arm[i]->ncopies;
+	}
+	p->copies = (unsigned)a->control.ncopies;
+	p->spread.var = stats_copies_variance(c, narm, n, false, &p->spread.df);
+	stats_copies_ratio(&c[0], &c[1], n, false, &p->spread, alpha, &p->program);
+	for (size_t i = 2; i < narm; i++)
+		stats_copies_ratio(&c[0], &c[i], n, false, &p->spread, alpha / (double)(narm - 2),
+				   &p->layout[p->nlayout++]);
+	return true;
+}
+
 void proof_of_replay(struct loop_trial *t, const struct proof_arms *a, double material,
 		     double alpha)
 {
@@ -428,6 +466,11 @@ void proof_of_replay(struct loop_trial *t, const struct proof_arms *a, double ma
 		return;
 	}
 	t->replay.each_control = true;
+	if (replay_by_copies(t, a, alpha)) {
+		proof_judge(&t->replay);
+		t->replayed = true;
+		return;
+	}
 	for (size_t i = 0; i < t->nlayout; i++)
 		if (a->layout[i].v)
 			paired(&a->control, &a->layout[i], alpha / (double)t->nlayout,

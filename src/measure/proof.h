@@ -35,6 +35,8 @@ enum proof_verdict { PROOF_NOTHING, PROOF_COSTS, PROOF_INCONCLUSIVE, PROOF_SLOWE
  * paired ratio known to +-0.5%, its verdict's interval +-6% from two
  * controls 2% apart). */
 #define PROOF_LAYOUT_MAX 6
+/* A replay's copies of one placement, at most (place --copies). */
+#define PROOF_COPIES_MAX 8
 #define PROOF_PROGRAM_LAYOUTS 2
 
 /* A replay's controls are not pooled as noise: each is the loop's own
@@ -65,6 +67,10 @@ struct loop_proof {
 	struct paired aa;       /* in: a replay's A/A, a second copy at today's offset / today */
 	double aa_band;         /* the A/A's reach (log) that widened best's and the controls'
 				   intervals (proof_of_replay) */
+	unsigned copies;        /* in: a replay's copies of each placement, where more than
+				   one: best's and the controls' intervals are their means'
+				   against their spread (stats_copies_ratio) */
+	struct copies_spread spread;
 	double layout_sd;                               /* out: the controls' spread (log) */
 	double window, window_lo, window_hi;            /* out: the program's change the window made */
 	double loop, loop_lo, loop_hi;                  /* out: R and its CI; INFINITY beyond */
@@ -157,6 +163,8 @@ struct proof_arm {
 	size_t n;
 	double predicted;
 	uint32_t offset;
+	double *copy;                   /* a replay's copies' rounds: copy[c * n + r] */
+	size_t ncopies;
 };
 
 /* The arms prove places a loop at: the program unmoved, the control (a

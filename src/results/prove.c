@@ -65,6 +65,9 @@ static json_t *replay_json(const struct loop_trial *t)
 		json_object_set_new(r, "aa", paired_json(&p->aa));
 		json_object_set_new(r, "aa_band", number_or_null(p->aa_band));
 	}
+	if (p->copies > 1)
+		json_object_set_new(r, "copies", json_pack("{s:i, s:f, s:f}", "each", (int)p->copies,
+				    "sd", sqrt(p->spread.var), "df", p->spread.df));
 	/* the loop made a system call: its inner loop replayed in its stead */
 	if (t->inner_why[0])
 		json_object_set_new(r, "inner", json_pack("{s:s, s:s, s:I, s:s}", "start",

@@ -86,6 +86,13 @@ static void replay_of(const json_t *r, struct loop_trial *t)
 	if (json_object_get(r, "aa"))
 		paired_of(json_object_get(r, "aa"), &t->replay.aa);
 	t->replay.aa_band = json_is_number(json_object_get(r, "aa_band")) ? doc_num(r, "aa_band") : 0;
+	if (json_is_object(json_object_get(r, "copies"))) {
+		const json_t *c = json_object_get(r, "copies");
+		double sd = doc_num(c, "sd");
+
+		t->replay.copies = (unsigned)doc_int(c, "each");
+		t->replay.spread = (struct copies_spread){ sd * sd, doc_num(c, "df") };
+	}
 	for (size_t i = 0; i < json_array_size(arms) && i < PROOF_LAYOUT_MAX; i++) {
 		const json_t *a = json_array_get(arms, i);
 

@@ -292,7 +292,7 @@ static int place_loop(const struct prove_run *c, const struct loop_trial *t, con
 	if (self_begin(&s, "place"))
 		return -1;
 	if (!rounds)
-		self_arg(&s, "--replay");
+		self_arg(&s, "--replay"), self_arg(&s, "--copies"), self_arg(&s, "%u", c->copies);
 	for (const char *const *a = (const char *const[]){ "--file", t->file, "--loop", loop,
 		"--offsets", best, rounds ? "--runs" : "--snapshots", runs, "--time", secs,
 		"--uarch", c->uarch.spec, "--stdin", c->input, "-o", path, NULL }; *a; a++)
@@ -331,27 +331,36 @@ static void judge(const struct prove_run *c, struct loop_trial *t,
 		free(a.layout[i].v);
 }
 
+/* A replay's arm `name`: its rounds, and its copies' where it has several. */
+static void replay_arm(const struct result_file *f, const char *name, struct proof_arm *a)
+{
+	const struct result_file *one[1] = { f };
+
+	if (!results_place_arms(one, 1, name, a))
+		results_place_copies(f, name, a);
+}
+
 /* Place --replay's arms of t's loop, turned into the loop's own proof. */
 static void judge_replay(const struct prove_run *c, struct loop_trial *t,
 			 const struct result_file *f)
 {
-	const struct result_file *one[1] = { f };
 	struct proof_arms a = { 0 };
 	char name[16];
 
-	results_place_arms(one, 1, "control", &a.control);
-	results_place_arms(one, 1, "aa", &a.aa);
+	replay_arm(f, "control", &a.control);
+	replay_arm(f, "aa", &a.aa);
 	snprintf(name, sizeof name, "%u", t->best);
-	results_place_arms(one, 1, name, &a.best);
+	replay_arm(f, name, &a.best);
 	for (size_t i = 0; i < t->nlayout; i++) {
 		snprintf(name, sizeof name, "%u", t->layout[i]);
-		results_place_arms(one, 1, name, &a.layout[i]);
+		replay_arm(f, name, &a.layout[i]);
 	}
 	proof_of_replay(t, &a, c->material, c->alpha);
 	t->snapshots = results_place_snapshots(f);
 	free(a.control.v), free(a.best.v), free(a.aa.v);
+	free(a.control.copy), free(a.best.copy), free(a.aa.copy);
 	for (size_t i = 0; i < PROOF_LAYOUT_MAX; i++)
-		free(a.layout[i].v);
+		free(a.layout[i].v), free(a.layout[i].copy);
 }
 
 /* The pilot's noise: the standard deviation of its rounds' log ratios,

@@ -62,6 +62,7 @@ struct prove_run {
 	const char *llvm_mca, *out_json, *keep, *stdin_path;
 	struct profiles_arg uarch;      /* one: the prediction's */
 	unsigned top, runs, snapshots;  /* snapshots: a replay's, at most */
+	unsigned copies;                /* a replay's copies of each placement */
 	double time_s, min_share, material, alpha;
 	double budget_left;             /* seconds: --time a loop, a skipped loop's passed on */
 	bool wall, no_replay, replay;

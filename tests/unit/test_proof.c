@@ -393,6 +393,46 @@ static void replay_aa(void **state)
 	assert_string_equal(t.replay_why, "its replay held 1 round of snapshots: no interval to judge by");
 }
 
+/* A replay of three copies a placement, four rounds alike: today's
+ * copies at 0 and +-0.01 in logs, the best's at ln 0.95 and +-0.01, one
+ * control's at 0.005 and +-0.01. The spread pooled: 6e-4 over 6 degrees
+ * of freedom, 1e-4; the best over today, 0.95 within t(6) 2.446912 *
+ * sqrt(1e-4 (1/3 + 1/3)) = 0.0199789 either way (logs): R 1.05263
+ * [1.03181, 1.07388], a cost the model (1.0) did not see. The control,
+ * e^0.005 within the same, is no miss. No A/A is asked for. */
+static void replay_copies(void **state)
+{
+	double rows[3][3][4], v[3][4], off[3] = { 0, 0.01, -0.01 }, base[3] = { 0, log(0.95), 0.005 };
+	struct proof_arms a = { .control = { v[0], 4, 1.0, 40, rows[0][0], 3 },
+		.best = { v[1], 4, 1.0, 0, rows[1][0], 3 }, .layout = { { v[2], 4, 1.0, 20, rows[2][0], 3 } } };
+	struct loop_trial t = { .current = 40, .best = 0, .nlayout = 1, .layout = { 20 } };
+
+	(void)state;
+	for (int i = 0; i < 3; i++)
+		for (int r = 0; r < 4; r++) {
+			v[i][r] = exp(base[i]);
+			for (int c = 0; c < 3; c++)
+				rows[i][c][r] = exp(base[i] + off[c]);
+		}
+	t.proof = (struct loop_proof){ .share = 0.5, .predicted = 1.0, .material = 0.03,
+		.alpha = 0.05 };
+	proof_of_replay(&t, &a, 0.03, 0.05);
+	assert_true(t.replayed);
+	assert_true(t.replay.copies == 3 && t.replay.spread.df == 6);
+	assert_true(fabs(t.replay.spread.var - 1e-4) < 1e-12);
+	assert_true(t.replay.aa.n == 0 && t.replay.aa_band == 0);
+	assert_true(fabs(t.replay.loop - 1 / 0.95) < 1e-9);
+	assert_true(fabs(t.replay.loop_lo - 1.03181) < 1e-5 && fabs(t.replay.loop_hi - 1.07388) < 1e-5);
+	assert_int_equal(t.replay.seen, PROOF_COSTS);
+	assert_int_equal(t.replay.nlayout, 1);
+	assert_false(t.replay.control[0].missed);
+	assert_false(proof_agrees(&t.replay));
+	/* the best at one copy: the rounds paired, as a replay of one copy each */
+	a.best.ncopies = 1;
+	proof_of_replay(&t, &a, 0.03, 0.05);
+	assert_true(t.replayed && t.replay.copies == 0);
+}
+
 /* The rounds a verdict needs. A loop of 6% the model says costs nothing:
  * the verdict needs the program known within 0.06 * (1 - 1/1.03) =
  * 0.0017476 (log); at a round-to-round sd of 1% that is t^2 sd^2 / h^2
@@ -436,6 +476,7 @@ int main(void)
 		cmocka_unit_test(six_controls_narrow),
 		cmocka_unit_test(replayed_controls_judged_each),
 		cmocka_unit_test(replay_aa),
+		cmocka_unit_test(replay_copies),
 		cmocka_unit_test(inner_loop_in_its_stead),
 		cmocka_unit_test(rounds_needed),
 	};
