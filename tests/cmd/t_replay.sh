@@ -23,8 +23,9 @@ children_of() {
 		| "\(.) \($r.children) \($r.reaped)"' "$1"
 }
 
-# sum_loop (2048 iterations a call): replayed at today's offset and 32
-run "$STRADDLE" place --replay --func sum_loop --offsets current,32 --snapshots 20 --runs 6 \
+# sum_loop (2048 iterations a call): replayed at today's offset and 32, one
+# copy each and the A/A copy
+run "$STRADDLE" place --replay --copies 1 --func sum_loop --offsets current,32 --snapshots 20 --runs 6 \
 	-o "$TMP/sum.json" -- "$R" sum 20000
 expect_eq "replay sum: exit 0, no perf map left of its runs or their children" "$RC $(maps_left)" "0 0"
 # the program's one line (its checksum), which place reads for its output
