@@ -57,6 +57,8 @@ struct control_verdict {
 
 struct loop_proof {
 	double share, predicted, material, alpha;       /* in */
+	bool at_most;           /* in: predicted is a bound from above (the scan's cost.at_most:
+				   a call or an inner loop in it, the back end not modelled) */
 	double share_lo, share_hi;      /* in: the share's 95% interval (stats_share_ci), 0 0: exact */
 	struct paired program;                          /* in: best / today */
 	struct paired layout[PROOF_LAYOUT_MAX];         /* in: each control / today */
@@ -82,7 +84,9 @@ void proof_judge(struct loop_proof *p);
  * a control it judged each was a miss (the model wrong there, whatever
  * the best's interval says). */
 bool proof_conclusive(const struct loop_proof *p);
-/* Conclusive, the verdict the model's, and no control missed. */
+/* Conclusive, the verdict the model's, and no control missed; where the
+ * model gave a bound (at_most) that costs, a measurement under it: nothing,
+ * or a cost whose interval reaches below the bound (the bound held). */
 bool proof_agrees(const struct loop_proof *p);
 /* The controls p judged each that the model missed. */
 size_t proof_controls_missed(const struct loop_proof *p);
@@ -131,6 +135,7 @@ const struct loop_proof *proof_of_trial(const struct loop_trial *t);
  * (replayed: the conclusive ones by their replay). */
 struct proof_tally {
 	size_t agree, conclusive, inconclusive, replayed;
+	size_t bounds, bounds_held;     /* of the conclusive: predicted by a bound, and held */
 };
 struct proof_tally proof_tally(const struct loop_trial *t, size_t n);
 /* "costs", "nothing", "inconclusive" */

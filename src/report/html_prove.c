@@ -13,7 +13,11 @@ static void prove_summary(FILE *out, const struct prove_doc *p)
 	html_text(out, text_or(p->profile, "-"));
 	if (c.conclusive + c.inconclusive)
 		fprintf(out, "; the model and the measurement agree on %zu of %zu loops measured "
-			"conclusively%s", c.agree, c.conclusive, c.inconclusive ? "" : ".");
+			"conclusively%s", c.agree, c.conclusive,
+			c.inconclusive || c.bounds ? "" : ".");
+	if (c.bounds)
+		fprintf(out, "; %zu of them priced by a bound (&lt;=), measured under it on %zu%s",
+			c.bounds, c.bounds_held, c.inconclusive ? "" : ".");
 	if (c.inconclusive)
 		fprintf(out, "; %zu inconclusive (more rounds, or a loop with more of the samples).",
 			c.inconclusive);

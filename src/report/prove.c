@@ -31,6 +31,8 @@ static const char *agreement(const struct loop_proof *p)
 {
 	if (!proof_conclusive(p))
 		return "-";
+	if (p->at_most && p->said == PROOF_COSTS)
+		return proof_agrees(p) ? "under its bound" : "DISAGREE";
 	return proof_agrees(p) ? "agree" : "DISAGREE";
 }
 
@@ -80,7 +82,8 @@ void prove_row(struct table *t, const struct loop_trial *x)
 
 	snprintf(pct, sizeof pct, "%.1f", 100.0 * (double)x->samples / (double)x->run_samples);
 	snprintf(loop, sizeof loop, "%s:%#" PRIx64, base_name(x->file), x->start);
-	snprintf(pred, sizeof pred, "%.3fx %s", x->cost.slowdown, cost_bound_name(x->cost.bound));
+	snprintf(pred, sizeof pred, "%s%.3fx %s", x->cost.at_most ? "<=" : "", x->cost.slowdown,
+		 cost_bound_name(x->cost.bound));
 	if (x->why_not[0]) {
 		table_row(t, pct, loop, x->func, pred, "-", "-", "-", "-", "-", x->why_not, "-");
 		return;
@@ -154,6 +157,9 @@ static void summary(const struct loop_trial *x, size_t n, FILE *out)
 		"conclusively", c.agree, c.conclusive);
 	if (c.replayed)
 		fprintf(out, " (%zu by replaying the loop)", c.replayed);
+	if (c.bounds)
+		fprintf(out, "; %zu of them priced by a bound (<=), measured under it on %zu",
+			c.bounds, c.bounds_held);
 	if (c.inconclusive)
 		fprintf(out, "; %zu inconclusive (more rounds, or a loop with more of the samples)",
 			c.inconclusive);

@@ -104,14 +104,15 @@ static json_t *trial_json(const struct loop_trial *t)
 {
 	char a[20], b[20];
 
-	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:f, s:[f,f], s:{s:f, s:s, s:f, s:f}, s:s, s:o}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:f, s:[f,f], s:{s:f, s:s, s:f, s:f, s:b},"
+			 " s:s, s:o}",
 			 "file", t->file, "function", t->func, "start", hex_addr(a, t->start), "end",
 			 hex_addr(b, t->end), "samples", (json_int_t)t->samples, "run_samples",
 			 (json_int_t)t->run_samples, "share", t->proof.share, "share_ci", t->proof.share_lo,
 			 t->proof.share_hi, "cost", "slowdown",
 			 doc_three_places(t->cost.slowdown), "bound", cost_bound_name(t->cost.bound),
 			 "back_end", doc_three_places(t->cost.back_end), "branch",
-			 doc_three_places(t->cost.branch), "predicted",
+			 doc_three_places(t->cost.branch), "at_most", t->cost.at_most, "predicted",
 			 proof_verdict_name(t->proof.said), "measured", measured_json(t));
 }
 

@@ -81,6 +81,7 @@ static void replay_of(const json_t *r, struct loop_trial *t)
 	t->replayed = true;
 	t->snapshots = (unsigned)doc_int(r, "snapshots");
 	t->replay = (struct loop_proof){ .share = 1, .predicted = t->proof.predicted,
+		.at_most = t->proof.at_most,
 		.said = t->proof.said, .each_control = true };
 	paired_of(json_object_get(r, "best"), &t->replay.program);
 	if (json_object_get(r, "aa"))
@@ -155,6 +156,8 @@ static void trial_of(const json_t *o, struct loop_trial *t)
 	t->cost.back_end = (float)doc_num(cost, "back_end");
 	t->cost.branch = json_is_number(json_object_get(cost, "branch")) ?
 			 (float)doc_num(cost, "branch") : 0;      /* older files: none */
+	t->cost.at_most = json_is_true(json_object_get(cost, "at_most"));
+	t->proof.predicted = t->cost.slowdown, t->proof.at_most = t->cost.at_most;
 	t->proof.said = verdict_named(doc_str(o, "predicted"));
 	measured_of(json_object_get(o, "measured"), t);
 }

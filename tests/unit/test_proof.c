@@ -433,6 +433,41 @@ static void replay_copies(void **state)
 	assert_true(t.replayed && t.replay.copies == 0);
 }
 
+/* A bound: the scan prices a loop with a call in it at "<=1.056x"
+ * (lz4 -9's 0x190b0). Measured 1.000x [0.995, 1.005], "nothing": under
+ * the bound, which held; a cost of 1.03x [1.021, 1.04] is under it too;
+ * 1.10x [1.08, 1.12] surely above it: DISAGREE. The same numbers as a
+ * price: nothing is a DISAGREE. The tally counts the bound apart. */
+static void bound_held(void **state)
+{
+	struct loop_trial t[2] = { 0 };
+	struct loop_proof *p = &t[0].proof;
+	struct proof_tally c;
+
+	(void)state;
+	*p = (struct loop_proof){ .share = 1, .predicted = 1.056, .at_most = true, .material = 0.02,
+		.alpha = 0.05, .program = { 1 / 1.000, 1 / 1.005, 1 / 0.995, 1e-9, 20 } };
+	proof_judge(p);
+	assert_int_equal(p->said, PROOF_COSTS);
+	assert_int_equal(p->seen, PROOF_NOTHING);
+	assert_true(proof_agrees(p));
+	p->program = (struct paired){ 1 / 1.03, 1 / 1.04, 1 / 1.021, 1e-9, 20 };
+	proof_judge(p);
+	assert_int_equal(p->seen, PROOF_COSTS);
+	assert_true(proof_agrees(p));
+	p->program = (struct paired){ 1 / 1.10, 1 / 1.12, 1 / 1.08, 1e-9, 20 };
+	proof_judge(p);
+	assert_int_equal(p->seen, PROOF_COSTS);
+	assert_false(proof_agrees(p));
+	p->program = (struct paired){ 1 / 1.000, 1 / 1.005, 1 / 0.995, 1e-9, 20 };
+	proof_judge(p);
+	t[1].proof = *p;
+	t[1].proof.at_most = false;
+	assert_false(proof_agrees(&t[1].proof));
+	c = proof_tally(t, 2);
+	assert_true(c.conclusive == 2 && c.agree == 1 && c.bounds == 1 && c.bounds_held == 1);
+}
+
 /* The rounds a verdict needs. A loop of 6% the model says costs nothing:
  * the verdict needs the program known within 0.06 * (1 - 1/1.03) =
  * 0.0017476 (log); at a round-to-round sd of 1% that is t^2 sd^2 / h^2
@@ -477,6 +512,7 @@ int main(void)
 		cmocka_unit_test(replayed_controls_judged_each),
 		cmocka_unit_test(replay_aa),
 		cmocka_unit_test(replay_copies),
+		cmocka_unit_test(bound_held),
 		cmocka_unit_test(inner_loop_in_its_stead),
 		cmocka_unit_test(rounds_needed),
 	};

@@ -237,6 +237,8 @@ static size_t three_trials(struct loop_trial *t)
 	t[1].start = 0x12c0;
 	t[1].samples = 9;
 	t[1].cost.bound = COST_LATENCY;
+	t[1].cost.at_most = true;       /* a bound from above: "<=", read back */
+	t[1].proof.at_most = true;
 	t[1].proof.program = (struct paired){ 1.0021, 0.991, 1.013, 0.71, 10 };
 	t[1].proof.loop = t[1].proof.loop_hi = INFINITY;
 	t[1].proof.seen = PROOF_INCONCLUSIVE;
@@ -245,8 +247,8 @@ static size_t three_trials(struct loop_trial *t)
 	 * nothing, the control at 34 a miss (measure/proof.h) */
 	t[1].replayed = true;
 	t[1].snapshots = 300;
-	t[1].replay = (struct loop_proof){ .share = 1, .predicted = 1.05, .material = 0.03,
-		.alpha = 0.05, .each_control = true,
+	t[1].replay = (struct loop_proof){ .share = 1, .predicted = 1.05, .at_most = true,
+		.material = 0.03, .alpha = 0.05, .each_control = true,
 		.program = { 0.985, 0.976, 0.994, 0.001, 20 },
 		.layout = { { 0.99, 0.985, 0.995, 0.01, 20 }, { 0.954, 0.948, 0.96, 1e-6, 20 } },
 		.nlayout = 2 };
@@ -372,7 +374,9 @@ static void prove_read_back(void **state)
 	assert_string_equal(b, "91.7|clear:0x1272|clear_loop|1.050x front-end|50 -> 0|-|"
 			    "-5.1% [-6.3, -3.9]|+-1.2% (2)|1.059x [1.043, 1.078]|costs|agree");
 	text_row(want, 2, b, sizeof b);
-	assert_string_equal(b, "6.2|clear:0x12c0|tail<&>|1.050x latency|50 -> 0|1.015x [1.006, 1.025]|"
+	assert_true(in.prove.trial[1].cost.at_most && in.prove.trial[1].proof.at_most &&
+		    !in.prove.trial[0].cost.at_most);
+	assert_string_equal(b, "6.2|clear:0x12c0|tail<&>|<=1.050x latency|50 -> 0|1.015x [1.006, 1.025]|"
 			    "+0.2% [-0.9, +1.3]|-|more than its share|nothing|DISAGREE");
 	assert_true(in.prove.trial[1].replayed && in.prove.trial[1].replay.control[1].missed &&
 		    !in.prove.trial[1].replay.control[0].missed);
