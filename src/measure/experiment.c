@@ -337,7 +337,7 @@ static int same_output(struct place_experiment *x, const struct place_arm *a,
 static int run_arm(struct place_experiment *x, struct place_arm *a, struct command_run *r,
 		   struct err *e)
 {
-	char plan_env[64], preload_env[4200], replay_env[128];
+	char plan_env[64], preload_env[4200], replay_env[192];
 	const char *old = getenv("LD_PRELOAD");
 	char *env[4] = { NULL };
 	struct command_spec spec = { x->argv, env, "STRADDLE_PLACE_FD", OUT_MAX, x->input };
@@ -357,11 +357,13 @@ static int run_arm(struct place_experiment *x, struct place_arm *a, struct comma
 		if (a->kind == PLACE_REPLAY) {
 			const struct replay_data *rd = x->replay;
 
-			/* TICK_NS,BOUND_NS,MAX,SEED,CLOCK,MOST,REPEATS,WARM (relocate/replay.c) */
+			/* TICK_NS,BOUND_NS,MAX,SEED,CLOCK,MOST,REPEATS,WARM,DEADLINE
+			 * (relocate/replay.c) */
 			snprintf(replay_env, sizeof replay_env, "STRADDLE_REPLAY=%.0f,%.0f,%u,%llu,%d,"
-				 "%llu,%u,%u", rd->tick_ns, rd->bound_s * 1e9, rd->snapshots,
+				 "%llu,%u,%u,%.0f", rd->tick_ns, rd->bound_s * 1e9, rd->snapshots,
 				 (unsigned long long)(x->seed + rd->n.runs * 7919u + 1), rd->clock_gettime,
-				 (unsigned long long)rd->iter_max, rd->repeats, rd->warm);
+				 (unsigned long long)rd->iter_max, rd->repeats, rd->warm,
+				 rd->deadline_s * 1e9);
 			env[2] = replay_env;
 		}
 	} else

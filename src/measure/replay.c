@@ -241,6 +241,7 @@ int replay_run(struct place_experiment *x, struct err *e)
 	int rc;
 
 	x->stopped_by = "runs";
+	rd->deadline_s = t0 + x->budget_s;
 	/* the unmoved program twice first, as place's rounds do: the output
 	 * every run must match, and the CPU time the snapshots spread over */
 	rc = experiment_run_arm(x, 0, &r, e);

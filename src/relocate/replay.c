@@ -261,6 +261,7 @@ static struct {
 	int report_fd, mem_fd, tick_sig;
 	pid_t pid, mem_pid;
 	uint64_t tick_ns, bound_ns, rng;
+	uint64_t deadline_ns;                   /* CLOCK_MONOTONIC: no snapshot after; 0 none */
 	unsigned max, clock, repeats;
 	atomic_int armed;
 	unsigned snapshots, fired, arms, children, reaped;
@@ -543,6 +544,7 @@ static int64_t median_of(int64_t *v, unsigned n)
  * the stack around the loop's pointer) and the registers (a copy of the
  * signal's frame, returned from again), then the timed replay. */
 #define WARM_MAX_RUNS 64
+#define TIMED_BUDGET_NS 5000000ull     /* a child's timed replays, at the probe's pace */
 #define SAVE_MAX (64ull << 20)
 #define STACK_WINDOW (16u << 10)
 #define FP_XSTATE_MAGIC 0x46505853u
@@ -635,6 +637,12 @@ static void prepare_warm(const ucontext_t *uc, uint64_t bound)
 	warm.left = (unsigned)(runs < WARM_MAX_RUNS ? runs : WARM_MAX_RUNS);
 	if (rs.probe_ns && timed > bound / 4 / rs.probe_ns)
 		timed = bound / 4 / rs.probe_ns;
+	/* a replay of milliseconds is not moved by what lengthens one short
+	 * replay, and each repeat of it costs as much again in every child
+	 * (lz4 -9's block loop: 100 ms a replay, one run of 24 copies took
+	 * 130 s of a 25 s replay) */
+	if (rs.probe_ns && timed > TIMED_BUDGET_NS / rs.probe_ns)
+		timed = TIMED_BUDGET_NS / rs.probe_ns;
 	warm.timed_left = timed > 1 ? (unsigned)timed - 1 : 0;
 }
 
@@ -1145,6 +1153,9 @@ static void at_header(ucontext_t *uc)
 		return;                 /* another thread put the byte back: again */
 	poke_byte(rs.run_hdr, rs.hdr_byte);
 	rs.fired++;
+	/* place's time is up: the run goes on as the program, untouched */
+	if (rs.deadline_ns && now_ns() > rs.deadline_ns)
+		rs.stopped = true;
 	if (rs.stopped || rs.snapshots >= rs.max)
 		return;
 	slot[PLAN_SLOT_DOWN] = rs.most > 1 ? next_random() % rs.most : 0;
@@ -1221,24 +1232,31 @@ static int lib_range(struct dl_phdr_info *info, size_t size, void *ctx)
 	return 0;
 }
 
-/* STRADDLE_REPLAY=TICK_NS,BOUND_NS,MAX,SEED,CLOCK,MOST,REPEATS,WARM
+/* STRADDLE_REPLAY=TICK_NS,BOUND_NS,MAX,SEED,CLOCK,MOST,REPEATS,WARM[,DEADLINE]
  * (place --replay; MOST: the most iterations an earlier run's replay saw;
  * REPEATS: timed replays of each copy a snapshot; WARM: the iterations a
- * timed child runs first) */
+ * timed child runs first; DEADLINE: CLOCK_MONOTONIC ns after which no
+ * snapshot is taken, place's time) */
 static bool parse_env(void)
 {
 	const char *e = getenv("STRADDLE_REPLAY");
-	unsigned long long v[8];
-	char *end;
+	unsigned long long v[9] = { 0 };
+	char *end = NULL;
+	int n = 0;
 
 	if (!e || !*e)
 		return false;
-	for (int i = 0; i < 8; i++) {
-		v[i] = strtoull(e, &end, 10);
-		if (end == e || (i < 7 && *end != ','))
+	while (n < 9) {
+		v[n++] = strtoull(e, &end, 10);
+		if (end == e || (*end && *end != ','))
 			return false;
+		if (!*end)
+			break;
 		e = end + 1;
 	}
+	if (n < 8 || *end)
+		return false;
+	rs.deadline_ns = v[8];
 	rs.warm_iters = v[7];
 	rs.tick_ns = v[0], rs.bound_ns = v[1], rs.max = (unsigned)v[2];
 	rs.rng = v[3] ? v[3] : 1, rs.clock = (unsigned)v[4], rs.most = v[5];
