@@ -295,30 +295,6 @@ static double mad_of(const double *res, size_t n)
 	return m;
 }
 
-/* The fixed cost of a replay, one for every copy: the intercept of the
- * line through each snapshot's median replay (over the copies). Each
- * copy's own intercept is known only to +-15 cycles from 30 snapshots of
- * 9..24 iterations (sha3's keccak loop, 28 cycles an iteration), and its
- * error moves that copy's cycles an iteration alone: three copies of one
- * placement read 27.0-28.9, their fitted fixed costs 71-97 in step. One
- * intercept moves every copy alike, and their ratios hardly. */
-static void common_fixed(struct replay_data *r, const double *x, const size_t *at, size_t n)
-{
-	size_t K = r->ncopies;
-	double *y = xcalloc(n + 1, sizeof *y), *c = xcalloc(K + 1, sizeof *c), slope, icpt = 0;
-
-	for (size_t j = 0; j < n; j++) {
-		for (size_t k = 0; k < K; k++)
-			c[k] = (double)r->c[at[j] * K + k];
-		y[j] = stats_median_select(c, K);
-	}
-	if (!r->fixed_known || !stats_theil_sen(x, y, n, &slope, &icpt))
-		icpt = 0;
-	for (size_t k = 0; k < K; k++)
-		r->fixed[k] = fmax(0, icpt);
-	free(y), free(c);
-}
-
 /* Each copy's line through its complete snapshots of `floor` iterations
  * or more; a snapshot one of whose replays lies far off its copy's line
  * (relative to the line: the noise of a long replay is larger) is marked
@@ -345,13 +321,15 @@ static void fit_lines(struct replay_data *r, uint64_t floor)
 		lo = it < lo ? it : lo, hi = it > hi ? it : hi;
 	}
 	r->fixed_known = n >= 4 && (double)hi >= SPAN_FOR_FIXED * (double)lo;
-	common_fixed(r, x, at, n);
 	for (size_t k = 0; k < K; k++) {
 		double slope = 0, icpt = 0, mad;
 
 		for (size_t j = 0; j < n; j++)
 			y[j] = (double)r->c[at[j] * K + k];
 		if (!r->fixed_known || !stats_theil_sen(x, y, n, &slope, &icpt))
+			icpt = 0, slope = 0;
+		r->fixed[k] = r->fixed_known ? fmax(0, icpt) : 0;
+		if (!r->fixed_known)
 			continue;
 		for (size_t j = 0; j < n; j++)
 			y[j] = y[j] / fmax(icpt + slope * x[j], 1) - 1;

@@ -45,12 +45,7 @@ static void say_replays(FILE *out, const struct place_experiment *x)
 	       "far off its line (outvoted: a copy's round is the median of its replays); %" PRIu64
 	       "..%" PRIu64 " iterations a replay; ",
 	       complete, r->ns, disturbed, r->iter_min, r->iter_max);
-	if (r->fixed_known && lo == hi)
-		fprintf(out, "a replay's fixed cost, %.0f %s (the line through each snapshot's median "
-		       "copy), taken out of every copy's; the %zu of %" PRIu64 " iterations or more (the "
-		       "longer half: a replay's first iterations are not the loop's steady state) in %u "
-		       "rounds of %zu\n", lo, unit(r), r->used, r->iter_floor, x->rounds, r->per_round);
-	else if (r->fixed_known)
+	if (r->fixed_known)
 		fprintf(out, "a replay's fixed cost, %.0f..%.0f %s, taken out; the %zu of %" PRIu64 " "
 		       "iterations or more (the longer half: a replay's first iterations are not the "
 		       "loop's steady state) in %u rounds of %zu\n", lo, hi, unit(r), r->used,

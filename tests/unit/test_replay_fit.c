@@ -11,13 +11,14 @@
 
 #define N 40
 
-/* 40 complete snapshots of 10, 20, ..., 400 iterations; copy 0 at 40 +
- * 2 ticks an iteration, copy 1 at 40 + 1 an iteration, and 20 more in
+/* 40 complete snapshots of 10, 20, ..., 400 iterations; copy 0 at 50 +
+ * 2 ticks an iteration, copy 1 at 30 + 1 an iteration, and 20 more in
  * each replay shorter than 200 iterations (a start that is not the
  * loop's steady state). Their median, 205: the 20 of 210..400 make the
- * line through each snapshot's median copy, exactly 40 + 1.5 it, one
- * fixed cost of 40 for both, and every round 2 and 1 ticks an
- * iteration. Over all 40, copy 1's short replays would raise its rate. */
+ * lines, exactly 50 + 2 it and 30 + 1 it, each copy's own fixed cost
+ * (one for both, 40, would have read copy 0 at 2 + 10/305 and copy 1 at
+ * 1 - 10/305), and every round 2 and 1 ticks an iteration. Over all 40,
+ * copy 1's short replays would raise its rate. */
 static void longer_half(void **state)
 {
 	struct replay_data r = { .ncopies = 2, .arm = { 0, 1 } };
@@ -30,8 +31,8 @@ static void longer_half(void **state)
 		uint64_t it = 10 * (uint64_t)(i + 1);
 
 		s[i] = (struct replay_snapshot){ .iterations = it, .complete = true };
-		c[2 * i] = 40 + 2 * (int64_t)it;
-		c[2 * i + 1] = 40 + (int64_t)it + (it < 200 ? 20 : 0);
+		c[2 * i] = 50 + 2 * (int64_t)it;
+		c[2 * i + 1] = 30 + (int64_t)it + (it < 200 ? 20 : 0);
 	}
 	r.s = s, r.c = c, r.ns = N;
 	x->replay = &r, x->narms = 2;
@@ -41,7 +42,7 @@ static void longer_half(void **state)
 	assert_int_equal(r.iter_min, 10);
 	assert_int_equal(r.iter_max, 400);
 	assert_true(r.fixed_known);
-	assert_true(fabs(r.fixed[0] - 40) < 1e-9 && fabs(r.fixed[1] - 40) < 1e-9);
+	assert_true(fabs(r.fixed[0] - 50) < 1e-9 && fabs(r.fixed[1] - 30) < 1e-9);
 	assert_true(x->rounds > 1 && x->arm[0].n == x->rounds && x->arm[1].n == x->rounds);
 	for (size_t k = 0; k < x->arm[0].n; k++) {
 		assert_true(fabs(x->arm[0].v[k] - 2) < 1e-9);
