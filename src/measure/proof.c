@@ -123,12 +123,17 @@ bool proof_conclusive(const struct loop_proof *p)
 	return p->seen != PROOF_INCONCLUSIVE || proof_controls_missed(p);
 }
 
+bool proof_is_bound(const struct loop_proof *p)
+{
+	return p->at_most && p->said == PROOF_COSTS;
+}
+
 bool proof_agrees(const struct loop_proof *p)
 {
 	if (p->seen == PROOF_INCONCLUSIVE || proof_controls_missed(p))
 		return false;
 	/* lz4 -9's 0x190b0, a call in it: "<=1.056x", measured 1.000x */
-	if (p->at_most && p->said == PROOF_COSTS)
+	if (proof_is_bound(p))
 		return p->seen == PROOF_NOTHING || (p->seen == PROOF_COSTS && p->loop_lo <= p->predicted);
 	return p->seen == p->said;
 }
@@ -521,8 +526,8 @@ struct proof_tally proof_tally(const struct loop_trial *t, size_t n)
 		}
 		c.conclusive++;
 		c.agree += proof_agrees(v);
-		c.bounds += v->at_most && v->said == PROOF_COSTS;
-		c.bounds_held += v->at_most && v->said == PROOF_COSTS && proof_agrees(v);
+		c.bounds += proof_is_bound(v);
+		c.bounds_held += proof_is_bound(v) && proof_agrees(v);
 		c.replayed += t[i].replayed;
 	}
 	return c;

@@ -84,6 +84,9 @@ void proof_judge(struct loop_proof *p);
  * a control it judged each was a miss (the model wrong there, whatever
  * the best's interval says). */
 bool proof_conclusive(const struct loop_proof *p);
+/* The model's prediction a bound from above that costs (at_most, said
+ * costs): judged by whether the loop stays under it, counted apart. */
+bool proof_is_bound(const struct loop_proof *p);
 /* Conclusive, the verdict the model's, and no control missed; where the
  * model gave a bound (at_most) that costs, a measurement under it: nothing,
  * or a cost whose interval reaches below the bound (the bound held). */

@@ -222,12 +222,10 @@ static int pin_runs(struct replay_data *rd, cpu_set_t *was)
 {
 	struct err e;
 
+	if (sched_getaffinity(0, sizeof *was, was) == 0 && pin_to_current_cpu(&rd->cpu, &e) == 0)
+		return 0;
 	rd->cpu = -1;
-	if (sched_getaffinity(0, sizeof *was, was) != 0 || pin_to_current_cpu(&rd->cpu, &e)) {
-		rd->cpu = -1;
-		return -1;
-	}
-	return 0;
+	return -1;
 }
 
 int replay_run(struct place_experiment *x, struct err *e)
@@ -388,10 +386,8 @@ static bool take_round(struct place_experiment *x, const size_t *use, size_t fro
 		double m;
 
 		for (size_t k = 0; k < K; k++)
-			c[k] = (double)r->c[i * K + k] - r->fixed[k];
-		for (size_t k = 0; k < K; k++)
-			q[k * n + j] = c[k];
-		m = stats_median_select(c, K);
+			c[k] = q[k * n + j] = (double)r->c[i * K + k] - r->fixed[k];
+		m = stats_median_select(c, K);          /* reorders c, not q */
 		ok &= m > 0;
 		for (size_t k = 0; k < K && ok; k++)
 			q[k * n + j] /= m;

@@ -646,14 +646,21 @@ static void prepare_warm(const ucontext_t *uc, uint64_t bound)
 	warm.timed_left = timed > 1 ? (unsigned)timed - 1 : 0;
 }
 
-/* A warm-up ended: its writes undone, the snapshot's state again. */
+/* The replay's writes undone, the snapshot's registers again: its
+ * next run. */
+static __attribute__((noreturn)) void run_again(void)
+{
+	save_or_restore(true);
+	replay_resume(warm.uc);
+}
+
+/* A warm-up ended: the next run. */
 static void warm_again(void)
 {
 	if (rs.kind != TIMED || !warm.left)
 		return;
 	warm.left--;
-	save_or_restore(true);
-	replay_resume(warm.uc);
+	run_again();
 }
 
 /* A timed replay ended (rs.rec): the snapshot's state again while more
@@ -672,8 +679,7 @@ static void time_again(void)
 	warm.timed[warm.ntimed++] = (int64_t)rs.rec.ticks;
 	if (warm.timed_left) {
 		warm.timed_left--;
-		save_or_restore(true);
-		replay_resume(warm.uc);
+		run_again();
 	}
 	rs.rec.ticks = (uint64_t)median_of(warm.timed, warm.ntimed);
 	if (warm.diverged)

@@ -31,7 +31,7 @@ static const char *agreement(const struct loop_proof *p)
 {
 	if (!proof_conclusive(p))
 		return "-";
-	if (p->at_most && p->said == PROOF_COSTS)
+	if (proof_is_bound(p))
 		return proof_agrees(p) ? "under its bound" : "DISAGREE";
 	return proof_agrees(p) ? "agree" : "DISAGREE";
 }

@@ -267,7 +267,7 @@ int results_place_replay_short(const struct result_file *f, char *why, size_t n)
 	return 1;
 }
 
-int results_place_copies(const struct result_file *f, const char *name, struct proof_arm *out)
+void results_place_copies(const struct result_file *f, const char *name, struct proof_arm *out)
 {
 	const json_t *copies = json_object_get(json_object_get(f->doc, "replay"), "copies"), *c;
 	size_t i, k = 0;
@@ -286,7 +286,6 @@ int results_place_copies(const struct result_file *f, const char *name, struct p
 		k++;
 	}
 	out->ncopies = k;
-	return 0;
 }
 
 unsigned results_place_snapshots(const struct result_file *f)

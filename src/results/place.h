@@ -50,7 +50,7 @@ int results_place_arms(const struct result_file *const *f, size_t nf, const char
 /* A place --replay file's copies of arm `name` (its "replay"."copies"
  * whose rounds are out->n, results_place_arms's): out->copy, ncopies;
  * none (0) in a file of one copy each, or of another place. */
-int results_place_copies(const struct result_file *f, const char *name, struct proof_arm *out);
+void results_place_copies(const struct result_file *f, const char *name, struct proof_arm *out);
 
 struct place_doc {
 	const char *function, *file, *loop, *measure, *stopped_by, *profile;
