@@ -31,6 +31,7 @@ struct dwarf_state {
 	bool tried;
 	Dwfl *dwfl;             /* a relocatable object's, relocated */
 	Dwfl_Module *mod;
+	char *dwfl_bytes;       /* libdwfl's own copy of an image in memory */
 };
 
 static const Dwfl_Callbacks offline_callbacks = {
@@ -38,18 +39,22 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.section_address = dwfl_offline_section_address,
 };
 
-/* An image read out of a package is no file: libdwfl reads its copy,
- * which it may relocate in place (the image's code is read before its
- * lines, and relocations touch only .debug_* sections). */
+/* An image read out of a package is no file: libdwfl is given a copy of
+ * its bytes, since it relocates the .debug_* sections in place, and in a
+ * broken object those may overlap the code a later scan of the same image
+ * decodes (found by the fuzzer: a second scan read two more instructions). */
 static void open_relocated(struct elf_image *img, struct dwarf_state *st)
 {
 	if (strcmp(img->path, "[vdso]") == 0 || !(st->dwfl = dwfl_begin(&offline_callbacks)))
 		return;
 	if (img->from_file)
 		st->mod = dwfl_report_offline(st->dwfl, img->path, img->path, -1);
-	else
+	else {
+		st->dwfl_bytes = xmalloc(img->size ? img->size : 1);
+		memcpy(st->dwfl_bytes, img->data, img->size);
 		st->mod = dwfl_report_offline_memory(st->dwfl, img->path, img->path,
-						     (char *)img->data, img->size);
+						     st->dwfl_bytes, img->size);
+	}
 	dwfl_report_end(st->dwfl, NULL, NULL);
 }
 
@@ -247,6 +252,7 @@ void elf_dwarf_close(struct elf_image *img)
 		return;
 	if (st->dwfl)
 		dwfl_end(st->dwfl);
+	free(st->dwfl_bytes);
 	if (st->dw)
 		dwarf_end(st->dw);
 	if (st->elf)
