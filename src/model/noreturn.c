@@ -181,6 +181,12 @@ bool noreturn_has(const struct noreturn_set *s, uint64_t addr)
 	return lo < s->n && s->addr[lo] == addr;
 }
 
+void noreturn_stop_call(const struct noreturn_set *s, struct insn *in)
+{
+	if (in->kind == BR_CALL && noreturn_has(s, in->target))
+		in->kind = BR_STOP;
+}
+
 static void add(struct noreturn_set *s, uint64_t addr)
 {
 	s->addr[s->n++] = addr;

@@ -16,4 +16,12 @@ void noreturn_find(const struct elf_image *img, const struct elf_funcs *f, unsig
 		   struct noreturn_set *s);
 bool noreturn_has(const struct noreturn_set *s, uint64_t addr);
 
+struct insn;
+/* A call to a function that never returns ends its path, as ud2 does: its
+ * kind becomes BR_STOP. Without it the code after `call abort` is a path
+ * that may jump back into a loop, which then looks larger, or entered
+ * twice (irreducible). The scan and place's own CFG both ask it, so both
+ * see the same loops. */
+void noreturn_stop_call(const struct noreturn_set *s, struct insn *in);
+
 #endif

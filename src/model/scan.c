@@ -120,12 +120,8 @@ static size_t decode_function(struct worker *w, const struct elf_func *f)
 /* A call that never returns ends the path, like ud2. */
 static void mark_noreturn_calls(struct worker *w)
 {
-	for (size_t k = 0; k < w->ncall; k++) {
-		struct insn *in = &w->insn[w->call[k]];
-
-		if (noreturn_has(w->noreturn, in->target))
-			in->kind = BR_STOP;
-	}
+	for (size_t k = 0; k < w->ncall; k++)
+		noreturn_stop_call(w->noreturn, &w->insn[w->call[k]]);
 }
 
 /* Every indirect jump of the function through a dispatch table gets its

@@ -99,6 +99,7 @@ void reloc_close(struct reloc_file *rf)
 	free(rf->fn);
 	free(rf->fix);
 	free(rf->table);
+	free(rf->noreturn.addr);
 	decoder_free(rf->dec);
 	elf_eh_free(&rf->eh);
 	elf_funcs_free(&rf->funcs);
@@ -219,7 +220,8 @@ static int by_start(const void *a, const void *b)
 }
 
 /* The function's instructions and its CFG with its resolved dispatch
- * tables: what its loops are found in (reloc_loops) and what a replay
+ * tables and its calls that never return ending their paths, as the scan
+ * builds it: what its loops are found in (reloc_loops) and what a replay
  * of one of them needs (replay_plan.c). */
 void reloc_func_cfg(struct reloc_file *rf, const struct reloc_func *f, struct reloc_func_cfg *c)
 {
@@ -229,6 +231,12 @@ void reloc_func_cfg(struct reloc_file *rf, const struct reloc_func *f, struct re
 	*c = (struct reloc_func_cfg){ .insn = xcalloc(f->size + 1, sizeof *c->insn),
 		.jt = xcalloc(f->ntable + 1, sizeof *c->jt), .tg = xcalloc(f->ntable + 1, sizeof *c->tg) };
 	c->n = decode_run(rf->dec, code, f->size, f->addr, c->insn, f->size + 1, &used);
+	if (!rf->noreturn_found) {
+		noreturn_find(&rf->img, &rf->funcs, 1, &rf->noreturn);
+		rf->noreturn_found = true;
+	}
+	for (size_t j = 0; j < c->n; j++)
+		noreturn_stop_call(&rf->noreturn, &c->insn[j]);
 	for (size_t j = 0; j < c->n && c->nt < f->ntable; j++) {
 		struct table_shape t;
 

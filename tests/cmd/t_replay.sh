@@ -144,6 +144,25 @@ replay_err "a function that cannot be copied" \
 replay_err "a call where the counter goes" \
 	"straddle: callfirst_loop: its loop cannot be replayed: a call, an indirect branch or a return lies in the first 5 bytes of its header, where the jump to its iteration counter goes" \
 	--func callfirst_loop -- "$R" refused 10
+# abort_loop: its error path calls abort and falls into code that jumps
+# back to the header. The loop starting at the header, as prove names it
+# (--loop START), is the scan's natural loop, 18 bytes: place's CFG, as
+# the scan's, ends a path at a call that never returns (abort@plt), where
+# it once saw a cycle entered twice and refused it as irreducible.
+run "$PLAIN" scan --all --json --no-source "$R"
+ABORT_LOOP=$(jq_of '.files[0].functions[] | select(.name == "abort_loop") | .loops[]
+	| "\(.start) \(.end) \(.bytes) \(.irreducible)"')
+expect_eq "abort_loop: the scan's one loop, natural, 18 bytes" "${ABORT_LOOP#* }" \
+	"0x$(printf '%x' $((${ABORT_LOOP%% *} + 18))) 18 false"
+set -- $ABORT_LOOP
+run "$STRADDLE" place --replay --copies 1 --file "$R" --loop "$1" --offsets current,32 --snapshots 20 \
+	--runs 6 -o "$TMP/abort.json" -- "$R" abort 20000
+expect_eq "abort_loop: replayed, exit 0" "$RC" 0
+expect_eq "abort_loop: place's loop is the scan's" \
+	"$(printf '%s\n' "$OUT" | grep -o 'abort_loop: loop 0x[0-9a-f]*\.\.0x[0-9a-f]*, [0-9]* bytes')" \
+	"abort_loop: loop $1..$2, 18 bytes"
+expect_eq "abort_loop: every snapshot replayed" \
+	"$(jq -r '.replay.complete >= 1 and .replay.refused == null' "$TMP/abort.json")" true
 replay_err "no loop" "straddle: --replay: needs one loop: name its function (--func) or the loop (--loop)" \
 	--func main -- "$R" refused 10
 replay_err "--metric" "straddle: --replay: times the loop in cycles: not with --metric" \

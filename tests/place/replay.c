@@ -20,6 +20,10 @@
  *                         loop and a getppid(), as a filter's read loop
  *                         around its scan of a buffer: the outer loop
  *                         refused, its inner loop replayed (t_prove)
+ *   replay abort N        abort_loop, whose error path calls abort()
+ *                         and falls into code that jumps back to the
+ *                         header: replayed, abort never returning (were
+ *                         it to, the loop would be irreducible)
  *
  * Each prints a checksum every run prints alike. Built without vector
  * loops: each function has the one loop its name says. */
@@ -124,6 +128,33 @@ __asm__(".text\n"
 	"	ret\n"
 	".size outer_loop, .-outer_loop\n");
 
+/* A 2000-iteration loop with an error path the program never takes: at
+ * counter -1 it calls abort, and the code after the call, also where a
+ * set flag enters from the top, jumps back to the header. Were the call
+ * to return, the loop would be a cycle entered at its header and at that
+ * code (irreducible); abort never returns, so the loop is the natural one
+ * [1b, ret): 2: is its only exit besides the count. */
+long abort_loop(long n, long flag);
+__asm__(".text\n"
+	".p2align 6\n"
+	".globl abort_loop\n"
+	".type abort_loop, @function\n"
+	"abort_loop:\n"
+	"	xor %eax, %eax\n"
+	"	test %rsi, %rsi\n"
+	"	jne 3f\n"
+	"1:	add %rdi, %rax\n"             /* the header */
+	"	imul $3, %rax, %rax\n"
+	"	cmp $-1, %rdi\n"
+	"	je 2f\n"
+	"	dec %rdi\n"
+	"	jnz 1b\n"
+	"	ret\n"
+	"2:	call abort@PLT\n"
+	"3:	mov $1, %edi\n"
+	"	jmp 1b\n"
+	".size abort_loop, .-abort_loop\n");
+
 static volatile int flag;
 
 __attribute__((noinline)) long spin_loop(volatile int *f)
@@ -216,6 +247,9 @@ int main(int argc, char **argv)
 		s = goto_loop(n) + callfirst_loop(n);
 	} else if (!strcmp(mode, "outer")) {
 		s = outer_loop(n);
+	} else if (!strcmp(mode, "abort")) {
+		for (long c = 0; c < n; c++)
+			s += abort_loop(2000, 0);
 	} else if (!strcmp(mode, "thread")) {
 		pthread_t t;
 
@@ -223,7 +257,7 @@ int main(int argc, char **argv)
 		pthread_create(&t, NULL, sums_thread, &s);
 		pthread_join(t, NULL);
 	} else {
-		fprintf(stderr, "usage: replay sum|syscall|spin|fork|thread|refused|once|outer N | stdio FILE N\n");
+		fprintf(stderr, "usage: replay sum|syscall|spin|fork|thread|refused|once|outer|abort N | stdio FILE N\n");
 		return 2;
 	}
 	printf("%ld\n", s);
