@@ -261,8 +261,7 @@ static bool at_its_best(const struct scan_result *r, const struct loop_report *l
 
 /* The loop of l's function inside l's span with the most samples, at
  * least half of l's (of equal samples the smaller span: the iteration a
- * replay can end without the outer loop's system call); not one entered
- * other than through its header, which no replay can start (cut's). */
+ * replay can end without the outer loop's system call). */
 static void inner_loop(const struct scan_result *r, const struct func_report *fr,
 		       const struct loop_report *l, struct loop_trial *t)
 {
@@ -270,8 +269,7 @@ static void inner_loop(const struct scan_result *r, const struct func_report *fr
 		const struct loop_report *in = &r->loop[j];
 
 		if (in->start < l->start || in->end > l->end ||
-		    (in->start == l->start && in->end == l->end) || 2 * in->samples < l->samples ||
-		    in->irreducible)
+		    (in->start == l->start && in->end == l->end) || 2 * in->samples < l->samples)
 			continue;
 		if (in->samples > t->inner_samples || (in->samples == t->inner_samples &&
 		    in->end - in->start < t->inner_end - t->inner_start))
@@ -300,7 +298,7 @@ void proof_add_loops(struct proof_candidates *out, const char *path, const struc
 			*t = (struct loop_trial){ .file = xstrdup(path),
 				.func = xstrdup(r->funcs.v[fr->func].shown), .start = l->start,
 				.end = l->end, .samples = l->samples, .run_samples = r->run_samples,
-				.cost = l->cost, .irreducible = l->irreducible };
+				.cost = l->cost };
 			offsets_of(r, l, t);
 			inner_loop(r, fr, l, t);
 			t->proof = (struct loop_proof){ .share = hot_share(r, l->samples),
@@ -552,14 +550,6 @@ size_t proof_program_layouts(const struct loop_trial *t)
 	return t->nlayout < PROOF_PROGRAM_LAYOUTS ? t->nlayout : PROOF_PROGRAM_LAYOUTS;
 }
 
-bool proof_not_replayable(struct loop_trial *t)
-{
-	if (t->irreducible)
-		snprintf(t->replay_why, sizeof t->replay_why, "it is entered other than through its "
-			 "header (an irreducible cycle): no one place starts an iteration");
-	return t->irreducible;
-}
-
 /* The replay's refusal of a loop making a system call (measure/replay.c) */
 #define REFUSED_SYSCALL "the loop makes a system call"
 
@@ -583,6 +573,7 @@ void proof_take_inner(struct loop_trial *t, const struct loop_trial *in)
 {
 	snprintf(t->inner_why, sizeof t->inner_why, "%s", t->replay_why);
 	t->replay = in->replay, t->replayed = in->replayed, t->snapshots = in->snapshots;
+	t->unmoved_s = fmax(t->unmoved_s, in->unmoved_s);
 	snprintf(t->replay_why, sizeof t->replay_why, "%s", in->replay_why);
 	if (in->replay_why[0])
 		snprintf(t->replay_why, sizeof t->replay_why, "%.140s; its inner loop %#" PRIx64 ": %.120s",

@@ -124,13 +124,16 @@ struct loop_trial {
 	bool replayed;
 	struct loop_proof replay;
 	unsigned snapshots;             /* complete ones the replay's rounds hold */
+	double unmoved_s;               /* the replay's unmoved run of the program, wall s */
 	char replay_why[300];
+	/* why the program's time was not measured beside the replay (the
+	 * check did not fit the loop's time: self/prove.c), "" it was */
+	char check_why[300];
 	/* its hottest inner loop (0 0: none with half its samples), replayed
 	 * in its stead when it makes a system call: inner_why, why it was
 	 * not ("" when it was, or the inner loop was not needed) */
 	uint64_t inner_start, inner_end, inner_samples;
 	char inner_why[300];
-	bool irreducible;               /* the scan's: no one header starts an iteration */
 };
 /* The verdict t's row gives: its replayed loop's, else its program's. */
 const struct loop_proof *proof_of_trial(const struct loop_trial *t);
@@ -197,9 +200,6 @@ void proof_of_replay(struct loop_trial *t, const struct proof_arms *a, double ma
 /* A pilot's noise: the standard deviation of its rounds' log ratios,
  * best over control; -1 with fewer than 2 rounds. */
 double proof_pilot_sd(const struct proof_arm *control, const struct proof_arm *best);
-/* A loop no replay can start (entered other than through its header:
- * irreducible): true, why in t->replay_why, before place is asked. */
-bool proof_not_replayable(struct loop_trial *t);
 /* A loop whose replay was refused because it makes a system call (the
  * outer loop of a filter: a buffer read, a file opened, written) and
  * that holds an inner loop with half its samples: *in, t's trial of that

@@ -163,6 +163,28 @@ expect_eq "abort_loop: place's loop is the scan's" \
 	"abort_loop: loop $1..$2, 18 bytes"
 expect_eq "abort_loop: every snapshot replayed" \
 	"$(jq -r '.replay.complete >= 1 and .replay.refused == null' "$TMP/abort.json")" true
+# irr_loop: two blocks in a cycle, each entered from the first block:
+# irreducible, the scan's cycle entered at its add (the retreating
+# edge's target, from the dec/jnz block). Replayed from there: every
+# trip around passes it, and a replay ends where the cycle is left, so
+# the other entry is never taken inside one; n = 200, so at most 200
+# iterations a replay.
+run "$PLAIN" scan --all --json --no-source "$R"
+IRR=$(jq_of '.files[0].functions[] | select(.name == "irr_loop")
+	| "\([.loops[] | "\(.start) \(.end) \(.bytes) \(.irreducible)"] | join(",")) \([.irreducible[] | "\(.entry)<-\(.from)"] | join(","))"')
+set -- $IRR
+IRR_FN=$(( $1 - 7 ))
+expect_eq "irr_loop: one cycle, irreducible, 12 bytes from the add at +7, entered again from +14" 	"$IRR" "$(printf '0x%x 0x%x 12 true 0x%x<-0x%x' $((IRR_FN + 7)) $((IRR_FN + 19)) $((IRR_FN + 7)) $((IRR_FN + 14)))"
+run "$STRADDLE" place --replay --copies 1 --file "$R" --loop "$1" --offsets current,32 --snapshots 20 \
+	--runs 6 -o "$TMP/irr.json" -- "$R" irr 20000
+expect_eq "irr_loop: replayed, exit 0, place's loop the scan's cycle" \
+	"$RC $(printf '%s\n' "$OUT" | grep -o 'irr_loop: loop 0x[0-9a-f]*\.\.0x[0-9a-f]*, [0-9]* bytes')" \
+	"0 irr_loop: loop $1..$2, 12 bytes"
+expect_eq "irr_loop: snapshots replayed at every offset, none lost, 1..200 iterations a replay" \
+	"$(jq -r '.replay | "\(.refused) \(.complete >= 1) \(.lost | [.[]] | add) \(.iterations[0] >= 1 and .iterations[1] <= 200)"' "$TMP/irr.json")" \
+	"null true 0 true"
+expect_eq "irr_loop: the program's output as unmoved in every run" \
+	"$(jq -r '.output_check | .identical == .runs' "$TMP/irr.json")" true
 replay_err "no loop" "straddle: --replay: needs one loop: name its function (--func) or the loop (--loop)" \
 	--func main -- "$R" refused 10
 replay_err "--metric" "straddle: --replay: times the loop in cycles: not with --metric" \

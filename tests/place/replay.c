@@ -24,6 +24,10 @@
  *                         and falls into code that jumps back to the
  *                         header: replayed, abort never returning (were
  *                         it to, the loop would be irreducible)
+ *   replay irr N          irr_loop, a cycle of two blocks entered at
+ *                         either (odd calls at the second): irreducible,
+ *                         replayed from its header, at most 200
+ *                         iterations a replay
  *
  * Each prints a checksum every run prints alike. Built without vector
  * loops: each function has the one loop its name says. */
@@ -155,6 +159,25 @@ __asm__(".text\n"
 	"	jmp 1b\n"
 	".size abort_loop, .-abort_loop\n");
 
+/* Two blocks in a cycle, each entered from the function's first block:
+ * no block dominates the other, so the cycle has two entries. n - 1 or
+ * n trips through 1 (the block the retreating edge enters, its header). */
+long irr_loop(long n, long second);
+__asm__(".text\n"
+	".p2align 6\n"
+	".globl irr_loop\n"
+	".type irr_loop, @function\n"
+	"irr_loop:\n"
+	"	xor %eax, %eax\n"
+	"	test %rsi, %rsi\n"
+	"	jne 2f\n"
+	"1:	add %rdi, %rax\n"
+	"	imul $3, %rax, %rax\n"
+	"2:	dec %rdi\n"
+	"	jnz 1b\n"
+	"	ret\n"
+	".size irr_loop, .-irr_loop\n");
+
 static volatile int flag;
 
 __attribute__((noinline)) long spin_loop(volatile int *f)
@@ -250,6 +273,9 @@ int main(int argc, char **argv)
 	} else if (!strcmp(mode, "abort")) {
 		for (long c = 0; c < n; c++)
 			s += abort_loop(2000, 0);
+	} else if (!strcmp(mode, "irr")) {
+		for (long c = 0; c < n; c++)
+			s += irr_loop(200, c & 1);
 	} else if (!strcmp(mode, "thread")) {
 		pthread_t t;
 
@@ -257,7 +283,7 @@ int main(int argc, char **argv)
 		pthread_create(&t, NULL, sums_thread, &s);
 		pthread_join(t, NULL);
 	} else {
-		fprintf(stderr, "usage: replay sum|syscall|spin|fork|thread|refused|once|outer|abort N | stdio FILE N\n");
+		fprintf(stderr, "usage: replay sum|syscall|spin|fork|thread|refused|once|outer|abort|irr N | stdio FILE N\n");
 		return 2;
 	}
 	printf("%ld\n", s);
