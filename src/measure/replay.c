@@ -246,6 +246,7 @@ int replay_run(struct place_experiment *x, struct err *e)
 	if (!rc)
 		rc = experiment_run_arm(x, 0, &r, e);
 	x->arm[0].n = 0;
+	rd->unmoved_s = r.wall_s;
 	rd->tick_ns = fmax(TICK_MIN_NS, r.cpu_s * 1e9 / snapshots_a_run(x, r.cpu_s));
 	while (!rc && rd->n.runs < x->runs && ra) {
 		rc = experiment_run_arm(x, (size_t)(ra - x->arm), &r, e);

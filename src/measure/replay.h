@@ -56,6 +56,7 @@ struct replay_data {
 	unsigned repeats;               /* timed replays of each copy a snapshot: their median */
 	unsigned warm;                  /* iterations a timed child replays before its timed one */
 	double tick_ns, bound_s;
+	double unmoved_s;               /* the unmoved program's second run, wall seconds */
 	double deadline_s;              /* CLOCK_MONOTONIC: the runs take no snapshot after */
 	/* fitted (replay_fit) */
 	double fixed[PLACE_MAX_ARMS];   /* each copy's fixed cost of a replay, ticks */

@@ -97,6 +97,8 @@ void prove_row(struct table *t, const struct loop_trial *x)
 	snprintf(prog, sizeof prog, "%+.1f%% [%+.1f, %+.1f]", 100 * (x->proof.program.ratio - 1),
 		 100 * (x->proof.program.lo - 1), 100 * (x->proof.program.hi - 1));
 	format_loop(&x->proof, ls, sizeof ls);
+	if (x->check_why[0])
+		snprintf(prog, sizeof prog, "not measured"), snprintf(ls, sizeof ls, "-");
 	table_row(t, pct, loop, x->func, pred, place, rp, prog, layout, ls,
 		  proof_verdict_name(proof_of_trial(x)->seen), agreement(proof_of_trial(x)));
 }
@@ -136,6 +138,10 @@ static void summary(const struct loop_trial *x, size_t n, FILE *out)
 				100.0 * (double)t->inner_samples / (double)t->run_samples);
 		if (t->why_not[0])
 			continue;
+		if (t->check_why[0]) {
+			fprintf(out, "note: %s's loop: %s\n", t->func, t->check_why);
+			continue;
+		}
 		check_note(t, out);
 		missed_controls_note(t, out);
 		if (t->control.p < 0.05 && fabs(t->control.ratio - 1) > 0.01)

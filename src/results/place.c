@@ -126,6 +126,9 @@ static json_t *replay_json(const struct place_experiment *x)
 		"snapshots", snaps);
 	/* the rounds' shortest replay: the longer half's (replay_fit) */
 	json_object_set_new(j, "iter_floor", json_integer((json_int_t)r->iter_floor));
+	/* what a run of the program costs, the program's time measured
+	 * (prove's check of the replay: self/prove.c) */
+	json_object_set_new(j, "unmoved_s", json_real(r->unmoved_s));
 	replay_spread(x, false, &sp);
 	json_object_set_new(j, "copies_each", json_integer(r->copies ? r->copies : 1));
 	json_object_set_new(j, "cpu", r->cpu >= 0 ? json_integer(r->cpu) : json_null());
@@ -293,4 +296,11 @@ unsigned results_place_snapshots(const struct result_file *f)
 	const json_t *r = json_object_get(f->doc, "replay");
 
 	return r ? (unsigned)doc_int(r, "complete") : 0;
+}
+
+double results_place_unmoved_s(const struct result_file *f)
+{
+	const json_t *r = json_object_get(f->doc, "replay");
+
+	return r ? doc_num(r, "unmoved_s") : 0;
 }

@@ -42,6 +42,8 @@ int results_place_replay_refused(const struct result_file *f, char *why, size_t 
 int results_place_replay_short(const struct result_file *f, char *why, size_t n);
 /* The complete snapshots a place --replay file's rounds hold, 0 none. */
 unsigned results_place_snapshots(const struct result_file *f);
+/* A replay's unmoved run of the program, wall seconds (0: not said). */
+double results_place_unmoved_s(const struct result_file *f);
 /* The arm `name` of place files f[0..nf) (a pilot and the rounds after
  * it), its samples one after the other: each round pairs the arms alike.
  * -1 (out->v NULL) when one file lacks it. */

@@ -11,8 +11,11 @@ static json_t *number_or_null(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/* null where no round was run (a replay's program check not run) */
 static json_t *paired_json(const struct paired *p)
 {
+	if (!p->n)
+		return json_null();
 	return json_pack("{s:o, s:[o,o], s:o, s:i}", "ratio", number_or_null(p->ratio), "ci",
 			 number_or_null(p->lo), number_or_null(p->hi), "p", number_or_null(p->p),
 			 "rounds", (int)p->n);
@@ -95,7 +98,10 @@ static json_t *measured_json(const struct loop_trial *t)
 			 number_or_null(p->loop_hi), "verdict", proof_verdict_name(v->seen), "agree",
 			 proof_agrees(v));
 	json_object_set_new(m, "by", json_string(t->replayed ? "replay" : "program"));
-	json_object_set_new(m, "program_verdict", json_string(proof_verdict_name(p->seen)));
+	json_object_set_new(m, "program_verdict", t->check_why[0] ? json_null() :
+			    json_string(proof_verdict_name(p->seen)));
+	if (t->check_why[0])
+		json_object_set_new(m, "program_not_measured", json_string(t->check_why));
 	json_object_set_new(m, "replay", replay_json(t));
 	return m;
 }

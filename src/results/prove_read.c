@@ -116,6 +116,7 @@ static void measured_of(const json_t *m, struct loop_trial *t)
 	const json_t *loop = json_object_get(m, "loop");
 	const char *why = doc_str(m, "not_measured");
 	const char *prog = doc_str(m, "program_verdict");
+	const char *unchecked = doc_str(m, "program_not_measured");
 
 	replay_of(json_object_get(m, "replay"), t);
 	if (why || !json_is_object(m)) {
@@ -134,6 +135,10 @@ static void measured_of(const json_t *m, struct loop_trial *t)
 	t->proof.loop_hi = slowdown_at(loop, "ci", 1);
 	/* older files: the verdict is the program's */
 	t->proof.seen = verdict_named(prog ? prog : doc_str(m, "verdict"));
+	if (unchecked) {
+		snprintf(t->check_why, sizeof t->check_why, "%s", unchecked);
+		t->proof.seen = PROOF_INCONCLUSIVE;
+	}
 }
 
 static void trial_of(const json_t *o, struct loop_trial *t)

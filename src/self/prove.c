@@ -440,6 +440,7 @@ static void replay_one(struct prove_run *c, struct loop_trial *t, size_t k, cons
 				 "replay it (exit %d: see above)", st);
 		return;
 	}
+	t->unmoved_s = results_place_unmoved_s(&f);
 	if (!results_place_replay_refused(&f, t->replay_why, sizeof t->replay_why) &&
 	    !results_place_replay_short(&f, t->replay_why, sizeof t->replay_why) && st != 0)
 		snprintf(t->replay_why, sizeof t->replay_why, "straddle place --replay did not replay "
@@ -449,14 +450,11 @@ static void replay_one(struct prove_run *c, struct loop_trial *t, size_t k, cons
 	results_file_free(&f);
 }
 
-/* ... or, where it makes a system call, its hottest inner loop's; none
- * where no replay can start it */
+/* ... or, where it makes a system call, its hottest inner loop's */
 static void replay_loop(struct prove_run *c, struct loop_trial *t, size_t k)
 {
 	struct loop_trial in;
 
-	if (proof_not_replayable(t))
-		return;
 	replay_one(c, t, k, "");
 	if (proof_inner_trial(t, &in)) {
 		replay_one(c, &in, k, "-inner");
@@ -477,6 +475,24 @@ static int place_and_read(struct prove_run *c, struct loop_trial *t, const char 
 		snprintf(t->why_not, sizeof t->why_not, "straddle place did not measure it "
 			 "(exit %d: see above)", st);
 	return -1;
+}
+
+/* A replayed loop's verdict is the replay's; the program's time beside it
+ * is a check, run only where place's shortest pilot fits the loop's time
+ * left: the unmoved program twice, then two rounds of every arm (bc's:
+ * 12 runs of 5 s, 60 s after its 25 s replay, where --time 50 gave the
+ * loop 50). false with check_why where it does not. */
+static bool check_fits(const struct prove_run *c, struct loop_trial *t, double left)
+{
+	double runs = 2 + 2 * (3 + (double)proof_program_layouts(t)), need = runs * t->unmoved_s;
+
+	if (!t->replayed || !(t->unmoved_s > 0) || need <= left)
+		return true;
+	snprintf(t->check_why, sizeof t->check_why, "the program's time was not measured beside "
+		 "the replay: its shortest check, %.0f runs of ~%.1f s, needs ~%.0f s, and %.0f s of "
+		 "the loop's --time %.0f were left (--time %.0f measures it)", runs, t->unmoved_s,
+		 need, fmax(0, left), c->time_s, ceil(2 * need * 1.1));
+	return false;
 }
 
 /* A pilot of PILOT_ROUNDS rounds (at most --runs), the rounds the
@@ -501,7 +517,8 @@ static void measure_loop(struct prove_run *c, struct loop_trial *t, size_t k)
 	/* the replay's time is the loop's too: the pilot has what it left
 	 * (lz4 -dc's pilot took its own 60 s after a 27 s replay, 181 s for
 	 * two loops of --time 50) */
-	if (place_and_read(c, t, path[0], pilot, c->budget_left - (monotonic_s() - t0), "a pilot",
+	if (!check_fits(c, t, c->budget_left - (monotonic_s() - t0)) ||
+	    place_and_read(c, t, path[0], pilot, c->budget_left - (monotonic_s() - t0), "a pilot",
 			   &f[nf]))
 		goto out;
 	nf++;

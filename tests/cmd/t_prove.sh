@@ -80,6 +80,22 @@ expect_eq "prove -o: the layout controls' offsets" \
 expect_eq "prove -o: each control paired over the rounds" \
 	"$(jq -c '[.loops[0].measured.layout.controls[].rounds]' "$TMP/kept.json")" "[2]"
 
+# a replayed loop's program check runs only where its shortest pilot
+# fits what the replay left of the loop's --time: the unmoved program
+# twice and two rounds of unmoved, control, best and the one control (10
+# runs of clear's ~1 s) do not fit in --time 6, half of it the replay's.
+# A loaded machine may deny the replay its two rounds: the program's
+# time is then the row's, measured.
+run "$STRADDLE" prove --uarch goldencove --runs 2 --snapshots 120 --top 1 --time 6 --keep "$TMP/short" \
+	-o "$TMP/short.json" -- "$P/clear" 3000000
+U=$(jq -r '.replay.unmoved_s' "$TMP/short/place-1-replay.json")
+WANT="the program's time was not measured beside the replay: its shortest check, 10 runs of ~$(printf '%.1f' "$U") s, needs ~$(awk -v u="$U" 'BEGIN { printf "%.0f", 10 * u }') s, and"
+expect_eq "prove --time 6: exit 0; replayed, the check not run and why, the row says so, no place file of it" \
+	"$RC $(jq -r --arg w "$WANT" '.loops[0].measured | if .by == "replay" then "\(.program_not_measured | startswith($w)) \(.program) \(.program_verdict)" else "true null null" end' "$TMP/short.json") $(if jq -e '.loops[0].measured.by == "replay"' "$TMP/short.json" >/dev/null; then printf '%s\n' "$OUT" | awk '$2 ~ /^clear:/' | grep -c ' not measured ' | tr '\n' ' '; ls "$TMP/short" | tr '\n' ' '; else echo "1 place-1-replay.json record.json "; fi)" \
+	"0 true null null 1 place-1-replay.json record.json "
+expect_eq "prove --time 6: the note names the time the loop had" \
+	"$(jq -r '.loops[0].measured | if .by == "replay" then (.program_not_measured | test("s of the loop.s --time 6 were left \\(--time [0-9]+ measures it\\)$")) else true end' "$TMP/short.json")" true
+
 # bounds.c's chain and divide loops straddle a line as fe's does (LLVM
 # 14's alderlake model: 3.077 cycles of imul chain, 76.077 of divq,
 # t_cost): the divide hides it, the chain keeps goldencove's 0.03 of it,
