@@ -36,7 +36,7 @@ static const struct cmd_option prove_options[] = {
 	  .help = "the replay's complete snapshots of each loop, at most\n"
 		  "(half of --time stops it first)" },
 	{ .name = "copies", .value = "N", .kind = OPT_UNSIGNED, .field = F(copies), .min = 1,
-	  .max = PROOF_COPIES_MAX, .dflt = "3",
+	  .max = PROOF_COPIES_MAX, .dflt = "5",
 	  .help = "the replay's copies of each placement, at as many\n"
 		  "addresses (place --copies): a placement's cycles are\n"
 		  "their mean, judged against their spread; 1: one copy\n"

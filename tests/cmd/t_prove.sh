@@ -55,15 +55,15 @@ expect_eq "prove text: the verdict the replayed loop's (or why not), the program
 # model missed it, the misses counted, the row's agreement none missed
 expect_eq "prove -o: each replayed control judged, the misses counted" \
 	"$(jq -r '.loops[0].measured.replay | if .not_replayed then true else ([.controls[] | (.verdict | IN("costs", "nothing", "inconclusive", "slower at best")) and (.missed == (.verdict | IN("costs", "slower at best")))] | all) and .controls_missed == ([.controls[] | select(.missed)] | length) and ((.agree | not) or (.controls_missed == 0)) end' "$TMP/kept.json")" true
-# each placement replayed at three copies: the spread of the controls',
-# best's and today's copies (2 degrees of freedom a placement) is what
-# judges them, and there is no A/A arm: today's three copies are one
-expect_eq "prove -o: the replay's copies, three a placement, their spread's degrees of freedom, no A/A" \
-	"$(jq -r '.loops[0].measured.replay | if .not_replayed then "3 true true" else "\(.copies.each) \(.copies.df == 2 * (2 + (.controls | length))) \(.aa == null)" end' "$TMP/kept.json")" "3 true true"
-expect_eq "prove --keep: today's three copies in place's file, at today's offset, no aa" \
-	"$(jq -r '[.replay.copies[] | select(.arm == "aa" or .arm == "control") | .offset] | "\(length) \(unique | length) \(.[0])"' "$TMP/kept/place-1-replay.json")" "3 1 50"
-expect_eq "prove --keep: place --replay asked for prove's snapshots and three copies" \
-	"$(jq -r '.command_line | "\(.[index("--snapshots") + 1]) \(.[index("--copies") + 1])"' "$TMP/kept/place-1-replay.json")" "120 3"
+# each placement replayed at five copies: the spread of the controls',
+# best's and today's copies (4 degrees of freedom a placement) is what
+# judges them, and there is no A/A arm: today's five copies are one
+expect_eq "prove -o: the replay's copies, five a placement, their spread's degrees of freedom, no A/A" \
+	"$(jq -r '.loops[0].measured.replay | if .not_replayed then "5 true true" else "\(.copies.each) \(.copies.df == 4 * (2 + (.controls | length))) \(.aa == null)" end' "$TMP/kept.json")" "5 true true"
+expect_eq "prove --keep: today's five copies in place's file, at today's offset, no aa" \
+	"$(jq -r '[.replay.copies[] | select(.arm == "aa" or .arm == "control") | .offset] | "\(length) \(unique | length) \(.[0])"' "$TMP/kept/place-1-replay.json")" "5 1 50"
+expect_eq "prove --keep: place --replay asked for prove's snapshots and five copies" \
+	"$(jq -r '.command_line | "\(.[index("--snapshots") + 1]) \(.[index("--copies") + 1])"' "$TMP/kept/place-1-replay.json")" "120 5"
 expect_eq "prove --keep: the record and the place files, the replay's beside the program's" \
 	"$(ls "$TMP/kept")" "place-1-replay.json
 place-1.json
