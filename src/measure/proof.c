@@ -261,7 +261,10 @@ static bool at_its_best(const struct scan_result *r, const struct loop_report *l
 
 /* The loop of l's function inside l's span with the most samples, at
  * least half of l's (of equal samples the smaller span: the iteration a
- * replay can end without the outer loop's system call). */
+ * replay can end without the outer loop's system call); a natural one:
+ * an irreducible cycle there is entered from the outer loop's other
+ * paths and holds them (tac's 0x306f, its lseek with it, where the
+ * natural 0x3180 scans the buffer). */
 static void inner_loop(const struct scan_result *r, const struct func_report *fr,
 		       const struct loop_report *l, struct loop_trial *t)
 {
@@ -269,7 +272,8 @@ static void inner_loop(const struct scan_result *r, const struct func_report *fr
 		const struct loop_report *in = &r->loop[j];
 
 		if (in->start < l->start || in->end > l->end ||
-		    (in->start == l->start && in->end == l->end) || 2 * in->samples < l->samples)
+		    (in->start == l->start && in->end == l->end) || 2 * in->samples < l->samples ||
+		    in->irreducible)
 			continue;
 		if (in->samples > t->inner_samples || (in->samples == t->inner_samples &&
 		    in->end - in->start < t->inner_end - t->inner_start))

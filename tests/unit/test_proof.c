@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "measure/proof.h"
+#include "model/profile.h"
+#include "model/scan.h"
 
 static struct loop_proof judged(double share, double predicted, double ratio, double lo,
 				double hi, double p)
@@ -484,6 +486,43 @@ static void rounds_needed(void **state)
 	assert_int_equal(proof_rounds_needed(&x, 0.02, &need), 2);
 }
 
+/* The inner loop a refused outer loop is replayed by: of the loops in
+ * its span with half its samples, the hottest natural one. An outer loop
+ * at 40 of its line, 100 bytes (3 lines; 2 at 0: not at its best), 1000
+ * samples; inside it an irreducible cycle of 700 and a natural loop of
+ * 600: the natural one, as tac's 0x3180 where its irreducible 0x306f
+ * held the outer loop's lseek; counted as a natural loop, the 700. */
+static void inner_loop_is_natural(void **state)
+{
+	struct elf_func fn = { .shown = "scan" };
+	struct loop_piece piece[3] = { { 0x1028, 0x108c }, { 0x1040, 0x1070 }, { 0x1050, 0x1068 } };
+	struct loop_report loop[3] = {
+		{ .start = 0x1028, .end = 0x108c, .piece = 0, .npiece = 1, .samples = 1000 },
+		{ .start = 0x1040, .end = 0x1070, .piece = 1, .npiece = 1, .samples = 700,
+		  .irreducible = true },
+		{ .start = 0x1050, .end = 0x1068, .piece = 2, .npiece = 1, .samples = 600 },
+	};
+	struct func_report func = { .loop = 0, .nloop = 3 };
+	struct scan_result r = { .funcs = { .v = &fn, .n = 1 }, .nprofile = 1, .func = &func,
+		.nfunc = 1, .loop = loop, .nloop = 3, .piece = piece, .npiece = 3, .hot = true,
+		.file_samples = 1000, .run_samples = 1000 };
+	struct proof_candidates all = { 0 };
+
+	(void)state;
+	r.profile[0] = profile_named("goldencove");
+	assert_non_null(r.profile[0]);
+	for (int k = 0; k < 2; k++) {
+		proof_add_loops(&all, "/bin/x", &r, 0.05, 0.03, 0.05);
+		assert_true(all.n >= 1 && all.v[0].start == 0x1028);
+		assert_int_equal(all.v[0].inner_start, k ? 0x1040 : 0x1050);
+		assert_int_equal(all.v[0].inner_end, k ? 0x1070 : 0x1068);
+		assert_int_equal(all.v[0].inner_samples, k ? 700 : 600);
+		proof_candidates_free(&all);
+		all = (struct proof_candidates){ 0 };
+		loop[1].irreducible = false;
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -506,6 +545,7 @@ int main(void)
 		cmocka_unit_test(replay_copies),
 		cmocka_unit_test(bound_held),
 		cmocka_unit_test(inner_loop_in_its_stead),
+		cmocka_unit_test(inner_loop_is_natural),
 		cmocka_unit_test(rounds_needed),
 	};
 
