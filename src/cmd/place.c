@@ -110,7 +110,7 @@ static const struct cmd_option place_options[] = {
 	{ .name = "snapshots", .value = "N", .kind = OPT_UNSIGNED, .field = F(snapshots), .min = 4,
 	  .max = 100000, .dflt = "200", .help = "--replay: stop after N complete snapshots" },
 	{ .name = "copies", .value = "N", .kind = OPT_UNSIGNED, .field = F(copies), .min = 1,
-	  .max = 8, .dflt = "3", .help = "--replay: time each offset at N copies of the code,\n"
+	  .max = 8, .dflt = "5", .help = "--replay: time each offset at N copies of the code,\n"
 		  "at N addresses: an offset's cycles are its copies'\n"
 		  "mean, its interval counts how far they spread (two\n"
 		  "copies of one placement can differ by several %)" },
