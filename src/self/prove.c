@@ -504,7 +504,7 @@ static void measure_loop(struct prove_run *c, struct loop_trial *t, size_t k)
 	struct result_file f[2] = { { 0 } };
 	const struct result_file *fp[2] = { &f[0], &f[1] };
 	unsigned pilot = c->runs < PILOT_ROUNDS ? c->runs : PILOT_ROUNDS, rounds = 0;
-	double t0 = monotonic_s();
+	double t0 = monotonic_s(), left;
 	size_t nf = 0;
 
 	if (c->replay)
@@ -517,9 +517,8 @@ static void measure_loop(struct prove_run *c, struct loop_trial *t, size_t k)
 	/* the replay's time is the loop's too: the pilot has what it left
 	 * (lz4 -dc's pilot took its own 60 s after a 27 s replay, 181 s for
 	 * two loops of --time 50) */
-	if (!check_fits(c, t, c->budget_left - (monotonic_s() - t0)) ||
-	    place_and_read(c, t, path[0], pilot, c->budget_left - (monotonic_s() - t0), "a pilot",
-			   &f[nf]))
+	left = c->budget_left - (monotonic_s() - t0);
+	if (!check_fits(c, t, left) || place_and_read(c, t, path[0], pilot, left, "a pilot", &f[nf]))
 		goto out;
 	nf++;
 	judge(c, t, fp, nf);            /* the pilot's proof: its controls' spread */
